@@ -1,0 +1,29 @@
+# Convenience targets; each is a plain command a user can run by hand too.
+PY ?= .venv/bin/python
+
+.PHONY: venv serve test book knowledge eval bench
+
+venv:
+	python3 -m venv .venv && .venv/bin/pip install -q -e '.[build,test]'
+
+serve:
+	$(PY) rag.py serve
+
+test:
+	$(PY) -m pytest -q
+
+# The sample book: PDF and its labels file (type|number|page|pdf page|label), both committed.
+book:
+	cd book && latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build book.tex
+	cp book/build/book.pdf book/book.pdf
+	cp book/build/book.lbl book/labels.txt
+	$(PY) book/tools/resolve_questions.py
+
+knowledge:
+	$(PY) build_db.py book/book.pdf --output knowledge.sqlite
+
+eval:
+	$(PY) tests/eval/evaluate.py
+
+bench:
+	$(PY) tests/bench/bench_search.py

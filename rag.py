@@ -1,0 +1,1047 @@
+"""bookrag service: answer agents' questions about one textbook from one SQLite file.
+
+Sections, top-down: configuration, model (the one embedder), ids (the one id rule),
+knowledge base (the read side every route shares), ranking, the spec 01 REST adapter,
+the MCP adapter (spec 02), the app, the CLI.  The builder lives in build_db.py and
+imports from here; this module never imports the builder or any PDF library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+# --------------------------------------------------------------------------- configuration
+"""Configuration: paths, schema version, vocabularies shared by the builder and the service."""
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DB = HERE / "knowledge.sqlite"
+DEFAULT_MODEL_DIR = HERE / "models"
+DEFAULT_PORT = 8001
+SERVICE_NAME = "rag-service"
+
+# Bump when the knowledge file's tables change shape; the service refuses other versions.
+SCHEMA_VERSION = "1"
+
+# Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).
+ENTITY_KINDS = ("formula", "algorithm", "table", "figure", "example", "exercise")
+CHUNK_KINDS = ("text",) + ENTITY_KINDS
+
+# Caption words as printed in books, mapped to our kinds.
+CAPTION_WORDS = {
+    "algorithm": "algorithm", "equation": "formula", "formula": "formula", "eq": "formula",
+    "table": "table", "figure": "figure", "fig": "figure", "example": "example",
+    "exercise": "exercise",
+}
+
+# Graph relations (spec 01 names); DESIGN.md gives each its one meaning.
+RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES", "PART_OF", "FOLLOWS", "RELATED_TO")
+
+# BeliefCraft's chunk_type names (spec 02 metadata) for our kinds.
+CHUNK_TYPE_OF_KIND = {
+    "text": "text", "formula": "numbered_formula", "table": "numbered_table",
+    "algorithm": "algorithm", "figure": "captioned_image", "example": "example",
+    "exercise": "exercise",
+}
+
+
+def env(name: str, default: str | None = None) -> str | None:
+    """Read one configuration value from the environment (empty counts as unset)."""
+    value = os.environ.get(name)
+    return value if value not in (None, "") else default
+
+
+class ConfigError(Exception):
+    """A problem with the knowledge file or model that stops the service from starting."""
+
+
+# --------------------------------------------------------------------------- model
+"""Model: the one embedder (ONNX MiniLM, pooling and normalisation inside the graph)."""
+
+
+class Embedder:
+    """Turns texts into unit-length float32 vectors with the ONNX model in models/."""
+
+    def __init__(self, model_dir: Path | str = DEFAULT_MODEL_DIR, threads: int = 1):
+        import numpy as np
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.model_dir = Path(model_dir)
+        info_path = self.model_dir / "model.json"
+        onnx_path = self.model_dir / "model.onnx"
+        tok_path = self.model_dir / "tokenizer.json"
+        for path in (info_path, onnx_path, tok_path):
+            if not path.is_file():
+                raise ConfigError(f"model file missing: {path}")
+        try:
+            self.info = json.loads(info_path.read_text())
+        except ValueError as exc:
+            raise ConfigError(f"model.json is not valid JSON: {exc}") from None
+        self.name = self.info.get("name", "unknown")
+        self.dim = int(self.info.get("dim", 384))
+        self.max_tokens = int(self.info.get("max_tokens", 256))
+        self.sha256 = self.info.get("onnx_sha256", "")
+        try:
+            self.tokenizer = Tokenizer.from_file(str(tok_path))
+        except Exception as exc:  # tokenizers raises a bare Exception on bad files
+            raise ConfigError(f"tokenizer.json cannot be read: {exc}") from None
+        self.tokenizer.enable_truncation(max_length=self.max_tokens)
+        self.tokenizer.no_padding()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(
+                str(onnx_path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:
+            raise ConfigError(f"model.onnx cannot be loaded: {str(exc).splitlines()[0]}") from None
+        self._input_names = [i.name for i in self.session.get_inputs()]
+        self._np = np
+
+    def count_tokens(self, text: str) -> int:
+        """Number of model tokens of text (without truncation), [CLS]/[SEP] included."""
+        self.tokenizer.no_truncation()
+        try:
+            return len(self.tokenizer.encode(text).ids)
+        finally:
+            self.tokenizer.enable_truncation(max_length=self.max_tokens)
+
+    def embed(self, texts: Sequence[str]):
+        """Embed a batch of texts; returns an array [len(texts), dim] of unit vectors."""
+        np = self._np
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(list(texts))
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        out = self.session.run(None, {k: v for k, v in feeds.items() if k in self._input_names})[0]
+        return np.ascontiguousarray(out, dtype=np.float32)
+
+    def embed_query(self, text: str):
+        """Embed one query (cached: agents repeat themselves)."""
+        return _cached_query_vector(self, text)
+
+
+@lru_cache(maxsize=2048)
+def _cached_query_vector(embedder: Embedder, text: str) -> bytes:
+    return embedder.embed([text])[0].tobytes()
+
+
+# --------------------------------------------------------------------------- ids
+"""Ids: one rule for readable entity ids, and every alias agents send for them."""
+
+_NUMBER_RE = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*[a-z]?$")
+_KIND_ALIASES = {
+    "formula": "formula", "formulas": "formula", "equation": "formula", "equations": "formula",
+    "eq": "formula", "eqn": "formula", "numbered_formula": "formula",
+    "algorithm": "algorithm", "algorithms": "algorithm", "algo": "algorithm", "alg": "algorithm",
+    "table": "table", "tables": "table", "tab": "table", "numbered_table": "table",
+    "figure": "figure", "figures": "figure", "fig": "figure", "image": "figure",
+    "captioned_image": "figure",
+    "example": "example", "examples": "example", "ex": "example",
+    "exercise": "exercise", "exercises": "exercise", "exr": "exercise",
+}
+
+
+def normalize_kind(word: str) -> str | None:
+    """Map a type word an agent wrote ('Algorithm', 'eq', 'image') to our kind, or None."""
+    return _KIND_ALIASES.get(word.strip().lower().rstrip("."))
+
+
+def normalize_number(text: str) -> str | None:
+    """'3.2.' / ' a.1 ' / '(3.4)' / 'Algorithm 3.2' -> '3.2' / 'A.1' / '3.4'; None if malformed."""
+    text = text.strip()
+    match = re.match(r"^[A-Za-z_]+[\s_:]+(?=[\dA-Za-z])", text)
+    if match and normalize_kind(match.group(0).strip(" _:")):
+        text = text[match.end():]
+    text = text.strip().strip("()").rstrip(".").replace("_", ".").replace("-", ".")
+    if not text:
+        return None
+    head, _, rest = text.partition(".")
+    if len(head) == 1 and head.isalpha():
+        head = head.upper()
+    number = head + ("." + rest if rest else "")
+    return number if _NUMBER_RE.match(number) else None
+
+
+def entity_id(kind: str, number: str) -> str:
+    """The readable id of a numbered entity: ('formula', '3.2') -> 'formula_3_2'."""
+    return f"{kind}_{number.replace('.', '_')}"
+
+
+def beliefcraft_uuid(kind: str, number: str) -> str:
+    """The id BeliefCraft's ingestion gave an entity: uuid5(DNS, '<number>:<chunk_type>')."""
+    return str(uuid.uuid5(uuid.NAMESPACE_DNS, f"{number}:{CHUNK_TYPE_OF_KIND[kind]}"))
+
+
+_ID_SHAPE = re.compile(r"^[A-Za-z0-9_.:\- ()]{1,128}$")
+
+
+def id_is_wellformed(text: str) -> bool:
+    """True when text could be an id at all (letters, digits and _ . : - space parentheses)."""
+    return bool(_ID_SHAPE.match(text))
+
+
+def parse_entity_alias(text: str) -> tuple[str, str] | None:
+    """'algo_4_1', 'Algorithm 4.1', 'algorithm:4.1', 'eq (3.4)' -> (kind, number), else None."""
+    match = re.match(r"^\s*([A-Za-z]+)(?:[\s_:.]+|(?=\d))\(?((?:[A-Za-z]|\d+)(?:[._]\d+)*[a-z]?)\)?\s*$", text)
+    if not match:
+        return None
+    kind = normalize_kind(match.group(1).strip("_"))
+    number = normalize_number(match.group(2))
+    return (kind, number) if kind and number else None
+
+
+# --------------------------------------------------------------------------- knowledge base
+"""Knowledge base: the one read-only view of knowledge.sqlite under every route."""
+
+
+@dataclass
+class Chunk:
+    """One retrievable unit of the book: text, or a numbered entity."""
+
+    rowid: int
+    id: str
+    kind: str
+    number: str | None
+    title: str | None
+    content: str
+    part: str | None
+    part_title: str | None
+    chapter: str | None
+    chapter_title: str | None
+    section: str | None
+    section_title: str | None
+    subsection: str | None
+    subsection_title: str | None
+    subsubsection: str | None
+    subsubsection_title: str | None
+    page: int | None
+    pdf_page: int | None
+    ord: int
+    source: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+CHUNK_COLUMNS = (
+    "rowid, id, kind, number, title, content, part, part_title, chapter, chapter_title, "
+    "section, section_title, subsection, subsection_title, subsubsection, subsubsection_title, "
+    "page, pdf_page, ord, source, extra"
+)
+
+
+SECTION_COLUMNS = "id, level, number, title, page_start, pdf_page_start, content, ord"
+
+
+def _row_to_chunk(row: Sequence[Any]) -> Chunk:
+    *head, extra = row
+    return Chunk(*head, extra=json.loads(extra) if extra else {})
+
+
+@dataclass
+class Hit:
+    """A ranked search result: the chunk, its fused score and its raw cosine similarity."""
+
+    chunk: Chunk
+    score: float
+    cosine: float
+    via: str = "search"  # "reference" (pinned), "search", or "expansion"
+
+
+@dataclass
+class SearchResult:
+    """What KnowledgeBase.search returns: hits plus what it did to the query."""
+
+    hits: list[Hit]
+    query: str
+    corrected_query: str | None = None
+    suggestion: str | None = None
+    timings_ms: dict = field(default_factory=dict)
+
+
+# Filter keys of the knowledge base (book terms); adapters translate their specs' names.
+FILTER_COLUMNS = ("part", "chapter", "section", "subsection", "subsubsection", "page", "kind")
+
+
+class KnowledgeBase:
+    """Opens knowledge.sqlite read-only, checks it against the model, answers every query."""
+
+    def __init__(self, db_path: Path | str = DEFAULT_DB, model_dir: Path | str = DEFAULT_MODEL_DIR,
+                 embedder: Embedder | None = None, threads: int = 1):
+        import apsw
+        import sqlite_vec
+
+        self.path = Path(db_path)
+        if not self.path.is_file():
+            raise ConfigError(f"knowledge file not found: {self.path}")
+        uri = f"file:{self.path.resolve()}?mode=ro&immutable=1"
+        try:
+            self.db = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+            self.db.enable_load_extension(True)
+            self.db.load_extension(sqlite_vec.loadable_path())
+            self.db.enable_load_extension(False)
+            self.meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+        except apsw.Error as exc:
+            raise ConfigError(f"{self.path} is not a readable knowledge file ({exc})") from None
+        version = self.meta.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ConfigError(
+                f"{self.path} has schema version {version!r}, this service reads {SCHEMA_VERSION!r}:"
+                " rebuild it with build_db.py"
+            )
+        self.embedder = embedder or Embedder(model_dir, threads=threads)
+        if self.meta.get("model_sha256") != self.embedder.sha256 or int(self.meta.get("dim", 0)) != self.embedder.dim:
+            raise ConfigError(
+                f"{self.path} was embedded with model {self.meta.get('model_name')} "
+                f"(sha256 {str(self.meta.get('model_sha256'))[:12]}…, dim {self.meta.get('dim')}), "
+                f"but models/ holds {self.embedder.name} (sha256 {self.embedder.sha256[:12]}…, "
+                f"dim {self.embedder.dim}): rebuild the knowledge file or restore the model"
+            )
+        self.title = self.meta.get("title", "")
+        self.build_hash = self.meta.get("build_hash", "")
+        self._uuid_alias = {}
+        for kind, number, cid in self.db.execute(
+            "SELECT kind, number, id FROM chunks WHERE kind != 'text' AND number IS NOT NULL"
+        ):
+            self._uuid_alias[beliefcraft_uuid(kind, number)] = cid
+
+    # ---- lookups
+    def counts(self) -> dict[str, int]:
+        """Number of chunks of each kind."""
+        rows = self.db.execute("SELECT kind, count(*) FROM chunks GROUP BY kind ORDER BY kind")
+        return {kind: n for kind, n in rows}
+
+    def get(self, chunk_id: str) -> Chunk | None:
+        """The chunk with this id (any alias accepted), or None."""
+        canonical = self.resolve_id(chunk_id)
+        if canonical is None:
+            return None
+        row = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id = ?", (canonical,)).fetchone()
+        return _row_to_chunk(row) if row else None
+
+    def get_many(self, ids: Iterable[str]) -> dict[str, Chunk]:
+        """Chunks by canonical id; section nodes (part_I, chapter_5, section_5_2) come as kind 'section'."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})", ids)
+        found = {c.id: c for c in map(_row_to_chunk, rows)}
+        rest = [i for i in ids if i not in found]
+        if rest:
+            marks = ",".join("?" * len(rest))
+            for row in self.db.execute(f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", rest):
+                section = self._section_chunk(row)
+                found[section.id] = section
+        return found
+
+    def _section_chunk(self, row: Sequence[Any]) -> Chunk:
+        """A section node as a document: its heading and opening text, placed in the hierarchy."""
+        sid, level, number, title, page, pdf_page, content, order = row
+        names = ["part", "chapter", "section", "subsection", "subsubsection"]
+        place: dict[str, Any] = {n: None for n in names} | {f"{n}_title": None for n in names}
+        place[names[level]], place[f"{names[level]}_title"] = number, title
+        if level >= 2:
+            place["chapter"] = number.split(".")[0]
+        return Chunk(rowid=-1, id=sid, kind="section", number=number, title=title, content=content,
+                     page=page, pdf_page=pdf_page, ord=order, **place)
+
+    def resolve_id(self, text: str) -> str | None:
+        """Canonical chunk id for an id or any alias agents produce; None if unknown."""
+        text = text.strip()
+        if not text:
+            return None
+        if self.db.execute("SELECT 1 FROM chunks WHERE id = ? UNION ALL SELECT 1 FROM sections WHERE id = ?",
+                           (text, text)).fetchone():
+            return text
+        if text.lower() in self._uuid_alias:
+            return self._uuid_alias[text.lower()]
+        alias = parse_entity_alias(text)
+        if alias:
+            row = self.db.execute(
+                "SELECT id FROM chunks WHERE kind = ? AND number = ?", alias
+            ).fetchone()
+            return row[0] if row else None
+        return None
+
+    def entity(self, kind: str, number: str) -> Chunk | None:
+        """A numbered entity by kind and (normalised) number, or None."""
+        number = normalize_number(number) or number
+        row = self.db.execute(
+            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE kind = ? AND number = ?", (kind, number)
+        ).fetchone()
+        return _row_to_chunk(row) if row else None
+
+    def edges_of(self, chunk_id: str, relations: Sequence[str] = RELATIONS) -> list[tuple[str, str, str]]:
+        """Edges (src, dst, rel) touching chunk_id in either direction, restricted to relations."""
+        marks = ",".join("?" * len(relations))
+        return self.db.execute(
+            f"SELECT src, dst, rel FROM edges WHERE src = ? AND rel IN ({marks}) "
+            f"UNION SELECT src, dst, rel FROM edges WHERE dst = ? AND rel IN ({marks})",
+            (chunk_id, *relations, chunk_id, *relations),
+        ).fetchall()
+
+    def references_of(self, chunk_id: str) -> tuple[list[str], list[str]]:
+        """(ids this chunk references, ids of entities that reference it)."""
+        refs = [r[0] for r in self.db.execute(
+            "SELECT dst FROM edges WHERE src = ? AND rel = 'REFERENCES' ORDER BY dst", (chunk_id,))]
+        cited = [r[0] for r in self.db.execute(
+            "SELECT src FROM edges WHERE dst = ? AND rel = 'REFERENCES' ORDER BY src", (chunk_id,))]
+        return refs, cited
+
+    def toc(self) -> list[dict]:
+        """The book's parts and chapters with printed start pages, in reading order."""
+        rows = self.db.execute(
+            "SELECT level, number, title, page_start FROM sections WHERE level <= 1 ORDER BY ord"
+        )
+        return [{"level": lvl, "number": num, "title": title, "page": page} for lvl, num, title, page in rows]
+
+    # ---- search
+    def search(self, query: str, k: int = 5, filters: dict | None = None,
+               traverse_kinds: Sequence[str] = ()) -> SearchResult:
+        """Ranked chunks for a query: pinned references, then hybrid dense+BM25, then expansion."""
+        return rank(self, query, k, filters or {}, traverse_kinds)
+
+    def dense(self, vector: bytes, n: int, filters: dict) -> list[tuple[int, float]]:
+        """(rowid, cosine) of the n nearest chunks, filters applied inside the KNN."""
+        where, args = _filter_sql(filters, table="")
+        rows = self.db.execute(
+            f"SELECT rowid, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?{where}",
+            (vector, n, *args),
+        ).fetchall()
+        return [(rowid, 1.0 - dist) for rowid, dist in rows]
+
+    def lexical(self, query: str, n: int, filters: dict) -> list[tuple[int, float]]:
+        """(rowid, bm25 score, larger is better) of the n best FTS5 matches of query's words."""
+        match = fts_query(query)
+        if not match:
+            return []
+        where, args = _filter_sql(filters, table="c.")
+        rows = self.db.execute(
+            "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS s FROM chunks_fts f "
+            f"JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ?{where} "
+            "ORDER BY s DESC LIMIT ?",
+            (match, *args, n),
+        ).fetchall()
+        return rows
+
+    def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, Chunk]:
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE rowid IN ({marks})", list(rowids))
+        return {c.rowid: c for c in map(_row_to_chunk, rows)}
+
+    def cosine_to(self, vector: bytes, rowids: Sequence[int]) -> dict[int, float]:
+        """Cosine similarity of the query vector to specific chunks (for pinned/linked items)."""
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self.db.execute(
+            f"SELECT rowid, vec_distance_cosine(embedding, ?) FROM chunks_vec WHERE rowid IN ({marks})",
+            (vector, *rowids),
+        )
+        return {rowid: 1.0 - dist for rowid, dist in rows}
+
+
+def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
+    """' AND col = ?' clauses for the knowledge-base filter keys (values already validated)."""
+    clauses, args = [], []
+    for key in FILTER_COLUMNS:
+        if key in filters and filters[key] is not None:
+            value = filters[key]
+            if isinstance(value, (list, tuple)):
+                clauses.append(f"{table}{key} IN ({','.join('?' * len(value))})")
+                args.extend(value)
+            else:
+                clauses.append(f"{table}{key} = ?")
+                args.append(value)
+    return "".join(f" AND {c}" for c in clauses), args
+
+
+_WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+
+def fts_query(text: str) -> str:
+    """User text as an FTS5 query of quoted words OR'ed together: no input is ever syntax."""
+    words = [w.lower() for w in _WORD_RE.findall(text)][:64]
+    words = [w for w in dict.fromkeys(words) if len(w) > 1 or w.isdigit()]
+    return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+
+
+# --------------------------------------------------------------------------- ranking
+"""Ranking: pinned references, dense + BM25 fused into one score, one-hop expansion."""
+
+# Weight of the dense cosine in the fused score (the rest is normalised BM25).
+DENSE_WEIGHT = 0.7
+CANDIDATES = 50
+
+_REF_RE = re.compile(
+    r"\b(algorithms?|algo|alg|equations?|eqs?|eqn|formulas?|figures?|figs?|tables?|examples?|exercises?)"
+    r"\.?\s*\(?((?:[A-Z]|\d+)\.\d+[a-z]?)\)?",
+    re.IGNORECASE,
+)
+
+
+def explicit_references(query: str) -> list[tuple[str, str]]:
+    """(kind, number) pairs the query names outright: 'Algorithm 3.2', 'eq. (3.4)', 'fig 2.1'."""
+    found = []
+    for word, number in _REF_RE.findall(query):
+        kind = normalize_kind(word)
+        num = normalize_number(number)
+        if kind and num and (kind, num) not in found:
+            found.append((kind, num))
+    return found
+
+
+def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
+         traverse_kinds: Sequence[str]) -> SearchResult:
+    t0 = time.perf_counter()
+    vector = kb.embedder.embed_query(query)
+    t1 = time.perf_counter()
+    dense = kb.dense(vector, max(CANDIDATES, k), filters)
+    t2 = time.perf_counter()
+    lexical = kb.lexical(query, max(CANDIDATES, k), filters)
+    t3 = time.perf_counter()
+
+    # Normalise each list to [0, 1] and fuse by a convex combination.
+    cos = dict(dense)
+    fused: dict[int, float] = {}
+    if dense:
+        top = max(cos.values())
+        for rowid, c in dense:
+            fused[rowid] = DENSE_WEIGHT * max(0.0, c) / max(top, 1e-9)
+    if lexical:
+        best = max(s for _, s in lexical) or 1.0
+        for rowid, s in lexical:
+            fused[rowid] = fused.get(rowid, 0.0) + (1 - DENSE_WEIGHT) * max(0.0, s) / best
+    missing = [r for r in fused if r not in cos]
+    cos.update(kb.cosine_to(vector, missing))
+
+    pinned: list[int] = []
+    for kind, number in explicit_references(query):
+        chunk = kb.entity(kind, number)
+        if chunk and _passes(chunk, filters):
+            pinned.append(chunk.rowid)
+    cos.update(kb.cosine_to(vector, [r for r in pinned if r not in cos]))
+
+    ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
+    ordered = ordered[:k]
+    chunks = kb.chunks_by_rowid(ordered)
+    hits: list[Hit] = []
+    ceiling = 1.0
+    for rowid in ordered:
+        score = 1.0 if rowid in pinned else fused.get(rowid, 0.0)
+        score = min(ceiling, max(0.0, score))  # non-increasing down the list
+        ceiling = score
+        hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
+                        "reference" if rowid in pinned else "search"))
+    t4 = time.perf_counter()
+    if traverse_kinds:
+        hits.extend(expand_hits(kb, hits, traverse_kinds, vector))
+    t5 = time.perf_counter()
+    timings = {"embed": t1 - t0, "knn": t2 - t1, "fts": t3 - t2, "fuse": t4 - t3, "expand": t5 - t4}
+    return SearchResult(hits, query, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
+
+
+def _passes(chunk: Chunk, filters: dict) -> bool:
+    for key in FILTER_COLUMNS:
+        if key in filters and filters[key] is not None:
+            wanted = filters[key]
+            value = chunk.kind if key == "kind" else getattr(chunk, key)
+            if (value not in wanted) if isinstance(wanted, (list, tuple)) else value != wanted:
+                return False
+    return True
+
+
+def expand_hits(kb: KnowledgeBase, hits: list[Hit], kinds: Sequence[str], vector: bytes) -> list[Hit]:
+    """One hop from each hit, both directions, to chunks of the requested kinds (deduplicated)."""
+    seen = {h.chunk.id for h in hits}
+    linked: list[str] = []
+    for hit in hits:
+        for src, dst, _rel in kb.edges_of(hit.chunk.id, ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES")):
+            other = dst if src == hit.chunk.id else src
+            if other not in seen:
+                seen.add(other)
+                linked.append(other)
+    chunks = [c for c in kb.get_many(linked).values() if c.kind in kinds]
+    cos = kb.cosine_to(vector, [c.rowid for c in chunks])
+    floor = hits[-1].score if hits else 1.0
+    out = [Hit(c, 0.0, round(cos.get(c.rowid, 0.0), 4), "expansion") for c in chunks]
+    out.sort(key=lambda h: (-h.cosine, h.chunk.id))
+    for h in out:  # linked items follow the ranked results and keep the order non-increasing
+        h.score = round(min(floor, max(0.0, h.cosine) * floor), 4)
+        floor = h.score
+    return out
+
+
+INVERSE = {"REFERENCES": "REFERENCED_BY", "REFERENCED_BY": "REFERENCES"}
+
+
+def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
+    """Documents one hop from ids along relations, and the ids that matched nothing.
+
+    REFERENCES and REFERENCED_BY are stored both ways, so they are followed outwards only
+    (REFERENCED_BY from X gives what cites X).  The other relations are followed in both
+    directions (USES_IN from an algorithm gives the formulas and functions it uses, and the
+    algorithms that use it).  Each document lists its relationships from its own point of
+    view: {"type": "USES_IN", "target_id": "algorithm_3_2"} reads "this USES_IN algorithm 3.2";
+    "direction": "incoming" marks an edge that points from the target to this document.
+    """
+    unknown, seeds = [], []
+    for raw in ids:
+        cid = kb.resolve_id(raw)
+        (seeds.append(cid) if cid else unknown.append(raw))
+    seeds = list(dict.fromkeys(seeds))
+    links: dict[str, list[dict]] = {}
+    for seed in seeds:
+        for src, dst, rel in kb.edges_of(seed, relations):
+            if src == seed and dst == seed:
+                continue
+            if src == seed:
+                if rel in INVERSE:
+                    entry = {"type": INVERSE[rel], "target_id": seed}
+                else:
+                    entry = {"type": rel, "target_id": seed, "direction": "incoming"}
+                other = dst
+            else:
+                if rel in INVERSE:
+                    continue  # the stored inverse edge already covers this pair
+                entry = {"type": rel, "target_id": seed}
+                other = src
+            if other in seeds:
+                continue
+            rels = links.setdefault(other, [])
+            if entry not in rels:
+                rels.append(entry)
+    docs = kb.get_many(list(links) + seeds)
+    result = []
+    for cid, rels in links.items():
+        if cid not in docs:
+            continue
+        for rel in rels:
+            target = docs.get(rel["target_id"])
+            rel["target_type"] = target.kind if target else "text"
+        result.append({"chunk": docs[cid], "relationships": rels})
+    result.sort(key=lambda d: (d["chunk"].kind == "section", d["chunk"].ord))
+    return result, unknown
+
+
+# --------------------------------------------------------------------------- spec 01 REST
+"""REST adapter (spec 01): /search/semantic, /search/expand-graph, /entity/{type}/{number}."""
+
+import msgspec  # noqa: E402  (after the core on purpose: the core needs no web stack)
+
+SPEC01_TRAVERSE_TYPES = ("formula", "algorithm", "table", "figure", "section", "example",
+                         "exercise", "appendix")
+SPEC01_FILTER_KEYS = ("chapter", "section", "page_number")
+SPEC01_ENTITY_TYPES = ("formula", "algorithm", "table", "figure")
+
+
+class ApiError(Exception):
+    """A client error with the HTTP status, message and machine-readable code to report."""
+
+    def __init__(self, status: int, detail: str, code: str = "INVALID_PARAMETER"):
+        super().__init__(detail)
+        self.status, self.detail, self.code = status, detail, code
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class SemanticSearchRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Body of POST /search/semantic."""
+
+    query: str
+    k: int = 5
+    traverse_types: list[str] | None = None
+    filters: dict[str, Any] | None = None
+
+
+class SearchFiltersOut(msgspec.Struct):
+    chapter: str | None = None
+    section: str | None = None
+    page_number: int | None = None
+
+
+class SemanticResult(msgspec.Struct):
+    """One search result of spec 01."""
+
+    id: str
+    type: str
+    content: str
+    number: str | None
+    title: str | None
+    chapter: str | None
+    section: str | None
+    page_number: int | None
+    pdf_page: int | None
+    score: float
+
+
+class SemanticSearchResponse(msgspec.Struct, omit_defaults=True):
+    results: list[SemanticResult]
+    total_count: int
+    suggestion: str | None = None
+    corrected_query: str | None = None
+
+
+class ExpandGraphRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Body of POST /search/expand-graph."""
+
+    document_ids: list[str]
+    traverse_types: list[str] | None = None
+
+
+class Relationship(msgspec.Struct, omit_defaults=True):
+    type: str
+    target_id: str
+    target_type: str
+    direction: str | None = None
+
+
+class ExpandedDocument(msgspec.Struct):
+    id: str
+    type: str
+    content: str
+    number: str | None
+    title: str | None
+    chapter: str | None
+    section: str | None
+    page_number: int | None
+    relationships: list[Relationship]
+
+
+class ExpandGraphResponse(msgspec.Struct, omit_defaults=True):
+    expanded_documents: list[ExpandedDocument]
+    relationship_count: int
+    warnings: list[str] | None = None
+
+
+class EntityResponse(msgspec.Struct):
+    id: str
+    type: str
+    number: str | None
+    title: str | None
+    content: str
+    chapter: str | None
+    section: str | None
+    page_number: int | None
+    pdf_page: int | None
+    references: list[str]
+    cited_by: list[str]
+
+
+class ErrorBody(msgspec.Struct):
+    """Spec 01's error body."""
+
+    detail: str
+    status_code: int
+    error_code: str
+    timestamp: str
+
+
+class HealthResponse(msgspec.Struct):
+    status: str
+    service: str
+    timestamp: str
+    book: str
+    counts: dict[str, int]
+
+
+def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[str]]:
+    """Spec 01's validation rules, in its words; returns (query, k, kb filters, kinds)."""
+    query = req.query.strip()
+    if len(query) < 3:
+        raise ApiError(400, "query must be at least 3 characters")
+    if len(query) > 2000:
+        raise ApiError(400, "query must be at most 2000 characters")
+    if not 1 <= req.k <= 20:
+        raise ApiError(400, "k must be between 1 and 20")
+    kinds = []
+    for value in req.traverse_types or []:
+        if value not in SPEC01_TRAVERSE_TYPES:
+            raise ApiError(400, f"traverse_types contains invalid value: {value!r}. "
+                                f"Valid values: [{', '.join(SPEC01_TRAVERSE_TYPES)}]")
+        kinds.append(value)
+    filters: dict[str, Any] = {}
+    for key, value in (req.filters or {}).items():
+        if key not in SPEC01_FILTER_KEYS:
+            raise ApiError(400, f"filter {key!r} is not supported. "
+                                f"Supported filters: {', '.join(SPEC01_FILTER_KEYS)}")
+        if value is None:
+            continue
+        if key == "page_number":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ApiError(400, "page_number must be an integer")
+            filters["page"] = value
+        else:
+            if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
+                raise ApiError(400, f"filter {key!r} must be a non-empty string such as \"3\" or \"3.1\"")
+            filters[key] = normalize_number(str(value)) or str(value).strip()
+    return query, req.k, filters, kinds
+
+
+def section_of(chunk: Chunk) -> str | None:
+    """The deepest numbered heading a chunk sits under (spec 01's `section`)."""
+    return chunk.subsubsection or chunk.subsection or chunk.section
+
+
+def semantic_result(hit: Hit) -> SemanticResult:
+    c = hit.chunk
+    return SemanticResult(
+        id=c.id, type=c.kind, content=c.content, number=c.number, title=c.title,
+        chapter=c.chapter, section=section_of(c), page_number=c.page, pdf_page=c.pdf_page,
+        score=hit.score,
+    )
+
+
+def kinds_for_traverse(types: Sequence[str]) -> list[str]:
+    """spec 01 traverse_types -> chunk kinds ('section'/'appendix' widen to text chunks)."""
+    kinds = [t for t in types if t in ENTITY_KINDS]
+    if "section" in types or "appendix" in types:
+        kinds.append("text")
+    return kinds
+
+
+def semantic_search(kb: KnowledgeBase, req: SemanticSearchRequest) -> SemanticSearchResponse:
+    query, k, filters, types = validate_semantic(req)
+    result = kb.search(query, k=k, filters=filters, traverse_kinds=kinds_for_traverse(types))
+    hits = result.hits
+    if "appendix" in types and "section" not in types:
+        hits = [h for h in hits if h.via != "expansion" or h.chunk.kind != "text"
+                or (h.chunk.chapter or "").isalpha()]
+    return SemanticSearchResponse(
+        results=[semantic_result(h) for h in hits], total_count=len(hits),
+        suggestion=result.suggestion, corrected_query=result.corrected_query,
+    )
+
+
+def validate_expand(req: ExpandGraphRequest) -> tuple[list[str], list[str]]:
+    if not req.document_ids:
+        raise ApiError(400, "document_ids must be a non-empty array of ids")
+    if len(req.document_ids) > 100:
+        raise ApiError(400, "document_ids may hold at most 100 ids")
+    for raw in req.document_ids:
+        if not isinstance(raw, str) or not id_is_wellformed(raw):
+            raise ApiError(400, f"document_ids contains an invalid id: {str(raw)[:80]!r}. "
+                                "Ids are letters, digits, '_', '.', ':', '-' (e.g. 'formula_3_2', 'algo_4_1')")
+    relations = req.traverse_types if req.traverse_types else list(RELATIONS)
+    for rel in relations:
+        if rel not in RELATIONS:
+            raise ApiError(400, f"traverse_types contains invalid value: {rel!r}. "
+                                f"Valid values: [{', '.join(RELATIONS)}]")
+    return req.document_ids, relations
+
+
+def expand_documents(kb: KnowledgeBase, req: ExpandGraphRequest) -> ExpandGraphResponse:
+    ids, relations = validate_expand(req)
+    docs, unknown = expand_graph(kb, ids, relations)
+    out = []
+    count = 0
+    for doc in docs:
+        c = doc["chunk"]
+        rels = [Relationship(**r) for r in doc["relationships"]]
+        count += len(rels)
+        out.append(ExpandedDocument(id=c.id, type=c.kind, content=c.content, number=c.number,
+                                    title=c.title, chapter=c.chapter, section=section_of(c),
+                                    page_number=c.page, relationships=rels))
+    warnings = [f"document id not found: {u}" for u in unknown] or None
+    return ExpandGraphResponse(expanded_documents=out, relationship_count=count, warnings=warnings)
+
+
+def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityResponse:
+    kind = entity_type.strip().lower()
+    kind = "figure" if kind == "image" else kind
+    if kind not in ENTITY_KINDS:
+        raise ApiError(400, "entity_type must be one of: " + ", ".join(ENTITY_KINDS))
+    num = normalize_number(number)
+    if num is None:
+        raise ApiError(400, "number format invalid. Expected format: X.Y or X.YZ (e.g. 3.2, 16.4, A.1)")
+    chunk = kb.entity(kind, num)
+    if chunk is None:
+        raise ApiError(404, f"{kind.capitalize()} {num} not found in knowledge base", "NOT_FOUND")
+    refs, cited = kb.references_of(chunk.id)
+    return EntityResponse(id=chunk.id, type=chunk.kind, number=chunk.number, title=chunk.title,
+                          content=chunk.content, chapter=chunk.chapter, section=section_of(chunk),
+                          page_number=chunk.page, pdf_page=chunk.pdf_page, references=refs,
+                          cited_by=cited)
+
+
+# --------------------------------------------------------------------------- app
+"""App: the Litestar application serving every adapter over one KnowledgeBase."""
+
+
+_ERROR_CODES = {400: "INVALID_PARAMETER", 401: "UNAUTHORIZED", 404: "NOT_FOUND",
+                405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE",
+                429: "RATE_LIMIT_EXCEEDED", 500: "INTERNAL_ERROR"}
+
+
+def _validation_detail(exc: Any) -> str:
+    """Turn a framework validation error into one sentence naming the field."""
+    extra = getattr(exc, "extra", None) or []
+    if isinstance(extra, list) and extra and isinstance(extra[0], dict):
+        item = extra[0]
+        key = str(item.get("key") or "").removeprefix("$.") or "body"
+        message = str(item.get("message") or "invalid value")
+        if "unknown field" in message:
+            name = message.split("`")[1] if "`" in message else key
+            return f"unknown field {name!r} in request body"
+        if "missing required field" in message:
+            name = message.split("`")[1] if "`" in message else key
+            return f"{name} is required"
+        if key == "k" or key.startswith("k"):
+            return "k must be an integer between 1 and 20"
+        return f"{key}: {message}"
+    text = str(getattr(exc, "detail", "") or exc)
+    return text if text else "invalid request body"
+
+
+def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = None):
+    """Build the Litestar app around one KnowledgeBase (opened now unless given)."""
+    from litestar import Litestar, MediaType, Request, Response, get, post
+    from litestar.exceptions import HTTPException, ValidationException
+    from litestar.openapi import OpenAPIConfig
+
+    if kb is None:
+        kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
+
+    def error_response(status: int, detail: str, code: str | None = None) -> Response:
+        body = ErrorBody(detail=detail, status_code=status, error_code=code or _ERROR_CODES.get(status, "ERROR"),
+                         timestamp=now_iso())
+        return Response(content=body, status_code=status, media_type=MediaType.JSON)
+
+    def on_api_error(_: Request, exc: ApiError) -> Response:
+        return error_response(exc.status, exc.detail, exc.code)
+
+    def on_validation(_: Request, exc: ValidationException) -> Response:
+        return error_response(400, _validation_detail(exc))
+
+    def on_http(_: Request, exc: HTTPException) -> Response:
+        detail = exc.detail if exc.status_code != 500 else "internal error"
+        return error_response(exc.status_code, str(detail))
+
+    def on_crash(_: Request, exc: Exception) -> Response:
+        return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
+
+    @get("/health", summary="Service status, the book's title and counts per chunk type")
+    async def health() -> HealthResponse:
+        return HealthResponse(status="ok", service=SERVICE_NAME, timestamp=now_iso(), book=kb.title,
+                              counts=kb.counts())
+
+    @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)")
+    async def search_semantic(data: SemanticSearchRequest) -> SemanticSearchResponse:
+        return semantic_search(kb, data)
+
+    @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)")
+    async def search_expand_graph(data: ExpandGraphRequest) -> ExpandGraphResponse:
+        return expand_documents(kb, data)
+
+    @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)")
+    async def entity(entity_type: str, number: str) -> EntityResponse:
+        return get_entity(kb, entity_type, number)
+
+    app = Litestar(
+        route_handlers=[health, search_semantic, search_expand_graph, entity],
+        exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
+                            HTTPException: on_http, Exception: on_crash},
+        openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
+                                     description=f"Knowledge service for {kb.title}"),
+        request_max_body_size=1_000_000,
+    )
+    app.state.kb = kb
+    return app
+
+
+# --------------------------------------------------------------------------- CLI
+"""CLI: serve, search, entity, expand — each a thin call into the functions above."""
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode() + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rag.py", description="bookrag: a textbook knowledge service")
+    parser.add_argument("--db", default=env("RAG_DB", str(DEFAULT_DB)), help="knowledge file (env RAG_DB)")
+    parser.add_argument("--models", default=env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)),
+                        help="model directory (env RAG_MODEL_DIR)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="serve REST and MCP over HTTP")
+    serve.add_argument("--host", default=env("HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(env("PORT", str(DEFAULT_PORT))))
+    search = sub.add_parser("search", help="search the book from the file, no server")
+    search.add_argument("query")
+    search.add_argument("-k", type=int, default=5)
+    search.add_argument("--chapter")
+    search.add_argument("--json", action="store_true")
+    ent = sub.add_parser("entity", help="print a numbered entity")
+    ent.add_argument("entity_type")
+    ent.add_argument("number")
+    exp = sub.add_parser("expand", help="one hop along the graph from ids")
+    exp.add_argument("ids", nargs="+")
+    exp.add_argument("--relations", nargs="*", default=None)
+    args = parser.parse_args(argv)
+
+    try:
+        kb = KnowledgeBase(args.db, args.models)
+        if args.command == "serve":
+            import uvicorn
+
+            app = create_app(kb)
+            print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}",
+                  file=sys.stderr)
+            uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+            return 0
+        if args.command == "search":
+            filters = {"chapter": args.chapter} if args.chapter else None
+            resp = semantic_search(kb, SemanticSearchRequest(query=args.query, k=args.k, filters=filters))
+            if args.json:
+                _print_json(resp)
+            else:
+                if resp.suggestion:
+                    print(resp.suggestion)
+                for r in resp.results:
+                    label = f"{r.type} {r.number}" if r.number else r.type
+                    head = r.content.replace("\n", " ")[:100]
+                    print(f"{r.score:.3f}  p.{r.page_number}  {r.id:28} {label:16} {head}")
+            return 0
+        if args.command == "entity":
+            _print_json(get_entity(kb, args.entity_type, args.number))
+            return 0
+        if args.command == "expand":
+            _print_json(expand_documents(kb, ExpandGraphRequest(document_ids=args.ids,
+                                                                traverse_types=args.relations)))
+            return 0
+    except ConfigError as exc:
+        print(f"bookrag: error: {exc}", file=sys.stderr)
+        return 2
+    except ApiError as exc:
+        print(f"bookrag: {exc.detail}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Shared fixtures: the committed knowledge file, a fresh build of the sample book, a served app.
+
+Everything is real: the ONNX model in models/, knowledge files made by build_db.py, and the
+service started as its own process on a loopback port.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rag import KnowledgeBase  # noqa: E402
+
+BOOK_PDF = ROOT / "book" / "book.pdf"
+LABELS = ROOT / "book" / "labels.txt"
+KNOWLEDGE = ROOT / "knowledge.sqlite"
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def require_corpora() -> Path:
+    """The third-party PDFs live outside the repo; skip (or fail in CI) when they are absent."""
+    if not CORPORA.is_dir():
+        message = (f"third-party corpora not found at {CORPORA}: these tests need ../shared/corpora "
+                   "(see DESIGN.md); a user's clone does not have it")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return CORPORA
+
+
+@pytest.fixture(scope="session")
+def kb() -> KnowledgeBase:
+    return KnowledgeBase(KNOWLEDGE)
+
+
+@pytest.fixture(scope="session")
+def labels() -> list[dict]:
+    rows = []
+    for line in LABELS.read_text().splitlines():
+        kind, number, page, pdf_page, label = line.split("|")
+        rows.append({"kind": "formula" if kind == "equation" else kind, "number": number,
+                     "page": int(page), "pdf_page": int(pdf_page), "label": label})
+    return rows
+
+
+@pytest.fixture(scope="session")
+def fresh_build(tmp_path_factory):
+    """The sample book built now by build_db.py (a real build, compared to the committed file)."""
+    out = tmp_path_factory.mktemp("build") / "knowledge.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out),
+                           "--quiet", "--json"], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    return out, json.loads(proc.stdout)
+
+
+def start_server(*args: str, env: dict | None = None, port: int | None = None):
+    """Start `rag.py serve` as its own process; return (process, base url) once /health answers."""
+    port = port or free_port()
+    cmd = [sys.executable, str(ROOT / "rag.py"), *args, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {proc.stderr.read()}")
+        try:
+            if httpx.get(base + "/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server did not answer /health within 30 s")
+
+
+@pytest.fixture(scope="session")
+def server():
+    proc, base = start_server()
+    yield base
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def client(server):
+    with httpx.Client(base_url=server, timeout=10) as c:
+        yield c
