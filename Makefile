@@ -14,7 +14,8 @@ test:
 
 # The sample book: PDF and its labels file (type|number|page|pdf page|label), both committed.
 book:
-	cd book && latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build book.tex
+	# A fixed date makes the PDF byte-reproducible (pdfTeX embeds dates and an id).
+	cd book && SOURCE_DATE_EPOCH=1767225600 FORCE_SOURCE_DATE=1 latexmk -pdf -interaction=nonstopmode -halt-on-error -outdir=build book.tex
 	cp book/build/book.pdf book/book.pdf
 	cp book/build/book.lbl book/labels.txt
 	$(PY) book/tools/resolve_questions.py

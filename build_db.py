@@ -474,7 +474,11 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
                 break
             cap_lines.append(nxt)
         # The drawing sits between the caption and whatever content ends above it.
-        floor = max([l.bottom for l in main if id(l) in used and l.bottom <= line.top]
+        # Body text, numbered equations and earlier entities end the search upwards.
+        def is_body(l: Line) -> bool:
+            return id(l) in used or (l.x1 >= layout.right - 4 and (len(l.words) >= 6 or bool(
+                EQ_NUMBER_RE.match(l.words[-1].text))))
+        floor = max([l.bottom for l in main if is_body(l) and l.bottom <= line.top]
                     + [b[3] for b in page.boxes if b[3] <= line.top] + [0.0])
         art = [g for g in page.graphics if floor < g[1] and g[3] <= line.top + 2 and g[0] < layout.margin_x]
         inside_text = []
