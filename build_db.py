@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable
 
 from rag import (
-    DEFAULT_MODEL_DIR, ENTITY_KINDS, SCHEMA_VERSION, ConfigError, Embedder, entity_id,
+    DEFAULT_MODEL_DIR, ENTITY_KINDS, SCHEMA_VERSION, ConfigError, Embedder, entity_id, load_spellfix,
     normalize_kind, normalize_number,
 )
 
@@ -523,6 +523,7 @@ class ChunkBuilder:
         self.exercise: dict | None = None
         self.recent_text: list[str] = []         # for the context sentence of an equation
         self.pending_chapter: dict | None = None
+        self.last_heading: dict | None = None    # the heading just opened, for titles that wrap
         self.seen_entities: set[tuple[str, str]] = set()
         self.section_ordinal: Counter = Counter()
 
@@ -678,31 +679,36 @@ class ChunkBuilder:
         body = self.layout.body_size
         # Parts and chapters: large type.
         if size >= body * 1.6:
+            # A part or chapter opens with its label ("Part II", "Chapter 5", "Appendix A"); the
+            # title follows in the same large type, possibly over several lines.
             m = PART_RE.match(text)
             if m:
+                self._commit_pending()
                 self.pending_chapter = {"level": 0, "number": m.group(1), "title": m.group(2).strip(), "line": line}
-                if m.group(2).strip():
-                    self._commit_pending()
                 return
             if re.fullmatch(r"(?i)appendi(x|ces)", text):
-                self.pending_chapter = None
+                self._commit_pending()
                 self.open_section(0, "Appendices", "Appendices", line)
                 return
             m = CHAPTER_RE.match(text)
             if m:
-                self.pending_chapter = {"level": 1, "number": m.group(1), "title": m.group(2).strip(), "line": line}
-                if m.group(2).strip():
-                    self._commit_pending()
-                return
-            if self.pending_chapter and not self.pending_chapter["title"]:
-                self.pending_chapter["title"] = text
                 self._commit_pending()
+                self.pending_chapter = {"level": 1, "number": m.group(1), "title": m.group(2).strip(), "line": line}
                 return
             if self.pending_chapter:
-                self.pending_chapter["title"] += " " + text
+                self.pending_chapter["title"] = f"{self.pending_chapter['title']} {text}".strip()
                 return
         elif self.pending_chapter:
             self._commit_pending()
+        # A heading that wraps: the next line in the same bold type, aligned with the title.
+        last = self.last_heading
+        if last and line.bold and abs(size - last["size"]) < 0.3 and abs(line.x0 - last["title_x"]) < 3 \
+                and line.page == last["page"] and line.top - last["bottom"] < size * 0.8:
+            last["section"].title += " " + text
+            self.where[last["key"]] = (last["section"].number, last["section"].title)
+            last["bottom"] = line.bottom
+            return
+        self.last_heading = None
         # Numbered headings: bold or larger type, number inside the current chapter.
         m = HEADING_RE.match(text)
         if m and (line.bold or size > body * 1.1) and len(text) < 120:
@@ -711,6 +717,10 @@ class ChunkBuilder:
             if number and (chapter is None or number.split(".")[0] == chapter):
                 level = min(4, number.count(".") + 1)
                 self.open_section(level, number, m.group(2).strip(), line)
+                if self.sections and self.sections[-1].number == number and len(line.words) > 1:
+                    self.last_heading = {"section": self.sections[-1], "size": size, "title_x": line.words[1].x0,
+                                         "page": line.page, "bottom": line.bottom,
+                                         "key": ["part", "chapter", "section", "subsection", "subsubsection"][level]}
                 return
         # Exercises: "Exercise X.Y." in bold starts an item that runs to the next one.
         m = CAPTION_RE.match(text)
@@ -981,6 +991,7 @@ CREATE TABLE edges (src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL,
     PRIMARY KEY (src, dst, rel)) WITHOUT ROWID;
 CREATE INDEX edges_dst ON edges(dst, rel);
 CREATE TABLE unresolved_refs (src TEXT NOT NULL, kind TEXT NOT NULL, number TEXT NOT NULL, text TEXT);
+CREATE TABLE vocab (term TEXT PRIMARY KEY, freq INTEGER NOT NULL) WITHOUT ROWID;
 CREATE VIEW entities AS
     SELECT id, kind, number, title, page, pdf_page, chapter, section, content FROM chunks WHERE kind != 'text';
 CREATE VIEW "references" AS
@@ -1038,10 +1049,27 @@ def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: se
         db.executemany("INSERT INTO edges VALUES (?, ?, ?)", sorted(edges))
         db.executemany("INSERT INTO unresolved_refs VALUES (?, ?, ?, ?)",
                        [(u["src"], u["kind"], u["number"], u["text"]) for u in unresolved])
+        vocab = book_vocabulary(chunks)
+        db.executemany("INSERT INTO vocab VALUES (?, ?)", sorted(vocab.items()))
+        if load_spellfix(db):
+            # spellfix1 index over the same words: typo suggestions at query time ("POMP" -> "POMDP").
+            db.execute("CREATE VIRTUAL TABLE vocab_fix USING spellfix1")
+            db.executemany("INSERT INTO vocab_fix(word, rank) VALUES (?, ?)", sorted(vocab.items()))
         db.executemany("INSERT INTO meta VALUES (?, ?)", sorted((k, str(v)) for k, v in meta.items()))
         db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")
     db.execute("VACUUM")
     db.close()
+
+
+def book_vocabulary(chunks: list[Chunk]) -> dict[str, int]:
+    """Lower-cased words of the book (letters only, 3+ characters) with their frequencies."""
+    counts: Counter = Counter()
+    for c in chunks:
+        counts.update(w.lower() for w in VOCAB_WORD_RE.findall(f"{c.title or ''} {c.content}"))
+    return dict(counts)
+
+
+VOCAB_WORD_RE = re.compile(r"[^\W\d_]{3,}")
 
 
 def verify(path: Path, expected_chunks: int) -> None:

@@ -67,6 +67,17 @@ class ConfigError(Exception):
     """A problem with the knowledge file or model that stops the service from starting."""
 
 
+def load_spellfix(db) -> bool:
+    """Load SQLite's spellfix1 extension (shipped in apsw's wheels); False when unavailable."""
+    try:
+        import apsw.sqlite_extra
+
+        apsw.sqlite_extra.load(db, "spellfix")
+        return True
+    except Exception:
+        return False
+
+
 # --------------------------------------------------------------------------- model
 """Model: the one embedder (ONNX MiniLM, pooling and normalisation inside the graph)."""
 
@@ -136,6 +147,10 @@ class Embedder:
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         out = self.session.run(None, {k: v for k, v in feeds.items() if k in self._input_names})[0]
         return np.ascontiguousarray(out, dtype=np.float32)
+
+    def is_known_word(self, word: str) -> bool:
+        """True when the model's vocabulary holds the word whole (an ordinary English word)."""
+        return self.tokenizer.token_to_id(word.lower()) is not None
 
     def embed_query(self, text: str):
         """Embed one query (cached: agents repeat themselves)."""
@@ -317,6 +332,8 @@ class KnowledgeBase:
                 f"but models/ holds {self.embedder.name} (sha256 {self.embedder.sha256[:12]}…, "
                 f"dim {self.embedder.dim}): rebuild the knowledge file or restore the model"
             )
+        self.has_spellfix = load_spellfix(self.db) and bool(self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'vocab_fix'").fetchone())
         self.title = self.meta.get("title", "")
         self.build_hash = self.meta.get("build_hash", "")
         self._uuid_alias = {}
@@ -458,6 +475,14 @@ class KnowledgeBase:
         ).fetchall()
         return rows
 
+    def first_chunk_of_section(self, number: str, filters: dict) -> int | None:
+        """Rowid of the first text chunk under a numbered section (at any depth), within filters."""
+        level = {1: "section", 2: "subsection"}.get(number.count("."), "subsubsection")
+        where, args = _filter_sql(filters, table="")
+        row = self.db.execute(f"SELECT rowid FROM chunks WHERE {level} = ? AND kind = 'text'{where} "
+                              "ORDER BY ord LIMIT 1", (number, *args)).fetchone()
+        return row[0] if row else None
+
     def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, Chunk]:
         if not rowids:
             return {}
@@ -495,18 +520,30 @@ def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 
+_PAIR_NOTATION_RE = re.compile(r"\(\s*([^\W\d_])\s*,\s*([^\W\d_])\s*\)")
+
+
 def fts_query(text: str) -> str:
-    """User text as an FTS5 query of quoted words OR'ed together: no input is ever syntax."""
+    """User text as an FTS5 query of quoted words OR'ed together: no input is ever syntax.
+
+    Single letters are dropped, except in pair notation such as "(s,S)" or "(Q, R)", which
+    becomes the phrase "s s" so that it matches the book's "(s, S)" and "(s,S)".
+    """
+    terms = ['"' + f"{a} {b}".lower() + '"' for a, b in _PAIR_NOTATION_RE.findall(text)]
     words = [w.lower() for w in _WORD_RE.findall(text)][:64]
     words = [w for w in dict.fromkeys(words) if len(w) > 1 or w.isdigit()]
-    return " OR ".join('"' + w.replace('"', "") + '"' for w in words)
+    terms += ['"' + w.replace('"', "") + '"' for w in words]
+    return " OR ".join(dict.fromkeys(terms))
 
 
 # --------------------------------------------------------------------------- ranking
 """Ranking: pinned references, dense + BM25 fused into one score, one-hop expansion."""
 
-# Weight of the dense cosine in the fused score (the rest is normalised BM25).
-DENSE_WEIGHT = 0.7
+# Fusion of the dense and BM25 lists (see fuse); chosen on the sample book's questions by
+# tests/eval/tune_fusion.py, which prints every candidate side by side.
+FUSION = "convex"
+DENSE_WEIGHT = 0.8
+RRF_K = 60
 CANDIDATES = 50
 
 _REF_RE = re.compile(
@@ -514,6 +551,14 @@ _REF_RE = re.compile(
     r"\.?\s*\(?((?:[A-Z]|\d+)\.\d+[a-z]?)\)?",
     re.IGNORECASE,
 )
+
+
+_SECTION_REF_RE = re.compile(r"(?:\b[Ss]ection|\bsec\.|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})\b")
+
+
+def section_references(query: str) -> list[str]:
+    """Section numbers the query names outright: 'Section 4.2.1', '§ 4.2', 'sec. 3.1'."""
+    return list(dict.fromkeys(normalize_number(n) for n in _SECTION_REF_RE.findall(query) if normalize_number(n)))
 
 
 def explicit_references(query: str) -> list[tuple[str, str]]:
@@ -527,8 +572,43 @@ def explicit_references(query: str) -> list[tuple[str, str]]:
     return found
 
 
+_QUERY_WORD_RE = re.compile(r"[^\W\d_]+")
+
+
+def correct_query(kb: KnowledgeBase, query: str) -> tuple[str, list[tuple[str, str]]]:
+    """The query with misspelled words replaced by the book's nearest words, and what changed.
+
+    A word is corrected only when the book does not contain it and it is either written in
+    capitals (an acronym such as "POMP") or not a whole word in the model's English vocabulary
+    (so "polcy" is corrected, "fridge" is left alone).  Candidates come from spellfix1 over the
+    book's vocabulary: at most one edit for words of up to five letters, two beyond.
+    """
+    if not kb.has_spellfix:
+        return query, []
+    changes = []
+    out = query
+    for match in _QUERY_WORD_RE.finditer(query):
+        word = match.group(0)
+        lower = word.lower()
+        if len(lower) < 4 or kb.db.execute("SELECT 1 FROM vocab WHERE term = ?", (lower,)).fetchone():
+            continue
+        if not word.isupper() and kb.embedder.is_known_word(lower):
+            continue
+        limit = 100 if len(lower) <= 5 else 200
+        row = kb.db.execute("SELECT word, distance FROM vocab_fix WHERE word MATCH ? AND top = 3 "
+                            "ORDER BY score LIMIT 1", (lower,)).fetchone()
+        if row and row[1] <= limit and row[0] != lower:
+            fixed = row[0].upper() if word.isupper() else (row[0].capitalize() if word[0].isupper() else row[0])
+            changes.append((word, fixed))
+    for word, fixed in changes:
+        out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", fixed, out)
+    return out, changes
+
+
 def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
          traverse_kinds: Sequence[str], mode: str = "hybrid") -> SearchResult:
+    original = query
+    query, changes = correct_query(kb, query) if mode == "hybrid" else (query, [])
     t0 = time.perf_counter()
     vector = kb.embedder.embed_query(query)
     t1 = time.perf_counter()
@@ -537,17 +617,8 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
     lexical = kb.lexical(query, max(CANDIDATES, k), filters) if mode != "dense" else []
     t3 = time.perf_counter()
 
-    # Normalise each list to [0, 1] and fuse by a convex combination.
     cos = dict(dense)
-    fused: dict[int, float] = {}
-    if dense:
-        top = max(cos.values())
-        for rowid, c in dense:
-            fused[rowid] = DENSE_WEIGHT * max(0.0, c) / max(top, 1e-9)
-    if lexical:
-        best = max(s for _, s in lexical) or 1.0
-        for rowid, s in lexical:
-            fused[rowid] = fused.get(rowid, 0.0) + (1 - DENSE_WEIGHT) * max(0.0, s) / best
+    fused = fuse(dense, lexical)
     missing = [r for r in fused if r not in cos]
     cos.update(kb.cosine_to(vector, missing))
 
@@ -556,6 +627,10 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
         chunk = kb.entity(kind, number)
         if chunk and _passes(chunk, filters):
             pinned.append(chunk.rowid)
+    for number in (section_references(query) if mode == "hybrid" else []):
+        rowid = kb.first_chunk_of_section(number, filters)
+        if rowid is not None and rowid not in pinned:
+            pinned.append(rowid)
     cos.update(kb.cosine_to(vector, [r for r in pinned if r not in cos]))
 
     ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
@@ -574,7 +649,37 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
         hits.extend(expand_hits(kb, hits, traverse_kinds, vector))
     t5 = time.perf_counter()
     timings = {"embed": t1 - t0, "knn": t2 - t1, "fts": t3 - t2, "fuse": t4 - t3, "expand": t5 - t4}
-    return SearchResult(hits, query, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
+    result = SearchResult(hits, original, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
+    if changes:
+        result.corrected_query = query
+        result.suggestion = "did you mean " + ", ".join(fixed for _, fixed in changes)
+    return result
+
+
+def fuse(dense: list[tuple[int, float]], lexical: list[tuple[int, float]],
+         method: str | None = None, weight: float | None = None) -> dict[int, float]:
+    """One score in [0, 1] per candidate from the dense and BM25 lists.
+
+    "convex" (shipped): weight * cosine / best cosine + (1 - weight) * bm25 / best bm25.
+    "rrf": reciprocal rank fusion, sum of 1 / (60 + rank), scaled so a double first place is 1.
+    """
+    method = method or FUSION
+    weight = DENSE_WEIGHT if weight is None else weight
+    fused: dict[int, float] = {}
+    if method == "rrf":
+        for ranked in (dense, lexical):
+            for position, (rowid, _) in enumerate(ranked, start=1):
+                fused[rowid] = fused.get(rowid, 0.0) + (RRF_K + 1) / (2 * (RRF_K + position))
+        return fused
+    if dense:
+        top = max(max(c for _, c in dense), 1e-9)
+        for rowid, c in dense:
+            fused[rowid] = weight * max(0.0, c) / top
+    if lexical:
+        best = max(s for _, s in lexical) or 1.0
+        for rowid, s in lexical:
+            fused[rowid] = fused.get(rowid, 0.0) + (1 - weight) * max(0.0, s) / best
+    return fused
 
 
 def _passes(chunk: Chunk, filters: dict) -> bool:
