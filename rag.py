@@ -1291,6 +1291,45 @@ def _validation_detail(exc: Any) -> str:
     return text if text else "invalid request body"
 
 
+SEARCH_MAX_AGE = 86400      # spec 01: agents cache search and expansion for 24 hours
+ENTITY_MAX_AGE = 604800     # and entities for 7 days
+
+
+class RequestLogMiddleware:
+    """X-Request-ID accepted (or generated) and echoed on every response; one JSON log line per request."""
+
+    def __init__(self, app):
+        self.app = app
+        self.enabled = env("RAG_ACCESS_LOG", "1") not in ("0", "false", "no")
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        incoming = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1").strip()
+        request_id = incoming if re.fullmatch(r"[\w.:-]{1,128}", incoming) else uuid.uuid4().hex
+        scope.setdefault("state", {})["request_id"] = request_id
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-request-id"]
+                message = {**message, "headers": headers + [(b"x-request-id", request_id.encode())]}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            if self.enabled:
+                line = {"ts": now_iso(), "request_id": request_id, "method": scope.get("method"),
+                        "route": scope.get("path"), "status": status,
+                        "ms": round((time.perf_counter() - started) * 1000, 2)}
+                sys.stderr.write(json.dumps(line) + "\n")
+
+
 def mcp_transport_security():
     """Host/Origin checks for /mcp: RAG_MCP_ALLOWED_HOSTS (comma-separated, default loopback names)."""
     from mcp.server.transport_security import TransportSecuritySettings
@@ -1341,18 +1380,31 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return HealthResponse(status="ok", service=SERVICE_NAME, timestamp=now_iso(), book=kb.title,
                               counts=kb.counts())
 
+    def cached(request: Request, body: Any, max_age: int) -> Response:
+        """A 200 with Cache-Control and an ETag (build hash + request), or 304 when the client has it."""
+        key = hashlib.sha1(f"{request.method} {request.url.path} ".encode() + msgspec.json.encode(body)).hexdigest()
+        etag = f'W/"{kb.build_hash[:16]}-{key[:16]}"'
+        headers = {"Cache-Control": f"public, max-age={max_age}", "ETag": etag}
+        wanted = request.headers.get("if-none-match", "")
+        if etag in [t.strip() for t in wanted.split(",")] or wanted.strip() == "*":
+            return Response(content=b"", status_code=304, headers=headers)
+        return Response(content=body, headers=headers, media_type=MediaType.JSON)
+
     @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)")
-    async def search_semantic(data: SemanticSearchRequest) -> SemanticSearchResponse:
-        return semantic_search(kb, data)
+    async def search_semantic(request: Request, data: SemanticSearchRequest) -> Response[SemanticSearchResponse]:
+        return cached(request, semantic_search(kb, data), SEARCH_MAX_AGE)
 
     @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)")
-    async def search_expand_graph(data: ExpandGraphRequest) -> ExpandGraphResponse:
-        return expand_documents(kb, data)
+    async def search_expand_graph(request: Request, data: ExpandGraphRequest) -> Response[ExpandGraphResponse]:
+        return cached(request, expand_documents(kb, data), SEARCH_MAX_AGE)
 
     @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)")
-    async def entity(entity_type: str, number: str) -> EntityResponse:
-        return get_entity(kb, entity_type, number)
+    async def entity(request: Request, entity_type: str, number: str) -> Response[EntityResponse]:
+        return cached(request, get_entity(kb, entity_type, number), ENTITY_MAX_AGE)
 
+    import logging
+
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # our request log says what happened
     mcp_server = create_mcp(kb)
     mcp_app = mcp_server.streamable_http_app(
         streamable_http_path="/", stateless_http=True, json_response=True,
@@ -1383,6 +1435,10 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     app = Litestar(
         route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint],
         lifespan=[run_mcp],
+        middleware=[RequestLogMiddleware],
+        # Handlers' annotations are strings (deferred); these names live in this function.
+        signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
+                             "Send": Send},
         exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
                             HTTPException: on_http, Exception: on_crash},
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",

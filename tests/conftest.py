@@ -74,13 +74,16 @@ def start_server(*args: str, env: dict | None = None, port: int | None = None):
     """Start `rag.py serve` as its own process; return (process, base url) once /health answers."""
     port = port or free_port()
     cmd = [sys.executable, str(ROOT / "rag.py"), *args, "serve", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
+    # The server logs a line per request: send it to a file, never to a pipe nobody reads.
+    log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bookrag-server-{port}.log", "w+")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=log, text=True, env={**os.environ, **(env or {})})
+    proc.log = log
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 30
     while time.time() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {proc.stderr.read()}")
+            log.seek(0)
+            raise RuntimeError(f"server exited: {log.read()}")
         try:
             if httpx.get(base + "/health", timeout=1).status_code == 200:
                 return proc, base

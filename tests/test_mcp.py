@@ -168,3 +168,28 @@ def test_malformed_jsonrpc_never_crashes(server, payload):
                                                                  "accept": "application/json, text/event-stream"})
     assert 400 <= resp.status_code < 500
     assert httpx.post(server + "/search/semantic", json={"query": "still alive"}).status_code == 200
+
+
+def test_related_code_definitions_callees_first(server, kb):
+    """Algorithm 6.5 builds an inventory MDP and solves it: it needs the MDP class and value iteration."""
+    async def call(client):
+        return await client.call_tool("get_related_code_definitions", {"document_ids": ["algorithm_6_5"]})
+
+    docs = fastmcp_session(server, call).structured_content["result"]
+    assert len(docs) == 1
+    code = docs[0]["content"]
+    assert "def value_iteration" in code and "class MDP" in code
+    assert code.index("def lookahead") < code.index("def value_iteration")  # callees first
+    assert "algorithm_5_1" in docs[0]["metadata"]["source_ids"]
+    compile(code, "related", "exec")  # the definitions parse as one program
+
+
+def test_server_instructions_hold_the_table_of_contents(server):
+    from mcp import Client
+
+    async def go():
+        async with Client(server + "/mcp", mode="legacy") as client:
+            return client.instructions
+
+    instructions = run(go())
+    assert "Markov Decision Processes" in instructions and "(p. 53)" in instructions

@@ -182,3 +182,38 @@ def test_unknown_route_and_method(client):
 def test_openapi(client):
     doc = client.get("/schema/openapi.json").json()
     assert "/search/semantic" in doc["paths"] and "/entity/{entity_type}/{number}" in doc["paths"]
+
+
+def test_request_id_echoed_or_generated(client):
+    resp = client.post("/search/semantic", json={"query": "value iteration", "k": 1},
+                       headers={"X-Request-ID": "trace-42"})
+    assert resp.headers["x-request-id"] == "trace-42"
+    generated = client.get("/entity/algorithm/99.99").headers["x-request-id"]
+    assert len(generated) == 32
+    bad = client.get("/health", headers={"X-Request-ID": "bad;id" * 40}).headers["x-request-id"]
+    assert len(bad) == 32  # unusable ids are replaced, not echoed
+
+
+@pytest.mark.parametrize("method, path, body, max_age", [
+    ("POST", "/search/semantic", {"query": "value iteration", "k": 2}, 86400),
+    ("POST", "/search/expand-graph", {"document_ids": ["algorithm_5_3"]}, 86400),
+    ("GET", "/entity/formula/4.10", None, 604800),
+])
+def test_cache_headers_and_304(client, method, path, body, max_age):
+    first = client.request(method, path, json=body)
+    assert first.status_code == 200
+    assert first.headers["cache-control"] == f"public, max-age={max_age}"
+    etag = first.headers["etag"]
+    again = client.request(method, path, json=body, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    if body and "query" in body:
+        other = client.request(method, path, json={**body, "query": "policy iteration"},
+                               headers={"If-None-Match": etag})
+        assert other.status_code == 200 and other.headers["etag"] != etag
+
+
+def test_search_suggestion_for_typos(client):
+    body = client.post("/search/semantic", json={"query": "POMP belief update"}).json()
+    assert body["suggestion"] == "did you mean POMDP"
+    assert body["corrected_query"] == "POMDP belief update"
+    assert "suggestion" not in client.post("/search/semantic", json={"query": "value iteration"}).json()
