@@ -102,6 +102,7 @@ class Page:
     boxes: list[tuple[float, float, float, float]]   # gray filled boxes (x0, top, x1, bottom)
     rules: list[tuple[float, float, float, float]]   # thin horizontal rules (tables)
     graphics: list[tuple[float, float, float, float]]  # drawn paths and images
+    rotated: bool = False  # printed sideways; read in its own frame, no margin column
 
 
 # Glyphs of TeX's math extension font that extract as letters.
@@ -137,9 +138,24 @@ def read_pdf(path: Path) -> list[Page]:
     with pdf:
         for index, page in enumerate(pdf.pages, start=1):
             words = []
-            for w in page.extract_words(x_tolerance=1.5, y_tolerance=2, extra_attrs=["size", "fontname"]):
+            turn = _page_rotation(page)
+            if turn:
+                # A page printed sideways: read it in its own frame (words, rules and drawings turned).
+                # Turned glyphs report sizes that differ by rounding, so words are grouped without them.
+                size = statistics.median(c["size"] for c in page.chars if not c.get("upright", True))
+                raw = page.extract_words(x_tolerance=1.5, y_tolerance=2,
+                                         char_dir_rotated="btt" if turn == 90 else "ttb",
+                                         line_dir_rotated="ltr" if turn == 90 else "rtl")
+                raw = [{**w, **_turn_box(w, turn, page), "size": size, "fontname": ""}
+                       for w in raw if not w.get("upright", True)]
+            else:
+                raw = page.extract_words(x_tolerance=1.5, y_tolerance=2, extra_attrs=["size", "fontname"])
+            for w in raw:
                 font = w["fontname"]
-                text = unicodedata.normalize("NFKC", w["text"])
+                # NFKC undoes ligatures; "(cid:N)" marks a glyph with no Unicode mapping.
+                text = re.sub(r"\(cid:\d+\)", "", unicodedata.normalize("NFKC", w["text"]))
+                if not text:
+                    continue
                 if "Extension" in font or "CMEX" in font.upper():
                     text = "".join(_MATH_EXTENSION.get(ch, ch) for ch in text)
                 words.append(Word(text, w["x0"], w["x1"], w["top"], w["bottom"], round(w["size"], 1),
@@ -165,12 +181,39 @@ def read_pdf(path: Path) -> list[Page]:
                 graphics.append(box)
             for obj in list(page.curves) + list(page.images):
                 graphics.append((obj["x0"], obj["top"], obj["x1"], obj["bottom"]))
+            if turn:
+                def turned(box):
+                    t = _turn_box({"x0": box[0], "top": box[1], "x1": box[2], "bottom": box[3]}, turn, page)
+                    return (t["x0"], t["top"], t["x1"], t["bottom"])
+                graphics = [turned(b) for b in graphics + boxes + rules]
+                rules = [b for b in graphics if b[3] - b[1] < 1.6 and b[2] - b[0] > 20]
+                boxes = []
             label = labels[index - 1] if index - 1 < len(labels) else None
-            pages.append(Page(index, label, float(page.width), float(page.height),
-                              group_lines(words, index), boxes, rules, graphics))
+            width, height = (page.height, page.width) if turn else (page.width, page.height)
+            pages.append(Page(index, label, float(width), float(height), group_lines(words, index), boxes,
+                              rules, graphics, rotated=bool(turn)))
     if not pages:
         raise BuildError(f"{path} has no pages")
     return pages
+
+
+def _page_rotation(page) -> int:
+    """90 or 270 when most of a page's text runs vertically (a table printed sideways), else 0."""
+    chars = page.chars
+    sideways = [c for c in chars if not c.get("upright", True)]
+    if not chars or len(sideways) * 2 < len(chars):
+        return 0
+    up = sum(1 for c in sideways if (c.get("matrix") or (0, 1))[1] > 0)
+    return 90 if up * 2 >= len(sideways) else 270
+
+
+def _turn_box(obj: dict, turn: int, page) -> dict:
+    """A box in page coordinates -> the same box in the reading frame of a sideways page."""
+    if turn == 90:   # text runs bottom to top; lines advance left to right
+        return {"x0": page.height - obj["bottom"], "x1": page.height - obj["top"],
+                "top": obj["x0"], "bottom": obj["x1"]}
+    return {"x0": obj["top"], "x1": obj["bottom"],   # text runs top to bottom; lines advance right to left
+            "top": page.width - obj["x1"], "bottom": page.width - obj["x0"]}
 
 
 def group_lines(words: list[Word], page: int) -> list[Line]:
@@ -260,32 +303,43 @@ def printed_pages(pages: list[Page], folios: dict[int, int]) -> dict[int, int]:
     return out
 
 
-def detect_layout(pages: list[Page]) -> Layout:
-    """Main column edges and margin column from where justified lines start and end."""
-    starts, ends, sizes = Counter(), Counter(), Counter()
+def detect_layout(pages: list[Page]) -> dict[int, Layout]:
+    """Main column edges and margin column per page parity (two-sided books shift the text block).
+
+    The left edge is where most long lines start; the right edge is the most common end of
+    long lines (justified text ends there); words starting right of it are margin text.
+    Returns {0: layout of even pages, 1: layout of odd pages}.
+    """
+    sizes: Counter = Counter()
     for page in pages:
         for line in page.lines:
             for w in line.words:
                 sizes[w.size] += len(w.text)
-            if len(line.words) >= 6:
-                starts[round(line.x0)] += 1
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    layouts = {parity: _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body)
+               for parity in (0, 1)}
+    every = _column_edges([p for p in pages if not p.rotated], body)
+    for parity, found in layouts.items():
+        # A parity with too few pages to tell (a short document) takes the whole document's edges.
+        if found is None:
+            layouts[parity] = every or Layout(left=72, right=pages[0].width * 0.8,
+                                              margin_x=pages[0].width * 0.8 + 6, body_size=body)
+    return layouts
+
+
+def _column_edges(pages: list[Page], body: float) -> Layout | None:
+    starts, ends = Counter(), Counter()
+    for page in pages:
         for line in page.lines:
             if len(line.words) >= 6:
+                starts[round(line.x0)] += 1
                 ends[round(line.x1)] += 1
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    left = starts.most_common(1)[0][0] if starts else 72
-    # The right edge of justified text: the most common line end among the right-most ends.
+    if sum(ends.values()) < 20:
+        return None
     width = pages[0].width
-    candidates = [(n, x) for x, n in ends.items() if x < width * 0.9]
-    right = max(candidates)[1] if candidates else width * 0.8
-    for x, n in ends.most_common(5):
-        if n >= max(candidates)[0] * 0.3 and x > right and x < width * 0.9 and not _is_margin_edge(pages, x, right):
-            right = x
+    left = starts.most_common(1)[0][0]
+    right = max((n, x) for x, n in ends.items() if x < width * 0.95)[1]
     return Layout(left=left, right=right, margin_x=right + 6, body_size=body)
-
-
-def _is_margin_edge(pages: list[Page], x: float, right: float) -> bool:
-    return x - right > 40
 
 
 # --------------------------------------------------------------------------- entities and chunks
@@ -391,9 +445,10 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
     """A page's items in reading order: main-column lines, entities, margin notes."""
     main: list[Line] = []
     margin: list[Line] = []
+    margin_x = page.width + 1 if page.rotated else layout.margin_x
     for line in page.lines:
-        left = [w for w in line.words if w.x0 < layout.margin_x]
-        right = [w for w in line.words if w.x0 >= layout.margin_x]
+        left = [w for w in line.words if w.x0 < margin_x]
+        right = [w for w in line.words if w.x0 >= margin_x]
         if left:
             main.append(Line(left, page.number))
         if right:
@@ -432,10 +487,11 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
             continue  # an uncaptioned box stays ordinary text
         cap["used"] = True
         used.update(id(l) for l in inside)
+        items.extend(_equations_in(inside, layout, context=f"{cap['kind'].capitalize()} {cap['number']}. {cap['title']}"))
         if cap["kind"] == "algorithm" and all(w.mono for l in inside for w in l.words):
             content = _code_text(inside, min(l.x0 for l in inside))
         else:
-            content = "\n".join(_join_lines([l]) for l in inside)
+            content = "\n".join(_join_lines([l]) for l in inside if not _ends_with_equation_number(l, layout))
         items.append(Item(box[1], "entity", entity={**cap, "content": content}))
     # Tables: margin caption with the rule-bounded tabular beside or below it.
     for cap in captions:
@@ -463,39 +519,42 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
         if not cap["used"]:
             label = f"{cap['kind'].capitalize()} {cap['number']}. {cap['title']}"
             notes.append(Item(cap["top"], "note", text=label))
-    # Figures: a bold "Figure X.Y." caption in the main column; text of the graphic above it.
+    # Captions in the main column: "Algorithm 3 Title" (bold), "Figure 2.1." (bold), "Figure 2.1:",
+    # "Table 4.2:" — with the algorithm's body, the table's rows, or the text inside the drawing.
     for i, line in enumerate(main):
-        m = CAPTION_RE.match(line.text)
-        if not (m and line.bold and normalize_kind(m.group(1)) == "figure") or id(line) in used:
+        if id(line) in used:
             continue
-        cap_lines = [line]
-        for nxt in main[i + 1:]:
-            if nxt.top - cap_lines[-1].bottom > nxt.size * 0.9 or id(nxt) in used:
-                break
-            cap_lines.append(nxt)
-        # The drawing sits between the caption and whatever content ends above it.
-        # Body text, numbered equations and earlier entities end the search upwards.
-        def is_body(l: Line) -> bool:
-            return id(l) in used or (l.x1 >= layout.right - 4 and (len(l.words) >= 6 or bool(
-                EQ_NUMBER_RE.match(l.words[-1].text))))
-        floor = max([l.bottom for l in main if is_body(l) and l.bottom <= line.top]
-                    + [b[3] for b in page.boxes if b[3] <= line.top] + [0.0])
-        art = [g for g in page.graphics if floor < g[1] and g[3] <= line.top + 2 and g[0] < layout.margin_x]
-        inside_text = []
-        if art:
-            top = min(g[1] for g in art)
-            region = (min(g[0] for g in art) - 30, top - 12, max(g[2] for g in art) + 30, line.top)
-            inside_text = [l for l in main if id(l) not in used and _inside(l, region, pad=2)
-                           and floor < l.top < line.top]
-        used.update(id(l) for l in cap_lines + inside_text)
-        title = _join_lines(cap_lines)
-        m2 = CAPTION_RE.match(title)
-        content = m2.group(4).strip() if m2 else title
-        if inside_text:
-            content += "\n" + " / ".join(l.text for l in inside_text)
-        items.append(Item(min([line.top] + [l.top for l in inside_text]), "entity", entity={
-            "kind": "figure", "number": normalize_number(m.group(2)), "title": m2.group(4).strip() if m2 else title,
-            "content": content}))
+        m = CAPTION_RE.match(line.text)
+        kind = normalize_kind(m.group(1)) if m else None
+        if kind not in ("algorithm", "figure", "table") or not (line.bold or m.group(3) == ":"):
+            continue
+        if kind in ("figure", "table") and "." not in m.group(2) and not line.bold:
+            continue
+        if not line.bold and i > 0 and _continues_paragraph(main[i - 1], line, layout):
+            continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
+        cap_lines = _caption_lines(main, i, used, page.rules)
+        used.update(id(l) for l in cap_lines)
+        title = CAPTION_RE.match(_join_lines(cap_lines)).group(4).strip()
+        number = normalize_number(m.group(2))
+        if kind == "algorithm":
+            body = _ruled_body(page, main, cap_lines, used, layout, below_only=True)
+            used.update(id(l) for l in body)
+            items.extend(_equations_in(body, layout, context=f"Algorithm {number}. {title}"))
+            content = "\n".join(l.text for l in body if not _ends_with_equation_number(l, layout))
+            items.append(Item(line.top, "entity", entity={"kind": kind, "number": number, "title": title,
+                                                           "content": content or title}))
+        elif kind == "table":
+            body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
+            used.update(id(l) for l in body)
+            rows = "\n".join(" | ".join(w.text for w in l.words) for l in body)
+            items.append(Item(line.top, "entity", entity={"kind": kind, "number": number, "title": title,
+                                                           "content": f"{title}\n{rows}".strip()}))
+        else:
+            inside = _drawing_text(page, main, cap_lines, used, layout)
+            used.update(id(l) for l in inside)
+            content = title + ("\n" + " / ".join(l.text for l in inside) if inside else "")
+            items.append(Item(min([line.top] + [l.top for l in inside]), "entity", entity={
+                "kind": kind, "number": number, "title": title, "content": content}))
     # Everything else in the main column flows as lines.
     for line in main:
         if id(line) not in used:
@@ -504,6 +563,128 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
     order = {"entity": 0, "line": 1, "note": 2}
     items.sort(key=lambda it: (round(it.top), order[it.kind]))
     return items
+
+
+def _continues_paragraph(above: Line, line: Line, layout: Layout) -> bool:
+    """True when line reads on from a justified line right above it at ordinary line spacing."""
+    return above.x1 >= layout.right - 4 and line.top - above.bottom < line.size * 0.5 and \
+        abs(line.x0 - layout.left) < 4 and len(above.words) >= 6
+
+
+def _caption_lines(main: list[Line], i: int, used: set[int], rules: list = ()) -> list[Line]:
+    """A caption line and the lines its text wraps onto (same type size, tight spacing, no rule between)."""
+    lines = [main[i]]
+    for nxt in main[i + 1:]:
+        gap = nxt.top - lines[-1].bottom
+        ruled = any(lines[-1].bottom - 1 <= r[1] <= nxt.top + 1 for r in rules)
+        if id(nxt) in used or gap > nxt.size * 0.6 or abs(nxt.size - lines[0].size) > 0.5 \
+                or CAPTION_RE.match(nxt.text) or ruled:
+            break
+        lines.append(nxt)
+        if len(lines) >= 6:
+            break
+    return lines
+
+
+def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], layout: Layout,
+                below_only: bool) -> list[Line]:
+    """The lines of a float bounded by horizontal rules next to its caption (algorithm, table)."""
+    cap_top, cap_bottom = cap[0].top, cap[-1].bottom
+    rules = sorted(r for r in page.rules if r[0] < layout.margin_x and r[1] >= cap_bottom - 2)
+    below = [r for r in rules if r[1] - cap_bottom < 60]
+    if below:
+        first = below[0]
+        same = [r for r in rules if abs(r[0] - first[0]) < 4 and abs(r[2] - first[2]) < 4 and r[1] > first[1] + 4]
+        # The float ends at the next rule of the same width, or (tables: top, mid and bottom
+        # rules) at the last one before another caption starts.
+        end = first[1]
+        for r in same:
+            between = [l for l in main if end < l.top < r[1] and CAPTION_RE.match(l.text)
+                       and (l.bold or ":" in l.text.split()[1][-1:])]
+            if between:
+                break
+            end = r[1]
+            if below_only:
+                break
+        if end > first[1]:
+            return [l for l in main if id(l) not in used and first[1] - 2 <= (l.top + l.bottom) / 2 <= end + 2]
+    if not below_only:
+        above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2 and cap_top - r[3] < 400]
+        if len(above) >= 2:
+            top = min(r[1] for r in above)
+            return [l for l in main if id(l) not in used and top - 2 <= (l.top + l.bottom) / 2 <= cap_top]
+    # No rules: the lines that follow, up to a wide gap, a heading-sized line or another caption.
+    body, last = [], cap_bottom
+    for l in main:
+        if l.top < cap_bottom or id(l) in used:
+            continue
+        if l.top - last > max(l.size * 1.6, 14) or CAPTION_RE.match(l.text) or l.size > layout.body_size * 1.15 \
+                or len(body) >= 40:
+            break
+        body.append(l)
+        last = l.bottom
+    return body
+
+
+def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int], layout: Layout) -> list[Line]:
+    """Text inside the drawing next to a figure caption (above or below it), never body text."""
+    def is_body(l: Line) -> bool:
+        return id(l) in used or bool(CAPTION_RE.match(l.text)) or (
+            l.x1 >= layout.right - 4 and l.x0 <= layout.left + 20 and (
+                len(l.words) >= 6 or bool(EQ_NUMBER_RE.match(l.words[-1].text))))
+    top, bottom = cap[0].top, cap[-1].bottom
+    floor = max([l.bottom for l in main if is_body(l) and l.bottom <= top]
+                + [b[3] for b in page.boxes if b[3] <= top] + [0.0])
+    ceiling = min([l.top for l in main if is_body(l) and l.top >= bottom]
+                  + [b[1] for b in page.boxes if b[1] >= bottom] + [page.height])
+    above = [g for g in page.graphics if floor < g[1] and g[3] <= top + 2 and g[0] < layout.margin_x]
+    below = [g for g in page.graphics if g[1] >= bottom - 2 and g[3] < ceiling and g[0] < layout.margin_x]
+    gap_above = top - max((g[3] for g in above), default=-1e9)
+    gap_below = min((g[1] for g in below), default=1e9) - bottom
+    art, lo, hi = (above, floor, top) if gap_above <= gap_below else (below, bottom, ceiling)
+    if not art:
+        return []
+    region = (min(g[0] for g in art) - 30, min(g[1] for g in art) - 12, max(g[2] for g in art) + 30,
+              max(g[3] for g in art) + 12)
+    return [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1 and _inside(l, region, pad=2)]
+
+
+def _ends_with_equation_number(line: Line, layout: Layout) -> bool:
+    return (bool(EQ_NUMBER_RE.match(line.words[-1].text)) and line.words[-1].x1 >= layout.right - 6
+            and not _is_prose_reference(line, layout))
+
+
+_REFERENCE_LEADS = {"equation", "equations", "eq", "eq.", "eqs", "eqs.", "eqn", "eqn.", "and", "or", "see", "by",
+                    "to", "from", "in", "of", "with", "using", "per", "cf.", "also"}
+
+
+def _is_prose_reference(line: Line, layout: Layout) -> bool:
+    """True when a "(12.4)" ending a line is a reference in running text, not an equation number.
+
+    An equation number stands apart: a wide gap before it, or a display line that is indented or
+    centred.  A reference sits at an ordinary word gap in a line of words that starts at the
+    margin, or follows a word such as "equation" or "see".
+    """
+    if len(line.words) == 1:
+        return False
+    number, before = line.words[-1], line.words[-2]
+    gap = number.x0 - before.x1
+    if before.text.lower() in _REFERENCE_LEADS and gap < 12:
+        return True
+    words = sum(1 for w in line.words[:-1] if re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", w.text))
+    return gap < 7.0 and line.x0 <= layout.left + 25 and words >= 3
+
+
+def _equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]:
+    """Numbered equations displayed inside a box or float, as formula entities."""
+    out = []
+    for l in lines:
+        if _ends_with_equation_number(l, layout) and len(l.words) > 1:
+            number = normalize_number(EQ_NUMBER_RE.match(l.words[-1].text).group(1))
+            out.append(Item(l.top, "entity", entity={"kind": "formula", "number": number, "title": None,
+                                                      "content": " ".join(w.text for w in l.words[:-1]),
+                                                      "context": context}))
+    return out
 
 
 class ChunkBuilder:
@@ -736,7 +917,7 @@ class ChunkBuilder:
         # Numbered display equations: "(X.Y)" at the right edge of the main column.
         last = line.words[-1].text
         eq = EQ_NUMBER_RE.match(last)
-        if eq and line.words[-1].x1 >= self.layout.right - 6 and len(line.words) >= 1:
+        if eq and line.words[-1].x1 >= self.layout.right - 6 and not _is_prose_reference(line, self.layout):
             self.add_equation(line, normalize_number(eq.group(1)), items, idx)
         self.add_line(line)
 
@@ -788,12 +969,14 @@ def structure(pages: list[Page], count_tokens, source: str) -> tuple[list[Chunk]
     """All pages -> (chunks in reading order, sections, layout)."""
     folios = drop_running_lines(pages)
     printed = printed_pages(pages, folios)
-    layout = detect_layout(pages)
+    layouts = detect_layout(pages)
+    layout = layouts[1]
     builder = ChunkBuilder(layout, printed, count_tokens, source)
     for page in pages:
         if _is_contents_page(page):
             continue
-        builder.feed_page(page, page_items(page, layout))
+        builder.layout = layouts[page.number % 2]
+        builder.feed_page(page, page_items(page, builder.layout))
     builder.finish()
     chunks = builder.chunks
     # Formulas were emitted before the text they sit in; reading order is by page then emission.
@@ -856,6 +1039,8 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
         text = f"{c.title or ''} {c.content} {c.context or ''}"
         for m in MENTION_RE.finditer(text):
             kind = normalize_kind(m.group("word").rstrip("."))
+            if kind is None:
+                continue
             for raw in re.findall(_NUM, m.group("nums")):
                 number = normalize_number(raw)
                 target = entity_ids.get((kind, number))
@@ -1206,6 +1391,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=DEFAULT_MODEL_DIR, help="model directory")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     args = parser.parse_args(argv)
     try:
         report = build(args.sources, args.output, args.models, progress=not args.quiet)
@@ -1215,6 +1401,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("build_db: interrupted; the previous output file is untouched", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug of ours: say so in one line; --debug shows the traceback
+        if args.debug:
+            raise
+        print(f"build_db: internal error: {type(exc).__name__}: {exc} (the previous output file is "
+              "untouched; run with --debug for the traceback and please report it)", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report, indent=2))
     else:

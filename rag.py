@@ -168,10 +168,11 @@ def _cached_query_vector(embedder: Embedder, text: str) -> bytes:
 _NUMBER_RE = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*[a-z]?$")
 _KIND_ALIASES = {
     "formula": "formula", "formulas": "formula", "equation": "formula", "equations": "formula",
-    "eq": "formula", "eqn": "formula", "numbered_formula": "formula",
-    "algorithm": "algorithm", "algorithms": "algorithm", "algo": "algorithm", "alg": "algorithm",
+    "eq": "formula", "eqs": "formula", "eqn": "formula", "eqns": "formula", "numbered_formula": "formula",
+    "algorithm": "algorithm", "algorithms": "algorithm", "algo": "algorithm", "algos": "algorithm",
+    "alg": "algorithm",
     "table": "table", "tables": "table", "tab": "table", "numbered_table": "table",
-    "figure": "figure", "figures": "figure", "fig": "figure", "image": "figure",
+    "figure": "figure", "figures": "figure", "fig": "figure", "figs": "figure", "image": "figure",
     "captioned_image": "figure",
     "example": "example", "examples": "example", "ex": "example",
     "exercise": "exercise", "exercises": "exercise", "exr": "exercise",
