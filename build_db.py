@@ -1009,7 +1009,7 @@ def _is_contents_page(page: Page) -> bool:
 
 _ENTITY_WORDS = (r"(?P<word>algorithms?|algos?|equations?|eqs?\.?|eqn\.?|formulas?|figures?|figs?\.?|"
                  r"tables?|examples?|exercises?)")
-_NUM = r"\(?(?:[A-Z]|\d+)\.\d+[a-z]?\)?"
+_NUM = r"\(?(?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+[a-z]?)?\)?(?![\w.]\d)"
 MENTION_RE = re.compile(_ENTITY_WORDS + r"\s*(?P<nums>" + _NUM + r"(?:\s*(?:,|and|or|to|–|-)\s*" + _NUM + r")*)",
                         re.IGNORECASE)
 SECTION_MENTION_RE = re.compile(r"(?:\b[Ss]ections?|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})")
@@ -1026,6 +1026,9 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
     edges: set[tuple[str, str, str]] = set()
     unresolved: list[dict] = []
     entity_ids = {(c.kind, c.number): c.id for c in chunks if c.kind != "text"}
+    # Kinds the book numbers through the whole book ("Algorithm 9"): an undotted mention of
+    # such a kind that matches nothing is worth reporting; for other kinds it is just a word.
+    undotted = {c.kind for c in chunks if c.kind != "text" and c.number and "." not in c.number}
     section_ids = {(s.level, s.number): s.id for s in sections}
     section_numbers = {s.number: s.id for s in sections if s.level >= 2}
 
@@ -1046,7 +1049,7 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
                 target = entity_ids.get((kind, number))
                 if target:
                     ref(c, target)
-                elif number and (kind, number) != (c.kind, c.number):
+                elif number and (kind, number) != (c.kind, c.number) and ("." in number or kind in undotted):
                     unresolved.append({"src": c.id, "kind": kind, "number": number, "text": m.group(0)[:80]})
         for number in BARE_EQ_RE.findall(text):
             target = entity_ids.get(("formula", normalize_number(number)))
@@ -1284,6 +1287,24 @@ def verify(path: Path, expected_chunks: int) -> None:
 """Build: the stages in order, with a report."""
 
 
+def remove_stale_temp_files(output: Path) -> None:
+    """Delete temporary files that killed builds of this output left behind (their process is gone)."""
+    for tmp in output.parent.glob(f".{output.name}.tmp-*"):
+        pid = tmp.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -1307,9 +1328,17 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     """Build the knowledge file from sources; returns the build report.  Output replaced atomically."""
     times: dict[str, float] = {}
 
+    pause_at = os.environ.get("BUILD_DB_PAUSE_AT")
+
     def stage(name: str):
         if stage_hook:
             stage_hook(name)
+        if progress:
+            print(f"  stage {name}", file=sys.stderr, flush=True)
+        if pause_at == name:
+            # Fault-injection hook for tests: stop here long enough to be killed mid-build.
+            print(f"  paused at stage {name} (BUILD_DB_PAUSE_AT)", file=sys.stderr, flush=True)
+            time.sleep(60)
         times[name] = time.perf_counter()
 
     if len(sources) != 1:
@@ -1348,6 +1377,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "max_chunk_tokens": MAX_CHUNK_TOKENS,
     }
     output.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temp_files(output)
     tmp = output.with_name(f".{output.name}.tmp-{os.getpid()}")
     try:
         write_db(tmp, chunks, sections, edges, unresolved, vectors, meta)

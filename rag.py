@@ -152,14 +152,17 @@ class Embedder:
         """True when the model's vocabulary holds the word whole (an ordinary English word)."""
         return self.tokenizer.token_to_id(word.lower()) is not None
 
-    def embed_query(self, text: str):
-        """Embed one query (cached: agents repeat themselves)."""
+    def embed_query(self, text: str) -> bytes:
+        """Embed one query as float32 bytes (cached: agents repeat themselves)."""
         return _cached_query_vector(self, text)
 
 
-@lru_cache(maxsize=2048)
-def _cached_query_vector(embedder: Embedder, text: str) -> bytes:
+def _query_vector(embedder: Embedder, text: str) -> bytes:
     return embedder.embed([text])[0].tobytes()
+
+
+# RAG_QUERY_CACHE: how many query vectors to keep (0 turns the cache off, e.g. for benchmarks).
+_cached_query_vector = lru_cache(maxsize=int(env("RAG_QUERY_CACHE", "2048")))(_query_vector)
 
 
 # --------------------------------------------------------------------------- ids
@@ -549,7 +552,7 @@ CANDIDATES = 50
 
 _REF_RE = re.compile(
     r"\b(algorithms?|algo|alg|equations?|eqs?|eqn|formulas?|figures?|figs?|tables?|examples?|exercises?)"
-    r"\.?\s*\(?((?:[A-Z]|\d+)\.\d+[a-z]?)\)?",
+    r"\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+[a-z]?)?)\)?(?!\w|\.\d)",
     re.IGNORECASE,
 )
 

@@ -95,3 +95,50 @@ def test_encrypted_pdf(tmp_path):
 def test_missing_source(tmp_path):
     proc = run_build(tmp_path / "nope.pdf", "-o", tmp_path / "k.sqlite")
     assert proc.returncode == 2 and "not found" in proc.stderr
+
+
+STAGES = ["read", "structure", "references", "embed", "related", "write", "verify", "rename"]
+
+
+@pytest.fixture(scope="module")
+def excerpt(tmp_path_factory):
+    """Twelve pages of the sample book: enough for every stage, quick to build."""
+    from pypdf import PdfReader, PdfWriter
+
+    reader, writer = PdfReader(str(BOOK_PDF)), PdfWriter()
+    for page in reader.pages[4:16]:
+        writer.add_page(page)
+    path = tmp_path_factory.mktemp("excerpt") / "excerpt.pdf"
+    with open(path, "wb") as f:
+        writer.write(f)
+    return path
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_sigkill_at_any_stage_leaves_previous_output_untouched(tmp_path, excerpt, stage):
+    """Kill -9 a build paused at the start of each stage: the previous file survives byte for byte."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "knowledge.sqlite"
+    out.write_bytes(KNOWLEDGE.read_bytes())
+    before = hashlib.sha256(out.read_bytes()).hexdigest()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "build_db.py"), str(excerpt), "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "BUILD_DB_PAUSE_AT": stage})
+    deadline = time.time() + 120
+    for line in proc.stderr:
+        if f"paused at stage {stage}" in line or time.time() > deadline:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == before
+    if stage == "verify":
+        # The killed build left its temporary file; the next build removes it and succeeds.
+        assert list(tmp_path.glob(".*tmp*"))
+        run = run_build(excerpt, "-o", out)
+        assert run.returncode == 0, run.stderr
+        assert not list(tmp_path.glob(".*tmp*"))
+        assert hashlib.sha256(out.read_bytes()).hexdigest() != before
