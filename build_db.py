@@ -1004,6 +1004,283 @@ def _is_contents_page(page: Page) -> bool:
         1 for l in page.lines if re.search(r"\d+$", l.text)) > len(page.lines) * 0.5
 
 
+# --------------------------------------------------------------------------- markdown trees
+"""Markdown trees: a docs site (module/chapter/lesson/readme.md) as sections and chunks."""
+
+FRONT_MATTER_RE = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
+MD_CAPTION_RE = re.compile(
+    r"^\*\*(Algorithm|Equation|Formula|Table|Figure|Example|Exercise)\s+((?:[A-Z]|\d+)(?:\.\d+)*)\.?\*\*\.?\s*(.*)$")
+NUMBERED_SLUG_RE = re.compile(r"^(\d+)[-_](.+)$")
+
+
+def parse_front_matter(text: str) -> tuple[dict, str]:
+    """A small YAML subset (key: value, key: [a, b], and "- item" lists); returns (fields, body)."""
+    m = FRONT_MATTER_RE.match(text)
+    if not m:
+        return {}, text
+    fields: dict = {}
+    key = None
+    for raw in m.group(1).splitlines():
+        line = raw.rstrip()
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = re.match(r"^\s*-\s+(.*)$", line)
+        if item and key:
+            fields.setdefault(key, [])
+            if isinstance(fields[key], list):
+                fields[key].append(item.group(1).strip().strip("'\""))
+            continue
+        kv = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", line)
+        if kv:
+            key, value = kv.group(1), kv.group(2).strip()
+            if value.startswith("[") and value.endswith("]"):
+                fields[key] = [v.strip().strip("'\"") for v in value[1:-1].split(",") if v.strip()]
+            elif value:
+                fields[key] = value.strip("'\"")
+            else:
+                fields[key] = []
+    return fields, text[m.end():]
+
+
+def _slug_parts(name: str) -> tuple[int | None, str]:
+    m = NUMBERED_SLUG_RE.match(name)
+    return (int(m.group(1)), m.group(2)) if m else (None, name)
+
+
+def _title_from_slug(slug: str) -> str:
+    return re.sub(r"[-_]+", " ", _slug_parts(slug)[1]).strip().capitalize()
+
+
+@dataclass
+class Lesson:
+    """One Markdown file of a docs tree with its place in the tree."""
+
+    path: Path
+    rel: str
+    module: str | None
+    chapter: str
+    chapter_number: int | None
+    chapter_title: str
+    lesson: str
+    lesson_number: int | None
+    title: str
+    topics: list[str]
+    difficulty: str | None
+    body: str
+
+
+def read_markdown_tree(root: Path) -> list[Lesson]:
+    """Every .md/.mdx file under root as a lesson: module/chapter/lesson/readme.md or chapter/lesson.md.
+
+    The top-level folder is the module unless the tree starts with numbered chapter folders.
+    Chapter titles come from _category_.json, else the first lesson's front matter, else the slug.
+    """
+    files = sorted(p for p in root.rglob("*") if p.suffix.lower() in (".md", ".mdx") and p.is_file())
+    files = [p for p in files if p.relative_to(root).parts[0] not in ("node_modules",) and len(p.relative_to(root).parts) >= 2]
+    if not files:
+        raise BuildError(f"{root} holds no Markdown lessons (.md or .mdx files inside chapter folders)")
+    has_modules = not NUMBERED_SLUG_RE.match(files[0].relative_to(root).parts[0])
+    lessons = []
+    for path in files:
+        parts = path.relative_to(root).parts
+        module = parts[0] if has_modules else None
+        inner = parts[1:] if has_modules else parts
+        if len(inner) < 2:
+            continue  # a file beside the chapters (a module's index page) is not a lesson
+        chapter = inner[0]
+        lesson = inner[1] if len(inner) > 2 else Path(inner[1]).stem
+        text = path.read_text(encoding="utf-8", errors="replace")
+        front, body = parse_front_matter(text)
+        chapter_dir = path.parents[len(inner) - 2] if len(inner) > 2 else path.parent
+        category = chapter_dir / "_category_.json"
+        chapter_title = None
+        if category.is_file():
+            try:
+                chapter_title = json.loads(category.read_text()).get("label")
+            except ValueError:
+                chapter_title = None
+        heading = re.search(r"^#\s+(.+)$", body, re.MULTILINE)
+        title = front.get("title") or (heading.group(1).strip() if heading else _title_from_slug(lesson))
+        topics = front.get("topics") or front.get("tags") or []
+        lessons.append(Lesson(
+            path=path, rel=str(path.relative_to(root.parent)), module=module, chapter=chapter,
+            chapter_number=_slug_parts(chapter)[0], chapter_title=chapter_title or "",
+            lesson=lesson, lesson_number=_slug_parts(lesson)[0], title=str(title),
+            topics=[str(t) for t in topics] if isinstance(topics, list) else [str(topics)],
+            difficulty=front.get("difficulty"), body=body))
+    for chapter in {l.chapter for l in lessons}:
+        members = [l for l in lessons if l.chapter == chapter]
+        if not members[0].chapter_title:
+            for l in members:
+                l.chapter_title = _title_from_slug(chapter)
+    return lessons
+
+
+def _markdown_blocks(body: str) -> list[tuple[str, str, str]]:
+    """(kind, heading, text) blocks: 'heading', 'code' (fenced), 'math' ($$ display), 'text' paragraphs."""
+    blocks, heading, para = [], "", []
+    lines = body.splitlines()
+    i = 0
+
+    def flush():
+        if para and "".join(para).strip():
+            blocks.append(("text", heading, "\n".join(para).strip()))
+        para.clear()
+
+    while i < len(lines):
+        line = lines[i]
+        fence = re.match(r"^\s*(```+|~~~+)", line)
+        if fence:
+            flush()
+            mark, code = fence.group(1), [line]
+            i += 1
+            while i < len(lines) and not lines[i].strip().startswith(mark):
+                code.append(lines[i])
+                i += 1
+            code.append(lines[i] if i < len(lines) else mark)
+            blocks.append(("code", heading, "\n".join(code)))
+        elif line.strip().startswith("$$"):
+            flush()
+            math = [line]
+            if line.strip() == "$$" or not line.strip().endswith("$$") or line.strip() == "$$$$":
+                i += 1
+                while i < len(lines) and "$$" not in lines[i]:
+                    math.append(lines[i])
+                    i += 1
+                if i < len(lines):
+                    math.append(lines[i])
+            blocks.append(("math", heading, "\n".join(math)))
+        elif re.match(r"^#{1,6}\s+", line):
+            flush()
+            heading = re.sub(r"^#{1,6}\s+", "", line).strip()
+            blocks.append(("heading", heading, heading))
+        elif not line.strip():
+            flush()
+        else:
+            para.append(line)
+        i += 1
+    flush()
+    return blocks
+
+
+def markdown_structure(root: Path, count_tokens, base_url: str | None = None) -> tuple[list[Chunk], list[Section]]:
+    """A docs tree -> chunks (text, code, numbered entities) and sections (module, chapter, lesson)."""
+    lessons = read_markdown_tree(root)
+    chunks: list[Chunk] = []
+    sections: list[Section] = []
+    seen_sections: set[str] = set()
+    seen_entities: set[tuple[str, str]] = set()
+
+    def add_section(sid, level, number, title, parent):
+        if sid not in seen_sections:
+            seen_sections.add(sid)
+            sections.append(Section(sid, level, number, title, parent, 0, 0, content=title, ord=len(sections)))
+
+    for lesson in lessons:
+        module_id = f"module_{lesson.module}" if lesson.module else None
+        if module_id:
+            add_section(module_id, 0, lesson.module, lesson.module, None)
+        chapter_id = f"chapter_{lesson.chapter}"
+        add_section(chapter_id, 1, lesson.chapter, lesson.chapter_title, module_id)
+        lesson_id = f"lesson_{lesson.chapter}_{lesson.lesson}"
+        add_section(lesson_id, 2, f"{lesson.chapter}/{lesson.lesson}", lesson.title, chapter_id)
+        url = None
+        if base_url:
+            page = lesson.rel.split("/", 1)[1] if "/" in lesson.rel else lesson.rel
+            page = re.sub(r"(/readme|/index)?\.mdx?$", "", page, flags=re.IGNORECASE)
+            url = base_url.rstrip("/") + "/" + page
+        index = 0
+        pending_caption = None
+        open_text: list[str] = []
+        open_heading = ""
+
+        def emit(kind, content, heading, number=None, title=None, content_type="text"):
+            nonlocal index
+            if kind == "text":
+                ch = f"{lesson.chapter_number:02d}" if lesson.chapter_number is not None else lesson.chapter
+                le = f"{lesson.lesson_number:02d}" if lesson.lesson_number is not None else lesson.lesson
+                cid = f"chunk_ch{ch}_l{le}_{index:03d}"
+            else:
+                cid = entity_id(kind, number)
+            chunks.append(Chunk(
+                id=cid, kind=kind, content=content.strip(), page=None, pdf_page=None, number=number, title=title,
+                part=lesson.module, part_title=lesson.module, chapter=lesson.chapter,
+                chapter_title=lesson.chapter_title, section=lesson.lesson, section_title=lesson.title,
+                source=lesson.rel, ord=len(chunks),
+                extra={"chunk_index": index, "content_type": content_type, "heading": heading or lesson.title,
+                       "file_path": lesson.rel, "topics": lesson.topics, "difficulty": lesson.difficulty,
+                       "chapter_number": lesson.chapter_number, "lesson_number": lesson.lesson_number,
+                       "module": lesson.module, "source_url": url}))
+            index += 1
+
+        def flush_text():
+            nonlocal open_text
+            if open_text:
+                text = "\n\n".join(open_text)
+                for piece in _split_text_to_budget(text, count_tokens):
+                    emit("text", piece, open_heading)
+            open_text = []
+
+        for kind, heading, text in _markdown_blocks(lesson.body):
+            if kind == "heading":
+                flush_text()
+                open_heading = heading
+                continue
+            cap = MD_CAPTION_RE.match(text) if kind == "text" else None
+            if cap:
+                flush_text()
+                pending_caption = (normalize_kind(cap.group(1)), normalize_number(cap.group(2)), cap.group(3).strip())
+                continue
+            if pending_caption and kind in ("code", "math", "text"):
+                ekind, number, title = pending_caption
+                pending_caption = None
+                if ekind and number and (ekind, number) not in seen_entities:
+                    seen_entities.add((ekind, number))
+                    emit(ekind, text, heading, number=number, title=title or None,
+                         content_type="code" if kind == "code" else ekind)
+                    continue
+            if kind == "code":
+                flush_text()
+                for piece in _split_text_to_budget(text, count_tokens, code=True):
+                    emit("text", piece, heading, content_type="code")
+                continue
+            if open_heading != heading:
+                flush_text()
+                open_heading = heading
+            open_text.append(text)
+            if count_tokens("\n\n".join(open_text)) >= TARGET_CHUNK_TOKENS:
+                flush_text()
+        flush_text()
+    return chunks, sections
+
+
+def _split_text_to_budget(text: str, count_tokens, code: bool = False) -> list[str]:
+    """Split text (by lines for code, by sentences for prose) into pieces within the model's window."""
+    if count_tokens(text) <= MAX_CHUNK_TOKENS:
+        return [text]
+    units = text.splitlines() if code else re.split(r"(?<=[.!?:])\s+", text)
+    joiner = "\n" if code else " "
+    pieces, current = [], ""
+    for unit in units:
+        candidate = f"{current}{joiner}{unit}" if current else unit
+        if current and count_tokens(candidate) > MAX_CHUNK_TOKENS - 16:
+            pieces.append(current)
+            current = unit
+        else:
+            current = candidate
+    if current:
+        pieces.append(current)
+    out = []
+    for piece in pieces:
+        while count_tokens(piece) > MAX_CHUNK_TOKENS:
+            words = piece.split(" ")
+            half = max(1, len(words) * 3 // 4)
+            out.append(" ".join(words[:half]))
+            piece = " ".join(words[half:])
+        out.append(piece)
+    return [p for p in out if p.strip()]
+
+
 # --------------------------------------------------------------------------- references
 """References: the edge graph (REFERENCES/REFERENCED_BY, USES_IN, CITES, PART_OF, FOLLOWS, RELATED_TO)."""
 
@@ -1089,6 +1366,9 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
 
     # PART_OF: chunk -> deepest section; section -> parent.
     for c in chunks:
+        if c.page is None and (2, f"{c.chapter}/{c.section}") in section_ids:   # a docs-tree lesson
+            edges.add((c.id, section_ids[(2, f"{c.chapter}/{c.section}")], "PART_OF"))
+            continue
         for level, key in ((4, "subsubsection"), (3, "subsection"), (2, "section"), (1, "chapter"), (0, "part")):
             number = getattr(c, key)
             if number and (level, number) in section_ids:
@@ -1131,6 +1411,9 @@ def related_edges(chunks: list[Chunk], vectors) -> set[tuple[str, str, str]]:
 def embedding_text(c: Chunk) -> str:
     if c.kind == "text":
         heading = c.subsubsection_title or c.subsection_title or c.section_title or c.chapter_title or ""
+        sub = c.extra.get("heading")
+        if sub and sub != heading:
+            heading = f"{heading}. {sub}" if heading else sub
         return f"{heading}. {c.content}" if heading else c.content
     label = f"{c.kind.capitalize()} {c.number}"
     if c.kind == "formula":
@@ -1229,7 +1512,8 @@ def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: se
                        "subsubsection, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        # vec0 metadata columns take no NULL: '' stands for "none" (never a filter value)
                        (rowid, vectors[rowid - 1].tobytes(), c.kind, c.part or "", c.chapter or "",
-                        c.section or "", c.subsection or "", c.subsubsection or "", c.page))
+                        c.section or "", c.subsection or "", c.subsubsection or "",
+                        c.page if c.page is not None else -1))
         for s in sections:
             db.execute("INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (s.id, s.level, s.number, s.title, s.parent_id, s.page_start, s.page_end,
@@ -1313,6 +1597,27 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def sha256_tree(root: Path) -> str:
+    """A hash over a docs tree's Markdown files and chapter metadata (paths and bytes)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in (".md", ".mdx", ".json")):
+        h.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def source_title(source: Path) -> str:
+    """The book's title: PDF metadata, or a docs tree's README heading, else the name."""
+    if source.is_dir():
+        for name in ("README.md", "readme.md", "index.md"):
+            readme = source / name
+            if readme.is_file():
+                m = re.search(r"^#\s+(.+)$", parse_front_matter(readme.read_text(errors="replace"))[1], re.MULTILINE)
+                if m:
+                    return m.group(1).strip()
+        return source.name
+    return pdf_title(source)
+
+
 def pdf_title(path: Path) -> str:
     from pypdf import PdfReader
 
@@ -1324,7 +1629,7 @@ def pdf_title(path: Path) -> str:
 
 
 def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR, progress: bool = True,
-          stage_hook=None) -> dict:
+          stage_hook=None, base_url: str | None = None) -> dict:
     """Build the knowledge file from sources; returns the build report.  Output replaced atomically."""
     times: dict[str, float] = {}
 
@@ -1342,9 +1647,9 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         times[name] = time.perf_counter()
 
     if len(sources) != 1:
-        raise BuildError("give exactly one PDF (several sources are not supported yet)")
+        raise BuildError("give exactly one source: a PDF, or a folder of Markdown lessons")
     source = sources[0]
-    if not source.is_file():
+    if not source.exists():
         raise BuildError(f"source not found: {source}")
     try:
         embedder = Embedder(model_dir, threads=max(1, os.cpu_count() or 1))
@@ -1353,9 +1658,14 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
 
     t0 = time.perf_counter()
     stage("read")
-    pages = read_pdf(source)
-    stage("structure")
-    chunks, sections, layout = structure(pages, embedder.count_tokens, source.name)
+    if source.is_dir():
+        pages = None
+        stage("structure")
+        chunks, sections = markdown_structure(source, embedder.count_tokens, base_url)
+    else:
+        pages = read_pdf(source)
+        stage("structure")
+        chunks, sections, _ = structure(pages, embedder.count_tokens, source.name)
     if not chunks:
         raise BuildError(f"{source} has no extractable text (a scanned PDF needs OCR first)")
     stage("references")
@@ -1367,13 +1677,16 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     stage("write")
     counts = Counter(c.kind for c in chunks)
     digest = logical_hash(chunks, sections, edges)
-    printed = Counter(c.pdf_page - c.page for c in chunks)
+    printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None)
     meta = {
-        "schema_version": SCHEMA_VERSION, "title": pdf_title(source), "source": source.name,
-        "source_sha256": sha256_file(source), "model_name": embedder.name, "model_sha256": embedder.sha256,
+        "schema_version": SCHEMA_VERSION, "title": source_title(source), "source": source.name,
+        "source_kind": "markdown" if source.is_dir() else "pdf",
+        "source_sha256": sha256_tree(source) if source.is_dir() else sha256_file(source),
+        "model_name": embedder.name, "model_sha256": embedder.sha256,
         "dim": embedder.dim, "builder_version": BUILDER_VERSION,
         "page_offset": printed.most_common(1)[0][0] if printed else 0,
-        "counts": json.dumps(dict(sorted(counts.items()))), "build_hash": digest, "pages": len(pages),
+        "counts": json.dumps(dict(sorted(counts.items()))), "build_hash": digest,
+        "pages": len(pages) if pages is not None else 0,
         "max_chunk_tokens": MAX_CHUNK_TOKENS,
     }
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -1395,16 +1708,18 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     seconds = {n: round((times[names[i + 1]] if i + 1 < len(names) else end) - times[n], 3)
                for i, n in enumerate(names)}
     return {
-        "output": str(output), "source": source.name, "pages": len(pages), "chunks": len(chunks),
+        "output": str(output), "source": source.name, "pages": len(pages) if pages is not None else 0,
+        "lessons": len({c.source for c in chunks}) if pages is None else 0, "chunks": len(chunks),
         "counts": dict(sorted(counts.items())), "sections": len(sections), "edges": len(edges),
         "unresolved": len(unresolved), "unresolved_examples": unresolved[:10], "build_hash": digest,
         "seconds": seconds, "total_seconds": round(end - t0, 2),
-        "pages_per_second": round(len(pages) / max(end - t0, 1e-9), 2),
+        "pages_per_second": round(len(pages or []) / max(end - t0, 1e-9), 2),
     }
 
 
 def print_report(report: dict) -> None:
-    print(f"built {report['output']} from {report['source']}: {report['pages']} pages, {report['chunks']} chunks")
+    size = f"{report['pages']} pages" if report["pages"] else f"{report['lessons']} lessons"
+    print(f"built {report['output']} from {report['source']}: {size}, {report['chunks']} chunks")
     print("  entities: " + ", ".join(f"{k} {v}" for k, v in report["counts"].items()))
     print(f"  sections {report['sections']}, edges {report['edges']}, unresolved references {report['unresolved']}")
     for u in report["unresolved_examples"]:
@@ -1416,15 +1731,16 @@ def print_report(report: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="build_db.py", description="Build a bookrag knowledge file from a PDF.")
-    parser.add_argument("sources", nargs="+", type=Path, help="the book's PDF")
+    parser.add_argument("sources", nargs="+", type=Path, help="the book's PDF, or a folder of Markdown lessons")
     parser.add_argument("-o", "--output", type=Path, default=Path("knowledge.sqlite"))
     parser.add_argument("--models", type=Path, default=DEFAULT_MODEL_DIR, help="model directory")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--base-url", help="docs trees: base URL that turns file paths into page URLs")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     args = parser.parse_args(argv)
     try:
-        report = build(args.sources, args.output, args.models, progress=not args.quiet)
+        report = build(args.sources, args.output, args.models, progress=not args.quiet, base_url=args.base_url)
     except BuildError as exc:
         print(f"build_db: error: {exc}", file=sys.stderr)
         return 2

@@ -1011,6 +1011,186 @@ def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityRespon
                           cited_by=cited)
 
 
+# --------------------------------------------------------------------------- spec 03 REST
+"""Lesson-scoped search (spec 03): POST /api/rag/search with its own error envelope and rate limit."""
+
+SPEC03_SCOPES = ("current_lesson", "current_chapter", "entire_book", "auto")
+# scope "auto" (spec 03's multi-level strategy): this many from the lesson, then the chapter, then the book.
+AUTO_LEVELS = (("current_lesson", 3), ("current_chapter", 5), ("entire_book", 2))
+
+
+class RagSearchRequest(msgspec.Struct):
+    """Body of POST /api/rag/search (fields loosely typed: spec 03 defines its own error codes)."""
+
+    query: Any = None
+    scope: Any = "current_lesson"
+    n_results: Any = 5
+    current_chapter: Any = None
+    current_lesson: Any = None
+
+
+class RagSearchHit(msgspec.Struct):
+    chunk_id: str
+    content: str
+    score: float
+    metadata: dict[str, Any]
+
+
+class RagSearchResponse(msgspec.Struct):
+    query: str
+    scope: str
+    results: list[RagSearchHit]
+    total_results: int
+    search_time_ms: int
+
+
+class Spec03Detail(msgspec.Struct, omit_defaults=True):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class Spec03Error(msgspec.Struct, omit_defaults=True):
+    """spec 03's error envelope."""
+
+    error: str
+    details: list[Spec03Detail]
+    timestamp: str
+    request_id: str | None = None
+    retry_after: int | None = None
+
+
+class Spec03Failure(Exception):
+    """A spec 03 client error: status and the details list."""
+
+    def __init__(self, status: int, details: list[Spec03Detail]):
+        super().__init__(details[0].message)
+        self.status, self.details = status, details
+
+
+def validate_rag_search(req: RagSearchRequest) -> tuple[str, str, int, str | None, str | None]:
+    """spec 03's rules; 400 for missing or malformed fields, 422 for the query's length."""
+    problems: list[Spec03Detail] = []
+    scope = req.scope if req.scope is not None else "current_lesson"
+    if not isinstance(scope, str) or scope not in SPEC03_SCOPES:
+        problems.append(Spec03Detail("INVALID_SCOPE", "scope must be one of: " + ", ".join(SPEC03_SCOPES), "scope"))
+    n = req.n_results if req.n_results is not None else 5
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
+        problems.append(Spec03Detail("INVALID_N_RESULTS", "n_results must be an integer between 1 and 20",
+                                     "n_results"))
+    chapter, lesson = req.current_chapter, req.current_lesson
+    for name, value in (("current_chapter", chapter), ("current_lesson", lesson)):
+        if value is not None and (not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip()):
+            problems.append(Spec03Detail("INVALID_FIELD", f"{name} must be a non-empty string", name))
+    if scope in ("current_lesson", "current_chapter") and chapter is None:
+        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD",
+                                     f"current_chapter is required when scope is '{scope}'", "current_chapter"))
+    if scope == "current_lesson" and lesson is None:
+        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD",
+                                     "current_lesson is required when scope is 'current_lesson'", "current_lesson"))
+    if req.query is None:
+        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD", "query is required", "query"))
+    elif not isinstance(req.query, str):
+        problems.append(Spec03Detail("INVALID_FIELD", "query must be a string", "query"))
+    if problems:
+        raise Spec03Failure(400, problems)
+    if not 1 <= len(req.query.strip()) <= 500:
+        raise Spec03Failure(422, [Spec03Detail("INVALID_QUERY_LENGTH",
+                                               "Query must be between 1 and 500 characters", "query")])
+    return req.query.strip(), scope, n, str(chapter).strip() if chapter is not None else None, \
+        str(lesson).strip() if lesson is not None else None
+
+
+def scope_filters(scope: str, chapter: str | None, lesson: str | None) -> dict | None:
+    """Knowledge-base filters of a scope: lesson = (chapter, section) of a PDF or a docs tree."""
+    if scope == "current_lesson":
+        return None if chapter is None or lesson is None else {"chapter": chapter, "section": lesson}
+    if scope == "current_chapter":
+        return None if chapter is None else {"chapter": chapter}
+    return {}
+
+
+def spec03_metadata(chunk: Chunk) -> dict[str, Any]:
+    """spec 03 metadata for a chunk; for a PDF, chapter = chapter number and lesson = section number."""
+    extra = chunk.extra or {}
+
+    def number_of(value: str | None, position: int) -> int | None:
+        if not value:
+            return None
+        parts = value.split(".")
+        return int(parts[position]) if len(parts) > position and parts[position].isdigit() else None
+
+    from_pdf = chunk.page is not None
+    meta: dict[str, Any] = {
+        "chapter": chunk.chapter,
+        "chapter_number": number_of(chunk.chapter, 0) if from_pdf else extra.get("chapter_number"),
+        "chapter_title": chunk.chapter_title,
+        "lesson": chunk.section,
+        "lesson_number": number_of(chunk.section, 1) if from_pdf else extra.get("lesson_number"),
+        "lesson_title": chunk.section_title,
+        "file_path": extra.get("file_path") or (f"{chunk.source}#page={chunk.pdf_page}" if chunk.source else None),
+        "chunk_index": extra.get("chunk_index", chunk.ord),
+        "content_type": extra.get("content_type") or ("code" if chunk.kind == "algorithm" else chunk.kind),
+        "heading": extra.get("heading") or chunk.subsubsection_title or chunk.subsection_title
+                   or chunk.section_title or chunk.chapter_title,
+        "topics": extra.get("topics") or [],
+        "difficulty": extra.get("difficulty"),
+    }
+    if from_pdf:
+        meta["page"] = chunk.page
+    if extra.get("module"):
+        meta["module"] = extra["module"]
+    if extra.get("source_url"):
+        meta["page_url"] = extra["source_url"]
+    if chunk.kind != "text":
+        meta["entity_type"], meta["entity_number"] = chunk.kind, chunk.number
+    return meta
+
+
+def rag_search(kb: KnowledgeBase, req: RagSearchRequest) -> RagSearchResponse:
+    query, scope, n, chapter, lesson = validate_rag_search(req)
+    started = time.perf_counter()
+    hits: list[Hit] = []
+    if scope == "auto":
+        seen: set[str] = set()
+        for level, count in AUTO_LEVELS:
+            filters = scope_filters(level, chapter, lesson)
+            if filters is None:
+                continue
+            for hit in kb.search(query, k=min(20, count + len(seen)), filters=filters).hits:
+                if hit.chunk.id not in seen and sum(1 for h in hits if h.via == level) < count:
+                    seen.add(hit.chunk.id)
+                    hit.via = level
+                    hits.append(hit)
+        hits = hits[:n]
+    else:
+        hits = kb.search(query, k=n, filters=scope_filters(scope, chapter, lesson)).hits
+    elapsed = int(round((time.perf_counter() - started) * 1000))
+    results = [RagSearchHit(chunk_id=h.chunk.id, content=h.chunk.content, score=h.score,
+                            metadata=spec03_metadata(h.chunk) | ({"scope_level": h.via} if scope == "auto" else {}))
+               for h in hits]
+    return RagSearchResponse(query=req.query, scope=scope, results=results, total_results=len(results),
+                             search_time_ms=elapsed)
+
+
+def rate_limit_setting() -> tuple[str, int]:
+    """RAG_RATE_LIMIT "60/minute" (also second, hour, day) -> ("minute", 60)."""
+    raw = env("RAG_RATE_LIMIT", "60/minute") or "60/minute"
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(second|minute|hour|day)\s*", raw)
+    if not m:
+        raise ConfigError(f"RAG_RATE_LIMIT must look like '60/minute' (second, minute, hour or day); got {raw!r}")
+    return m.group(2), int(m.group(1))
+
+
+def session_key(request) -> str:
+    """Who a rate limit counts: the X-Session-ID header, else the client address."""
+    session = request.headers.get("x-session-id", "").strip()
+    if session:
+        return "session:" + session[:128]
+    client = request.client
+    return "address:" + (client.host if client else "unknown")
+
+
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
 
@@ -1306,6 +1486,9 @@ class RequestLogMiddleware:
         self.app = app
         self.enabled = env("RAG_ACCESS_LOG", "1") not in ("0", "false", "no")
 
+    def __getattr__(self, name: str):
+        return getattr(self.app, name)  # the wrapped Litestar app's attributes (state, openapi_schema, …)
+
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -1353,7 +1536,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     from contextlib import asynccontextmanager
     from typing import AsyncIterator
 
-    from litestar import Litestar, MediaType, Request, Response, asgi, get, post
+    from litestar import Litestar, MediaType, Request, Response, Router, asgi, get, post
+    from litestar.middleware.rate_limit import RateLimitConfig
     from litestar.types import Receive, Scope, Send
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.openapi import OpenAPIConfig
@@ -1436,10 +1620,49 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         async with mcp_server.session_manager.run():
             yield
 
+    def spec03_error(request: Request, status: int, error: str, details: list[Spec03Detail],
+                     retry_after: int | None = None, headers: dict | None = None) -> Response:
+        body = Spec03Error(error=error, details=details, timestamp=now_iso(),
+                           request_id=request.scope.get("state", {}).get("request_id"), retry_after=retry_after)
+        return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
+
+    def on_spec03_failure(request: Request, exc: Spec03Failure) -> Response:
+        return spec03_error(request, exc.status, "Invalid request" if exc.status == 400 else "Validation error",
+                            exc.details)
+
+    def on_spec03_http(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 429:
+            reset = int((exc.headers or {}).get("RateLimit-Reset", "1") or 1)
+            return spec03_error(request, 429, "Rate limit exceeded", [Spec03Detail(
+                "RATE_LIMIT_EXCEEDED", f"Too many search requests. Try again in {reset} seconds.")],
+                retry_after=reset, headers={**(exc.headers or {}), "Retry-After": str(reset)})
+        if exc.status_code >= 500:
+            return on_spec03_crash(request, exc)
+        code = "INVALID_JSON" if "JSON" in str(exc.detail) else "INVALID_REQUEST"
+        return spec03_error(request, exc.status_code, "Invalid request", [Spec03Detail(code, str(exc.detail))])
+
+    def on_spec03_validation(request: Request, exc: ValidationException) -> Response:
+        return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON", _validation_detail(exc))])
+
+    def on_spec03_crash(request: Request, exc: Exception) -> Response:
+        return spec03_error(request, 500, "Search failed", [Spec03Detail(
+            "SEARCH_ERROR", "An error occurred during search. Please try again.")])
+
+    @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)")
+    async def api_rag_search(data: RagSearchRequest) -> RagSearchResponse:
+        return rag_search(kb, data)
+
+    unit, count = rate_limit_setting()
+    rag_router = Router(
+        path="/api/rag", route_handlers=[api_rag_search],
+        middleware=[RateLimitConfig(rate_limit=(unit, count), identifier_for_request=session_key).middleware],
+        exception_handlers={Spec03Failure: on_spec03_failure, ValidationException: on_spec03_validation,
+                            HTTPException: on_spec03_http, Exception: on_spec03_crash},
+    )
+
     app = Litestar(
-        route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint],
+        route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router],
         lifespan=[run_mcp],
-        middleware=[RequestLogMiddleware],
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
                              "Send": Send},
@@ -1450,7 +1673,9 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         request_max_body_size=1_000_000,
     )
     app.state.kb = kb
-    return app
+    # Outside the whole app, so that responses made from exceptions anywhere (a 429 raised by the
+    # rate limiter, say) carry the request id and are logged with their real status.
+    return RequestLogMiddleware(app)
 
 
 # --------------------------------------------------------------------------- CLI
