@@ -1332,6 +1332,11 @@ def top_level_definitions(code: str) -> dict[str, str]:
 
 
 MCP_TOOL_DOCS = {
+    "answer_question": (
+        "Answer a question from the book only, with inline [n] citations (title, chapter, page), or refuse with "
+        "'answer not found in book'. mode 'selected_text_only' answers only from selected_text. Deterministic: "
+        "the same input gives the same answer and output_hash. Returns spec 04's AgentResponse (status, "
+        "content, citations, confidence high|low|none, hashes, timings)."),
     "search_knowledge_base": (
         "Search the book 'Algorithms for Decision Making'-style textbook served here. Hybrid semantic and "
         "keyword search over text, formulas, algorithms, tables, figures, examples and exercises; explicit "
@@ -1441,7 +1446,24 @@ def create_mcp(kb: KnowledgeBase):
         "number": Annotated[str, Field(description="Entity number, e.g. '3.2' or 'A.1'", max_length=32)],
         "return": EntityResult}
     get_related_code_definitions.__annotations__ = {"document_ids": ids_arg, "return": ListResult}
-    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions):
+
+    def answer_question(query, mode="full_book", selected_text=None, top_k=5, module_filter=None):
+        from rag_answers import AnswerError, answer
+
+        try:
+            return answer(kb, query, mode, selected_text, top_k, module_filter)
+        except AnswerError as exc:
+            raise ToolError(exc.message) from None
+
+    answer_question.__annotations__ = {
+        "query": Annotated[str, Field(description="The question", max_length=2000)],
+        "mode": Annotated[Literal["full_book", "selected_text_only"], Field(description="Where to look")],
+        "selected_text": Annotated[str | None, Field(description="The text to answer from in selected_text_only mode")],
+        "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-20")],
+        "module_filter": Annotated[str | None, Field(description="Restrict to one module (or part) of the book")],
+        "return": dict[str, Any]}
+    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions,
+               answer_question):
         server.add_tool(fn, name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
     return server
 
@@ -1652,6 +1674,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     async def api_rag_search(data: RagSearchRequest) -> RagSearchResponse:
         return rag_search(kb, data)
 
+    from rag_answers import answer_routes
+
     unit, count = rate_limit_setting()
     rag_router = Router(
         path="/api/rag", route_handlers=[api_rag_search],
@@ -1661,7 +1685,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     )
 
     app = Litestar(
-        route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router],
+        route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router,
+                        answer_routes(kb, mcp_server.list_tools)],
         lifespan=[run_mcp],
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,

@@ -8,7 +8,8 @@ import json
 import httpx
 import pytest
 
-TOOLS = {"search_knowledge_base", "expand_graph_by_ids", "get_entity_by_number", "get_related_code_definitions"}
+TOOLS = {"search_knowledge_base", "expand_graph_by_ids", "get_entity_by_number", "get_related_code_definitions",
+         "answer_question"}
 METADATA_TYPES = {"text", "numbered_formula", "numbered_table", "algorithm", "captioned_image", "example", "exercise"}
 
 

@@ -1,0 +1,467 @@
+"""Grounded answers and the agent retrieval tool (specs 04 and 05) over rag.KnowledgeBase.
+
+Sections: retrieval (the retrieve_content tool: the book, or only the text a user selected),
+answering (extractive and deterministic by default; an OpenAI-compatible LLM when configured),
+the HTTP routes (/tools, /tools/retrieve_content, /ask) and the MCP tool answer_question.
+A sibling of rag.py because rag.py passed the size DESIGN.md sets; rag.py's app mounts these.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from rag import Chunk, KnowledgeBase, env, now_iso
+
+# --------------------------------------------------------------------------- retrieval
+"""Retrieval: the chunks an answer may use, from the book or from the user's selected text."""
+
+# spec 04: confidence "high" when the best chunk's cosine is at least this.
+HIGH_CONFIDENCE = 0.3
+# Answer only when the book plausibly holds the answer: a clear semantic match, or a fair one whose
+# content words the book actually uses (measured on the sample book: its 100 questions score a
+# top cosine of 0.30-0.93, median 0.65; off-topic questions 0.11-0.32).
+ANSWER_MIN_COSINE = 0.40
+ANSWER_FAIR_COSINE = 0.30
+REFUSAL = "I couldn't find that information in the book."
+
+_STOPWORDS = set("""a an and are as at be by can do does for from how i in into is it its me my of on or
+our should the their them then there these this to use used using was we what when where which who why
+will with would you your about between explain tell give show""".split())
+
+
+@dataclass
+class Retrieved:
+    """One chunk given to the answer: its text, similarity, metadata (spec 05) and citation."""
+
+    text: str
+    score: float
+    metadata: dict[str, Any]
+    chunk_id: str
+    title: str
+
+
+@dataclass
+class RetrievalContext:
+    """spec 04's RetrievalContext."""
+
+    query: str
+    chunks: list[Retrieved]
+    query_time_ms: float
+    conflicting_info: bool = False
+    has_relevant_results: bool = False
+    book_words: float = 0.0   # share of the query's content words the book uses
+    extra: dict = field(default_factory=dict)
+
+
+class AnswerError(Exception):
+    """A failure in spec 05's error contract: error_type, message, fallback_action, HTTP status."""
+
+    def __init__(self, status: int, error_type: str, message: str, fallback_action: str = "refuse_answer"):
+        super().__init__(message)
+        self.status, self.error_type, self.message, self.fallback_action = status, error_type, message, fallback_action
+
+    def body(self) -> dict:
+        return {"status": "error", "error": self.message, "error_type": self.error_type, "message": self.message,
+                "fallback_action": self.fallback_action, "timestamp": now_iso()}
+
+
+def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
+    """spec 05 metadata {source_url, module, chapter, chunk_index} plus page and title."""
+    extra = chunk.extra or {}
+    url = extra.get("source_url") or (f"{chunk.source}#page={chunk.pdf_page}" if chunk.source and chunk.pdf_page
+                                      else chunk.source or "")
+    meta = {"source_url": url, "module": extra.get("module") or chunk.part or "", "chapter": chunk.chapter or "",
+            "chunk_index": int(extra.get("chunk_index", chunk.ord))}
+    if chunk.page is not None:
+        meta["page"] = int(chunk.page)
+    title = chunk.title if chunk.kind != "text" else None
+    meta["title"] = title or chunk.subsubsection_title or chunk.subsection_title or chunk.section_title \
+        or chunk.chapter_title or ""
+    if chunk.kind != "text":
+        meta["entity"] = f"{chunk.kind} {chunk.number}"
+    return meta
+
+
+def modules(kb: KnowledgeBase) -> list[str]:
+    """The book's module names (a docs tree's top folders, or a PDF book's parts)."""
+    return [r[0] for r in kb.db.execute("SELECT number FROM sections WHERE level = 0 ORDER BY ord")]
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z][a-z\-]{2,}", text.lower()) if w not in _STOPWORDS]
+
+
+def book_word_share(kb: KnowledgeBase, query: str) -> float:
+    words = list(dict.fromkeys(content_words(query)))
+    if not words:
+        return 0.0
+    # A word the book uses only once or twice (in passing) is no evidence that it covers the topic.
+    found = sum(1 for w in words if (kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (w,)).fetchone()
+                                     or (0,))[0] >= 3)
+    return found / len(words)
+
+
+def split_passages(text: str, max_words: int = 90) -> list[str]:
+    """Selected text as passages: paragraphs, long ones cut at sentence ends."""
+    passages = []
+    for para in re.split(r"\n\s*\n", text):
+        para = " ".join(para.split())
+        if not para:
+            continue
+        current: list[str] = []
+        for sentence in re.split(r"(?<=[.!?])\s+", para):
+            if current and len(" ".join(current + [sentence]).split()) > max_words:
+                passages.append(" ".join(current))
+                current = []
+            current.append(sentence)
+        if current:
+            passages.append(" ".join(current))
+    return passages
+
+
+def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str | None = None,
+             module: str | None = None) -> RetrievalContext:
+    """The chunks for a query: from the book (optionally one module), or only from selected_text."""
+    import numpy as np
+
+    started = time.perf_counter()
+    chunks: list[Retrieved] = []
+    if selected_text is not None:
+        passages = split_passages(selected_text)[:200]
+        if passages:
+            q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
+            # One passage per model run: the same text always gets the same vector.
+            vectors = np.vstack([kb.embedder.embed([p]) for p in passages])
+            sims = vectors @ q
+            for i in sorted(range(len(passages)), key=lambda i: (-float(sims[i]), i))[:top_k]:
+                chunks.append(Retrieved(passages[i], round(max(0.0, min(1.0, float(sims[i]))), 4),
+                                        {"source_url": "selected_text", "module": "selected_text",
+                                         "chapter": "selected_text", "chunk_index": i}, f"selected_{i}",
+                                        "selected text"))
+        share = 1.0
+    else:
+        filters = {"part": module} if module else {}
+        result = kb.search(query, k=top_k, filters=filters)
+        for hit in result.hits:
+            meta = chunk_metadata(hit.chunk)
+            chunks.append(Retrieved(hit.chunk.content, round(max(0.0, min(1.0, hit.cosine)), 4), meta,
+                                    hit.chunk.id, meta["title"]))
+        share = book_word_share(kb, result.corrected_query or query)
+    context = RetrievalContext(query, chunks, round((time.perf_counter() - started) * 1000, 3), book_words=share)
+    context.has_relevant_results = bool(chunks) and max(c.score for c in chunks) >= HIGH_CONFIDENCE
+    context.conflicting_info = conflicting(chunks[:3])
+    return context
+
+
+_ASSERTION_RE = re.compile(
+    r"\b((?:[a-z][a-z\-]+\s){0,3}[a-z][a-z\-]+)\s+(?:is|are|was|equals|of|=)\s+(?:about\s+|roughly\s+)?"
+    r"(-?\d+(?:[.,]\d+)?)\s*(%|percent|units|days|weeks)?", re.IGNORECASE)
+
+
+def conflicting(chunks: list[Retrieved]) -> bool:
+    """True when two of the top chunks give one term two different numbers.
+
+    The rule: statements "<term> is|are|was|equals|of|= <number>" are collected per chunk, the
+    term reduced to its last two words; the same term with different numbers in two different
+    chunks is a conflict ("the reorder point is 40 units" against "the reorder point is 55
+    units").  It does not catch contradictions in words ("rises" vs "falls"), formulas written
+    differently, numbers with different units for one term, or conflicts inside a single chunk.
+    """
+    seen: dict[str, tuple[int, str]] = {}
+    for i, chunk in enumerate(chunks):
+        for term, number, _unit in _ASSERTION_RE.findall(chunk.text):
+            words = [w for w in term.lower().split() if w not in _STOPWORDS]
+            if not words:
+                continue
+            key = " ".join(words[-2:])
+            value = number.replace(",", ".")
+            if key in seen and seen[key][0] != i and float(seen[key][1]) != float(value):
+                return True
+            seen.setdefault(key, (i, value))
+    return False
+
+
+# --------------------------------------------------------------------------- answering
+"""Answering: extractive by default (no network, byte-identical), an OpenAI-compatible LLM if set."""
+
+SYSTEM_INSTRUCTIONS = {  # spec 05's system instructions, word for word
+    "grounding_requirement": "Answer only using information from the retrieved book content. Do not use any "
+                             "external knowledge.",
+    "citation_requirement": "Every answer must cite module/chapter/URL metadata or explicitly state 'answer not "
+                            "found in book'.",
+    "refusal_behavior": "Refuse to answer when the requested information is not available in the retrieved "
+                        "content.",
+    "selected_text_mode": "When in selected-text-only mode, only use the provided selected text for answers.",
+}
+_LLM_CACHE: dict[str, str] = {}
+_LLM_LOCK = threading.Lock()
+
+
+def input_hash(query: str, mode: str, context: RetrievalContext) -> str:
+    payload = {"query": query, "mode": mode, "chunks": [[c.chunk_id, c.text] for c in context.chunks]}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def citation_of(chunk: Retrieved) -> dict[str, Any]:
+    meta = chunk.metadata
+    out = {"title": chunk.title, "chapter": meta.get("chapter", ""), "module": meta.get("module", ""),
+           "source_url": meta.get("source_url", ""), "page_url": meta.get("source_url", "")}
+    if "page" in meta:
+        out["page"] = meta["page"]
+    return out
+
+
+def cite_label(chunk: Retrieved) -> str:
+    meta = chunk.metadata
+    if meta.get("module") == "selected_text":
+        return f"selected text, passage {meta['chunk_index'] + 1}"
+    where = [chunk.title] if chunk.title else []
+    if meta.get("chapter"):
+        where.append(f"chapter {meta['chapter']}")
+    if "page" in meta:
+        where.append(f"p. {meta['page']}")
+    return ", ".join(where)
+
+
+def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) -> tuple[str, list[int]]:
+    """The most relevant sentences of the top chunks with [n] citations; returns (text, chunks used)."""
+    import numpy as np
+
+    candidates = []
+    for ci, chunk in enumerate(context.chunks[:3]):
+        text = re.sub(r"\[Side note\][^\n]*", "", chunk.text)
+        for si, sentence in enumerate(re.split(r"(?<=[.!?])\s+(?=[A-Z(])", " ".join(text.split()))):
+            if 30 <= len(sentence) <= 400 and sum(ch.isalpha() for ch in sentence) > len(sentence) * 0.6:
+                candidates.append((ci, si, sentence.strip()))
+    if not candidates:
+        return "", []
+    q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
+    scored = []
+    for ci, si, sentence in candidates:
+        vec = kb.embedder.embed([sentence])[0]          # alone: deterministic
+        scored.append((float(vec @ q) - 0.02 * ci, ci, si, sentence))
+    best = sorted(scored, key=lambda s: (-s[0], s[1], s[2]))[:3]
+    best.sort(key=lambda s: (s[1], s[2]))
+    used = list(dict.fromkeys(ci for _, ci, _, _ in best))
+    parts = [f"{sentence} [{used.index(ci) + 1}]" for _, ci, _, sentence in best]
+    return " ".join(parts), used
+
+
+def llm_answer(query: str, context: RetrievalContext, mode: str, key: str) -> str:
+    """An OpenAI-compatible chat completion grounded in the chunks; cached by input hash."""
+    with _LLM_LOCK:
+        if key in _LLM_CACHE:
+            return _LLM_CACHE[key]
+    numbered = "\n\n".join(f"[{i + 1}] {cite_label(c)}\n{c.text}" for i, c in enumerate(context.chunks))
+    rules = "\n".join(f"{i + 1}. {rule}" for i, rule in enumerate(SYSTEM_INSTRUCTIONS.values()))
+    system = (f"You answer questions about a textbook.\nRULES:\n{rules}\nCite sources inline as [n]. "
+              f"If the answer is not in the CONTEXT, reply exactly: answer not found in book."
+              + ("\nSelected-text-only mode is ON." if mode == "selected_text_only" else ""))
+    body = {"model": env("RAG_LLM_MODEL", "gpt-4o-mini"), "temperature": 0.1,
+            "messages": [{"role": "system", "content": system},
+                         {"role": "user", "content": f"CONTEXT:\n{numbered}\n\nUSER QUESTION: {query}"}]}
+    base = (env("OPENAI_BASE_URL", "https://api.openai.com/v1") or "").rstrip("/")
+    request = urllib.request.Request(base + "/chat/completions", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": f"Bearer {env('OPENAI_API_KEY', '')}"})
+    with urllib.request.urlopen(request, timeout=float(env("RAG_LLM_TIMEOUT", "30"))) as resp:
+        data = json.loads(resp.read())
+    text = data["choices"][0]["message"]["content"].strip()
+    with _LLM_LOCK:
+        _LLM_CACHE[key] = text
+    return text
+
+
+def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text: Any = None, top_k: Any = 5,
+           module_filter: Any = None) -> dict:
+    """One response satisfying spec 04's AgentResponse and spec 05's Response Generation Contract."""
+    started = time.perf_counter()
+    query, mode, selected_text, top_k, module_filter = validate_ask(kb, query, mode, selected_text, top_k,
+                                                                    module_filter)
+    try:
+        context = retrieve(kb, query, top_k, selected_text if mode == "selected_text_only" else None, module_filter)
+    except Exception as exc:  # the knowledge base failed: spec 05's service_unavailable
+        raise AnswerError(503, "service_unavailable", f"retrieval failed: {type(exc).__name__}", "retry") from None
+    generated = time.perf_counter()
+    top = max((c.score for c in context.chunks), default=0.0)
+    confidence = "none" if not context.chunks else ("high" if top >= HIGH_CONFIDENCE else "low")
+    key = input_hash(query, mode, context)
+    response: dict[str, Any] = {"query": query, "mode": mode, "status": "success", "content": "", "answer": "",
+                                "citations": [], "confidence": confidence, "refusal_reason": None,
+                                "conflicting_info": context.conflicting_info, "error": None,
+                                "input_hash": key, "deterministic": True}
+    answerable = bool(context.chunks) and (top >= ANSWER_MIN_COSINE or (
+        top >= ANSWER_FAIR_COSINE and context.book_words >= 0.5))
+    if not answerable:
+        response.update(status="refused", content=REFUSAL, answer=REFUSAL, refusal_reason="answer not found in book")
+        if not context.chunks:
+            response.update(error_type="empty_results", fallback_action="refuse_answer")
+    else:
+        text, used = extractive_answer(kb, query, context)
+        llm_error = None
+        if env("OPENAI_API_KEY"):
+            try:
+                text = llm_answer(query, context, mode, key)
+                used = [i for i in range(len(context.chunks)) if f"[{i + 1}]" in text]
+                if "answer not found in book" in text.lower():
+                    used = []
+            except (OSError, urllib.error.URLError, ValueError, KeyError, IndexError, TypeError) as exc:
+                llm_error = f"LLM unavailable ({type(exc).__name__}); extractive answer given"
+                response.update(error_type="connection_error", fallback_action="use_default_response")
+        if not used:
+            response.update(status="refused", content=REFUSAL, answer=REFUSAL,
+                            refusal_reason="answer not found in book")
+        else:
+            cited = [context.chunks[i] for i in used]
+            sources = "\n".join(f"[{n + 1}] {cite_label(c)}" for n, c in enumerate(cited))
+            content = f"{text}\n\nSources:\n{sources}"
+            response.update(content=content, answer=content, citations=[citation_of(c) for c in cited],
+                            error=llm_error)
+    response["output_hash"] = hashlib.sha256(response["content"].encode()).hexdigest()
+    done = time.perf_counter()
+    response.update(retrieval_time_ms=context.query_time_ms,
+                    generation_time_ms=round((done - generated) * 1000, 3),
+                    total_time_ms=round((done - started) * 1000, 3))
+    return response
+
+
+def validate_ask(kb: KnowledgeBase, query, mode, selected_text, top_k, module_filter):
+    if not isinstance(query, str) or not query.strip():
+        raise AnswerError(400, "invalid_query", "query must be a non-empty string")
+    if len(query) > 2000:
+        raise AnswerError(400, "invalid_query", "query must be at most 2000 characters")
+    mode = mode or "full_book"
+    if mode not in ("full_book", "selected_text_only"):
+        raise AnswerError(400, "invalid_query", "mode must be 'full_book' or 'selected_text_only'")
+    if mode == "selected_text_only" and (not isinstance(selected_text, str) or not selected_text.strip()):
+        raise AnswerError(400, "invalid_query", "selected_text is required when mode is 'selected_text_only'")
+    if selected_text is not None and (not isinstance(selected_text, str) or len(selected_text) > 200_000):
+        raise AnswerError(400, "invalid_query", "selected_text must be a string of at most 200000 characters")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 20:
+        raise AnswerError(400, "invalid_query", "top_k must be an integer between 1 and 20")
+    if module_filter is not None:
+        valid = modules(kb)
+        if module_filter not in valid:
+            raise AnswerError(400, "invalid_query", f"module_filter must be one of: {', '.join(valid)}")
+    return query.strip(), mode, selected_text, top_k, module_filter
+
+
+def retrieve_content(kb: KnowledgeBase, query: Any, top_k: Any = 5, selected_text_only: Any = False,
+                     selected_text_content: Any = None) -> dict:
+    """spec 05's retrieval tool: {chunks: [{text, score, metadata}], empty_retrieval, conflicting_info}."""
+    if not isinstance(query, str) or not query.strip():
+        raise AnswerError(400, "invalid_query", "query must be a non-empty string")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 10:
+        raise AnswerError(400, "invalid_query", "top_k must be an integer between 1 and 10")
+    if not isinstance(selected_text_only, bool):
+        raise AnswerError(400, "invalid_query", "selected_text_only must be true or false")
+    if selected_text_only and (not isinstance(selected_text_content, str) or not selected_text_content.strip()):
+        raise AnswerError(400, "invalid_query", "selected_text_content is required when selected_text_only is true")
+    context = retrieve(kb, query.strip()[:2000], top_k, selected_text_content if selected_text_only else None)
+    return {"chunks": [{"text": c.text, "score": c.score, "metadata": c.metadata} for c in context.chunks],
+            "empty_retrieval": not context.chunks, "conflicting_info": context.conflicting_info}
+
+
+# --------------------------------------------------------------------------- routes
+"""Routes: /tools (OpenAI function schemas), /tools/retrieve_content, /ask; MCP answer_question."""
+
+RETRIEVE_CONTENT_TOOL = {  # spec 05's Tool Schema Contract, as written there
+    "type": "function",
+    "function": {
+        "name": "retrieve_content",
+        "description": "Search the book content for information relevant to the user's query and return the "
+                       "most relevant chunks with their metadata.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string",
+                          "description": "The user's question or query to search for in the book content"},
+                "top_k": {"type": "integer", "description": "Number of results to return (default: 5)",
+                          "minimum": 1, "maximum": 10, "default": 5},
+                "selected_text_only": {"type": "boolean",
+                                       "description": "Whether to restrict search to selected text only",
+                                       "default": False},
+                "selected_text_content": {"type": "string", "description": "The specific text content to "
+                                          "search within when selected_text_only is true"},
+            },
+            "required": ["query"],
+        },
+    },
+}
+
+
+class AskRequest(msgspec.Struct):
+    """Body of POST /ask: spec 05's Query Processing Contract plus spec 04's top_k and module_filter."""
+
+    query: Any = None
+    mode: Any = "full_book"
+    selected_text: Any = None
+    top_k: Any = 5
+    module_filter: Any = None
+
+
+class RetrieveContentRequest(msgspec.Struct):
+    """Body of POST /tools/retrieve_content (spec 05's tool arguments)."""
+
+    query: Any = None
+    top_k: Any = 5
+    selected_text_only: Any = False
+    selected_text_content: Any = None
+
+
+def answer_routes(kb: KnowledgeBase, list_mcp_tools):
+    """A Litestar Router with the spec 04/05 routes and their error contract."""
+    from litestar import MediaType, Request, Response, Router, get, post
+    from litestar.exceptions import HTTPException, ValidationException
+
+    def error(status: int, err: AnswerError) -> Response:
+        return Response(content=err.body(), status_code=status, media_type=MediaType.JSON)
+
+    def on_answer_error(_: Request, exc: AnswerError) -> Response:
+        return error(exc.status, exc)
+
+    def on_bad_body(_: Request, exc: Exception) -> Response:
+        detail = getattr(exc, "detail", "") or "request body must be a JSON object"
+        return error(400, AnswerError(400, "invalid_query", f"invalid request body: {detail}"))
+
+    def on_http(_: Request, exc: HTTPException) -> Response:
+        if exc.status_code >= 500:
+            return on_crash(_, exc)
+        return error(exc.status_code, AnswerError(exc.status_code, "invalid_query", str(exc.detail)))
+
+    def on_crash(_: Request, exc: Exception) -> Response:
+        return error(503, AnswerError(503, "service_unavailable", "the service could not answer; try again", "retry"))
+
+    @get("/tools", summary="OpenAI function-tool schemas of retrieve_content and the MCP tools (spec 05)")
+    async def tools() -> list[dict]:
+        return [RETRIEVE_CONTENT_TOOL] + [openai_tool(t.name, t.description or "", t.input_schema)
+                                          for t in await list_mcp_tools()]
+
+    @post("/tools/retrieve_content", status_code=200, summary="The retrieve_content tool (spec 05)",
+          sync_to_thread=True)
+    def tool_retrieve_content(data: RetrieveContentRequest) -> dict:
+        return retrieve_content(kb, data.query, data.top_k, data.selected_text_only, data.selected_text_content)
+
+    @post("/ask", status_code=200, summary="A grounded answer with citations, or a refusal (specs 04 and 05)",
+          sync_to_thread=True)
+    def ask(data: AskRequest) -> dict:
+        return answer(kb, data.query, data.mode, data.selected_text, data.top_k, data.module_filter)
+
+    return Router(path="/", route_handlers=[tools, tool_retrieve_content, ask],
+                  exception_handlers={AnswerError: on_answer_error, ValidationException: on_bad_body,
+                                      HTTPException: on_http, Exception: on_crash})
+
+
+def openai_tool(name: str, description: str, schema: dict) -> dict:
+    """An MCP tool as an OpenAI function-tool schema."""
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}

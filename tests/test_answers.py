@@ -1,0 +1,215 @@
+"""Specs 04 and 05 over real HTTP: grounded answers, refusals, selected text, determinism, the LLM path.
+
+The LLM path talks to a local server that speaks the chat-completions protocol: a test double
+of the remote API, not of our code.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import httpx
+import pytest
+
+from conftest import start_server
+
+TIMINGS = {"retrieval_time_ms", "generation_time_ms", "total_time_ms"}
+AGENT_RESPONSE = {"answer", "citations", "query", "retrieval_time_ms", "generation_time_ms", "total_time_ms",
+                  "confidence", "error"}
+GENERATION_CONTRACT = {"status", "content", "citations", "refusal_reason", "deterministic", "input_hash",
+                       "output_hash"}
+
+
+def ask(client, **body):
+    return client.post("/ask", json=body)
+
+
+def test_answer_the_book_gives(client):
+    body = ask(client, query="What does the newsvendor critical fractile say about how much to order?").json()
+    assert AGENT_RESPONSE <= set(body) and GENERATION_CONTRACT <= set(body)
+    assert body["status"] == "success" and body["confidence"] == "high"
+    assert body["content"] == body["answer"] and "[1]" in body["content"] and "Sources:" in body["content"]
+    assert body["citations"] and all(isinstance(c["page"], int) for c in body["citations"])
+    assert {"title", "chapter", "page", "module", "source_url", "page_url"} <= set(body["citations"][0])
+    assert any(c["chapter"] == "6" for c in body["citations"])
+
+
+@pytest.mark.parametrize("query", ["What is the capital of France?", "Who won the 2018 football World Cup?",
+                                   "How do I bake sourdough bread?"])
+def test_refuses_what_the_book_does_not_say(client, query):
+    body = ask(client, query=query).json()
+    assert body["status"] == "refused" and body["refusal_reason"] == "answer not found in book"
+    assert body["citations"] == []
+    # spec 04's confidence is the top cosine alone (>= 0.3 high): a refusal can still be "high"
+    assert body["confidence"] in ("high", "low", "none")
+
+
+def test_selected_text_only_answers_from_the_selection(client):
+    selection = ("Our warehouse is unusual. Here the reorder point is 999 units, because deliveries from the "
+                 "single supplier take about a month. The order-up-to level is 1500 units.\n\n"
+                 "Staff count the shelves every Friday afternoon.")
+    body = ask(client, query="What is the reorder point here?", mode="selected_text_only",
+               selected_text=selection).json()
+    assert body["status"] == "success"
+    assert "999" in body["content"]
+    assert all(c["module"] == "selected_text" for c in body["citations"])
+    tool = client.post("/tools/retrieve_content", json={"query": "reorder point", "selected_text_only": True,
+                                                         "selected_text_content": selection}).json()
+    assert tool["chunks"] and all(c["metadata"]["source_url"] == "selected_text" for c in tool["chunks"])
+
+
+def test_deterministic(client):
+    query = "How does a particle filter update its belief?"
+    first, second = ask(client, query=query).json(), ask(client, query=query).json()
+    assert first["deterministic"] is True
+    assert first["input_hash"] == second["input_hash"] and first["output_hash"] == second["output_hash"]
+    strip = lambda b: {k: v for k, v in b.items() if k not in TIMINGS}  # noqa: E731
+    assert json.dumps(strip(first), sort_keys=True) == json.dumps(strip(second), sort_keys=True)
+    other = ask(client, query="What is CVaR?").json()
+    assert other["input_hash"] != first["input_hash"]
+
+
+def test_confidence_levels(client):
+    assert ask(client, query="value iteration Bellman backup").json()["confidence"] == "high"
+    assert ask(client, query="What is the capital of France?").json()["confidence"] == "low"
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"query": ""}, "query must be a non-empty string"), ({"query": "   "}, "query must be a non-empty string"),
+    ({}, "query must be a non-empty string"), ({"query": "x", "mode": "fast"}, "mode must be"),
+    ({"query": "x", "mode": "selected_text_only"}, "selected_text is required"),
+    ({"query": "x", "top_k": 0}, "top_k must be"), ({"query": "x", "module_filter": "ros2"}, "module_filter"),
+])
+def test_invalid_query_error_contract(client, body, message):
+    resp = ask(client, **body)
+    assert resp.status_code == 400
+    err = resp.json()
+    assert err["status"] == "error" and err["error_type"] == "invalid_query"
+    assert err["fallback_action"] == "refuse_answer" and message in err["message"]
+
+
+def test_module_filter_restricts_citations(client):
+    body = ask(client, query="How does a particle filter update its belief?", module_filter="V").json()
+    assert body["status"] == "success" and {c["module"] for c in body["citations"]} == {"V"}
+
+
+def test_retrieve_content_tool(client):
+    body = client.post("/tools/retrieve_content", json={"query": "CVaR tail risk", "top_k": 3}).json()
+    assert set(body) == {"chunks", "empty_retrieval", "conflicting_info"}
+    assert len(body["chunks"]) == 3 and body["empty_retrieval"] is False
+    for chunk in body["chunks"]:
+        assert {"source_url", "module", "chapter", "chunk_index"} <= set(chunk["metadata"])
+        assert 0 <= chunk["score"] <= 1
+    assert client.post("/tools/retrieve_content", json={"query": "x", "top_k": 11}).status_code == 400
+
+
+def test_conflicting_info_rule(client):
+    selection = ("Warehouse A: the reorder point is 40 units.\n\nWarehouse A, revised note: the reorder point is "
+                 "55 units.\n\nDeliveries take a week.")
+    body = client.post("/tools/retrieve_content", json={"query": "what is the reorder point", "top_k": 3,
+                                                         "selected_text_only": True,
+                                                         "selected_text_content": selection}).json()
+    assert body["conflicting_info"] is True
+    same = selection.replace("55", "40")
+    body = client.post("/tools/retrieve_content", json={"query": "what is the reorder point", "top_k": 3,
+                                                         "selected_text_only": True,
+                                                         "selected_text_content": same}).json()
+    assert body["conflicting_info"] is False
+
+
+def test_tools_lists_openai_function_schemas(client):
+    tools = client.get("/tools").json()
+    names = [t["function"]["name"] for t in tools]
+    assert names[0] == "retrieve_content"
+    assert {"search_knowledge_base", "get_entity_by_number", "answer_question"} <= set(names)
+    spec = tools[0]["function"]
+    assert spec["description"] == ("Search the book content for information relevant to the user's query and "
+                                   "return the most relevant chunks with their metadata.")
+    assert spec["parameters"]["required"] == ["query"]
+    assert spec["parameters"]["properties"]["top_k"] == {"type": "integer", "description": "Number of results to "
+                                                         "return (default: 5)", "minimum": 1, "maximum": 10,
+                                                         "default": 5}
+    assert all(t["type"] == "function" and t["function"]["parameters"]["type"] == "object" for t in tools)
+
+
+class ChatCompletions(BaseHTTPRequestHandler):
+    """A local server speaking the chat-completions protocol; records what it was sent."""
+
+    requests: list = []
+
+    def do_POST(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["content-length"])))
+        ChatCompletions.requests.append({"path": self.path, "auth": self.headers.get("authorization"), "body": body})
+        reply = {"choices": [{"message": {"role": "assistant",
+                                          "content": "From the book: order up to the critical fractile [1]."}}]}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def llm_server():
+    server = HTTPServer(("127.0.0.1", 0), ChatCompletions)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+
+
+def test_llm_path_grounded_and_cached(llm_server):
+    proc, base = start_server(env={"OPENAI_API_KEY": "test-key", "OPENAI_BASE_URL": llm_server,
+                                   "RAG_LLM_MODEL": "test-model"})
+    try:
+        with httpx.Client(base_url=base, timeout=30) as c:
+            query = "How much should a newsvendor order?"
+            first = ask(c, query=query).json()
+            second = ask(c, query=query).json()
+    finally:
+        proc.terminate()
+        proc.wait()
+    assert first["status"] == "success" and first["content"].startswith("From the book: order up to")
+    assert first["citations"] and first["output_hash"] == second["output_hash"]
+    assert len(ChatCompletions.requests) == 1  # the second answer came from the cache
+    sent = ChatCompletions.requests[0]
+    assert sent["path"] == "/v1/chat/completions" and sent["auth"] == "Bearer test-key"
+    assert sent["body"]["model"] == "test-model" and sent["body"]["temperature"] == 0.1
+    system = sent["body"]["messages"][0]["content"]
+    assert "Answer only using information from the retrieved book content" in system
+    assert "CONTEXT:" in sent["body"]["messages"][1]["content"]
+
+
+def test_llm_failure_falls_back_to_the_extractive_answer():
+    proc, base = start_server(env={"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1",
+                                   "RAG_LLM_TIMEOUT": "2"})
+    try:
+        with httpx.Client(base_url=base, timeout=30) as c:
+            body = ask(c, query="How much should a newsvendor order?").json()
+    finally:
+        proc.terminate()
+        proc.wait()
+    assert body["status"] == "success" and body["citations"]
+    assert body["error_type"] == "connection_error" and body["fallback_action"] == "use_default_response"
+    assert "LLM unavailable" in body["error"]
+
+
+def test_mcp_answer_question(server):
+    import asyncio
+
+    from fastmcp.client import Client, StreamableHttpTransport
+
+    async def go():
+        async with Client(StreamableHttpTransport(server + "/mcp")) as c:
+            ok = await c.call_tool("answer_question", {"query": "What is conditional value at risk?"})
+            bad = await c.call_tool("answer_question", {"query": " "}, raise_on_error=False)
+            return ok, bad
+
+    ok, bad = asyncio.run(go())
+    assert ok.structured_content["status"] == "success" and ok.structured_content["citations"]
+    assert bad.is_error and "query" in bad.content[0].text
