@@ -1560,6 +1560,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     from litestar import Litestar, MediaType, Request, Response, Router, asgi, get, post
     from litestar.middleware.rate_limit import RateLimitConfig
+    from litestar.params import FromPath, JSONBody
     from litestar.types import Receive, Scope, Send
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.openapi import OpenAPIConfig
@@ -1601,15 +1602,15 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return Response(content=body, headers=headers, media_type=MediaType.JSON)
 
     @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)")
-    async def search_semantic(request: Request, data: SemanticSearchRequest) -> Response[SemanticSearchResponse]:
+    async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
         return cached(request, semantic_search(kb, data), SEARCH_MAX_AGE)
 
     @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)")
-    async def search_expand_graph(request: Request, data: ExpandGraphRequest) -> Response[ExpandGraphResponse]:
+    async def search_expand_graph(request: Request, data: JSONBody[ExpandGraphRequest]) -> Response[ExpandGraphResponse]:
         return cached(request, expand_documents(kb, data), SEARCH_MAX_AGE)
 
     @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)")
-    async def entity(request: Request, entity_type: str, number: str) -> Response[EntityResponse]:
+    async def entity(request: Request, entity_type: FromPath[str], number: FromPath[str]) -> Response[EntityResponse]:
         return cached(request, get_entity(kb, entity_type, number), ENTITY_MAX_AGE)
 
     import logging
@@ -1671,7 +1672,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
             "SEARCH_ERROR", "An error occurred during search. Please try again.")])
 
     @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)")
-    async def api_rag_search(data: RagSearchRequest) -> RagSearchResponse:
+    async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
         return rag_search(kb, data)
 
     from rag_answers import answer_routes
@@ -1690,7 +1691,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         lifespan=[run_mcp],
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
-                             "Send": Send},
+                             "Send": Send, "JSONBody": JSONBody, "FromPath": FromPath},
         exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
                             HTTPException: on_http, Exception: on_crash},
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
@@ -1701,6 +1702,109 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     # Outside the whole app, so that responses made from exceptions anywhere (a 429 raised by the
     # rate limiter, say) carry the request id and are logged with their real status.
     return RequestLogMiddleware(app)
+
+
+# --------------------------------------------------------------------------- serverless
+"""AWS Lambda: API Gateway HTTP API / function URL events (payload 2.0, and 1.0) to the ASGI app."""
+
+
+class LambdaAdapter:
+    """Runs the app in one event loop per container; the ASGI lifespan starts once, on the first event.
+
+    Lambda freezes the process between invocations; the loop and the started lifespan (which
+    holds the MCP session manager, startable once per process) survive, so warm invocations
+    reuse them.
+    """
+
+    def __init__(self):
+        import asyncio
+
+        self.loop = asyncio.new_event_loop()
+        self.app = None
+
+    def _start(self) -> None:
+        import asyncio
+
+        self.app = create_app()
+        started = asyncio.Event()
+        queue: asyncio.Queue = asyncio.Queue()
+
+        async def receive():
+            return await queue.get()
+
+        async def send(message):
+            if message["type"] in ("lifespan.startup.complete", "lifespan.startup.failed"):
+                self.startup = message
+                started.set()
+
+        async def run_lifespan():
+            await queue.put({"type": "lifespan.startup"})
+            await self.app({"type": "lifespan", "asgi": {"version": "3.0"}, "state": {}}, receive, send)
+
+        self._lifespan = self.loop.create_task(run_lifespan())  # keeps running: shutdown never comes
+        self.loop.run_until_complete(started.wait())
+        if self.startup["type"] != "lifespan.startup.complete":
+            raise ConfigError(f"startup failed: {self.startup.get('message', '')}")
+
+    def __call__(self, event: dict, context: Any = None) -> dict:
+        import base64
+
+        if self.app is None:
+            self._start()
+        http = (event.get("requestContext") or {}).get("http") or {}
+        method = http.get("method") or event.get("httpMethod") or "GET"
+        path = event.get("rawPath") or event.get("path") or "/"
+        query = event.get("rawQueryString")
+        if query is None:
+            query = "&".join(f"{k}={v}" for k, v in (event.get("queryStringParameters") or {}).items())
+        headers = [(k.lower().encode("latin-1"), str(v).encode("latin-1"))
+                   for k, v in (event.get("headers") or {}).items()]
+        if event.get("cookies"):
+            headers.append((b"cookie", "; ".join(event["cookies"]).encode("latin-1")))
+        body = event.get("body") or ""
+        body = base64.b64decode(body) if event.get("isBase64Encoded") else body.encode()
+        source = http.get("sourceIp") or ((event.get("requestContext") or {}).get("identity") or {}).get("sourceIp")
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method.upper(),
+                 "scheme": "https", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
+                 "root_path": "", "headers": headers, "client": (source or "0.0.0.0", 0),
+                 "server": ("lambda", 443), "state": {}}
+        response: dict = {"status": 500, "headers": [], "body": b""}
+        sent = False
+
+        async def receive():
+            nonlocal sent
+            if sent:
+                return {"type": "http.disconnect"}
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                response["status"], response["headers"] = message["status"], message.get("headers", [])
+            elif message["type"] == "http.response.body":
+                response["body"] += message.get("body", b"")
+
+        self.loop.run_until_complete(self.app(scope, receive, send))
+        out_headers: dict[str, str] = {}
+        for k, v in response["headers"]:
+            key = k.decode("latin-1").lower()
+            out_headers[key] = f"{out_headers[key]},{v.decode('latin-1')}" if key in out_headers else v.decode("latin-1")
+        text_like = out_headers.get("content-type", "").startswith(("application/json", "text/"))
+        payload = response["body"]
+        return {"statusCode": response["status"], "headers": out_headers,
+                "body": payload.decode() if text_like else base64.b64encode(payload).decode(),
+                "isBase64Encoded": not text_like}
+
+
+_lambda_adapter: LambdaAdapter | None = None
+
+
+def handler(event: dict, context: Any = None) -> dict:
+    """AWS Lambda entry point (`rag.handler`): one adapter per container, reused while warm."""
+    global _lambda_adapter
+    if _lambda_adapter is None:
+        _lambda_adapter = LambdaAdapter()
+    return _lambda_adapter(event, context)
 
 
 # --------------------------------------------------------------------------- CLI
@@ -1720,6 +1824,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="serve REST and MCP over HTTP")
     serve.add_argument("--host", default=env("HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(env("PORT", str(DEFAULT_PORT))))
+    serve.add_argument("--workers", type=int, default=int(env("WEB_CONCURRENCY", "1")),
+                       help="worker processes (env WEB_CONCURRENCY); each loads the model (~100 MB)")
     search = sub.add_parser("search", help="search the book from the file, no server")
     search.add_argument("query")
     search.add_argument("-k", type=int, default=5)
@@ -1738,10 +1844,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             import uvicorn
 
-            app = create_app(kb)
-            print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}",
-                  file=sys.stderr)
-            uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+            print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}"
+                  + (f" with {args.workers} workers" if args.workers > 1 else ""), file=sys.stderr)
+            if args.workers > 1:
+                # Each worker process builds its own app (and KnowledgeBase) from the environment.
+                os.environ["RAG_DB"], os.environ["RAG_MODEL_DIR"] = str(args.db), str(args.models)
+                uvicorn.run("rag:create_app", factory=True, workers=args.workers, host=args.host,
+                            port=args.port, log_level="warning")
+            else:
+                uvicorn.run(create_app(kb), host=args.host, port=args.port, log_level="warning")
             return 0
         if args.command == "search":
             filters = {"chapter": args.chapter} if args.chapter else None

@@ -423,6 +423,7 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
     """A Litestar Router with the spec 04/05 routes and their error contract."""
     from litestar import MediaType, Request, Response, Router, get, post
     from litestar.exceptions import HTTPException, ValidationException
+    from litestar.params import JSONBody
 
     def error(status: int, err: AnswerError) -> Response:
         return Response(content=err.body(), status_code=status, media_type=MediaType.JSON)
@@ -449,17 +450,18 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
 
     @post("/tools/retrieve_content", status_code=200, summary="The retrieve_content tool (spec 05)",
           sync_to_thread=True)
-    def tool_retrieve_content(data: RetrieveContentRequest) -> dict:
+    def tool_retrieve_content(data: JSONBody[RetrieveContentRequest]) -> dict:
         return retrieve_content(kb, data.query, data.top_k, data.selected_text_only, data.selected_text_content)
 
     @post("/ask", status_code=200, summary="A grounded answer with citations, or a refusal (specs 04 and 05)",
           sync_to_thread=True)
-    def ask(data: AskRequest) -> dict:
+    def ask(data: JSONBody[AskRequest]) -> dict:
         return answer(kb, data.query, data.mode, data.selected_text, data.top_k, data.module_filter)
 
     return Router(path="/", route_handlers=[tools, tool_retrieve_content, ask],
                   exception_handlers={AnswerError: on_answer_error, ValidationException: on_bad_body,
-                                      HTTPException: on_http, Exception: on_crash})
+                                      HTTPException: on_http, Exception: on_crash},
+                  signature_namespace={"JSONBody": JSONBody})
 
 
 def openai_tool(name: str, description: str, schema: dict) -> dict:
