@@ -226,7 +226,8 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
         mid = (w.top + w.bottom) / 2
         for i in range(len(lines) - 1, -1, -1):
             line = lines[i]
-            if abs(bases[i] - w.bottom) < 2.5 or (w.size < line.words[0].size * 0.85
+            near = line.words[0].x0 - 12 <= w.x0 <= max(x.x1 for x in line.words) + 12
+            if abs(bases[i] - w.bottom) < 2.5 or (w.size < line.words[0].size * 0.85 and near
                                                    and line.top - 3 <= mid <= bases[i] + 3):
                 line.words.append(w)
                 break

@@ -116,8 +116,8 @@ def split_passages(text: str, max_words: int = 90) -> list[str]:
     passages = []
     for para in re.split(r"\n\s*\n", text):
         para = " ".join(para.split())
-        if not para:
-            continue
+        if not re.search(r"[^\W\d_]", para):
+            continue  # no words at all ("---", "1 2 3"): nothing to search
         current: list[str] = []
         for sentence in re.split(r"(?<=[.!?])\s+", para):
             if current and len(" ".join(current + [sentence]).split()) > max_words:

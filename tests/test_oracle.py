@@ -30,3 +30,44 @@ def test_no_entities_beyond_the_labels(kb, labels):
 def test_counts_agree(kb, labels):
     assert Counter(lab["kind"] for lab in labels) == Counter(
         {k: v for k, v in kb.counts().items() if k != "text"})
+
+
+def test_side_notes_are_attached_to_their_paragraph(kb):
+    """Every \\sidenote of the LaTeX source sits, numbered and whole, inside a text chunk."""
+    import re
+
+    from conftest import ROOT
+
+    notes = []
+    for tex in sorted((ROOT / "book" / "chapters").glob("*.tex")):
+        notes += re.findall(r"\\sidenote\{((?:[^{}]|\{[^{}]*\})*)\}", tex.read_text())
+    assert len(notes) >= 8
+    chunks = [c for (c,) in kb.db.execute("SELECT content FROM chunks WHERE kind = 'text'")]
+    for number, note in enumerate(notes, start=1):
+        words = [w for w in re.sub(r"\$[^$]*\$|\\\w+", " ", note).split() if w.isalpha()][:6]
+        owner = [c for c in chunks if f"[Side note] {number} " in c]
+        assert len(owner) == 1, (number, note[:60])
+        text = owner[0].split(f"[Side note] {number} ", 1)[1]
+        at = 0
+        for word in words:  # the note's words, in order
+            at = text.find(word, at)
+            assert at >= 0, (number, word, text[:120])
+            at += len(word)
+
+
+def test_book_counts_meet_the_minimums(client):
+    counts = client.get("/health").json()["counts"]
+    minimum = {"algorithm": 24, "formula": 60, "figure": 8, "table": 8, "example": 16, "exercise": 24}
+    assert all(counts[k] >= v for k, v in minimum.items()), counts
+
+
+def test_lettered_and_appendix_numbers():
+    import build_db
+    from rag import normalize_number
+
+    assert build_db.EQ_NUMBER_RE.match("(5.142a)").group(1) == "5.142a"
+    assert build_db.EQ_NUMBER_RE.match("(A.3)").group(1) == "A.3"
+    assert normalize_number("5.142a") == "5.142a" and normalize_number("b.3") == "B.3"
+    mentions = [(m.group("word"), m.group("nums")) for m in build_db.MENTION_RE.finditer(
+        "see equations (5.142a) and (5.142b), and Table B.3")]
+    assert mentions == [("equations", "(5.142a) and (5.142b)"), ("Table", "B.3")]

@@ -50,6 +50,12 @@ def test_docs_tree_structure(site_db):
     assert chapters >= 6 and lessons >= 15
     kinds = {json.loads(e)["content_type"] for (e,) in db.execute("SELECT extra FROM chunks")}
     assert {"text", "code"} <= kinds
+    # Bold captions make numbered entities, and "see Equation 5.1" elsewhere references them.
+    entities = {i for (i,) in db.execute("SELECT id FROM chunks WHERE kind != 'text'")}
+    assert {"formula_3_1", "formula_5_1", "algorithm_5_1", "algorithm_5_2", "algorithm_7_1"} <= entities
+    referrers = db.execute("SELECT count(*) FROM edges WHERE dst = 'formula_5_1' AND rel = 'REFERENCES'").fetchone()[0]
+    assert referrers >= 2
+    assert "$$" in db.execute("SELECT content FROM chunks WHERE id = 'formula_5_1'").fetchone()[0]  # LaTeX kept
 
 
 @pytest.mark.parametrize("q", QUESTIONS, ids=[q["lesson"] for q in QUESTIONS])
