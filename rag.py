@@ -1539,6 +1539,74 @@ class RequestLogMiddleware:
                 sys.stderr.write(json.dumps(line) + "\n")
 
 
+class LazyMCP:
+    """The MCP server, built and started on first use of /mcp or /tools, not at start-up.
+
+    Importing the MCP SDK takes about half a second, most of the service's cold start; agents
+    that only use REST never pay it.  The session manager's task group must be entered and left
+    in one task, so a task started in the app's lifespan waits for the first request, builds the
+    server, runs the session manager, and stops at shutdown.
+    """
+
+    def __init__(self, kb: KnowledgeBase):
+        import asyncio
+
+        self.kb = kb
+        self.server = None
+        self._app = None
+        self.error: Exception | None = None
+        self.needed, self.ready, self.stop = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    def running(self):
+        """The lifespan part: an async context that owns the MCP task."""
+        import asyncio
+        from contextlib import asynccontextmanager
+
+        @asynccontextmanager
+        async def lifespan():
+            task = asyncio.create_task(self._run())
+            try:
+                yield
+            finally:
+                self.stop.set()
+                await task
+
+        return lifespan()
+
+    async def _run(self) -> None:
+        import asyncio
+
+        needed, stop = asyncio.create_task(self.needed.wait()), asyncio.create_task(self.stop.wait())
+        await asyncio.wait({needed, stop}, return_when=asyncio.FIRST_COMPLETED)
+        needed.cancel()
+        stop.cancel()
+        if self.stop.is_set():
+            return
+        try:
+            self.server = create_mcp(self.kb)
+            self._app = self.server.streamable_http_app(
+                streamable_http_path="/", stateless_http=True, json_response=True,
+                transport_security=mcp_transport_security())
+            async with self.server.session_manager.run():
+                self.ready.set()
+                await self.stop.wait()
+        except Exception as exc:  # reported to every waiting request instead of hanging them
+            self.error = exc
+            self.ready.set()
+
+    async def app(self):
+        """The MCP ASGI app, starting the server on the first call."""
+        self.needed.set()
+        await self.ready.wait()
+        if self.error is not None:
+            raise RuntimeError(f"the MCP server could not start: {self.error}")
+        return self._app
+
+    async def list_tools(self):
+        await self.app()
+        return await self.server.list_tools()
+
+
 def mcp_transport_security():
     """Host/Origin checks for /mcp: RAG_MCP_ALLOWED_HOSTS (comma-separated, default loopback names)."""
     from mcp.server.transport_security import TransportSecuritySettings
@@ -1616,10 +1684,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     import logging
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # our request log says what happened
-    mcp_server = create_mcp(kb)
-    mcp_app = mcp_server.streamable_http_app(
-        streamable_http_path="/", stateless_http=True, json_response=True,
-        transport_security=mcp_transport_security())
+    mcp = LazyMCP(kb)
 
     @asgi("/mcp", is_mount=True, copy_scope=True)
     async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
@@ -1636,11 +1701,11 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
             return
         if scope["type"] == "http" and scope.get("path", "") == "":
             scope["path"] = "/"
-        await mcp_app(scope, receive, send)
+        await (await mcp.app())(scope, receive, send)
 
     @asynccontextmanager
     async def run_mcp(_app) -> AsyncIterator[None]:
-        async with mcp_server.session_manager.run():
+        async with mcp.running():
             yield
 
     def spec03_error(request: Request, status: int, error: str, details: list[Spec03Detail],
@@ -1687,7 +1752,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     app = Litestar(
         route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router,
-                        answer_routes(kb, mcp_server.list_tools)],
+                        answer_routes(kb, mcp.list_tools)],
         lifespan=[run_mcp],
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
