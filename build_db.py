@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Iterable
 
 from rag import (
-    DEFAULT_MODEL_DIR, ENTITY_KINDS, SCHEMA_VERSION, ConfigError, Embedder, entity_id, load_spellfix,
+    DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, entity_id, load_spellfix,
     normalize_kind, normalize_number,
 )
 
@@ -679,12 +679,16 @@ def _is_prose_reference(line: Line, layout: Layout) -> bool:
 def _equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]:
     """Numbered equations displayed inside a box or float, as formula entities."""
     out = []
-    for l in lines:
-        if _ends_with_equation_number(l, layout) and len(l.words) > 1:
+    for i, l in enumerate(lines):
+        if _ends_with_equation_number(l, layout):
             number = normalize_number(EQ_NUMBER_RE.match(l.words[-1].text).group(1))
+            content = " ".join(w.text for w in l.words[:-1])
+            if not content:  # the number stands alone, centred on a display of several lines
+                near = [n for n in lines[max(0, i - 3):i + 4] if n is not l and abs(n.top - l.top) < 24
+                        and not _ends_with_equation_number(n, layout)]
+                content = "\n".join(n.text for n in near)
             out.append(Item(l.top, "entity", entity={"kind": "formula", "number": number, "title": None,
-                                                      "content": " ".join(w.text for w in l.words[:-1]),
-                                                      "context": context}))
+                                                      "content": content or f"({number})", "context": context}))
     return out
 
 
@@ -848,7 +852,8 @@ class ChunkBuilder:
     def feed_page(self, page: Page, items: list[Item]) -> None:
         for idx, item in enumerate(items):
             if item.kind == "entity":
-                self.flush_text() if item.entity["kind"] != "formula" else None
+                if item.entity["kind"] != "formula":  # a formula sits inside the running text
+                    self.flush_text()
                 self.add_entity(item.entity, page.number)
             elif item.kind == "note":
                 self.add_note(item.text)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import re
 import sys
@@ -1490,7 +1489,7 @@ def _validation_detail(exc: Any) -> str:
         if "missing required field" in message:
             name = message.split("`")[1] if "`" in message else key
             return f"{name} is required"
-        if key == "k" or key.startswith("k"):
+        if key == "k":
             return "k must be an integer between 1 and 20"
         return f"{key}: {message}"
     text = str(getattr(exc, "detail", "") or exc)
