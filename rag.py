@@ -1606,6 +1606,71 @@ class LazyMCP:
         return await self.server.list_tools()
 
 
+class ApiKeyMiddleware:
+    """RAG_API_KEY: when set, every route but /health (and CORS preflights) needs the key.
+
+    The key comes as "Authorization: Bearer <key>" or "X-API-Key: <key>" and is compared in
+    constant time.  A missing or wrong key gets a 401 in the route's own error format; the key
+    itself is never logged or echoed.
+    """
+
+    OPEN_PATHS = ("/health",)
+
+    def __init__(self, app, key: str):
+        self.app = app
+        self.key = key.encode()
+
+    def __getattr__(self, name: str):
+        return getattr(self.app, name)
+
+    def _authorized(self, headers: dict) -> bool:
+        import hmac
+
+        given = headers.get(b"x-api-key", b"")
+        bearer = headers.get(b"authorization", b"")
+        if bearer[:7].lower() == b"bearer ":
+            given = given or bearer[7:].strip()
+        return hmac.compare_digest(given, self.key)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope.get("path") in self.OPEN_PATHS or scope.get("method") == "OPTIONS":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        if self._authorized(headers):
+            await self.app(scope, receive, send)
+            return
+        message = "missing or wrong API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
+        path = scope.get("path", "")
+        request_id = scope.get("state", {}).get("request_id")
+        if path.startswith("/api/rag"):
+            body = Spec03Error(error="Unauthorized", details=[Spec03Detail("UNAUTHORIZED", message)],
+                               timestamp=now_iso(), request_id=request_id)
+        elif path in ("/ask", "/tools") or path.startswith("/tools/"):
+            body = {"status": "error", "error": message, "error_type": "unauthorized", "message": message,
+                    "fallback_action": "refuse_answer", "timestamp": now_iso()}
+        else:
+            body = ErrorBody(detail=message, status_code=401, error_code="UNAUTHORIZED", timestamp=now_iso())
+        data = msgspec.json.encode(body)
+        await send({"type": "http.response.start", "status": 401,
+                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
+                                (b"content-length", str(len(data)).encode())]})
+        await send({"type": "http.response.body", "body": data})
+
+
+def cors_config():
+    """RAG_CORS_ORIGINS: comma-separated origins browsers may call from (default: none)."""
+    origins = [o.strip() for o in (env("RAG_CORS_ORIGINS", "") or "").split(",") if o.strip()]
+    if not origins:
+        return None
+    from litestar.config.cors import CORSConfig
+
+    return CORSConfig(allow_origins=origins, allow_methods=["GET", "POST", "OPTIONS"],
+                      allow_headers=["Content-Type", "Authorization", "X-API-Key", "X-Request-ID", "X-Session-ID",
+                                     "Mcp-Protocol-Version", "Mcp-Session-Id"],
+                      expose_headers=["X-Request-ID", "ETag", "Retry-After"], max_age=600)
+
+
 def mcp_transport_security():
     """Host/Origin checks for /mcp: RAG_MCP_ALLOWED_HOSTS (comma-separated, default loopback names)."""
     from mcp.server.transport_security import TransportSecuritySettings
@@ -1761,11 +1826,14 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
                                      description=f"Knowledge service for {kb.title}"),
         request_max_body_size=1_000_000,
+        cors_config=cors_config(),
     )
     app.state.kb = kb
+    key = env("RAG_API_KEY")
+    served = ApiKeyMiddleware(app, key) if key else app
     # Outside the whole app, so that responses made from exceptions anywhere (a 429 raised by the
-    # rate limiter, say) carry the request id and are logged with their real status.
-    return RequestLogMiddleware(app)
+    # rate limiter, or a 401) carry the request id and are logged with their real status.
+    return RequestLogMiddleware(served)
 
 
 # --------------------------------------------------------------------------- serverless

@@ -1,0 +1,96 @@
+"""Access control: the optional API key (401 in each route's format) and the CORS allowlist."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from conftest import start_server
+
+KEY = "s3cret-key-for-tests"
+ORIGIN = "https://app.example.org"
+
+
+@pytest.fixture(scope="module")
+def guarded():
+    proc, base = start_server(env={"RAG_API_KEY": KEY, "RAG_CORS_ORIGINS": ORIGIN})
+    yield base, proc
+    proc.terminate()
+    proc.wait()
+
+
+def test_health_needs_no_key(guarded):
+    base, _ = guarded
+    assert httpx.get(base + "/health").status_code == 200
+
+
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"X-API-Key": KEY[:-1]},
+                                     {"Authorization": KEY}])
+def test_rest_routes_need_the_key(guarded, headers):
+    base, _ = guarded
+    resp = httpx.post(base + "/search/semantic", json={"query": "value iteration"}, headers=headers)
+    assert resp.status_code == 401 and resp.headers["www-authenticate"] == "Bearer"
+    assert set(resp.json()) == {"detail", "status_code", "error_code", "timestamp"}
+    assert resp.json()["error_code"] == "UNAUTHORIZED" and KEY not in resp.text
+    assert httpx.get(base + "/entity/algorithm/5.3", headers=headers).status_code == 401
+
+
+@pytest.mark.parametrize("headers", [{"Authorization": f"Bearer {KEY}"}, {"X-API-Key": KEY}])
+def test_the_key_opens_every_route(guarded, headers):
+    base, _ = guarded
+    assert httpx.post(base + "/search/semantic", json={"query": "value iteration"}, headers=headers).status_code == 200
+    assert httpx.get(base + "/entity/algorithm/5.3", headers=headers).status_code == 200
+    assert httpx.post(base + "/api/rag/search", json={"query": "x", "scope": "entire_book"},
+                      headers=headers).status_code == 200
+    assert httpx.post(base + "/ask", json={"query": "What is CVaR?"}, headers=headers).status_code == 200
+
+
+def test_401_in_each_routes_format(guarded):
+    base, _ = guarded
+    spec03 = httpx.post(base + "/api/rag/search", json={"query": "x", "scope": "entire_book"})
+    assert spec03.status_code == 401 and spec03.json()["details"][0]["code"] == "UNAUTHORIZED"
+    assert spec03.json()["request_id"] == spec03.headers["x-request-id"]
+    spec05 = httpx.post(base + "/ask", json={"query": "What is CVaR?"})
+    assert spec05.status_code == 401 and spec05.json()["error_type"] == "unauthorized"
+    mcp = httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert mcp.status_code == 401
+
+
+def test_mcp_client_with_the_key(guarded):
+    from fastmcp.client import Client, StreamableHttpTransport
+
+    base, _ = guarded
+
+    async def go():
+        transport = StreamableHttpTransport(base + "/mcp", headers={"Authorization": f"Bearer {KEY}"})
+        async with Client(transport) as client:
+            return await client.call_tool("search_knowledge_base", {"query": "belief update", "k": 2})
+
+    assert len(asyncio.run(go()).structured_content["result"]) == 2
+
+
+def test_cors_allowlist(guarded):
+    base, _ = guarded
+    allowed = httpx.get(base + "/health", headers={"Origin": ORIGIN})
+    assert allowed.headers.get("access-control-allow-origin") == ORIGIN
+    other = httpx.get(base + "/health", headers={"Origin": "https://evil.example.com"})
+    assert "access-control-allow-origin" not in other.headers
+    preflight = httpx.options(base + "/search/semantic", headers={
+        "Origin": ORIGIN, "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,authorization"})
+    assert preflight.status_code in (200, 204)
+    assert preflight.headers.get("access-control-allow-origin") == ORIGIN
+
+
+def test_no_cors_headers_by_default(client):
+    assert "access-control-allow-origin" not in client.get("/health", headers={"Origin": ORIGIN}).headers
+
+
+def test_the_key_never_reaches_the_log(guarded):
+    base, proc = guarded
+    httpx.get(base + "/health", headers={"Authorization": f"Bearer {KEY}"})
+    proc.log.flush()
+    proc.log.seek(0)
+    assert KEY not in proc.log.read()
