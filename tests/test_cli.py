@@ -53,3 +53,78 @@ def test_not_a_knowledge_file(tmp_path):
 def test_missing_model(tmp_path):
     proc = rag("--models", str(tmp_path), "search", "anything")
     assert proc.returncode == 2 and "model file missing" in proc.stderr
+
+
+def one_line_error(proc, *fragments):
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bookrag: error:"), proc.stderr
+    assert "Traceback" not in proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def test_truncated_knowledge_file(tmp_path):
+    from conftest import KNOWLEDGE
+
+    bad = tmp_path / "k.sqlite"
+    bad.write_bytes(KNOWLEDGE.read_bytes()[:4096])
+    one_line_error(rag("--db", str(bad), "serve", "--port", "1"), "not a readable knowledge file")
+
+
+def test_wrong_schema_version(tmp_path):
+    import shutil
+
+    import apsw
+
+    from conftest import KNOWLEDGE
+
+    other = tmp_path / "k.sqlite"
+    shutil.copy(KNOWLEDGE, other)
+    db = apsw.Connection(str(other))
+    db.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    db.close()
+    one_line_error(rag("--db", str(other), "search", "x"), "schema version '0'", "rebuild it")
+
+
+def model_copy(tmp_path):
+    import shutil
+
+    models = tmp_path / "models"
+    shutil.copytree(ROOT / "models", models)
+    return models
+
+
+def test_corrupt_model_file(tmp_path):
+    models = model_copy(tmp_path)
+    (models / "model.onnx").write_bytes(b"not an onnx graph" * 1000)
+    one_line_error(rag("--models", str(models), "search", "x"), "model.onnx cannot be loaded")
+
+
+def test_model_and_knowledge_file_disagree(tmp_path):
+    models = model_copy(tmp_path)
+    info = json.loads((models / "model.json").read_text())
+    info["dim"], info["onnx_sha256"] = 768, "0" * 64
+    (models / "model.json").write_text(json.dumps(info))
+    one_line_error(rag("--models", str(models), "serve", "--port", "1"), "was embedded with model",
+                   "rebuild the knowledge file or restore the model")
+
+
+def test_a_writer_holding_a_lock_does_not_stop_the_reader(tmp_path):
+    """The service opens the file read-only and immutable: another process's lock cannot block it."""
+    import shutil
+
+    import apsw
+
+    from conftest import KNOWLEDGE
+
+    path = tmp_path / "k.sqlite"
+    shutil.copy(KNOWLEDGE, path)
+    writer = apsw.Connection(str(path))
+    writer.execute("BEGIN EXCLUSIVE")
+    try:
+        proc = rag("--db", str(path), "search", "value iteration", "-k", "2")
+        assert proc.returncode == 0 and len(proc.stdout.strip().splitlines()) == 2
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
