@@ -795,7 +795,7 @@ class SemanticSearchRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Body of POST /search/semantic."""
 
     query: str
-    k: int = 5
+    k: Any = 5  # an integer 1-20; checked here, not coerced ("5" is an error, as spec 01 says)
     traverse_types: list[str] | None = None
     filters: dict[str, Any] | None = None
 
@@ -898,6 +898,8 @@ def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[
         raise ApiError(400, "query must be at least 3 characters")
     if len(query) > 2000:
         raise ApiError(400, "query must be at most 2000 characters")
+    if isinstance(req.k, bool) or not isinstance(req.k, int):
+        raise ApiError(400, "k must be an integer between 1 and 20")
     if not 1 <= req.k <= 20:
         raise ApiError(400, "k must be between 1 and 20")
     kinds = []
@@ -1496,6 +1498,17 @@ def _validation_detail(exc: Any) -> str:
     return text if text else "invalid request body"
 
 
+# What the JSON decoder raises on hostile bodies (too deeply nested, not UTF-8) besides its own error.
+CLIENT_DECODE_ERRORS = (RecursionError, UnicodeDecodeError)
+
+
+def decode_error_message(exc: BaseException) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "request body is not valid UTF-8"
+    return "request body is nested too deeply"
+
+
+MAX_BODY_BYTES = 1_000_000  # every route, MCP included: larger bodies get a 413
 SEARCH_MAX_AGE = 86400      # spec 01: agents cache search and expansion for 24 hours
 ENTITY_MAX_AGE = 604800     # and entities for 7 days
 
@@ -1585,7 +1598,7 @@ class LazyMCP:
             self.server = create_mcp(self.kb)
             self._app = self.server.streamable_http_app(
                 streamable_http_path="/", stateless_http=True, json_response=True,
-                transport_security=mcp_transport_security())
+                transport_security=mcp_transport_security(), max_request_body_size=MAX_BODY_BYTES)
             async with self.server.session_manager.run():
                 self.ready.set()
                 await self.stop.wait()
@@ -1716,6 +1729,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return error_response(exc.status_code, str(detail))
 
     def on_crash(_: Request, exc: Exception) -> Response:
+        if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault
+            return error_response(400, decode_error_message(exc))
         return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
 
     @get("/health", summary="Service status, the book's title and counts per chunk type")
@@ -1797,6 +1812,9 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON", _validation_detail(exc))])
 
     def on_spec03_crash(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, CLIENT_DECODE_ERRORS):
+            return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON",
+                                                                               decode_error_message(exc))])
         return spec03_error(request, 500, "Search failed", [Spec03Detail(
             "SEARCH_ERROR", "An error occurred during search. Please try again.")])
 
@@ -1825,7 +1843,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
                             HTTPException: on_http, Exception: on_crash},
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
                                      description=f"Knowledge service for {kb.title}"),
-        request_max_body_size=1_000_000,
+        request_max_body_size=MAX_BODY_BYTES,
         cors_config=cors_config(),
     )
     app.state.kb = kb

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from rag import Chunk, KnowledgeBase, env, now_iso
+from rag import CLIENT_DECODE_ERRORS, Chunk, KnowledgeBase, decode_error_message, env, now_iso
 
 # --------------------------------------------------------------------------- retrieval
 """Retrieval: the chunks an answer may use, from the book or from the user's selected text."""
@@ -441,6 +441,8 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
         return error(exc.status_code, AnswerError(exc.status_code, "invalid_query", str(exc.detail)))
 
     def on_crash(_: Request, exc: Exception) -> Response:
+        if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input
+            return error(400, AnswerError(400, "invalid_query", decode_error_message(exc)))
         return error(503, AnswerError(503, "service_unavailable", "the service could not answer; try again", "retry"))
 
     @get("/tools", summary="OpenAI function-tool schemas of retrieve_content and the MCP tools (spec 05)")

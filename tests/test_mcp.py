@@ -163,7 +163,14 @@ def test_initialized_notification_is_accepted(server):
     assert resp.status_code == 202
 
 
-@pytest.mark.parametrize("payload", ['{"jsonrpc": "2.0", "id": 1, "method": ', "[]", '{"id": 1}'])
+HOSTILE = [b'{"jsonrpc": "2.0", "id": 1, "method": ', b"[]", b'{"id": 1}',
+           b'{"jsonrpc":"2.0","id":1,"method":"tools/list","x":"\xff\xfe"}',
+           b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_knowledge_base","arguments":'
+           b'{"query":' + b"[" * 5000 + b"]" * 5000 + b"}}}",
+           b'{"jsonrpc":"2.0","id":1,"method":"tools/list","pad":"' + b"a" * 1_200_000 + b'"}']
+
+
+@pytest.mark.parametrize("payload", HOSTILE, ids=["truncated", "array", "no method", "bad utf-8", "deep", "1.2 MB"])
 def test_malformed_jsonrpc_never_crashes(server, payload):
     resp = httpx.post(server + "/mcp", content=payload, headers={"content-type": "application/json",
                                                                  "accept": "application/json, text/event-stream"})
