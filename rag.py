@@ -1713,10 +1713,10 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     if kb is None:
         kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
 
-    def error_response(status: int, detail: str, code: str | None = None) -> Response:
+    def error_response(status: int, detail: str, code: str | None = None, headers: dict | None = None) -> Response:
         body = ErrorBody(detail=detail, status_code=status, error_code=code or _ERROR_CODES.get(status, "ERROR"),
                          timestamp=now_iso())
-        return Response(content=body, status_code=status, media_type=MediaType.JSON)
+        return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
 
     def on_api_error(_: Request, exc: ApiError) -> Response:
         return error_response(exc.status, exc.detail, exc.code)
@@ -1726,7 +1726,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     def on_http(_: Request, exc: HTTPException) -> Response:
         detail = exc.detail if exc.status_code != 500 else "internal error"
-        return error_response(exc.status_code, str(detail))
+        return error_response(exc.status_code, str(detail), headers=exc.headers)  # e.g. Allow on a 405
 
     def on_crash(_: Request, exc: Exception) -> Response:
         if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault

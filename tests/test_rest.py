@@ -217,3 +217,11 @@ def test_search_suggestion_for_typos(client):
     assert body["suggestion"] == "did you mean POMDP"
     assert body["corrected_query"] == "POMDP belief update"
     assert "suggestion" not in client.post("/search/semantic", json={"query": "value iteration"}).json()
+
+
+@pytest.mark.parametrize("method, path", [("PUT", "/search/semantic"), ("DELETE", "/entity/formula/4.10"),
+                                          ("PATCH", "/tools"), ("TRACE", "/ask")])
+def test_405_names_the_allowed_methods(client, method, path):
+    resp = client.request(method, path)
+    assert resp.status_code == 405 and resp.headers["allow"]
+    assert resp.json()["error_code"] == "METHOD_NOT_ALLOWED"

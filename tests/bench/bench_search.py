@@ -59,7 +59,7 @@ def over_http(queries, rounds):
 
     from conftest import start_server
 
-    proc, base = start_server(env={"RAG_RATE_LIMIT": "1000000/minute", "RAG_ACCESS_LOG": "0"})
+    proc, base = start_server(env={"RAG_RATE_LIMIT": "1000/second", "RAG_ACCESS_LOG": "0"})
     try:
         conn = http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]))
 
