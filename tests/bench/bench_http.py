@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -66,7 +65,7 @@ async def clients(base: str, queries: list[str], n: int, seconds: float) -> tupl
 
 
 def main(argv=None):
-    from conftest import free_port
+    from conftest import start_server
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20)
@@ -76,18 +75,9 @@ def main(argv=None):
     import httpx
 
     for workers in args.workers:
-        port = free_port()
-        env = {**os.environ, "RAG_QUERY_CACHE": "0", "RAG_ACCESS_LOG": "0"}
-        proc = subprocess.Popen([sys.executable, str(ROOT / "rag.py"), "serve", "--port", str(port), "--workers",
-                                 str(workers)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
+        proc, base = start_server(env={"RAG_QUERY_CACHE": "0", "RAG_ACCESS_LOG": "0"},
+                                  serve_args=("--workers", str(workers)))
         try:
-            for _ in range(300):
-                try:
-                    if httpx.get(base + "/health", timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
             for q in queries[:20]:
                 httpx.post(base + "/search/semantic", json={"query": q})
             before = rss_mb(proc.pid)

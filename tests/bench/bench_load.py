@@ -13,9 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -70,8 +68,7 @@ async def run(base: str, clients: int, seconds: float, queries, entities):
 
 
 def main(argv=None):
-    import httpx
-    from conftest import free_port
+    from conftest import start_server
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
@@ -80,18 +77,9 @@ def main(argv=None):
     queries = [q["question"] for q in json.loads((ROOT / "tests" / "eval" / "questions.json").read_text())]
     entities = [tuple(line.split("|")[:2]) for line in (ROOT / "book" / "labels.txt").read_text().splitlines()]
     entities = [("formula" if k == "equation" else k, n) for k, n in entities]
-    port = free_port()
-    env = {**os.environ, "RAG_ACCESS_LOG": "0", "RAG_RATE_LIMIT": "1000/second"}  # a short window keeps the limiter's history small
-    proc = subprocess.Popen([sys.executable, str(ROOT / "rag.py"), "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    # A short rate-limit window keeps the limiter's per-session history small under load.
+    proc, base = start_server(env={"RAG_ACCESS_LOG": "0", "RAG_RATE_LIMIT": "1000/second"})
     try:
-        for _ in range(300):
-            try:
-                if httpx.get(base + "/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
         asyncio.run(run(base, args.clients, min(10.0, args.seconds / 4), queries, entities))  # warm-up
         before = rss_mb(proc.pid)
         times, errors = asyncio.run(run(base, args.clients, args.seconds, queries, entities))
