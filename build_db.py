@@ -785,32 +785,8 @@ class ChunkBuilder:
         if self.notes:
             text += "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
         self.paragraphs, self.notes = [], []
-        for piece in self._split_to_budget(text):
+        for piece in split_to_budget(text, self.count_tokens):
             self._emit("text", piece, first.page)
-
-    def _split_to_budget(self, text: str) -> list[str]:
-        if self.count_tokens(text) <= MAX_CHUNK_TOKENS:
-            return [text]
-        sentences = re.split(r"(?<=[.!?:])\s+", text)
-        pieces, current = [], ""
-        for sentence in sentences:
-            candidate = f"{current} {sentence}".strip()
-            if current and self.count_tokens(candidate) > MAX_CHUNK_TOKENS - 16:
-                pieces.append(current)
-                current = sentence
-            else:
-                current = candidate
-        if current:
-            pieces.append(current)
-        out = []
-        for piece in pieces:  # a single over-long sentence: cut by words
-            while self.count_tokens(piece) > MAX_CHUNK_TOKENS:
-                words = piece.split()
-                half = max(1, len(words) * 3 // 4)
-                out.append(" ".join(words[:half]))
-                piece = " ".join(words[half:])
-            out.append(piece)
-        return [p for p in out if p.strip()]
 
     def _emit(self, kind: str, content: str, pdf_page: int, number: str | None = None,
               title: str | None = None, context: str | None = None, extra: dict | None = None) -> Chunk:
@@ -1223,7 +1199,7 @@ def markdown_structure(root: Path, count_tokens, base_url: str | None = None) ->
             nonlocal open_text
             if open_text:
                 text = "\n\n".join(open_text)
-                for piece in _split_text_to_budget(text, count_tokens):
+                for piece in split_to_budget(text, count_tokens):
                     emit("text", piece, open_heading)
             open_text = []
 
@@ -1247,7 +1223,7 @@ def markdown_structure(root: Path, count_tokens, base_url: str | None = None) ->
                     continue
             if kind == "code":
                 flush_text()
-                for piece in _split_text_to_budget(text, count_tokens, code=True):
+                for piece in split_to_budget(text, count_tokens, code=True):
                     emit("text", piece, heading, content_type="code")
                 continue
             if open_heading != heading:
@@ -1260,15 +1236,16 @@ def markdown_structure(root: Path, count_tokens, base_url: str | None = None) ->
     return chunks, sections
 
 
-def _split_text_to_budget(text: str, count_tokens, code: bool = False) -> list[str]:
-    """Split text (by lines for code, by sentences for prose) into pieces within the model's window."""
+def split_to_budget(text: str, count_tokens, code: bool = False) -> list[str]:
+    """Split text into pieces within the model's window: prose at sentence ends, code at line ends;
+    a single unit still too long is cut by words."""
     if count_tokens(text) <= MAX_CHUNK_TOKENS:
         return [text]
     units = text.splitlines() if code else re.split(r"(?<=[.!?:])\s+", text)
     joiner = "\n" if code else " "
     pieces, current = [], ""
     for unit in units:
-        candidate = f"{current}{joiner}{unit}" if current else unit
+        candidate = f"{current}{joiner}{unit}" if current else unit.strip() if not code else unit
         if current and count_tokens(candidate) > MAX_CHUNK_TOKENS - 16:
             pieces.append(current)
             current = unit
@@ -1279,7 +1256,7 @@ def _split_text_to_budget(text: str, count_tokens, code: bool = False) -> list[s
     out = []
     for piece in pieces:
         while count_tokens(piece) > MAX_CHUNK_TOKENS:
-            words = piece.split(" ")
+            words = piece.split(" ") if code else piece.split()
             half = max(1, len(words) * 3 // 4)
             out.append(" ".join(words[:half]))
             piece = " ".join(words[half:])
