@@ -698,25 +698,22 @@ def _passes(chunk: Chunk, filters: dict) -> bool:
 def expand_hits(kb: KnowledgeBase, hits: list[Hit], kinds: Sequence[str], vector: bytes) -> list[Hit]:
     """One hop from each hit, both directions, to chunks of the requested kinds (deduplicated)."""
     seen = {h.chunk.id for h in hits}
-    linked: list[str] = []
-    for hit in hits:
-        for src, dst, _rel in kb.edges_of(hit.chunk.id, ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES")):
-            other = dst if src == hit.chunk.id else src
-            if other not in seen:
-                seen.add(other)
-                linked.append(other)
-    chunks = [c for c in kb.get_many(linked).values() if c.kind in kinds]
+    docs, _ = expand_graph(kb, [h.chunk.id for h in hits], LINK_RELATIONS)
+    chunks = [d["chunk"] for d in docs if d["chunk"].kind in kinds and d["chunk"].id not in seen]
     cos = kb.cosine_to(vector, [c.rowid for c in chunks])
-    floor = hits[-1].score if hits else 1.0
+    # Linked items follow the ranked results: each scores its own cosine scaled by the last ranked
+    # score, so the list stays non-increasing and the scores stay comparable with each other.
+    base = hits[-1].score if hits else 1.0
     out = [Hit(c, 0.0, round(cos.get(c.rowid, 0.0), 4), "expansion") for c in chunks]
     out.sort(key=lambda h: (-h.cosine, h.chunk.id))
-    for h in out:  # linked items follow the ranked results and keep the order non-increasing
-        h.score = round(min(floor, max(0.0, h.cosine) * floor), 4)
-        floor = h.score
+    for h in out:
+        h.score = round(max(0.0, h.cosine) * base, 4)
     return out
 
 
 INVERSE = {"REFERENCES": "REFERENCED_BY", "REFERENCED_BY": "REFERENCES"}
+# The relations that link content to content (not reading order or the section tree).
+LINK_RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES")
 
 
 def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
@@ -1409,8 +1406,7 @@ def create_mcp(kb: KnowledgeBase):
         if not document_ids:
             raise ToolError("document_ids must be a non-empty list of ids")
         kinds = set(mcp_kinds(traverse_types))
-        docs, _unknown = expand_graph(kb, document_ids[:100],
-                                      ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES", "RELATED_TO"))
+        docs, _unknown = expand_graph(kb, document_ids[:100], LINK_RELATIONS + ("RELATED_TO",))
         return {"result": [mcp_document(d["chunk"], kb) for d in docs if d["chunk"].kind in kinds]}
 
     def get_entity_by_number(entity_type, number):

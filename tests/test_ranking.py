@@ -106,3 +106,10 @@ def test_filters_inside_knn_still_return_k(kb):
 def test_agent_queries_answer_in_top_3(kb, query, page_range):
     """spec 01's example queries: the section that answers each is among the first three results."""
     assert any(h.chunk.page in page_range for h in kb.search(query, k=3).hits)
+
+
+def test_expansion_scores_are_each_items_own_similarity(kb):
+    hits = kb.search("belief update with particles", k=5, traverse_kinds=["algorithm", "formula"]).hits
+    base = [h for h in hits if h.via != "expansion"][-1].score
+    for h in (h for h in hits if h.via == "expansion"):
+        assert h.score == round(max(0.0, h.cosine) * base, 4)
