@@ -1962,28 +1962,34 @@ def _print_json(obj: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rag.py", description="bookrag: a textbook knowledge service")
-    parser.add_argument("--db", default=env("RAG_DB", str(DEFAULT_DB)), help="knowledge file (env RAG_DB)")
-    parser.add_argument("--models", default=env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)),
-                        help="model directory (env RAG_MODEL_DIR)")
+    # --db and --models work before or after the command ("rag.py --db X serve", "rag.py serve --db X").
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=argparse.SUPPRESS, help="knowledge file (env RAG_DB)")
+    common.add_argument("--models", default=argparse.SUPPRESS, help="model directory (env RAG_MODEL_DIR)")
+    parser = argparse.ArgumentParser(prog="rag.py", description="bookrag: a textbook knowledge service",
+                                     parents=[common])
     sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve REST and MCP over HTTP")
+    serve = sub.add_parser("serve", help="serve REST and MCP over HTTP", parents=[common])
     serve.add_argument("--host", default=env("HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(env("PORT", str(DEFAULT_PORT))))
     serve.add_argument("--workers", type=int, default=int(env("WEB_CONCURRENCY", "1")),
                        help="worker processes (env WEB_CONCURRENCY); each loads the model (~100 MB)")
-    search = sub.add_parser("search", help="search the book from the file, no server")
+    search = sub.add_parser("search", help="search the book from the file, no server", parents=[common])
     search.add_argument("query")
     search.add_argument("-k", type=int, default=5)
     search.add_argument("--chapter")
     search.add_argument("--json", action="store_true")
-    ent = sub.add_parser("entity", help="print a numbered entity")
+    ent = sub.add_parser("entity", help="print a numbered entity (JSON)", parents=[common])
     ent.add_argument("entity_type")
     ent.add_argument("number")
-    exp = sub.add_parser("expand", help="one hop along the graph from ids")
+    exp = sub.add_parser("expand", help="one hop along the graph from ids (JSON)", parents=[common])
     exp.add_argument("ids", nargs="+")
     exp.add_argument("--relations", nargs="*", default=None)
+    for command in (ent, exp):
+        command.add_argument("--json", action="store_true", help="(their output is always JSON)")
     args = parser.parse_args(argv)
+    args.db = getattr(args, "db", None) or env("RAG_DB", str(DEFAULT_DB))
+    args.models = getattr(args, "models", None) or env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR))
 
     try:
         kb = KnowledgeBase(args.db, args.models)

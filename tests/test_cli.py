@@ -128,3 +128,12 @@ def test_a_writer_holding_a_lock_does_not_stop_the_reader(tmp_path):
     finally:
         writer.execute("ROLLBACK")
         writer.close()
+
+
+def test_options_before_or_after_the_command(tmp_path):
+    missing = str(tmp_path / "nope.sqlite")
+    for argv in (["--db", missing, "search", "x"], ["search", "x", "--db", missing],
+                 ["serve", "--db", missing, "--port", "1"]):
+        proc = rag(*argv)
+        assert proc.returncode == 2 and "knowledge file not found" in proc.stderr, argv
+    assert json.loads(rag("entity", "formula", "4.10", "--json").stdout)["id"] == "formula_4_10"
