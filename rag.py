@@ -20,7 +20,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Annotated, Any, Iterable, Optional, Sequence
+
+if __name__ == "__main__":  # run as a script: rag_answers' `import rag` must get this module, not a second copy
+    sys.modules.setdefault("rag", sys.modules[__name__])
 
 # --------------------------------------------------------------------------- configuration
 """Configuration: paths, schema version, vocabularies shared by the builder and the service."""
@@ -776,6 +779,46 @@ SPEC01_FILTER_KEYS = ("chapter", "section", "page_number")
 SPEC01_ENTITY_TYPES = ("formula", "algorithm", "table", "figure")
 
 
+class JsonSchema:
+    """The OpenAPI description of a request field (JSON Schema words), for fields our own code validates.
+
+    Request fields are typed loosely on purpose ("k": "5" must be an error with spec 01's message,
+    not a coerced 5), so the framework cannot derive their schema; this says what we accept.
+    """
+
+    def __init__(self, **schema: Any):
+        self.schema = schema
+
+
+# What a search query must look like: at least 3 characters once surrounding blanks are removed.
+# What counts as blank around a query: ASCII whitespace only, so that the rule reads the same in
+# JSON Schema's regex dialect and in Python (they disagree about some Unicode spaces).
+BLANKS = " \t\n\r\f\v"
+NONBLANK = r"[^ \t\n\r\f\v]"
+QUERY_PATTERN = rf"^[{BLANKS}]*{NONBLANK}[\s\S]+{NONBLANK}[{BLANKS}]*$"
+LABEL = {"type": ["string", "integer"], "pattern": NONBLANK}  # a chapter or section: "3", "3.1" or 3
+FILTER_VALUE = {"type": ["string", "integer", "null"], "pattern": NONBLANK}
+
+
+def whole_number(value: Any) -> int | None:
+    """A count as JSON sends it: 5, or 5.0 (JSON has one number type); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def label_text(value: Any) -> str | None:
+    """A chapter or lesson label as sent: non-blank text, or a whole number ("3", 3, 3.0); else None."""
+    if isinstance(value, str):
+        return value.strip(BLANKS) or None
+    number = whole_number(value)
+    return None if number is None else str(number)
+
+
 class ApiError(Exception):
     """A client error with the HTTP status, message and machine-readable code to report."""
 
@@ -791,10 +834,15 @@ def now_iso() -> str:
 class SemanticSearchRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Body of POST /search/semantic."""
 
-    query: str
-    k: Any = 5  # an integer 1-20; checked here, not coerced ("5" is an error, as spec 01 says)
-    traverse_types: list[str] | None = None
-    filters: dict[str, Any] | None = None
+    query: Annotated[str, JsonSchema(type="string", minLength=3, maxLength=2000, pattern=QUERY_PATTERN)]
+    # an integer 1-20; checked here, not coerced ("5" is an error, as spec 01 says)
+    k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=20, default=5)] = 5
+    traverse_types: Annotated[Optional[list[str]], JsonSchema(
+        type=["array", "null"], items={"type": "string", "enum": list(SPEC01_TRAVERSE_TYPES)})] = None
+    filters: Annotated[Optional[dict[str, Any]], JsonSchema(
+        type=["object", "null"], additionalProperties=False,
+        properties={"chapter": FILTER_VALUE, "section": FILTER_VALUE,
+                    "page_number": {"type": ["integer", "null"]}})] = None
 
 
 class SearchFiltersOut(msgspec.Struct):
@@ -828,8 +876,11 @@ class SemanticSearchResponse(msgspec.Struct, omit_defaults=True):
 class ExpandGraphRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Body of POST /search/expand-graph."""
 
-    document_ids: list[str]
-    traverse_types: list[str] | None = None
+    document_ids: Annotated[list[str], JsonSchema(
+        type="array", minItems=1, maxItems=100,
+        items={"type": "string", "pattern": r"^[A-Za-z0-9_.:\- ()]{1,128}$"})]
+    traverse_types: Annotated[Optional[list[str]], JsonSchema(
+        type=["array", "null"], items={"type": "string", "enum": list(RELATIONS)})] = None
 
 
 class Relationship(msgspec.Struct, omit_defaults=True):
@@ -890,14 +941,15 @@ class HealthResponse(msgspec.Struct):
 
 def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[str]]:
     """Spec 01's validation rules, in its words; returns (query, k, kb filters, kinds)."""
-    query = req.query.strip()
+    query = req.query.strip(BLANKS)
     if len(query) < 3:
         raise ApiError(400, "query must be at least 3 characters")
-    if len(query) > 2000:
+    if len(req.query) > 2000:  # as sent: padding does not buy a longer query
         raise ApiError(400, "query must be at most 2000 characters")
-    if isinstance(req.k, bool) or not isinstance(req.k, int):
+    k = whole_number(req.k)
+    if k is None:
         raise ApiError(400, "k must be an integer between 1 and 20")
-    if not 1 <= req.k <= 20:
+    if not 1 <= k <= 20:
         raise ApiError(400, "k must be between 1 and 20")
     kinds = []
     for value in req.traverse_types or []:
@@ -913,14 +965,15 @@ def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[
         if value is None:
             continue
         if key == "page_number":
-            if isinstance(value, bool) or not isinstance(value, int):
+            if whole_number(value) is None:
                 raise ApiError(400, "page_number must be an integer")
-            filters["page"] = value
+            filters["page"] = whole_number(value)
         else:
-            if isinstance(value, bool) or not isinstance(value, (str, int)) or not str(value).strip():
+            label = label_text(value)
+            if label is None:
                 raise ApiError(400, f"filter {key!r} must be a non-empty string such as \"3\" or \"3.1\"")
-            filters[key] = normalize_number(str(value)) or str(value).strip()
-    return query, req.k, filters, kinds
+            filters[key] = normalize_number(label) or label
+    return query, k, filters, kinds
 
 
 def section_of(chunk: Chunk) -> str | None:
@@ -1020,11 +1073,22 @@ AUTO_LEVELS = (("current_lesson", 3), ("current_chapter", 5), ("entire_book", 2)
 class RagSearchRequest(msgspec.Struct):
     """Body of POST /api/rag/search (fields loosely typed: spec 03 defines its own error codes)."""
 
-    query: Any = None
-    scope: Any = "current_lesson"
-    n_results: Any = 5
-    current_chapter: Any = None
-    current_lesson: Any = None
+    query: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=500, pattern=NONBLANK)] = None
+    scope: Annotated[Any, JsonSchema(type=["string", "null"], enum=[*SPEC03_SCOPES, None],
+                                     default="current_lesson")] = "current_lesson"
+    n_results: Annotated[Any, JsonSchema(type=["integer", "null"], minimum=1, maximum=20, default=5)] = 5
+    current_chapter: Annotated[Any, JsonSchema(type=["string", "integer", "null"], pattern=NONBLANK)] = None
+    current_lesson: Annotated[Any, JsonSchema(type=["string", "integer", "null"], pattern=NONBLANK)] = None
+
+    # What each scope needs besides the query (scope left out means current_lesson).
+    json_schema = {"required": ["query"], "additionalProperties": True, "anyOf": [
+        {"properties": {"scope": {"type": "string", "enum": ["entire_book", "auto"]}}, "required": ["scope"]},
+        {"properties": {"scope": {"type": "string", "const": "current_chapter"}, "current_chapter": LABEL},
+         "required": ["scope", "current_chapter"]},
+        {"properties": {"scope": {"type": ["string", "null"], "enum": ["current_lesson", None]},
+                        "current_chapter": LABEL, "current_lesson": LABEL},
+         "required": ["current_chapter", "current_lesson"]},
+    ]}
 
 
 class RagSearchHit(msgspec.Struct):
@@ -1072,13 +1136,13 @@ def validate_rag_search(req: RagSearchRequest) -> tuple[str, str, int, str | Non
     scope = req.scope if req.scope is not None else "current_lesson"
     if not isinstance(scope, str) or scope not in SPEC03_SCOPES:
         problems.append(Spec03Detail("INVALID_SCOPE", "scope must be one of: " + ", ".join(SPEC03_SCOPES), "scope"))
-    n = req.n_results if req.n_results is not None else 5
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 20:
+    n = whole_number(req.n_results) if req.n_results is not None else 5
+    if n is None or not 1 <= n <= 20:
         problems.append(Spec03Detail("INVALID_N_RESULTS", "n_results must be an integer between 1 and 20",
                                      "n_results"))
     chapter, lesson = req.current_chapter, req.current_lesson
     for name, value in (("current_chapter", chapter), ("current_lesson", lesson)):
-        if value is not None and (not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip()):
+        if value is not None and label_text(value) is None:
             problems.append(Spec03Detail("INVALID_FIELD", f"{name} must be a non-empty string", name))
     if scope in ("current_lesson", "current_chapter") and chapter is None:
         problems.append(Spec03Detail("MISSING_REQUIRED_FIELD",
@@ -1092,11 +1156,10 @@ def validate_rag_search(req: RagSearchRequest) -> tuple[str, str, int, str | Non
         problems.append(Spec03Detail("INVALID_FIELD", "query must be a string", "query"))
     if problems:
         raise Spec03Failure(400, problems)
-    if not 1 <= len(req.query.strip()) <= 500:
+    if not req.query.strip(BLANKS) or len(req.query) > 500:  # the length as sent: padding buys nothing
         raise Spec03Failure(422, [Spec03Detail("INVALID_QUERY_LENGTH",
                                                "Query must be between 1 and 500 characters", "query")])
-    return req.query.strip(), scope, n, str(chapter).strip() if chapter is not None else None, \
-        str(lesson).strip() if lesson is not None else None
+    return req.query.strip(BLANKS), scope, n, label_text(chapter), label_text(lesson)
 
 
 def scope_filters(scope: str, chapter: str | None, lesson: str | None) -> dict | None:
@@ -1250,9 +1313,9 @@ def mcp_filters(filters: dict | None) -> dict:
                                  f"{ {'section': '2', 'subsection': '2.3', 'subsubsection': '2.3.1'}[key]!r}")
             out[{"section": "chapter", "subsection": "section", "subsubsection": "subsection"}[key]] = number
         elif key == "page_number":
-            if isinstance(value, bool) or not isinstance(value, int):
+            if whole_number(value) is None:
                 raise ValueError("filters.page_number must be an integer")
-            out["page"] = value
+            out["page"] = whole_number(value)
         else:
             raise ValueError(f"filters.{key} is not supported; use part, section, subsection, "
                              "subsubsection, page_number")
@@ -1504,6 +1567,10 @@ def decode_error_message(exc: BaseException) -> str:
     return "request body is nested too deeply"
 
 
+ERROR_DESCRIPTIONS = {400: "Invalid request: the message names the field", 401: "Missing or wrong API key",
+                      404: "Not found", 413: "Request body larger than 1 MB",
+                      422: "Query empty or longer than allowed", 429: "Rate limit exceeded",
+                      500: "Internal error", 503: "Knowledge base unavailable; retry"}
 MAX_BODY_BYTES = 1_000_000  # every route, MCP included: larger bodies get a 413
 SEARCH_MAX_AGE = 86400      # spec 01: agents cache search and expansion for 24 hours
 ENTITY_MAX_AGE = 604800     # and entities for 7 days
@@ -1694,6 +1761,78 @@ def mcp_transport_security():
                                      allowed_origins=origins)
 
 
+# JSON Schema keywords whose values are schemas themselves, and Litestar's names for keywords.
+_SUBSCHEMA_KEYS = {"items", "additionalProperties", "not", "if", "then", "else"}
+_SCHEMA_LIST_KEYS = {"anyOf", "allOf", "oneOf"}
+_LITESTAR_SCHEMA_NAMES = {"not": "schema_not", "if": "schema_if", "else": "schema_else"}
+
+
+def openapi_schema_object(schema: dict):
+    """A JSON Schema dict (JSON's own camelCase words) as Litestar's OpenAPI Schema object."""
+    from litestar.openapi.spec import Schema
+
+    return Schema(**openapi_schema_fields(schema))
+
+
+def openapi_schema_fields(schema: dict) -> dict[str, Any]:
+    """The keyword arguments of Litestar's Schema for a JSON Schema dict."""
+    from litestar.openapi.spec import OpenAPIType
+
+    kwargs: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "type":
+            value = [OpenAPIType(t) for t in value] if isinstance(value, list) else OpenAPIType(value)
+        elif key in _SUBSCHEMA_KEYS and isinstance(value, dict):
+            value = openapi_schema_object(value)
+        elif key in _SCHEMA_LIST_KEYS:
+            value = [openapi_schema_object(v) for v in value]
+        elif key == "properties":
+            value = {name: openapi_schema_object(v) for name, v in value.items()}
+        name = _LITESTAR_SCHEMA_NAMES.get(key) or re.sub(r"[A-Z]", lambda m: "_" + m.group(0).lower(), key)
+        kwargs[name] = value
+    return kwargs
+
+
+def request_schema_plugin():
+    """A Litestar OpenAPI plugin: fields marked with JsonSchema, and request structs' own rules.
+
+    A request struct that forbids unknown fields says so (additionalProperties: false); one with a
+    `json_schema` class attribute adds those keywords (e.g. which fields a scope requires).
+    """
+    from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
+    from litestar.plugins import OpenAPISchemaPlugin
+
+    structs = StructSchemaPlugin()
+
+    class RequestSchemaPlugin(OpenAPISchemaPlugin):
+        def is_plugin_supported_field(self, field_definition) -> bool:
+            if any(isinstance(m, JsonSchema) for m in field_definition.metadata):
+                return True
+            return structs.is_plugin_supported_field(field_definition) and (
+                hasattr(field_definition.type_, "json_schema")
+                or field_definition.type_.__struct_config__.forbid_unknown_fields)
+
+        def to_openapi_schema(self, field_definition, schema_creator):
+            marks = [m for m in field_definition.metadata if isinstance(m, JsonSchema)]
+            if marks:
+                return openapi_schema_object(marks[0].schema)
+            schema = structs.to_openapi_schema(field_definition, schema_creator)
+            rules = dict(getattr(field_definition.type_, "json_schema", {}))
+            if field_definition.type_.__struct_config__.forbid_unknown_fields:
+                rules.setdefault("additionalProperties", False)
+            for name, value in openapi_schema_fields(rules).items():
+                setattr(schema, name, value)
+            # Each alternative repeats the whole object: generators (and readers) that take one
+            # branch alone then still see every field's type.
+            for branch in schema.any_of or []:
+                branch.type = schema.type
+                branch.properties = {**(schema.properties or {}), **(branch.properties or {})}
+                branch.required = sorted(set(schema.required or []) | set(branch.required or []))
+            return schema
+
+    return RequestSchemaPlugin()
+
+
 def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = None):
     """Build the Litestar app around one KnowledgeBase (opened now unless given)."""
     from contextlib import asynccontextmanager
@@ -1701,13 +1840,30 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     from litestar import Litestar, MediaType, Request, Response, Router, asgi, get, post
     from litestar.middleware.rate_limit import RateLimitConfig
-    from litestar.params import FromPath, JSONBody
+    from litestar.params import JSONBody, Parameter
     from litestar.types import Receive, Scope, Send
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.openapi import OpenAPIConfig
 
+    from litestar.openapi.datastructures import ResponseSpec
+
     if kb is None:
         kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
+
+    # Path parameters as documented (docs only: our own checks give spec 01's messages); we also accept
+    # other spellings ("Algorithm", "eq", "(3.2)"), these are the canonical ones.
+    EntityTypeParam = Annotated[str, Parameter(description="Entity type (spec 01 names four; all six work)",
+                                               schema_extra={"enum": [*ENTITY_KINDS, "image"]})]
+    EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
+                                                 schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
+
+    def documented(*statuses: int, body: Any = ErrorBody, cached: bool = False) -> dict[int, Any]:
+        """The OpenAPI responses of a route besides its 200: each error status with its real body."""
+        responses = {status: ResponseSpec(body, description=ERROR_DESCRIPTIONS[status], generate_examples=False)
+                     for status in statuses}
+        if cached:
+            responses[304] = ResponseSpec(None, description="Not modified: the client's ETag is still current")
+        return responses
 
     def error_response(status: int, detail: str, code: str | None = None, headers: dict | None = None) -> Response:
         body = ErrorBody(detail=detail, status_code=status, error_code=code or _ERROR_CODES.get(status, "ERROR"),
@@ -1729,7 +1885,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
             return error_response(400, decode_error_message(exc))
         return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
 
-    @get("/health", summary="Service status, the book's title and counts per chunk type")
+    @get("/health", summary="Service status, the book's title and counts per chunk type",
+         responses=documented(500))
     async def health() -> HealthResponse:
         return HealthResponse(status="ok", service=SERVICE_NAME, timestamp=now_iso(), book=kb.title,
                               counts=kb.counts())
@@ -1744,16 +1901,19 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
             return Response(content=b"", status_code=304, headers=headers)
         return Response(content=body, headers=headers, media_type=MediaType.JSON)
 
-    @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)")
+    @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
+          responses=documented(400, 401, 413, 500, cached=True))
     async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
         return cached(request, semantic_search(kb, data), SEARCH_MAX_AGE)
 
-    @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)")
+    @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)",
+          responses=documented(400, 401, 413, 500, cached=True))
     async def search_expand_graph(request: Request, data: JSONBody[ExpandGraphRequest]) -> Response[ExpandGraphResponse]:
         return cached(request, expand_documents(kb, data), SEARCH_MAX_AGE)
 
-    @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)")
-    async def entity(request: Request, entity_type: FromPath[str], number: FromPath[str]) -> Response[EntityResponse]:
+    @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)",
+         responses=documented(400, 401, 404, 500, cached=True))
+    async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam) -> Response[EntityResponse]:
         return cached(request, get_entity(kb, entity_type, number), ENTITY_MAX_AGE)
 
     import logging
@@ -1814,7 +1974,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return spec03_error(request, 500, "Search failed", [Spec03Detail(
             "SEARCH_ERROR", "An error occurred during search. Please try again.")])
 
-    @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)")
+    @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)",
+          responses=documented(400, 401, 413, 422, 429, 500, body=Spec03Error))
     async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
         return rag_search(kb, data)
 
@@ -1834,11 +1995,13 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         lifespan=[run_mcp],
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
-                             "Send": Send, "JSONBody": JSONBody, "FromPath": FromPath},
+                             "Send": Send, "JSONBody": JSONBody, "EntityTypeParam": EntityTypeParam,
+                             "EntityNumberParam": EntityNumberParam},
         exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
                             HTTPException: on_http, Exception: on_crash},
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
                                      description=f"Knowledge service for {kb.title}"),
+        plugins=[request_schema_plugin()],
         request_max_body_size=MAX_BODY_BYTES,
         cors_config=cors_config(),
     )

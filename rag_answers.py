@@ -16,11 +16,12 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
-from rag import CLIENT_DECODE_ERRORS, Chunk, KnowledgeBase, decode_error_message, env, now_iso
+from rag import (BLANKS, CLIENT_DECODE_ERRORS, ERROR_DESCRIPTIONS, NONBLANK, Chunk, JsonSchema, KnowledgeBase,
+                 decode_error_message, env, now_iso, whole_number)
 
 # --------------------------------------------------------------------------- retrieval
 """Retrieval: the chunks an answer may use, from the book or from the user's selected text."""
@@ -336,38 +337,42 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
 
 
 def validate_ask(kb: KnowledgeBase, query, mode, selected_text, top_k, module_filter):
-    if not isinstance(query, str) or not query.strip():
+    if not isinstance(query, str) or not query.strip(BLANKS):
         raise AnswerError(400, "invalid_query", "query must be a non-empty string")
     if len(query) > 2000:
         raise AnswerError(400, "invalid_query", "query must be at most 2000 characters")
-    mode = mode or "full_book"
+    mode = "full_book" if mode is None else mode
     if mode not in ("full_book", "selected_text_only"):
         raise AnswerError(400, "invalid_query", "mode must be 'full_book' or 'selected_text_only'")
-    if mode == "selected_text_only" and (not isinstance(selected_text, str) or not selected_text.strip()):
+    if mode == "selected_text_only" and (not isinstance(selected_text, str) or not selected_text.strip(BLANKS)):
         raise AnswerError(400, "invalid_query", "selected_text is required when mode is 'selected_text_only'")
     if selected_text is not None and (not isinstance(selected_text, str) or len(selected_text) > 200_000):
         raise AnswerError(400, "invalid_query", "selected_text must be a string of at most 200000 characters")
-    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 20:
+    top_k = whole_number(top_k)
+    if top_k is None or not 1 <= top_k <= 20:
         raise AnswerError(400, "invalid_query", "top_k must be an integer between 1 and 20")
     if module_filter is not None:
         valid = modules(kb)
         if module_filter not in valid:
             raise AnswerError(400, "invalid_query", f"module_filter must be one of: {', '.join(valid)}")
-    return query.strip(), mode, selected_text, top_k, module_filter
+    return query.strip(BLANKS), mode, selected_text, top_k, module_filter
 
 
 def retrieve_content(kb: KnowledgeBase, query: Any, top_k: Any = 5, selected_text_only: Any = False,
                      selected_text_content: Any = None) -> dict:
     """spec 05's retrieval tool: {chunks: [{text, score, metadata}], empty_retrieval, conflicting_info}."""
-    if not isinstance(query, str) or not query.strip():
+    if not isinstance(query, str) or not query.strip(BLANKS):
         raise AnswerError(400, "invalid_query", "query must be a non-empty string")
-    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= 10:
+    top_k = whole_number(top_k)
+    if top_k is None or not 1 <= top_k <= 10:
         raise AnswerError(400, "invalid_query", "top_k must be an integer between 1 and 10")
     if not isinstance(selected_text_only, bool):
         raise AnswerError(400, "invalid_query", "selected_text_only must be true or false")
-    if selected_text_only and (not isinstance(selected_text_content, str) or not selected_text_content.strip()):
+    if selected_text_content is not None and not isinstance(selected_text_content, str):
+        raise AnswerError(400, "invalid_query", "selected_text_content must be a string")
+    if selected_text_only and (not isinstance(selected_text_content, str) or not selected_text_content.strip(BLANKS)):
         raise AnswerError(400, "invalid_query", "selected_text_content is required when selected_text_only is true")
-    context = retrieve(kb, query.strip()[:2000], top_k, selected_text_content if selected_text_only else None)
+    context = retrieve(kb, query.strip(BLANKS)[:2000], top_k, selected_text_content if selected_text_only else None)
     return {"chunks": [{"text": c.text, "score": c.score, "metadata": c.metadata} for c in context.chunks],
             "empty_retrieval": not context.chunks, "conflicting_info": context.conflicting_info}
 
@@ -403,27 +408,59 @@ RETRIEVE_CONTENT_TOOL = {  # spec 05's Tool Schema Contract, as written there
 class AskRequest(msgspec.Struct):
     """Body of POST /ask: spec 05's Query Processing Contract plus spec 04's top_k and module_filter."""
 
-    query: Any = None
-    mode: Any = "full_book"
-    selected_text: Any = None
-    top_k: Any = 5
-    module_filter: Any = None
+    query: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=2000, pattern=NONBLANK)] = None
+    mode: Annotated[Any, JsonSchema(type=["string", "null"], enum=["full_book", "selected_text_only", None],
+                                    default="full_book")] = "full_book"
+    selected_text: Annotated[Any, JsonSchema(type=["string", "null"], maxLength=200_000)] = None
+    top_k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=20, default=5)] = 5
+    module_filter: Annotated[Any, JsonSchema(type=["string", "null"],
+                                             description="a module of a docs tree (GET /health lists them)")] = None
+
+    # selected_text_only needs the selected text; a module_filter must name one of the book's modules.
+    json_schema = {"required": ["query"], "anyOf": [
+        {"properties": {"mode": {"type": ["string", "null"], "enum": ["full_book", None]},
+                        "module_filter": {"type": "null"}}},
+        {"properties": {"mode": {"type": "string", "const": "selected_text_only"},
+                        "selected_text": {"type": "string", "maxLength": 200_000, "pattern": NONBLANK},
+                        "module_filter": {"type": "null"}}, "required": ["mode", "selected_text"]},
+    ]}
 
 
 class RetrieveContentRequest(msgspec.Struct):
     """Body of POST /tools/retrieve_content (spec 05's tool arguments)."""
 
-    query: Any = None
-    top_k: Any = 5
-    selected_text_only: Any = False
-    selected_text_content: Any = None
+    query: Annotated[Any, JsonSchema(type="string", minLength=1, pattern=NONBLANK)] = None
+    top_k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=10, default=5)] = 5
+    selected_text_only: Annotated[Any, JsonSchema(type="boolean", default=False)] = False
+    selected_text_content: Annotated[Any, JsonSchema(type=["string", "null"])] = None
+
+    json_schema = {"required": ["query"], "anyOf": [
+        {"properties": {"selected_text_only": {"type": "boolean", "const": False}}},
+        {"properties": {"selected_text_only": {"type": "boolean", "const": True}, "selected_text_content": {
+            "type": "string", "pattern": NONBLANK}}, "required": ["selected_text_only", "selected_text_content"]},
+    ]}
+
+
+class AnswerErrorBody(msgspec.Struct):
+    """The error body of /ask and /tools routes (spec 05's error types)."""
+
+    status: str
+    error: str
+    error_type: str
+    message: str
+    fallback_action: str
+    timestamp: str
 
 
 def answer_routes(kb: KnowledgeBase, list_mcp_tools):
     """A Litestar Router with the spec 04/05 routes and their error contract."""
     from litestar import MediaType, Request, Response, Router, get, post
     from litestar.exceptions import HTTPException, ValidationException
+    from litestar.openapi.datastructures import ResponseSpec
     from litestar.params import JSONBody
+
+    errors = {status: ResponseSpec(AnswerErrorBody, description=ERROR_DESCRIPTIONS[status], generate_examples=False)
+              for status in (400, 401, 413, 503)}
 
     def error(status: int, err: AnswerError) -> Response:
         return Response(content=err.body(), status_code=status, media_type=MediaType.JSON)
@@ -445,18 +482,19 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
             return error(400, AnswerError(400, "invalid_query", decode_error_message(exc)))
         return error(503, AnswerError(503, "service_unavailable", "the service could not answer; try again", "retry"))
 
-    @get("/tools", summary="OpenAI function-tool schemas of retrieve_content and the MCP tools (spec 05)")
+    @get("/tools", summary="OpenAI function-tool schemas of retrieve_content and the MCP tools (spec 05)",
+         responses=errors)
     async def tools() -> list[dict]:
         return [RETRIEVE_CONTENT_TOOL] + [openai_tool(t.name, t.description or "", t.input_schema)
                                           for t in await list_mcp_tools()]
 
     @post("/tools/retrieve_content", status_code=200, summary="The retrieve_content tool (spec 05)",
-          sync_to_thread=True)
+          responses=errors, sync_to_thread=True)
     def tool_retrieve_content(data: JSONBody[RetrieveContentRequest]) -> dict:
         return retrieve_content(kb, data.query, data.top_k, data.selected_text_only, data.selected_text_content)
 
     @post("/ask", status_code=200, summary="A grounded answer with citations, or a refusal (specs 04 and 05)",
-          sync_to_thread=True)
+          responses=errors, sync_to_thread=True)
     def ask(data: JSONBody[AskRequest]) -> dict:
         return answer(kb, data.query, data.mode, data.selected_text, data.top_k, data.module_filter)
 

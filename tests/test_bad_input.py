@@ -48,6 +48,22 @@ def test_semantic_search_fields(client, field, value):
     assert resp.status_code < 500
 
 
+def test_counts_and_lengths_follow_json_rules(client):
+    # JSON has one number type: 3.0 is the integer 3, as the OpenAPI document's "integer" allows.
+    assert client.post("/search/semantic", json={"query": "value iteration", "k": 3.0}).json()["total_count"] == 3
+    # Lengths are counted as sent, so padding cannot smuggle in a longer query than documented.
+    padded = " " * 1990 + "value iteration"
+    resp = client.post("/search/semantic", json={"query": padded})
+    assert resp.status_code == 400 and resp.json()["detail"] == "query must be at most 2000 characters"
+    resp = client.post("/api/rag/search", json={"query": " " * 499 + "ok", "scope": "entire_book"},
+                       headers={"X-Session-ID": "padded"})
+    assert resp.status_code == 422
+    # A field of the wrong type is an error even where the mode would ignore it.
+    resp = client.post("/tools/retrieve_content", json={"query": "value iteration", "selected_text_content": {}})
+    assert resp.status_code == 400
+    assert client.post("/ask", json={"query": "value iteration", "mode": {}}).status_code == 400
+
+
 @pytest.mark.parametrize("ident", ["x'; DROP TABLE chunks;--", "algorithm_1_1' OR '1'='1", "../../etc/passwd",
                                    "a" * 500, "\u202eevil", "chunk_%00"])
 def test_ids_with_sql_or_junk(client, ident):
