@@ -1554,6 +1554,20 @@ def verify(path: Path, expected_chunks: int) -> None:
 """Build: the stages in order, with a report."""
 
 
+def check_writable(output: Path) -> None:
+    """Fail before any work when the output's folder cannot take the new file (read-only, missing)."""
+    folder = output.resolve().parent
+    if not folder.is_dir():
+        raise BuildError(f"output folder does not exist: {folder}")
+    probe = folder / f".{output.name}.tmp-{os.getpid()}"
+    try:
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        raise BuildError(f"cannot write the new knowledge file in {folder}: {exc.strerror} "
+                         "(choose a writable --output)") from None
+
+
 def remove_stale_temp_files(output: Path) -> None:
     """Delete temporary files that killed builds of this output left behind (their process is gone)."""
     for tmp in output.parent.glob(f".{output.name}.tmp-*"):
@@ -1634,6 +1648,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     source = sources[0]
     if not source.exists():
         raise BuildError(f"source not found: {source}")
+    check_writable(output)
     try:
         embedder = Embedder(model_dir, threads=max(1, os.cpu_count() or 1))
     except ConfigError as exc:

@@ -108,3 +108,43 @@ def server():
 def client(server):
     with httpx.Client(base_url=server, timeout=10) as c:
         yield c
+
+
+@pytest.fixture
+def read_only_dir(tmp_path):
+    """A folder on a read-only filesystem: files put in `.source` appear read-only at the yielded path.
+
+    As root (where permission bits do not stop writes) it is a read-only bind mount; otherwise the
+    folder and its files lose their write bits.  Call `.seal()` after filling `.source`.
+    """
+    import shutil
+
+    class ReadOnly:
+        source = tmp_path / "ro-source"
+        path = tmp_path / "ro"
+        mounted = False
+
+        def seal(self):
+            if os.geteuid() == 0:
+                self.path.mkdir()
+                mount = subprocess.run(["mount", "--bind", str(self.source), str(self.path)], capture_output=True)
+                remount = mount.returncode == 0 and subprocess.run(
+                    ["mount", "-o", "remount,ro,bind", str(self.path)], capture_output=True).returncode == 0
+                if mount.returncode == 0:
+                    self.mounted = True
+                if not remount:
+                    pytest.skip("running as root without permission to mount: cannot make a read-only filesystem")
+            else:
+                shutil.copytree(self.source, self.path)
+                for path in [*self.path.rglob("*"), self.path]:
+                    path.chmod(path.stat().st_mode & ~0o222)
+            return self.path
+
+    folder = ReadOnly()
+    folder.source.mkdir()
+    yield folder
+    if folder.mounted:
+        subprocess.run(["umount", str(folder.path)], check=True)
+    elif folder.path.exists():
+        for path in [folder.path, *folder.path.rglob("*")]:
+            path.chmod(path.stat().st_mode | 0o200)

@@ -142,3 +142,15 @@ def test_sigkill_at_any_stage_leaves_previous_output_untouched(tmp_path, excerpt
         assert run.returncode == 0, run.stderr
         assert not list(tmp_path.glob(".*tmp*"))
         assert hashlib.sha256(out.read_bytes()).hexdigest() != before
+
+
+def test_read_only_output_folder_fails_first_and_keeps_the_file(read_only_dir, excerpt):
+    read_only_dir.source.joinpath("knowledge.sqlite").write_bytes(KNOWLEDGE.read_bytes())
+    folder = read_only_dir.seal()
+    before = hashlib.sha256((folder / "knowledge.sqlite").read_bytes()).hexdigest()
+    proc = run_build(excerpt, "-o", folder / "knowledge.sqlite")
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write the new knowledge file" in lines[0], proc.stderr
+    assert "stage read" not in proc.stderr  # refused before any work
+    assert hashlib.sha256((folder / "knowledge.sqlite").read_bytes()).hexdigest() == before

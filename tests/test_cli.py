@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT
 
 
@@ -137,3 +139,28 @@ def test_options_before_or_after_the_command(tmp_path):
         proc = rag(*argv)
         assert proc.returncode == 2 and "knowledge file not found" in proc.stderr, argv
     assert json.loads(rag("entity", "formula", "4.10", "--json").stdout)["id"] == "formula_4_10"
+
+
+def test_serves_from_a_read_only_filesystem(read_only_dir):
+    """Cloud Run and Lambda give a read-only root: the service needs no write anywhere near its files."""
+    import shutil
+
+    import httpx
+
+    from conftest import KNOWLEDGE, start_server
+
+    shutil.copy(KNOWLEDGE, read_only_dir.source / "knowledge.sqlite")
+    shutil.copytree(ROOT / "models", read_only_dir.source / "models")
+    folder = read_only_dir.seal()
+    with pytest.raises(OSError):
+        (folder / "probe").write_text("x")
+    proc, base = start_server("--db", str(folder / "knowledge.sqlite"), "--models", str(folder / "models"))
+    try:
+        assert httpx.post(base + "/search/semantic", json={"query": "value iteration", "k": 2}).json()["total_count"] == 2
+        mcp = httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                         headers={"accept": "application/json, text/event-stream"})
+        assert mcp.status_code == 200 and mcp.json()["result"]["tools"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert sorted(p.name for p in folder.iterdir()) == ["knowledge.sqlite", "models"]
