@@ -1,9 +1,11 @@
 """bookrag service: answer agents' questions about one textbook from one SQLite file.
 
 Sections, top-down: configuration, model (the one embedder), ids (the one id rule),
-knowledge base (the read side every route shares), ranking, the spec 01 REST adapter,
-the MCP adapter (spec 02), the app, the CLI.  The builder lives in build_db.py and
-imports from here; this module never imports the builder or any PDF library.
+knowledge base (the read side every route shares), ranking, the app, AWS Lambda, the CLI.
+The adapters live beside it, one per contract, each a thin layer over the knowledge base:
+rag_rest.py (specs 01 and 03), rag_mcp.py (spec 02), rag_answers.py (specs 04 and 05).
+They import from here; this module imports them only inside the app and the CLI.  The builder
+(build_db.py) imports from here too; nothing here imports the builder or any PDF library.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Iterable, Optional, Sequence
+from typing import Annotated, Any, Iterable, Sequence
 
 if __name__ == "__main__":  # run as a script: rag_answers' `import rag` must get this module, not a second copy
     sys.modules.setdefault("rag", sys.modules[__name__])
@@ -63,6 +65,11 @@ def env(name: str, default: str | None = None) -> str | None:
     """Read one configuration value from the environment (empty counts as unset)."""
     value = os.environ.get(name)
     return value if value not in (None, "") else default
+
+
+def now_iso() -> str:
+    """The current UTC time as the specs write it: 2026-02-18T14:30:00Z."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class ConfigError(Exception):
@@ -432,16 +439,6 @@ class KnowledgeBase:
             "SELECT src FROM edges WHERE dst = ? AND rel = 'REFERENCES' ORDER BY src", (chunk_id,))]
         return refs, cited
 
-    def code_index(self) -> dict[str, tuple[str, str]]:
-        """{function or class name: (algorithm id, its source)} over every algorithm (built once)."""
-        if getattr(self, "_code_index", None) is None:
-            index: dict[str, tuple[str, str]] = {}
-            for cid, content in self.db.execute("SELECT id, content FROM chunks WHERE kind = 'algorithm' ORDER BY ord"):
-                for name, source in top_level_definitions(content).items():
-                    index.setdefault(name, (cid, source))
-            self._code_index = index
-        return self._code_index
-
     def toc(self) -> list[dict]:
         """The book's parts and chapters with printed start pages, in reading order."""
         rows = self.db.execute(
@@ -768,766 +765,6 @@ def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]
     return result, unknown
 
 
-# --------------------------------------------------------------------------- spec 01 REST
-"""REST adapter (spec 01): /search/semantic, /search/expand-graph, /entity/{type}/{number}."""
-
-import msgspec  # noqa: E402  (after the core on purpose: the core needs no web stack)
-
-SPEC01_TRAVERSE_TYPES = ("formula", "algorithm", "table", "figure", "section", "example",
-                         "exercise", "appendix")
-SPEC01_FILTER_KEYS = ("chapter", "section", "page_number")
-SPEC01_ENTITY_TYPES = ("formula", "algorithm", "table", "figure")
-
-
-class JsonSchema:
-    """The OpenAPI description of a request field (JSON Schema words), for fields our own code validates.
-
-    Request fields are typed loosely on purpose ("k": "5" must be an error with spec 01's message,
-    not a coerced 5), so the framework cannot derive their schema; this says what we accept.
-    """
-
-    def __init__(self, **schema: Any):
-        self.schema = schema
-
-
-# What a search query must look like: at least 3 characters once surrounding blanks are removed.
-# What counts as blank around a query: ASCII whitespace only, so that the rule reads the same in
-# JSON Schema's regex dialect and in Python (they disagree about some Unicode spaces).
-BLANKS = " \t\n\r\f\v"
-NONBLANK = r"[^ \t\n\r\f\v]"
-QUERY_PATTERN = rf"^[{BLANKS}]*{NONBLANK}[\s\S]+{NONBLANK}[{BLANKS}]*$"
-LABEL = {"type": ["string", "integer"], "pattern": NONBLANK}  # a chapter or section: "3", "3.1" or 3
-FILTER_VALUE = {"type": ["string", "integer", "null"], "pattern": NONBLANK}
-
-
-def whole_number(value: Any) -> int | None:
-    """A count as JSON sends it: 5, or 5.0 (JSON has one number type); None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
-
-
-def label_text(value: Any) -> str | None:
-    """A chapter or lesson label as sent: non-blank text, or a whole number ("3", 3, 3.0); else None."""
-    if isinstance(value, str):
-        return value.strip(BLANKS) or None
-    number = whole_number(value)
-    return None if number is None else str(number)
-
-
-class ApiError(Exception):
-    """A client error with the HTTP status, message and machine-readable code to report."""
-
-    def __init__(self, status: int, detail: str, code: str = "INVALID_PARAMETER"):
-        super().__init__(detail)
-        self.status, self.detail, self.code = status, detail, code
-
-
-def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class SemanticSearchRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """Body of POST /search/semantic."""
-
-    query: Annotated[str, JsonSchema(type="string", minLength=3, maxLength=2000, pattern=QUERY_PATTERN)]
-    # an integer 1-20; checked here, not coerced ("5" is an error, as spec 01 says)
-    k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=20, default=5)] = 5
-    traverse_types: Annotated[Optional[list[str]], JsonSchema(
-        type=["array", "null"], items={"type": "string", "enum": list(SPEC01_TRAVERSE_TYPES)})] = None
-    filters: Annotated[Optional[dict[str, Any]], JsonSchema(
-        type=["object", "null"], additionalProperties=False,
-        properties={"chapter": FILTER_VALUE, "section": FILTER_VALUE,
-                    "page_number": {"type": ["integer", "null"]}})] = None
-
-
-class SearchFiltersOut(msgspec.Struct):
-    chapter: str | None = None
-    section: str | None = None
-    page_number: int | None = None
-
-
-class SemanticResult(msgspec.Struct):
-    """One search result of spec 01."""
-
-    id: str
-    type: str
-    content: str
-    number: str | None
-    title: str | None
-    chapter: str | None
-    section: str | None
-    page_number: int | None
-    pdf_page: int | None
-    score: float
-
-
-class SemanticSearchResponse(msgspec.Struct, omit_defaults=True):
-    results: list[SemanticResult]
-    total_count: int
-    suggestion: str | None = None
-    corrected_query: str | None = None
-
-
-class ExpandGraphRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """Body of POST /search/expand-graph."""
-
-    document_ids: Annotated[list[str], JsonSchema(
-        type="array", minItems=1, maxItems=100,
-        items={"type": "string", "pattern": r"^[A-Za-z0-9_.:\- ()]{1,128}$"})]
-    traverse_types: Annotated[Optional[list[str]], JsonSchema(
-        type=["array", "null"], items={"type": "string", "enum": list(RELATIONS)})] = None
-
-
-class Relationship(msgspec.Struct, omit_defaults=True):
-    type: str
-    target_id: str
-    target_type: str
-    direction: str | None = None
-
-
-class ExpandedDocument(msgspec.Struct):
-    id: str
-    type: str
-    content: str
-    number: str | None
-    title: str | None
-    chapter: str | None
-    section: str | None
-    page_number: int | None
-    relationships: list[Relationship]
-
-
-class ExpandGraphResponse(msgspec.Struct, omit_defaults=True):
-    expanded_documents: list[ExpandedDocument]
-    relationship_count: int
-    warnings: list[str] | None = None
-
-
-class EntityResponse(msgspec.Struct):
-    id: str
-    type: str
-    number: str | None
-    title: str | None
-    content: str
-    chapter: str | None
-    section: str | None
-    page_number: int | None
-    pdf_page: int | None
-    references: list[str]
-    cited_by: list[str]
-
-
-class ErrorBody(msgspec.Struct):
-    """Spec 01's error body."""
-
-    detail: str
-    status_code: int
-    error_code: str
-    timestamp: str
-
-
-class HealthResponse(msgspec.Struct):
-    status: str
-    service: str
-    timestamp: str
-    book: str
-    counts: dict[str, int]
-
-
-def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[str]]:
-    """Spec 01's validation rules, in its words; returns (query, k, kb filters, kinds)."""
-    query = req.query.strip(BLANKS)
-    if len(query) < 3:
-        raise ApiError(400, "query must be at least 3 characters")
-    if len(req.query) > 2000:  # as sent: padding does not buy a longer query
-        raise ApiError(400, "query must be at most 2000 characters")
-    k = whole_number(req.k)
-    if k is None:
-        raise ApiError(400, "k must be an integer between 1 and 20")
-    if not 1 <= k <= 20:
-        raise ApiError(400, "k must be between 1 and 20")
-    kinds = []
-    for value in req.traverse_types or []:
-        if value not in SPEC01_TRAVERSE_TYPES:
-            raise ApiError(400, f"traverse_types contains invalid value: {value!r}. "
-                                f"Valid values: [{', '.join(SPEC01_TRAVERSE_TYPES)}]")
-        kinds.append(value)
-    filters: dict[str, Any] = {}
-    for key, value in (req.filters or {}).items():
-        if key not in SPEC01_FILTER_KEYS:
-            raise ApiError(400, f"filter {key!r} is not supported. "
-                                f"Supported filters: {', '.join(SPEC01_FILTER_KEYS)}")
-        if value is None:
-            continue
-        if key == "page_number":
-            if whole_number(value) is None:
-                raise ApiError(400, "page_number must be an integer")
-            filters["page"] = whole_number(value)
-        else:
-            label = label_text(value)
-            if label is None:
-                raise ApiError(400, f"filter {key!r} must be a non-empty string such as \"3\" or \"3.1\"")
-            filters[key] = normalize_number(label) or label
-    return query, k, filters, kinds
-
-
-def section_of(chunk: Chunk) -> str | None:
-    """The deepest numbered heading a chunk sits under (spec 01's `section`)."""
-    return chunk.subsubsection or chunk.subsection or chunk.section
-
-
-def semantic_result(hit: Hit) -> SemanticResult:
-    c = hit.chunk
-    return SemanticResult(
-        id=c.id, type=c.kind, content=c.content, number=c.number, title=c.title,
-        chapter=c.chapter, section=section_of(c), page_number=c.page, pdf_page=c.pdf_page,
-        score=hit.score,
-    )
-
-
-def kinds_for_traverse(types: Sequence[str]) -> list[str]:
-    """spec 01 traverse_types -> chunk kinds ('section'/'appendix' widen to text chunks)."""
-    kinds = [t for t in types if t in ENTITY_KINDS]
-    if "section" in types or "appendix" in types:
-        kinds.append("text")
-    return kinds
-
-
-def semantic_search(kb: KnowledgeBase, req: SemanticSearchRequest) -> SemanticSearchResponse:
-    query, k, filters, types = validate_semantic(req)
-    result = kb.search(query, k=k, filters=filters, traverse_kinds=kinds_for_traverse(types))
-    hits = result.hits
-    if "appendix" in types and "section" not in types:
-        hits = [h for h in hits if h.via != "expansion" or h.chunk.kind != "text"
-                or (h.chunk.chapter or "").isalpha()]
-    return SemanticSearchResponse(
-        results=[semantic_result(h) for h in hits], total_count=len(hits),
-        suggestion=result.suggestion, corrected_query=result.corrected_query,
-    )
-
-
-def validate_expand(req: ExpandGraphRequest) -> tuple[list[str], list[str]]:
-    if not req.document_ids:
-        raise ApiError(400, "document_ids must be a non-empty array of ids")
-    if len(req.document_ids) > 100:
-        raise ApiError(400, "document_ids may hold at most 100 ids")
-    for raw in req.document_ids:
-        if not isinstance(raw, str) or not id_is_wellformed(raw):
-            raise ApiError(400, f"document_ids contains an invalid id: {str(raw)[:80]!r}. "
-                                "Ids are letters, digits, '_', '.', ':', '-' (e.g. 'formula_3_2', 'algo_4_1')")
-    relations = req.traverse_types if req.traverse_types else list(RELATIONS)
-    for rel in relations:
-        if rel not in RELATIONS:
-            raise ApiError(400, f"traverse_types contains invalid value: {rel!r}. "
-                                f"Valid values: [{', '.join(RELATIONS)}]")
-    return req.document_ids, relations
-
-
-def expand_documents(kb: KnowledgeBase, req: ExpandGraphRequest) -> ExpandGraphResponse:
-    ids, relations = validate_expand(req)
-    docs, unknown = expand_graph(kb, ids, relations)
-    out = []
-    count = 0
-    for doc in docs:
-        c = doc["chunk"]
-        rels = [Relationship(**r) for r in doc["relationships"]]
-        count += len(rels)
-        out.append(ExpandedDocument(id=c.id, type=c.kind, content=c.content, number=c.number,
-                                    title=c.title, chapter=c.chapter, section=section_of(c),
-                                    page_number=c.page, relationships=rels))
-    warnings = [f"document id not found: {u}" for u in unknown] or None
-    return ExpandGraphResponse(expanded_documents=out, relationship_count=count, warnings=warnings)
-
-
-def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityResponse:
-    kind = entity_type.strip().lower()
-    kind = "figure" if kind == "image" else kind
-    if kind not in ENTITY_KINDS:
-        raise ApiError(400, "entity_type must be one of: " + ", ".join(ENTITY_KINDS))
-    num = normalize_number(number)
-    if num is None:
-        raise ApiError(400, "number format invalid. Expected format: X.Y or X.YZ (e.g. 3.2, 16.4, A.1)")
-    chunk = kb.entity(kind, num)
-    if chunk is None:
-        raise ApiError(404, f"{kind.capitalize()} {num} not found in knowledge base", "NOT_FOUND")
-    refs, cited = kb.references_of(chunk.id)
-    return EntityResponse(id=chunk.id, type=chunk.kind, number=chunk.number, title=chunk.title,
-                          content=chunk.content, chapter=chunk.chapter, section=section_of(chunk),
-                          page_number=chunk.page, pdf_page=chunk.pdf_page, references=refs,
-                          cited_by=cited)
-
-
-# --------------------------------------------------------------------------- spec 03 REST
-"""Lesson-scoped search (spec 03): POST /api/rag/search with its own error envelope and rate limit."""
-
-SPEC03_SCOPES = ("current_lesson", "current_chapter", "entire_book", "auto")
-# scope "auto" (spec 03's multi-level strategy): this many from the lesson, then the chapter, then the book.
-AUTO_LEVELS = (("current_lesson", 3), ("current_chapter", 5), ("entire_book", 2))
-
-
-class RagSearchRequest(msgspec.Struct):
-    """Body of POST /api/rag/search (fields loosely typed: spec 03 defines its own error codes)."""
-
-    query: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=500, pattern=NONBLANK)] = None
-    scope: Annotated[Any, JsonSchema(type=["string", "null"], enum=[*SPEC03_SCOPES, None],
-                                     default="current_lesson")] = "current_lesson"
-    n_results: Annotated[Any, JsonSchema(type=["integer", "null"], minimum=1, maximum=20, default=5)] = 5
-    current_chapter: Annotated[Any, JsonSchema(type=["string", "integer", "null"], pattern=NONBLANK)] = None
-    current_lesson: Annotated[Any, JsonSchema(type=["string", "integer", "null"], pattern=NONBLANK)] = None
-
-    # What each scope needs besides the query (scope left out means current_lesson).
-    json_schema = {"required": ["query"], "additionalProperties": True, "anyOf": [
-        {"properties": {"scope": {"type": "string", "enum": ["entire_book", "auto"]}}, "required": ["scope"]},
-        {"properties": {"scope": {"type": "string", "const": "current_chapter"}, "current_chapter": LABEL},
-         "required": ["scope", "current_chapter"]},
-        {"properties": {"scope": {"type": ["string", "null"], "enum": ["current_lesson", None]},
-                        "current_chapter": LABEL, "current_lesson": LABEL},
-         "required": ["current_chapter", "current_lesson"]},
-    ]}
-
-
-class RagSearchHit(msgspec.Struct):
-    chunk_id: str
-    content: str
-    score: float
-    metadata: dict[str, Any]
-
-
-class RagSearchResponse(msgspec.Struct):
-    query: str
-    scope: str
-    results: list[RagSearchHit]
-    total_results: int
-    search_time_ms: int
-
-
-class Spec03Detail(msgspec.Struct, omit_defaults=True):
-    code: str
-    message: str
-    field: str | None = None
-
-
-class Spec03Error(msgspec.Struct, omit_defaults=True):
-    """spec 03's error envelope."""
-
-    error: str
-    details: list[Spec03Detail]
-    timestamp: str
-    request_id: str | None = None
-    retry_after: int | None = None
-
-
-class Spec03Failure(Exception):
-    """A spec 03 client error: status and the details list."""
-
-    def __init__(self, status: int, details: list[Spec03Detail]):
-        super().__init__(details[0].message)
-        self.status, self.details = status, details
-
-
-def validate_rag_search(req: RagSearchRequest) -> tuple[str, str, int, str | None, str | None]:
-    """spec 03's rules; 400 for missing or malformed fields, 422 for the query's length."""
-    problems: list[Spec03Detail] = []
-    scope = req.scope if req.scope is not None else "current_lesson"
-    if not isinstance(scope, str) or scope not in SPEC03_SCOPES:
-        problems.append(Spec03Detail("INVALID_SCOPE", "scope must be one of: " + ", ".join(SPEC03_SCOPES), "scope"))
-    n = whole_number(req.n_results) if req.n_results is not None else 5
-    if n is None or not 1 <= n <= 20:
-        problems.append(Spec03Detail("INVALID_N_RESULTS", "n_results must be an integer between 1 and 20",
-                                     "n_results"))
-    chapter, lesson = req.current_chapter, req.current_lesson
-    for name, value in (("current_chapter", chapter), ("current_lesson", lesson)):
-        if value is not None and label_text(value) is None:
-            problems.append(Spec03Detail("INVALID_FIELD", f"{name} must be a non-empty string", name))
-    if scope in ("current_lesson", "current_chapter") and chapter is None:
-        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD",
-                                     f"current_chapter is required when scope is '{scope}'", "current_chapter"))
-    if scope == "current_lesson" and lesson is None:
-        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD",
-                                     "current_lesson is required when scope is 'current_lesson'", "current_lesson"))
-    if req.query is None:
-        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD", "query is required", "query"))
-    elif not isinstance(req.query, str):
-        problems.append(Spec03Detail("INVALID_FIELD", "query must be a string", "query"))
-    if problems:
-        raise Spec03Failure(400, problems)
-    if not req.query.strip(BLANKS) or len(req.query) > 500:  # the length as sent: padding buys nothing
-        raise Spec03Failure(422, [Spec03Detail("INVALID_QUERY_LENGTH",
-                                               "Query must be between 1 and 500 characters", "query")])
-    return req.query.strip(BLANKS), scope, n, label_text(chapter), label_text(lesson)
-
-
-def scope_filters(scope: str, chapter: str | None, lesson: str | None) -> dict | None:
-    """Knowledge-base filters of a scope: lesson = (chapter, section) of a PDF or a docs tree."""
-    if scope == "current_lesson":
-        return None if chapter is None or lesson is None else {"chapter": chapter, "section": lesson}
-    if scope == "current_chapter":
-        return None if chapter is None else {"chapter": chapter}
-    return {}
-
-
-def spec03_metadata(chunk: Chunk) -> dict[str, Any]:
-    """spec 03 metadata for a chunk; for a PDF, chapter = chapter number and lesson = section number."""
-    extra = chunk.extra or {}
-
-    def number_of(value: str | None, position: int) -> int | None:
-        if not value:
-            return None
-        parts = value.split(".")
-        return int(parts[position]) if len(parts) > position and parts[position].isdigit() else None
-
-    from_pdf = chunk.page is not None
-    meta: dict[str, Any] = {
-        "chapter": chunk.chapter,
-        "chapter_number": number_of(chunk.chapter, 0) if from_pdf else extra.get("chapter_number"),
-        "chapter_title": chunk.chapter_title,
-        "lesson": chunk.section,
-        "lesson_number": number_of(chunk.section, 1) if from_pdf else extra.get("lesson_number"),
-        "lesson_title": chunk.section_title,
-        "file_path": extra.get("file_path") or (f"{chunk.source}#page={chunk.pdf_page}" if chunk.source else None),
-        "chunk_index": extra.get("chunk_index", chunk.ord),
-        "content_type": extra.get("content_type") or ("code" if chunk.kind == "algorithm" else chunk.kind),
-        "heading": extra.get("heading") or chunk.subsubsection_title or chunk.subsection_title
-                   or chunk.section_title or chunk.chapter_title,
-        "topics": extra.get("topics") or [],
-        "difficulty": extra.get("difficulty"),
-    }
-    if from_pdf:
-        meta["page"] = chunk.page
-    if extra.get("module"):
-        meta["module"] = extra["module"]
-    if extra.get("source_url"):
-        meta["page_url"] = extra["source_url"]
-    if chunk.kind != "text":
-        meta["entity_type"], meta["entity_number"] = chunk.kind, chunk.number
-    return meta
-
-
-def rag_search(kb: KnowledgeBase, req: RagSearchRequest) -> RagSearchResponse:
-    query, scope, n, chapter, lesson = validate_rag_search(req)
-    started = time.perf_counter()
-    hits: list[Hit] = []
-    if scope == "auto":
-        seen: set[str] = set()
-        for level, count in AUTO_LEVELS:
-            filters = scope_filters(level, chapter, lesson)
-            if filters is None:
-                continue
-            for hit in kb.search(query, k=min(20, count + len(seen)), filters=filters).hits:
-                if hit.chunk.id not in seen and sum(1 for h in hits if h.via == level) < count:
-                    seen.add(hit.chunk.id)
-                    hit.via = level
-                    hits.append(hit)
-        hits = hits[:n]
-    else:
-        hits = kb.search(query, k=n, filters=scope_filters(scope, chapter, lesson)).hits
-    elapsed = int(round((time.perf_counter() - started) * 1000))
-    results = [RagSearchHit(chunk_id=h.chunk.id, content=h.chunk.content, score=h.score,
-                            metadata=spec03_metadata(h.chunk) | ({"scope_level": h.via} if scope == "auto" else {}))
-               for h in hits]
-    return RagSearchResponse(query=req.query, scope=scope, results=results, total_results=len(results),
-                             search_time_ms=elapsed)
-
-
-def rate_limit_setting() -> tuple[str, int]:
-    """RAG_RATE_LIMIT "60/minute" (also second, hour, day) -> ("minute", 60)."""
-    raw = env("RAG_RATE_LIMIT", "60/minute") or "60/minute"
-    m = re.fullmatch(r"\s*(\d+)\s*/\s*(second|minute|hour|day)\s*", raw)
-    if not m:
-        raise ConfigError(f"RAG_RATE_LIMIT must look like '60/minute' (second, minute, hour or day); got {raw!r}")
-    return m.group(2), int(m.group(1))
-
-
-def session_key(request) -> str:
-    """Who a rate limit counts: the X-Session-ID header, else the client address."""
-    session = request.headers.get("x-session-id", "").strip()
-    if session:
-        return "session:" + session[:128]
-    client = request.client
-    return "address:" + (client.host if client else "unknown")
-
-
-# --------------------------------------------------------------------------- MCP (spec 02)
-"""MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
-
-# spec 02's EntityType; "figure" is accepted as another name for "image".
-MCP_ENTITY_TYPES = ("formula", "table", "algorithm", "image", "exercise", "example", "figure")
-MCP_PARTS = ("I", "II", "III", "IV", "V", "Appendices")
-_KIND_OF_MCP_TYPE = {"image": "figure"}
-_MCP_TYPE_OF_KIND = {"figure": "image"}
-
-
-def mcp_document(chunk: Chunk, kb: KnowledgeBase, cosine: float | None = None) -> dict:
-    """spec 02's Document {id, content, cosine_similarity, metadata}: lean, no nulls, integer pages."""
-    meta: dict[str, Any] = {"chunk_type": CHUNK_TYPE_OF_KIND.get(chunk.kind, chunk.kind)}
-    if chunk.number and chunk.kind != "section":
-        meta["entity_id"] = chunk.number
-    if chunk.title and chunk.kind not in ("text", "section"):
-        meta["title"] = chunk.title
-    # spec 02 names: section = chapter, subsection = our section, subsubsection = our subsection.
-    for ours, theirs in (("part", "part"), ("chapter", "section"), ("section", "subsection"),
-                         ("subsection", "subsubsection")):
-        if getattr(chunk, ours):
-            key = "part" if theirs == "part" else f"{theirs}_number"
-            meta[key] = getattr(chunk, ours)
-            if getattr(chunk, f"{ours}_title"):
-                meta[f"{theirs}_title"] = getattr(chunk, f"{ours}_title")
-    if chunk.page is not None:
-        meta["page"] = int(chunk.page)
-    if chunk.kind != "section":
-        refs, _ = kb.references_of(chunk.id)
-        grouped: dict[str, list[str]] = {}
-        for ref in refs:
-            kind, _, number = ref.partition("_")
-            if kind in ENTITY_KINDS:
-                grouped.setdefault(f"referenced_{kind}s", []).append(number.replace("_", "."))
-        meta.update(grouped)
-    doc: dict[str, Any] = {"id": chunk.id, "content": chunk.content}
-    if cosine is not None:
-        doc["cosine_similarity"] = round(float(cosine), 4)
-    doc["metadata"] = meta
-    return doc
-
-
-def mcp_filters(filters: dict | None) -> dict:
-    """spec 02 SearchFilters -> knowledge-base filters, with messages that name the allowed values."""
-    out: dict[str, Any] = {}
-    for key, value in (filters or {}).items():
-        if value is None:
-            continue
-        if key == "part":
-            part = str(value).strip()
-            match = next((p for p in MCP_PARTS if p.lower() == part.lower()), None)
-            if match is None:
-                raise ValueError(f"filters.part must be one of {', '.join(MCP_PARTS)}; got {part!r}")
-            out["part"] = match
-        elif key in ("section", "subsection", "subsubsection"):
-            number = normalize_number(str(value))
-            if number is None:
-                raise ValueError(f"filters.{key} must be a number like "
-                                 f"{ {'section': '2', 'subsection': '2.3', 'subsubsection': '2.3.1'}[key]!r}")
-            out[{"section": "chapter", "subsection": "section", "subsubsection": "subsection"}[key]] = number
-        elif key == "page_number":
-            if whole_number(value) is None:
-                raise ValueError("filters.page_number must be an integer")
-            out["page"] = whole_number(value)
-        else:
-            raise ValueError(f"filters.{key} is not supported; use part, section, subsection, "
-                             "subsubsection, page_number")
-    return out
-
-
-def mcp_kinds(types: Sequence[str] | None) -> list[str]:
-    return list(dict.fromkeys(_KIND_OF_MCP_TYPE.get(t, t) for t in types or []))
-
-
-def related_code(kb: KnowledgeBase, ids: Sequence[str]) -> tuple[str, list[str]]:
-    """Python definitions the given algorithms/examples depend on, transitively, callees first."""
-    index = kb.code_index()
-    order: list[str] = []
-    visiting: set[str] = set()
-    own: set[str] = set()
-    roots: list[str] = []
-    for raw in ids:
-        chunk = kb.get(raw)
-        if chunk is None or chunk.kind not in ("algorithm", "example"):
-            continue
-        own.update(name for name, (cid, _) in index.items() if cid == chunk.id)
-        roots.extend(called_names(chunk.content))
-
-    def visit(name: str) -> None:
-        if name in visiting or name in order or name not in index:
-            return
-        visiting.add(name)
-        for callee in called_names(index[name][1]):
-            visit(callee)
-        order.append(name)
-
-    for name in roots:
-        if name not in own:
-            visit(name)
-    names = [n for n in order if n not in own]
-    parts = [f"# {index[n][0]}: {n}\n{index[n][1]}" for n in names]
-    return "\n\n".join(parts), [index[n][0] for n in names]
-
-
-_CALL_RE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-_CALL_ATTR_RE = re.compile(r"\.([A-Za-z_]\w*)\s*\(")
-
-
-def called_names(code: str) -> list[str]:
-    """Names a piece of code calls (plain calls and method calls), in order of first use."""
-    names = _CALL_RE.findall(code) + _CALL_ATTR_RE.findall(code)
-    return list(dict.fromkeys(n for n in names if n not in ("def", "class", "return", "print")))
-
-
-def top_level_definitions(code: str) -> dict[str, str]:
-    """{name: source} of each top-level def/class in an algorithm's code (parsed, else by indentation)."""
-    import ast
-
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        blocks, name, lines = {}, None, []
-        for line in code.splitlines():
-            m = re.match(r"(?:def|class)\s+([A-Za-z_]\w*)", line)
-            if m:
-                if name:
-                    blocks[name] = "\n".join(lines).rstrip()
-                name, lines = m.group(1), [line]
-            elif name and (line.startswith((" ", "\t")) or not line.strip()):
-                lines.append(line)
-        if name:
-            blocks[name] = "\n".join(lines).rstrip()
-        return blocks
-    out = {}
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out[node.name] = ast.get_source_segment(code, node) or ""
-    return out
-
-
-MCP_TOOL_DOCS = {
-    "answer_question": (
-        "Answer a question from the book only, with inline [n] citations (title, chapter, page), or refuse with "
-        "'answer not found in book'. mode 'selected_text_only' answers only from selected_text. Deterministic: "
-        "the same input gives the same answer and output_hash. Returns spec 04's AgentResponse (status, "
-        "content, citations, confidence high|low|none, hashes, timings)."),
-    "search_knowledge_base": (
-        "Search the book 'Algorithms for Decision Making'-style textbook served here. Hybrid semantic and "
-        "keyword search over text, formulas, algorithms, tables, figures, examples and exercises; explicit "
-        "references such as 'Algorithm 3.2' or 'eq. (4.5)' come first. Optional filters restrict the scope "
-        "(part, section = chapter number, subsection, subsubsection, page_number); traverse_types adds the "
-        "linked entities of those types after the ranked results. Returns {result: [Document]} where each "
-        "Document has id, content, cosine_similarity and metadata (chunk_type, entity_id, page, section "
-        "titles, referenced_* lists)."),
-    "expand_graph_by_ids": (
-        "Given document ids from an earlier result (any id or alias such as 'algo_4_1' or 'Algorithm 4.1'), "
-        "return the linked entities of the requested types: what those documents reference, what references "
-        "them, and formulas or functions used in algorithms. Returns {result: [Document]}."),
-    "get_entity_by_number": (
-        "Fetch one numbered entity directly: entity_type formula, table, algorithm, image (a figure), "
-        "exercise or example, and its number such as '3.2', '16.4' or 'A.1'. Returns {result: Document} or "
-        "{result: null} when the book has no such entity."),
-    "get_related_code_definitions": (
-        "For algorithm or example ids, return the Python definitions they depend on in other algorithms "
-        "(functions and classes they call, transitively, callees first) as one document, so the code can be "
-        "read or run as a whole. Returns {result: [Document]} (empty when nothing is called)."),
-}
-
-
-def create_mcp(kb: KnowledgeBase):
-    """The MCPServer with spec 02's tools (plus get_related_code_definitions) over the knowledge base."""
-    from typing import Annotated, Literal
-
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-    from pydantic import Field
-    from typing_extensions import NotRequired, TypedDict
-
-    # Functional TypedDicts: this module defers annotations, and these types live in a function.
-    SearchFilters = TypedDict("SearchFilters", {
-        "part": Annotated[str, Field(description="One of I, II, III, IV, V, Appendices")],
-        "section": Annotated[str, Field(description="Chapter number, e.g. '2'")],
-        "subsection": Annotated[str, Field(description="Section number, e.g. '2.3'")],
-        "subsubsection": Annotated[str, Field(description="Subsection number, e.g. '2.3.1'")],
-        "page_number": Annotated[int, Field(description="Printed page number")],
-    }, total=False)
-    Document = TypedDict("Document", {
-        "id": str, "content": str, "cosine_similarity": NotRequired[float], "metadata": dict[str, Any],
-    })
-    # Results are {"result": ...} objects, so structuredContent and the JSON text block are the same.
-    ListResult = TypedDict("ListResult", {"result": list[Document]})
-    EntityResult = TypedDict("EntityResult", {"result": Document | None})
-    EntityType = Literal["formula", "table", "algorithm", "image", "exercise", "example", "figure"]
-    toc = "\n".join(f"{'  ' * row['level']}{'Part ' if row['level'] == 0 else ''}{row['number']} "
-                    f"{row['title']} (p. {row['page']})" for row in kb.toc())
-    server = MCPServer(
-        name="bookrag", version="0.1.0",
-        instructions=(f"Knowledge service for the textbook '{kb.title}'. Cite printed pages from "
-                      f"metadata.page. Contents:\n{toc}"),
-    )
-
-    def search_knowledge_base(query, k=5, traverse_types=None, filters=None):
-        if not query or len(query.strip()) < 3:
-            raise ToolError("query must be at least 3 characters")
-        if not 1 <= k <= 20:
-            raise ToolError("k must be between 1 and 20")
-        try:
-            kb_filters = mcp_filters(filters)
-        except ValueError as exc:
-            raise ToolError(str(exc)) from None
-        result = kb.search(query.strip()[:2000], k=k, filters=kb_filters, traverse_kinds=mcp_kinds(traverse_types))
-        return {"result": [mcp_document(h.chunk, kb, h.cosine) for h in result.hits]}
-
-    def expand_graph_by_ids(document_ids, traverse_types):
-        if not document_ids:
-            raise ToolError("document_ids must be a non-empty list of ids")
-        kinds = set(mcp_kinds(traverse_types))
-        docs, _unknown = expand_graph(kb, document_ids[:100], LINK_RELATIONS + ("RELATED_TO",))
-        return {"result": [mcp_document(d["chunk"], kb) for d in docs if d["chunk"].kind in kinds]}
-
-    def get_entity_by_number(entity_type, number):
-        num = normalize_number(number)
-        if num is None:
-            raise ToolError(f"number {number!r} is not an entity number; expected e.g. '3.2', '16.4' or 'A.1'")
-        chunk = kb.entity(_KIND_OF_MCP_TYPE.get(entity_type, entity_type), num)
-        return {"result": mcp_document(chunk, kb) if chunk else None}
-
-    def get_related_code_definitions(document_ids):
-        if not document_ids:
-            raise ToolError("document_ids must be a non-empty list of algorithm or example ids")
-        code, sources = related_code(kb, document_ids[:50])
-        if not code:
-            return {"result": []}
-        return {"result": [{"id": "code_for_" + "_".join(kb.resolve_id(i) or i for i in document_ids[:5]),
-                            "content": code, "metadata": {"chunk_type": "code", "source_ids": sources}}]}
-
-    ids_arg = Annotated[list[Annotated[str, Field(max_length=128)]],
-                        Field(description="Document ids from earlier results", max_length=100)]
-    search_knowledge_base.__annotations__ = {
-        "query": Annotated[str, Field(description="Text query for semantic search", max_length=2000)],
-        "k": Annotated[int, Field(description="Number of results, 1-20")],
-        "traverse_types": Annotated[list[EntityType] | None,
-                                    Field(description="Entity types to add via links")],
-        "filters": Annotated[SearchFilters | None, Field(description="Metadata filters")],
-        "return": ListResult}
-    expand_graph_by_ids.__annotations__ = {
-        "document_ids": ids_arg,
-        "traverse_types": Annotated[list[EntityType], Field(description="Types of linked objects to retrieve")],
-        "return": ListResult}
-    get_entity_by_number.__annotations__ = {
-        "entity_type": Annotated[EntityType, Field(description="Type of entity")],
-        "number": Annotated[str, Field(description="Entity number, e.g. '3.2' or 'A.1'", max_length=32)],
-        "return": EntityResult}
-    get_related_code_definitions.__annotations__ = {"document_ids": ids_arg, "return": ListResult}
-
-    def answer_question(query, mode="full_book", selected_text=None, top_k=5, module_filter=None):
-        from rag_answers import AnswerError, answer
-
-        try:
-            return answer(kb, query, mode, selected_text, top_k, module_filter)
-        except AnswerError as exc:
-            raise ToolError(exc.message) from None
-
-    answer_question.__annotations__ = {
-        "query": Annotated[str, Field(description="The question", max_length=2000)],
-        "mode": Annotated[Literal["full_book", "selected_text_only"], Field(description="Where to look")],
-        "selected_text": Annotated[str | None, Field(description="The text to answer from in selected_text_only mode")],
-        "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-20")],
-        "module_filter": Annotated[str | None, Field(description="Restrict to one module (or part) of the book")],
-        "return": dict[str, Any]}
-    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions,
-               answer_question):
-        server.add_tool(fn, name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
-    return server
-
-
 # --------------------------------------------------------------------------- app
 """App: the Litestar application serving every adapter over one KnowledgeBase."""
 
@@ -1614,74 +851,6 @@ class RequestLogMiddleware:
                 sys.stderr.write(json.dumps(line) + "\n")
 
 
-class LazyMCP:
-    """The MCP server, built and started on first use of /mcp or /tools, not at start-up.
-
-    Importing the MCP SDK takes about half a second, most of the service's cold start; agents
-    that only use REST never pay it.  The session manager's task group must be entered and left
-    in one task, so a task started in the app's lifespan waits for the first request, builds the
-    server, runs the session manager, and stops at shutdown.
-    """
-
-    def __init__(self, kb: KnowledgeBase):
-        import asyncio
-
-        self.kb = kb
-        self.server = None
-        self._app = None
-        self.error: Exception | None = None
-        self.needed, self.ready, self.stop = asyncio.Event(), asyncio.Event(), asyncio.Event()
-
-    def running(self):
-        """The lifespan part: an async context that owns the MCP task."""
-        import asyncio
-        from contextlib import asynccontextmanager
-
-        @asynccontextmanager
-        async def lifespan():
-            task = asyncio.create_task(self._run())
-            try:
-                yield
-            finally:
-                self.stop.set()
-                await task
-
-        return lifespan()
-
-    async def _run(self) -> None:
-        import asyncio
-
-        needed, stop = asyncio.create_task(self.needed.wait()), asyncio.create_task(self.stop.wait())
-        await asyncio.wait({needed, stop}, return_when=asyncio.FIRST_COMPLETED)
-        needed.cancel()
-        stop.cancel()
-        if self.stop.is_set():
-            return
-        try:
-            self.server = create_mcp(self.kb)
-            self._app = self.server.streamable_http_app(
-                streamable_http_path="/", stateless_http=True, json_response=True,
-                transport_security=mcp_transport_security(), max_request_body_size=MAX_BODY_BYTES)
-            async with self.server.session_manager.run():
-                self.ready.set()
-                await self.stop.wait()
-        except Exception as exc:  # reported to every waiting request instead of hanging them
-            self.error = exc
-            self.ready.set()
-
-    async def app(self):
-        """The MCP ASGI app, starting the server on the first call."""
-        self.needed.set()
-        await self.ready.wait()
-        if self.error is not None:
-            raise RuntimeError(f"the MCP server could not start: {self.error}")
-        return self._app
-
-    async def list_tools(self):
-        await self.app()
-        return await self.server.list_tools()
-
-
 class ApiKeyMiddleware:
     """RAG_API_KEY: when set, every route but /health (and CORS preflights) needs the key.
 
@@ -1716,6 +885,10 @@ class ApiKeyMiddleware:
         if self._authorized(headers):
             await self.app(scope, receive, send)
             return
+        import msgspec
+
+        from rag_rest import ErrorBody, Spec03Detail, Spec03Error
+
         message = "missing or wrong API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
         path = scope.get("path", "")
         request_id = scope.get("state", {}).get("request_id")
@@ -1745,20 +918,6 @@ def cors_config():
                       allow_headers=["Content-Type", "Authorization", "X-API-Key", "X-Request-ID", "X-Session-ID",
                                      "Mcp-Protocol-Version", "Mcp-Session-Id"],
                       expose_headers=["X-Request-ID", "ETag", "Retry-After"], max_age=600)
-
-
-def mcp_transport_security():
-    """Host/Origin checks for /mcp: RAG_MCP_ALLOWED_HOSTS (comma-separated, default loopback names)."""
-    from mcp.server.transport_security import TransportSecuritySettings
-
-    hosts = [h.strip() for h in (env("RAG_MCP_ALLOWED_HOSTS", "") or "").split(",") if h.strip()]
-    if hosts == ["*"]:
-        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    hosts = hosts or ["localhost", "127.0.0.1", "[::1]"]
-    allowed = hosts + [f"{h}:*" for h in hosts if ":" not in h.strip("[]") or h.startswith("[")]
-    origins = [f"{scheme}://{h}" for h in allowed for scheme in ("http", "https")]
-    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=allowed,
-                                     allowed_origins=origins)
 
 
 # JSON Schema keywords whose values are schemas themselves, and Litestar's names for keywords.
@@ -1802,6 +961,8 @@ def request_schema_plugin():
     from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
     from litestar.plugins import OpenAPISchemaPlugin
 
+    from rag_rest import JsonSchema
+
     structs = StructSchemaPlugin()
 
     class RequestSchemaPlugin(OpenAPISchemaPlugin):
@@ -1844,8 +1005,14 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     from litestar.types import Receive, Scope, Send
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.openapi import OpenAPIConfig
-
     from litestar.openapi.datastructures import ResponseSpec
+    import msgspec
+
+    from rag_mcp import LazyMCP
+    from rag_rest import (ApiError, EntityResponse, ErrorBody, ExpandGraphRequest, ExpandGraphResponse,
+                          HealthResponse, RagSearchRequest, RagSearchResponse, SemanticSearchRequest,
+                          SemanticSearchResponse, Spec03Detail, Spec03Error, Spec03Failure, expand_documents,
+                          get_entity, rag_search, rate_limit_setting, semantic_search, session_key)
 
     if kb is None:
         kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
@@ -1996,7 +1163,12 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
                              "Send": Send, "JSONBody": JSONBody, "EntityTypeParam": EntityTypeParam,
-                             "EntityNumberParam": EntityNumberParam},
+                             "EntityNumberParam": EntityNumberParam, "HealthResponse": HealthResponse,
+                             "SemanticSearchRequest": SemanticSearchRequest,
+                             "SemanticSearchResponse": SemanticSearchResponse,
+                             "ExpandGraphRequest": ExpandGraphRequest, "ExpandGraphResponse": ExpandGraphResponse,
+                             "EntityResponse": EntityResponse, "RagSearchRequest": RagSearchRequest,
+                             "RagSearchResponse": RagSearchResponse},
         exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
                             HTTPException: on_http, Exception: on_crash},
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
@@ -2121,10 +1293,15 @@ def handler(event: dict, context: Any = None) -> dict:
 
 
 def _print_json(obj: Any) -> None:
+    import msgspec
+
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode() + "\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from rag_rest import ApiError, ExpandGraphRequest, SemanticSearchRequest, expand_documents, get_entity, \
+        semantic_search
+
     # --db and --models work before or after the command ("rag.py --db X serve", "rag.py serve --db X").
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", default=argparse.SUPPRESS, help="knowledge file (env RAG_DB)")

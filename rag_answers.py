@@ -20,8 +20,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rag import (BLANKS, CLIENT_DECODE_ERRORS, ERROR_DESCRIPTIONS, NONBLANK, Chunk, JsonSchema, KnowledgeBase,
-                 decode_error_message, env, now_iso, whole_number)
+from rag import CLIENT_DECODE_ERRORS, ERROR_DESCRIPTIONS, Chunk, KnowledgeBase, decode_error_message, env, now_iso
+from rag_rest import BLANKS, NONBLANK, JsonSchema, whole_number
 
 # --------------------------------------------------------------------------- retrieval
 """Retrieval: the chunks an answer may use, from the book or from the user's selected text."""

@@ -1,0 +1,384 @@
+"""bookrag's MCP adapter (spec 02): the official SDK's MCPServer with the book's tools, mounted at /mcp.
+
+The SDK takes about half a second to import, so nothing here is imported at start-up: rag.py's
+app holds a LazyMCP that builds the server on the first /mcp or /tools request.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Sequence
+
+from rag import (CHUNK_TYPE_OF_KIND, ENTITY_KINDS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, env,
+                 expand_graph, normalize_number)
+from rag_rest import whole_number
+
+# --------------------------------------------------------------------------- MCP (spec 02)
+"""MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
+
+# spec 02's EntityType; "figure" is accepted as another name for "image".
+MCP_ENTITY_TYPES = ("formula", "table", "algorithm", "image", "exercise", "example", "figure")
+MCP_PARTS = ("I", "II", "III", "IV", "V", "Appendices")
+_KIND_OF_MCP_TYPE = {"image": "figure"}
+_MCP_TYPE_OF_KIND = {"figure": "image"}
+
+
+def mcp_document(chunk: Chunk, kb: KnowledgeBase, cosine: float | None = None) -> dict:
+    """spec 02's Document {id, content, cosine_similarity, metadata}: lean, no nulls, integer pages."""
+    meta: dict[str, Any] = {"chunk_type": CHUNK_TYPE_OF_KIND.get(chunk.kind, chunk.kind)}
+    if chunk.number and chunk.kind != "section":
+        meta["entity_id"] = chunk.number
+    if chunk.title and chunk.kind not in ("text", "section"):
+        meta["title"] = chunk.title
+    # spec 02 names: section = chapter, subsection = our section, subsubsection = our subsection.
+    for ours, theirs in (("part", "part"), ("chapter", "section"), ("section", "subsection"),
+                         ("subsection", "subsubsection")):
+        if getattr(chunk, ours):
+            key = "part" if theirs == "part" else f"{theirs}_number"
+            meta[key] = getattr(chunk, ours)
+            if getattr(chunk, f"{ours}_title"):
+                meta[f"{theirs}_title"] = getattr(chunk, f"{ours}_title")
+    if chunk.page is not None:
+        meta["page"] = int(chunk.page)
+    if chunk.kind != "section":
+        refs, _ = kb.references_of(chunk.id)
+        grouped: dict[str, list[str]] = {}
+        for ref in refs:
+            kind, _, number = ref.partition("_")
+            if kind in ENTITY_KINDS:
+                grouped.setdefault(f"referenced_{kind}s", []).append(number.replace("_", "."))
+        meta.update(grouped)
+    doc: dict[str, Any] = {"id": chunk.id, "content": chunk.content}
+    if cosine is not None:
+        doc["cosine_similarity"] = round(float(cosine), 4)
+    doc["metadata"] = meta
+    return doc
+
+
+def mcp_filters(filters: dict | None) -> dict:
+    """spec 02 SearchFilters -> knowledge-base filters, with messages that name the allowed values."""
+    out: dict[str, Any] = {}
+    for key, value in (filters or {}).items():
+        if value is None:
+            continue
+        if key == "part":
+            part = str(value).strip()
+            match = next((p for p in MCP_PARTS if p.lower() == part.lower()), None)
+            if match is None:
+                raise ValueError(f"filters.part must be one of {', '.join(MCP_PARTS)}; got {part!r}")
+            out["part"] = match
+        elif key in ("section", "subsection", "subsubsection"):
+            number = normalize_number(str(value))
+            if number is None:
+                raise ValueError(f"filters.{key} must be a number like "
+                                 f"{ {'section': '2', 'subsection': '2.3', 'subsubsection': '2.3.1'}[key]!r}")
+            out[{"section": "chapter", "subsection": "section", "subsubsection": "subsection"}[key]] = number
+        elif key == "page_number":
+            if whole_number(value) is None:
+                raise ValueError("filters.page_number must be an integer")
+            out["page"] = whole_number(value)
+        else:
+            raise ValueError(f"filters.{key} is not supported; use part, section, subsection, "
+                             "subsubsection, page_number")
+    return out
+
+
+def mcp_kinds(types: Sequence[str] | None) -> list[str]:
+    return list(dict.fromkeys(_KIND_OF_MCP_TYPE.get(t, t) for t in types or []))
+
+
+def related_code(kb: KnowledgeBase, ids: Sequence[str]) -> tuple[str, list[str]]:
+    """Python definitions the given algorithms/examples depend on, transitively, callees first."""
+    index = code_index(kb)
+    order: list[str] = []
+    visiting: set[str] = set()
+    own: set[str] = set()
+    roots: list[str] = []
+    for raw in ids:
+        chunk = kb.get(raw)
+        if chunk is None or chunk.kind not in ("algorithm", "example"):
+            continue
+        own.update(name for name, (cid, _) in index.items() if cid == chunk.id)
+        roots.extend(called_names(chunk.content))
+
+    def visit(name: str) -> None:
+        if name in visiting or name in order or name not in index:
+            return
+        visiting.add(name)
+        for callee in called_names(index[name][1]):
+            visit(callee)
+        order.append(name)
+
+    for name in roots:
+        if name not in own:
+            visit(name)
+    names = [n for n in order if n not in own]
+    parts = [f"# {index[n][0]}: {n}\n{index[n][1]}" for n in names]
+    return "\n\n".join(parts), [index[n][0] for n in names]
+
+
+_CALL_RE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
+_CALL_ATTR_RE = re.compile(r"\.([A-Za-z_]\w*)\s*\(")
+
+
+def code_index(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
+    """{function or class name: (algorithm id, its source)} over every algorithm (built once per file)."""
+    if getattr(kb, "_code_index", None) is None:
+        index: dict[str, tuple[str, str]] = {}
+        for cid, content in kb.db.execute("SELECT id, content FROM chunks WHERE kind = 'algorithm' ORDER BY ord"):
+            for name, source in top_level_definitions(content).items():
+                index.setdefault(name, (cid, source))
+        kb._code_index = index
+    return kb._code_index
+
+
+def called_names(code: str) -> list[str]:
+    """Names a piece of code calls (plain calls and method calls), in order of first use."""
+    names = _CALL_RE.findall(code) + _CALL_ATTR_RE.findall(code)
+    return list(dict.fromkeys(n for n in names if n not in ("def", "class", "return", "print")))
+
+
+def top_level_definitions(code: str) -> dict[str, str]:
+    """{name: source} of each top-level def/class in an algorithm's code (parsed, else by indentation)."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        blocks, name, lines = {}, None, []
+        for line in code.splitlines():
+            m = re.match(r"(?:def|class)\s+([A-Za-z_]\w*)", line)
+            if m:
+                if name:
+                    blocks[name] = "\n".join(lines).rstrip()
+                name, lines = m.group(1), [line]
+            elif name and (line.startswith((" ", "\t")) or not line.strip()):
+                lines.append(line)
+        if name:
+            blocks[name] = "\n".join(lines).rstrip()
+        return blocks
+    out = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[node.name] = ast.get_source_segment(code, node) or ""
+    return out
+
+
+MCP_TOOL_DOCS = {
+    "answer_question": (
+        "Answer a question from the book only, with inline [n] citations (title, chapter, page), or refuse with "
+        "'answer not found in book'. mode 'selected_text_only' answers only from selected_text. Deterministic: "
+        "the same input gives the same answer and output_hash. Returns spec 04's AgentResponse (status, "
+        "content, citations, confidence high|low|none, hashes, timings)."),
+    "search_knowledge_base": (
+        "Search the book 'Algorithms for Decision Making'-style textbook served here. Hybrid semantic and "
+        "keyword search over text, formulas, algorithms, tables, figures, examples and exercises; explicit "
+        "references such as 'Algorithm 3.2' or 'eq. (4.5)' come first. Optional filters restrict the scope "
+        "(part, section = chapter number, subsection, subsubsection, page_number); traverse_types adds the "
+        "linked entities of those types after the ranked results. Returns {result: [Document]} where each "
+        "Document has id, content, cosine_similarity and metadata (chunk_type, entity_id, page, section "
+        "titles, referenced_* lists)."),
+    "expand_graph_by_ids": (
+        "Given document ids from an earlier result (any id or alias such as 'algo_4_1' or 'Algorithm 4.1'), "
+        "return the linked entities of the requested types: what those documents reference, what references "
+        "them, and formulas or functions used in algorithms. Returns {result: [Document]}."),
+    "get_entity_by_number": (
+        "Fetch one numbered entity directly: entity_type formula, table, algorithm, image (a figure), "
+        "exercise or example, and its number such as '3.2', '16.4' or 'A.1'. Returns {result: Document} or "
+        "{result: null} when the book has no such entity."),
+    "get_related_code_definitions": (
+        "For algorithm or example ids, return the Python definitions they depend on in other algorithms "
+        "(functions and classes they call, transitively, callees first) as one document, so the code can be "
+        "read or run as a whole. Returns {result: [Document]} (empty when nothing is called)."),
+}
+
+
+def create_mcp(kb: KnowledgeBase):
+    """The MCPServer with spec 02's tools (plus get_related_code_definitions) over the knowledge base."""
+    from typing import Annotated, Literal
+
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import Field
+    from typing_extensions import NotRequired, TypedDict
+
+    # Functional TypedDicts: this module defers annotations, and these types live in a function.
+    SearchFilters = TypedDict("SearchFilters", {
+        "part": Annotated[str, Field(description="One of I, II, III, IV, V, Appendices")],
+        "section": Annotated[str, Field(description="Chapter number, e.g. '2'")],
+        "subsection": Annotated[str, Field(description="Section number, e.g. '2.3'")],
+        "subsubsection": Annotated[str, Field(description="Subsection number, e.g. '2.3.1'")],
+        "page_number": Annotated[int, Field(description="Printed page number")],
+    }, total=False)
+    Document = TypedDict("Document", {
+        "id": str, "content": str, "cosine_similarity": NotRequired[float], "metadata": dict[str, Any],
+    })
+    # Results are {"result": ...} objects, so structuredContent and the JSON text block are the same.
+    ListResult = TypedDict("ListResult", {"result": list[Document]})
+    EntityResult = TypedDict("EntityResult", {"result": Document | None})
+    EntityType = Literal["formula", "table", "algorithm", "image", "exercise", "example", "figure"]
+    toc = "\n".join(f"{'  ' * row['level']}{'Part ' if row['level'] == 0 else ''}{row['number']} "
+                    f"{row['title']} (p. {row['page']})" for row in kb.toc())
+    server = MCPServer(
+        name="bookrag", version="0.1.0",
+        instructions=(f"Knowledge service for the textbook '{kb.title}'. Cite printed pages from "
+                      f"metadata.page. Contents:\n{toc}"),
+    )
+
+    def search_knowledge_base(query, k=5, traverse_types=None, filters=None):
+        if not query or len(query.strip()) < 3:
+            raise ToolError("query must be at least 3 characters")
+        if not 1 <= k <= 20:
+            raise ToolError("k must be between 1 and 20")
+        try:
+            kb_filters = mcp_filters(filters)
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None
+        result = kb.search(query.strip()[:2000], k=k, filters=kb_filters, traverse_kinds=mcp_kinds(traverse_types))
+        return {"result": [mcp_document(h.chunk, kb, h.cosine) for h in result.hits]}
+
+    def expand_graph_by_ids(document_ids, traverse_types):
+        if not document_ids:
+            raise ToolError("document_ids must be a non-empty list of ids")
+        kinds = set(mcp_kinds(traverse_types))
+        docs, _unknown = expand_graph(kb, document_ids[:100], LINK_RELATIONS + ("RELATED_TO",))
+        return {"result": [mcp_document(d["chunk"], kb) for d in docs if d["chunk"].kind in kinds]}
+
+    def get_entity_by_number(entity_type, number):
+        num = normalize_number(number)
+        if num is None:
+            raise ToolError(f"number {number!r} is not an entity number; expected e.g. '3.2', '16.4' or 'A.1'")
+        chunk = kb.entity(_KIND_OF_MCP_TYPE.get(entity_type, entity_type), num)
+        return {"result": mcp_document(chunk, kb) if chunk else None}
+
+    def get_related_code_definitions(document_ids):
+        if not document_ids:
+            raise ToolError("document_ids must be a non-empty list of algorithm or example ids")
+        code, sources = related_code(kb, document_ids[:50])
+        if not code:
+            return {"result": []}
+        return {"result": [{"id": "code_for_" + "_".join(kb.resolve_id(i) or i for i in document_ids[:5]),
+                            "content": code, "metadata": {"chunk_type": "code", "source_ids": sources}}]}
+
+    ids_arg = Annotated[list[Annotated[str, Field(max_length=128)]],
+                        Field(description="Document ids from earlier results", max_length=100)]
+    search_knowledge_base.__annotations__ = {
+        "query": Annotated[str, Field(description="Text query for semantic search", max_length=2000)],
+        "k": Annotated[int, Field(description="Number of results, 1-20")],
+        "traverse_types": Annotated[list[EntityType] | None,
+                                    Field(description="Entity types to add via links")],
+        "filters": Annotated[SearchFilters | None, Field(description="Metadata filters")],
+        "return": ListResult}
+    expand_graph_by_ids.__annotations__ = {
+        "document_ids": ids_arg,
+        "traverse_types": Annotated[list[EntityType], Field(description="Types of linked objects to retrieve")],
+        "return": ListResult}
+    get_entity_by_number.__annotations__ = {
+        "entity_type": Annotated[EntityType, Field(description="Type of entity")],
+        "number": Annotated[str, Field(description="Entity number, e.g. '3.2' or 'A.1'", max_length=32)],
+        "return": EntityResult}
+    get_related_code_definitions.__annotations__ = {"document_ids": ids_arg, "return": ListResult}
+
+    def answer_question(query, mode="full_book", selected_text=None, top_k=5, module_filter=None):
+        from rag_answers import AnswerError, answer
+
+        try:
+            return answer(kb, query, mode, selected_text, top_k, module_filter)
+        except AnswerError as exc:
+            raise ToolError(exc.message) from None
+
+    answer_question.__annotations__ = {
+        "query": Annotated[str, Field(description="The question", max_length=2000)],
+        "mode": Annotated[Literal["full_book", "selected_text_only"], Field(description="Where to look")],
+        "selected_text": Annotated[str | None, Field(description="The text to answer from in selected_text_only mode")],
+        "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-20")],
+        "module_filter": Annotated[str | None, Field(description="Restrict to one module (or part) of the book")],
+        "return": dict[str, Any]}
+    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions,
+               answer_question):
+        server.add_tool(fn, name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
+    return server
+
+
+class LazyMCP:
+    """The MCP server, built and started on first use of /mcp or /tools, not at start-up.
+
+    Importing the MCP SDK takes about half a second, most of the service's cold start; agents
+    that only use REST never pay it.  The session manager's task group must be entered and left
+    in one task, so a task started in the app's lifespan waits for the first request, builds the
+    server, runs the session manager, and stops at shutdown.
+    """
+
+    def __init__(self, kb: KnowledgeBase):
+        import asyncio
+
+        self.kb = kb
+        self.server = None
+        self._app = None
+        self.error: Exception | None = None
+        self.needed, self.ready, self.stop = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    def running(self):
+        """The lifespan part: an async context that owns the MCP task."""
+        import asyncio
+        from contextlib import asynccontextmanager
+
+        @asynccontextmanager
+        async def lifespan():
+            task = asyncio.create_task(self._run())
+            try:
+                yield
+            finally:
+                self.stop.set()
+                await task
+
+        return lifespan()
+
+    async def _run(self) -> None:
+        import asyncio
+
+        needed, stop = asyncio.create_task(self.needed.wait()), asyncio.create_task(self.stop.wait())
+        await asyncio.wait({needed, stop}, return_when=asyncio.FIRST_COMPLETED)
+        needed.cancel()
+        stop.cancel()
+        if self.stop.is_set():
+            return
+        try:
+            self.server = create_mcp(self.kb)
+            self._app = self.server.streamable_http_app(
+                streamable_http_path="/", stateless_http=True, json_response=True,
+                transport_security=mcp_transport_security(), max_request_body_size=MAX_BODY_BYTES)
+            async with self.server.session_manager.run():
+                self.ready.set()
+                await self.stop.wait()
+        except Exception as exc:  # reported to every waiting request instead of hanging them
+            self.error = exc
+            self.ready.set()
+
+    async def app(self):
+        """The MCP ASGI app, starting the server on the first call."""
+        self.needed.set()
+        await self.ready.wait()
+        if self.error is not None:
+            raise RuntimeError(f"the MCP server could not start: {self.error}")
+        return self._app
+
+    async def list_tools(self):
+        await self.app()
+        return await self.server.list_tools()
+
+
+def mcp_transport_security():
+    """Host/Origin checks for /mcp: RAG_MCP_ALLOWED_HOSTS (comma-separated, default loopback names)."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts = [h.strip() for h in (env("RAG_MCP_ALLOWED_HOSTS", "") or "").split(",") if h.strip()]
+    if hosts == ["*"]:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    hosts = hosts or ["localhost", "127.0.0.1", "[::1]"]
+    allowed = hosts + [f"{h}:*" for h in hosts if ":" not in h.strip("[]") or h.startswith("[")]
+    origins = [f"{scheme}://{h}" for h in allowed for scheme in ("http", "https")]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=allowed,
+                                     allowed_origins=origins)
+
+

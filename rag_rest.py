@@ -1,0 +1,493 @@
+"""bookrag's REST adapters: spec 01 (search, expansion, entities) and spec 03 (lesson-scoped search).
+
+Each adapter is request and response types in spec words, the validation that gives the spec's
+messages, and one function per route that calls the knowledge base.  The Litestar app in rag.py
+mounts them; nothing here knows about HTTP beyond status codes.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Annotated, Any, Optional, Sequence
+
+import msgspec
+
+from rag import (ENTITY_KINDS, RELATIONS, Chunk, ConfigError, Hit, KnowledgeBase, env, expand_graph,
+                 id_is_wellformed, normalize_number)
+
+# --------------------------------------------------------------------------- spec 01 REST
+"""REST adapter (spec 01): /search/semantic, /search/expand-graph, /entity/{type}/{number}."""
+
+
+SPEC01_TRAVERSE_TYPES = ("formula", "algorithm", "table", "figure", "section", "example",
+                         "exercise", "appendix")
+SPEC01_FILTER_KEYS = ("chapter", "section", "page_number")
+SPEC01_ENTITY_TYPES = ("formula", "algorithm", "table", "figure")
+
+
+class JsonSchema:
+    """The OpenAPI description of a request field (JSON Schema words), for fields our own code validates.
+
+    Request fields are typed loosely on purpose ("k": "5" must be an error with spec 01's message,
+    not a coerced 5), so the framework cannot derive their schema; this says what we accept.
+    """
+
+    def __init__(self, **schema: Any):
+        self.schema = schema
+
+
+# What a search query must look like: at least 3 characters once surrounding blanks are removed.
+# What counts as blank around a query: ASCII whitespace only, so that the rule reads the same in
+# JSON Schema's regex dialect and in Python (they disagree about some Unicode spaces).
+BLANKS = " \t\n\r\f\v"
+NONBLANK = r"[^ \t\n\r\f\v]"
+QUERY_PATTERN = rf"^[{BLANKS}]*{NONBLANK}[\s\S]+{NONBLANK}[{BLANKS}]*$"
+LABEL = {"type": ["string", "integer"], "pattern": NONBLANK}  # a chapter or section: "3", "3.1" or 3
+FILTER_VALUE = {"type": ["string", "integer", "null"], "pattern": NONBLANK}
+
+
+def whole_number(value: Any) -> int | None:
+    """A count as JSON sends it: 5, or 5.0 (JSON has one number type); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def label_text(value: Any) -> str | None:
+    """A chapter or lesson label as sent: non-blank text, or a whole number ("3", 3, 3.0); else None."""
+    if isinstance(value, str):
+        return value.strip(BLANKS) or None
+    number = whole_number(value)
+    return None if number is None else str(number)
+
+
+class ApiError(Exception):
+    """A client error with the HTTP status, message and machine-readable code to report."""
+
+    def __init__(self, status: int, detail: str, code: str = "INVALID_PARAMETER"):
+        super().__init__(detail)
+        self.status, self.detail, self.code = status, detail, code
+
+
+class SemanticSearchRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Body of POST /search/semantic."""
+
+    query: Annotated[str, JsonSchema(type="string", minLength=3, maxLength=2000, pattern=QUERY_PATTERN)]
+    # an integer 1-20; checked here, not coerced ("5" is an error, as spec 01 says)
+    k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=20, default=5)] = 5
+    traverse_types: Annotated[Optional[list[str]], JsonSchema(
+        type=["array", "null"], items={"type": "string", "enum": list(SPEC01_TRAVERSE_TYPES)})] = None
+    filters: Annotated[Optional[dict[str, Any]], JsonSchema(
+        type=["object", "null"], additionalProperties=False,
+        properties={"chapter": FILTER_VALUE, "section": FILTER_VALUE,
+                    "page_number": {"type": ["integer", "null"]}})] = None
+
+
+class SearchFiltersOut(msgspec.Struct):
+    chapter: str | None = None
+    section: str | None = None
+    page_number: int | None = None
+
+
+class DocumentFields(msgspec.Struct):
+    """The fields spec 01 gives every chunk it returns, in its order."""
+
+    id: str
+    type: str
+    content: str
+    number: str | None
+    title: str | None
+    chapter: str | None
+    section: str | None
+    page_number: int | None
+
+
+class SemanticResult(DocumentFields):
+    """One search result of spec 01."""
+
+    pdf_page: int | None
+    score: float
+
+
+class SemanticSearchResponse(msgspec.Struct, omit_defaults=True):
+    results: list[SemanticResult]
+    total_count: int
+    suggestion: str | None = None
+    corrected_query: str | None = None
+
+
+class ExpandGraphRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Body of POST /search/expand-graph."""
+
+    document_ids: Annotated[list[str], JsonSchema(
+        type="array", minItems=1, maxItems=100,
+        items={"type": "string", "pattern": r"^[A-Za-z0-9_.:\- ()]{1,128}$"})]
+    traverse_types: Annotated[Optional[list[str]], JsonSchema(
+        type=["array", "null"], items={"type": "string", "enum": list(RELATIONS)})] = None
+
+
+class Relationship(msgspec.Struct, omit_defaults=True):
+    type: str
+    target_id: str
+    target_type: str
+    direction: str | None = None
+
+
+class ExpandedDocument(DocumentFields):
+    relationships: list[Relationship]
+
+
+class ExpandGraphResponse(msgspec.Struct, omit_defaults=True):
+    expanded_documents: list[ExpandedDocument]
+    relationship_count: int
+    warnings: list[str] | None = None
+
+
+class EntityResponse(msgspec.Struct):
+    id: str
+    type: str
+    number: str | None
+    title: str | None
+    content: str
+    chapter: str | None
+    section: str | None
+    page_number: int | None
+    pdf_page: int | None
+    references: list[str]
+    cited_by: list[str]
+
+
+class ErrorBody(msgspec.Struct):
+    """Spec 01's error body."""
+
+    detail: str
+    status_code: int
+    error_code: str
+    timestamp: str
+
+
+class HealthResponse(msgspec.Struct):
+    status: str
+    service: str
+    timestamp: str
+    book: str
+    counts: dict[str, int]
+
+
+def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[str]]:
+    """Spec 01's validation rules, in its words; returns (query, k, kb filters, kinds)."""
+    query = req.query.strip(BLANKS)
+    if len(query) < 3:
+        raise ApiError(400, "query must be at least 3 characters")
+    if len(req.query) > 2000:  # as sent: padding does not buy a longer query
+        raise ApiError(400, "query must be at most 2000 characters")
+    k = whole_number(req.k)
+    if k is None:
+        raise ApiError(400, "k must be an integer between 1 and 20")
+    if not 1 <= k <= 20:
+        raise ApiError(400, "k must be between 1 and 20")
+    kinds = []
+    for value in req.traverse_types or []:
+        if value not in SPEC01_TRAVERSE_TYPES:
+            raise ApiError(400, f"traverse_types contains invalid value: {value!r}. "
+                                f"Valid values: [{', '.join(SPEC01_TRAVERSE_TYPES)}]")
+        kinds.append(value)
+    filters: dict[str, Any] = {}
+    for key, value in (req.filters or {}).items():
+        if key not in SPEC01_FILTER_KEYS:
+            raise ApiError(400, f"filter {key!r} is not supported. "
+                                f"Supported filters: {', '.join(SPEC01_FILTER_KEYS)}")
+        if value is None:
+            continue
+        if key == "page_number":
+            if whole_number(value) is None:
+                raise ApiError(400, "page_number must be an integer")
+            filters["page"] = whole_number(value)
+        else:
+            label = label_text(value)
+            if label is None:
+                raise ApiError(400, f"filter {key!r} must be a non-empty string such as \"3\" or \"3.1\"")
+            filters[key] = normalize_number(label) or label
+    return query, k, filters, kinds
+
+
+def section_of(chunk: Chunk) -> str | None:
+    """The deepest numbered heading a chunk sits under (spec 01's `section`)."""
+    return chunk.subsubsection or chunk.subsection or chunk.section
+
+
+def semantic_result(hit: Hit) -> SemanticResult:
+    c = hit.chunk
+    return SemanticResult(
+        id=c.id, type=c.kind, content=c.content, number=c.number, title=c.title,
+        chapter=c.chapter, section=section_of(c), page_number=c.page, pdf_page=c.pdf_page,
+        score=hit.score,
+    )
+
+
+def kinds_for_traverse(types: Sequence[str]) -> list[str]:
+    """spec 01 traverse_types -> chunk kinds ('section'/'appendix' widen to text chunks)."""
+    kinds = [t for t in types if t in ENTITY_KINDS]
+    if "section" in types or "appendix" in types:
+        kinds.append("text")
+    return kinds
+
+
+def semantic_search(kb: KnowledgeBase, req: SemanticSearchRequest) -> SemanticSearchResponse:
+    query, k, filters, types = validate_semantic(req)
+    result = kb.search(query, k=k, filters=filters, traverse_kinds=kinds_for_traverse(types))
+    hits = result.hits
+    if "appendix" in types and "section" not in types:
+        hits = [h for h in hits if h.via != "expansion" or h.chunk.kind != "text"
+                or (h.chunk.chapter or "").isalpha()]
+    return SemanticSearchResponse(
+        results=[semantic_result(h) for h in hits], total_count=len(hits),
+        suggestion=result.suggestion, corrected_query=result.corrected_query,
+    )
+
+
+def validate_expand(req: ExpandGraphRequest) -> tuple[list[str], list[str]]:
+    if not req.document_ids:
+        raise ApiError(400, "document_ids must be a non-empty array of ids")
+    if len(req.document_ids) > 100:
+        raise ApiError(400, "document_ids may hold at most 100 ids")
+    for raw in req.document_ids:
+        if not isinstance(raw, str) or not id_is_wellformed(raw):
+            raise ApiError(400, f"document_ids contains an invalid id: {str(raw)[:80]!r}. "
+                                "Ids are letters, digits, '_', '.', ':', '-' (e.g. 'formula_3_2', 'algo_4_1')")
+    relations = req.traverse_types if req.traverse_types else list(RELATIONS)
+    for rel in relations:
+        if rel not in RELATIONS:
+            raise ApiError(400, f"traverse_types contains invalid value: {rel!r}. "
+                                f"Valid values: [{', '.join(RELATIONS)}]")
+    return req.document_ids, relations
+
+
+def expand_documents(kb: KnowledgeBase, req: ExpandGraphRequest) -> ExpandGraphResponse:
+    ids, relations = validate_expand(req)
+    docs, unknown = expand_graph(kb, ids, relations)
+    out = []
+    count = 0
+    for doc in docs:
+        c = doc["chunk"]
+        rels = [Relationship(**r) for r in doc["relationships"]]
+        count += len(rels)
+        out.append(ExpandedDocument(id=c.id, type=c.kind, content=c.content, number=c.number,
+                                    title=c.title, chapter=c.chapter, section=section_of(c),
+                                    page_number=c.page, relationships=rels))
+    warnings = [f"document id not found: {u}" for u in unknown] or None
+    return ExpandGraphResponse(expanded_documents=out, relationship_count=count, warnings=warnings)
+
+
+def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityResponse:
+    kind = entity_type.strip().lower()
+    kind = "figure" if kind == "image" else kind
+    if kind not in ENTITY_KINDS:
+        raise ApiError(400, "entity_type must be one of: " + ", ".join(ENTITY_KINDS))
+    num = normalize_number(number)
+    if num is None:
+        raise ApiError(400, "number format invalid. Expected format: X.Y or X.YZ (e.g. 3.2, 16.4, A.1)")
+    chunk = kb.entity(kind, num)
+    if chunk is None:
+        raise ApiError(404, f"{kind.capitalize()} {num} not found in knowledge base", "NOT_FOUND")
+    refs, cited = kb.references_of(chunk.id)
+    return EntityResponse(id=chunk.id, type=chunk.kind, number=chunk.number, title=chunk.title,
+                          content=chunk.content, chapter=chunk.chapter, section=section_of(chunk),
+                          page_number=chunk.page, pdf_page=chunk.pdf_page, references=refs,
+                          cited_by=cited)
+
+
+# --------------------------------------------------------------------------- spec 03 REST
+"""Lesson-scoped search (spec 03): POST /api/rag/search with its own error envelope and rate limit."""
+
+SPEC03_SCOPES = ("current_lesson", "current_chapter", "entire_book", "auto")
+# scope "auto" (spec 03's multi-level strategy): this many from the lesson, then the chapter, then the book.
+AUTO_LEVELS = (("current_lesson", 3), ("current_chapter", 5), ("entire_book", 2))
+
+
+class RagSearchRequest(msgspec.Struct):
+    """Body of POST /api/rag/search (fields loosely typed: spec 03 defines its own error codes)."""
+
+    query: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=500, pattern=NONBLANK)] = None
+    scope: Annotated[Any, JsonSchema(type=["string", "null"], enum=[*SPEC03_SCOPES, None],
+                                     default="current_lesson")] = "current_lesson"
+    n_results: Annotated[Any, JsonSchema(type=["integer", "null"], minimum=1, maximum=20, default=5)] = 5
+    current_chapter: Annotated[Any, JsonSchema(type=["string", "integer", "null"], pattern=NONBLANK)] = None
+    current_lesson: Annotated[Any, JsonSchema(type=["string", "integer", "null"], pattern=NONBLANK)] = None
+
+    # What each scope needs besides the query (scope left out means current_lesson).
+    json_schema = {"required": ["query"], "additionalProperties": True, "anyOf": [
+        {"properties": {"scope": {"type": "string", "enum": ["entire_book", "auto"]}}, "required": ["scope"]},
+        {"properties": {"scope": {"type": "string", "const": "current_chapter"}, "current_chapter": LABEL},
+         "required": ["scope", "current_chapter"]},
+        {"properties": {"scope": {"type": ["string", "null"], "enum": ["current_lesson", None]},
+                        "current_chapter": LABEL, "current_lesson": LABEL},
+         "required": ["current_chapter", "current_lesson"]},
+    ]}
+
+
+class RagSearchHit(msgspec.Struct):
+    chunk_id: str
+    content: str
+    score: float
+    metadata: dict[str, Any]
+
+
+class RagSearchResponse(msgspec.Struct):
+    query: str
+    scope: str
+    results: list[RagSearchHit]
+    total_results: int
+    search_time_ms: int
+
+
+class Spec03Detail(msgspec.Struct, omit_defaults=True):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class Spec03Error(msgspec.Struct, omit_defaults=True):
+    """spec 03's error envelope."""
+
+    error: str
+    details: list[Spec03Detail]
+    timestamp: str
+    request_id: str | None = None
+    retry_after: int | None = None
+
+
+class Spec03Failure(Exception):
+    """A spec 03 client error: status and the details list."""
+
+    def __init__(self, status: int, details: list[Spec03Detail]):
+        super().__init__(details[0].message)
+        self.status, self.details = status, details
+
+
+def validate_rag_search(req: RagSearchRequest) -> tuple[str, str, int, str | None, str | None]:
+    """spec 03's rules; 400 for missing or malformed fields, 422 for the query's length."""
+    problems: list[Spec03Detail] = []
+    scope = req.scope if req.scope is not None else "current_lesson"
+    if not isinstance(scope, str) or scope not in SPEC03_SCOPES:
+        problems.append(Spec03Detail("INVALID_SCOPE", "scope must be one of: " + ", ".join(SPEC03_SCOPES), "scope"))
+    n = whole_number(req.n_results) if req.n_results is not None else 5
+    if n is None or not 1 <= n <= 20:
+        problems.append(Spec03Detail("INVALID_N_RESULTS", "n_results must be an integer between 1 and 20",
+                                     "n_results"))
+    chapter, lesson = req.current_chapter, req.current_lesson
+    for name, value in (("current_chapter", chapter), ("current_lesson", lesson)):
+        if value is not None and label_text(value) is None:
+            problems.append(Spec03Detail("INVALID_FIELD", f"{name} must be a non-empty string", name))
+    if scope in ("current_lesson", "current_chapter") and chapter is None:
+        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD",
+                                     f"current_chapter is required when scope is '{scope}'", "current_chapter"))
+    if scope == "current_lesson" and lesson is None:
+        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD",
+                                     "current_lesson is required when scope is 'current_lesson'", "current_lesson"))
+    if req.query is None:
+        problems.append(Spec03Detail("MISSING_REQUIRED_FIELD", "query is required", "query"))
+    elif not isinstance(req.query, str):
+        problems.append(Spec03Detail("INVALID_FIELD", "query must be a string", "query"))
+    if problems:
+        raise Spec03Failure(400, problems)
+    if not req.query.strip(BLANKS) or len(req.query) > 500:  # the length as sent: padding buys nothing
+        raise Spec03Failure(422, [Spec03Detail("INVALID_QUERY_LENGTH",
+                                               "Query must be between 1 and 500 characters", "query")])
+    return req.query.strip(BLANKS), scope, n, label_text(chapter), label_text(lesson)
+
+
+def scope_filters(scope: str, chapter: str | None, lesson: str | None) -> dict | None:
+    """Knowledge-base filters of a scope: lesson = (chapter, section) of a PDF or a docs tree."""
+    if scope == "current_lesson":
+        return None if chapter is None or lesson is None else {"chapter": chapter, "section": lesson}
+    if scope == "current_chapter":
+        return None if chapter is None else {"chapter": chapter}
+    return {}
+
+
+def spec03_metadata(chunk: Chunk) -> dict[str, Any]:
+    """spec 03 metadata for a chunk; for a PDF, chapter = chapter number and lesson = section number."""
+    extra = chunk.extra or {}
+
+    def number_of(value: str | None, position: int) -> int | None:
+        if not value:
+            return None
+        parts = value.split(".")
+        return int(parts[position]) if len(parts) > position and parts[position].isdigit() else None
+
+    from_pdf = chunk.page is not None
+    meta: dict[str, Any] = {
+        "chapter": chunk.chapter,
+        "chapter_number": number_of(chunk.chapter, 0) if from_pdf else extra.get("chapter_number"),
+        "chapter_title": chunk.chapter_title,
+        "lesson": chunk.section,
+        "lesson_number": number_of(chunk.section, 1) if from_pdf else extra.get("lesson_number"),
+        "lesson_title": chunk.section_title,
+        "file_path": extra.get("file_path") or (f"{chunk.source}#page={chunk.pdf_page}" if chunk.source else None),
+        "chunk_index": extra.get("chunk_index", chunk.ord),
+        "content_type": extra.get("content_type") or ("code" if chunk.kind == "algorithm" else chunk.kind),
+        "heading": extra.get("heading") or chunk.subsubsection_title or chunk.subsection_title
+                   or chunk.section_title or chunk.chapter_title,
+        "topics": extra.get("topics") or [],
+        "difficulty": extra.get("difficulty"),
+    }
+    if from_pdf:
+        meta["page"] = chunk.page
+    if extra.get("module"):
+        meta["module"] = extra["module"]
+    if extra.get("source_url"):
+        meta["page_url"] = extra["source_url"]
+    if chunk.kind != "text":
+        meta["entity_type"], meta["entity_number"] = chunk.kind, chunk.number
+    return meta
+
+
+def rag_search(kb: KnowledgeBase, req: RagSearchRequest) -> RagSearchResponse:
+    query, scope, n, chapter, lesson = validate_rag_search(req)
+    started = time.perf_counter()
+    hits: list[Hit] = []
+    if scope == "auto":
+        seen: set[str] = set()
+        for level, count in AUTO_LEVELS:
+            filters = scope_filters(level, chapter, lesson)
+            if filters is None:
+                continue
+            for hit in kb.search(query, k=min(20, count + len(seen)), filters=filters).hits:
+                if hit.chunk.id not in seen and sum(1 for h in hits if h.via == level) < count:
+                    seen.add(hit.chunk.id)
+                    hit.via = level
+                    hits.append(hit)
+        hits = hits[:n]
+    else:
+        hits = kb.search(query, k=n, filters=scope_filters(scope, chapter, lesson)).hits
+    elapsed = int(round((time.perf_counter() - started) * 1000))
+    results = [RagSearchHit(chunk_id=h.chunk.id, content=h.chunk.content, score=h.score,
+                            metadata=spec03_metadata(h.chunk) | ({"scope_level": h.via} if scope == "auto" else {}))
+               for h in hits]
+    return RagSearchResponse(query=req.query, scope=scope, results=results, total_results=len(results),
+                             search_time_ms=elapsed)
+
+
+def rate_limit_setting() -> tuple[str, int]:
+    """RAG_RATE_LIMIT "60/minute" (also second, hour, day) -> ("minute", 60)."""
+    raw = env("RAG_RATE_LIMIT", "60/minute") or "60/minute"
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(second|minute|hour|day)\s*", raw)
+    if not m:
+        raise ConfigError(f"RAG_RATE_LIMIT must look like '60/minute' (second, minute, hour or day); got {raw!r}")
+    return m.group(2), int(m.group(1))
+
+
+def session_key(request) -> str:
+    """Who a rate limit counts: the X-Session-ID header, else the client address."""
+    session = request.headers.get("x-session-id", "").strip()
+    if session:
+        return "session:" + session[:128]
+    client = request.client
+    return "address:" + (client.host if client else "unknown")
+
