@@ -16,6 +16,7 @@ import json
 import os
 import re
 import sys
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Iterable, Sequence
 
-if __name__ == "__main__":  # run as a script: rag_answers' `import rag` must get this module, not a second copy
+if __name__ in ("__main__", "__mp_main__"):  # run as a script (or as uvicorn's worker's main): rag_answers' `import rag` must get this module, not a second copy
     sys.modules.setdefault("rag", sys.modules[__name__])
 
 # --------------------------------------------------------------------------- configuration
@@ -74,6 +75,14 @@ def now_iso() -> str:
 
 class ConfigError(Exception):
     """A problem with the knowledge file or model that stops the service from starting."""
+
+
+@lru_cache(maxsize=None)
+def _sqlite_vec_path() -> str:
+    """sqlite-vec's loadable extension, found without importing the package (it imports sqlite3 and numpy)."""
+    from importlib.util import find_spec
+
+    return os.path.join(os.path.dirname(find_spec("sqlite_vec").origin), "vec0")
 
 
 def load_spellfix(db) -> bool:
@@ -317,17 +326,16 @@ class KnowledgeBase:
     def __init__(self, db_path: Path | str = DEFAULT_DB, model_dir: Path | str = DEFAULT_MODEL_DIR,
                  embedder: Embedder | None = None, threads: int = 1):
         import apsw
-        import sqlite_vec
 
         self.path = Path(db_path)
         if not self.path.is_file():
             raise ConfigError(f"knowledge file not found: {self.path}")
-        uri = f"file:{self.path.resolve()}?mode=ro&immutable=1"
+        self._uri = f"file:{self.path.resolve()}?mode=ro&immutable=1"
+        # One connection per thread: an apsw Connection refuses to be used by two threads at once
+        # (ThreadingViolationError), and searches run in worker threads (MCP tools, search pool).
+        self._local = threading.local()
         try:
-            self.db = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-            self.db.enable_load_extension(True)
-            self.db.load_extension(sqlite_vec.loadable_path())
-            self.db.enable_load_extension(False)
+            self._local.db = self._connect(spellfix=False)
             self.meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         except apsw.Error as exc:
             raise ConfigError(f"{self.path} is not a readable knowledge file ({exc})") from None
@@ -354,6 +362,26 @@ class KnowledgeBase:
             "SELECT kind, number, id FROM chunks WHERE kind != 'text' AND number IS NOT NULL"
         ):
             self._uuid_alias[beliefcraft_uuid(kind, number)] = cid
+
+    def _connect(self, spellfix: bool = True):
+        """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
+        import apsw
+
+        db = apsw.Connection(self._uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        db.enable_load_extension(True)
+        db.load_extension(_sqlite_vec_path())
+        db.enable_load_extension(False)
+        if spellfix:
+            load_spellfix(db)
+        return db
+
+    @property
+    def db(self):
+        """This thread's connection (opened on the thread's first use)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
+        return db
 
     # ---- lookups
     def counts(self) -> dict[str, int]:
@@ -994,6 +1022,43 @@ def request_schema_plugin():
     return RequestSchemaPlugin()
 
 
+_kb_workers = None
+
+
+async def off_loop(fn, *args, **kwargs):
+    """Run knowledge-base work (embedding, SQLite) in the process's small worker pool, off the event loop.
+
+    onnxruntime and SQLite release the GIL, so searches use every core while the loop goes on
+    reading and answering requests.  Every route and MCP tool that searches shares this one pool
+    (one thread per core), which also bounds the SQLite connections: one per thread.
+    """
+    import asyncio
+    import functools
+    from concurrent.futures import ThreadPoolExecutor
+
+    global _kb_workers
+    if _kb_workers is None:
+        _kb_workers = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="bookrag-kb")
+    return await asyncio.get_running_loop().run_in_executor(_kb_workers, functools.partial(fn, *args, **kwargs))
+
+
+def _without_pydantic_plugins(litestar_class):
+    """Litestar that skips its default pydantic and attrs plugins (only msgspec types here).
+
+    Litestar adds them whenever pydantic is installed (the MCP SDK needs it), and importing them
+    takes about 0.1 s of the cold start; the MCP SDK, mounted as plain ASGI, never uses them.
+    """
+
+    class App(litestar_class):
+        @staticmethod
+        def _get_default_plugins(plugins: list) -> list:
+            from litestar.plugins.core import MsgspecDIPlugin
+
+            return [*plugins, MsgspecDIPlugin()]
+
+    return App
+
+
 def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = None):
     """Build the Litestar app around one KnowledgeBase (opened now unless given)."""
     from contextlib import asynccontextmanager
@@ -1071,7 +1136,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
           responses=documented(400, 401, 413, 500, cached=True))
     async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
-        return cached(request, semantic_search(kb, data), SEARCH_MAX_AGE)
+        return cached(request, await off_loop(semantic_search, kb, data), SEARCH_MAX_AGE)
 
     @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)",
           responses=documented(400, 401, 413, 500, cached=True))
@@ -1144,7 +1209,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)",
           responses=documented(400, 401, 413, 422, 429, 500, body=Spec03Error))
     async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
-        return rag_search(kb, data)
+        return await off_loop(rag_search, kb, data)
 
     from rag_answers import answer_routes
 
@@ -1156,7 +1221,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
                             HTTPException: on_spec03_http, Exception: on_spec03_crash},
     )
 
-    app = Litestar(
+    app = _without_pydantic_plugins(Litestar)(
         route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router,
                         answer_routes(kb, mcp.list_tools)],
         lifespan=[run_mcp],
@@ -1298,6 +1363,27 @@ def _print_json(obj: Any) -> None:
     sys.stdout.write(msgspec.json.format(msgspec.json.encode(obj), indent=2).decode() + "\n")
 
 
+def serve_workers(workers: int, host: str, port: int) -> None:
+    """uvicorn's multi-process mode over one listening socket that has TCP_NODELAY set.
+
+    uvicorn binds that socket itself as socket.socket(family) (proto 0), and asyncio sets
+    TCP_NODELAY only on accepted sockets whose proto is TCP; without it a response written in two
+    parts waits for the client's delayed ACK, about 40 ms a request.  Linux copies the option
+    from the listening socket to every connection it accepts.
+    """
+    import socket
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config("rag:create_app", factory=True, workers=workers, host=host, port=port,
+                            log_level="warning")
+    sock = config.bind_socket()
+    if sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    Multiprocess(config, sockets=[sock]).run()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from rag_rest import ApiError, ExpandGraphRequest, SemanticSearchRequest, expand_documents, get_entity, \
         semantic_search
@@ -1341,8 +1427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.workers > 1:
                 # Each worker process builds its own app (and KnowledgeBase) from the environment.
                 os.environ["RAG_DB"], os.environ["RAG_MODEL_DIR"] = str(args.db), str(args.models)
-                uvicorn.run("rag:create_app", factory=True, workers=args.workers, host=args.host,
-                            port=args.port, log_level="warning")
+                kb = None  # opened above only to fail fast; the supervisor itself needs no model
+                serve_workers(args.workers, args.host, args.port)
             else:
                 uvicorn.run(create_app(kb), host=args.host, port=args.port, log_level="warning")
             return 0

@@ -20,7 +20,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rag import CLIENT_DECODE_ERRORS, ERROR_DESCRIPTIONS, Chunk, KnowledgeBase, decode_error_message, env, now_iso
+from rag import (CLIENT_DECODE_ERRORS, ERROR_DESCRIPTIONS, Chunk, KnowledgeBase, decode_error_message, env, now_iso,
+                 off_loop)
 from rag_rest import BLANKS, NONBLANK, JsonSchema, whole_number
 
 # --------------------------------------------------------------------------- retrieval
@@ -489,10 +490,12 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
                                           for t in await list_mcp_tools()]
 
     @post("/tools/retrieve_content", status_code=200, summary="The retrieve_content tool (spec 05)",
-          responses=errors, sync_to_thread=True)
-    def tool_retrieve_content(data: JSONBody[RetrieveContentRequest]) -> dict:
-        return retrieve_content(kb, data.query, data.top_k, data.selected_text_only, data.selected_text_content)
+          responses=errors)
+    async def tool_retrieve_content(data: JSONBody[RetrieveContentRequest]) -> dict:
+        return await off_loop(retrieve_content, kb, data.query, data.top_k, data.selected_text_only,
+                              data.selected_text_content)
 
+    # /ask may wait seconds on an LLM: a thread of its own, not one of the search pool's.
     @post("/ask", status_code=200, summary="A grounded answer with citations, or a refusal (specs 04 and 05)",
           responses=errors, sync_to_thread=True)
     def ask(data: JSONBody[AskRequest]) -> dict:

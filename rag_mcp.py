@@ -294,10 +294,29 @@ def create_mcp(kb: KnowledgeBase):
         "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-20")],
         "module_filter": Annotated[str | None, Field(description="Restrict to one module (or part) of the book")],
         "return": dict[str, Any]}
-    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions,
-               answer_question):
-        server.add_tool(fn, name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
+    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions):
+        server.add_tool(in_worker_pool(fn), name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
+    # answer_question may wait seconds on an LLM: it keeps the SDK's own threads, not the search pool.
+    server.add_tool(answer_question, name="answer_question", description=MCP_TOOL_DOCS["answer_question"])
     return server
+
+
+def in_worker_pool(tool):
+    """An async tool that runs the sync one in the service's worker pool (rag.off_loop).
+
+    Left sync, the SDK would run each call in a thread of its own (up to 40 at once), each with
+    its own SQLite connection; the shared pool keeps MCP and REST searches on one core each.
+    The SDK reads the signature through __wrapped__, so the tool's schema is unchanged.
+    """
+    import functools
+
+    from rag import off_loop
+
+    @functools.wraps(tool)
+    async def run(**arguments):
+        return await off_loop(tool, **arguments)
+
+    return run
 
 
 class LazyMCP:
