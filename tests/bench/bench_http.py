@@ -2,7 +2,8 @@
 
     python tests/bench/bench_http.py [--seconds 20] [--workers 1 2]
 
-For each worker count: one client sending the evaluation questions in turn, then 16 concurrent
+For each worker count: one client sending the evaluation questions in turn (a lean keep-alive
+http.client connection, then an httpx one, which costs about 1 ms more), then 16 concurrent httpx
 clients for a fixed time (the loop stops by itself); p50/p95/p99, searches per second, and the
 server's resident memory (all its processes) before and after.  Query-vector cache off.
 """
@@ -64,6 +65,29 @@ async def clients(base: str, queries: list[str], n: int, seconds: float) -> tupl
     return times, errors
 
 
+def lean_client(base: str, queries: list[str], seconds: float) -> tuple[list[float], int]:
+    """One keep-alive http.client connection: what the service takes, with little client cost on top."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    url = urlsplit(base)
+    conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+    times: list[float] = []
+    errors, j = 0, 0
+    stop = time.perf_counter() + seconds
+    while time.perf_counter() < stop:
+        body = json.dumps({"query": queries[j % len(queries)], "k": 5})
+        t = time.perf_counter()
+        conn.request("POST", "/search/semantic", body=body, headers={"content-type": "application/json"})
+        resp = conn.getresponse()
+        resp.read()
+        times.append((time.perf_counter() - t) * 1000)
+        errors += resp.status != 200
+        j += 1
+    conn.close()
+    return times, errors
+
+
 def main(argv=None):
     from conftest import start_server
 
@@ -81,6 +105,7 @@ def main(argv=None):
             for q in queries[:20]:
                 httpx.post(base + "/search/semantic", json={"query": q})
             before = rss_mb(proc.pid)
+            lean, err0 = lean_client(base, queries, args.seconds / 2)
             single, err1 = asyncio.run(clients(base, queries, 1, args.seconds / 2))
             many, err16 = asyncio.run(clients(base, queries, 16, args.seconds))
             after = rss_mb(proc.pid)
@@ -88,9 +113,10 @@ def main(argv=None):
             proc.terminate()
             proc.wait()
         print(f"{workers} worker(s):")
-        for name, values, errors, secs in (("1 client", single, err1, args.seconds / 2),
+        for name, values, errors, secs in (("1 client (http.client)", lean, err0, args.seconds / 2),
+                                           ("1 client (httpx)", single, err1, args.seconds / 2),
                                            ("16 clients", many, err16, args.seconds)):
-            print(f"  {name:10} p50 {statistics.median(values):6.1f} ms  p95 {pct(values, .95):6.1f} ms  "
+            print(f"  {name:22} p50 {statistics.median(values):6.1f} ms  p95 {pct(values, .95):6.1f} ms  "
                   f"p99 {pct(values, .99):6.1f} ms  {len(values) / secs:6.0f} searches/s  errors {errors}")
         print(f"  server RSS {before:.0f} MB after warm-up, {after:.0f} MB after the run "
               f"({(after - before) / before * 100:+.1f}%)")
