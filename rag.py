@@ -1025,6 +1025,23 @@ def request_schema_plugin():
 _kb_workers = None
 
 
+def search_threads() -> int:
+    """RAG_SEARCH_THREADS, by default the CPUs this process may run on."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    raw = env("RAG_SEARCH_THREADS", str(usable)) or str(usable)
+    if not raw.strip().isdigit() or int(raw) < 1:
+        raise ConfigError(f"RAG_SEARCH_THREADS must be a whole number of threads, 1 or more; got {raw!r}")
+    return int(raw)
+
+
+def check_settings() -> None:
+    """The environment's settings, checked at start-up: a bad one stops the start with one line."""
+    from rag_rest import rate_limit_setting
+
+    search_threads()
+    rate_limit_setting()
+
+
 async def off_loop(fn, *args, **kwargs):
     """Run knowledge-base work (embedding, SQLite) in the process's small worker pool, off the event loop.
 
@@ -1038,7 +1055,7 @@ async def off_loop(fn, *args, **kwargs):
 
     global _kb_workers
     if _kb_workers is None:
-        _kb_workers = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="bookrag-kb")
+        _kb_workers = ThreadPoolExecutor(max_workers=search_threads(), thread_name_prefix="bookrag-kb")
     return await asyncio.get_running_loop().run_in_executor(_kb_workers, functools.partial(fn, *args, **kwargs))
 
 
@@ -1079,6 +1096,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
                           SemanticSearchResponse, Spec03Detail, Spec03Error, Spec03Failure, expand_documents,
                           get_entity, rag_search, rate_limit_setting, semantic_search, session_key)
 
+    check_settings()  # a bad setting stops the start, not the first request
     if kb is None:
         kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
 
@@ -1422,6 +1440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             import uvicorn
 
+            check_settings()
             print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}"
                   + (f" with {args.workers} workers" if args.workers > 1 else ""), file=sys.stderr)
             if args.workers > 1:

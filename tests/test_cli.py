@@ -164,3 +164,16 @@ def test_serves_from_a_read_only_filesystem(read_only_dir):
         proc.terminate()
         proc.wait(timeout=10)
     assert sorted(p.name for p in folder.iterdir()) == ["knowledge.sqlite", "models"]
+
+
+@pytest.mark.parametrize("name, value, fragment", [
+    ("RAG_SEARCH_THREADS", "many", "RAG_SEARCH_THREADS must be a whole number"),
+    ("RAG_SEARCH_THREADS", "0", "RAG_SEARCH_THREADS must be a whole number"),
+    ("RAG_RATE_LIMIT", "lots", "RAG_RATE_LIMIT must look like '60/minute'"),
+])
+def test_bad_settings_stop_the_start(name, value, fragment):
+    import os
+
+    for workers in ("1", "2"):
+        proc = rag("serve", "--port", "1", "--workers", workers, env={**os.environ, name: value})
+        one_line_error(proc, fragment)
