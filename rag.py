@@ -1034,12 +1034,22 @@ def search_threads() -> int:
     return int(raw)
 
 
-def check_settings() -> None:
-    """The environment's settings, checked at start-up: a bad one stops the start with one line."""
+def error_responses(*statuses: int, body: Any, cached: bool = False) -> dict[int, Any]:
+    """A route's OpenAPI responses besides its 200: each error status with the body it really sends."""
+    from litestar.openapi.datastructures import ResponseSpec
+
+    responses = {status: ResponseSpec(body, description=ERROR_DESCRIPTIONS[status], generate_examples=False)
+                 for status in statuses}
+    if cached:
+        responses[304] = ResponseSpec(None, description="Not modified: the client's ETag is still current")
+    return responses
+
+
+def check_settings() -> dict[str, Any]:
+    """The environment's settings, parsed at start-up: a bad one stops the start with one line."""
     from rag_rest import rate_limit_setting
 
-    search_threads()
-    rate_limit_setting()
+    return {"search_threads": search_threads(), "rate_limit": rate_limit_setting()}
 
 
 async def off_loop(fn, *args, **kwargs):
@@ -1087,16 +1097,15 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     from litestar.types import Receive, Scope, Send
     from litestar.exceptions import HTTPException, ValidationException
     from litestar.openapi import OpenAPIConfig
-    from litestar.openapi.datastructures import ResponseSpec
     import msgspec
 
     from rag_mcp import LazyMCP
     from rag_rest import (ApiError, EntityResponse, ErrorBody, ExpandGraphRequest, ExpandGraphResponse,
                           HealthResponse, RagSearchRequest, RagSearchResponse, SemanticSearchRequest,
                           SemanticSearchResponse, Spec03Detail, Spec03Error, Spec03Failure, expand_documents,
-                          get_entity, rag_search, rate_limit_setting, semantic_search, session_key)
+                          get_entity, rag_search, semantic_search, session_key)
 
-    check_settings()  # a bad setting stops the start, not the first request
+    settings = check_settings()  # a bad setting stops the start, not the first request
     if kb is None:
         kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
 
@@ -1106,14 +1115,6 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
                                                schema_extra={"enum": [*ENTITY_KINDS, "image"]})]
     EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
                                                  schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
-
-    def documented(*statuses: int, body: Any = ErrorBody, cached: bool = False) -> dict[int, Any]:
-        """The OpenAPI responses of a route besides its 200: each error status with its real body."""
-        responses = {status: ResponseSpec(body, description=ERROR_DESCRIPTIONS[status], generate_examples=False)
-                     for status in statuses}
-        if cached:
-            responses[304] = ResponseSpec(None, description="Not modified: the client's ETag is still current")
-        return responses
 
     def error_response(status: int, detail: str, code: str | None = None, headers: dict | None = None) -> Response:
         body = ErrorBody(detail=detail, status_code=status, error_code=code or _ERROR_CODES.get(status, "ERROR"),
@@ -1136,7 +1137,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
 
     @get("/health", summary="Service status, the book's title and counts per chunk type",
-         responses=documented(500))
+         responses=error_responses(500, body=ErrorBody))
     async def health() -> HealthResponse:
         return HealthResponse(status="ok", service=SERVICE_NAME, timestamp=now_iso(), book=kb.title,
                               counts=kb.counts())
@@ -1152,17 +1153,17 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return Response(content=body, headers=headers, media_type=MediaType.JSON)
 
     @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
-          responses=documented(400, 401, 413, 500, cached=True))
+          responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
     async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
         return cached(request, await off_loop(semantic_search, kb, data), SEARCH_MAX_AGE)
 
     @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)",
-          responses=documented(400, 401, 413, 500, cached=True))
+          responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
     async def search_expand_graph(request: Request, data: JSONBody[ExpandGraphRequest]) -> Response[ExpandGraphResponse]:
         return cached(request, expand_documents(kb, data), SEARCH_MAX_AGE)
 
     @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)",
-         responses=documented(400, 401, 404, 500, cached=True))
+         responses=error_responses(400, 401, 404, 500, body=ErrorBody, cached=True))
     async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam) -> Response[EntityResponse]:
         return cached(request, get_entity(kb, entity_type, number), ENTITY_MAX_AGE)
 
@@ -1225,13 +1226,13 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
             "SEARCH_ERROR", "An error occurred during search. Please try again.")])
 
     @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)",
-          responses=documented(400, 401, 413, 422, 429, 500, body=Spec03Error))
+          responses=error_responses(400, 401, 413, 422, 429, 500, body=Spec03Error))
     async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
         return await off_loop(rag_search, kb, data)
 
     from rag_answers import answer_routes
 
-    unit, count = rate_limit_setting()
+    unit, count = settings["rate_limit"]
     rag_router = Router(
         path="/api/rag", route_handlers=[api_rag_search],
         middleware=[RateLimitConfig(rate_limit=(unit, count), identifier_for_request=session_key).middleware],
@@ -1440,16 +1441,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             import uvicorn
 
-            check_settings()
+            # Settings are checked before the "serving" line: by create_app here, or, with workers
+            # (each builds its own app from the environment), by the supervisor before it forks.
+            if args.workers == 1:
+                app = create_app(kb)
+            else:
+                check_settings()
             print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}"
                   + (f" with {args.workers} workers" if args.workers > 1 else ""), file=sys.stderr)
             if args.workers > 1:
-                # Each worker process builds its own app (and KnowledgeBase) from the environment.
                 os.environ["RAG_DB"], os.environ["RAG_MODEL_DIR"] = str(args.db), str(args.models)
                 kb = None  # opened above only to fail fast; the supervisor itself needs no model
                 serve_workers(args.workers, args.host, args.port)
             else:
-                uvicorn.run(create_app(kb), host=args.host, port=args.port, log_level="warning")
+                uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
             return 0
         if args.command == "search":
             filters = {"chapter": args.chapter} if args.chapter else None

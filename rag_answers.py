@@ -20,7 +20,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rag import (CLIENT_DECODE_ERRORS, ERROR_DESCRIPTIONS, Chunk, KnowledgeBase, decode_error_message, env, now_iso,
+from rag import (CLIENT_DECODE_ERRORS, Chunk, KnowledgeBase, decode_error_message, env, error_responses, now_iso,
                  off_loop)
 from rag_rest import BLANKS, NONBLANK, JsonSchema, whole_number
 
@@ -457,11 +457,9 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
     """A Litestar Router with the spec 04/05 routes and their error contract."""
     from litestar import MediaType, Request, Response, Router, get, post
     from litestar.exceptions import HTTPException, ValidationException
-    from litestar.openapi.datastructures import ResponseSpec
     from litestar.params import JSONBody
 
-    errors = {status: ResponseSpec(AnswerErrorBody, description=ERROR_DESCRIPTIONS[status], generate_examples=False)
-              for status in (400, 401, 413, 503)}
+    errors = error_responses(400, 401, 413, 503, body=AnswerErrorBody)
 
     def error(status: int, err: AnswerError) -> Response:
         return Response(content=err.body(), status_code=status, media_type=MediaType.JSON)

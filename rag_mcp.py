@@ -6,11 +6,12 @@ app holds a LazyMCP that builds the server on the first /mcp or /tools request.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Sequence
 
 from rag import (CHUNK_TYPE_OF_KIND, ENTITY_KINDS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, env,
-                 expand_graph, normalize_number)
+                 expand_graph, normalize_number, off_loop)
 from rag_rest import whole_number
 
 # --------------------------------------------------------------------------- MCP (spec 02)
@@ -308,10 +309,6 @@ def in_worker_pool(tool):
     its own SQLite connection; the shared pool keeps MCP and REST searches on one core each.
     The SDK reads the signature through __wrapped__, so the tool's schema is unchanged.
     """
-    import functools
-
-    from rag import off_loop
-
     @functools.wraps(tool)
     async def run(**arguments):
         return await off_loop(tool, **arguments)
