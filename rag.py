@@ -1144,13 +1144,14 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     def cached(request: Request, body: Any, max_age: int) -> Response:
         """A 200 with Cache-Control and an ETag (build hash + request), or 304 when the client has it."""
-        key = hashlib.sha1(f"{request.method} {request.url.path} ".encode() + msgspec.json.encode(body)).hexdigest()
+        data = msgspec.json.encode(body)  # once: the ETag is a hash of the bytes that are sent
+        key = hashlib.sha1(f"{request.method} {request.url.path} ".encode() + data).hexdigest()
         etag = f'W/"{kb.build_hash[:16]}-{key[:16]}"'
         headers = {"Cache-Control": f"public, max-age={max_age}", "ETag": etag}
         wanted = request.headers.get("if-none-match", "")
         if etag in [t.strip() for t in wanted.split(",")] or wanted.strip() == "*":
             return Response(content=b"", status_code=304, headers=headers)
-        return Response(content=body, headers=headers, media_type=MediaType.JSON)
+        return Response(content=data, headers=headers, media_type=MediaType.JSON)
 
     @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
           responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
