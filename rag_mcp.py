@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from rag import (CHUNK_TYPE_OF_KIND, ENTITY_KINDS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, env,
                  expand_graph, normalize_number, off_loop)
-from rag_rest import whole_number
+from rag_rest import BLANKS, whole_number
 
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
@@ -227,7 +227,7 @@ def create_mcp(kb: KnowledgeBase):
     )
 
     def search_knowledge_base(query, k=5, traverse_types=None, filters=None):
-        if not query or len(query.strip()) < 3:
+        if not query or len(query.strip(BLANKS)) < 3:
             raise ToolError("query must be at least 3 characters")
         if not 1 <= k <= 20:
             raise ToolError("k must be between 1 and 20")
@@ -235,7 +235,7 @@ def create_mcp(kb: KnowledgeBase):
             kb_filters = mcp_filters(filters)
         except ValueError as exc:
             raise ToolError(str(exc)) from None
-        result = kb.search(query.strip()[:2000], k=k, filters=kb_filters, traverse_kinds=mcp_kinds(traverse_types))
+        result = kb.search(query.strip(BLANKS)[:2000], k=k, filters=kb_filters, traverse_kinds=mcp_kinds(traverse_types))
         return {"result": [mcp_document(h.chunk, kb, h.cosine) for h in result.hits]}
 
     def expand_graph_by_ids(document_ids, traverse_types):
