@@ -26,7 +26,7 @@ from typing import Iterable
 from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section
 from build_markdown import markdown_structure, parse_front_matter
 from build_pdf import read_pdf, structure
-from rag import (
+from rag_core import (
     DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, load_spellfix,
     normalize_kind, normalize_number,
 )

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, BuildError, Chunk, Section, split_to_budget
-from rag import entity_id, normalize_kind, normalize_number
+from rag_core import entity_id, normalize_kind, normalize_number
 
 
 # --------------------------------------------------------------------------- read

@@ -20,9 +20,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rag import (CLIENT_DECODE_ERRORS, Chunk, KnowledgeBase, decode_error_message, env, error_responses, now_iso,
-                 off_loop)
-from rag_rest import BLANKS, NONBLANK, JsonSchema, whole_number
+from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, NONBLANK, Chunk, JsonSchema, KnowledgeBase, decode_error_message,
+                      env, error_responses, now_iso, off_loop, whole_number)
 
 # --------------------------------------------------------------------------- retrieval
 """Retrieval: the chunks an answer may use, from the book or from the user's selected text."""
@@ -65,7 +64,7 @@ class RetrievalContext:
     extra: dict = field(default_factory=dict)
 
 
-class AnswerError(Exception):
+class AnswerError(ValueError):
     """A failure in spec 05's error contract: error_type, message, fallback_action, HTTP status."""
 
     def __init__(self, status: int, error_type: str, message: str, fallback_action: str = "refuse_answer"):

@@ -10,9 +10,8 @@ import functools
 import re
 from typing import Any, Sequence
 
-from rag import (CHUNK_TYPE_OF_KIND, ENTITY_KINDS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, env,
-                 expand_graph, normalize_number, off_loop)
-from rag_rest import BLANKS, whole_number
+from rag_core import (BLANKS, CHUNK_TYPE_OF_KIND, ENTITY_KINDS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk,
+                      KnowledgeBase, env, expand_graph, normalize_number, off_loop, whole_number)
 
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
@@ -194,8 +193,12 @@ MCP_TOOL_DOCS = {
 }
 
 
-def create_mcp(kb: KnowledgeBase):
-    """The MCPServer with spec 02's tools (plus get_related_code_definitions) over the knowledge base."""
+def create_mcp(kb: KnowledgeBase, answer=None):
+    """The MCPServer with spec 02's tools (plus get_related_code_definitions) over the knowledge base.
+
+    answer, when given, adds the tool answer_question: a callable (query, mode, selected_text,
+    top_k, module_filter) -> spec 04's response that raises ValueError for a question it refuses.
+    """
     from typing import Annotated, Literal
 
     from mcp.server.mcpserver import MCPServer
@@ -281,12 +284,10 @@ def create_mcp(kb: KnowledgeBase):
     get_related_code_definitions.__annotations__ = {"document_ids": ids_arg, "return": ListResult}
 
     def answer_question(query, mode="full_book", selected_text=None, top_k=5, module_filter=None):
-        from rag_answers import AnswerError, answer
-
         try:
-            return answer(kb, query, mode, selected_text, top_k, module_filter)
-        except AnswerError as exc:
-            raise ToolError(exc.message) from None
+            return answer(query, mode, selected_text, top_k, module_filter)
+        except ValueError as exc:  # a question the answerer refuses to take: the tool error says why
+            raise ToolError(str(exc)) from None
 
     answer_question.__annotations__ = {
         "query": Annotated[str, Field(description="The question", max_length=2000)],
@@ -297,8 +298,9 @@ def create_mcp(kb: KnowledgeBase):
         "return": dict[str, Any]}
     for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions):
         server.add_tool(in_worker_pool(fn), name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
-    # answer_question may wait seconds on an LLM: it keeps the SDK's own threads, not the search pool.
-    server.add_tool(answer_question, name="answer_question", description=MCP_TOOL_DOCS["answer_question"])
+    if answer is not None:
+        # answer_question may wait seconds on an LLM: it keeps the SDK's own threads, not the search pool.
+        server.add_tool(answer_question, name="answer_question", description=MCP_TOOL_DOCS["answer_question"])
     return server
 
 
@@ -325,10 +327,11 @@ class LazyMCP:
     server, runs the session manager, and stops at shutdown.
     """
 
-    def __init__(self, kb: KnowledgeBase):
+    def __init__(self, kb: KnowledgeBase, answer=None):
         import asyncio
 
         self.kb = kb
+        self.answer = answer
         self.server = None
         self._app = None
         self.error: Exception | None = None
@@ -360,7 +363,7 @@ class LazyMCP:
         if self.stop.is_set():
             return
         try:
-            self.server = create_mcp(self.kb)
+            self.server = create_mcp(self.kb, self.answer)
             self._app = self.server.streamable_http_app(
                 streamable_http_path="/", stateless_http=True, json_response=True,
                 transport_security=mcp_transport_security(), max_request_body_size=MAX_BODY_BYTES)

@@ -13,8 +13,9 @@ from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
-from rag import (ENTITY_KINDS, RELATIONS, Chunk, ConfigError, Hit, KnowledgeBase, env, expand_graph,
-                 id_is_wellformed, normalize_number)
+from rag_core import (BLANKS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS, Chunk, ConfigError, Hit,
+                      JsonSchema, KnowledgeBase, env, expand_graph, id_is_wellformed, label_text, normalize_number,
+                      whole_number)
 
 # --------------------------------------------------------------------------- spec 01 REST
 """REST adapter (spec 01): /search/semantic, /search/expand-graph, /entity/{type}/{number}."""
@@ -24,46 +25,8 @@ SPEC01_TRAVERSE_TYPES = ("formula", "algorithm", "table", "figure", "section", "
                          "exercise", "appendix")
 SPEC01_FILTER_KEYS = ("chapter", "section", "page_number")
 SPEC01_ENTITY_TYPES = ("formula", "algorithm", "table", "figure")
-
-
-class JsonSchema:
-    """The OpenAPI description of a request field (JSON Schema words), for fields our own code validates.
-
-    Request fields are typed loosely on purpose ("k": "5" must be an error with spec 01's message,
-    not a coerced 5), so the framework cannot derive their schema; this says what we accept.
-    """
-
-    def __init__(self, **schema: Any):
-        self.schema = schema
-
-
-# What a search query must look like: at least 3 characters once surrounding blanks are removed.
-# What counts as blank around a query: ASCII whitespace only, so that the rule reads the same in
-# JSON Schema's regex dialect and in Python (they disagree about some Unicode spaces).
-BLANKS = " \t\n\r\f\v"
-NONBLANK = r"[^ \t\n\r\f\v]"
-QUERY_PATTERN = rf"^[{BLANKS}]*{NONBLANK}[\s\S]+{NONBLANK}[{BLANKS}]*$"
 LABEL = {"type": ["string", "integer"], "pattern": NONBLANK}  # a chapter or section: "3", "3.1" or 3
 FILTER_VALUE = {"type": ["string", "integer", "null"], "pattern": NONBLANK}
-
-
-def whole_number(value: Any) -> int | None:
-    """A count as JSON sends it: 5, or 5.0 (JSON has one number type); None for anything else."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return None
-
-
-def label_text(value: Any) -> str | None:
-    """A chapter or lesson label as sent: non-blank text, or a whole number ("3", 3, 3.0); else None."""
-    if isinstance(value, str):
-        return value.strip(BLANKS) or None
-    number = whole_number(value)
-    return None if number is None else str(number)
 
 
 class ApiError(Exception):

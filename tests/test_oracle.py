@@ -64,7 +64,7 @@ def test_book_counts_meet_the_minimums(client):
 def test_lettered_and_appendix_numbers():
     import build_db
     import build_pdf
-    from rag import normalize_number
+    from rag_core import normalize_number
 
     assert build_pdf.EQ_NUMBER_RE.match("(5.142a)").group(1) == "5.142a"
     assert build_pdf.EQ_NUMBER_RE.match("(A.3)").group(1) == "A.3"

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import rag  # noqa: E402
+import rag_core as rag  # noqa: E402  (the ranking settings live in the core)
 from evaluate import evaluate  # noqa: E402
 
 

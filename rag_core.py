@@ -1,0 +1,889 @@
+"""bookrag's core: the one embedder, the id rules, the knowledge base and its ranking.
+
+Sections, top-down: configuration, model (the one embedder), ids (the one id rule), knowledge
+base (the read side every route shares), ranking, the worker pool, and the request rules every
+adapter shares.  This module imports no adapter: rag_rest.py (specs 01 and 03), rag_mcp.py
+(spec 02) and rag_answers.py (specs 04 and 05) import it, and rag.py assembles them into the app,
+the Lambda handler and the CLI.  The builder (build_db.py) imports it too; nothing here imports
+the builder or any PDF library.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+# --------------------------------------------------------------------------- configuration
+"""Configuration: paths, schema version, vocabularies shared by the builder and the service."""
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_DB = HERE / "knowledge.sqlite"
+DEFAULT_MODEL_DIR = HERE / "models"
+DEFAULT_PORT = 8001
+SERVICE_NAME = "rag-service"
+
+# Bump when the knowledge file's tables change shape; the service refuses other versions.
+SCHEMA_VERSION = "1"
+
+# Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).
+ENTITY_KINDS = ("formula", "algorithm", "table", "figure", "example", "exercise")
+CHUNK_KINDS = ("text",) + ENTITY_KINDS
+
+# Caption words as printed in books, mapped to our kinds.
+CAPTION_WORDS = {
+    "algorithm": "algorithm", "equation": "formula", "formula": "formula", "eq": "formula",
+    "table": "table", "figure": "figure", "fig": "figure", "example": "example",
+    "exercise": "exercise",
+}
+
+# Graph relations (spec 01 names); DESIGN.md gives each its one meaning.
+RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES", "PART_OF", "FOLLOWS", "RELATED_TO")
+
+# BeliefCraft's chunk_type names (spec 02 metadata) for our kinds.
+CHUNK_TYPE_OF_KIND = {
+    "text": "text", "formula": "numbered_formula", "table": "numbered_table",
+    "algorithm": "algorithm", "figure": "captioned_image", "example": "example",
+    "exercise": "exercise",
+}
+
+
+def env(name: str, default: str | None = None) -> str | None:
+    """Read one configuration value from the environment (empty counts as unset)."""
+    value = os.environ.get(name)
+    return value if value not in (None, "") else default
+
+
+def now_iso() -> str:
+    """The current UTC time as the specs write it: 2026-02-18T14:30:00Z."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class ConfigError(Exception):
+    """A problem with the knowledge file or model that stops the service from starting."""
+
+
+@lru_cache(maxsize=None)
+def _sqlite_vec_path() -> str:
+    """sqlite-vec's loadable extension, found without importing the package (it imports sqlite3 and numpy)."""
+    from importlib.util import find_spec
+
+    return os.path.join(os.path.dirname(find_spec("sqlite_vec").origin), "vec0")
+
+
+def load_spellfix(db) -> bool:
+    """Load SQLite's spellfix1 extension (shipped in apsw's wheels); False when unavailable."""
+    try:
+        import apsw.sqlite_extra
+
+        apsw.sqlite_extra.load(db, "spellfix")
+        return True
+    except Exception:
+        return False
+
+
+# --------------------------------------------------------------------------- model
+"""Model: the one embedder (ONNX MiniLM, pooling and normalisation inside the graph)."""
+
+
+class Embedder:
+    """Turns texts into unit-length float32 vectors with the ONNX model in models/."""
+
+    def __init__(self, model_dir: Path | str = DEFAULT_MODEL_DIR, threads: int = 1):
+        import numpy as np
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.model_dir = Path(model_dir)
+        info_path = self.model_dir / "model.json"
+        onnx_path = self.model_dir / "model.onnx"
+        tok_path = self.model_dir / "tokenizer.json"
+        for path in (info_path, onnx_path, tok_path):
+            if not path.is_file():
+                raise ConfigError(f"model file missing: {path}")
+        try:
+            self.info = json.loads(info_path.read_text())
+        except ValueError as exc:
+            raise ConfigError(f"model.json is not valid JSON: {exc}") from None
+        self.name = self.info.get("name", "unknown")
+        self.dim = int(self.info.get("dim", 384))
+        self.max_tokens = int(self.info.get("max_tokens", 256))
+        self.sha256 = self.info.get("onnx_sha256", "")
+        try:
+            self.tokenizer = Tokenizer.from_file(str(tok_path))
+        except Exception as exc:  # tokenizers raises a bare Exception on bad files
+            raise ConfigError(f"tokenizer.json cannot be read: {exc}") from None
+        self.tokenizer.enable_truncation(max_length=self.max_tokens)
+        self.tokenizer.no_padding()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(
+                str(onnx_path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:
+            raise ConfigError(f"model.onnx cannot be loaded: {str(exc).splitlines()[0]}") from None
+        self._input_names = [i.name for i in self.session.get_inputs()]
+        self._np = np
+
+    def count_tokens(self, text: str) -> int:
+        """Number of model tokens of text (without truncation), [CLS]/[SEP] included."""
+        self.tokenizer.no_truncation()
+        try:
+            return len(self.tokenizer.encode(text).ids)
+        finally:
+            self.tokenizer.enable_truncation(max_length=self.max_tokens)
+
+    def embed(self, texts: Sequence[str]):
+        """Embed a batch of texts; returns an array [len(texts), dim] of unit vectors."""
+        np = self._np
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(list(texts))
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        out = self.session.run(None, {k: v for k, v in feeds.items() if k in self._input_names})[0]
+        return np.ascontiguousarray(out, dtype=np.float32)
+
+    def is_known_word(self, word: str) -> bool:
+        """True when the model's vocabulary holds the word whole (an ordinary English word)."""
+        return self.tokenizer.token_to_id(word.lower()) is not None
+
+    def embed_query(self, text: str) -> bytes:
+        """Embed one query as float32 bytes (cached: agents repeat themselves)."""
+        return _cached_query_vector(self, text)
+
+
+def _query_vector(embedder: Embedder, text: str) -> bytes:
+    return embedder.embed([text])[0].tobytes()
+
+
+# RAG_QUERY_CACHE: how many query vectors to keep (0 turns the cache off, e.g. for benchmarks).
+_cached_query_vector = lru_cache(maxsize=int(env("RAG_QUERY_CACHE", "2048")))(_query_vector)
+
+
+# --------------------------------------------------------------------------- ids
+"""Ids: one rule for readable entity ids, and every alias agents send for them."""
+
+_NUMBER_RE = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*[a-z]?$")
+_KIND_ALIASES = {
+    "formula": "formula", "formulas": "formula", "equation": "formula", "equations": "formula",
+    "eq": "formula", "eqs": "formula", "eqn": "formula", "eqns": "formula", "numbered_formula": "formula",
+    "algorithm": "algorithm", "algorithms": "algorithm", "algo": "algorithm", "algos": "algorithm",
+    "alg": "algorithm",
+    "table": "table", "tables": "table", "tab": "table", "numbered_table": "table",
+    "figure": "figure", "figures": "figure", "fig": "figure", "figs": "figure", "image": "figure",
+    "captioned_image": "figure",
+    "example": "example", "examples": "example", "ex": "example",
+    "exercise": "exercise", "exercises": "exercise", "exr": "exercise",
+}
+
+
+def normalize_kind(word: str) -> str | None:
+    """Map a type word an agent wrote ('Algorithm', 'eq', 'image') to our kind, or None."""
+    return _KIND_ALIASES.get(word.strip().lower().rstrip("."))
+
+
+def normalize_number(text: str) -> str | None:
+    """'3.2.' / ' a.1 ' / '(3.4)' / 'Algorithm 3.2' -> '3.2' / 'A.1' / '3.4'; None if malformed."""
+    text = text.strip()
+    match = re.match(r"^[A-Za-z_]+[\s_:]+(?=[\dA-Za-z])", text)
+    if match and normalize_kind(match.group(0).strip(" _:")):
+        text = text[match.end():]
+    text = text.strip().strip("()").rstrip(".").replace("_", ".").replace("-", ".")
+    if not text:
+        return None
+    head, _, rest = text.partition(".")
+    if len(head) == 1 and head.isalpha():
+        head = head.upper()
+    number = head + ("." + rest if rest else "")
+    return number if _NUMBER_RE.match(number) else None
+
+
+def entity_id(kind: str, number: str) -> str:
+    """The readable id of a numbered entity: ('formula', '3.2') -> 'formula_3_2'."""
+    return f"{kind}_{number.replace('.', '_')}"
+
+
+def beliefcraft_uuid(kind: str, number: str) -> str:
+    """The id BeliefCraft's ingestion gave an entity: uuid5(DNS, '<number>:<chunk_type>')."""
+    return str(uuid.uuid5(uuid.NAMESPACE_DNS, f"{number}:{CHUNK_TYPE_OF_KIND[kind]}"))
+
+
+_ID_SHAPE = re.compile(r"^[A-Za-z0-9_.:\- ()]{1,128}$")
+
+
+def id_is_wellformed(text: str) -> bool:
+    """True when text could be an id at all (letters, digits and _ . : - space parentheses)."""
+    return bool(_ID_SHAPE.match(text))
+
+
+def parse_entity_alias(text: str) -> tuple[str, str] | None:
+    """'algo_4_1', 'Algorithm 4.1', 'algorithm:4.1', 'eq (3.4)' -> (kind, number), else None."""
+    match = re.match(r"^\s*([A-Za-z]+)(?:[\s_:.]+|(?=\d))\(?((?:[A-Za-z]|\d+)(?:[._]\d+)*[a-z]?)\)?\s*$", text)
+    if not match:
+        return None
+    kind = normalize_kind(match.group(1).strip("_"))
+    number = normalize_number(match.group(2))
+    return (kind, number) if kind and number else None
+
+
+# --------------------------------------------------------------------------- knowledge base
+"""Knowledge base: the one read-only view of knowledge.sqlite under every route."""
+
+
+@dataclass
+class Chunk:
+    """One retrievable unit of the book: text, or a numbered entity."""
+
+    rowid: int
+    id: str
+    kind: str
+    number: str | None
+    title: str | None
+    content: str
+    part: str | None
+    part_title: str | None
+    chapter: str | None
+    chapter_title: str | None
+    section: str | None
+    section_title: str | None
+    subsection: str | None
+    subsection_title: str | None
+    subsubsection: str | None
+    subsubsection_title: str | None
+    page: int | None
+    pdf_page: int | None
+    ord: int
+    source: str | None = None
+    extra: dict = field(default_factory=dict)
+
+
+CHUNK_COLUMNS = (
+    "rowid, id, kind, number, title, content, part, part_title, chapter, chapter_title, "
+    "section, section_title, subsection, subsection_title, subsubsection, subsubsection_title, "
+    "page, pdf_page, ord, source, extra"
+)
+
+
+SECTION_COLUMNS = "id, level, number, title, page_start, pdf_page_start, content, ord"
+
+
+def _row_to_chunk(row: Sequence[Any]) -> Chunk:
+    *head, extra = row
+    return Chunk(*head, extra=json.loads(extra) if extra else {})
+
+
+@dataclass
+class Hit:
+    """A ranked search result: the chunk, its fused score and its raw cosine similarity."""
+
+    chunk: Chunk
+    score: float
+    cosine: float
+    via: str = "search"  # "reference" (pinned), "search", or "expansion"
+
+
+@dataclass
+class SearchResult:
+    """What KnowledgeBase.search returns: hits plus what it did to the query."""
+
+    hits: list[Hit]
+    query: str
+    corrected_query: str | None = None
+    suggestion: str | None = None
+    timings_ms: dict = field(default_factory=dict)
+
+
+# Filter keys of the knowledge base (book terms); adapters translate their specs' names.
+FILTER_COLUMNS = ("part", "chapter", "section", "subsection", "subsubsection", "page", "kind")
+
+
+class KnowledgeBase:
+    """Opens knowledge.sqlite read-only, checks it against the model, answers every query."""
+
+    def __init__(self, db_path: Path | str = DEFAULT_DB, model_dir: Path | str = DEFAULT_MODEL_DIR,
+                 embedder: Embedder | None = None, threads: int = 1):
+        import apsw
+
+        self.path = Path(db_path)
+        if not self.path.is_file():
+            raise ConfigError(f"knowledge file not found: {self.path}")
+        self._uri = f"file:{self.path.resolve()}?mode=ro&immutable=1"
+        # One connection per thread: an apsw Connection refuses to be used by two threads at once
+        # (ThreadingViolationError), and searches run in worker threads (MCP tools, search pool).
+        self._local = threading.local()
+        try:
+            self._local.db = self._connect(spellfix=False)
+            self.meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+        except apsw.Error as exc:
+            raise ConfigError(f"{self.path} is not a readable knowledge file ({exc})") from None
+        version = self.meta.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ConfigError(
+                f"{self.path} has schema version {version!r}, this service reads {SCHEMA_VERSION!r}:"
+                " rebuild it with build_db.py"
+            )
+        self.embedder = embedder or Embedder(model_dir, threads=threads)
+        if self.meta.get("model_sha256") != self.embedder.sha256 or int(self.meta.get("dim", 0)) != self.embedder.dim:
+            raise ConfigError(
+                f"{self.path} was embedded with model {self.meta.get('model_name')} "
+                f"(sha256 {str(self.meta.get('model_sha256'))[:12]}…, dim {self.meta.get('dim')}), "
+                f"but models/ holds {self.embedder.name} (sha256 {self.embedder.sha256[:12]}…, "
+                f"dim {self.embedder.dim}): rebuild the knowledge file or restore the model"
+            )
+        self.has_spellfix = load_spellfix(self.db) and bool(self.db.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'vocab_fix'").fetchone())
+        self.title = self.meta.get("title", "")
+        self.build_hash = self.meta.get("build_hash", "")
+        self._uuid_alias = {}
+        for kind, number, cid in self.db.execute(
+            "SELECT kind, number, id FROM chunks WHERE kind != 'text' AND number IS NOT NULL"
+        ):
+            self._uuid_alias[beliefcraft_uuid(kind, number)] = cid
+
+    def _connect(self, spellfix: bool = True):
+        """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
+        import apsw
+
+        db = apsw.Connection(self._uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        db.enable_load_extension(True)
+        db.load_extension(_sqlite_vec_path())
+        db.enable_load_extension(False)
+        if spellfix:
+            load_spellfix(db)
+        return db
+
+    @property
+    def db(self):
+        """This thread's connection (opened on the thread's first use)."""
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
+        return db
+
+    # ---- lookups
+    def counts(self) -> dict[str, int]:
+        """Number of chunks of each kind."""
+        rows = self.db.execute("SELECT kind, count(*) FROM chunks GROUP BY kind ORDER BY kind")
+        return {kind: n for kind, n in rows}
+
+    def get(self, chunk_id: str) -> Chunk | None:
+        """The chunk with this id (any alias accepted), or None."""
+        canonical = self.resolve_id(chunk_id)
+        if canonical is None:
+            return None
+        row = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id = ?", (canonical,)).fetchone()
+        return _row_to_chunk(row) if row else None
+
+    def get_many(self, ids: Iterable[str]) -> dict[str, Chunk]:
+        """Chunks by canonical id; section nodes (part_I, chapter_5, section_5_2) come as kind 'section'."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})", ids)
+        found = {c.id: c for c in map(_row_to_chunk, rows)}
+        rest = [i for i in ids if i not in found]
+        if rest:
+            marks = ",".join("?" * len(rest))
+            for row in self.db.execute(f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", rest):
+                section = self._section_chunk(row)
+                found[section.id] = section
+        return found
+
+    def _section_chunk(self, row: Sequence[Any]) -> Chunk:
+        """A section node as a document: its heading and opening text, placed in the hierarchy."""
+        sid, level, number, title, page, pdf_page, content, order = row
+        names = ["part", "chapter", "section", "subsection", "subsubsection"]
+        place: dict[str, Any] = {n: None for n in names} | {f"{n}_title": None for n in names}
+        place[names[level]], place[f"{names[level]}_title"] = number, title
+        if level >= 2:
+            place["chapter"] = number.split(".")[0]
+        return Chunk(rowid=-1, id=sid, kind="section", number=number, title=title, content=content,
+                     page=page, pdf_page=pdf_page, ord=order, **place)
+
+    def resolve_id(self, text: str) -> str | None:
+        """Canonical chunk id for an id or any alias agents produce; None if unknown."""
+        text = text.strip()
+        if not text:
+            return None
+        if self.db.execute("SELECT 1 FROM chunks WHERE id = ? UNION ALL SELECT 1 FROM sections WHERE id = ?",
+                           (text, text)).fetchone():
+            return text
+        if text.lower() in self._uuid_alias:
+            return self._uuid_alias[text.lower()]
+        alias = parse_entity_alias(text)
+        if alias:
+            row = self.db.execute(
+                "SELECT id FROM chunks WHERE kind = ? AND number = ?", alias
+            ).fetchone()
+            return row[0] if row else None
+        return None
+
+    def entity(self, kind: str, number: str) -> Chunk | None:
+        """A numbered entity by kind and (normalised) number, or None."""
+        number = normalize_number(number) or number
+        row = self.db.execute(
+            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE kind = ? AND number = ?", (kind, number)
+        ).fetchone()
+        return _row_to_chunk(row) if row else None
+
+    def edges_of(self, chunk_id: str, relations: Sequence[str] = RELATIONS) -> list[tuple[str, str, str]]:
+        """Edges (src, dst, rel) touching chunk_id in either direction, restricted to relations."""
+        marks = ",".join("?" * len(relations))
+        return self.db.execute(
+            f"SELECT src, dst, rel FROM edges WHERE src = ? AND rel IN ({marks}) "
+            f"UNION SELECT src, dst, rel FROM edges WHERE dst = ? AND rel IN ({marks})",
+            (chunk_id, *relations, chunk_id, *relations),
+        ).fetchall()
+
+    def references_of(self, chunk_id: str) -> tuple[list[str], list[str]]:
+        """(ids this chunk references, ids of entities that reference it)."""
+        refs = [r[0] for r in self.db.execute(
+            "SELECT dst FROM edges WHERE src = ? AND rel = 'REFERENCES' ORDER BY dst", (chunk_id,))]
+        cited = [r[0] for r in self.db.execute(
+            "SELECT src FROM edges WHERE dst = ? AND rel = 'REFERENCES' ORDER BY src", (chunk_id,))]
+        return refs, cited
+
+    def toc(self) -> list[dict]:
+        """The book's parts and chapters with printed start pages, in reading order."""
+        rows = self.db.execute(
+            "SELECT level, number, title, page_start FROM sections WHERE level <= 1 ORDER BY ord"
+        )
+        return [{"level": lvl, "number": num, "title": title, "page": page} for lvl, num, title, page in rows]
+
+    # ---- search
+    def search(self, query: str, k: int = 5, filters: dict | None = None,
+               traverse_kinds: Sequence[str] = (), mode: str = "hybrid") -> SearchResult:
+        """Ranked chunks for a query: pinned references, then hybrid dense+BM25, then expansion.
+
+        mode "dense" or "bm25" ranks by one signal alone (for evaluation side by side).
+        """
+        return rank(self, query, k, filters or {}, traverse_kinds, mode)
+
+    def dense(self, vector: bytes, n: int, filters: dict) -> list[tuple[int, float]]:
+        """(rowid, cosine) of the n nearest chunks, filters applied inside the KNN."""
+        where, args = _filter_sql(filters, table="")
+        rows = self.db.execute(
+            f"SELECT rowid, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?{where}",
+            (vector, n, *args),
+        ).fetchall()
+        return [(rowid, 1.0 - dist) for rowid, dist in rows]
+
+    def lexical(self, query: str, n: int, filters: dict) -> list[tuple[int, float]]:
+        """(rowid, bm25 score, larger is better) of the n best FTS5 matches of query's words."""
+        match = fts_query(query)
+        if not match:
+            return []
+        where, args = _filter_sql(filters, table="c.")
+        rows = self.db.execute(
+            "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS s FROM chunks_fts f "
+            f"JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ?{where} "
+            "ORDER BY s DESC LIMIT ?",
+            (match, *args, n),
+        ).fetchall()
+        return rows
+
+    def first_chunk_of_section(self, number: str, filters: dict) -> int | None:
+        """Rowid of the first text chunk under a numbered section (at any depth), within filters."""
+        level = {1: "section", 2: "subsection"}.get(number.count("."), "subsubsection")
+        where, args = _filter_sql(filters, table="")
+        row = self.db.execute(f"SELECT rowid FROM chunks WHERE {level} = ? AND kind = 'text'{where} "
+                              "ORDER BY ord LIMIT 1", (number, *args)).fetchone()
+        return row[0] if row else None
+
+    def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, Chunk]:
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE rowid IN ({marks})", list(rowids))
+        return {c.rowid: c for c in map(_row_to_chunk, rows)}
+
+    def cosine_to(self, vector: bytes, rowids: Sequence[int]) -> dict[int, float]:
+        """Cosine similarity of the query vector to specific chunks (for pinned/linked items)."""
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self.db.execute(
+            f"SELECT rowid, vec_distance_cosine(embedding, ?) FROM chunks_vec WHERE rowid IN ({marks})",
+            (vector, *rowids),
+        )
+        return {rowid: 1.0 - dist for rowid, dist in rows}
+
+
+def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
+    """' AND col = ?' clauses for the knowledge-base filter keys (values already validated)."""
+    clauses, args = [], []
+    for key in FILTER_COLUMNS:
+        if key in filters and filters[key] is not None:
+            value = filters[key]
+            if isinstance(value, (list, tuple)):
+                clauses.append(f"{table}{key} IN ({','.join('?' * len(value))})")
+                args.extend(value)
+            else:
+                clauses.append(f"{table}{key} = ?")
+                args.append(value)
+    return "".join(f" AND {c}" for c in clauses), args
+
+
+_WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+
+
+_PAIR_NOTATION_RE = re.compile(r"\(\s*([^\W\d_])\s*,\s*([^\W\d_])\s*\)")
+
+
+def fts_query(text: str) -> str:
+    """User text as an FTS5 query of quoted words OR'ed together: no input is ever syntax.
+
+    Single letters are dropped, except in pair notation such as "(s,S)" or "(Q, R)", which
+    becomes the phrase "s s" so that it matches the book's "(s, S)" and "(s,S)".
+    """
+    terms = ['"' + f"{a} {b}".lower() + '"' for a, b in _PAIR_NOTATION_RE.findall(text)]
+    words = [w.lower() for w in _WORD_RE.findall(text)][:64]
+    words = [w for w in dict.fromkeys(words) if len(w) > 1 or w.isdigit()]
+    terms += ['"' + w.replace('"', "") + '"' for w in words]
+    return " OR ".join(dict.fromkeys(terms))
+
+
+# --------------------------------------------------------------------------- ranking
+"""Ranking: pinned references, dense + BM25 fused into one score, one-hop expansion."""
+
+# Fusion of the dense and BM25 lists (see fuse); chosen on the sample book's questions by
+# tests/eval/tune_fusion.py, which prints every candidate side by side.
+FUSION = "convex"
+DENSE_WEIGHT = 0.8
+RRF_K = 60
+CANDIDATES = 50
+
+_REF_RE = re.compile(
+    r"\b(algorithms?|algo|alg|equations?|eqs?|eqn|formulas?|figures?|figs?|tables?|examples?|exercises?)"
+    r"\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+[a-z]?)?)\)?(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+
+
+_SECTION_REF_RE = re.compile(r"(?:\b[Ss]ection|\bsec\.|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})\b")
+
+
+def section_references(query: str) -> list[str]:
+    """Section numbers the query names outright: 'Section 4.2.1', '§ 4.2', 'sec. 3.1'."""
+    return list(dict.fromkeys(normalize_number(n) for n in _SECTION_REF_RE.findall(query) if normalize_number(n)))
+
+
+def explicit_references(query: str) -> list[tuple[str, str]]:
+    """(kind, number) pairs the query names outright: 'Algorithm 3.2', 'eq. (3.4)', 'fig 2.1'."""
+    found = []
+    for word, number in _REF_RE.findall(query):
+        kind = normalize_kind(word)
+        num = normalize_number(number)
+        if kind and num and (kind, num) not in found:
+            found.append((kind, num))
+    return found
+
+
+_QUERY_WORD_RE = re.compile(r"[^\W\d_]+")
+
+
+def correct_query(kb: KnowledgeBase, query: str) -> tuple[str, list[tuple[str, str]]]:
+    """The query with misspelled words replaced by the book's nearest words, and what changed.
+
+    A word is corrected only when the book does not contain it and it is either written in
+    capitals (an acronym such as "POMP") or not a whole word in the model's English vocabulary
+    (so "polcy" is corrected, "fridge" is left alone).  Candidates come from spellfix1 over the
+    book's vocabulary: at most one edit for words of up to five letters, two beyond.
+    """
+    if not kb.has_spellfix:
+        return query, []
+    changes = []
+    out = query
+    for match in _QUERY_WORD_RE.finditer(query):
+        word = match.group(0)
+        lower = word.lower()
+        if len(lower) < 4 or kb.db.execute("SELECT 1 FROM vocab WHERE term = ?", (lower,)).fetchone():
+            continue
+        if not word.isupper() and kb.embedder.is_known_word(lower):
+            continue
+        limit = 100 if len(lower) <= 5 else 200
+        row = kb.db.execute("SELECT word, distance FROM vocab_fix WHERE word MATCH ? AND top = 3 "
+                            "ORDER BY score LIMIT 1", (lower,)).fetchone()
+        if row and row[1] <= limit and row[0] != lower:
+            fixed = row[0].upper() if word.isupper() else (row[0].capitalize() if word[0].isupper() else row[0])
+            changes.append((word, fixed))
+    for word, fixed in changes:
+        out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", fixed, out)
+    return out, changes
+
+
+def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
+         traverse_kinds: Sequence[str], mode: str = "hybrid") -> SearchResult:
+    original = query
+    query, changes = correct_query(kb, query) if mode == "hybrid" else (query, [])
+    t0 = time.perf_counter()
+    vector = kb.embedder.embed_query(query)
+    t1 = time.perf_counter()
+    dense = kb.dense(vector, max(CANDIDATES, k), filters) if mode != "bm25" else []
+    t2 = time.perf_counter()
+    lexical = kb.lexical(query, max(CANDIDATES, k), filters) if mode != "dense" else []
+    t3 = time.perf_counter()
+
+    cos = dict(dense)
+    fused = fuse(dense, lexical)
+    missing = [r for r in fused if r not in cos]
+    cos.update(kb.cosine_to(vector, missing))
+
+    pinned: list[int] = []
+    for kind, number in (explicit_references(query) if mode == "hybrid" else []):
+        chunk = kb.entity(kind, number)
+        if chunk and _passes(chunk, filters):
+            pinned.append(chunk.rowid)
+    for number in (section_references(query) if mode == "hybrid" else []):
+        rowid = kb.first_chunk_of_section(number, filters)
+        if rowid is not None and rowid not in pinned:
+            pinned.append(rowid)
+    cos.update(kb.cosine_to(vector, [r for r in pinned if r not in cos]))
+
+    ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
+    ordered = ordered[:k]
+    chunks = kb.chunks_by_rowid(ordered)
+    hits: list[Hit] = []
+    ceiling = 1.0
+    for rowid in ordered:
+        score = 1.0 if rowid in pinned else fused.get(rowid, 0.0)
+        score = min(ceiling, max(0.0, score))  # non-increasing down the list
+        ceiling = score
+        hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
+                        "reference" if rowid in pinned else "search"))
+    t4 = time.perf_counter()
+    if traverse_kinds:
+        hits.extend(expand_hits(kb, hits, traverse_kinds, vector))
+    t5 = time.perf_counter()
+    timings = {"embed": t1 - t0, "knn": t2 - t1, "fts": t3 - t2, "fuse": t4 - t3, "expand": t5 - t4}
+    result = SearchResult(hits, original, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
+    if changes:
+        result.corrected_query = query
+        result.suggestion = "did you mean " + ", ".join(fixed for _, fixed in changes)
+    return result
+
+
+def fuse(dense: list[tuple[int, float]], lexical: list[tuple[int, float]],
+         method: str | None = None, weight: float | None = None) -> dict[int, float]:
+    """One score in [0, 1] per candidate from the dense and BM25 lists.
+
+    "convex" (shipped): weight * cosine / best cosine + (1 - weight) * bm25 / best bm25.
+    "rrf": reciprocal rank fusion, sum of 1 / (60 + rank), scaled so a double first place is 1.
+    """
+    method = method or FUSION
+    weight = DENSE_WEIGHT if weight is None else weight
+    fused: dict[int, float] = {}
+    if method == "rrf":
+        for ranked in (dense, lexical):
+            for position, (rowid, _) in enumerate(ranked, start=1):
+                fused[rowid] = fused.get(rowid, 0.0) + (RRF_K + 1) / (2 * (RRF_K + position))
+        return fused
+    if dense:
+        top = max(max(c for _, c in dense), 1e-9)
+        for rowid, c in dense:
+            fused[rowid] = weight * max(0.0, c) / top
+    if lexical:
+        best = max(s for _, s in lexical) or 1.0
+        for rowid, s in lexical:
+            fused[rowid] = fused.get(rowid, 0.0) + (1 - weight) * max(0.0, s) / best
+    return fused
+
+
+def _passes(chunk: Chunk, filters: dict) -> bool:
+    for key in FILTER_COLUMNS:
+        if key in filters and filters[key] is not None:
+            wanted = filters[key]
+            value = chunk.kind if key == "kind" else getattr(chunk, key)
+            if (value not in wanted) if isinstance(wanted, (list, tuple)) else value != wanted:
+                return False
+    return True
+
+
+def expand_hits(kb: KnowledgeBase, hits: list[Hit], kinds: Sequence[str], vector: bytes) -> list[Hit]:
+    """One hop from each hit, both directions, to chunks of the requested kinds (deduplicated)."""
+    seen = {h.chunk.id for h in hits}
+    docs, _ = expand_graph(kb, [h.chunk.id for h in hits], LINK_RELATIONS)
+    chunks = [d["chunk"] for d in docs if d["chunk"].kind in kinds and d["chunk"].id not in seen]
+    cos = kb.cosine_to(vector, [c.rowid for c in chunks])
+    # Linked items follow the ranked results: each scores its own cosine scaled by the last ranked
+    # score, so the list stays non-increasing and the scores stay comparable with each other.
+    base = hits[-1].score if hits else 1.0
+    out = [Hit(c, 0.0, round(cos.get(c.rowid, 0.0), 4), "expansion") for c in chunks]
+    out.sort(key=lambda h: (-h.cosine, h.chunk.id))
+    for h in out:
+        h.score = round(max(0.0, h.cosine) * base, 4)
+    return out
+
+
+INVERSE = {"REFERENCES": "REFERENCED_BY", "REFERENCED_BY": "REFERENCES"}
+# The relations that link content to content (not reading order or the section tree).
+LINK_RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES")
+
+
+def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
+    """Documents one hop from ids along relations, and the ids that matched nothing.
+
+    REFERENCES and REFERENCED_BY are stored both ways, so they are followed outwards only
+    (REFERENCED_BY from X gives what cites X).  The other relations are followed in both
+    directions (USES_IN from an algorithm gives the formulas and functions it uses, and the
+    algorithms that use it).  Each document lists its relationships from its own point of
+    view: {"type": "USES_IN", "target_id": "algorithm_3_2"} reads "this USES_IN algorithm 3.2";
+    "direction": "incoming" marks an edge that points from the target to this document.
+    """
+    unknown, seeds = [], []
+    for raw in ids:
+        cid = kb.resolve_id(raw)
+        (seeds.append(cid) if cid else unknown.append(raw))
+    seeds = list(dict.fromkeys(seeds))
+    links: dict[str, list[dict]] = {}
+    for seed in seeds:
+        for src, dst, rel in kb.edges_of(seed, relations):
+            if src == seed and dst == seed:
+                continue
+            if src == seed:
+                if rel in INVERSE:
+                    entry = {"type": INVERSE[rel], "target_id": seed}
+                else:
+                    entry = {"type": rel, "target_id": seed, "direction": "incoming"}
+                other = dst
+            else:
+                if rel in INVERSE:
+                    continue  # the stored inverse edge already covers this pair
+                entry = {"type": rel, "target_id": seed}
+                other = src
+            if other in seeds:
+                continue
+            rels = links.setdefault(other, [])
+            if entry not in rels:
+                rels.append(entry)
+    docs = kb.get_many(list(links) + seeds)
+    result = []
+    for cid, rels in links.items():
+        if cid not in docs:
+            continue
+        for rel in rels:
+            target = docs.get(rel["target_id"])
+            rel["target_type"] = target.kind if target else "text"
+        result.append({"chunk": docs[cid], "relationships": rels})
+    result.sort(key=lambda d: (d["chunk"].kind == "section", d["chunk"].ord))
+    return result, unknown
+
+
+
+
+# --------------------------------------------------------------------------- worker pool
+"""Worker pool: searches run in a few threads off the event loop, one SQLite connection each."""
+
+_kb_workers = None
+
+
+def search_threads() -> int:
+    """RAG_SEARCH_THREADS, by default the CPUs this process may run on."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    raw = env("RAG_SEARCH_THREADS", str(usable)) or str(usable)
+    if not raw.strip().isdigit() or int(raw) < 1:
+        raise ConfigError(f"RAG_SEARCH_THREADS must be a whole number of threads, 1 or more; got {raw!r}")
+    return int(raw)
+
+
+async def off_loop(fn, *args, **kwargs):
+    """Run knowledge-base work (embedding, SQLite) in the process's small worker pool, off the event loop.
+
+    onnxruntime and SQLite release the GIL, so searches use every core while the loop goes on
+    reading and answering requests.  Every route and MCP tool that searches shares this one pool
+    (one thread per core), which also bounds the SQLite connections: one per thread.
+    """
+    import asyncio
+    import functools
+    from concurrent.futures import ThreadPoolExecutor
+
+    global _kb_workers
+    if _kb_workers is None:
+        _kb_workers = ThreadPoolExecutor(max_workers=search_threads(), thread_name_prefix="bookrag-kb")
+    return await asyncio.get_running_loop().run_in_executor(_kb_workers, functools.partial(fn, *args, **kwargs))
+
+
+
+# --------------------------------------------------------------------------- request rules
+"""Request rules every adapter shares: blanks, counts, body limits, decode errors, OpenAPI errors."""
+
+CLIENT_DECODE_ERRORS = (RecursionError, UnicodeDecodeError)
+
+
+def decode_error_message(exc: BaseException) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "request body is not valid UTF-8"
+    return "request body is nested too deeply"
+
+
+ERROR_DESCRIPTIONS = {400: "Invalid request: the message names the field", 401: "Missing or wrong API key",
+                      404: "Not found", 413: "Request body larger than 1 MB",
+                      422: "Query empty or longer than allowed", 429: "Rate limit exceeded",
+                      500: "Internal error", 503: "Knowledge base unavailable; retry"}
+MAX_BODY_BYTES = 1_000_000  # every route, MCP included: larger bodies get a 413
+
+def error_responses(*statuses: int, body: Any, cached: bool = False) -> dict[int, Any]:
+    """A route's OpenAPI responses besides its 200: each error status with the body it really sends."""
+    from litestar.openapi.datastructures import ResponseSpec
+
+    responses = {status: ResponseSpec(body, description=ERROR_DESCRIPTIONS[status], generate_examples=False)
+                 for status in statuses}
+    if cached:
+        responses[304] = ResponseSpec(None, description="Not modified: the client's ETag is still current")
+    return responses
+
+
+class JsonSchema:
+    """The OpenAPI description of a request field (JSON Schema words), for fields our own code validates.
+
+    Request fields are typed loosely on purpose ("k": "5" must be an error with spec 01's message,
+    not a coerced 5), so the framework cannot derive their schema; this says what we accept.
+    """
+
+    def __init__(self, **schema: Any):
+        self.schema = schema
+
+
+# What a search query must look like: at least 3 characters once surrounding blanks are removed.
+# What counts as blank around a query: ASCII whitespace only, so that the rule reads the same in
+# JSON Schema's regex dialect and in Python (they disagree about some Unicode spaces).
+BLANKS = " \t\n\r\f\v"
+NONBLANK = r"[^ \t\n\r\f\v]"
+QUERY_PATTERN = rf"^[{BLANKS}]*{NONBLANK}[\s\S]+{NONBLANK}[{BLANKS}]*$"
+
+
+def whole_number(value: Any) -> int | None:
+    """A count as JSON sends it: 5, or 5.0 (JSON has one number type); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def label_text(value: Any) -> str | None:
+    """A chapter or lesson label as sent: non-blank text, or a whole number ("3", 3, 3.0); else None."""
+    if isinstance(value, str):
+        return value.strip(BLANKS) or None
+    number = whole_number(value)
+    return None if number is None else str(number)
