@@ -1,5 +1,6 @@
 """build_db.py: turn a textbook PDF into knowledge.sqlite, the file rag.py serves.
 
+    python build_db.py book.pdf                      # writes ./book.sqlite
     python build_db.py book.pdf --output knowledge.sqlite
 
 Stages: read (PDF pages with layout) -> structure (running heads dropped, margin column,
@@ -231,14 +232,28 @@ CHUNK_FIELDS = ("id", "kind", "number", "title", "content", "context", "part", "
                 "subsubsection_title", "page", "pdf_page", "ord", "source")
 
 
-def logical_hash(chunks: list[Chunk], sections: list[Section], edges: Iterable[tuple[str, str, str]]) -> str:
-    """A hash of the tables' logical content (not the vectors): equal builds print equal hashes."""
+# Edges derived from the vectors: they vary with the CPU's int8 kernels, as the vectors do.
+NUMERIC_RELATIONS = ("RELATED_TO",)
+
+
+def content_hash(chunks: list[Chunk], sections: list[Section], edges: Iterable[tuple[str, str, str]]) -> str:
+    """A hash of what is exact on every machine: chunks' text, ids, entities, pages, sections, and the
+    edges read from the text.  Vectors and the edges computed from them are left out: onnxruntime's
+    int8 kernels differ by instruction set (AVX2, AVX-512 VNNI, arm64), so they differ in the last digits."""
     h = hashlib.sha256()
     for c in chunks:
         h.update(json.dumps([getattr(c, f) for f in CHUNK_FIELDS], ensure_ascii=False).encode())
     for s in sections:
         h.update(json.dumps([s.id, s.level, s.number, s.title, s.parent_id, s.page_start, s.page_end]).encode())
-    for e in sorted(edges):
+    for e in sorted(e for e in edges if e[2] not in NUMERIC_RELATIONS):
+        h.update("|".join(e).encode())
+    return h.hexdigest()
+
+
+def vectors_hash(vectors, edges: Iterable[tuple[str, str, str]]) -> str:
+    """A hash of the numeric part (vectors and the edges derived from them): equal only on the same kind of CPU."""
+    h = hashlib.sha256(vectors.tobytes())
+    for e in sorted(e for e in edges if e[2] in NUMERIC_RELATIONS):
         h.update("|".join(e).encode())
     return h.hexdigest()
 
@@ -398,7 +413,7 @@ def pdf_title(path: Path) -> str:
 
 
 def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR, progress: bool = True,
-          stage_hook=None, base_url: str | None = None) -> dict:
+          stage_hook=None, base_url: str | None = None, title: str | None = None) -> dict:
     """Build the knowledge file from sources; returns the build report.  Output replaced atomically."""
     times: dict[str, float] = {}
 
@@ -446,16 +461,20 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     edges |= related_edges(chunks, vectors)
     stage("write")
     counts = Counter(c.kind for c in chunks)
-    digest = logical_hash(chunks, sections, edges)
+    digest = content_hash(chunks, sections, edges)
+    numeric = vectors_hash(vectors, edges)
+    # The file's identity for caches (ETags): it changes when any answer could, vectors included.
+    build_id = hashlib.sha256(f"{digest}:{numeric}".encode()).hexdigest()
     printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None)
     meta = {
-        "schema_version": SCHEMA_VERSION, "title": source_title(source), "source": source.name,
+        "schema_version": SCHEMA_VERSION, "title": title or source_title(source), "source": source.name,
         "source_kind": "markdown" if source.is_dir() else "pdf",
         "source_sha256": sha256_tree(source) if source.is_dir() else sha256_file(source),
         "model_name": embedder.name, "model_sha256": embedder.sha256,
         "dim": embedder.dim, "builder_version": BUILDER_VERSION,
         "page_offset": printed.most_common(1)[0][0] if printed else 0,
-        "counts": json.dumps(dict(sorted(counts.items()))), "build_hash": digest,
+        "counts": json.dumps(dict(sorted(counts.items()))), "content_hash": digest,
+        "vectors_hash": numeric, "build_hash": build_id,
         "pages": len(pages) if pages is not None else 0,
         "max_chunk_tokens": MAX_CHUNK_TOKENS,
     }
@@ -481,7 +500,8 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "output": str(output), "source": source.name, "pages": len(pages) if pages is not None else 0,
         "lessons": len({c.source for c in chunks}) if pages is None else 0, "chunks": len(chunks),
         "counts": dict(sorted(counts.items())), "sections": len(sections), "edges": len(edges),
-        "unresolved": len(unresolved), "unresolved_examples": unresolved[:10], "build_hash": digest,
+        "unresolved": len(unresolved), "unresolved_examples": unresolved[:10], "content_hash": digest,
+        "vectors_hash": numeric, "build_hash": build_id,
         "seconds": seconds, "total_seconds": round(end - t0, 2),
         "pages_per_second": round(len(pages or []) / max(end - t0, 1e-9), 2),
     }
@@ -496,21 +516,80 @@ def print_report(report: dict) -> None:
         print(f"    unresolved: {u['text']!r} in {u['src']}")
     print("  seconds: " + ", ".join(f"{k} {v}" for k, v in report["seconds"].items())
           + f"; total {report['total_seconds']} ({report['pages_per_second']} pages/s)")
-    print(f"  build hash {report['build_hash']}")
+    print(f"  content hash {report['content_hash']} (text, entities, pages, sections, reference edges:"
+          " equal sources give equal hashes on any machine)")
+    print(f"  vectors hash {report['vectors_hash']} (embeddings and RELATED_TO edges: equal only on the same"
+          " kind of CPU)")
+
+
+def default_output(source: Path) -> Path:
+    """Where a build writes when --output is not given: <source name>.sqlite in the current folder."""
+    return Path.cwd() / f"{source.stem if source.suffix.lower() == '.pdf' else source.name}.sqlite"
+
+
+def built_from(path: Path) -> str | None:
+    """The source file name an existing knowledge file was built from (None if it is not one)."""
+    import apsw
+
+    try:
+        db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'source'").fetchone()
+        finally:
+            db.close()
+    except apsw.Error:
+        return None
+    return row[0] if row else None
+
+
+EPILOG = """\
+where it writes:
+  --output FILE, or by default SOURCE_NAME.sqlite in the current folder (book.pdf -> ./book.sqlite).
+  The build writes a temporary file beside the output and renames it over the output only when
+  everything succeeded: a failed or interrupted build never damages an existing file.  Without
+  --output, a file of that name built from another source is never replaced.
+
+examples:
+  python build_db.py dm.pdf                               # -> ./dm.sqlite
+  python build_db.py dm.pdf -o /data/dm.sqlite --title "Algorithms for Decision Making"
+  python build_db.py docs/ --base-url https://docs.example.org/guide
+  python rag.py --db dm.sqlite serve                      # serve what was built
+
+exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable output), 1 internal error.
+"""
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="build_db.py", description="Build a bookrag knowledge file from a PDF.")
-    parser.add_argument("sources", nargs="+", type=Path, help="the book's PDF, or a folder of Markdown lessons")
-    parser.add_argument("-o", "--output", type=Path, default=Path("knowledge.sqlite"))
-    parser.add_argument("--models", type=Path, default=DEFAULT_MODEL_DIR, help="model directory")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--base-url", help="docs trees: base URL that turns file paths into page URLs")
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    parser = argparse.ArgumentParser(
+        prog="build_db.py", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        description="Build a bookrag knowledge file (one SQLite file: chunks, embeddings, numbered entities, "
+                    "cross-reference graph) from a book's PDF or a folder of Markdown lessons.")
+    parser.add_argument("sources", nargs="+", type=Path, metavar="SOURCE",
+                        help="the book's PDF, or a folder of Markdown lessons (exactly one)")
+    parser.add_argument("-o", "--output", type=Path, default=None,
+                        help="the knowledge file to write (default: SOURCE_NAME.sqlite in the current folder)")
+    parser.add_argument("--title", help="the book's title as the service reports it (default: the PDF's "
+                                        "title metadata, a docs tree's README heading, else the file name)")
+    parser.add_argument("--models", type=Path, default=DEFAULT_MODEL_DIR,
+                        help=f"embedding model directory (default: {DEFAULT_MODEL_DIR})")
+    parser.add_argument("--base-url", help="docs trees only: base URL that turns file paths into page URLs "
+                                           "(default: none)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--json", action="store_true", help="print the build report as JSON instead of text")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
     args = parser.parse_args(argv)
+    output = args.output
+    if output is None and args.sources:
+        output = default_output(args.sources[0])
+        previous = built_from(output) if output.exists() else None
+        if output.exists() and previous != args.sources[0].name:
+            what = f"built from {previous}" if previous else "not a knowledge file of this source"
+            print(f"build_db: error: {output} exists and is {what}; name the file to write with --output",
+                  file=sys.stderr)
+            return 2
     try:
-        report = build(args.sources, args.output, args.models, progress=not args.quiet, base_url=args.base_url)
+        report = build(args.sources, output, args.models, progress=not args.quiet, base_url=args.base_url,
+                       title=args.title)
     except BuildError as exc:
         print(f"build_db: error: {exc}", file=sys.stderr)
         return 2

@@ -79,6 +79,7 @@ class RequestLogMiddleware:
         incoming = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1").strip()
         request_id = incoming if re.fullmatch(r"[\w.:-]{1,128}", incoming) else uuid.uuid4().hex
         scope.setdefault("state", {})["request_id"] = request_id
+        route = scope.get("path")  # as requested: mounted apps (/mcp) rewrite the scope's path
         started = time.perf_counter()
         status = 500
 
@@ -95,7 +96,7 @@ class RequestLogMiddleware:
         finally:
             if self.enabled:
                 line = {"ts": now_iso(), "request_id": request_id, "method": scope.get("method"),
-                        "route": scope.get("path"), "status": status,
+                        "route": route, "status": status,
                         "ms": round((time.perf_counter() - started) * 1000, 2)}
                 sys.stderr.write(json.dumps(line) + "\n")
 
@@ -250,6 +251,57 @@ def check_settings() -> dict[str, Any]:
 
     return {"search_threads": search_threads(), "rate_limit": rate_limit_setting()}
 
+
+
+# The API docs pages' scripts, styles and icon, served by the service itself (no CDN): the files
+# come from the PyPI package fastapi-offline, located without importing it (that would import FastAPI).
+DOCS_ASSETS_PATH = "/schema/assets"
+
+
+def docs_assets_dir() -> Path:
+    """The folder of Swagger UI's and ReDoc's files in the installed fastapi-offline package."""
+    from importlib.util import find_spec
+
+    spec = find_spec("fastapi_offline")
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError("the package fastapi-offline (the API docs' scripts) is missing: pip install -e .")
+    return Path(list(spec.submodule_search_locations)[0]) / "static"
+
+
+def docs_assets_router():
+    """GET /schema/assets/<file>: the docs pages' assets, cached for a day."""
+    from litestar.datastructures import CacheControlHeader
+    from litestar.static_files import create_static_files_router
+
+    return create_static_files_router(path=DOCS_ASSETS_PATH, directories=[docs_assets_dir()],
+                                      cache_control=CacheControlHeader(max_age=86400, public=True),
+                                      include_in_schema=False, name="docs_assets")
+
+
+def offline_docs_plugins() -> list:
+    """ReDoc at /schema (and /schema/redoc), Swagger UI at /schema/swagger, the document at
+    /schema/openapi.json and .yaml: every page loads its scripts from the service, none from a CDN."""
+    from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
+
+    favicon = f"<link rel='icon' type='image/png' href='{DOCS_ASSETS_PATH}/favicon.png'>"
+    PRESET_IN_BUNDLE = "bundled:standalone-preset"  # a marker: the page's tag for it is removed
+
+    class OfflineSwagger(SwaggerRenderPlugin):
+        """Swagger UI from its one bundle: the bundle carries the standalone preset, so the page
+        needs no second script (Litestar's page always links one, from a CDN unless told otherwise)."""
+
+        def render(self, request, openapi_schema) -> bytes:
+            page = super().render(request, openapi_schema)
+            return page.replace(f'<script src="{PRESET_IN_BUNDLE}" crossorigin></script>'.encode(), b"")
+
+    return [
+        RedocRenderPlugin(path=["/", "/redoc"], js_url=f"{DOCS_ASSETS_PATH}/redoc.standalone.js",
+                          google_fonts=False, favicon=favicon),
+        OfflineSwagger(path="/swagger", js_url=f"{DOCS_ASSETS_PATH}/swagger-ui-bundle.js",
+                       css_url=f"{DOCS_ASSETS_PATH}/swagger-ui.css",
+                       standalone_preset_js_url=PRESET_IN_BUNDLE, favicon=favicon),
+        JsonRenderPlugin(), YamlRenderPlugin(),
+    ]
 
 
 def _without_pydantic_plugins(litestar_class):
@@ -425,7 +477,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     app = _without_pydantic_plugins(Litestar)(
         route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router,
-                        answer_routes(kb, mcp.list_tools)],
+                        answer_routes(kb, mcp.list_tools), docs_assets_router()],
         lifespan=[run_mcp],
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
@@ -439,7 +491,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
                             HTTPException: on_http, Exception: on_crash},
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
-                                     description=f"Knowledge service for {kb.title}"),
+                                     description=f"Knowledge service for {kb.title}",
+                                     render_plugins=offline_docs_plugins()),
         plugins=[request_schema_plugin()],
         request_max_body_size=MAX_BODY_BYTES,
         cors_config=cors_config(),
@@ -592,29 +645,68 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # --db and --models work before or after the command ("rag.py --db X serve", "rag.py serve --db X").
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", default=argparse.SUPPRESS, help="knowledge file (env RAG_DB)")
-    common.add_argument("--models", default=argparse.SUPPRESS, help="model directory (env RAG_MODEL_DIR)")
-    parser = argparse.ArgumentParser(prog="rag.py", description="bookrag: a textbook knowledge service",
-                                     parents=[common])
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="serve REST and MCP over HTTP", parents=[common])
-    serve.add_argument("--host", default=env("HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(env("PORT", str(DEFAULT_PORT))))
+    common.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE",
+                        help=f"knowledge file to read (env RAG_DB; default: {DEFAULT_DB.name} beside rag.py)")
+    common.add_argument("--models", default=argparse.SUPPRESS, metavar="DIR",
+                        help="embedding model directory (env RAG_MODEL_DIR; default: models/ beside rag.py)")
+    formatter = argparse.RawDescriptionHelpFormatter
+    kinds = ", ".join(ENTITY_KINDS)
+    parser = argparse.ArgumentParser(
+        prog="rag.py", parents=[common], formatter_class=formatter,
+        description="bookrag: serve a textbook's knowledge file over REST and MCP, or query it from the "
+                    "command line with no server.",
+        epilog=f"""\
+commands:
+  serve    serve REST (specs 01, 03, 04/05), MCP at /mcp and /health over HTTP
+  search   hybrid search of the book, printed as a table (or --json)
+  entity   one numbered entity by kind and number (JSON)
+  expand   documents one hop along the graph from ids (JSON)
+
+entity kinds: {kinds} (also: image for figure)
+relations:    {", ".join(RELATIONS)}
+
+examples:
+  rag.py serve                                     # http://127.0.0.1:8001, the sample book
+  rag.py --db dm.sqlite serve --host 0.0.0.0 --port 8080
+  rag.py search "inventory control (s,S) policy" -k 3
+  rag.py entity formula 4.3
+  rag.py expand algorithm_5_3 --relations USES_IN REFERENCED_BY
+
+`rag.py COMMAND --help` describes each command's arguments.""")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str, example: str):
+        return sub.add_parser(name, help=summary, description=summary, parents=[common], formatter_class=formatter,
+                              epilog=f"example:\n  {example}")
+
+    serve = command("serve", "Serve REST and MCP over HTTP until interrupted.",
+                    "rag.py --db dm.sqlite serve --host 0.0.0.0 --port 8080 --workers 2")
+    serve.add_argument("--host", default=env("HOST", "127.0.0.1"),
+                       help="address to bind (env HOST; default: %(default)s; 0.0.0.0 for every interface)")
+    serve.add_argument("--port", type=int, default=int(env("PORT", str(DEFAULT_PORT))),
+                       help="port to listen on (env PORT; default: %(default)s)")
     serve.add_argument("--workers", type=int, default=int(env("WEB_CONCURRENCY", "1")),
-                       help="worker processes (env WEB_CONCURRENCY); each loads the model (~100 MB)")
-    search = sub.add_parser("search", help="search the book from the file, no server", parents=[common])
-    search.add_argument("query")
-    search.add_argument("-k", type=int, default=5)
-    search.add_argument("--chapter")
-    search.add_argument("--json", action="store_true")
-    ent = sub.add_parser("entity", help="print a numbered entity (JSON)", parents=[common])
-    ent.add_argument("entity_type")
-    ent.add_argument("number")
-    exp = sub.add_parser("expand", help="one hop along the graph from ids (JSON)", parents=[common])
-    exp.add_argument("ids", nargs="+")
-    exp.add_argument("--relations", nargs="*", default=None)
-    for command in (ent, exp):
-        command.add_argument("--json", action="store_true", help="(their output is always JSON)")
+                       help="worker processes (env WEB_CONCURRENCY; default: %(default)s); each loads the "
+                            "model (~100 MB); one worker already searches on every core")
+    search = command("search", "Search the book from the file (no server): ranked results, one per line.",
+                     'rag.py search "CVaR tail risk" -k 3 --chapter 4')
+    search.add_argument("query", help="what to look for: a question, words, or a reference such as 'Algorithm 5.3'")
+    search.add_argument("-k", type=int, default=5, help="number of results, 1-20 (default: %(default)s)")
+    search.add_argument("--chapter", help="only this chapter, e.g. 4 or A (default: the whole book)")
+    search.add_argument("--json", action="store_true", help="print spec 01's JSON response instead of a table")
+    ent = command("entity", "Print one numbered entity with its references, as JSON (spec 01's /entity).",
+                  "rag.py entity algorithm 5.3")
+    ent.add_argument("entity_type", metavar="ENTITY_TYPE", help=f"one of: {kinds} (also: image for figure)")
+    ent.add_argument("number", help="its number as printed, e.g. 3.2, 16.4 or A.1")
+    exp = command("expand", "Print the documents one hop along the graph from the given ids, as JSON "
+                            "(spec 01's /search/expand-graph).",
+                  "rag.py expand algorithm_5_3 'Algorithm 3.2' --relations USES_IN REFERENCED_BY")
+    exp.add_argument("ids", nargs="+", metavar="ID",
+                     help="document ids or aliases: formula_3_2, algo_4_1, 'Algorithm 4.1', chunk ids from search")
+    exp.add_argument("--relations", nargs="+", default=None, choices=RELATIONS, metavar="RELATION",
+                     help=f"relations to follow (default: all): {', '.join(RELATIONS)}")
+    for cmd in (ent, exp):
+        cmd.add_argument("--json", action="store_true", help="accepted for symmetry: the output is always JSON")
     args = parser.parse_args(argv)
     args.db = getattr(args, "db", None) or env("RAG_DB", str(DEFAULT_DB))
     args.models = getattr(args, "models", None) or env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR))

@@ -610,8 +610,7 @@ def correct_query(kb: KnowledgeBase, query: str) -> tuple[str, list[tuple[str, s
     """
     if not kb.has_spellfix:
         return query, []
-    changes = []
-    out = query
+    changes, spans = [], []
     for match in _QUERY_WORD_RE.finditer(query):
         word = match.group(0)
         lower = word.lower()
@@ -625,8 +624,12 @@ def correct_query(kb: KnowledgeBase, query: str) -> tuple[str, list[tuple[str, s
         if row and row[1] <= limit and row[0] != lower:
             fixed = row[0].upper() if word.isupper() else (row[0].capitalize() if word[0].isupper() else row[0])
             changes.append((word, fixed))
-    for word, fixed in changes:
-        out = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", fixed, out)
+            spans.append((match.start(), match.end(), fixed))
+    # Replace exactly the words that were judged (by position, so "glp_simplx" becomes "glp_simplex"):
+    # the suggestion shown and the query searched are one correction.
+    out = query
+    for start, end, fixed in reversed(spans):
+        out = out[:start] + fixed + out[end:]
     return out, changes
 
 
@@ -741,12 +744,14 @@ LINK_RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES")
 def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
     """Documents one hop from ids along relations, and the ids that matched nothing.
 
-    REFERENCES and REFERENCED_BY are stored both ways, so they are followed outwards only
-    (REFERENCED_BY from X gives what cites X).  The other relations are followed in both
-    directions (USES_IN from an algorithm gives the formulas and functions it uses, and the
-    algorithms that use it).  Each document lists its relationships from its own point of
-    view: {"type": "USES_IN", "target_id": "algorithm_3_2"} reads "this USES_IN algorithm 3.2";
-    "direction": "incoming" marks an edge that points from the target to this document.
+    Each document lists its relationships as seen from the requested document it was reached
+    from: {"type": REL, "target_id": <requested id>, "direction": "outgoing" | "incoming"}.
+    "outgoing" reads "<requested> REL <this document>", "incoming" reads "<this document> REL
+    <requested>".  REFERENCES and REFERENCED_BY are stored both ways, so they are always outgoing
+    and asking for one gives items labelled with it: REFERENCED_BY from formula_3_2 gives what
+    mentions formula 3.2, each labelled REFERENCED_BY.  The other relations are followed both ways:
+    USES_IN from an algorithm gives the formulas used in it (incoming: "formula USES_IN algorithm")
+    and the algorithms that use its functions (outgoing).
     """
     unknown, seeds = [], []
     for raw in ids:
@@ -759,16 +764,11 @@ def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]
             if src == seed and dst == seed:
                 continue
             if src == seed:
-                if rel in INVERSE:
-                    entry = {"type": INVERSE[rel], "target_id": seed}
-                else:
-                    entry = {"type": rel, "target_id": seed, "direction": "incoming"}
-                other = dst
+                entry, other = {"type": rel, "target_id": seed, "direction": "outgoing"}, dst
+            elif rel in INVERSE:
+                continue  # the stored inverse edge, outgoing from the seed, covers this pair
             else:
-                if rel in INVERSE:
-                    continue  # the stored inverse edge already covers this pair
-                entry = {"type": rel, "target_id": seed}
-                other = src
+                entry, other = {"type": rel, "target_id": seed, "direction": "incoming"}, src
             if other in seeds:
                 continue
             rels = links.setdefault(other, [])

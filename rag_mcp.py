@@ -246,7 +246,14 @@ def create_mcp(kb: KnowledgeBase, answer=None):
             raise ToolError("document_ids must be a non-empty list of ids")
         kinds = set(mcp_kinds(traverse_types))
         docs, _unknown = expand_graph(kb, document_ids[:100], LINK_RELATIONS + ("RELATED_TO",))
-        return {"result": [mcp_document(d["chunk"], kb) for d in docs if d["chunk"].kind in kinds]}
+        out = []
+        for d in docs:
+            if d["chunk"].kind in kinds:
+                doc = mcp_document(d["chunk"], kb)
+                # How it was reached, as seen from the requested document (the REST convention).
+                doc["metadata"]["relationships"] = d["relationships"]
+                out.append(doc)
+        return {"result": out}
 
     def get_entity_by_number(entity_type, number):
         num = normalize_number(number)

@@ -94,11 +94,11 @@ class ExpandGraphRequest(msgspec.Struct, forbid_unknown_fields=True):
         type=["array", "null"], items={"type": "string", "enum": list(RELATIONS)})] = None
 
 
-class Relationship(msgspec.Struct, omit_defaults=True):
+class Relationship(msgspec.Struct):
     type: str
     target_id: str
     target_type: str
-    direction: str | None = None
+    direction: str  # "outgoing": <target_id> <type> <this document>; "incoming": <this document> <type> <target_id>
 
 
 class ExpandedDocument(DocumentFields):
@@ -251,7 +251,7 @@ def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityRespon
     kind = entity_type.strip().lower()
     kind = "figure" if kind == "image" else kind
     if kind not in ENTITY_KINDS:
-        raise ApiError(400, "entity_type must be one of: " + ", ".join(ENTITY_KINDS))
+        raise ApiError(400, "entity_type must be one of: " + ", ".join(ENTITY_KINDS) + " (or image, for figure)")
     num = normalize_number(number)
     if num is None:
         raise ApiError(400, "number format invalid. Expected format: X.Y or X.YZ (e.g. 3.2, 16.4, A.1)")

@@ -37,8 +37,9 @@ def free_port() -> int:
 def require_corpora() -> Path:
     """The third-party PDFs live outside the repo; skip (or fail in CI) when they are absent."""
     if not CORPORA.is_dir():
-        message = (f"third-party corpora not found at {CORPORA}: these tests need ../shared/corpora "
-                   "(see DESIGN.md); a user's clone does not have it")
+        message = (f"third-party corpora not found at {CORPORA}: real textbook PDFs by other authors, with answer "
+                   "keys, kept beside the checkout (never committed); CI has them; README 'Tests on third-party "
+                   "PDFs' says how to fetch them")
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)

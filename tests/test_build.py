@@ -34,10 +34,50 @@ def test_committed_knowledge_file_matches_model():
     assert int(meta["dim"]) == model["dim"]
 
 
-def test_rebuild_is_identical_to_committed(fresh_build):
-    """Same PDF, same ids and content: the logical build hash of a fresh build equals the committed one."""
+# The lowest cosine allowed between a chunk's vector in a fresh build and in the committed file.
+# onnxruntime's int8 kernels differ by instruction set: a build on an AVX2-only CPU against one
+# made with AVX-512 VNNI differs by up to 0.05 in a component, lowest cosine 0.981 (README,
+# "What is exact").  On one kind of CPU the vectors are identical.
+VECTOR_COSINE_TOLERANCE = 0.97
+
+
+def test_rebuild_has_the_committed_content(fresh_build):
+    """Same PDF, same ids, text, entities, pages, sections and reference edges: equal content hashes.
+
+    The content hash leaves out the vectors and the RELATED_TO edges computed from them, so it is
+    equal on every machine; they are compared within a tolerance below."""
     path, report = fresh_build
-    assert report["build_hash"] == meta_of(KNOWLEDGE)["build_hash"] == meta_of(path)["build_hash"]
+    assert report["content_hash"] == meta_of(KNOWLEDGE)["content_hash"] == meta_of(path)["content_hash"]
+
+
+def vectors_by_id(path) -> dict:
+    import numpy as np
+
+    db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    db.enable_load_extension(True)
+    import sqlite_vec
+
+    db.load_extension(sqlite_vec.loadable_path())
+    rows = db.execute("SELECT c.id, v.embedding FROM chunks c JOIN chunks_vec v ON v.rowid = c.rowid")
+    return {cid: np.frombuffer(blob, dtype=np.float32) for cid, blob in rows}
+
+
+def test_rebuild_vectors_match_the_committed_within_tolerance(fresh_build):
+    path, _ = fresh_build
+    fresh, committed = vectors_by_id(path), vectors_by_id(KNOWLEDGE)
+    assert fresh.keys() == committed.keys()
+    lowest = min(float(fresh[i] @ committed[i]) for i in fresh)
+    assert lowest >= VECTOR_COSINE_TOLERANCE, f"a chunk's vector moved: cosine {lowest:.4f}"
+
+
+def test_related_edges_join_similar_entities_both_ways(fresh_build):
+    """RELATED_TO comes from the vectors, so its exact set varies with the CPU; its shape does not."""
+    path, _ = fresh_build
+    db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    related = set(db.execute("SELECT src, dst FROM edges WHERE rel = 'RELATED_TO'"))
+    assert related and all((b, a) in related for a, b in related)
+    kinds = dict(db.execute("SELECT id, kind FROM chunks"))
+    assert all(kinds[a] != "text" and kinds[b] != "text" for a, b in related)
 
 
 def test_build_report(fresh_build):
@@ -154,3 +194,23 @@ def test_read_only_output_folder_fails_first_and_keeps_the_file(read_only_dir, e
     assert len(lines) == 1 and "cannot write the new knowledge file" in lines[0], proc.stderr
     assert "stage read" not in proc.stderr  # refused before any work
     assert hashlib.sha256((folder / "knowledge.sqlite").read_bytes()).hexdigest() == before
+
+
+def test_default_output_is_named_after_the_source_and_never_the_sample_file(tmp_path, excerpt):
+    """`build_db.py some.pdf` run where a knowledge.sqlite lies writes some.sqlite; --title names the book."""
+    (tmp_path / "knowledge.sqlite").write_bytes(KNOWLEDGE.read_bytes())
+    before = hashlib.sha256((tmp_path / "knowledge.sqlite").read_bytes()).hexdigest()
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(excerpt), "--quiet",
+                           "--title", "An Excerpt"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert hashlib.sha256((tmp_path / "knowledge.sqlite").read_bytes()).hexdigest() == before
+    assert meta_of(tmp_path / "excerpt.sqlite")["title"] == "An Excerpt"
+    assert "excerpt.sqlite" in proc.stdout
+
+
+def test_default_output_built_from_another_source_is_refused(tmp_path, excerpt):
+    (tmp_path / "excerpt.sqlite").write_bytes(KNOWLEDGE.read_bytes())   # a file built from book.pdf
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(excerpt), "--quiet"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2 and "--output" in proc.stderr and "book.pdf" in proc.stderr
+    assert (tmp_path / "excerpt.sqlite").read_bytes() == KNOWLEDGE.read_bytes()

@@ -201,3 +201,15 @@ def test_server_instructions_hold_the_table_of_contents(server):
 
     instructions = run(go())
     assert "Markov Decision Processes" in instructions and "(p. 53)" in instructions
+
+
+def test_request_log_names_the_mcp_route(server):
+    """Each /mcp call is logged as route /mcp (the mounted app rewrites its own path to /)."""
+    import os
+    from pathlib import Path
+
+    fastmcp_session(server, lambda c: c.call_tool("get_entity_by_number", {"entity_type": "formula", "number": "4.10"}))
+    port = server.rsplit(":", 1)[1]
+    log = (Path(os.environ.get("TMPDIR", "/tmp")) / f"bookrag-server-{port}.log").read_text()
+    routes = [json.loads(line)["route"] for line in log.splitlines() if line.startswith("{")]
+    assert "/mcp" in routes and "/" not in routes

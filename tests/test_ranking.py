@@ -65,6 +65,14 @@ def test_typos_are_corrected_and_suggested(kb, query, suggestion):
     assert result.corrected_query and result.corrected_query != query
 
 
+def test_suggestion_and_corrected_query_are_one_correction(kb):
+    """A misspelt word inside an identifier ("glp_simplx") is corrected in the query that is searched."""
+    result = kb.search("glp_simplx parameters", k=3)
+    assert result.suggestion and result.corrected_query
+    for word in result.suggestion.removeprefix("did you mean ").split(", "):
+        assert word in result.corrected_query
+
+
 @pytest.mark.parametrize("query", ["value iteration", "Bellman equation", "fridge temperature", "CVaR"])
 def test_no_correction_for_book_words_or_real_words(kb, query):
     assert kb.search(query, k=3).suggestion is None

@@ -136,8 +136,14 @@ def test_entity_not_found(client):
     assert body["error_code"] == "NOT_FOUND"
 
 
-def test_entity_bad_type(client):
-    assert_error(client.get("/entity/widget/3.2"), 400, "entity_type must be one of: formula, algorithm, table, figure")
+def test_entity_bad_type_lists_every_accepted_kind(client):
+    from rag_core import ENTITY_KINDS
+
+    body = assert_error(client.get("/entity/widget/3.2"), 400, "entity_type must be one of: formula, algorithm, "
+                                                                 "table, figure")
+    for kind in (*ENTITY_KINDS, "image"):
+        assert kind in body["detail"]
+    assert client.get("/entity/image/6.1").status_code == 200
 
 
 @pytest.mark.parametrize("number", ["x..y", "3..2", "abc", "3.2.x"])
@@ -154,6 +160,19 @@ def test_expand_graph(client, kb):
         for rel in doc["relationships"]:
             assert rel["target_id"] == algo and rel["type"] in (
                 "USES_IN", "CITES", "REFERENCES", "RELATED_TO", "FOLLOWS", "REFERENCED_BY", "PART_OF")
+
+
+def test_expand_graph_labels_relations_as_seen_from_the_requested_document(client):
+    body = client.post("/search/expand-graph", json={"document_ids": ["formula_4_10"],
+                                                       "traverse_types": ["REFERENCED_BY"]}).json()
+    assert body["expanded_documents"]
+    for doc in body["expanded_documents"]:
+        assert doc["relationships"] == [{"type": "REFERENCED_BY", "target_id": "formula_4_10",
+                                         "target_type": "formula", "direction": "outgoing"}]
+    uses = client.post("/search/expand-graph", json={"document_ids": ["algorithm_5_3"],
+                                                       "traverse_types": ["USES_IN"]}).json()
+    formulas = [d for d in uses["expanded_documents"] if d["type"] == "formula"]
+    assert formulas and all(r["direction"] == "incoming" for d in formulas for r in d["relationships"])
 
 
 def test_expand_graph_accepts_aliases_and_reports_unknown(client, kb):
@@ -182,6 +201,20 @@ def test_unknown_route_and_method(client):
 def test_openapi(client):
     doc = client.get("/schema/openapi.json").json()
     assert "/search/semantic" in doc["paths"] and "/entity/{entity_type}/{number}" in doc["paths"]
+
+
+@pytest.mark.parametrize("page", ["/schema", "/schema/redoc", "/schema/swagger"])
+def test_docs_pages_load_everything_from_the_service(client, page):
+    """ReDoc and Swagger UI work offline: every script, style and icon comes from the service itself."""
+    import re
+
+    html = client.get(page).text
+    assets = re.findall(r"""<(?:script|link)[^>]*?(?:src|href)=["']([^"']+)["']""", html)
+    assert any(a.endswith(".js") for a in assets), html[:500]
+    for url in assets:
+        assert not re.match(r"(?i)(https?:)?//", url), url
+        resp = client.get(url)
+        assert resp.status_code == 200 and len(resp.content) > 500, url
 
 
 def test_request_id_echoed_or_generated(client):
