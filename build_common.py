@@ -29,9 +29,10 @@ class Chunk:
     id: str
     kind: str
     content: str
-    page: int
-    pdf_page: int
+    page: int | None         # the printed page number (None where it is not arabic or not known)
+    pdf_page: int | None     # 1-based index in the PDF (None for docs trees)
     number: str | None = None
+    page_label: str | None = None   # the page number as printed: "17", "xii"
     title: str | None = None
     context: str | None = None
     part: str | None = None
@@ -56,9 +57,9 @@ class Section:
     number: str
     title: str
     parent_id: str | None
-    page_start: int
-    pdf_page_start: int
-    page_end: int = 0
+    page_start: int | None
+    pdf_page_start: int | None
+    page_end: int | None = 0
     content: str = ""
     ord: int = 0
 
@@ -93,3 +94,60 @@ def split_to_budget(text: str, count_tokens, code: bool = False) -> list[str]:
             piece = " ".join(words[half:])
         out.append(piece)
     return [p for p in out if p.strip()]
+
+
+# --------------------------------------------------------------------------- numbering
+"""Numbering: entities of a kind form sequences; gaps and duplicates are what the reader missed."""
+
+
+def _number_parts(number: str) -> tuple[str, int] | None:
+    """'5.12' -> ('5', 12); '7' -> ('', 7); '5.142a' -> ('5', 142); 'A.3' -> ('A', 3); else None."""
+    head, _, last = number.rpartition(".")
+    last = last.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return (head, int(last)) if last.isdigit() else None
+
+
+def numbering_gaps(numbers_by_kind: dict[str, set[str]]) -> dict[str, list[str]]:
+    """Per kind, the numbers missing from its sequences (each chapter prefix its own sequence).
+
+    Books that share one counter among kinds (Theorem 2.3, Example 2.4, Figure 2.5) leave gaps in
+    each kind that another kind fills: a number is missing only when no kind whose numbers never
+    collide with this one's holds it."""
+    parts = {kind: {p for p in map(_number_parts, numbers) if p} for kind, numbers in numbers_by_kind.items()}
+    gaps: dict[str, list[str]] = {}
+    for kind, own in parts.items():
+        sharing = [other for other, theirs in parts.items() if other != kind and not (own & theirs)]
+        missing = []
+        for prefix in sorted({p for p, _ in own}, key=_sort_key):
+            held = {n for p, n in own if p == prefix}
+            shared = held | {n for other in sharing for p, n in parts[other] if p == prefix}
+            top = max(held)
+            if top > 400:   # a year, a page or a code, not a running count
+                continue
+            missing += [f"{prefix}.{n}" if prefix else str(n) for n in range(1, top) if n not in shared]
+        if missing:
+            gaps[kind] = missing
+    return gaps
+
+
+def _sort_key(prefix: str):
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in prefix.split(".")] if prefix else []
+
+
+def number_ranges(numbers: list[str]) -> list[str]:
+    """['5.5', '5.6', '5.7', '5.9'] -> ['5.5–5.7', '5.9']: runs of one prefix written as ranges."""
+    out: list[str] = []
+    run: list[tuple[str, int, str]] = []
+    for number in numbers:
+        parts = _number_parts(number)
+        if parts and run and parts[0] == run[-1][0] and parts[1] == run[-1][1] + 1:
+            run.append((*parts, number))
+            continue
+        if run:
+            out.append(run[0][2] if len(run) == 1 else f"{run[0][2]}–{run[-1][2]}")
+        run = [(*parts, number)] if parts else []
+        if not parts:
+            out.append(number)
+    if run:
+        out.append(run[0][2] if len(run) == 1 else f"{run[0][2]}–{run[-1][2]}")
+    return out

@@ -24,9 +24,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
-from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section
+from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ranges, numbering_gaps
 from build_markdown import markdown_structure, parse_front_matter
-from build_pdf import read_pdf, structure
+from build_pdf import Reading, read_pdf, structure
 from rag_core import (
     DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, load_spellfix,
     normalize_kind, normalize_number,
@@ -42,9 +42,19 @@ RELATED_PER_ENTITY = 3
 
 _ENTITY_WORDS = (r"(?P<word>algorithms?|algos?|equations?|eqs?\.?|eqn\.?|formulas?|figures?|figs?\.?|"
                  r"tables?|examples?|exercises?)")
-_NUM = r"\(?(?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+[a-z]?)?\)?(?![\w.]\d)"
-MENTION_RE = re.compile(_ENTITY_WORDS + r"\s*(?P<nums>" + _NUM + r"(?:\s*(?:,|and|or|to|–|-)\s*" + _NUM + r")*)",
-                        re.IGNORECASE)
+_NUM = r"\(?(?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?\)?(?![\w.]\d)"
+_NUMS = r"\s*(?P<nums>" + _NUM + r"(?:\s*(?:,|and|or|to|–|-)\s*" + _NUM + r")*)"
+MENTION_RE = re.compile(_ENTITY_WORDS + _NUMS, re.IGNORECASE)
+
+
+def mention_pattern(kinds: Iterable[str]):
+    """Mentions of numbered things: the usual words ("eq.", "Figs.") and every kind the book itself
+    numbers ("by Theorem 5.2", "see Definitions 2.4 and 2.5", "Assumption 3.1")."""
+    words = {re.escape(k) + "s?" for k in kinds if k.isalpha()} | {re.escape(k) + "es" for k in kinds if k.endswith("x")}
+    extra = "|".join(sorted(words, key=len, reverse=True))
+    base = _ENTITY_WORDS[len("(?P<word>"):-1]
+    return re.compile(rf"\b(?P<word>{base}|{extra}|thms?\.?|lems?\.?|props?\.?|cors?\.?|defs?\.?|defns?\.?)" + _NUMS,
+                      re.IGNORECASE) if extra else MENTION_RE
 SECTION_MENTION_RE = re.compile(r"(?:\b[Ss]ections?|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})")
 CHAPTER_MENTION_RE = re.compile(r"\b[Cc]hapters?\s+(\d+|[A-Z])\b")
 APPENDIX_MENTION_RE = re.compile(r"\bAppendix\s+([A-Z])\b")
@@ -59,6 +69,11 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
     edges: set[tuple[str, str, str]] = set()
     unresolved: list[dict] = []
     entity_ids = {(c.kind, c.number): c.id for c in chunks if c.kind != "text"}
+    kinds = sorted({c.kind for c in chunks if c.kind != "text"})
+    # "Exercise 3" where the book restarts its numbering per chapter: the one in the same chapter.
+    printed_ids = {(c.kind, c.chapter, c.extra["printed_number"]): c.id for c in chunks
+                   if c.kind != "text" and c.extra.get("printed_number")}
+    mentions = mention_pattern(kinds)
     # Kinds the book numbers through the whole book ("Algorithm 9"): an undotted mention of
     # such a kind that matches nothing is worth reporting; for other kinds it is just a word.
     undotted = {c.kind for c in chunks if c.kind != "text" and c.number and "." not in c.number}
@@ -73,13 +88,13 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
 
     for c in chunks:
         text = f"{c.title or ''} {c.content} {c.context or ''}"
-        for m in MENTION_RE.finditer(text):
-            kind = normalize_kind(m.group("word").rstrip("."))
+        for m in mentions.finditer(text):
+            kind = normalize_kind(m.group("word").rstrip("."), kinds)
             if kind is None:
                 continue
             for raw in re.findall(_NUM, m.group("nums")):
                 number = normalize_number(raw)
-                target = entity_ids.get((kind, number))
+                target = entity_ids.get((kind, number)) or printed_ids.get((kind, c.chapter, number))
                 if target:
                     ref(c, target)
                 elif number and (kind, number) != (c.kind, c.number) and ("." in number or kind in undotted):
@@ -209,7 +224,7 @@ CREATE TABLE chunks (
     title TEXT, content TEXT NOT NULL, context TEXT,
     part TEXT, part_title TEXT, chapter TEXT, chapter_title TEXT, section TEXT, section_title TEXT,
     subsection TEXT, subsection_title TEXT, subsubsection TEXT, subsubsection_title TEXT,
-    page INTEGER, pdf_page INTEGER, ord INTEGER NOT NULL, source TEXT, extra TEXT);
+    page INTEGER, page_label TEXT, pdf_page INTEGER, ord INTEGER NOT NULL, source TEXT, extra TEXT);
 CREATE UNIQUE INDEX chunks_kind_number ON chunks(kind, number) WHERE number IS NOT NULL;
 CREATE INDEX chunks_ord ON chunks(ord);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(
@@ -229,7 +244,7 @@ CREATE VIEW "references" AS
 
 CHUNK_FIELDS = ("id", "kind", "number", "title", "content", "context", "part", "part_title", "chapter",
                 "chapter_title", "section", "section_title", "subsection", "subsection_title", "subsubsection",
-                "subsubsection_title", "page", "pdf_page", "ord", "source")
+                "subsubsection_title", "page", "page_label", "pdf_page", "ord", "source")
 
 
 # Edges derived from the vectors: they vary with the CPU's int8 kernels, as the vectors do.
@@ -403,17 +418,21 @@ def source_title(source: Path) -> str:
 
 
 def pdf_title(path: Path) -> str:
-    from pypdf import PdfReader
+    import pypdfium2 as pdfium
 
     try:
-        title = (PdfReader(str(path)).metadata or {}).get("/Title")
+        doc = pdfium.PdfDocument(str(path))
+        try:
+            title = (doc.get_metadata_dict() or {}).get("Title")
+        finally:
+            doc.close()
     except Exception:
         title = None
     return str(title).strip() if title else path.stem
 
 
 def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR, progress: bool = True,
-          stage_hook=None, base_url: str | None = None, title: str | None = None) -> dict:
+          stage_hook=None, base_url: str | None = None, title: str | None = None, strict: bool = False) -> dict:
     """Build the knowledge file from sources; returns the build report.  Output replaced atomically."""
     times: dict[str, float] = {}
 
@@ -443,18 +462,24 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
 
     t0 = time.perf_counter()
     stage("read")
+    reading = None
     if source.is_dir():
         pages = None
         stage("structure")
         chunks, sections = markdown_structure(source, embedder.count_tokens, base_url)
     else:
-        pages = read_pdf(source)
+        document = read_pdf(source)
+        pages = document.pages
         stage("structure")
-        chunks, sections, _ = structure(pages, embedder.count_tokens, source.name)
+        reading = structure(document, embedder.count_tokens, source.name)
+        chunks, sections = reading.chunks, reading.sections
     if not chunks:
         raise BuildError(f"{source} has no extractable text (a scanned PDF needs OCR first)")
     stage("references")
     edges, unresolved = find_edges(chunks, sections)
+    checks = build_checks(chunks, reading, unresolved)
+    if strict and any(c["gaps"] for c in checks["kinds"].values()):
+        raise GapsFound(checks)
     stage("embed")
     vectors = embed_chunks(chunks, embedder, progress)
     stage("related")
@@ -465,7 +490,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     numeric = vectors_hash(vectors, edges)
     # The file's identity for caches (ETags): it changes when any answer could, vectors included.
     build_id = hashlib.sha256(f"{digest}:{numeric}".encode()).hexdigest()
-    printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None)
+    printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None and c.pdf_page is not None)
     meta = {
         "schema_version": SCHEMA_VERSION, "title": title or source_title(source), "source": source.name,
         "source_kind": "markdown" if source.is_dir() else "pdf",
@@ -477,6 +502,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "vectors_hash": numeric, "build_hash": build_id,
         "pages": len(pages) if pages is not None else 0,
         "max_chunk_tokens": MAX_CHUNK_TOKENS,
+        "build_report": json.dumps(checks, ensure_ascii=False),
     }
     output.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temp_files(output)
@@ -500,11 +526,82 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "output": str(output), "source": source.name, "pages": len(pages) if pages is not None else 0,
         "lessons": len({c.source for c in chunks}) if pages is None else 0, "chunks": len(chunks),
         "counts": dict(sorted(counts.items())), "sections": len(sections), "edges": len(edges),
-        "unresolved": len(unresolved), "unresolved_examples": unresolved[:10], "content_hash": digest,
+        "unresolved": len(unresolved), "unresolved_examples": unresolved[:10], "checks": checks,
+        "content_hash": digest,
         "vectors_hash": numeric, "build_hash": build_id,
         "seconds": seconds, "total_seconds": round(end - t0, 2),
         "pages_per_second": round(len(pages or []) / max(end - t0, 1e-9), 2),
     }
+
+
+# --------------------------------------------------------------------------- checks
+"""Checks: what the build found per kind, the gaps in its numbering, duplicates, dangling references."""
+
+
+class GapsFound(BuildError):
+    """--strict: the numbering has gaps; the report says which, the output file is left as it was."""
+
+    def __init__(self, checks: dict):
+        gaps = [f"{kind} {', '.join(c['gaps'][:6])}" for kind, c in checks["kinds"].items() if c["gaps"]]
+        super().__init__("numbering gaps (--strict): " + "; ".join(gaps))
+        self.checks = checks
+
+
+def build_checks(chunks: list[Chunk], reading: Reading | None, unresolved: list[dict]) -> dict:
+    """The build's look at itself: per kind, how many, which numbers are missing from the sequence
+    (after the reader's second look), which heads repeated, what was recovered; printed pages;
+    references to things the book does not define."""
+    numbers: dict[str, set[str]] = {}
+    for c in chunks:
+        if c.kind != "text" and c.number:
+            numbers.setdefault(c.kind, set()).add(c.number)
+    gaps = numbering_gaps(numbers)
+    kinds = {}
+    for kind in sorted(numbers):
+        kinds[kind] = {"found": len(numbers[kind]), "gaps": number_ranges(gaps.get(kind, []))}
+        if reading is not None:
+            dup = [f"{n} (p. {p})" for k, n, p in reading.duplicates if k == kind]
+            rec = [f"{n} (p. {p})" for k, n, p in reading.recovered if k == kind]
+            if dup:
+                kinds[kind]["duplicates"] = dup
+            if rec:
+                kinds[kind]["recovered"] = rec
+    dangling: dict[str, list[str]] = {}
+    for u in unresolved:
+        dangling.setdefault(u["kind"], [])
+        if u["number"] not in dangling[u["kind"]]:
+            dangling[u["kind"]].append(u["number"])
+    pages = {"source": "none"}
+    if reading is not None:
+        printed = reading.printed
+        pages = {"source": printed.source, "read": printed.read, "inferred": printed.inferred}
+        if printed.note:
+            pages["note"] = printed.note
+    return {"kinds": kinds, "pages": pages, "unresolved_references": {k: v[:20] for k, v in dangling.items()},
+            "unresolved_count": len(unresolved)}
+
+
+def print_checks(checks: dict, out=sys.stdout) -> None:
+    pages = checks["pages"]
+    if pages["source"] == "page labels":
+        print("  printed pages: from the PDF's page labels", file=out)
+    elif pages["source"] == "folios":
+        print(f"  printed pages: read on {pages['read']} pages, inferred for {pages['inferred']} "
+              "(pages that print no number take their neighbours')", file=out)
+    if pages.get("note"):
+        print(f"    note: {pages['note']}", file=out)
+    for kind, c in checks["kinds"].items():
+        line = f"  {kind:12} {c['found']:5} found"
+        line += "; gaps: " + ", ".join(c["gaps"][:12]) + (" …" if len(c["gaps"]) > 12 else "") if c["gaps"] \
+            else "; numbering complete"
+        print(line, file=out)
+        if c.get("recovered"):
+            print(f"  {'':12}       found on a second look: {', '.join(c['recovered'][:10])}", file=out)
+        if c.get("duplicates"):
+            print(f"  {'':12}       repeated heads (first kept): {', '.join(c['duplicates'][:10])}", file=out)
+    if checks["unresolved_references"]:
+        what = "; ".join(f"{kind} {', '.join(nums[:8])}" for kind, nums in checks["unresolved_references"].items())
+        print(f"  references to nothing the book defines ({checks['unresolved_count']}): {what}", file=out)
 
 
 def print_report(report: dict) -> None:
@@ -512,8 +609,7 @@ def print_report(report: dict) -> None:
     print(f"built {report['output']} from {report['source']}: {size}, {report['chunks']} chunks")
     print("  entities: " + ", ".join(f"{k} {v}" for k, v in report["counts"].items()))
     print(f"  sections {report['sections']}, edges {report['edges']}, unresolved references {report['unresolved']}")
-    for u in report["unresolved_examples"]:
-        print(f"    unresolved: {u['text']!r} in {u['src']}")
+    print_checks(report["checks"])
     print("  seconds: " + ", ".join(f"{k} {v}" for k, v in report["seconds"].items())
           + f"; total {report['total_seconds']} ({report['pages_per_second']} pages/s)")
     print(f"  content hash {report['content_hash']} (text, entities, pages, sections, reference edges:"
@@ -555,7 +651,13 @@ examples:
   python build_db.py docs/ --base-url https://docs.example.org/guide
   python rag.py --db dm.sqlite serve                      # serve what was built
 
-exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable output), 1 internal error.
+what it checks: numbering is a sequence.  The report lists, per kind, what was found, the numbers
+  missing from each sequence after a second look at the pages between their neighbours, repeated
+  heads, and references to things the book does not define; the same report is stored in the
+  knowledge file (meta build_report) and shown by GET /health.
+
+exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable output),
+  3 numbering gaps with --strict, 1 internal error.
 """
 
 
@@ -574,6 +676,9 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"embedding model directory (default: {DEFAULT_MODEL_DIR})")
     parser.add_argument("--base-url", help="docs trees only: base URL that turns file paths into page URLs "
                                            "(default: none)")
+    parser.add_argument("--strict", action="store_true",
+                        help="fail (exit 3, output untouched) when a kind's numbering has gaps the reader could not "
+                             "fill, e.g. formula 5.5-5.10 missing")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--json", action="store_true", help="print the build report as JSON instead of text")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
@@ -589,7 +694,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     try:
         report = build(args.sources, output, args.models, progress=not args.quiet, base_url=args.base_url,
-                       title=args.title)
+                       title=args.title, strict=args.strict)
+    except GapsFound as exc:
+        print(f"build_db: {exc} (the previous output file is untouched)", file=sys.stderr)
+        print_checks(exc.checks, out=sys.stderr)
+        return 3
     except BuildError as exc:
         print(f"build_db: error: {exc}", file=sys.stderr)
         return 2

@@ -11,213 +11,23 @@ from __future__ import annotations
 import hashlib
 import re
 import statistics
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from build_common import TARGET_CHUNK_TOKENS, BuildError, Chunk, Section, split_to_budget
-from rag_core import entity_id, normalize_kind, normalize_number
+from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
+from build_glyphs import Document, Line, Page, Word, read_document
+from rag_core import entity_id, normalize_number
 
 
 # --------------------------------------------------------------------------- read
-"""Read: PDF pages as lines of words with positions, fonts, gray boxes and rules."""
+"""Read: the PDF's pages as lines of words with fonts and positions, drawings, links (build_glyphs.py)."""
 
 
-@dataclass
-class Word:
-    text: str
-    x0: float
-    x1: float
-    top: float
-    bottom: float
-    size: float
-    bold: bool
-    mono: bool
-
-
-@dataclass
-class Line:
-    words: list[Word]
-    page: int = 0          # 1-based PDF page
-
-    @property
-    def text(self) -> str:
-        return " ".join(w.text for w in self.words)
-
-    @property
-    def x0(self) -> float:
-        return self.words[0].x0
-
-    @property
-    def x1(self) -> float:
-        return self.words[-1].x1
-
-    @property
-    def top(self) -> float:
-        return min(w.top for w in self.words)
-
-    @property
-    def bottom(self) -> float:
-        return max(w.bottom for w in self.words)
-
-    @property
-    def size(self) -> float:
-        sizes = [w.size for w in self.words if len(w.text) > 1] or [w.size for w in self.words]
-        return statistics.median(sizes)
-
-    @property
-    def bold(self) -> bool:
-        return self.words[0].bold
-
-
-@dataclass
-class Page:
-    number: int            # 1-based PDF page
-    label: str | None      # printed page label, when the PDF has labels
-    width: float
-    height: float
-    lines: list[Line]
-    boxes: list[tuple[float, float, float, float]]   # gray filled boxes (x0, top, x1, bottom)
-    rules: list[tuple[float, float, float, float]]   # thin horizontal rules (tables)
-    graphics: list[tuple[float, float, float, float]]  # drawn paths and images
-    rotated: bool = False  # printed sideways; read in its own frame, no margin column
-
-
-# Glyphs of TeX's math extension font that extract as letters.
-_MATH_EXTENSION = {"X": "∑", "P": "∑", "Y": "∏", "Q": "∏", "Z": "∫", "R": "∫"}
-
-
-def read_pdf(path: Path) -> list[Page]:
-    """Every page as positioned lines; raises BuildError for unreadable or encrypted files."""
-    try:
-        import pdfplumber
-        from pypdf import PdfReader
-    except ImportError:
-        raise BuildError("the PDF libraries are missing: pip install -e '.[build]'") from None
-    import logging
-
-    # The PDF libraries log every repair they make; our one-line error says what matters.
-    for name in ("pypdf", "pdfminer", "pdfplumber"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
-    try:
-        reader = PdfReader(str(path))
-        if reader.is_encrypted:
-            raise BuildError(f"{path} is encrypted; decrypt it first (e.g. qpdf --decrypt)")
-        labels = list(reader.page_labels)
-    except BuildError:
-        raise
-    except Exception as exc:
-        raise BuildError(f"{path} is not a readable PDF ({type(exc).__name__}: {str(exc)[:120]})") from None
-    pages = []
-    try:
-        pdf = pdfplumber.open(str(path))
-    except Exception as exc:
-        raise BuildError(f"{path} is not a readable PDF ({type(exc).__name__})") from None
-    with pdf:
-        for index, page in enumerate(pdf.pages, start=1):
-            words = []
-            turn = _page_rotation(page)
-            if turn:
-                # A page printed sideways: read it in its own frame (words, rules and drawings turned).
-                # Turned glyphs report sizes that differ by rounding, so words are grouped without them.
-                size = statistics.median(c["size"] for c in page.chars if not c.get("upright", True))
-                raw = page.extract_words(x_tolerance=1.5, y_tolerance=2,
-                                         char_dir_rotated="btt" if turn == 90 else "ttb",
-                                         line_dir_rotated="ltr" if turn == 90 else "rtl")
-                raw = [{**w, **_turn_box(w, turn, page), "size": size, "fontname": ""}
-                       for w in raw if not w.get("upright", True)]
-            else:
-                raw = page.extract_words(x_tolerance=1.5, y_tolerance=2, extra_attrs=["size", "fontname"])
-            for w in raw:
-                font = w["fontname"]
-                # NFKC undoes ligatures; "(cid:N)" marks a glyph with no Unicode mapping.
-                text = re.sub(r"\(cid:\d+\)", "", unicodedata.normalize("NFKC", w["text"]))
-                if not text:
-                    continue
-                if "Extension" in font or "CMEX" in font.upper():
-                    text = "".join(_MATH_EXTENSION.get(ch, ch) for ch in text)
-                words.append(Word(text, w["x0"], w["x1"], w["top"], w["bottom"], round(w["size"], 1),
-                                  bool(re.search(r"Bold|-Bd|BX|Semibold|Heavy|Black", font, re.I)),
-                                  bool(re.search(r"Mono|Courier|TT|Typewriter|Code", font))))
-            boxes, rules, graphics = [], [], []
-            for r in page.rects:
-                box = (r["x0"], r["top"], r["x1"], r["bottom"])
-                color = r.get("non_stroking_color")
-                gray = color[0] if isinstance(color, (list, tuple)) and len(color) == 1 else color
-                if r["bottom"] - r["top"] < 1.6 and r["x1"] - r["x0"] > 20:
-                    rules.append(box)
-                elif r.get("fill") and isinstance(gray, (int, float)) and 0.75 < gray < 0.99 \
-                        and r["x1"] - r["x0"] > 100 and box not in boxes:
-                    boxes.append(box)
-                else:
-                    graphics.append(box)
-            for obj in page.lines:
-                box = (obj["x0"], obj["top"], obj["x1"], obj["bottom"])
-                # Horizontal strokes may be table rules (booktabs) or parts of a drawing: keep both views.
-                if obj["bottom"] - obj["top"] < 1.6 and obj["x1"] - obj["x0"] > 20:
-                    rules.append(box)
-                graphics.append(box)
-            for obj in list(page.curves) + list(page.images):
-                graphics.append((obj["x0"], obj["top"], obj["x1"], obj["bottom"]))
-            if turn:
-                def turned(box):
-                    t = _turn_box({"x0": box[0], "top": box[1], "x1": box[2], "bottom": box[3]}, turn, page)
-                    return (t["x0"], t["top"], t["x1"], t["bottom"])
-                graphics = [turned(b) for b in graphics + boxes + rules]
-                rules = [b for b in graphics if b[3] - b[1] < 1.6 and b[2] - b[0] > 20]
-                boxes = []
-            label = labels[index - 1] if index - 1 < len(labels) else None
-            width, height = (page.height, page.width) if turn else (page.width, page.height)
-            pages.append(Page(index, label, float(width), float(height), group_lines(words, index), boxes,
-                              rules, graphics, rotated=bool(turn)))
-    if not pages:
-        raise BuildError(f"{path} has no pages")
-    return pages
-
-
-def _page_rotation(page) -> int:
-    """90 or 270 when most of a page's text runs vertically (a table printed sideways), else 0."""
-    chars = page.chars
-    sideways = [c for c in chars if not c.get("upright", True)]
-    if not chars or len(sideways) * 2 < len(chars):
-        return 0
-    up = sum(1 for c in sideways if (c.get("matrix") or (0, 1))[1] > 0)
-    return 90 if up * 2 >= len(sideways) else 270
-
-
-def _turn_box(obj: dict, turn: int, page) -> dict:
-    """A box in page coordinates -> the same box in the reading frame of a sideways page."""
-    if turn == 90:   # text runs bottom to top; lines advance left to right
-        return {"x0": page.height - obj["bottom"], "x1": page.height - obj["top"],
-                "top": obj["x0"], "bottom": obj["x1"]}
-    return {"x0": obj["top"], "x1": obj["bottom"],   # text runs top to bottom; lines advance right to left
-            "top": page.width - obj["x1"], "bottom": page.width - obj["x0"]}
-
-
-def group_lines(words: list[Word], page: int) -> list[Line]:
-    """Words into visual lines: a word joins the line whose baseline band it overlaps."""
-    lines: list[Line] = []
-    bases: list[float] = []   # baseline (bottom of full-size words) of each line
-    # Full-size words first, so that sub- and superscripts find the line they belong to.
-    ordered = sorted(words, key=lambda w: (-w.size, round(w.bottom), w.x0))
-    for w in ordered:
-        mid = (w.top + w.bottom) / 2
-        for i in range(len(lines) - 1, -1, -1):
-            line = lines[i]
-            near = line.words[0].x0 - 12 <= w.x0 <= max(x.x1 for x in line.words) + 12
-            if abs(bases[i] - w.bottom) < 2.5 or (w.size < line.words[0].size * 0.85 and near
-                                                   and line.top - 3 <= mid <= bases[i] + 3):
-                line.words.append(w)
-                break
-        else:
-            lines.append(Line([w], page))
-            bases.append(w.bottom)
-    for line in lines:
-        line.words.sort(key=lambda w: w.x0)
-    lines.sort(key=lambda l: (round(l.bottom), l.x0))
-    return lines
+def read_pdf(path: Path) -> Document:
+    """Every page as positioned lines, with the outline and named destinations; BuildError if unreadable."""
+    return read_document(path)
 
 
 # --------------------------------------------------------------------------- structure
@@ -230,58 +40,187 @@ class Layout:
     right: float         # right edge of the main column
     margin_x: float      # words starting right of this are margin-column text
     body_size: float
+    body_font: str = ""  # the font most of the running text is set in
 
 
 def _shape(text: str) -> str:
     return re.sub(r"\d+|\b[ivxlc]+\b", "#", text.lower()).strip()
 
 
-def drop_running_lines(pages: list[Page]) -> dict[int, int]:
-    """Remove running headers/footers in place; return detected folios {pdf page: printed}."""
-    folios: dict[int, int] = {}
+def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
+    """Where running heads and feet stand: the page's top or bottom tenth, or its first or last line
+    when set no larger than the body text (a chapter's title opening a page is not a running head)."""
+    if line.top < page.height * 0.10 or line.top > page.height * 0.91:
+        return True
+    return (line is page.lines[0] or line is page.lines[-1]) and line.size <= body * 1.05
+
+
+_ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
+_GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=\D)|(?<=\D)(\d{1,4})$")
+
+
+def _folio_candidates(line: Line) -> list[str]:
+    """Numbers a head or foot line could carry as its page number: a number standing at either end
+    of the line, or digits glued to the first or last word ("REWARD234", "12CHAPTER")."""
+    words = [w.text for w in line.words]
+    out = []
+    for word in (words[0], words[-1]) if len(words) > 1 else words[:1]:
+        token = word.strip(".,:;|·–—-[]()")
+        if token.isdigit() and len(token) <= 4:
+            out.append(token)
+        elif _ROMAN_RE.match(token) and len(token) <= 8:
+            out.append(token)
+        else:
+            m = _GLUED_FOLIO_RE.search(token)
+            if m:
+                out.append(m.group(1) or m.group(2))
+    return list(dict.fromkeys(out))
+
+
+def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
+    """Remove running heads and feet in place; return each page's folio candidates {pdf page: [text]}."""
+    candidates: dict[int, list[str]] = {}
     band_counts: Counter = Counter()
+    sizes: Counter = Counter(w.size for page in pages for line in page.lines for w in line.words)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
     for page in pages:
         for line in page.lines:
-            if line.top < page.height * 0.10 or line.top > page.height * 0.92:
+            if _in_band(line, page, body):
                 band_counts[_shape(line.text)] += 1
     threshold = 3 if len(pages) >= 6 else 2
     for page in pages:
         kept = []
         for line in page.lines:
-            in_band = line.top < page.height * 0.10 or line.top > page.height * 0.92
-            if in_band:
-                digits = [w.text for w in line.words if w.text.isdigit()]
-                if re.fullmatch(r"\d{1,4}", line.text.strip()):
-                    folios[page.number] = int(line.text.strip())
+            if _in_band(line, page, body):
+                found = _folio_candidates(line)
+                alone = re.fullmatch(r"[\divxlcdm]{1,8}", line.text.strip().strip("-–— "))
+                if alone or (band_counts[_shape(line.text)] >= threshold):
+                    candidates.setdefault(page.number, []).extend(found)
                     continue
-                if band_counts[_shape(line.text)] >= threshold:
-                    edge = [w for w in (line.words[0], line.words[-1]) if w.text.isdigit()]
-                    if edge:
-                        folios[page.number] = int(edge[0].text)
-                    elif digits and len(digits) == 1:
-                        folios[page.number] = int(digits[0])
-                    continue
+                if found and len(line.words) <= 12 and (line is page.lines[0] or line is page.lines[-1]):
+                    candidates.setdefault(page.number, []).extend(found)   # a head seen once, on its page's edge
             kept.append(line)
         page.lines = kept
-    return folios
+    return candidates
 
 
-def printed_pages(pages: list[Page], folios: dict[int, int]) -> dict[int, int]:
-    """Printed page per PDF page: arabic page labels, else detected folios, else the index."""
-    out = {}
-    labelled = sum(1 for p in pages if p.label and p.label.isdigit())
-    offsets = Counter(p.number - n for p_num, n in folios.items() for p in pages if p.number == p_num)
-    offset = offsets.most_common(1)[0][0] if offsets else 0
-    for page in pages:
-        if labelled >= len(pages) // 2 and page.label and page.label.isdigit():
-            out[page.number] = int(page.label)
-        elif labelled >= len(pages) // 2:
-            out[page.number] = page.number  # front matter (roman labels): the PDF index
-        elif folios:
-            out[page.number] = page.number - offset
-        else:
-            out[page.number] = page.number
+def roman_value(text: str) -> int | None:
+    values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+    if not text or not _ROMAN_RE.match(text):
+        return None
+    total = 0
+    for a, b in zip(text, text[1:] + " "):
+        total += -values[a] if b != " " and values[b] > values[a] else values[a]
+    return total if total > 0 else None
+
+
+def to_roman(number: int) -> str:
+    out = ""
+    for value, letters in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+                           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while number >= value:
+            out += letters
+            number -= value
     return out
+
+
+@dataclass
+class PrintedPages:
+    """The number printed on every PDF page, and where it came from."""
+
+    labels: dict[int, str | None]   # as printed ("17", "xii"), None where the page number is unknown
+    source: str                     # "page labels", "folios" or "none"
+    read: int = 0                   # pages whose folio was read on the page (or labelled)
+    inferred: int = 0               # pages between or beside read ones (chapter openers, figures)
+    note: str = ""
+
+    def number(self, pdf_page: int) -> int | None:
+        label = self.labels.get(pdf_page)
+        return int(label) if label and label.isdigit() else None
+
+
+def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dict[int, tuple[str, int]]:
+    """Per page, the folio whose offset from the PDF index its neighbours share: {pdf page: (kind, offset)}.
+
+    A folio is a sequence: page n+1 prints one more than page n.  Each candidate is judged by how
+    many pages within ten either side carry a candidate of the same kind (arabic or roman) and the
+    same offset; the best-supported one wins when at least one other page agrees."""
+    options: dict[int, list[tuple[str, int]]] = {}
+    for number, texts in candidates.items():
+        opts = []
+        for text in texts:
+            if text.isdigit():
+                opts.append(("arabic", number - int(text)))
+            elif roman_value(text):
+                opts.append(("roman", number - roman_value(text)))
+        if opts:
+            options[number] = list(dict.fromkeys(opts))
+    chosen = {}
+    small = len(pages) <= 3
+    for number, opts in options.items():
+        best, support = None, 0
+        for opt in opts:
+            n = sum(1 for other in range(number - 10, number + 11) if other != number and opt in options.get(other, ()))
+            if n > support:
+                best, support = opt, n
+        if best is not None and (support >= 1 or small):
+            chosen[number] = best
+        elif small and opts:
+            chosen[number] = opts[0]
+    return chosen
+
+
+def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None) -> PrintedPages:
+    """The printed page of every PDF page.
+
+    Folios read on the pages are the evidence: the running heads and feet carry the numbers a
+    reader cites.  Pages without one (chapter openers, full-page figures) take the number their
+    neighbours imply.  The PDF's own page labels are used when it defines them and they agree with
+    the folios (they then also number pages that print none); labels that disagree are reported
+    and set aside (a book re-saved with stale labels, or labels counted from the wrong page).
+    """
+    chosen = _runs_of_offsets(pages, candidates)
+    numbers = [p.number for p in pages]
+    folio: dict[int, str | None] = {}
+    for n in numbers:
+        if n in chosen:
+            kind, offset = chosen[n]
+            folio[n] = str(n - offset) if kind == "arabic" else to_roman(n - offset)
+    read = len(folio)
+    inferred = 0
+    # Pages between or beside read folios take the nearest run's offset (arabic before roman).
+    known = sorted(chosen)
+    for n in numbers:
+        if n in folio or not known:
+            continue
+        before = max((k for k in known if k < n), default=None)
+        after = min((k for k in known if k > n), default=None)
+        run = None
+        if before is not None and after is not None and chosen[before] == chosen[after]:
+            run = chosen[before]
+        elif before is not None and (after is None or n - before <= after - n):
+            run = chosen[before]
+        elif after is not None:
+            run = chosen[after]
+        if run:
+            value = n - run[1]
+            if value >= 1:
+                folio[n] = str(value) if run[0] == "arabic" else to_roman(value)
+                inferred += 1
+    if labels:
+        judged = [n for n in chosen]
+        agree = sum(1 for n in judged if labels.get(n) == folio.get(n))
+        if not judged or agree >= 0.8 * len(judged):
+            return PrintedPages({n: labels.get(n) or folio.get(n) for n in numbers}, "page labels",
+                                read=sum(1 for n in numbers if labels.get(n)), inferred=0)
+        note = (f"the PDF's page labels disagree with the printed page numbers on {len(judged) - agree} of "
+                f"{len(judged)} pages (e.g. PDF page {next(n for n in judged if labels.get(n) != folio.get(n))}: "
+                "label {!r}, printed {!r}); the printed numbers are used")
+        bad = next(n for n in judged if labels.get(n) != folio.get(n))
+        return PrintedPages(folio, "folios", read, inferred, note.format(labels.get(bad), folio.get(bad)))
+    if not folio:
+        return PrintedPages({n: None for n in numbers}, "none", 0, 0, "no page numbers found: PDF page indexes are cited")
+    return PrintedPages({n: folio.get(n) for n in numbers}, "folios", read, inferred)
 
 
 def detect_layout(pages: list[Page]) -> dict[int, Layout]:
@@ -292,11 +231,14 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
     Returns {0: layout of even pages, 1: layout of odd pages}.
     """
     sizes: Counter = Counter()
+    fonts: Counter = Counter()
     for page in pages:
         for line in page.lines:
             for w in line.words:
                 sizes[w.size] += len(w.text)
+                fonts[(w.font, w.size)] += len(w.text)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
+    body_font = max(((n, f) for (f, size), n in fonts.items() if size == body), default=(0, ""))[1]
     layouts = {parity: _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body)
                for parity in (0, 1)}
     every = _column_edges([p for p in pages if not p.rotated], body)
@@ -305,6 +247,7 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
         if found is None:
             layouts[parity] = every or Layout(left=72, right=pages[0].width * 0.8,
                                               margin_x=pages[0].width * 0.8 + 6, body_size=body)
+        layouts[parity].body_font = body_font
     return layouts
 
 
@@ -326,12 +269,121 @@ def _column_edges(pages: list[Page], body: float) -> Layout | None:
 # --------------------------------------------------------------------------- entities and chunks
 """Entities and chunks: captions, boxes, equations, exercises, and bounded text chunks."""
 
-CAPTION_RE = re.compile(
-    r"^(Algorithm|Example|Table|Figure|Fig\.|Exercise)\s+((?:[A-Z]|\d+)(?:\.\d+)*)([.:])?(?:\s+|$)(.*)$")
-EQ_NUMBER_RE = re.compile(r"^\(((?:[A-Z]|\d+)\.\d+[a-z]?)\)$")
+EQ_NUMBER_RE = re.compile(r"^\(\s*((?:[A-Z]|\d+)(?:\s*[.:·\-–]\s*\d+)*[a-z]?)\s*\)$")
 HEADING_RE = re.compile(r"^((?:[A-Z]|\d+)(?:\.\d+){1,3})\.?\s+(\S.*)$")
 CHAPTER_RE = re.compile(r"^(?:Chapter|CHAPTER|Appendix|APPENDIX)\s+([A-Z]|\d+)\s*[.:]?\s*(.*)$")
 PART_RE = re.compile(r"^(?:Part|PART)\s+([IVX]+)\b\s*[.:]?\s*(.*)$")
+
+
+def equation_number(text: str) -> str | None:
+    """'(5.3)', '(1:1)', '( 2.4a )', '(12)' -> the number with periods ('5.3', '1.1', '2.4a', '12')."""
+    m = EQ_NUMBER_RE.match(text.strip())
+    if not m:
+        return None
+    return normalize_number(re.sub(r"\s*[.:·\-–]\s*", ".", m.group(1)))
+
+
+# --------------------------------------------------------------------------- entity heads
+"""Entity heads: "Theorem 5.1 (Name).", "Figure 3.2:", "Example 2.12" — any numbered thing, found by typography."""
+
+# A word, a number, and what follows.  The word is any capitalised word: the kind of thing a book
+# numbers is whatever it prints ("Assumption 2.1", "Problem 3.4"), not a list of ours.
+HEAD_RE = re.compile(r"^(?P<word>[A-Z][A-Za-z]{1,24})(?P<dot>\.)?\s+"
+                     r"(?P<num>[A-Z](?:[.:\-–]\d+)+|\d+(?:[.:\-–]\d+)*[a-z]?)"
+                     r"(?P<sep>[.:])?(?=\s|$|\()\s*(?P<rest>.*)$")
+# The abbreviations books print for a kind.
+KIND_ABBREVIATIONS = {"fig": "figure", "figs": "figure", "tab": "table", "eq": "formula", "eqn": "formula",
+                      "equation": "formula", "alg": "algorithm", "algo": "algorithm", "thm": "theorem",
+                      "lem": "lemma", "prop": "proposition", "cor": "corollary", "def": "definition",
+                      "defn": "definition", "rem": "remark", "exer": "exercise", "prob": "problem",
+                      "conj": "conjecture", "lst": "listing", "prog": "program"}
+# Words that number the book's own parts, or steps inside a text, never a thing the book defines.
+NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "page", "pages", "lecture", "unit",
+                    "module", "lesson", "step", "steps", "case", "cases", "item", "stage", "phase", "level", "line",
+                    "lines", "version", "release", "volume", "vol", "no", "number", "week", "day", "session",
+                    "round", "class", "grade", "year", "rule", "the", "and", "for", "see", "in", "of", "on",
+                    "at", "by", "to", "with", "from", "as", "or", "is", "are", "if", "let", "then", "we"}
+# Kinds printed as captioned floats: their body is a drawing, a table's rows or code, not running text.
+FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
+
+
+def entity_kind(word: str) -> str | None:
+    """The kind a printed head word names: 'Fig.' -> figure, 'Theorem' -> theorem; None for structure words."""
+    w = word.strip().rstrip(".").lower()
+    w = KIND_ABBREVIATIONS.get(w, w)
+    if not w.isalpha() or len(w) < 3 or w in NOT_ENTITY_WORDS:
+        return None
+    return w
+
+
+@dataclass
+class Head:
+    """A numbered head at the start of a line."""
+
+    kind: str
+    number: str           # as printed, separators made periods
+    title: str            # "(Cauchy-Schwarz)" or a bold name after the number, else ""
+    rest: str             # the line's text after the head and title
+    head_words: int       # how many of the line's words the head and title take
+    distinct: bool        # set in a face of its own: bold, or italic or capitals against upright body text
+    sep: str              # "." or ":" right after the number, or ""
+
+
+_CAPS_FONT = re.compile(r"Caps|SC\d|CSC|-SC|SmallCap", re.I)
+
+
+def match_head(line: Line, body_font: str) -> Head | None:
+    """The numbered head a line starts with, if any: "Theorem 2.9 Division Algorithm. Let …"."""
+    words = line.words
+    if len(words) < 2:
+        return None
+    m = HEAD_RE.match(f"{words[0].text} {words[1].text}")
+    if not m:
+        return None
+    kind = entity_kind(m.group("word"))
+    number = normalize_number(re.sub(r"[:\-–]", ".", m.group("num")))
+    if kind is None or number is None:
+        return None
+    first = words[0]
+    after = words[2:]
+    bold = first.bold and words[1].bold
+    caps = bool(_CAPS_FONT.search(first.font)) or (first.text.isupper() and len(first.text) > 3)
+    slanted = first.italic and first.font != body_font and not all(w.italic for w in after[:4])
+    distinct = bold or ((caps or slanted) and first.font != body_font)
+    # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
+    title, used = "", 2
+    if after and after[0].text.startswith("("):
+        for k, w in enumerate(after):
+            if w.text.rstrip(".:").endswith(")"):
+                title = " ".join(x.text for x in after[:k + 1]).rstrip(".:").strip()[1:-1]
+                used = 2 + k + 1
+                break
+    elif bold and after and after[0].bold:
+        for k, w in enumerate(after[:12]):
+            if not w.bold:
+                break
+            if w.text.endswith("."):
+                title = " ".join(x.text for x in after[:k + 1]).rstrip(".")
+                used = 2 + k + 1
+                break
+    rest = " ".join(w.text for w in words[used:])
+    return Head(kind, number, title, rest, used, distinct, m.group("sep") or "")
+
+
+def _is_centred(line: Line, layout: Layout) -> bool:
+    """Centred in the column and shorter than it (a justified line is centred too, but full)."""
+    centre = (layout.left + layout.right) / 2
+    return abs((line.x0 + line.x1) / 2 - centre) < 12 and line.x0 > layout.left + 5 and line.x1 < layout.right - 5
+
+
+def caption_context(line: Line, page: Page, layout: Layout) -> bool:
+    """True where a line in the body face can still be a caption: it is centred in the column, or a
+    drawing, an image or ruled rows lie right above or below it."""
+    if _is_centred(line, layout):
+        return True
+    near = [g for g in page.graphics + page.rules
+            if g[0] < line.x1 + 20 and g[2] > line.x0 - 20 and (0 <= line.top - g[3] < 40 or 0 <= g[1] - line.bottom < 40)]
+    return bool(near)
 
 
 @dataclass
@@ -381,8 +433,11 @@ def _inside(line: Line, box: tuple[float, float, float, float], pad: float = 1.0
     return box[1] - pad <= mid <= box[3] + pad and line.x0 >= box[0] - pad and line.x1 <= box[2] + pad
 
 
-def page_items(page: Page, layout: Layout) -> list[Item]:
-    """A page's items in reading order: main-column lines, entities, margin notes."""
+def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[Item]:
+    """A page's items in reading order: main-column lines, entities, margin notes.
+
+    wanted: on a second look, {(kind, number): pages} of captions the numbering says were missed;
+    those are accepted in the body face without a caption's other signs."""
     main: list[Line] = []
     margin: list[Line] = []
     margin_x = page.width + 1 if page.rotated else layout.margin_x
@@ -395,45 +450,48 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
             margin.append(Line(right, page.number))
 
     # Margin column: blocks of lines; a caption starts a new block.
+    def margin_caption(line: Line) -> Head | None:
+        head = match_head(line, layout.body_font)
+        return head if head and (head.distinct or head.sep) else None
+
     blocks: list[list[Line]] = []
     for line in margin:
-        starts_caption = bool(CAPTION_RE.match(line.text)) and line.bold
         starts_note = bool(re.match(r"^\d+\s", line.text)) and line.words[0].size < line.size
-        if not blocks or starts_caption or starts_note or line.top - blocks[-1][-1].bottom > line.size * 1.2:
+        if not blocks or margin_caption(line) or starts_note or line.top - blocks[-1][-1].bottom > line.size * 1.2:
             blocks.append([line])
         else:
             blocks[-1].append(line)
     captions, notes = [], []
     for block in blocks:
         text = _join_lines(block)
-        m = CAPTION_RE.match(text)
-        if m and block[0].bold:
-            captions.append({"kind": normalize_kind(m.group(1)), "number": normalize_number(m.group(2)),
-                             "title": m.group(4).strip(), "top": block[0].top, "bottom": block[-1].bottom,
-                             "used": False})
+        head = margin_caption(Line([w for l in block for w in l.words], page.number))
+        if head:
+            title = head.title or _caption_title(text, head)
+            captions.append({"kind": head.kind, "number": head.number, "title": title, "top": block[0].top,
+                             "bottom": block[-1].bottom, "used": False, "lines": block})
         else:
             notes.append(Item(block[0].top, "note", text=text))
 
     items: list[Item] = []
     used: set[int] = set()
-    # Gray boxes: algorithms and examples (caption in the margin beside them).
+    # Light boxes holding a float or a run-in block whose caption stands in the margin beside them.
     for box in sorted(page.boxes, key=lambda b: b[1]):
         inside = [l for l in main if _inside(l, box)]
         if not inside:
             continue
-        cap = min((c for c in captions if not c["used"] and c["kind"] in ("algorithm", "example")
+        cap = min((c for c in captions if not c["used"] and c["kind"] != "table"
                    and box[1] - 40 <= c["top"] <= box[3]), key=lambda c: abs(c["top"] - box[1]), default=None)
         if cap is None:
             continue  # an uncaptioned box stays ordinary text
         cap["used"] = True
         used.update(id(l) for l in inside)
         items.extend(_equations_in(inside, layout, context=f"{cap['kind'].capitalize()} {cap['number']}. {cap['title']}"))
-        if cap["kind"] == "algorithm" and all(w.mono for l in inside for w in l.words):
+        if cap["kind"] in ("algorithm", "listing") and all(w.mono for l in inside for w in l.words):
             content = _code_text(inside, min(l.x0 for l in inside))
         else:
             content = "\n".join(_join_lines([l]) for l in inside if not _ends_with_equation_number(l, layout))
         items.append(Item(box[1], "entity", entity={**cap, "content": content}))
-    # Tables: margin caption with the rule-bounded tabular beside or below it.
+    # Margin captions of tables: the rule-bounded tabular beside or below them.
     for cap in captions:
         if cap["used"] or cap["kind"] != "table":
             continue
@@ -453,36 +511,54 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
             used.update(id(l) for l in content_lines)
         cap["used"] = True
         rows = "\n".join(" | ".join(w.text for w in l.words) for l in content_lines)
-        items.append(Item(cap["top"], "entity", entity={**cap, "content": rows}))
-    # Captions still unused (e.g. a margin "Example" without a box) are kept as notes.
+        items.append(Item(cap["top"], "entity", entity={**cap, "content": "\n".join(x for x in (cap["title"], rows) if x)}))
+    # Other margin captions: figures and listings whose body stands beside them, or a float of the main
+    # column whose caption the class sets in the margin.
     for cap in captions:
-        if not cap["used"]:
-            label = f"{cap['kind'].capitalize()} {cap['number']}. {cap['title']}"
-            notes.append(Item(cap["top"], "note", text=label))
+        if cap["used"]:
+            continue
+        if cap["kind"] in FLOAT_KINDS:
+            cap["used"] = True
+            near = _drawing_text(page, main, cap["lines"], used, layout) if cap["kind"] == "figure" else []
+            used.update(id(l) for l in near)
+            content = cap["title"] + ("\n" + " / ".join(l.text for l in near) if near else "")
+            items.append(Item(cap["top"], "entity", entity={**cap, "content": content}))
+        else:   # a margin "Example 2.5." without a box: kept as a note
+            notes.append(Item(cap["top"], "note", text=_join_lines(cap["lines"])))
     # Captions in the main column: "Algorithm 3 Title" (bold), "Figure 2.1." (bold), "Figure 2.1:",
-    # "Table 4.2:" — with the algorithm's body, the table's rows, or the text inside the drawing.
+    # "Fig. 1. …" centred under a drawing — with the algorithm's body, the table's rows, the code,
+    # or the text inside the drawing.
     for i, line in enumerate(main):
         if id(line) in used:
             continue
-        m = CAPTION_RE.match(line.text)
-        kind = normalize_kind(m.group(1)) if m else None
-        if kind not in ("algorithm", "figure", "table") or not (line.bold or m.group(3) == ":"):
+        head = match_head(line, layout.body_font)
+        if head is None or head.kind not in FLOAT_KINDS:
             continue
-        if kind in ("figure", "table") and "." not in m.group(2) and not line.bold:
-            continue
-        if not line.bold and i > 0 and _continues_paragraph(main[i - 1], line, layout):
-            continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
-        cap_lines = _caption_lines(main, i, used, page.rules)
+        missed = page.number in (wanted or {}).get((head.kind, head.number), ())
+        if not head.distinct and not missed:
+            # In the body face, a caption still shows itself: "Figure 2.2:" with a colon, or
+            # "Fig. 1." centred or next to its drawing; never a line that reads on from the one above.
+            if not (head.sep == ":" or (head.sep and caption_context(line, page, layout))):
+                continue
+            if i > 0 and _continues_paragraph(main[i - 1], line, layout):
+                continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
+        kind, number = head.kind, head.number
+        cap_lines = _caption_lines(main, i, used, page.rules, layout.body_font)
         used.update(id(l) for l in cap_lines)
-        title = CAPTION_RE.match(_join_lines(cap_lines)).group(4).strip()
-        number = normalize_number(m.group(2))
-        if kind == "algorithm":
-            body = _ruled_body(page, main, cap_lines, used, layout, below_only=True)
+        title = head.title or _caption_title(_join_lines(cap_lines), head)
+        if kind in ("algorithm", "listing"):
+            body = _ruled_body(page, main, cap_lines, used, layout, below_only=kind == "algorithm")
+            if kind == "listing" and not body:
+                body = _code_near(main, cap_lines, used)
             used.update(id(l) for l in body)
-            items.extend(_equations_in(body, layout, context=f"Algorithm {number}. {title}"))
-            content = "\n".join(l.text for l in body if not _ends_with_equation_number(l, layout))
-            items.append(Item(line.top, "entity", entity={"kind": kind, "number": number, "title": title,
-                                                           "content": content or title}))
+            items.extend(_equations_in(body, layout, context=f"{kind.capitalize()} {number}. {title}"))
+            if body and all(w.mono for l in body for w in l.words):
+                content = _code_text(body, min(l.x0 for l in body))
+            else:
+                content = "\n".join(l.text for l in body if not _ends_with_equation_number(l, layout))
+            items.append(Item(min([line.top] + [l.top for l in body]), "entity", entity={
+                "kind": kind, "number": number, "title": title, "content": content or title,
+                "continues": bool(body) and body[-1].bottom > page.height * 0.8}))
         elif kind == "table":
             body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
             used.update(id(l) for l in body)
@@ -505,20 +581,48 @@ def page_items(page: Page, layout: Layout) -> list[Item]:
     return items
 
 
+def _caption_title(text: str, head: Head) -> str:
+    """A caption's text after its "Figure 3.2:" head."""
+    m = HEAD_RE.match(text)
+    return m.group("rest").strip() if m else head.rest
+
+
+def _code_near(main: list[Line], cap: list[Line], used: set[int]) -> list[Line]:
+    """Monospaced lines right below (else right above) a listing's caption."""
+    below = [l for l in main if l.top >= cap[-1].bottom - 1 and id(l) not in used]
+    above = [l for l in reversed(main) if l.bottom <= cap[0].top + 1 and id(l) not in used]
+    for run in (below, above):
+        body, last = [], None
+        for l in run:
+            if not all(w.mono for w in l.words) or (last is not None and abs(l.top - last) > l.size * 2.2):
+                break
+            body.append(l)
+            last = l.top
+        if body:
+            return sorted(body, key=lambda l: l.top)
+    return []
+
+
 def _continues_paragraph(above: Line, line: Line, layout: Layout) -> bool:
     """True when line reads on from a justified line right above it at ordinary line spacing."""
     return above.x1 >= layout.right - 4 and line.top - above.bottom < line.size * 0.5 and \
         abs(line.x0 - layout.left) < 4 and len(above.words) >= 6
 
 
-def _caption_lines(main: list[Line], i: int, used: set[int], rules: list = ()) -> list[Line]:
+def _is_head_like(line: Line) -> bool:
+    """True when a line starts like an entity head ("Table 4.2 …"), whatever its face."""
+    m = HEAD_RE.match(line.text)
+    return bool(m) and entity_kind(m.group("word")) is not None
+
+
+def _caption_lines(main: list[Line], i: int, used: set[int], rules: list = (), body_font: str = "") -> list[Line]:
     """A caption line and the lines its text wraps onto (same type size, tight spacing, no rule between)."""
     lines = [main[i]]
     for nxt in main[i + 1:]:
         gap = nxt.top - lines[-1].bottom
         ruled = any(lines[-1].bottom - 1 <= r[1] <= nxt.top + 1 for r in rules)
         if id(nxt) in used or gap > nxt.size * 0.6 or abs(nxt.size - lines[0].size) > 0.5 \
-                or CAPTION_RE.match(nxt.text) or ruled:
+                or _is_head_like(nxt) or ruled:
             break
         lines.append(nxt)
         if len(lines) >= 6:
@@ -539,7 +643,7 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
         # rules) at the last one before another caption starts.
         end = first[1]
         for r in same:
-            between = [l for l in main if end < l.top < r[1] and CAPTION_RE.match(l.text)
+            between = [l for l in main if end < l.top < r[1] and _is_head_like(l)
                        and (l.bold or ":" in l.text.split()[1][-1:])]
             if between:
                 break
@@ -558,7 +662,7 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
     for l in main:
         if l.top < cap_bottom or id(l) in used:
             continue
-        if l.top - last > max(l.size * 1.6, 14) or CAPTION_RE.match(l.text) or l.size > layout.body_size * 1.15 \
+        if l.top - last > max(l.size * 1.6, 14) or _is_head_like(l) or l.size > layout.body_size * 1.15 \
                 or len(body) >= 40:
             break
         body.append(l)
@@ -567,11 +671,14 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
 
 
 def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int], layout: Layout) -> list[Line]:
-    """Text inside the drawing next to a figure caption (above or below it), never body text."""
+    """Text inside the drawing next to a figure caption (above or below it), never body text.
+
+    The drawing is the cluster of drawn shapes nearest the caption on its side: shapes join it
+    while they lie within a line's height of it, so formulas further on (fraction bars, radicals)
+    are not taken for part of the figure."""
     def is_body(l: Line) -> bool:
-        return id(l) in used or bool(CAPTION_RE.match(l.text)) or (
-            l.x1 >= layout.right - 4 and l.x0 <= layout.left + 20 and (
-                len(l.words) >= 6 or bool(EQ_NUMBER_RE.match(l.words[-1].text))))
+        return id(l) in used or _is_head_like(l) or _equation_label(l, layout) is not None or (
+            l.x1 >= layout.right - 4 and l.x0 <= layout.left + 20 and len(l.words) >= 6)
     top, bottom = cap[0].top, cap[-1].bottom
     floor = max([l.bottom for l in main if is_body(l) and l.bottom <= top]
                 + [b[3] for b in page.boxes if b[3] <= top] + [0.0])
@@ -584,8 +691,21 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
     art, lo, hi = (above, floor, top) if gap_above <= gap_below else (below, bottom, ceiling)
     if not art:
         return []
-    region = (min(g[0] for g in art) - 30, min(g[1] for g in art) - 12, max(g[2] for g in art) + 30,
-              max(g[3] for g in art) + 12)
+    # Grow the drawing from the shape nearest the caption.
+    art.sort(key=lambda g: (bottom - g[3]) if g[3] <= top + 2 else (g[1] - bottom))
+    y0, y1 = art[0][1], art[0][3]
+    grew = True
+    cluster = [art[0]]
+    rest = art[1:]
+    while grew:
+        grew = False
+        for g in list(rest):
+            if g[1] <= y1 + 20 and g[3] >= y0 - 20:
+                cluster.append(g)
+                rest.remove(g)
+                y0, y1 = min(y0, g[1]), max(y1, g[3])
+                grew = True
+    region = (min(g[0] for g in cluster) - 30, y0 - 12, max(g[2] for g in cluster) + 30, y1 + 12)
     return [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1 and _inside(l, region, pad=2)]
 
 
@@ -620,7 +740,7 @@ def _equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]
     out = []
     for i, l in enumerate(lines):
         if _ends_with_equation_number(l, layout):
-            number = normalize_number(EQ_NUMBER_RE.match(l.words[-1].text).group(1))
+            number = equation_number(l.words[-1].text)
             content = " ".join(w.text for w in l.words[:-1])
             if not content:  # the number stands alone, centred on a display of several lines
                 near = [n for n in lines[max(0, i - 3):i + 4] if n is not l and abs(n.top - l.top) < 24
@@ -631,10 +751,61 @@ def _equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]
     return out
 
 
+EXERCISE_SECTION_RE = re.compile(r"(?i)\b(exercises|problems)\b")   # sections whose "1.", "2." items are exercises
+END_MARK_RE = re.compile(r"(□|■|∎|◀|◁|⊓⊔|♦|▮|\bQED|\bq\.e\.d\.)\s*$")      # end of a proof or an example
+
+
+def _is_display(line: Line, layout: Layout) -> bool:
+    """A displayed formula or a line set apart: indented well into the column, not a run of prose."""
+    if line.x0 < layout.left + layout.body_size * 2:
+        return False
+    prose = sum(1 for w in line.words if re.fullmatch(r"[A-Za-z][a-z]{2,}[,.;:]?", w.text) and not w.italic)
+    return prose < 4 or line.x1 < layout.right - layout.body_size * 4
+
+
+def _unnumbered_head(line: Line, layout: Layout) -> bool:
+    """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution."."""
+    first = line.words[0]
+    if line.x0 > layout.left + layout.body_size * 3 or not re.fullmatch(r"[A-Z][A-Za-z]{2,}\.?", first.text):
+        return False
+    distinct = first.bold or (first.font != layout.body_font and (first.italic or bool(_CAPS_FONT.search(first.font))))
+    if not distinct:
+        return False
+    words = line.words
+    for k in range(min(4, len(words))):
+        if words[k].text.endswith((".", ":")):
+            return True
+        if not (words[k].bold == first.bold and words[k].font == first.font):
+            return False
+    return False
+
+
+def _equation_label(line: Line, layout: Layout) -> str | None:
+    """The number of a displayed equation on this line: "(5.3)" at the column's right edge (or
+    its left edge, for books that number on the left), standing apart from the formula."""
+    words = line.words
+    last = words[-1]
+    number = equation_number(last.text)
+    if number is None and len(words) >= 2 and words[-2].text.startswith("("):
+        number = equation_number(words[-2].text + words[-1].text)
+        last = words[-1] if number is None else Word(words[-2].text + last.text, words[-2].x0, last.x1,
+                                                       last.top, last.bottom, last.size, last.bold, last.mono)
+    if number is not None and last.x1 >= layout.right - 6 and not _is_prose_reference(line, layout):
+        if "." in number or len(words) == 1 or last.x0 - words[-2].x1 > layout.body_size * 1.5:
+            return number
+        return None
+    first = words[0]
+    number = equation_number(first.text)
+    if number is not None and len(words) >= 2 and first.x0 <= layout.left + 6 \
+            and words[1].x0 - first.x1 > layout.body_size * 2 and _is_display(Line(words[1:], line.page), layout):
+        return number
+    return None
+
+
 class ChunkBuilder:
     """Walks the items of every page once and emits sections, entity chunks and text chunks."""
 
-    def __init__(self, layout: Layout, printed: dict[int, int], count_tokens, source: str):
+    def __init__(self, layout: Layout, printed: PrintedPages, count_tokens, source: str):
         self.layout = layout
         self.printed = printed
         self.count_tokens = count_tokens
@@ -645,12 +816,17 @@ class ChunkBuilder:
                                                          ("part", "chapter", "section", "subsection", "subsubsection")}
         self.paragraphs: list[list[Line]] = []    # open text: paragraphs of lines
         self.notes: list[str] = []
-        self.exercise: dict | None = None
+        self.block: dict | None = None           # an open run-in entity (theorem, example, exercise …)
+        self.exercise_list: dict | None = None   # numbering of an exercise section's "1.", "2.", …
+        self.open_tokens = 0                     # model tokens of the open text, counted line by line
         self.recent_text: list[str] = []         # for the context sentence of an equation
         self.pending_chapter: dict | None = None
         self.last_heading: dict | None = None    # the heading just opened, for titles that wrap
         self.seen_entities: set[tuple[str, str]] = set()
+        self.duplicates: list[tuple[str, str, int]] = []
+        self.wanted: dict[tuple[str, str], set[int]] = {}   # a second look: numbers a gap says were missed
         self.section_ordinal: Counter = Counter()
+        self.page: Page | None = None
 
     # ---- hierarchy
     def _section_id(self, level: int, number: str) -> str:
@@ -659,7 +835,8 @@ class ChunkBuilder:
 
     def open_section(self, level: int, number: str, title: str, line: Line) -> None:
         self.flush_text()
-        self.close_exercise()
+        self.close_block()
+        self.exercise_list = {"next": 1} if EXERCISE_SECTION_RE.search(title) else None
         names = ["part", "chapter", "section", "subsection", "subsubsection"]
         for name in names[level:]:
             self.where[name] = None
@@ -672,7 +849,7 @@ class ChunkBuilder:
         sid = self._section_id(level, number)
         if any(s.id == sid for s in self.sections):
             return
-        page = self.printed[line.page]
+        page = self.printed.number(line.page)
         self.sections.append(Section(sid, level, number, title, parent, page, line.page, ord=len(self.sections)))
 
     def _location(self) -> dict:
@@ -686,9 +863,13 @@ class ChunkBuilder:
     # ---- text
     def add_line(self, line: Line) -> None:
         text = line.text
-        if self.exercise is not None:
-            self.exercise["lines"].append(line)
-            return
+        if self.block is not None:
+            if self._block_goes_on(line):
+                self.block["lines"].append(line)
+                if END_MARK_RE.search(text):
+                    self.close_block()
+                return
+            self.close_block()
         new_para = (not self.paragraphs or line.x0 > self.layout.left + 4
                     or line.top - self.paragraphs[-1][-1].bottom > line.size * 1.1
                     or line.page != self.paragraphs[-1][-1].page and line.x0 > self.layout.left + 4)
@@ -696,21 +877,21 @@ class ChunkBuilder:
             self.paragraphs.append([line])
         else:
             self.paragraphs[-1].append(line)
+        self.open_tokens += self.count_tokens(text) - 2
         self.recent_text.append(text)
         self.recent_text = self.recent_text[-3:]
-        if self._open_tokens() >= TARGET_CHUNK_TOKENS and len(self.paragraphs) > 1:
+        if self.open_tokens >= TARGET_CHUNK_TOKENS and len(self.paragraphs) > 1:
             last = self.paragraphs.pop()
             self.flush_text()
             self.paragraphs = [last]
-
-    def _open_tokens(self) -> int:
-        return self.count_tokens(" ".join(_join_lines(p) for p in self.paragraphs) + " ".join(self.notes))
+            self.open_tokens = sum(self.count_tokens(l.text) - 2 for l in last)
 
     def add_note(self, text: str) -> None:
-        if self.exercise is not None:
-            self.exercise["notes"].append(text)
+        if self.block is not None:
+            self.block["notes"].append(text)
         else:
             self.notes.append(text)
+            self.open_tokens += self.count_tokens(text) - 2
 
     def flush_text(self) -> None:
         if not self.paragraphs:
@@ -724,6 +905,7 @@ class ChunkBuilder:
         if self.notes:
             text += "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
         self.paragraphs, self.notes = [], []
+        self.open_tokens = 0
         for piece in split_to_budget(text, self.count_tokens):
             self._emit("text", piece, first.page)
 
@@ -737,7 +919,8 @@ class ChunkBuilder:
             cid = f"chunk_{where.replace('.', '_')}_{digest}"
         else:
             cid = entity_id(kind, number)
-        chunk = Chunk(id=cid, kind=kind, content=content.strip(), page=self.printed[pdf_page], pdf_page=pdf_page,
+        chunk = Chunk(id=cid, kind=kind, content=content.strip(), page=self.printed.number(pdf_page),
+                      page_label=self.printed.labels.get(pdf_page), pdf_page=pdf_page,
                       number=number, title=title, context=context, source=self.source, extra=extra or {}, **loc)
         chunk.ord = len(self.chunks)
         self.chunks.append(chunk)
@@ -746,29 +929,69 @@ class ChunkBuilder:
     # ---- entities
     def add_entity(self, ent: dict, pdf_page: int) -> None:
         key = (ent["kind"], ent["number"])
-        if not ent["number"] or key in self.seen_entities:
+        if not ent["number"]:
+            return
+        if key in self.seen_entities:
+            self.duplicates.append((ent["kind"], ent["number"], pdf_page))
             return  # a repeated caption (continued table) keeps the first
         self.seen_entities.add(key)
         self._emit(ent["kind"], ent["content"] or ent.get("title") or "", pdf_page, number=ent["number"],
-                   title=ent.get("title") or None, context=ent.get("context"))
+                   title=ent.get("title") or None, context=ent.get("context"), extra=ent.get("extra"))
 
-    def close_exercise(self) -> None:
-        ex = self.exercise
-        if ex is None:
+    def open_block(self, kind: str, number: str, title: str, line: Line, first_words: list, printed: str | None = None,
+                   box=None) -> None:
+        """Start a run-in entity at its head; the lines that follow belong to it until it ends."""
+        self.flush_text()
+        self.close_block()
+        rest = Line(first_words, line.page) if first_words else None
+        italic = bool(first_words) and sum(w.italic for w in first_words) > len(first_words) * 0.6
+        self.block = {"kind": kind, "number": number, "title": title, "lines": [rest] if rest else [], "notes": [],
+                      "page": line.page, "printed": printed, "italic": italic, "box": box, "head_top": line.top}
+        if rest is not None and END_MARK_RE.search(rest.text):
+            self.close_block()
+
+    def _block_goes_on(self, line: Line) -> bool:
+        """Whether a line continues the open run-in entity.
+
+        It ends at a box's edge (a shaded theorem), where a statement set in italic returns to the
+        upright body face, after a wide gap, or at its length limit; heads, headings and end marks
+        (checked by the caller) end it too."""
+        block = self.block
+        lines = [l for l in block["lines"] if l is not None]
+        if block["box"] is not None and line.page == block["page"] and not _inside(line, block["box"], pad=3):
+            return False
+        if block["italic"]:
+            prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2]
+            if prose and sum(w.italic for w in prose) < len(prose) * 0.5 and not _is_display(line, self.layout):
+                return False
+        if lines and line.page == lines[-1].page and line.top - lines[-1].bottom > self.layout.body_size * 3.2 \
+                and not _is_display(line, self.layout):
+            return False
+        return len(lines) < 120
+
+    def close_block(self) -> None:
+        block = self.block
+        if block is None:
             return
-        self.exercise = None
-        text = re.sub(r"\s*\b(Solution:)", r"\n\1", _join_lines(ex["lines"]))
-        if ex["notes"]:
-            text += "\n" + "\n".join(ex["notes"])
-        self.add_entity({"kind": "exercise", "number": ex["number"], "title": ex["title"], "content": text},
-                        ex["page"])
+        self.block = None
+        lines = [l for l in block["lines"] if l is not None]
+        text = _join_lines(lines)
+        if block["kind"] in ("exercise", "problem"):
+            text = re.sub(r"\s*\b(Solution:|Answer:|Hint:)", r"\n\1", text)
+        if block["notes"]:
+            text += "\n" + "\n".join(block["notes"])
+        extra = {"printed_number": block["printed"]} if block.get("printed") else None
+        self.add_entity({"kind": block["kind"], "number": block["number"], "title": block["title"] or None,
+                         "content": text, "extra": extra}, block["page"])
 
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
+        self.page = page
         for idx, item in enumerate(items):
             if item.kind == "entity":
                 if item.entity["kind"] != "formula":  # a formula sits inside the running text
                     self.flush_text()
+                    self.close_block()
                 self.add_entity(item.entity, page.number)
             elif item.kind == "note":
                 self.add_note(item.text)
@@ -824,23 +1047,68 @@ class ChunkBuilder:
                                          "page": line.page, "bottom": line.bottom,
                                          "key": ["part", "chapter", "section", "subsection", "subsubsection"][level]}
                 return
-        # Exercises: "Exercise X.Y." in bold starts an item that runs to the next one.
-        m = CAPTION_RE.match(text)
-        if m and line.bold and normalize_kind(m.group(1)) == "exercise":
-            self.flush_text()
-            self.close_exercise()
-            rest = m.group(4).strip()
-            self.exercise = {"number": normalize_number(m.group(2)), "title": None, "lines": [], "notes": [],
-                             "page": line.page}
-            if rest:
-                self.exercise["lines"].append(Line([w for w in line.words if w.x0 >= line.words[min(1, len(line.words) - 1)].x1], line.page))
+        # A numbered run-in head: "Theorem 2.9 Division Algorithm.", "Example 5.2.", "Exercise 3.1."
+        head = match_head(line, self.layout.body_font)
+        if head and head.kind not in FLOAT_KINDS and (self._starts_block(line, head) or (
+                self._missed(head.kind, head.number, line) and line.x0 <= self.layout.left + self.layout.body_size * 3)):
+            box = next((b for b in self.page.boxes if _inside(line, b, pad=3)), None)
+            self.open_block(head.kind, head.number, head.title, line, line.words[head.head_words:], box=box)
             return
-        # Numbered display equations: "(X.Y)" at the right edge of the main column.
-        last = line.words[-1].text
-        eq = EQ_NUMBER_RE.match(last)
-        if eq and line.words[-1].x1 >= self.layout.right - 6 and not _is_prose_reference(line, self.layout):
-            self.add_equation(line, normalize_number(eq.group(1)), items, idx)
+        # An exercise section's list: "1.", "2.", … at the column's left edge, numbered in sequence.
+        item = self._exercise_item(line)
+        if item:
+            number, words = item
+            # Stored as chapter.n, the way the book cites them; a chapter's second list restarting at 1
+            # (programming exercises after exercises) is told apart by its section's number.
+            places = [p for p in (self.where["chapter"], self.where["subsection"] or self.where["section"]) if p]
+            qualified = [f"{p[0]}.{number}" for p in places] + [str(number)]
+            stored = next((q for q in qualified if ("exercise", q) not in self.seen_entities), qualified[0])
+            self.open_block("exercise", stored, "", line, words, printed=str(number))
+            return
+        # An unnumbered run-in head in a face of its own ("Proof.", "Solution.") ends a statement.
+        if self.block is not None and self.block["kind"] not in ("exercise", "problem") and _unnumbered_head(line, self.layout):
+            self.close_block()
+        # Numbered display equations: "(X.Y)" at the right edge of the main column, or at the left edge.
+        label = _equation_label(line, self.layout)
+        if label is None and self.wanted:
+            # A second look for a number the sequence misses: its label a little off the edge.
+            last = equation_number(line.words[-1].text)
+            if last and self._missed("formula", last, line) and line.words[-1].x1 >= self.layout.right - 30 \
+                    and (len(line.words) == 1 or line.words[-2].text.lower().rstrip(".") not in _REFERENCE_LEADS):
+                label = last
+        if label:
+            self.add_equation(line, label, items, idx)
         self.add_line(line)
+
+    def _missed(self, kind: str, number: str, line: Line) -> bool:
+        """True on a second look, for a number the first walk missed, on a page where it may stand."""
+        return line.page in self.wanted.get((kind, number), ())
+
+    def _starts_block(self, line: Line, head: Head) -> bool:
+        """A head in a face of its own opens an entity; a bold one anywhere at a line start, an
+        italic or capitals one only where a new paragraph can begin."""
+        if not head.distinct or line.x0 > self.layout.left + self.layout.body_size * 3:
+            return False
+        if line.bold:
+            return True
+        prev = self.paragraphs[-1][-1] if self.paragraphs else None
+        if prev is None or prev.page != line.page:
+            return True
+        return bool(re.search(r"[.!?:;)]$", prev.text)) or line.top - prev.bottom > line.size * 0.8
+
+    def _exercise_item(self, line: Line):
+        """(number, the words after it) when the line starts the next item of an exercise list."""
+        state = self.exercise_list
+        if state is None or line.x0 > self.layout.left + self.layout.body_size * 2.5:
+            return None
+        m = re.match(r"^(\d{1,3})[.)]$", line.words[0].text)
+        if not m or len(line.words) < 2:
+            return None
+        number = int(m.group(1))
+        if number == state["next"] or (number == 1 and state["next"] > 1 and line.words[0].bold):
+            state["next"] = number + 1
+            return number, line.words[1:]
+        return None
 
     def _commit_pending(self) -> None:
         pc, self.pending_chapter = self.pending_chapter, None
@@ -883,22 +1151,43 @@ class ChunkBuilder:
     def finish(self) -> None:
         self._commit_pending()
         self.flush_text()
-        self.close_exercise()
+        self.close_block()
 
 
-def structure(pages: list[Page], count_tokens, source: str) -> tuple[list[Chunk], list[Section], Layout]:
-    """All pages -> (chunks in reading order, sections, layout)."""
+@dataclass
+class Reading:
+    """What the reader made of a PDF: chunks in reading order, sections, and what it checked."""
+
+    chunks: list[Chunk]
+    sections: list[Section]
+    printed: PrintedPages
+    duplicates: list[tuple[str, str, int]]      # (kind, number, pdf page) of repeated heads (the first is kept)
+    recovered: list[tuple[str, str, int]]       # entities found on the second look, where the sequence had a gap
+    layout: Layout
+
+
+def structure(document: Document, count_tokens, source: str) -> Reading:
+    """All pages -> chunks in reading order and sections, then a second look where numbering has gaps.
+
+    Numbering is a sequence: after the first walk, each kind's gaps name the numbers the reader
+    missed, and the pages between their neighbours (and the named destinations that point at
+    them) say where to look.  The walk runs again accepting, for those numbers on those pages
+    only, a head in the body face or an equation number a little off the column's edge."""
+    pages = document.pages
     folios = drop_running_lines(pages)
-    printed = printed_pages(pages, folios)
+    printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
     layouts = detect_layout(pages)
-    layout = layouts[1]
-    builder = ChunkBuilder(layout, printed, count_tokens, source)
-    for page in pages:
-        if _is_contents_page(page):
-            continue
-        builder.layout = layouts[page.number % 2]
-        builder.feed_page(page, page_items(page, builder.layout))
-    builder.finish()
+    contents = {p.number for p in pages if _is_contents_page(p)}
+    builder = _walk(pages, layouts, printed, count_tokens, source, contents, {})
+    wanted = _second_look(builder.chunks, document)
+    recovered: list[tuple[str, str, int]] = []
+    if wanted:
+        again = _walk(pages, layouts, printed, count_tokens, source, contents, wanted)
+        before = {(c.kind, c.number) for c in builder.chunks if c.kind != "text"}
+        recovered = [(c.kind, c.number, c.pdf_page) for c in again.chunks
+                     if c.kind != "text" and (c.kind, c.number) not in before]
+        if recovered:
+            builder = again
     chunks = builder.chunks
     # Formulas were emitted before the text they sit in; reading order is by page then emission.
     for i, c in enumerate(chunks):
@@ -913,13 +1202,66 @@ def structure(pages: list[Page], count_tokens, source: str) -> tuple[list[Chunk]
     level_key = {0: "part", 1: "chapter", 2: "section", 3: "subsection", 4: "subsubsection"}
     for s in builder.sections:
         members = by_section.get((level_key[s.level], s.number), [])
-        s.page_end = max([c.page for c in members], default=s.page_start)
+        s.page_end = max([c.page for c in members if c.page is not None], default=s.page_start)
         first_text = next((c.content for c in members if c.kind == "text"), "")
         s.content = f"{s.number} {s.title}\n\n{first_text[:600]}".strip()
-    return chunks, builder.sections, layout
+    return Reading(chunks, builder.sections, printed, builder.duplicates, recovered, layouts[1])
+
+
+def _walk(pages: list[Page], layouts: dict[int, Layout], printed: PrintedPages, count_tokens, source: str,
+          skip: set[int], wanted: dict) -> "ChunkBuilder":
+    builder = ChunkBuilder(layouts[1], printed, count_tokens, source)
+    builder.wanted = wanted
+    for page in pages:
+        if page.number in skip:
+            continue
+        builder.layout = layouts[page.number % 2]
+        builder.feed_page(page, page_items(page, builder.layout, wanted))
+    builder.finish()
+    return builder
+
+
+def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str], set[int]]:
+    """{(kind, number): PDF pages to look at again} for every number missing from a kind's sequence."""
+    numbers: dict[str, dict[str, int]] = defaultdict(dict)
+    for c in chunks:
+        if c.kind != "text" and c.number and not c.extra.get("printed_number"):
+            numbers[c.kind].setdefault(c.number, c.pdf_page)
+    gaps = numbering_gaps({kind: set(found) for kind, found in numbers.items()})
+    anchors: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for anchor in document.anchors:
+        word, _, rest = anchor.name.partition(".")
+        kind = entity_kind(word)
+        number = normalize_number(rest) if kind and rest else None
+        if number:
+            anchors[(kind, number)].add(anchor.page)
+    wanted: dict[tuple[str, str], set[int]] = {}
+    for kind, missing in gaps.items():
+        found = sorted(((_number_key(n), p) for n, p in numbers[kind].items()))
+        for number in missing[:500]:
+            key = _number_key(number)
+            before = max((p for k, p in found if k < key), default=1)
+            after = min((p for k, p in found if k > key), default=before)
+            pages = set(range(min(before, after), max(before, after) + 1)) if after - before <= 40 else set()
+            wanted[(kind, number)] = pages | anchors.get((kind, number), set())
+    return {k: v for k, v in wanted.items() if v}
+
+
+def _number_key(number: str):
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[A-Za-z]+", number)]
 
 
 def _is_contents_page(page: Page) -> bool:
-    head = " ".join(l.text for l in page.lines[:3]).lower()
-    return bool(re.search(r"\b(table of )?contents\b", head)) and sum(
-        1 for l in page.lines if re.search(r"\d+$", l.text)) > len(page.lines) * 0.5
+    """A table of contents or a list of figures: most lines are words ending in a page number,
+    the numbers rising down the page (often after leader dots); its "Figure 3.2 …" lines list
+    captions, they define nothing."""
+    lines = [l for l in page.lines if len(l.words) >= 2]
+    if len(lines) < 6:
+        return False
+    entries = [l for l in lines if re.fullmatch(r"\d{1,4}|[ivxlc]{1,6}", l.words[-1].text)
+               and any(re.fullmatch(r"[A-Za-z][a-z]{2,}\W?", w.text) for w in l.words[:-1])]
+    if len(entries) < len(lines) * 0.6:
+        return False
+    numbers = [int(l.words[-1].text) for l in entries if l.words[-1].text.isdigit()]
+    rising = sum(1 for a, b in zip(numbers, numbers[1:]) if b >= a)
+    return len(numbers) < 2 or rising >= 0.8 * (len(numbers) - 1)

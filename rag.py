@@ -338,8 +338,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     from rag_mcp import LazyMCP
     from rag_rest import (ApiError, EntityResponse, ErrorBody, ExpandGraphRequest, ExpandGraphResponse,
                           HealthResponse, RagSearchRequest, RagSearchResponse, SemanticSearchRequest,
-                          SemanticSearchResponse, Spec03Detail, Spec03Error, Spec03Failure, expand_documents,
-                          get_entity, rag_search, semantic_search, session_key)
+                          SemanticSearchResponse, Spec03Detail, Spec03Error, Spec03Failure, declare_kinds,
+                          expand_documents, get_entity, rag_search, semantic_search, session_key)
 
     settings = check_settings()  # a bad setting stops the start, not the first request
     if kb is None:
@@ -347,8 +347,10 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     # Path parameters as documented (docs only: our own checks give spec 01's messages); we also accept
     # other spellings ("Algorithm", "eq", "(3.2)"), these are the canonical ones.
-    EntityTypeParam = Annotated[str, Parameter(description="Entity type (spec 01 names four; all six work)",
-                                               schema_extra={"enum": [*ENTITY_KINDS, "image"]})]
+    declare_kinds(kb.kinds)
+    EntityTypeParam = Annotated[str, Parameter(description="Entity type: spec 01's four, and every other kind the "
+                                                           "book numbers (image is another name for figure)",
+                                               schema_extra={"enum": [*kb.kinds, "image"]})]
     EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
                                                  schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
 
@@ -376,7 +378,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
          responses=error_responses(500, body=ErrorBody))
     async def health() -> HealthResponse:
         return HealthResponse(status="ok", service=SERVICE_NAME, timestamp=now_iso(), book=kb.title,
-                              counts=kb.counts())
+                              counts=kb.counts(), build_report=kb.build_report)
 
     def cached(request: Request, body: Any, max_age: int) -> Response:
         """A 200 with Cache-Control and an ETag (build hash + request), or 304 when the client has it."""
@@ -661,8 +663,10 @@ commands:
   search   hybrid search of the book, printed as a table (or --json)
   entity   one numbered entity by kind and number (JSON)
   expand   documents one hop along the graph from ids (JSON)
+  info     what the file holds: counts, entity kinds, the build report (JSON)
 
-entity kinds: {kinds} (also: image for figure)
+entity kinds: {kinds} (also: image for figure),
+              and whatever else the book numbers (`rag.py info` lists them)
 relations:    {", ".join(RELATIONS)}
 
 examples:
@@ -705,7 +709,10 @@ examples:
                      help="document ids or aliases: formula_3_2, algo_4_1, 'Algorithm 4.1', chunk ids from search")
     exp.add_argument("--relations", nargs="+", default=None, choices=RELATIONS, metavar="RELATION",
                      help=f"relations to follow (default: all): {', '.join(RELATIONS)}")
-    for cmd in (ent, exp):
+    info = command("info", "Print what the knowledge file holds, as JSON: title, source, counts per kind, the "
+                           "entity kinds it answers for, and the builder's report (gaps, printed pages).",
+                   "rag.py --db dm.sqlite info")
+    for cmd in (ent, exp, info):
         cmd.add_argument("--json", action="store_true", help="accepted for symmetry: the output is always JSON")
     args = parser.parse_args(argv)
     args.db = getattr(args, "db", None) or env("RAG_DB", str(DEFAULT_DB))
@@ -743,6 +750,11 @@ examples:
                     label = f"{r.type} {r.number}" if r.number else r.type
                     head = r.content.replace("\n", " ")[:100]
                     print(f"{r.score:.3f}  p.{r.page_number}  {r.id:28} {label:16} {head}")
+            return 0
+        if args.command == "info":
+            _print_json({"title": kb.title, "source": kb.meta.get("source"), "pages": int(kb.meta.get("pages", 0)),
+                         "schema_version": kb.meta.get("schema_version"), "content_hash": kb.meta.get("content_hash"),
+                         "counts": kb.counts(), "kinds": list(kb.kinds), "build_report": kb.build_report})
             return 0
         if args.command == "entity":
             _print_json(get_entity(kb, args.entity_type, args.number))

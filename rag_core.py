@@ -32,18 +32,15 @@ DEFAULT_PORT = 8001
 SERVICE_NAME = "rag-service"
 
 # Bump when the knowledge file's tables change shape; the service refuses other versions.
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
-# Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).
-ENTITY_KINDS = ("formula", "algorithm", "table", "figure", "example", "exercise")
+# Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).  Spec 01 names four
+# kinds; textbooks print many more, and a knowledge file holds whatever numbered things its book
+# prints ("assumption", "problem" …): KnowledgeBase.kinds lists them.
+SPEC_KINDS = ("formula", "algorithm", "table", "figure")
+ENTITY_KINDS = SPEC_KINDS + ("example", "exercise", "theorem", "lemma", "proposition", "corollary", "definition",
+                             "remark", "box", "listing")
 CHUNK_KINDS = ("text",) + ENTITY_KINDS
-
-# Caption words as printed in books, mapped to our kinds.
-CAPTION_WORDS = {
-    "algorithm": "algorithm", "equation": "formula", "formula": "formula", "eq": "formula",
-    "table": "table", "figure": "figure", "fig": "figure", "example": "example",
-    "exercise": "exercise",
-}
 
 # Graph relations (spec 01 names); DESIGN.md gives each its one meaning.
 RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES", "PART_OF", "FOLLOWS", "RELATED_TO")
@@ -190,13 +187,34 @@ _KIND_ALIASES = {
     "figure": "figure", "figures": "figure", "fig": "figure", "figs": "figure", "image": "figure",
     "captioned_image": "figure",
     "example": "example", "examples": "example", "ex": "example",
-    "exercise": "exercise", "exercises": "exercise", "exr": "exercise",
+    "exercise": "exercise", "exercises": "exercise", "exr": "exercise", "exer": "exercise",
+    "theorem": "theorem", "theorems": "theorem", "thm": "theorem",
+    "lemma": "lemma", "lemmas": "lemma", "lemmata": "lemma", "lem": "lemma",
+    "proposition": "proposition", "propositions": "proposition", "prop": "proposition",
+    "corollary": "corollary", "corollaries": "corollary", "cor": "corollary",
+    "definition": "definition", "definitions": "definition", "def": "definition", "defn": "definition",
+    "remark": "remark", "remarks": "remark", "rem": "remark",
+    "box": "box", "boxes": "box", "listing": "listing", "listings": "listing", "lst": "listing",
 }
 
 
-def normalize_kind(word: str) -> str | None:
-    """Map a type word an agent wrote ('Algorithm', 'eq', 'image') to our kind, or None."""
-    return _KIND_ALIASES.get(word.strip().lower().rstrip("."))
+def normalize_kind(word: str, kinds: Iterable[str] = ()) -> str | None:
+    """Map a type word an agent wrote ('Algorithm', 'eq', 'image', 'Assumptions') to our kind, or None.
+
+    kinds: further kinds the knowledge file holds (its book's own words, e.g. 'assumption')."""
+    w = word.strip().lower().rstrip(".")
+    found = _KIND_ALIASES.get(w)
+    if found or not kinds:
+        return found
+    for candidate in (w, w[:-1] if w.endswith("s") else None, w[:-2] if w.endswith("es") else None):
+        if candidate and candidate in kinds:
+            return candidate
+    return None
+
+
+def chunk_type(kind: str) -> str:
+    """BeliefCraft's chunk_type (spec 02 metadata) for a kind; kinds it has no name for keep theirs."""
+    return CHUNK_TYPE_OF_KIND.get(kind, kind)
 
 
 def normalize_number(text: str) -> str | None:
@@ -209,8 +227,8 @@ def normalize_number(text: str) -> str | None:
     if not text:
         return None
     head, _, rest = text.partition(".")
-    if len(head) == 1 and head.isalpha():
-        head = head.upper()
+    if head[:1].isalpha():   # an appendix letter: "a.1" -> "A.1" (and "pt" -> "Pt", which no book holds)
+        head = head[0].upper() + head[1:]
     number = head + ("." + rest if rest else "")
     return number if _NUMBER_RE.match(number) else None
 
@@ -222,7 +240,7 @@ def entity_id(kind: str, number: str) -> str:
 
 def beliefcraft_uuid(kind: str, number: str) -> str:
     """The id BeliefCraft's ingestion gave an entity: uuid5(DNS, '<number>:<chunk_type>')."""
-    return str(uuid.uuid5(uuid.NAMESPACE_DNS, f"{number}:{CHUNK_TYPE_OF_KIND[kind]}"))
+    return str(uuid.uuid5(uuid.NAMESPACE_DNS, f"{number}:{chunk_type(kind)}"))
 
 
 _ID_SHAPE = re.compile(r"^[A-Za-z0-9_.:\- ()]{1,128}$")
@@ -233,12 +251,12 @@ def id_is_wellformed(text: str) -> bool:
     return bool(_ID_SHAPE.match(text))
 
 
-def parse_entity_alias(text: str) -> tuple[str, str] | None:
+def parse_entity_alias(text: str, kinds: Iterable[str] = ()) -> tuple[str, str] | None:
     """'algo_4_1', 'Algorithm 4.1', 'algorithm:4.1', 'eq (3.4)' -> (kind, number), else None."""
     match = re.match(r"^\s*([A-Za-z]+)(?:[\s_:.]+|(?=\d))\(?((?:[A-Za-z]|\d+)(?:[._]\d+)*[a-z]?)\)?\s*$", text)
     if not match:
         return None
-    kind = normalize_kind(match.group(1).strip("_"))
+    kind = normalize_kind(match.group(1).strip("_"), kinds)
     number = normalize_number(match.group(2))
     return (kind, number) if kind and number else None
 
@@ -272,12 +290,13 @@ class Chunk:
     ord: int
     source: str | None = None
     extra: dict = field(default_factory=dict)
+    page_label: str | None = None   # the page number as printed ("17", "xii")
 
 
 CHUNK_COLUMNS = (
     "rowid, id, kind, number, title, content, part, part_title, chapter, chapter_title, "
     "section, section_title, subsection, subsection_title, subsubsection, subsubsection_title, "
-    "page, pdf_page, ord, source, extra"
+    "page, pdf_page, ord, source, extra, page_label"
 )
 
 
@@ -285,8 +304,8 @@ SECTION_COLUMNS = "id, level, number, title, page_start, pdf_page_start, content
 
 
 def _row_to_chunk(row: Sequence[Any]) -> Chunk:
-    *head, extra = row
-    return Chunk(*head, extra=json.loads(extra) if extra else {})
+    *head, extra, label = row
+    return Chunk(*head, extra=json.loads(extra) if extra else {}, page_label=label)
 
 
 @dataclass
@@ -351,11 +370,17 @@ class KnowledgeBase:
             "SELECT 1 FROM sqlite_master WHERE name = 'vocab_fix'").fetchone())
         self.title = self.meta.get("title", "")
         self.build_hash = self.meta.get("build_hash", "")
+        self.build_report = json.loads(self.meta["build_report"]) if self.meta.get("build_report") else None
         self._uuid_alias = {}
+        held = set()
         for kind, number, cid in self.db.execute(
             "SELECT kind, number, id FROM chunks WHERE kind != 'text' AND number IS NOT NULL"
         ):
             self._uuid_alias[beliefcraft_uuid(kind, number)] = cid
+            held.add(kind)
+        # The entity kinds this file answers for: the well-known ones and whatever else its book numbers.
+        self.kinds: tuple[str, ...] = ENTITY_KINDS + tuple(sorted(held - set(ENTITY_KINDS)))
+        self.reference_re = reference_pattern(self.kinds)
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
@@ -428,7 +453,7 @@ class KnowledgeBase:
             return text
         if text.lower() in self._uuid_alias:
             return self._uuid_alias[text.lower()]
-        alias = parse_entity_alias(text)
+        alias = parse_entity_alias(text, self.kinds)
         if alias:
             row = self.db.execute(
                 "SELECT id FROM chunks WHERE kind = ? AND number = ?", alias
@@ -437,11 +462,19 @@ class KnowledgeBase:
         return None
 
     def entity(self, kind: str, number: str) -> Chunk | None:
-        """A numbered entity by kind and (normalised) number, or None."""
+        """A numbered entity by kind and (normalised) number, or None.
+
+        The number as printed is accepted too where the book restarts numbering in each chapter
+        ("Exercise 3" of chapter 2 is stored as 2.3): it answers when it names one entity."""
         number = normalize_number(number) or number
         row = self.db.execute(
             f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE kind = ? AND number = ?", (kind, number)
         ).fetchone()
+        if row is None:
+            rows = self.db.execute(
+                f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE kind = ? AND json_extract(extra, '$.printed_number') = ? "
+                "LIMIT 2", (kind, number)).fetchall()
+            row = rows[0] if len(rows) == 1 else None
         return _row_to_chunk(row) if row else None
 
     def edges_of(self, chunk_id: str, relations: Sequence[str] = RELATIONS) -> list[tuple[str, str, str]]:
@@ -571,11 +604,16 @@ DENSE_WEIGHT = 0.8
 RRF_K = 60
 CANDIDATES = 50
 
-_REF_RE = re.compile(
-    r"\b(algorithms?|algo|alg|equations?|eqs?|eqn|formulas?|figures?|figs?|tables?|examples?|exercises?)"
-    r"\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+[a-z]?)?)\)?(?!\w|\.\d)",
-    re.IGNORECASE,
-)
+def reference_pattern(kinds: Iterable[str]):
+    """The regex of explicit references to entities of these kinds: 'Algorithm 3.2', 'eq. (3.4)',
+    'Thm 5.1', 'Assumption 2.1' (the book's own kinds), with the aliases agents use."""
+    words = set(_KIND_ALIASES) | set(kinds) | {k + "s" for k in kinds}
+    alternation = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+    return re.compile(rf"\b({alternation})\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?)\)?(?!\w|\.\d)",
+                      re.IGNORECASE)
+
+
+_REF_RE = reference_pattern(ENTITY_KINDS)
 
 
 _SECTION_REF_RE = re.compile(r"(?:\b[Ss]ection|\bsec\.|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})\b")
@@ -586,11 +624,11 @@ def section_references(query: str) -> list[str]:
     return list(dict.fromkeys(normalize_number(n) for n in _SECTION_REF_RE.findall(query) if normalize_number(n)))
 
 
-def explicit_references(query: str) -> list[tuple[str, str]]:
+def explicit_references(query: str, kinds: Sequence[str] = ENTITY_KINDS, pattern=None) -> list[tuple[str, str]]:
     """(kind, number) pairs the query names outright: 'Algorithm 3.2', 'eq. (3.4)', 'fig 2.1'."""
     found = []
-    for word, number in _REF_RE.findall(query):
-        kind = normalize_kind(word)
+    for word, number in (pattern or _REF_RE).findall(query):
+        kind = normalize_kind(word, kinds)
         num = normalize_number(number)
         if kind and num and (kind, num) not in found:
             found.append((kind, num))
@@ -651,7 +689,7 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
     cos.update(kb.cosine_to(vector, missing))
 
     pinned: list[int] = []
-    for kind, number in (explicit_references(query) if mode == "hybrid" else []):
+    for kind, number in (explicit_references(query, kb.kinds, kb.reference_re) if mode == "hybrid" else []):
         chunk = kb.entity(kind, number)
         if chunk and _passes(chunk, filters):
             pinned.append(chunk.rowid)

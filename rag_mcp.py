@@ -10,14 +10,19 @@ import functools
 import re
 from typing import Any, Sequence
 
-from rag_core import (BLANKS, CHUNK_TYPE_OF_KIND, ENTITY_KINDS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk,
-                      KnowledgeBase, env, expand_graph, normalize_number, off_loop, whole_number)
+from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, chunk_type, env, expand_graph,
+                      normalize_number, off_loop, whole_number)
 
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
 
-# spec 02's EntityType; "figure" is accepted as another name for "image".
+# spec 02's EntityType; "figure" is accepted as another name for "image", and every other kind the
+# served book numbers (theorem, definition, …) follows them in the tools' enum.
 MCP_ENTITY_TYPES = ("formula", "table", "algorithm", "image", "exercise", "example", "figure")
+
+
+def mcp_entity_types(kinds) -> tuple[str, ...]:
+    return MCP_ENTITY_TYPES + tuple(k for k in kinds if k not in MCP_ENTITY_TYPES)
 MCP_PARTS = ("I", "II", "III", "IV", "V", "Appendices")
 _KIND_OF_MCP_TYPE = {"image": "figure"}
 _MCP_TYPE_OF_KIND = {"figure": "image"}
@@ -25,7 +30,7 @@ _MCP_TYPE_OF_KIND = {"figure": "image"}
 
 def mcp_document(chunk: Chunk, kb: KnowledgeBase, cosine: float | None = None) -> dict:
     """spec 02's Document {id, content, cosine_similarity, metadata}: lean, no nulls, integer pages."""
-    meta: dict[str, Any] = {"chunk_type": CHUNK_TYPE_OF_KIND.get(chunk.kind, chunk.kind)}
+    meta: dict[str, Any] = {"chunk_type": chunk_type(chunk.kind)}
     if chunk.number and chunk.kind != "section":
         meta["entity_id"] = chunk.number
     if chunk.title and chunk.kind not in ("text", "section"):
@@ -45,7 +50,7 @@ def mcp_document(chunk: Chunk, kb: KnowledgeBase, cosine: float | None = None) -
         grouped: dict[str, list[str]] = {}
         for ref in refs:
             kind, _, number = ref.partition("_")
-            if kind in ENTITY_KINDS:
+            if kind in kb.kinds:
                 grouped.setdefault(f"referenced_{kind}s", []).append(number.replace("_", "."))
         meta.update(grouped)
     doc: dict[str, Any] = {"id": chunk.id, "content": chunk.content}
@@ -220,7 +225,7 @@ def create_mcp(kb: KnowledgeBase, answer=None):
     # Results are {"result": ...} objects, so structuredContent and the JSON text block are the same.
     ListResult = TypedDict("ListResult", {"result": list[Document]})
     EntityResult = TypedDict("EntityResult", {"result": Document | None})
-    EntityType = Literal["formula", "table", "algorithm", "image", "exercise", "example", "figure"]
+    EntityType = Literal[mcp_entity_types(kb.kinds)]
     toc = "\n".join(f"{'  ' * row['level']}{'Part ' if row['level'] == 0 else ''}{row['number']} "
                     f"{row['title']} (p. {row['page']})" for row in kb.toc())
     server = MCPServer(

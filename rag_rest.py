@@ -37,14 +37,27 @@ class ApiError(Exception):
         self.status, self.detail, self.code = status, detail, code
 
 
+# traverse_types: spec 01's values and every entity kind the served book holds (see declare_kinds).
+TRAVERSE_TYPES_SCHEMA = JsonSchema(type=["array", "null"], items={"type": "string", "enum": list(SPEC01_TRAVERSE_TYPES)})
+
+
+def traverse_values(kinds: Sequence[str]) -> tuple[str, ...]:
+    """The traverse_types a book accepts: spec 01's, then its other entity kinds."""
+    return SPEC01_TRAVERSE_TYPES + tuple(k for k in kinds if k not in SPEC01_TRAVERSE_TYPES)
+
+
+def declare_kinds(kinds: Sequence[str]) -> None:
+    """Make the OpenAPI document list the served book's entity kinds where requests name kinds."""
+    TRAVERSE_TYPES_SCHEMA.schema["items"]["enum"] = list(traverse_values(kinds))
+
+
 class SemanticSearchRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Body of POST /search/semantic."""
 
     query: Annotated[str, JsonSchema(type="string", minLength=3, maxLength=2000, pattern=QUERY_PATTERN)]
     # an integer 1-20; checked here, not coerced ("5" is an error, as spec 01 says)
     k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=20, default=5)] = 5
-    traverse_types: Annotated[Optional[list[str]], JsonSchema(
-        type=["array", "null"], items={"type": "string", "enum": list(SPEC01_TRAVERSE_TYPES)})] = None
+    traverse_types: Annotated[Optional[list[str]], TRAVERSE_TYPES_SCHEMA] = None
     filters: Annotated[Optional[dict[str, Any]], JsonSchema(
         type=["object", "null"], additionalProperties=False,
         properties={"chapter": FILTER_VALUE, "section": FILTER_VALUE,
@@ -134,15 +147,17 @@ class ErrorBody(msgspec.Struct):
     timestamp: str
 
 
-class HealthResponse(msgspec.Struct):
+class HealthResponse(msgspec.Struct, omit_defaults=True):
     status: str
     service: str
     timestamp: str
     book: str
     counts: dict[str, int]
+    # The builder's look at itself: per kind found, gaps, repeated heads; printed pages; dangling references.
+    build_report: Optional[dict[str, Any]] = None
 
 
-def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[str]]:
+def validate_semantic(req: SemanticSearchRequest, kinds: Sequence[str] = ENTITY_KINDS) -> tuple[str, int, dict, list[str]]:
     """Spec 01's validation rules, in its words; returns (query, k, kb filters, kinds)."""
     query = req.query.strip(BLANKS)
     if len(query) < 3:
@@ -154,11 +169,12 @@ def validate_semantic(req: SemanticSearchRequest) -> tuple[str, int, dict, list[
         raise ApiError(400, "k must be an integer between 1 and 20")
     if not 1 <= k <= 20:
         raise ApiError(400, "k must be between 1 and 20")
+    valid = traverse_values(kinds)
     kinds = []
     for value in req.traverse_types or []:
-        if value not in SPEC01_TRAVERSE_TYPES:
+        if value not in valid:
             raise ApiError(400, f"traverse_types contains invalid value: {value!r}. "
-                                f"Valid values: [{', '.join(SPEC01_TRAVERSE_TYPES)}]")
+                                f"Valid values: [{', '.join(valid)}]")
         kinds.append(value)
     filters: dict[str, Any] = {}
     for key, value in (req.filters or {}).items():
@@ -195,14 +211,14 @@ def semantic_result(hit: Hit) -> SemanticResult:
 
 def kinds_for_traverse(types: Sequence[str]) -> list[str]:
     """spec 01 traverse_types -> chunk kinds ('section'/'appendix' widen to text chunks)."""
-    kinds = [t for t in types if t in ENTITY_KINDS]
+    kinds = [t for t in types if t not in ("section", "appendix")]
     if "section" in types or "appendix" in types:
         kinds.append("text")
     return kinds
 
 
 def semantic_search(kb: KnowledgeBase, req: SemanticSearchRequest) -> SemanticSearchResponse:
-    query, k, filters, types = validate_semantic(req)
+    query, k, filters, types = validate_semantic(req, kb.kinds)
     result = kb.search(query, k=k, filters=filters, traverse_kinds=kinds_for_traverse(types))
     hits = result.hits
     if "appendix" in types and "section" not in types:
@@ -250,8 +266,8 @@ def expand_documents(kb: KnowledgeBase, req: ExpandGraphRequest) -> ExpandGraphR
 def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityResponse:
     kind = entity_type.strip().lower()
     kind = "figure" if kind == "image" else kind
-    if kind not in ENTITY_KINDS:
-        raise ApiError(400, "entity_type must be one of: " + ", ".join(ENTITY_KINDS) + " (or image, for figure)")
+    if kind not in kb.kinds:
+        raise ApiError(400, "entity_type must be one of: " + ", ".join(kb.kinds) + " (or image, for figure)")
     num = normalize_number(number)
     if num is None:
         raise ApiError(400, "number format invalid. Expected format: X.Y or X.YZ (e.g. 3.2, 16.4, A.1)")

@@ -1,9 +1,11 @@
-"""build_db.py on PDFs nobody here wrote: every entity they define is found, on its printed page.
+"""build_db.py on PDFs nobody here wrote: every numbered thing they define, on its page.
 
-The ground truth in tests/corpora/*.json was written by reading the PDFs (poppler, pdfplumber)
-independently of the builder; it records numbers and pages only.  The PDFs themselves live in
-../shared/corpora and are never committed: without that folder these tests skip with a reason
-(a user's clone), and in CI (CI=true) they fail instead.
+The corpus beside the checkout (../shared/corpora) holds real textbooks by other authors with
+answer keys written by reading the pages (keys/NAME.json), and two keyless books whose ground
+truth we wrote the same way (tests/corpora/*.json).  Each book is built once per session by the
+real builder; every key is scored by tests/corpora/score.py and its table printed (run with -s to
+see them).  Without the corpus folder these tests skip with the reason (a user's clone); in CI
+(CI=true) they fail instead.
 """
 
 from __future__ import annotations
@@ -14,12 +16,24 @@ import sys
 
 import pytest
 
-from conftest import ROOT, require_corpora
+from conftest import CORPORA, ROOT, require_corpora
 
 sys.path.insert(0, str(ROOT / "tests" / "corpora"))
-from score import score  # noqa: E402
+from score import passes, score, table  # noqa: E402
 
-CASES = {"stopt": "stopt-manual.pdf", "derivations": "derivations.pdf"}
+# Books with a key beside them in the corpus, and the two we keyed ourselves.
+KEYED = sorted(p.stem for p in (CORPORA / "keys").glob("*.json")) if (CORPORA / "keys").is_dir() else []
+OURS = {"stopt": "stopt-manual.pdf", "derivations": "derivations.pdf"}
+
+
+def key_of(name: str):
+    return ROOT / "tests" / "corpora" / f"{name}.json" if name in OURS else CORPORA / "keys" / f"{name}.json"
+
+
+def pdf_of(name: str):
+    if name in OURS:
+        return CORPORA / OURS[name]
+    return CORPORA / json.loads(key_of(name).read_text())["file"]
 
 
 def build(pdf, out):
@@ -33,55 +47,61 @@ _BUILT: dict = {}
 
 
 def built(name: str, tmp_path_factory):
-    """Each corpus is built once per test session and shared by the tests below."""
+    """Each corpus book is built once per test session and shared by the tests below."""
     if name not in _BUILT:
         out = tmp_path_factory.mktemp(name) / "knowledge.sqlite"
-        _BUILT[name] = (name, out, build(require_corpora() / CASES[name], out))
+        _BUILT[name] = (name, out, build(pdf_of(name), out))
     return _BUILT[name]
 
 
-@pytest.fixture(scope="session", params=sorted(CASES))
+@pytest.fixture(scope="session", params=KEYED + sorted(OURS))
 def corpus_build(request, tmp_path_factory):
     require_corpora()
     return built(request.param, tmp_path_factory)
 
 
-def test_every_defined_entity_found_on_its_page(corpus_build):
+def test_every_book_meets_the_bars(corpus_build):
+    """Entities on the right PDF page >= 97% (>= 90% for each kind of 5 or more), printed page right
+    on >= 99% of those, nothing the key does not list beyond 1%; our own keys at 100%."""
     name, path, _ = corpus_build
-    result = score(str(ROOT / "tests" / "corpora" / f"{name}.json"), str(path))
-    for kind in ("algorithm", "formula", "figure", "table"):
-        r = result[kind]
-        assert not r["missing"], f"{name}: {kind} missing {r['missing'][:10]}"
-        assert not r["wrong_page"], f"{name}: {kind} on the wrong page {r['wrong_page'][:10]}"
-        assert not r["extra"], f"{name}: {kind} not defined by the book {r['extra'][:10]}"
-        assert r["found"] == r["expected"]
-    assert not result["printed_page_mismatches"]
+    result = score(key_of(name), path)
+    print("\n" + table(name, result))
+    assert not passes(result), f"{name}: {passes(result)}"
+    if name in OURS:
+        total = result["_all"]
+        assert total["found"] == total["expected"] and total["extra"] == 0, table(name, result)
 
 
-def test_counts_match_the_ground_truth(corpus_build):
-    name, _, report = corpus_build
-    truth = json.loads((ROOT / "tests" / "corpora" / f"{name}.json").read_text())
-    counts = report["counts"]
-    assert counts.get("algorithm", 0) == len(truth.get("algorithms", []))
-    assert counts.get("formula", 0) == len(truth.get("equations", []))
-    assert counts.get("figure", 0) == len(truth.get("figures", []))
-    assert counts.get("table", 0) == len(truth.get("tables", []))
-    assert report["pages"] == truth["pages"]
-
-
-def test_chapters_found(corpus_build):
+def test_build_report_speaks_for_the_book(corpus_build):
+    """The report lists every kind found, with its gaps and duplicates; it is in the file's meta too."""
     import apsw
 
-    name, path, _ = corpus_build
-    truth = json.loads((ROOT / "tests" / "corpora" / f"{name}.json").read_text())
-    db = apsw.Connection(str(path))
-    chapters = {n: p for n, p in db.execute("SELECT number, pdf_page_start FROM sections WHERE level = 1")}
-    for chapter in truth["chapters"]:
-        assert chapters.get(chapter["number"]) == chapter["pdf_page"], (name, chapter)
+    name, path, report = corpus_build
+    db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    stored = json.loads(dict(db.execute("SELECT key, value FROM meta").fetchall())["build_report"])
+    assert stored["kinds"] == report["checks"]["kinds"]
+    for kind, n in report["counts"].items():
+        if kind != "text":
+            assert stored["kinds"][kind]["found"] == n
+    assert stored["pages"]["source"] in ("page labels", "folios", "none")
+
+
+def test_chapters_found(tmp_path_factory):
+    import apsw
+
+    require_corpora()
+    for name in sorted(OURS):
+        _, path, _ = built(name, tmp_path_factory)
+        truth = json.loads(key_of(name).read_text())
+        db = apsw.Connection(str(path))
+        chapters = {n: p for n, p in db.execute("SELECT number, pdf_page_start FROM sections WHERE level = 1")}
+        for chapter in truth["chapters"]:
+            assert chapters.get(chapter["number"]) == chapter["pdf_page"], (name, chapter)
 
 
 def test_rebuild_is_deterministic(tmp_path_factory, tmp_path):
     """A second build of the same PDF gives the same ids and content (the content hash)."""
+    require_corpora()
     _, _, first = built("stopt", tmp_path_factory)
-    again = build(require_corpora() / CASES["stopt"], tmp_path / "again.sqlite")
+    again = build(pdf_of("stopt"), tmp_path / "again.sqlite")
     assert again["content_hash"] == first["content_hash"]

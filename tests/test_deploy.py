@@ -91,7 +91,7 @@ def test_container_commands_in_a_fresh_runtime_venv(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     installed = subprocess.run([py, "-m", "pip", "list", "--format=json"], capture_output=True, text=True).stdout
     names = {p["name"].lower() for p in json.loads(installed)}
-    assert not names & {"pdfplumber", "pypdf", "pdfminer.six", "torch", "pytest", "fastmcp", "chromadb"}
+    assert not names & {"pypdfium2", "pdfplumber", "pypdf", "pdfminer.six", "torch", "pytest", "fastmcp", "chromadb"}
     size_mb = sum(f.stat().st_size for f in (tmp_path / "venv").rglob("*") if f.is_file()) / 1e6
     print(f"\nruntime environment: {len(names)} packages, {size_mb:.0f} MB installed")
     for path in [app, *app.rglob("*")]:  # a read-only root filesystem, as far as the app can tell
@@ -122,7 +122,7 @@ def test_container_commands_in_a_fresh_runtime_venv(tmp_path):
     probe = ("import sys, rag\nkb = rag.KnowledgeBase()\napp = rag.create_app(kb)\nkb.search('value iteration')\n"
              "import rag_answers; rag_answers.answer(kb, 'What is CVaR?')\n"
              "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
-             "('build_db', 'build_pdf', 'build_markdown', 'build_common', 'pdfplumber', 'pypdf', 'pdfminer', 'torch', "
+             "('build_db', 'build_glyphs', 'build_pdf', 'build_markdown', 'build_common', 'pdfplumber', 'pypdf', 'pdfminer', 'torch', "
              "'pypdfium2'))\nprint(bad)\n")
     out = subprocess.run([py, "-c", probe], cwd=app, env={**run_env}, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]

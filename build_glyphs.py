@@ -1,0 +1,724 @@
+"""build_glyphs.py: the builder's first layer, a PDF as the evidence it carries, read with PDFium.
+
+Sections, top-down: glyphs (characters with font, size and position, their text repaired),
+words and lines (glyph runs joined, lines by baseline with their sub- and superscripts),
+drawings (filled boxes, rules, paths and images), and the document's own structure (page
+labels, outline, named destinations, internal links).  build_pdf.py reads every page through
+read_document() and never touches the PDF library itself.
+
+PDFium (pypdfium2, Apache-2.0/BSD) reads a page's text about twenty times faster than
+pdfminer and maps more glyphs: ligatures, TeX fonts without a ToUnicode map (from glyph names),
+math italic letters.  What it leaves unmapped (control characters where a TeX font's glyph has
+no name) is mapped here from the TeX font encodings.  No rule here knows which book it reads.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from build_common import BuildError
+
+
+# --------------------------------------------------------------------------- glyphs
+"""Glyphs: PDFium's characters, their fonts, and text repaired from the TeX font encodings."""
+
+# TeX's math and text fonts, by encoding: the characters of their first 32 codes, which PDFium
+# reports as control characters when a font carries neither a ToUnicode map nor glyph names.
+_OT1_LOW = "ΓΔΘΛΞΠΣΥΦΨΩ\ufb00\ufb01\ufb02\ufb03\ufb04ıȷ`´ˇ˘¯˚¸ßæœøÆŒØ"
+_OML_LOW = "ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυϕχ"
+# The codes of TeX's math italic (OML) and symbol (OMS) fonts that coincide with ASCII
+# punctuation: a layer that maps them as ASCII maps them wrongly (these fonts have no colon).
+_OML_ASCII = {":": ".", ";": ",", "=": "/", "?": "⋆", "@": "∂", "[": "♭", "\\": "♮", "]": "♯", "`": "ℓ",
+              "{": "ı", "|": "ȷ", "}": "℘"}
+# The symbol (OMS) and extension (OMX) fonts' 128 codes: a layer that reports ASCII for their
+# glyphs (no ToUnicode, glyph names PDFium does not know) is mapped back through these.
+_OMS = ("−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘∙≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻"
+        "←→↑↓↔↗↘≃⇐⇒⇑⇓⇔↖↙∝′∞∈∋△▽/↦∀∃¬∅ℜℑ⊤⊥"
+        "ℵABCDEFGHIJKLMNOPQRSTUVWXYZ∪∩⊎∧∨"
+        "⊢⊣⌊⌋⌈⌉{}⟨⟩|‖↕⇕\\≀√⨿∇∫⊔⊓⊑⊒§†‡¶♣♢♡♠")
+_OMX = ("()[]⌊⌋⌈⌉{}⟨⟩|‖/\\" "()()[]⌊⌋⌈⌉{}⟨⟩/\\" "()[]⌊⌋⌈⌉{}⟨⟩/\\/\\" "⎛⎞⎡⎤⎣⎦⎢⎥⎧⎫⎩⎭⎨⎬⎪⏐"
+        "⎝⎠⎜⎟⟨⟩⨆⨆∮∮⨀⨀⨁⨁⨂⨂" "∑∏∫⋃⋂⨄⋀⋁∑∏∫⋃⋂⨄⋀⋁" "∐∐^^^~~~[]⌊⌋⌈⌉{}" "√√√√√⎷⏐║      ⇑⇓")
+# ASCII that a symbol font's glyph never stands for (it has no digits, lower-case letters or these
+# marks): seen from an OMS font, they are its codes read as ASCII.  Braces, bars, "*", "-", "/"
+# and capitals can be right (a ToUnicode map gives them), so they are left alone.
+_OMS_NOT_ITSELF = set("0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+,.")
+# Big delimiters and brace pieces in the Private Use Area (Adobe Symbol), as Unicode pieces.
+_PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮⎞⎟⎠⎤⎥⎦⎫⎬⎭"))
+
+
+def font_encoding(font: str) -> str | None:
+    """The TeX encoding a font's name implies: 'OML' (math italic), 'OMS' (symbols), 'OMX'
+    (extension), 'OT1' (Computer Modern text), else None."""
+    name = font.upper()
+    if re.match(r"(CMMI|CMMIB|LMMATHITALIC|EUFM|MSBM)", name):
+        return "OML" if name.startswith(("CMMI", "LMMATHITALIC")) else None
+    if re.match(r"(CMSY|CMBSY|LMMATHSYMBOLS)", name):
+        return "OMS"
+    if re.match(r"(CMEX|LMMATHEXTENSION)", name):
+        return "OMX"
+    if re.match(r"(CMR|CMBX|CMTI|CMSL|CMSS|CMCSC|CMBXTI|CMDUNH|CMFIB|CMU)\d", name):
+        return "OT1"
+    return None
+
+
+def repair_char(ch: str, encoding: str | None) -> str:
+    """One glyph's text as printed: unmapped TeX codes, ASCII look-alikes in math fonts, PUA pieces."""
+    code = ord(ch)
+    if (encoding == "OMS" and (code < 0x20 or ch in _OMS_NOT_ITSELF)) or \
+            (encoding == "OMX" and (code < 0x20 or ch.isalnum() and ch.isascii())):
+        mapped = (_OMS if encoding == "OMS" else _OMX)[code]
+        return "" if mapped == " " else mapped
+    if code < 0x20 and encoding:
+        table = {"OT1": _OT1_LOW, "OML": _OML_LOW}.get(encoding)
+        if table and code < len(table):
+            return table[code]
+        return ""
+    if encoding == "OML" and ch in _OML_ASCII:
+        return _OML_ASCII[ch]
+    if 0xF8EB <= code <= 0xF8FE:
+        return _PUA_PIECES.get(code, "")
+    if code in (0xFFFE, 0xFFFF):   # PDFium's mark for a hyphen it judged soft: printed as a hyphen
+        return "-"
+    if code == 0xFFFD or (code < 0x20 and ch not in "\t\n\r"):
+        return ""
+    return ch
+
+
+def plain_text(text: str) -> str:
+    """Text for reading and search: surrogate pairs joined (PDFium counts each half as a glyph),
+    ligatures and math alphanumerics folded (NFKC)."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").replace("\ufffd", "")
+    return unicodedata.normalize("NFKC", text)
+
+
+@dataclass(slots=True)
+class Font:
+    name: str          # base name without the subset prefix ("CMBX10")
+    bold: bool
+    italic: bool
+    mono: bool
+    encoding: str | None
+
+
+_SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
+_BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
+_ITALIC_NAME = re.compile(r"Italic|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
+_MONO_NAME = re.compile(r"Mono|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
+
+
+def describe_font(name: str, flags: int, weight: int) -> Font:
+    base = _SUBSET_PREFIX.sub("", name)
+    family = base.split(",")[0]
+    bold = bool(_BOLD_NAME.search(family)) or weight >= 600
+    if re.search(r"Medium", family, re.I) and weight < 600:
+        bold = False  # "Medium" is a book weight in most families
+    italic = bool(_ITALIC_NAME.search(family)) or bool(flags & (1 << 6))
+    mono = bool(_MONO_NAME.search(family)) or bool(flags & 1)
+    return Font(base, bold, italic, mono, font_encoding(base))
+
+
+# --------------------------------------------------------------------------- words and lines
+"""Words and lines: glyph runs (one font, size and baseline) joined into words, words into lines."""
+
+
+@dataclass(slots=True)
+class Span:
+    """A run of glyphs in one font and size on one baseline, with no space inside."""
+
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    baseline: float
+    size: float
+    font: Font
+
+
+@dataclass(slots=True)
+class Word:
+    """Glyph runs with no space between them (a word, or a piece of a formula)."""
+
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    bold: bool
+    mono: bool
+    italic: bool = False
+    font: str = ""
+    baseline: float = 0.0
+    spans: list = field(default_factory=list)   # the runs, when there are several (sub/superscripts, fonts)
+
+
+@dataclass
+class Line:
+    words: list[Word]
+    page: int = 0          # 1-based PDF page
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return max(w.x1 for w in self.words)
+
+    @property
+    def top(self) -> float:
+        return min(w.top for w in self.words)
+
+    @property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.words)
+
+    @property
+    def baseline(self) -> float:
+        """The baseline of the line's full-size words."""
+        big = max(w.size for w in self.words)
+        return max(w.baseline for w in self.words if w.size >= big * 0.9)
+
+    @property
+    def size(self) -> float:
+        sizes = sorted(w.size for w in self.words if len(w.text) > 1) or sorted(w.size for w in self.words)
+        return sizes[len(sizes) // 2]
+
+    @property
+    def bold(self) -> bool:
+        return self.words[0].bold
+
+
+def _word_from_spans(spans: list[Span]) -> Word:
+    if len(spans) == 1:
+        s = spans[0]
+        f = s.font
+        return Word(s.text, s.x0, s.x1, s.top, s.bottom, round(s.size, 1), f.bold, f.mono, f.italic, f.name,
+                    s.baseline)
+    main = max(spans, key=lambda s: (len(s.text) * s.size, s.size))
+    first = spans[0].font
+    return Word("".join(s.text for s in spans), min(s.x0 for s in spans), max(s.x1 for s in spans),
+                min(s.top for s in spans), max(s.bottom for s in spans), round(main.size, 1), first.bold,
+                first.mono, first.italic, first.name, main.baseline, spans)
+
+
+def group_lines(words: list[Word], page: int) -> list[Line]:
+    """Words into visual lines: a word joins the line whose baseline it shares, or, when it is
+    smaller (a sub- or superscript), the line whose body it overlaps.  Lines are found through a
+    table of baselines rounded to the point, so a page costs one pass over its words."""
+    lines: list[Line] = []
+    by_base: dict[int, list[int]] = {}
+    bases: list[float] = []
+    ordered = sorted(words, key=lambda w: (-w.size, round(w.baseline), w.x0))
+    for w in ordered:
+        target = None
+        tolerance = max(1.5, 0.2 * w.size)
+        key = round(w.baseline)
+        for k in range(key - 2, key + 3):
+            for i in by_base.get(k, ()):
+                if abs(bases[i] - w.baseline) < tolerance:
+                    target = i
+                    break
+            if target is not None:
+                break
+        if target is None and lines and w.size < ordered[0].size * 0.95:
+            mid = (w.top + w.bottom) / 2
+            for k in range(round(mid - w.size), round(mid + w.size * 2) + 1):
+                for i in by_base.get(k, ()):
+                    line = lines[i]
+                    first = line.words[0]
+                    if w.size < first.size * 0.85 and bases[i] - first.size * 0.9 <= mid <= bases[i] + first.size * 0.45 \
+                            and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
+                        target = i
+                        break
+                if target is not None:
+                    break
+        if target is None:
+            lines.append(Line([w], page))
+            lines[-1].x0_min, lines[-1].x1_max = w.x0, w.x1
+            bases.append(w.baseline)
+            by_base.setdefault(key, []).append(len(lines) - 1)
+        else:
+            line = lines[target]
+            line.words.append(w)
+            line.x0_min, line.x1_max = min(line.x0_min, w.x0), max(line.x1_max, w.x1)
+    for line in lines:
+        line.words.sort(key=lambda w: w.x0)
+        del line.x0_min, line.x1_max
+    lines.sort(key=lambda l: (round(l.baseline), l.x0))
+    return lines
+
+
+# --------------------------------------------------------------------------- pages
+"""Pages: every page's lines, drawings and link anchors, read in worker processes."""
+
+
+@dataclass
+class Page:
+    number: int            # 1-based PDF page
+    label: str | None      # the PDF's own page label, only when the PDF defines labels
+    width: float
+    height: float
+    lines: list[Line]
+    boxes: list[tuple[float, float, float, float]]     # light filled boxes (x0, top, x1, bottom)
+    rules: list[tuple[float, float, float, float]]     # thin horizontal rules and fraction bars
+    graphics: list[tuple[float, float, float, float]]  # drawn paths and images
+    rotated: bool = False  # printed sideways; read in its own frame
+    links: list = field(default_factory=list)          # (x0, top, x1, bottom, target page, target top)
+    bars: list = field(default_factory=list)           # every thin horizontal stroke (fraction bars included)
+
+
+class _Raw:
+    """PDFium's C functions for the per-glyph loop, typed with plain pointers (pypdfium2's typed
+    wrappers cost a pointer cast per call, a third of the reading time), and reusable out-parameters."""
+
+    def __init__(self):
+        import pypdfium2.raw as c
+        from pypdfium2_raw.bindings import _libs
+
+        self.c = c
+        lib = _libs["pdfium"]
+        P, I = ctypes.c_void_p, ctypes.c_int
+
+        def fn(name, restype, *argtypes):
+            f = lib[name]      # a fresh function object: typing it does not touch pypdfium2's own
+            f.restype, f.argtypes = restype, list(argtypes)
+            return f
+
+        self.count_chars = fn("FPDFText_CountChars", I, P)
+        self.get_text = fn("FPDFText_GetText", I, P, I, I, P)
+        self.get_unicode = fn("FPDFText_GetUnicode", ctypes.c_uint, P, I)
+        self.text_object = fn("FPDFText_GetTextObject", P, P, I)
+        self.loose_box = fn("FPDFText_GetLooseCharBox", I, P, I, ctypes.POINTER(c.FS_RECTF))
+        self.origin = fn("FPDFText_GetCharOrigin", I, P, I, ctypes.POINTER(ctypes.c_double),
+                         ctypes.POINTER(ctypes.c_double))
+        self.font_size = fn("FPDFText_GetFontSize", ctypes.c_double, P, I)
+        self.char_angle = fn("FPDFText_GetCharAngle", ctypes.c_float, P, I)
+        self.object_font = fn("FPDFTextObj_GetFont", P, P)
+        self.font_name = fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, P, ctypes.c_char_p, ctypes.c_size_t)
+        self.font_flags = fn("FPDFFont_GetFlags", I, P)
+        self.font_weight = fn("FPDFFont_GetWeight", I, P)
+        self.rect = c.FS_RECTF()
+        self.rect_ref = ctypes.byref(self.rect)
+        self.dx, self.dy = ctypes.c_double(), ctypes.c_double()
+        self.buf = ctypes.create_string_buffer(512)
+        self.fonts: dict[int, Font] = {}
+        self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
+        self.fl, self.fb, self.fr, self.ft = (ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float())
+
+    def font(self, textobj: int) -> Font:
+        handle = self.object_font(textobj)
+        found = self.fonts.get(handle or 0)
+        if found is None:
+            n = self.font_name(handle, self.buf, 512)
+            name = self.buf.raw[:max(0, n - 1)].decode("latin-1", "replace") if n else ""
+            weight = self.font_weight(handle)
+            found = self.fonts[handle or 0] = describe_font(name, self.font_flags(handle), weight if weight > 0 else 400)
+        return found
+
+    def page_text(self, textpage: int, count: int) -> list[int]:
+        """Every glyph's Unicode code point at once (one call), per glyph where a pair of UTF-16 units
+        stands for one character."""
+        units = (ctypes.c_uint16 * (count + 1))()
+        written = self.get_text(textpage, 0, count, units)
+        codes = list(units[:count])
+        if written - 1 != count:
+            codes = [self.get_unicode(textpage, j) for j in range(count)]
+        return codes
+
+
+def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span]], float]:
+    """The page's glyph runs grouped into words; and the share of runs that go sideways (rotation)."""
+    count = raw.count_chars(textpage)
+    if count <= 0:
+        return [], 0.0
+    codes = raw.page_text(textpage, count)
+    rect, rect_ref = raw.rect, raw.rect_ref
+    text_object, loose_box = raw.text_object, raw.loose_box
+    words: list[list[Span]] = []
+    current: list[Span] = []
+    span_chars: list[str] = []
+    span = None
+    font = None
+    last_obj = None
+    sideways = runs = 0
+    turned = False
+    baseline = size = 0.0
+    pending_break = False
+    for j in range(count):
+        u = codes[j]
+        if u in (0x20, 0xA0, 0x0D, 0x0A, 0x09):
+            pending_break = True   # a space (printed or inserted by PDFium) or a line end: the word ends
+            continue
+        obj = text_object(textpage, j)
+        if obj is None:
+            pending_break = True
+            continue
+        hyphen = u == 0x02         # PDFium's code for a hyphen that ends a line: printed "-", then the line ends
+        if hyphen:
+            u = 0x2D
+        loose_box(textpage, j, rect_ref)
+        x0, x1, top, bottom = rect.left, rect.right, height - rect.top, height - rect.bottom
+        if obj != last_obj or span is None or pending_break:
+            if span is not None:
+                span.text = "".join(span_chars)
+            if obj != last_obj:
+                font = raw.font(obj)
+                raw.origin(textpage, j, raw.dx, raw.dy)
+                baseline = height - raw.dy.value
+                size = raw.font_size(textpage, j)
+                angle = raw.char_angle(textpage, j)
+                turned = 0.3 < (angle % math.pi) < math.pi - 0.3
+                runs += 1
+                if turned:
+                    sideways += 1
+            if pending_break or not current or (obj != last_obj and _starts_new_word(current[-1], x0, baseline, size)):
+                if current:
+                    words.append(current)
+                current = []
+            span = Span("", x0, x1, top, bottom, baseline, size, font)
+            span_chars = []
+            current.append(span)
+            last_obj = obj
+            pending_break = False
+        else:
+            if x1 > span.x1:
+                span.x1 = x1
+            if top < span.top:
+                span.top = top
+            if bottom > span.bottom:
+                span.bottom = bottom
+        if 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
+            span_chars.append(chr(u))
+        else:
+            span_chars.append(repair_char(chr(u), font.encoding))
+        if hyphen:
+            pending_break = True
+    if span is not None:
+        span.text = "".join(span_chars)
+    if current:
+        words.append(current)
+    return words, sideways / max(runs, 1)
+
+
+def _starts_new_word(previous: Span, x0: float, baseline: float, size: float) -> bool:
+    """A new glyph run starts a new word when a gap precedes it, when it goes back to the left, or
+    when its baseline is a line away; a sub- or superscript touching the run before it does not."""
+    gap = x0 - previous.x1
+    if gap > min(size, previous.size) * 0.12 or gap < -max(size, previous.size) * 0.3:
+        return True
+    return abs(baseline - previous.baseline) > max(size, previous.size) * 0.8
+
+
+def _words(spans_by_word: list[list[Span]]) -> list[Word]:
+    out = []
+    for spans in spans_by_word:
+        kept = []
+        for s in spans:
+            text = s.text if s.text.isascii() else plain_text(s.text)
+            if text.strip():
+                s.text = text
+                kept.append(s)
+        if kept:
+            out.append(_word_from_spans(kept))
+    return out
+
+
+def _drawings(raw: _Raw, page_handle, height: float):
+    """Light filled boxes, thin horizontal rules, and the bounds of every other drawing or image."""
+    c = raw.c
+    boxes, rules, graphics, bars = [], [], [], []
+    l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
+
+    def visit(obj, depth: int) -> None:
+        kind = c.FPDFPageObj_GetType(obj)
+        if kind == c.FPDF_PAGEOBJ_FORM and depth < 4:
+            for k in range(c.FPDFFormObj_CountObjects(obj)):
+                visit(c.FPDFFormObj_GetObject(obj, k), depth + 1)
+            return
+        if kind not in (c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_SHADING):
+            return
+        if not c.FPDFPageObj_GetBounds(obj, l, b, r, t):
+            return
+        box = (l.value, height - t.value, r.value, height - b.value)
+        w, h = box[2] - box[0], box[3] - box[1]
+        if kind == c.FPDF_PAGEOBJ_PATH:
+            fillmode, stroke = ctypes.c_int(), ctypes.c_int()
+            c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
+            if h < 1.6 and w > 2:
+                bars.append(box)       # fraction bars, radicals' tops, over- and underlines (and rules)
+            if h < 1.6 and w > 20:
+                rules.append(box)      # a table's or an algorithm's rule, or a long stroke of a drawing
+            if fillmode.value and w > 100 and h > 8 and c.FPDFPageObj_GetFillColor(obj, raw.r, raw.g, raw.b, raw.a):
+                gray = (raw.r.value + raw.g.value + raw.b.value) / 765
+                if 0.75 < gray < 0.995 and raw.a.value > 0:
+                    boxes.append(box)
+                    return
+        graphics.append(box)
+
+    for k in range(c.FPDFPage_CountObjects(page_handle)):
+        visit(c.FPDFPage_GetObject(page_handle, k), 0)
+    return boxes, rules, graphics, bars
+
+
+def _turn(box, turn: int, width: float, height: float):
+    """A box in page coordinates -> the same box in the reading frame of a page printed sideways."""
+    x0, top, x1, bottom = box
+    if turn == 90:   # text runs bottom to top; lines advance left to right
+        return (height - bottom, x0, height - top, x1)
+    return (top, width - x1, bottom, width - x0)
+
+
+def _turn_word(w: Word, turn: int, width: float, height: float) -> Word:
+    x0, top, x1, bottom = _turn((w.x0, w.top, w.x1, w.bottom), turn, width, height)
+    w.x0, w.top, w.x1, w.bottom = x0, top, x1, bottom
+    w.baseline = bottom - (w.bottom - w.top) * 0.2
+    w.spans = []
+    return w
+
+
+def _links(raw: _Raw, doc, page_handle, height: float, page_height) -> list:
+    """Internal links on a page: (x0, top, x1, bottom, target pdf page (1-based), target top or None)."""
+    c = raw.c
+    out = []
+    pos = ctypes.c_int(0)
+    link = c.FPDF_LINK()
+    rect = c.FS_RECTF()
+    while c.FPDFLink_Enumerate(page_handle, pos, link):
+        dest = c.FPDFLink_GetDest(doc, link)
+        if not dest:
+            action = c.FPDFLink_GetAction(link)
+            if action and c.FPDFAction_GetType(action) == 1:   # PDFACTION_GOTO
+                dest = c.FPDFAction_GetDest(doc, action)
+        if not dest or not c.FPDFLink_GetAnnotRect(link, rect):
+            continue
+        target = c.FPDFDest_GetDestPageIndex(doc, dest)
+        if target < 0:
+            continue
+        out.append((rect.left, height - rect.top, rect.right, height - rect.bottom, target + 1,
+                    _dest_top(c, dest, page_height(target))))
+    return out
+
+
+def page_height(c, doc, index: int) -> float:
+    """A page's height without loading the page."""
+    width, height = ctypes.c_double(), ctypes.c_double()
+    c.FPDF_GetPageSizeByIndex(doc, index, width, height)
+    return height.value
+
+
+def _dest_top(c, dest, height: float | None) -> float | None:
+    has_x, has_y, has_zoom = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    x, y, zoom = ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+    if height and c.FPDFDest_GetLocationInPage(dest, has_x, has_y, has_zoom, x, y, zoom) and has_y.value:
+        return height - y.value
+    return None
+
+
+def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
+    """The given pages (0-based indexes) of one PDF, each with its lines, drawings and links."""
+    import pypdfium2 as pdfium
+
+    raw = _Raw()
+    doc = pdfium.PdfDocument(path)
+    heights: dict[int, float] = {}
+
+    def target_height(index: int) -> float:
+        if index not in heights:
+            heights[index] = page_height(raw.c, doc.raw, index)
+        return heights[index]
+
+    try:
+        out = []
+        for index in indexes:
+            page = doc[index]
+            width, height = page.get_size()
+            textpage = page.get_textpage()
+            spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height)
+            words = _words(spans)
+            boxes, rules, graphics, bars = _drawings(raw, page.raw, height)
+            links = _links(raw, doc.raw, page.raw, height, target_height)
+            turn = 0
+            if words and sideways > 0.5:
+                turn = _sideways_turn(raw, textpage.raw)
+            if turn:
+                words = [_turn_word(w, turn, width, height) for w in words]
+                graphics = [_turn(b, turn, width, height) for b in graphics + boxes + rules]
+                rules = [g for g in graphics if g[3] - g[1] < 1.6 and g[2] - g[0] > 20]
+                bars = [g for g in graphics if g[3] - g[1] < 1.6]
+                boxes, links = [], []
+                width, height = height, width
+            label = doc.get_page_label(index) if labelled else None
+            out.append(Page(index + 1, label or None, float(width), float(height), group_lines(words, index + 1),
+                            boxes, rules, graphics, rotated=bool(turn), links=links, bars=bars))
+            textpage.close()
+            page.close()
+        return out
+    finally:
+        doc.close()
+
+
+def _sideways_turn(raw: _Raw, textpage) -> int:
+    """90 when the page's text runs bottom to top, 270 when top to bottom (the frames of _turn)."""
+    c = raw.c
+    up = down = 0
+    for j in range(0, c.FPDFText_CountChars(textpage), 7):
+        angle = c.FPDFText_GetCharAngle(textpage, j) % (2 * math.pi)
+        if 0.3 < angle < math.pi - 0.3:
+            up += 1
+        elif math.pi + 0.3 < angle < 2 * math.pi - 0.3:
+            down += 1
+    # PDFium measures the angle clockwise: a page turned so that its text reads upwards reports 3π/2.
+    return 270 if up >= down else 90
+
+
+def has_page_labels(doc) -> bool:
+    """True only when the PDF defines /PageLabels (PDFium answers '' for every page otherwise)."""
+    return any(doc.get_page_label(i) for i in range(min(len(doc), 400)))
+
+
+# --------------------------------------------------------------------------- document
+"""Document: pages read in parallel, and the structure the PDF itself declares."""
+
+
+@dataclass
+class OutlineEntry:
+    title: str
+    level: int             # 0 for top-level bookmarks
+    page: int              # 1-based PDF page
+    top: float | None      # where on the page, when the bookmark says
+
+
+@dataclass
+class Anchor:
+    """A named destination: hyperref's 'equation.5.3', 'theorem.2.1', 'figure.caption.7' …"""
+
+    name: str
+    page: int
+    top: float | None
+
+
+@dataclass
+class Document:
+    path: str
+    pages: list[Page]
+    outline: list[OutlineEntry]
+    anchors: list[Anchor]
+    labelled: bool         # the PDF defines page labels
+
+
+def _open(path: Path):
+    try:
+        import pypdfium2 as pdfium
+    except ImportError:
+        raise BuildError("the PDF library is missing: pip install -e '.[build]'") from None
+    try:
+        return pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as exc:
+        text = str(exc).lower()
+        if "password" in text or "security" in text:
+            raise BuildError(f"{path} is encrypted; decrypt it first (e.g. qpdf --decrypt)") from None
+        raise BuildError(f"{path} is not a readable PDF ({str(exc)[:120]})") from None
+    except Exception as exc:
+        raise BuildError(f"{path} is not a readable PDF ({type(exc).__name__})") from None
+
+
+def read_outline(doc) -> list[OutlineEntry]:
+    """The bookmarks: title, depth, page and height on the page (when the bookmark says)."""
+    import pypdfium2.raw as c
+
+    out = []
+    heights: dict[int, float] = {}
+    try:
+        for item in doc.get_toc(max_depth=8):
+            dest = item.get_dest()
+            index = dest.get_index() if dest else None
+            if index is None:
+                continue
+            top = None
+            view = dest.get_view()
+            if view and len(view) > 1 and view[1]:
+                values = [v for v in view[1] if v is not None]
+                mode = view[0]
+                if values and mode in (1, 3):            # XYZ (left, top, zoom) / FitH (top)
+                    y = values[1] if mode == 1 and len(values) > 1 else values[0]
+                    if index not in heights:
+                        heights[index] = page_height(c, doc.raw, index)
+                    top = heights[index] - y if y else None
+            out.append(OutlineEntry(item.get_title().strip(), item.level, index + 1, top))
+    except Exception:
+        return out
+    return out
+
+
+def read_anchors(doc) -> list[Anchor]:
+    """Named destinations with their page and height (hyperref writes one per numbered thing)."""
+    import pypdfium2.raw as c
+
+    out = []
+    count = c.FPDF_CountNamedDests(doc.raw)
+    if count <= 0:
+        return out
+    heights: dict[int, float] = {}
+    size = ctypes.c_long()
+    for i in range(min(count, 200_000)):
+        size.value = 0
+        c.FPDF_GetNamedDest(doc.raw, i, None, size)
+        if size.value <= 0:
+            continue
+        buf = ctypes.create_string_buffer(size.value)
+        dest = c.FPDF_GetNamedDest(doc.raw, i, buf, size)
+        if not dest:
+            continue
+        name = buf.raw[:size.value].decode("utf-16-le", "replace").rstrip("\x00")
+        page = c.FPDFDest_GetDestPageIndex(doc.raw, dest)
+        if page < 0:
+            continue
+        if page not in heights:
+            heights[page] = page_height(c, doc.raw, page)
+        out.append(Anchor(name, page + 1, _dest_top(c, dest, heights[page])))
+    return out
+
+
+def _read_chunk(args) -> list[Page]:
+    return read_pages(*args)
+
+
+def read_document(path: Path, workers: int | None = None) -> Document:
+    """Every page, read in parallel by a few processes; the outline and named destinations."""
+    doc = _open(path)
+    try:
+        total = len(doc)
+        if total == 0:
+            raise BuildError(f"{path} has no pages")
+        outline = read_outline(doc)
+        anchors = read_anchors(doc)
+        labelled = has_page_labels(doc)
+    finally:
+        doc.close()
+    workers = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
+    indexes = list(range(total))
+    if workers <= 1 or total < 24:
+        pages = read_pages(str(path), indexes, labelled)
+    else:
+        import multiprocessing
+
+        # Interleaved slices of a few pages keep the workers equally busy.
+        step = 8
+        jobs = [(str(path), indexes[i:i + step], labelled) for i in range(0, total, step)]
+        context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        with context.Pool(workers) as pool:
+            pages = [p for chunk in pool.imap(_read_chunk, jobs) for p in chunk]
+    return Document(str(path), pages, outline, anchors, labelled)
