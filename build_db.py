@@ -26,14 +26,14 @@ from typing import Iterable
 
 from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ranges, numbering_gaps
 from build_markdown import markdown_structure, parse_front_matter
-from build_pdf import Reading, read_pdf, structure
+from build_pdf import Reading, read_book
 from rag_core import (
     DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, load_spellfix,
     normalize_kind, normalize_number,
 )
 
 BUILDER_VERSION = "0.1.0"
-EMBED_BATCH = 1             # one text per run: int8 activation scales depend on the batch, and queries run alone
+# One text per model run: int8 activation scales depend on the batch, and queries run alone.
 RELATED_PER_ENTITY = 3
 
 
@@ -192,22 +192,82 @@ def embedding_text(c: Chunk) -> str:
     return f"{label}. {c.title or ''} {c.content}".strip()
 
 
-def embed_chunks(chunks: list[Chunk], embedder: Embedder, progress: bool = True):
+def read_in_child(source: Path, model_dir: Path) -> Reading:
+    """Read and structure the PDF in a process of its own, which hands back the chunks and exits.
+
+    A 700-page book's pages take some 200 MB as Python objects, and a process does not give that
+    back to the system when it drops them; read elsewhere, they are gone before the embedding
+    processes start, which keeps the build's peak memory to about the larger of the two phases."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(_read_book, str(source), str(model_dir), build_workers()).result()
+
+
+def _read_book(source: str, model_dir: str, workers: int) -> Reading:
+    return read_book(Path(source), Embedder(model_dir, session=False).count_tokens, workers)
+
+
+def build_workers() -> int:
+    """Processes the builder reads and embeds with: the CPUs it may use (BUILD_DB_WORKERS overrides)."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    raw = os.environ.get("BUILD_DB_WORKERS", "").strip()
+    return max(1, int(raw)) if raw.isdigit() else max(1, min(usable, 8))
+
+
+def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True):
+    """Every chunk's vector, each text alone through the model (so a text's vector never depends on
+    its neighbours), spread over worker processes with one model and one thread each: the int8
+    model gains little from a second thread on its small inputs, but two processes embed twice as fast."""
     import numpy as np
 
     texts = [embedding_text(c) for c in chunks]
-    out = np.zeros((len(texts), embedder.dim), dtype=np.float32)
     total = len(texts)
+    out = np.zeros((total, 0), dtype=np.float32)
     start = time.perf_counter()
-    for i in range(0, total, EMBED_BATCH):
-        out[i:i + EMBED_BATCH] = embedder.embed(texts[i:i + EMBED_BATCH])
-        done = min(total, i + EMBED_BATCH)
-        if progress and (sys.stderr.isatty() or done == total or done % max(1, total // 10) < EMBED_BATCH):
-            bar = "#" * int(30 * done / total)
+    done = 0
+
+    def report() -> None:
+        if progress and (sys.stderr.isatty() or done == total or done % max(1, total // 10) < EMBED_SLICE):
+            bar = "#" * int(30 * done / max(total, 1))
             rate = done / max(time.perf_counter() - start, 1e-9)
             end = "" if sys.stderr.isatty() and done < total else "\n"
             print(f"\r  embedding [{bar:<30}] {done}/{total} chunks ({rate:.0f}/s)", end=end, file=sys.stderr)
-    return out
+
+    slices = [texts[i:i + EMBED_SLICE] for i in range(0, total, EMBED_SLICE)]
+    parts = []
+    if workers <= 1 or len(slices) < 2:
+        _embed_worker_start(str(model_dir))
+        for piece in slices:
+            parts.append(_embed_slice(piece))
+            done += len(piece)
+            report()
+    else:
+        import multiprocessing
+
+        # Fresh processes (not forks): each loads its own model session and holds none of the pages.
+        with multiprocessing.get_context("spawn").Pool(workers, _embed_worker_start, (str(model_dir),)) as pool:
+            for part in pool.imap(_embed_slice, slices):
+                parts.append(part)
+                done += len(part)
+                report()
+    return np.vstack(parts) if parts else out
+
+
+EMBED_SLICE = 32            # texts a worker embeds per task (one model run each)
+_worker_embedder: Embedder | None = None
+
+
+def _embed_worker_start(model_dir: str) -> None:
+    global _worker_embedder
+    _worker_embedder = Embedder(model_dir, threads=1)
+
+
+def _embed_slice(texts: list[str]):
+    import numpy as np
+
+    return np.vstack([_worker_embedder.embed([t]) for t in texts])
 
 
 # --------------------------------------------------------------------------- write
@@ -456,7 +516,10 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         raise BuildError(f"source not found: {source}")
     check_writable(output)
     try:
-        embedder = Embedder(model_dir, threads=max(1, os.cpu_count() or 1))
+        # The tokenizer counts tokens here; the embedding workers load the model.  A damaged model
+        # still fails now, before any work: its bytes are checked against model.json.
+        embedder = Embedder(model_dir, session=False)
+        embedder.check_file()
     except ConfigError as exc:
         raise BuildError(str(exc)) from None
 
@@ -464,14 +527,14 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     stage("read")
     reading = None
     if source.is_dir():
-        pages = None
+        pages = 0
         stage("structure")
         chunks, sections = markdown_structure(source, embedder.count_tokens, base_url)
     else:
-        document = read_pdf(source)
-        pages = document.pages
+        reading = read_in_child(source, model_dir)
+        pages = reading.pages
         stage("structure")
-        reading = structure(document, embedder.count_tokens, source.name)
+        times["structure"] = times["read"] + reading.seconds["read"]
         chunks, sections = reading.chunks, reading.sections
     if not chunks:
         raise BuildError(f"{source} has no extractable text (a scanned PDF needs OCR first)")
@@ -481,7 +544,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     if strict and any(c["gaps"] for c in checks["kinds"].values()):
         raise GapsFound(checks)
     stage("embed")
-    vectors = embed_chunks(chunks, embedder, progress)
+    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress)
     stage("related")
     edges |= related_edges(chunks, vectors)
     stage("write")
@@ -500,7 +563,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "page_offset": printed.most_common(1)[0][0] if printed else 0,
         "counts": json.dumps(dict(sorted(counts.items()))), "content_hash": digest,
         "vectors_hash": numeric, "build_hash": build_id,
-        "pages": len(pages) if pages is not None else 0,
+        "pages": pages,
         "max_chunk_tokens": MAX_CHUNK_TOKENS,
         "build_report": json.dumps(checks, ensure_ascii=False),
     }
@@ -523,14 +586,14 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     seconds = {n: round((times[names[i + 1]] if i + 1 < len(names) else end) - times[n], 3)
                for i, n in enumerate(names)}
     return {
-        "output": str(output), "source": source.name, "pages": len(pages) if pages is not None else 0,
-        "lessons": len({c.source for c in chunks}) if pages is None else 0, "chunks": len(chunks),
+        "output": str(output), "source": source.name, "pages": pages,
+        "lessons": len({c.source for c in chunks}) if source.is_dir() else 0, "chunks": len(chunks),
         "counts": dict(sorted(counts.items())), "sections": len(sections), "edges": len(edges),
         "unresolved": len(unresolved), "unresolved_examples": unresolved[:10], "checks": checks,
         "content_hash": digest,
         "vectors_hash": numeric, "build_hash": build_id,
         "seconds": seconds, "total_seconds": round(end - t0, 2),
-        "pages_per_second": round(len(pages or []) / max(end - t0, 1e-9), 2),
+        "pages_per_second": round(pages / max(end - t0, 1e-9), 2),
     }
 
 

@@ -708,7 +708,7 @@ def read_document(path: Path, workers: int | None = None) -> Document:
         labelled = has_page_labels(doc)
     finally:
         doc.close()
-    workers = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 4)
+    workers = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 8)
     indexes = list(range(total))
     if workers <= 1 or total < 24:
         pages = read_pages(str(path), indexes, labelled)

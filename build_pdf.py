@@ -12,7 +12,7 @@ import hashlib
 import re
 import statistics
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -25,9 +25,9 @@ from rag_core import entity_id, normalize_number
 """Read: the PDF's pages as lines of words with fonts and positions, drawings, links (build_glyphs.py)."""
 
 
-def read_pdf(path: Path) -> Document:
+def read_pdf(path: Path, workers: int | None = None) -> Document:
     """Every page as positioned lines, with the outline and named destinations; BuildError if unreadable."""
-    return read_document(path)
+    return read_document(path, workers)
 
 
 # --------------------------------------------------------------------------- structure
@@ -490,7 +490,9 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
             content = _code_text(inside, min(l.x0 for l in inside))
         else:
             content = "\n".join(_join_lines([l]) for l in inside if not _ends_with_equation_number(l, layout))
-        items.append(Item(box[1], "entity", entity={**cap, "content": content}))
+        # A box that runs to the page's foot goes on at the head of the next page (a breakable box).
+        items.append(Item(box[1], "entity", entity={**cap, "content": content,
+                                                     "continues": "box" if box[3] > page.height * 0.82 else None}))
     # Margin captions of tables: the rule-bounded tabular beside or below them.
     for cap in captions:
         if cap["used"] or cap["kind"] != "table":
@@ -558,7 +560,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
                 content = "\n".join(l.text for l in body if not _ends_with_equation_number(l, layout))
             items.append(Item(min([line.top] + [l.top for l in body]), "entity", entity={
                 "kind": kind, "number": number, "title": title, "content": content or title,
-                "continues": bool(body) and body[-1].bottom > page.height * 0.8}))
+                "continues": "ruled" if getattr(body, "open_ended", False) else None}))
         elif kind == "table":
             body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
             used.update(id(l) for l in body)
@@ -630,6 +632,12 @@ def _caption_lines(main: list[Line], i: int, used: set[int], rules: list = (), b
     return lines
 
 
+class _OpenEnded(list):
+    """The lines of a float that runs past the page's foot (its rest is at the top of the next page)."""
+
+    open_ended = True
+
+
 def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], layout: Layout,
                 below_only: bool) -> list[Line]:
     """The lines of a float bounded by horizontal rules next to its caption (algorithm, table)."""
@@ -652,6 +660,11 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
                 break
         if end > first[1]:
             return [l for l in main if id(l) not in used and first[1] - 2 <= (l.top + l.bottom) / 2 <= end + 2]
+        if below_only and not same:
+            # An opening rule and no closing one: the float breaks at the page's foot and goes on overleaf.
+            body = _OpenEnded(l for l in main if id(l) not in used and l.top > first[1] - 2)
+            if body and body[-1].bottom > page.height * 0.75:
+                return body
     if not below_only:
         above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2 and cap_top - r[3] < 400]
         if len(above) >= 2:
@@ -825,6 +838,7 @@ class ChunkBuilder:
         self.seen_entities: set[tuple[str, str]] = set()
         self.duplicates: list[tuple[str, str, int]] = []
         self.wanted: dict[tuple[str, str], set[int]] = {}   # a second look: numbers a gap says were missed
+        self.carry: dict | None = None           # a float broken at the page's foot, to go on overleaf
         self.section_ordinal: Counter = Counter()
         self.page: Page | None = None
 
@@ -927,7 +941,7 @@ class ChunkBuilder:
         return chunk
 
     # ---- entities
-    def add_entity(self, ent: dict, pdf_page: int) -> None:
+    def add_entity(self, ent: dict, pdf_page: int) -> Chunk | None:
         key = (ent["kind"], ent["number"])
         if not ent["number"]:
             return
@@ -935,8 +949,8 @@ class ChunkBuilder:
             self.duplicates.append((ent["kind"], ent["number"], pdf_page))
             return  # a repeated caption (continued table) keeps the first
         self.seen_entities.add(key)
-        self._emit(ent["kind"], ent["content"] or ent.get("title") or "", pdf_page, number=ent["number"],
-                   title=ent.get("title") or None, context=ent.get("context"), extra=ent.get("extra"))
+        return self._emit(ent["kind"], ent["content"] or ent.get("title") or "", pdf_page, number=ent["number"],
+                          title=ent.get("title") or None, context=ent.get("context"), extra=ent.get("extra"))
 
     def open_block(self, kind: str, number: str, title: str, line: Line, first_words: list, printed: str | None = None,
                    box=None) -> None:
@@ -987,16 +1001,50 @@ class ChunkBuilder:
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
         self.page = page
+        items = self._continued_float(page, items)
         for idx, item in enumerate(items):
             if item.kind == "entity":
                 if item.entity["kind"] != "formula":  # a formula sits inside the running text
                     self.flush_text()
                     self.close_block()
-                self.add_entity(item.entity, page.number)
+                chunk = self.add_entity(item.entity, page.number)
+                if chunk is not None and item.entity.get("continues"):
+                    self.carry = {"chunk": chunk, "how": item.entity["continues"], "page": page.number}
             elif item.kind == "note":
                 self.add_note(item.text)
             else:
                 self.feed_line(item.line, items, idx)
+
+    def _continued_float(self, page: Page, items: list[Item]) -> list[Item]:
+        """A boxed or ruled float broken at the foot of the previous page: the lines at the head of this
+        page that continue it (inside an uncaptioned box at the top, or down to the closing rule) are
+        appended to it and leave the text flow."""
+        carry, self.carry = self.carry, None
+        if carry is None or carry["page"] != page.number - 1:
+            return items
+        lines = [it for it in items if it.kind == "line"]
+        if not lines:
+            return items
+        if carry["how"] == "box":
+            box = next((b for b in sorted(page.boxes, key=lambda b: b[1]) if b[1] < page.height * 0.25), None)
+            taken = [it for it in lines if box is not None and _inside(it.line, box)]
+        else:
+            top = min(it.line.top for it in lines)
+            closing = min((r[1] for r in page.rules if r[1] > top and r[0] < self.layout.margin_x), default=None)
+            taken = [it for it in lines if closing is not None and it.line.bottom <= closing + 2] \
+                if closing is not None and closing < page.height * 0.6 else []
+        if not taken:
+            return items
+        chunk = carry["chunk"]
+        body = [it.line for it in taken]
+        if body and all(w.mono for l in body for w in l.words):
+            more = _code_text(body, min(l.x0 for l in body))
+        else:
+            more = "\n".join(_join_lines([l]) for l in body)
+        chunk.content = f"{chunk.content}\n{more}".strip()
+        chunk.extra["continued_on_pdf_page"] = page.number
+        ids = {id(it) for it in taken}
+        return [it for it in items if id(it) not in ids]
 
     def feed_line(self, line: Line, items: list[Item], idx: int) -> None:
         text = line.text.strip()
@@ -1164,6 +1212,21 @@ class Reading:
     duplicates: list[tuple[str, str, int]]      # (kind, number, pdf page) of repeated heads (the first is kept)
     recovered: list[tuple[str, str, int]]       # entities found on the second look, where the sequence had a gap
     layout: Layout
+    pages: int = 0
+    seconds: dict = field(default_factory=dict)  # {"read": s, "structure": s}
+
+
+def read_book(path: Path, count_tokens, workers: int | None = None) -> Reading:
+    """A PDF read and structured: read_pdf then structure, timed."""
+    import time
+
+    started = time.perf_counter()
+    document = read_pdf(path, workers)
+    read = time.perf_counter()
+    reading = structure(document, count_tokens, path.name)
+    reading.pages = len(document.pages)
+    reading.seconds = {"read": round(read - started, 3), "structure": round(time.perf_counter() - read, 3)}
+    return reading
 
 
 def structure(document: Document, count_tokens, source: str) -> Reading:

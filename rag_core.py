@@ -10,6 +10,7 @@ the builder or any PDF library.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -94,9 +95,9 @@ def load_spellfix(db) -> bool:
 class Embedder:
     """Turns texts into unit-length float32 vectors with the ONNX model in models/."""
 
-    def __init__(self, model_dir: Path | str = DEFAULT_MODEL_DIR, threads: int = 1):
+    def __init__(self, model_dir: Path | str = DEFAULT_MODEL_DIR, threads: int = 1, session: bool = True):
+        """session=False loads the tokenizer only (count_tokens); the model then loads on the first embed()."""
         import numpy as np
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.model_dir = Path(model_dir)
@@ -120,18 +121,33 @@ class Embedder:
             raise ConfigError(f"tokenizer.json cannot be read: {exc}") from None
         self.tokenizer.enable_truncation(max_length=self.max_tokens)
         self.tokenizer.no_padding()
+        self._np = np
+        self._threads = threads
+        self.session = None
+        if session:
+            self._load_session()
+
+    def _load_session(self) -> None:
+        import onnxruntime as ort
+
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
+        options.intra_op_num_threads = self._threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         try:
             self.session = ort.InferenceSession(
-                str(onnx_path), options, providers=["CPUExecutionProvider"]
+                str(self.model_dir / "model.onnx"), options, providers=["CPUExecutionProvider"]
             )
         except Exception as exc:
             raise ConfigError(f"model.onnx cannot be loaded: {str(exc).splitlines()[0]}") from None
         self._input_names = [i.name for i in self.session.get_inputs()]
-        self._np = np
+
+    def check_file(self) -> None:
+        """ConfigError unless model.onnx's bytes are the ones model.json names (a cheap check, no session)."""
+        digest = hashlib.sha256((self.model_dir / "model.onnx").read_bytes()).hexdigest()
+        if self.sha256 and digest != self.sha256:
+            raise ConfigError(f"model.onnx does not match model.json (sha256 {digest[:12]}…, expected "
+                              f"{self.sha256[:12]}…): restore models/ from the repository")
 
     def count_tokens(self, text: str) -> int:
         """Number of model tokens of text (without truncation), [CLS]/[SEP] included."""
@@ -146,6 +162,8 @@ class Embedder:
         np = self._np
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self.session is None:
+            self._load_session()
         encodings = self.tokenizer.encode_batch(list(texts))
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(texts), width), dtype=np.int64)

@@ -1,53 +1,127 @@
-"""Build speed: the sample book and derivations.pdf (796 pages, the 700-page-book proxy).
+"""Build speed and memory, side by side with another version of the builder.
 
-    python tests/bench/bench_build.py [--skip-corpora]
+    python tests/bench/bench_build.py                      # this checkout vs the builder before PDFium
+    python tests/bench/bench_build.py --baseline HEAD~3    # any git ref as the baseline
+    python tests/bench/bench_build.py --no-baseline --pdf derivations.pdf
 
-Prints pages per second and seconds per stage from each build's report.  The target for
-derivations.pdf is at most 5 minutes on the 2-core reference machine, embeddings included.
+Each PDF is built by both builders, alternately, each build in its own process tree; the script
+prints wall seconds, seconds per stage, and peak resident memory of the whole build (the builder
+and any reader processes it starts, sampled every 50 ms), then the ratios.  The baseline's code is
+taken from git (`git archive`) into a temporary folder; it needs the libraries it imported (the
+builder before PDFium read with pdfplumber and pypdf: `pip install pdfplumber pypdf`).
+
+Targets (issue 15): derivations.pdf, 796 pages, end to end <= 60 s on 2 cores with peak memory
+<= 400 MB.  This machine is noisy: compare figures from one run, side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = ROOT.parent / "shared" / "corpora"
+# The last commit whose builder read PDFs with pdfplumber (before the PDFium glyph layer).
+DEFAULT_BASELINE = "02010fd"
 
 
-def build(pdf: Path) -> dict:
+def tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and all its descendants, in kB (Linux /proc)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue
+    return total
+
+
+def build(code: Path, pdf: Path) -> dict:
+    """One build by the builder in `code`: its report, wall seconds and peak memory of its process tree."""
     with tempfile.TemporaryDirectory() as tmp:
-        t = time.perf_counter()
-        proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", f"{tmp}/k.sqlite",
-                               "--quiet", "--json"], capture_output=True, text=True, check=True)
-        report = json.loads(proc.stdout)
-        report["wall_seconds"] = round(time.perf_counter() - t, 1)
-        report["size_mb"] = round(Path(f"{tmp}/k.sqlite").stat().st_size / 1e6, 1)
+        out = Path(tmp) / "k.sqlite"
+        started = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, str(code / "build_db.py"), str(pdf), "-o", str(out), "--quiet",
+                                 "--json", "--models", str(ROOT / "models")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, tree_rss_kb(proc.pid))
+            time.sleep(0.05)
+        stdout, stderr = proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit(f"{code.name} failed on {pdf.name}: {stderr.strip()[-500:]}")
+        report = json.loads(stdout)
+        report["wall_seconds"] = round(time.perf_counter() - started, 1)
+        report["peak_mb"] = round(peak / 1024)
+        report["size_mb"] = round(out.stat().st_size / 1e6, 1)
         return report
 
 
-def main(argv=None):
+def checkout(ref: str, into: Path) -> Path:
+    """The repository's files at a git ref, in a folder (models/ is taken from this checkout)."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref], capture_output=True,
+                          check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def line(name: str, r: dict) -> str:
+    stages = ", ".join(f"{k} {v:.1f}" for k, v in r["seconds"].items() if v >= 0.05)
+    return (f"  {name:9} {r['wall_seconds']:7.1f} s wall, peak {r['peak_mb']:5} MB, {r['chunks']} chunks, "
+            f"file {r['size_mb']} MB\n  {'':9} stages (s): {stages}")
+
+
+def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-corpora", action="store_true")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git ref of the builder to compare with "
+                                                                     f"(default {DEFAULT_BASELINE})")
+    parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
+    parser.add_argument("--pdf", action="append", help="a PDF (path, or a name in ../shared/corpora); "
+                                                       "default: the sample book, glpk, StOpt, derivations")
     args = parser.parse_args(argv)
-    pdfs = [ROOT / "book" / "book.pdf"]
-    if not args.skip_corpora:
-        if not CORPORA.is_dir():
-            print(f"{CORPORA} not found: only the sample book is measured")
+    if args.pdf:
+        pdfs = [Path(p) if Path(p).exists() else CORPORA / p for p in args.pdf]
+    else:
+        pdfs = [ROOT / "book" / "book.pdf"]
+        if CORPORA.is_dir():
+            pdfs += [CORPORA / n for n in ("glpk_manual.pdf", "stopt-manual.pdf", "derivations.pdf")]
         else:
-            pdfs += [CORPORA / "stopt-manual.pdf", CORPORA / "derivations.pdf"]
-    for pdf in pdfs:
-        r = build(pdf)
-        stages = ", ".join(f"{k} {v:.1f}" for k, v in r["seconds"].items() if v >= 0.05)
-        print(f"{pdf.name}: {r['pages']} pages, {r['chunks']} chunks, {r['wall_seconds']} s wall "
-              f"({r['pages'] / r['wall_seconds']:.1f} pages/s), file {r['size_mb']} MB")
-        print(f"  stages (s): {stages}")
+            print(f"{CORPORA} not found: only the sample book is measured")
+    with tempfile.TemporaryDirectory() as tmp:
+        builders = {"this": ROOT}
+        if not args.no_baseline:
+            builders = {"baseline": checkout(args.baseline, Path(tmp)), "this": ROOT}
+        for pdf in pdfs:
+            results = {name: build(code, pdf) for name, code in builders.items()}
+            pages = results["this"]["pages"]
+            print(f"{pdf.name}: {pages} pages")
+            for name, r in results.items():
+                print(line(name, r))
+            if "baseline" in results:
+                b, t = results["baseline"], results["this"]
+                print(f"  this / baseline: wall {t['wall_seconds'] / b['wall_seconds']:.2f}, "
+                      f"peak memory {t['peak_mb'] / max(b['peak_mb'], 1):.2f}")
+            sys.stdout.flush()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
