@@ -764,6 +764,127 @@ def _equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]
     return out
 
 
+@dataclass
+class OutlineHeading:
+    """A heading the PDF's bookmarks point at, found on its page."""
+
+    level: int              # 0 part, 1 chapter, 2 section, 3 subsection, 4 subsubsection
+    number: str | None      # as printed ("3", "3.1", "A", "II"); None for unnumbered ones (Preface, Index)
+    title: str
+    page: int
+    baseline: float         # the heading line's baseline on its page
+    outline_level: int = 0
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+_LEADING_NUMBER = re.compile(r"^(?:(?P<word>chapter|part|appendix|lecture)\s+)?(?P<num>(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+))"
+                             r"(?:\.|:)?(?:\s+|$)", re.IGNORECASE)
+
+
+def _heading_number(line: Line, above: list[Line]) -> tuple[str | None, str | None]:
+    """(number, 'part' | 'appendix' | None) printed on a heading line or on a label line right above it
+    ("3.1 Title", "Chapter 3" / "3" above the title, "Appendix A", "Part II")."""
+    for candidate in [line] + above:
+        m = _LEADING_NUMBER.match(candidate.text)
+        if not m:
+            continue
+        word, num = (m.group("word") or "").lower(), m.group("num")
+        rest = candidate.text[m.end():].strip()
+        if word == "part" or (re.fullmatch(r"[IVXLC]+", num) and word != "chapter" and (not rest or candidate is not line)):
+            if word == "part" or candidate is not line:
+                return num.upper(), "part"
+            continue
+        if num.isalpha() and not word and not (candidate is not line and not rest):
+            continue  # "A Short Note on Proofs": a word, not an appendix letter
+        if candidate is not line and rest and word not in ("chapter", "appendix", "lecture"):
+            continue  # a line above that says more than a label is not the heading's number
+        return (num.upper() if num.isalpha() else num), ("appendix" if word == "appendix" else None)
+    return None, None
+
+
+def _words_of(text: str) -> list[Word]:
+    """Plain words (no positions) for reading a number off a bookmark's title with _heading_number."""
+    return [Word(t, 0, 0, 0, 0, 0, False, False) for t in text.split()]
+
+
+def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
+    """The bookmarks' headings, placed on their lines: {pdf page: [headings]}.
+
+    Each bookmark's title is looked for on its page, near the height it points at; its number is
+    read from that line or from a label right above it ("Chapter 3", a big "3").  An unnumbered
+    bookmark whose children are numbered "3.1", "3.2" is chapter 3."""
+    found: list[OutlineHeading | None] = []
+    for entry in document.outline:
+        if not 1 <= entry.page <= len(document.pages):
+            found.append(None)
+            continue
+        page = document.pages[entry.page - 1]
+        # Bookmarks often carry the number: "I Probabilistic Reasoning", "2.1 Sets"; the page sets it apart.
+        prefix = _LEADING_NUMBER.match(entry.title.strip())
+        core = entry.title.strip()[prefix.end():] if prefix and len(entry.title.strip()[prefix.end():]) >= 3 else ""
+        title = _norm(core or entry.title)
+        if len(title) < 3:
+            found.append(None)
+            continue
+        best, best_key = None, None
+        for i, line in enumerate(page.lines):
+            text = _norm(line.text)
+            if not text or len(text) > len(title) + 16 or re.search(r"(\.\s?){3,}\S*$", line.text):
+                continue  # too long for this title, or a contents line ("1.1 Title . . . 3")
+            if title[:24] not in text and not (len(text) >= 6 and title.startswith(text[-min(len(text), 24):])):
+                continue
+            # The heading is the largest such line; among equals, the one nearest where the bookmark points.
+            key = (-round(line.size), abs(line.top - entry.top) if entry.top is not None else 0, i)
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        if best is None:
+            found.append(None)
+            continue
+        line = page.lines[best]
+        above = [l for l in page.lines[max(0, best - 2):best] if line.top - l.bottom < line.size * 4]
+        number, what = _heading_number(line, list(reversed(above)))
+        if number is None and core:
+            number, what = _heading_number(Line(_words_of(entry.title.strip()), entry.page), [])
+        level = 0 if what == "part" else (number.count(".") + 1 if number else -1)
+        found.append(OutlineHeading(min(level, 4), number, (core or entry.title).strip(), entry.page, line.baseline,
+                                    entry.level))
+    # Unnumbered bookmarks over numbered children: chapter N when the children are N.1, N.2, …
+    entries = document.outline
+    for i, h in enumerate(found):
+        if h is None or h.number:
+            continue
+        children = []
+        for j in range(i + 1, len(entries)):
+            if entries[j].level <= entries[i].level:
+                break
+            if found[j] and found[j].number and entries[j].level == entries[i].level + 1:
+                children.append(found[j].number)
+        prefixes = {c.rsplit(".", 1)[0] for c in children if "." in c}
+        if len(prefixes) == 1:
+            h.number = prefixes.pop()
+            h.level = h.number.count(".") + 1
+    # The outline depth of chapters: unnumbered bookmarks at that depth are unnumbered chapters.
+    chapter_depths = Counter(h.outline_level for h in found if h and h.level == 1)
+    base = chapter_depths.most_common(1)[0][0] if chapter_depths else 0
+    part_depths = {h.outline_level for h in found if h and h.level == 0}
+    out: dict[int, list[OutlineHeading]] = defaultdict(list)
+    for h in found:
+        if h is None:
+            continue
+        if h.level < 0 and h.outline_level in part_depths and h.outline_level < base:
+            # An unnumbered bookmark beside the parts: the appendices' divider is the part "Appendices".
+            h.level = 0
+            if re.fullmatch(r"(?i)appendi(x|ces)", h.title.strip()):
+                h.number = "Appendices"
+        elif h.level < 0:
+            h.level = max(1, min(4, 1 + h.outline_level - base))
+        out[h.page].append(h)
+    return dict(out)
+
+
 EXERCISE_SECTION_RE = re.compile(r"(?i)\b(exercises|problems)\b")   # sections whose "1.", "2." items are exercises
 END_MARK_RE = re.compile(r"(□|■|∎|◀|◁|⊓⊔|♦|▮|\bQED|\bq\.e\.d\.)\s*$")      # end of a proof or an example
 
@@ -839,6 +960,7 @@ class ChunkBuilder:
         self.duplicates: list[tuple[str, str, int]] = []
         self.wanted: dict[tuple[str, str], set[int]] = {}   # a second look: numbers a gap says were missed
         self.carry: dict | None = None           # a float broken at the page's foot, to go on overleaf
+        self.outline: dict[int, list[OutlineHeading]] = {}   # the bookmarks' headings, by PDF page
         self.section_ordinal: Counter = Counter()
         self.page: Page | None = None
 
@@ -848,23 +970,41 @@ class ChunkBuilder:
         return f"{prefix}_{number.replace('.', '_')}"
 
     def open_section(self, level: int, number: str, title: str, line: Line) -> None:
+        names = ["part", "chapter", "section", "subsection", "subsubsection"]
+        sid = self._section_id(level, number)
+        if any(s.id == sid for s in self.sections):
+            if self.where[names[level]] and self.where[names[level]][0] == number:
+                # The same heading seen twice (its label line, then its bookmark's title line).
+                known = next(s for s in self.sections if s.id == sid)
+                if title and not known.title:
+                    known.title = title
+                    self.where[names[level]] = (number, title)
+                return
+        self.flush_text()
+        self.close_block()
+        self.exercise_list = {"next": 1} if EXERCISE_SECTION_RE.search(title) else None
+        for name in names[level:]:
+            self.where[name] = None
+        self.where[names[level]] = (number, title)
+        parent = None
+        for lvl in range(level - 1, -1, -1):
+            if self.where[names[lvl]] and self.where[names[lvl]][0]:
+                parent = self._section_id(lvl, self.where[names[lvl]][0])
+                break
+        if any(s.id == sid for s in self.sections):
+            return
+        page = self.printed.number(line.page)
+        self.sections.append(Section(sid, level, number, title, parent, page, line.page, ord=len(self.sections)))
+
+    def open_unnumbered(self, level: int, title: str) -> None:
+        """An unnumbered heading (Preface, Bibliography, Index): the text after it belongs to no numbered part."""
         self.flush_text()
         self.close_block()
         self.exercise_list = {"next": 1} if EXERCISE_SECTION_RE.search(title) else None
         names = ["part", "chapter", "section", "subsection", "subsubsection"]
         for name in names[level:]:
             self.where[name] = None
-        self.where[names[level]] = (number, title)
-        parent = None
-        for lvl in range(level - 1, -1, -1):
-            if self.where[names[lvl]]:
-                parent = self._section_id(lvl, self.where[names[lvl]][0])
-                break
-        sid = self._section_id(level, number)
-        if any(s.id == sid for s in self.sections):
-            return
-        page = self.printed.number(line.page)
-        self.sections.append(Section(sid, level, number, title, parent, page, line.page, ord=len(self.sections)))
+        self.where[names[level]] = (None, title)
 
     def _location(self) -> dict:
         loc = {}
@@ -1050,6 +1190,15 @@ class ChunkBuilder:
         text = line.text.strip()
         size = line.size
         body = self.layout.body_size
+        # A heading the PDF's bookmarks point at.
+        for h in self.outline.get(line.page, ()):
+            if abs(h.baseline - line.baseline) < 1.5 and line.size >= body * 0.95:
+                self._commit_pending()
+                if h.number:
+                    self.open_section(h.level, h.number, h.title, line)
+                else:
+                    self.open_unnumbered(h.level, h.title)
+                return
         # Parts and chapters: large type.
         if size >= body * 1.6:
             # A part or chapter opens with its label ("Part II", "Chapter 5", "Appendix A"); the
@@ -1108,7 +1257,7 @@ class ChunkBuilder:
             number, words = item
             # Stored as chapter.n, the way the book cites them; a chapter's second list restarting at 1
             # (programming exercises after exercises) is told apart by its section's number.
-            places = [p for p in (self.where["chapter"], self.where["subsection"] or self.where["section"]) if p]
+            places = [p for p in (self.where["chapter"], self.where["subsection"] or self.where["section"]) if p and p[0]]
             qualified = [f"{p[0]}.{number}" for p in places] + [str(number)]
             stored = next((q for q in qualified if ("exercise", q) not in self.seen_entities), qualified[0])
             self.open_block("exercise", stored, "", line, words, printed=str(number))
@@ -1241,11 +1390,12 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
     layouts = detect_layout(pages)
     contents = {p.number for p in pages if _is_contents_page(p)}
-    builder = _walk(pages, layouts, printed, count_tokens, source, contents, {})
+    outline = outline_headings(document)
+    builder = _walk(pages, layouts, printed, count_tokens, source, contents, {}, outline)
     wanted = _second_look(builder.chunks, document)
     recovered: list[tuple[str, str, int]] = []
     if wanted:
-        again = _walk(pages, layouts, printed, count_tokens, source, contents, wanted)
+        again = _walk(pages, layouts, printed, count_tokens, source, contents, wanted, outline)
         before = {(c.kind, c.number) for c in builder.chunks if c.kind != "text"}
         recovered = [(c.kind, c.number, c.pdf_page) for c in again.chunks
                      if c.kind != "text" and (c.kind, c.number) not in before]
@@ -1272,9 +1422,10 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
 
 
 def _walk(pages: list[Page], layouts: dict[int, Layout], printed: PrintedPages, count_tokens, source: str,
-          skip: set[int], wanted: dict) -> "ChunkBuilder":
+          skip: set[int], wanted: dict, outline: dict) -> "ChunkBuilder":
     builder = ChunkBuilder(layouts[1], printed, count_tokens, source)
     builder.wanted = wanted
+    builder.outline = outline
     for page in pages:
         if page.number in skip:
             continue
