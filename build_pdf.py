@@ -41,6 +41,7 @@ class Layout:
     margin_x: float      # words starting right of this are margin-column text
     body_size: float
     body_font: str = ""  # the font most of the running text is set in
+    label_right: float = 0.0   # where equation numbers end, when the book sets them off the text block's edge
 
 
 def _shape(text: str) -> str:
@@ -248,7 +249,26 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
             layouts[parity] = every or Layout(left=72, right=pages[0].width * 0.8,
                                               margin_x=pages[0].width * 0.8 + 6, body_size=body)
         layouts[parity].body_font = body_font
+        layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
     return layouts
+
+
+def _label_column(pages: list[Page], layout: Layout) -> float:
+    """The right edge the book sets its equation numbers to: the x where most "(5.3)" tokens that end
+    a line after a wide gap stop.  Equation numbers are right-aligned to one edge; that edge is
+    usually the text block's, but not always (a narrower display column, a wide margin)."""
+    ends: Counter = Counter()
+    for page in pages:
+        for line in page.lines:
+            words = line.words
+            if len(words) >= 2 and equation_number(words[-1].text) and \
+                    words[-1].x0 - words[-2].x1 > layout.body_size * 1.5:
+                ends[round(words[-1].x1)] += 1
+    if not ends:
+        return layout.right
+    x, n = ends.most_common(1)[0]
+    near = sum(c for e, c in ends.items() if abs(e - x) <= 2)
+    return float(x) if near >= 3 and abs(x - layout.right) < layout.body_size * 6 else layout.right
 
 
 def _column_edges(pages: list[Page], body: float) -> Layout | None:
@@ -449,6 +469,8 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
         if right:
             margin.append(Line(right, page.number))
 
+    main = _split_side_by_side(main, page, layout)
+
     # Margin column: blocks of lines; a caption starts a new block.
     def margin_caption(line: Line) -> Head | None:
         head = match_head(line, layout.body_font)
@@ -581,6 +603,40 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
     order = {"entity": 0, "line": 1, "note": 2}
     items.sort(key=lambda it: (round(it.top), order[it.kind]))
     return items
+
+
+def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Line]:
+    """Floats set side by side (two algorithms, two tables): where the page's rules form groups that
+    stand next to each other, not above each other, the lines beside them are cut at the gutter, so
+    each float reads its own column."""
+    groups: list[list[tuple]] = []
+    for r in sorted(page.rules + page.boxes, key=lambda r: (round(r[0]), round(r[2]))):
+        for g in groups:
+            if abs(g[0][0] - r[0]) < 4 and abs(g[0][2] - r[2]) < 4:
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    cuts = []
+    for a in groups:
+        for b in groups:
+            left, right = a[0], b[0]
+            if left[2] + 6 < right[0] and left[2] - left[0] > 60 and right[2] - right[0] > 60:
+                top = max(min(r[1] for r in a), min(r[1] for r in b))
+                bottom = min(max(r[3] for r in a), max(r[3] for r in b))
+                if bottom > top:   # the two groups share height: side by side
+                    cuts.append(((left[2] + right[0]) / 2, min(r[1] for r in a + b) - 30, max(r[3] for r in a + b) + 4))
+    if not cuts:
+        return main
+    out = []
+    for line in main:
+        pieces = [line.words]
+        for x, y0, y1 in cuts:
+            if y0 <= line.top <= y1:
+                pieces = [part for words in pieces for part in ([w for w in words if (w.x0 + w.x1) / 2 < x],
+                                                                [w for w in words if (w.x0 + w.x1) / 2 >= x]) if part]
+        out.extend(Line(words, line.page) for words in pieces)
+    return out
 
 
 def _caption_title(text: str, head: Head) -> str:
@@ -723,8 +779,9 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
 
 
 def _ends_with_equation_number(line: Line, layout: Layout) -> bool:
-    return (bool(EQ_NUMBER_RE.match(line.words[-1].text)) and line.words[-1].x1 >= layout.right - 6
-            and not _is_prose_reference(line, layout))
+    """A line whose last word is a displayed equation's number (at the right edge)."""
+    label = _equation_label(line, layout)
+    return label is not None and (len(line.words) == 1 or equation_number(line.words[0].text) != label)
 
 
 _REFERENCE_LEADS = {"equation", "equations", "eq", "eq.", "eqs", "eqs.", "eqn", "eqn.", "and", "or", "see", "by",
@@ -924,7 +981,8 @@ def _equation_label(line: Line, layout: Layout) -> str | None:
         number = equation_number(words[-2].text + words[-1].text)
         last = words[-1] if number is None else Word(words[-2].text + last.text, words[-2].x0, last.x1,
                                                        last.top, last.bottom, last.size, last.bold, last.mono)
-    if number is not None and last.x1 >= layout.right - 6 and not _is_prose_reference(line, layout):
+    at_edge = last.x1 >= layout.right - 6 or abs(last.x1 - (layout.label_right or layout.right)) <= 3
+    if number is not None and at_edge and not _is_prose_reference(line, layout):
         if "." in number or len(words) == 1 or last.x0 - words[-2].x1 > layout.body_size * 1.5:
             return number
         return None

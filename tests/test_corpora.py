@@ -105,3 +105,56 @@ def test_rebuild_is_deterministic(tmp_path_factory, tmp_path):
     _, _, first = built("stopt", tmp_path_factory)
     again = build(pdf_of("stopt"), tmp_path / "again.sqlite")
     assert again["content_hash"] == first["content_hash"]
+
+
+def test_kinds_beyond_spec_01_are_served(tmp_path_factory):
+    """A theorem of a real book: on /entity, in MCP's enum and get_entity_by_number, in /health's counts,
+    and reached from the text that cites it ("… Theorem 2.10 allows us …")."""
+    import asyncio
+
+    import httpx
+
+    from conftest import start_server
+
+    require_corpora()
+    _, path, report = built("aata_2022", tmp_path_factory)
+    assert report["counts"].get("theorem", 0) >= 12 and report["counts"].get("principle", 0) >= 3
+    proc, base = start_server("--db", str(path))
+    try:
+        body = httpx.get(f"{base}/entity/theorem/2.10").json()
+        assert body["type"] == "theorem" and body["page_number"] == 20 and body["pdf_page"] == 32
+        assert body["cited_by"], body
+        assert httpx.get(f"{base}/entity/principle/2.1").json()["title"]
+        health = httpx.get(f"{base}/health").json()
+        assert health["counts"]["theorem"] == report["counts"]["theorem"]
+        assert health["build_report"]["kinds"]["theorem"]["found"] == report["counts"]["theorem"]
+
+        from mcp import Client
+
+        async def mcp_calls():
+            async with Client(base + "/mcp") as client:
+                tools = {t.name: t for t in (await client.list_tools()).tools}
+                enum = tools["get_entity_by_number"].input_schema["properties"]["entity_type"]
+                enum = enum.get("enum") or next(a["enum"] for a in enum.get("anyOf", []) if "enum" in a)
+                result = await client.call_tool("get_entity_by_number", {"entity_type": "lemma", "number": "2.13"})
+                return enum, result.structured_content
+
+        enum, doc = asyncio.run(mcp_calls())
+        assert {"theorem", "lemma", "principle", "formula", "image"} <= set(enum)
+        assert doc["result"]["metadata"]["chunk_type"] == "lemma" and doc["result"]["metadata"]["page"] == 22
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_text_is_read_as_printed(tmp_path_factory):
+    """Ligatures and glyphs without a Unicode mapping come back as the letters printed (glpk's layer
+    drops "fi": "specied", "single le"); equation labels printed "(1:1)" are numbers 1.1."""
+    import apsw
+
+    require_corpora()
+    _, path, _ = built("glpk_manual", tmp_path_factory)
+    db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    text = " ".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    assert text.count("specified") > 50 and "specied" not in text and " single le " not in text
+    assert db.execute("SELECT pdf_page FROM chunks WHERE kind = 'formula' AND number = '1.1'").fetchone() == (9,)

@@ -1,0 +1,154 @@
+"""The PDF reader's general rules, each on the smallest input that shows it, and the build's self-check.
+
+These rules are about typesetting, not about any one book: a folio glued to a running head, page
+labels that disagree with the printed numbers, a numbered head in a face of its own, an equation
+number with an odd separator, a sequence with a gap.  The books in ../shared/corpora exercise
+them whole (test_corpora.py); here each rule is pinned down on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import BOOK_PDF, ROOT
+
+from build_common import number_ranges, numbering_gaps
+from build_glyphs import Line, Page, Word, repair_char
+from build_pdf import (_folio_candidates, equation_number, match_head, printed_pages, roman_value)
+
+
+def word(text, x0=0.0, bold=False, italic=False, font="Body", size=10.0):
+    return Word(text, x0, x0 + 6 * len(text), 0, 10, size, bold, False, italic, font, 8.0)
+
+
+def line(*words, page=1):
+    return Line(list(words), page)
+
+
+def page(number, *lines):
+    return Page(number, None, 500, 700, list(lines), [], [], [])
+
+
+# --------------------------------------------------------------------------- folios and printed pages
+
+@pytest.mark.parametrize("texts, expected", [
+    (["EXPECTEDDISCOUNTEDREWARD234"], ["234"]),          # a folio glued to the running head
+    (["234", "CHAPTER", "5"], ["234", "5"]),
+    (["12CHAPTER", "TWO"], ["12"]),
+    (["xii"], ["xii"]),
+    (["Preface"], []),
+])
+def test_folio_candidates(texts, expected):
+    assert _folio_candidates(line(*[word(t) for t in texts])) == expected
+
+
+def test_printed_pages_from_folios_with_openers_inferred():
+    """Folios read on most pages; a chapter opener without one takes its neighbours' run."""
+    pages = [page(n) for n in range(1, 11)]
+    candidates = {n: [str(n + 20)] for n in range(1, 11) if n != 5}
+    printed = printed_pages(pages, candidates, labels=None)
+    assert printed.source == "folios" and printed.labels[5] == "25" and printed.number(7) == 27
+    assert printed.read == 9 and printed.inferred == 1
+
+
+def test_page_labels_that_disagree_with_the_folios_are_set_aside():
+    pages = [page(n) for n in range(1, 11)]
+    candidates = {n: [str(n - 4)] for n in range(5, 11)}
+    labels = {n: str(n) for n in range(1, 11)}                 # stale labels, counted from the cover
+    printed = printed_pages(pages, candidates, labels)
+    assert printed.source == "folios" and printed.labels[8] == "4" and "disagree" in printed.note
+    agreeing = printed_pages(pages, {n: [str(n)] for n in range(5, 11)}, labels)
+    assert agreeing.source == "page labels" and agreeing.labels[2] == "2"   # labels number pages without folios
+
+
+def test_roman_front_matter():
+    pages = [page(n) for n in range(1, 9)]
+    candidates = {1: ["i"], 2: ["ii"], 3: ["iii"], 5: ["1"], 6: ["2"], 7: ["3"], 8: ["4"]}
+    printed = printed_pages(pages, candidates, None)
+    assert [printed.labels[n] for n in (1, 3, 5, 8)] == ["i", "iii", "1", "4"]
+    assert printed.number(2) is None and roman_value("xiv") == 14
+
+
+# --------------------------------------------------------------------------- text and numbers
+
+def test_tex_fonts_unmapped_glyphs():
+    assert repair_char("\x0f", "OML") == "ϵ" and repair_char(":", "OML") == "."      # math italic codes
+    assert repair_char("2", "OMS") == "∈" and repair_char("{", "OMS") == "{"         # symbols; braces are braces
+    assert repair_char("X", "OMX") == "∑" and repair_char("\x0c", "OT1") == "ﬁ"
+
+
+@pytest.mark.parametrize("text, number", [("(5.3)", "5.3"), ("(1:1)", "1.1"), ("( 2.4a )", "2.4a"), ("(12)", "12"),
+                                          ("(A.3)", "A.3"), ("(x)", None), ("5.3", None)])
+def test_equation_numbers(text, number):
+    assert equation_number(text) == number
+
+
+def test_numbered_heads_by_their_face():
+    bold = match_head(line(word("Theorem", bold=True), word("2.9", bold=True), word("Division", bold=True),
+                           word("Algorithm.", bold=True), word("Let"), word("a")), "Body")
+    assert (bold.kind, bold.number, bold.title, bold.distinct) == ("theorem", "2.9", "Division Algorithm", True)
+    named = match_head(line(word("Lemma", bold=True), word("1.1", bold=True), word("(Cauchy-Schwarz)."),
+                            word("For")), "Body")
+    assert (named.kind, named.title) == ("lemma", "Cauchy-Schwarz")
+    new_kind = match_head(line(word("Assumption", italic=True, font="Italic"), word("3.1.", italic=True,
+                                                                                   font="Italic"), word("The")), "Body")
+    assert new_kind.kind == "assumption" and new_kind.distinct
+    reference = match_head(line(word("Definition"), word("7.1.1"), word("is"), word("important")), "Body")
+    assert reference is not None and not reference.distinct      # the body face: a reference, not a head
+    assert match_head(line(word("Section", bold=True), word("3.2", bold=True)), "Body") is None
+
+
+def test_numbering_gaps_and_shared_counters():
+    gaps = numbering_gaps({"formula": {"5.1", "5.2", "5.4", "5.11"}, "example": {"2.1", "2.3"},
+                           "theorem": {"2.2"}, "figure": {"1", "2", "4"}})
+    assert gaps == {"formula": ["5.3", "5.5", "5.6", "5.7", "5.8", "5.9", "5.10"], "figure": ["3"]}
+    assert number_ranges(gaps["formula"]) == ["5.3", "5.5–5.10"]
+
+
+# --------------------------------------------------------------------------- the build checks itself
+
+@pytest.fixture(scope="module")
+def gapped_pdf(tmp_path_factory):
+    """PDF pages 30-40 of the sample book without pages 33 and 34: formulas 3.5-3.7 go missing."""
+    from pypdf import PdfReader, PdfWriter
+
+    reader, writer = PdfReader(str(BOOK_PDF)), PdfWriter()
+    for index in [*range(29, 32), *range(34, 40)]:
+        writer.add_page(reader.pages[index])
+    path = tmp_path_factory.mktemp("gapped") / "gapped.pdf"
+    with open(path, "wb") as f:
+        writer.write(f)
+    return path
+
+
+def build(*args, cwd=None):
+    return subprocess.run([sys.executable, str(ROOT / "build_db.py"), *map(str, args)], capture_output=True,
+                          text=True, timeout=600, cwd=cwd)
+
+
+def test_report_names_the_gaps_and_strict_refuses_them(gapped_pdf, tmp_path):
+    out = tmp_path / "gapped.sqlite"
+    proc = build(gapped_pdf, "-o", out, "--quiet", "--json")
+    assert proc.returncode == 0, proc.stderr
+    checks = json.loads(proc.stdout)["checks"]
+    assert checks["kinds"]["formula"]["gaps"] == ["3.5–3.7"], checks
+    assert checks["pages"]["source"] in ("page labels", "folios")
+    text = build(gapped_pdf, "-o", tmp_path / "again.sqlite", "--quiet").stdout
+    assert "formula" in text and "gaps:" in text
+    before = out.read_bytes()
+    strict = build(gapped_pdf, "-o", out, "--quiet", "--strict")
+    assert strict.returncode == 3 and "numbering gaps" in strict.stderr and "formula" in strict.stderr
+    assert out.read_bytes() == before
+
+
+def test_rag_info_shows_the_report(tmp_path):
+    proc = subprocess.run([sys.executable, str(ROOT / "rag.py"), "info"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads(proc.stdout)
+    assert info["build_report"]["kinds"]["formula"]["gaps"] == []
+    assert info["counts"]["formula"] == info["build_report"]["kinds"]["formula"]["found"]
+    assert "theorem" in info["kinds"]       # kinds answered for, whether or not this book has them
