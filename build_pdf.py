@@ -42,6 +42,7 @@ class Layout:
     body_size: float
     body_font: str = ""  # the font most of the running text is set in
     label_right: float = 0.0   # where equation numbers end, when the book sets them off the text block's edge
+    leading: float = 0.0       # the usual distance from one line of running text to the next
 
 
 def _shape(text: str) -> str:
@@ -103,6 +104,19 @@ def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
             kept.append(line)
         page.lines = kept
     return candidates
+
+
+def drop_folio_lines(pages: list[Page], printed: "PrintedPages") -> None:
+    """A head or foot that no other page repeats (a short chapter's only even page) still carries
+    the page's own number: once the sequence has confirmed that number, the line goes too."""
+    for page in pages:
+        label = printed.labels.get(page.number)
+        if not label or not page.lines:
+            continue
+        for line in {id(l): l for l in (page.lines[0], page.lines[-1])}.values():
+            if len(line.words) <= 12 and label in _folio_candidates(line) and (
+                    line.top < page.height * 0.15 or line.top > page.height * 0.85):
+                page.lines.remove(line)
 
 
 def roman_value(text: str) -> int | None:
@@ -250,7 +264,20 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
                                               margin_x=pages[0].width * 0.8 + 6, body_size=body)
         layouts[parity].body_font = body_font
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
+        layouts[parity].leading = _leading(pages, body)
     return layouts
+
+
+def _leading(pages: list[Page], body: float) -> float:
+    """Baseline to baseline between consecutive lines of body text: the most common such distance."""
+    steps: Counter = Counter()
+    for page in pages[:400]:
+        lines = [l for l in page.lines if abs(l.size - body) < 0.3 and len(l.words) >= 6]
+        for a, b in zip(lines, lines[1:]):
+            step = b.baseline - a.baseline
+            if body * 0.9 < step < body * 1.8:
+                steps[round(step * 2) / 2] += 1
+    return steps.most_common(1)[0][0] if steps else body * 1.2
 
 
 def _label_column(pages: list[Page], layout: Layout) -> float:
@@ -488,7 +515,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
         text = _join_lines(block)
         head = margin_caption(Line([w for l in block for w in l.words], page.number))
         if head:
-            title = head.title or _caption_title(text, head)
+            title = _caption_title(text, head)
             captions.append({"kind": head.kind, "number": head.number, "title": title, "top": block[0].top,
                              "bottom": block[-1].bottom, "used": False, "lines": block})
         else:
@@ -569,7 +596,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
         kind, number = head.kind, head.number
         cap_lines = _caption_lines(main, i, used, page.rules, layout.body_font)
         used.update(id(l) for l in cap_lines)
-        title = head.title or _caption_title(_join_lines(cap_lines), head)
+        title = _caption_title(_join_lines(cap_lines), head)
         if kind in ("algorithm", "listing"):
             body = _ruled_body(page, main, cap_lines, used, layout, below_only=kind == "algorithm")
             if kind == "listing" and not body:
@@ -698,7 +725,10 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
                 below_only: bool) -> list[Line]:
     """The lines of a float bounded by horizontal rules next to its caption (algorithm, table)."""
     cap_top, cap_bottom = cap[0].top, cap[-1].bottom
-    rules = sorted(r for r in page.rules if r[0] < layout.margin_x and r[1] >= cap_bottom - 2)
+    cap_x0, cap_x1 = min(l.x0 for l in cap), max(l.x1 for l in cap)
+    # The float's rules: below the caption, and under it (not a neighbouring float's, side by side).
+    rules = sorted((r for r in page.rules if r[0] < layout.margin_x and r[1] >= cap_bottom - 2
+                    and r[0] < cap_x1 and r[2] > cap_x0), key=lambda r: (r[1], r[0]))
     below = [r for r in rules if r[1] - cap_bottom < 60]
     if below:
         first = below[0]
@@ -714,8 +744,12 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
             end = r[1]
             if below_only:
                 break
+        # A float narrower than the column (side by side with another) takes the lines within its rules' width.
+        inside = (lambda l: True) if first[2] - first[0] > (layout.right - layout.left) * 0.8 else \
+            (lambda l: first[0] - 6 <= (l.x0 + l.x1) / 2 <= first[2] + 6)
         if end > first[1]:
-            return [l for l in main if id(l) not in used and first[1] - 2 <= (l.top + l.bottom) / 2 <= end + 2]
+            return [l for l in main if id(l) not in used and first[1] - 2 <= (l.top + l.bottom) / 2 <= end + 2
+                    and inside(l)]
         if below_only and not same:
             # An opening rule and no closing one: the float breaks at the page's foot and goes on overleaf.
             body = _OpenEnded(l for l in main if id(l) not in used and l.top > first[1] - 2)
@@ -942,7 +976,7 @@ def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
     return dict(out)
 
 
-EXERCISE_SECTION_RE = re.compile(r"(?i)\b(exercises|problems)\b")   # sections whose "1.", "2." items are exercises
+EXERCISE_SECTION_RE = re.compile(r"(?i)\b(?:[a-z]+\s+)?(exercises|problems)\b")   # sections whose "1.", "2." items are exercises
 END_MARK_RE = re.compile(r"(□|■|∎|◀|◁|⊓⊔|♦|▮|\bQED|\bq\.e\.d\.)\s*$")      # end of a proof or an example
 
 
@@ -1179,6 +1213,21 @@ class ChunkBuilder:
         if lines and line.page == lines[-1].page and line.top - lines[-1].bottom > self.layout.body_size * 3.2 \
                 and not _is_display(line, self.layout):
             return False
+        if lines and block["box"] is None and _is_display(line, self.layout) and re.search(r"[.!?]$", lines[-1].text) \
+                and (len(lines) == 1 or not _is_display(lines[-1], self.layout)):
+            return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
+        if lines and not block["italic"] and block["box"] is None:
+            last = lines[-1]
+            leading = self.layout.leading or self.layout.body_size * 1.2
+            if line.page == last.page:
+                # An environment is set off by extra space after it; displays inside it are too, so a gap
+                # next to a display does not end it.
+                if line.baseline - last.baseline > leading * 1.45 and not _is_display(line, self.layout) \
+                        and not _is_display(last, self.layout):
+                    return False
+            elif re.search(r"[.!?]$", last.text) and self.layout.left + 4 < line.x0 < self.layout.left + \
+                    self.layout.body_size * 3 and len(line.words) >= 4:
+                return False   # it ended with its page; an indented new paragraph begins overleaf
         return len(lines) < 120
 
     def close_block(self) -> None:
@@ -1289,6 +1338,16 @@ class ChunkBuilder:
             last["bottom"] = line.bottom
             return
         self.last_heading = None
+        # An unnumbered "Exercises" or "Problems" heading: the "1.", "2." items under it are exercises.
+        if (line.bold or size > body * 1.1) and EXERCISE_SECTION_RE.fullmatch(re.sub(r"^[\d.]+\s*", "", text)):
+            self.exercise_list = {"next": 1}
+        # A top-level heading numbered without a dot ("2 Markov chains"), set large and bold.
+        m = re.match(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$", text)
+        if m and line.bold and size > body * 1.15 and not self.outline:
+            chapter = self.where["chapter"][0] if self.where["chapter"] else None
+            if chapter is None or m.group(1) != chapter:
+                self.open_section(1, m.group(1), m.group(2).strip(), line)
+                return
         # Numbered headings: bold or larger type, number inside the current chapter.
         m = HEADING_RE.match(text)
         if m and (line.bold or size > body * 1.1) and len(text) < 120:
@@ -1375,7 +1434,7 @@ class ChunkBuilder:
         display = [line]
         body = self.layout.body_size
         def is_display(l: Line) -> bool:
-            return l.x0 > self.layout.left + 12 and not EQ_NUMBER_RE.match(l.words[-1].text)
+            return l.x0 > self.layout.left + 12 and _equation_label(l, self.layout) is None
         j = idx - 1
         while j >= 0 and items[j].kind == "line" and is_display(items[j].line) \
                 and display[0].top - items[j].line.bottom < body * 1.6 and len(display) < 6:
@@ -1383,13 +1442,16 @@ class ChunkBuilder:
             j -= 1
         j = idx + 1
         while j < len(items) and items[j].kind == "line" and is_display(items[j].line) \
-                and items[j].line.top - display[-1].bottom < body * 1.6 and len(display) < 6 \
-                and not EQ_NUMBER_RE.match(items[j].line.words[-1].text):
+                and items[j].line.top - display[-1].bottom < body * 1.6 and len(display) < 6:
             display.append(items[j].line)
             j += 1
         parts = []
         for l in display:
-            words = l.words[:-1] if l is line else l.words
+            words = l.words
+            if l is line:   # the number itself, at the right edge (or the left, for books numbered on the left)
+                words = words[1:] if equation_number(words[0].text) == number and len(words) > 1 else \
+                    [w for w in words if equation_number(w.text) != number and not w.text.startswith("(")] \
+                    if equation_number(words[-1].text) is None else words[:-1]
             parts.append(" ".join(w.text for w in words))
         equation = "\n".join(p for p in parts if p)
         before = " ".join(_join_lines(p) for p in self.paragraphs[-1:]) if self.paragraphs else ""
@@ -1446,6 +1508,7 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     pages = document.pages
     folios = drop_running_lines(pages)
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
+    drop_folio_lines(pages, printed)
     layouts = detect_layout(pages)
     contents = {p.number for p in pages if _is_contents_page(p)}
     outline = outline_headings(document)
