@@ -73,6 +73,12 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
     # "Exercise 3" where the book restarts its numbering per chapter: the one in the same chapter.
     printed_ids = {(c.kind, c.chapter, c.extra["printed_number"]): c.id for c in chunks
                    if c.kind != "text" and c.extra.get("printed_number")}
+    # …and "Exercise 4.5.39": the 39th of the list in section 4.5.
+    for c in chunks:
+        if c.kind != "text" and c.extra.get("printed_number"):
+            for place in (c.section, c.subsection):
+                if place:
+                    printed_ids.setdefault((c.kind, place, c.extra["printed_number"]), c.id)
     mentions = mention_pattern(kinds)
     # Kinds the book numbers through the whole book ("Algorithm 9"): an undotted mention of
     # such a kind that matches nothing is worth reporting; for other kinds it is just a word.
@@ -94,7 +100,8 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
                 continue
             for raw in re.findall(_NUM, m.group("nums")):
                 number = normalize_number(raw)
-                target = entity_ids.get((kind, number)) or printed_ids.get((kind, c.chapter, number))
+                target = entity_ids.get((kind, number)) or printed_ids.get((kind, c.chapter, number)) or (
+                    printed_ids.get((kind, *number.rsplit(".", 1))) if number and "." in number else None)
                 if target:
                     ref(c, target)
                 elif number and (kind, number) != (c.kind, c.number) and ("." in number or kind in undotted):
