@@ -28,7 +28,7 @@ from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ra
 from build_markdown import markdown_structure, parse_front_matter
 from build_pdf import Reading, read_book
 from rag_core import (
-    DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, load_spellfix,
+    DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, identifier_index_terms, load_spellfix,
     normalize_kind, normalize_number,
 )
 
@@ -186,17 +186,60 @@ def related_edges(chunks: list[Chunk], vectors) -> set[tuple[str, str, str]]:
 """Embed: every chunk as the text a reader would search for, in fixed batches."""
 
 
-def embedding_text(c: Chunk) -> str:
+def heading_of(c: Chunk) -> str:
+    """The most specific heading a chunk sits under, with a text chunk's own run-in head."""
+    heading = c.subsubsection_title or c.subsection_title or c.section_title or c.chapter_title or ""
+    sub = c.extra.get("heading")
+    if sub and sub != heading:
+        heading = f"{heading}. {sub}" if heading else sub
+    return heading
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?:])\s+(?=[^a-z])")
+
+
+def lead_ins(chunks: list[Chunk]) -> dict[str, str]:
+    """Each entity's introducing sentence: the last sentence of the text just before it in reading
+    order, within its chapter ("The Bellman operator in vector notation is").  A reader asks for a
+    formula or theorem by what this sentence says of it, so it is indexed and embedded with it."""
+    out: dict[str, str] = {}
+    previous: Chunk | None = None
+    for c in chunks:
+        if c.kind == "text":
+            previous = c
+            continue
+        if previous is None or previous.chapter != c.chapter:
+            continue
+        text = previous.content.strip()
+        sentences = [s for s in _SENTENCE_END_RE.split(text) if s.strip()]
+        sentence = sentences[-1].strip() if sentences else ""
+        if len(sentence) > LEAD_IN_CHARS:
+            sentence = sentence[-LEAD_IN_CHARS:].split(" ", 1)[-1]
+        if len(re.findall(r"[^\W\d_]{2,}", sentence)) >= 3:
+            out[c.id] = sentence
+    return out
+
+
+LEAD_IN_CHARS = 300
+
+
+def embedding_text(c: Chunk, lead_in: str = "") -> str:
+    heading = heading_of(c)
     if c.kind == "text":
-        heading = c.subsubsection_title or c.subsection_title or c.section_title or c.chapter_title or ""
-        sub = c.extra.get("heading")
-        if sub and sub != heading:
-            heading = f"{heading}. {sub}" if heading else sub
         return f"{heading}. {c.content}" if heading else c.content
     label = f"{c.kind.capitalize()} {c.number}"
-    if c.kind == "formula":
-        return f"{label}. {c.context or ''} {c.content}".strip()
-    return f"{label}. {c.title or ''} {c.content}".strip()
+    name = ". ".join(p for p in (c.title, heading if heading != c.title else None) if p)
+    intro = " ".join(p for p in (lead_in, c.context if c.context and c.context not in lead_in else None) if p)
+    return " ".join(p for p in (f"{label}.", f"{name}." if name else "", intro, c.content) if p).strip()
+
+
+def fts_text(c: Chunk, lead_in: str = "") -> tuple[str, str]:
+    """The (title, content) a chunk is indexed under in FTS5: its label, name and heading; its text,
+    its introducing sentence, and its identifiers spelt whole and in parts (identifier_index_terms)."""
+    title = " ".join(p for p in (c.kind if c.kind != "text" else "", c.number, c.title, heading_of(c)) if p)
+    body = "\n".join(p for p in (c.content, c.context, lead_in) if p)
+    extra = identifier_index_terms(body)
+    return title, f"{body}\n{extra}" if extra else body
 
 
 def read_in_child(source: Path, model_dir: Path) -> Reading:
@@ -223,13 +266,14 @@ def build_workers() -> int:
     return max(1, int(raw)) if raw.isdigit() else max(1, min(usable, 8))
 
 
-def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True):
+def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True,
+                 leads: dict[str, str] | None = None):
     """Every chunk's vector, each text alone through the model (so a text's vector never depends on
     its neighbours), spread over worker processes with one model and one thread each: the int8
     model gains little from a second thread on its small inputs, but two processes embed twice as fast."""
     import numpy as np
 
-    texts = [embedding_text(c) for c in chunks]
+    texts = [embedding_text(c, (leads or {}).get(c.id, "")) for c in chunks]
     total = len(texts)
     out = np.zeros((total, 0), dtype=np.float32)
     start = time.perf_counter()
@@ -341,7 +385,7 @@ def vectors_hash(vectors, edges: Iterable[tuple[str, str, str]]) -> str:
 
 
 def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: set, unresolved: list[dict],
-             vectors, meta: dict) -> None:
+             vectors, meta: dict, leads: dict[str, str] | None = None) -> None:
     import apsw
     import sqlite_vec
 
@@ -359,7 +403,7 @@ def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: se
                        f"(?, {', '.join('?' * len(CHUNK_FIELDS))}, ?)",
                        (rowid, *[getattr(c, f) for f in CHUNK_FIELDS], json.dumps(c.extra) if c.extra else None))
             db.execute("INSERT INTO chunks_fts(rowid, title, content) VALUES (?, ?, ?)",
-                       (rowid, f"{c.kind} {c.number or ''} {c.title or ''}".strip(), f"{c.content}\n{c.context or ''}"))
+                       (rowid, *fts_text(c, (leads or {}).get(c.id, ""))))
             db.execute("INSERT INTO chunks_vec(rowid, embedding, kind, part, chapter, section, subsection, "
                        "subsubsection, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        # vec0 metadata columns take no NULL: '' stands for "none" (never a filter value)
@@ -551,7 +595,8 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     if strict and any(c["gaps"] for c in checks["kinds"].values()):
         raise GapsFound(checks)
     stage("embed")
-    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress)
+    leads = lead_ins(chunks)
+    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress, leads=leads)
     stage("related")
     edges |= related_edges(chunks, vectors)
     stage("write")
@@ -578,7 +623,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     remove_stale_temp_files(output)
     tmp = output.with_name(f".{output.name}.tmp-{os.getpid()}")
     try:
-        write_db(tmp, chunks, sections, edges, unresolved, vectors, meta)
+        write_db(tmp, chunks, sections, edges, unresolved, vectors, meta, leads)
         stage("verify")
         verify(tmp, len(chunks))
         with open(tmp, "rb") as f:

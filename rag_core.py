@@ -598,18 +598,95 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 _PAIR_NOTATION_RE = re.compile(r"\(\s*([^\W\d_])\s*,\s*([^\W\d_])\s*\)")
 
+# Identifiers a book prints verbatim: names joined by underscores or dots (glp_simplex, tol_bnd,
+# GLP_EBADB, numpy.linalg) and camelCase or PascalCase names (SetKwInput, maxIter).  The FTS index
+# holds each one both as its parts (what unicode61 makes of it) and whole (identifier_index_terms),
+# and a query's identifiers search for both, so either spelling finds the other.
+_JOINED_ID_RE = re.compile(r"(?<![\w.])[^\W\d_][^\W_]*(?:_+[^\W_]+|\.[^\W\d_][^\W_]+)+(?![\w]|\.\w)")
+_CAMEL_ID_RE = re.compile(r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z0-9]*|[0-9]+)*[A-Z][a-z0-9]*[A-Za-z0-9]*(?!\w)")
+_CAMEL_SPLIT_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifier-shaped tokens of a text (glp_simplex, GLP_EBADB, a.b_c, SetKwInput), in order."""
+    found = [m.group(0) for m in _JOINED_ID_RE.finditer(text)]
+    found += [m.group(0) for m in _CAMEL_ID_RE.finditer(text) if m.group(0) not in found]
+    return list(dict.fromkeys(found))
+
+
+def identifier_parts(name: str) -> list[str]:
+    """An identifier's words, lower case: 'glp_simplex' -> ['glp', 'simplex'], 'SetKwInput' -> ['set', 'kw', 'input']."""
+    parts = []
+    for piece in re.split(r"[_.]+", name):
+        parts.extend(w.lower() for w in _CAMEL_SPLIT_RE.findall(piece))
+    return [p for p in parts if p]
+
+
+def identifier_index_terms(text: str) -> str:
+    """Extra FTS text for a chunk's identifiers: joined names whole ('glpsimplex'), camelCase names in
+    parts ('set kw input'); unicode61 already indexes the other spelling of each."""
+    terms = []
+    for name in identifiers(text):
+        parts = identifier_parts(name)
+        if len(parts) < 2:
+            continue
+        terms.append(" ".join(parts) if _CAMEL_ID_RE.fullmatch(name) else "".join(parts))
+    return " ".join(dict.fromkeys(terms))
+
 
 def fts_query(text: str) -> str:
     """User text as an FTS5 query of quoted words OR'ed together: no input is ever syntax.
 
     Single letters are dropped, except in pair notation such as "(s,S)" or "(Q, R)", which
-    becomes the phrase "s s" so that it matches the book's "(s, S)" and "(s,S)".
+    becomes the phrase "s s" so that it matches the book's "(s, S)" and "(s,S)".  An identifier
+    (glp_simplex, SetKwInput) adds the phrase of its parts and its whole name, so the exact name
+    scores above chunks holding its words apart.
     """
     terms = ['"' + f"{a} {b}".lower() + '"' for a, b in _PAIR_NOTATION_RE.findall(text)]
+    for name in identifiers(text)[:16]:
+        parts = [p.replace('"', "") for p in identifier_parts(name)]
+        if len(parts) > 1:
+            terms += ['"' + " ".join(parts) + '"', '"' + "".join(parts) + '"']
     words = [w.lower() for w in _WORD_RE.findall(text)][:64]
     words = [w for w in dict.fromkeys(words) if len(w) > 1 or w.isdigit()]
     terms += ['"' + w.replace('"', "") + '"' for w in words]
     return " OR ".join(dict.fromkeys(terms))
+
+
+# Words that carry no topic: a query made of them and one rare term is a lookup of that term.
+STOPWORDS = frozenset("""a about an and are as at be by can do does for from how i in is it its me of on or
+show tell that the their then there these this to what when where which who why will with""".split())
+
+
+def query_profile(kb: "KnowledgeBase", query: str) -> dict:
+    """What kind of query this is, for the dense/BM25 weighting: its content words, the identifiers
+    it names, and its rare terms (words of this book that are not whole words of the model's English
+    vocabulary, such as 'ebadb', 'kwinput', 'linesnumbered')."""
+    ids = identifiers(query)
+    words = [w.lower() for w in _WORD_RE.findall(query)]
+    content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    rare = []
+    for w in dict.fromkeys(content):
+        if w.isdigit() or kb.embedder.is_known_word(w):
+            continue
+        if kb.db.execute("SELECT 1 FROM vocab WHERE term = ?", (w,)).fetchone():
+            rare.append(w)
+    return {"identifiers": ids, "words": content, "rare": rare}
+
+
+def dense_weight(profile: dict) -> float:
+    """The dense share of the fused score for a query: a lookup (an identifier, or a short query
+    holding a rare term of the book) leans on BM25; a question in prose on the embedding.  Between
+    the two, the weight moves with the share of the query's words that are rare terms."""
+    n = len(profile["words"])
+    if profile["identifiers"] and n <= LOOKUP_WORDS + 1:
+        return LOOKUP_DENSE_WEIGHT
+    if profile["rare"] and n <= LOOKUP_WORDS:
+        return LOOKUP_DENSE_WEIGHT
+    if profile["identifiers"] or profile["rare"]:
+        share = (len(profile["rare"]) + len(profile["identifiers"])) / max(n, 1)
+        return max(LOOKUP_DENSE_WEIGHT, DENSE_WEIGHT - RARE_SHIFT * min(1.0, share * 2))
+    return DENSE_WEIGHT
 
 
 # --------------------------------------------------------------------------- ranking
@@ -618,7 +695,10 @@ def fts_query(text: str) -> str:
 # Fusion of the dense and BM25 lists (see fuse); chosen on the sample book's questions by
 # tests/eval/tune_fusion.py, which prints every candidate side by side.
 FUSION = "convex"
-DENSE_WEIGHT = 0.8
+DENSE_WEIGHT = 0.8          # a question in prose
+LOOKUP_DENSE_WEIGHT = 0.3   # a lookup: an identifier, or a short query holding a rare term
+LOOKUP_WORDS = 2            # "short": at most this many content words
+RARE_SHIFT = 0.3            # how far rare terms and identifiers in a longer query move the weight
 RRF_K = 60
 CANDIDATES = 50
 
@@ -702,7 +782,7 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
     t3 = time.perf_counter()
 
     cos = dict(dense)
-    fused = fuse(dense, lexical)
+    fused = fuse(dense, lexical, weight=dense_weight(query_profile(kb, query)) if mode == "hybrid" else None)
     missing = [r for r in fused if r not in cos]
     cos.update(kb.cosine_to(vector, missing))
 

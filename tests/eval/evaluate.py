@@ -36,8 +36,7 @@ METHODS = ("dense", "bm25", "hybrid")
 SAMPLE = "sample"
 SAMPLE_QUESTIONS = ROOT / "tests" / "eval" / "questions.json"
 CORPORA = ROOT.parent / "shared" / "corpora"
-BUILDER_FILES = ("build_db.py", "build_common.py", "build_pdf.py", "build_glyphs.py", "build_markdown.py",
-                 "rag_core.py")
+BUILDER_FILES = ("build_db.py", "build_common.py", "build_pdf.py", "build_glyphs.py", "build_markdown.py")
 
 
 # ---- question sets
