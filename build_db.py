@@ -200,24 +200,26 @@ _SENTENCE_END_RE = re.compile(r"(?<=[.!?:])\s+(?=[^a-z])")
 
 def lead_ins(chunks: list[Chunk]) -> dict[str, str]:
     """Each entity's introducing sentence: the last sentence of the text just before it in reading
-    order, within its chapter ("The Bellman operator in vector notation is").  A reader asks for a
-    formula or theorem by what this sentence says of it, so it is indexed and embedded with it."""
+    order, in its section, when that sentence introduces what follows ("The Bellman operator in
+    vector notation is:", "The following theorem …").  A reader asks for a formula or theorem by
+    what this sentence says of it, so it is indexed (and, for a terse entity, embedded) with it."""
     out: dict[str, str] = {}
-    previous: Chunk | None = None
-    for c in chunks:
-        if c.kind == "text":
-            previous = c
+    for previous, c in zip(chunks, chunks[1:]):
+        if c.kind == "text" or previous.kind != "text" or (previous.section, previous.chapter) != (c.section, c.chapter):
             continue
-        if previous is None or previous.chapter != c.chapter:
-            continue
-        text = previous.content.strip()
-        sentences = [s for s in _SENTENCE_END_RE.split(text) if s.strip()]
+        sentences = [s for s in _SENTENCE_END_RE.split(previous.content.strip()) if s.strip()]
         sentence = sentences[-1].strip() if sentences else ""
         if len(sentence) > LEAD_IN_CHARS:
             sentence = sentence[-LEAD_IN_CHARS:].split(" ", 1)[-1]
-        if len(re.findall(r"[^\W\d_]{2,}", sentence)) >= 3:
+        if len(re.findall(r"[^\W\d_]{2,}", sentence)) >= 3 and _INTRODUCES_RE.search(sentence):
             out[c.id] = sentence
     return out
+
+
+# A sentence that points forward: it ends in a colon or an open clause ("is", "by", "="), or speaks
+# of what follows ("the following", "below", "as follows").
+_INTRODUCES_RE = re.compile(r"(?:[:=]|\b(?:is|are|by|as|of|to|that|where|gives?|reads?))\s*$|\bfollow(?:ing|s)\b|\bbelow\b",
+                            re.IGNORECASE)
 
 
 LEAD_IN_CHARS = 300
@@ -228,15 +230,26 @@ def embedding_text(c: Chunk, lead_in: str = "") -> str:
     if c.kind == "text":
         return f"{heading}. {c.content}" if heading else c.content
     label = f"{c.kind.capitalize()} {c.number}"
+    if len(re.findall(r"[^\W\d_]{3,}", f"{c.title or ''} {c.content}")) >= SAYS_ENOUGH_WORDS:
+        # A statement in words (a theorem, a captioned table) is embedded as it reads: a lead-in about
+        # something else would only blur it.  FTS indexes the lead-in either way.
+        context = c.context if c.kind == "formula" else None
+        return " ".join(p for p in (f"{label}.", c.title, context, c.content) if p).strip()
+    # A formula or a terse item says little in words: its heading and introducing sentence say what it is.
     name = ". ".join(p for p in (c.title, heading if heading != c.title else None) if p)
     intro = " ".join(p for p in (lead_in, c.context if c.context and c.context not in lead_in else None) if p)
     return " ".join(p for p in (f"{label}.", f"{name}." if name else "", intro, c.content) if p).strip()
 
 
+SAYS_ENOUGH_WORDS = 6    # an entity whose own text has this many words (3+ letters) is embedded as it reads
+
+
 def fts_text(c: Chunk, lead_in: str = "") -> tuple[str, str]:
     """The (title, content) a chunk is indexed under in FTS5: its label, name and heading; its text,
     its introducing sentence, and its identifiers spelt whole and in parts (identifier_index_terms)."""
-    title = " ".join(p for p in (c.kind if c.kind != "text" else "", c.number, c.title, heading_of(c)) if p)
+    # A text chunk is named by its heading; an entity by its label and title (its section's heading
+    # would lift every entity of a section alike).
+    title = heading_of(c) if c.kind == "text" else " ".join(p for p in (c.kind, c.number, c.title) if p)
     body = "\n".join(p for p in (c.content, c.context, lead_in) if p)
     extra = identifier_index_terms(body)
     return title, f"{body}\n{extra}" if extra else body

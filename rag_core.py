@@ -334,6 +334,7 @@ class Hit:
     score: float
     cosine: float
     via: str = "search"  # "reference" (pinned), "search", or "expansion"
+    continued: str | None = None  # a short hit's next chunk in reading order (FOLLOWS), same section
 
 
 @dataclass
@@ -387,6 +388,7 @@ class KnowledgeBase:
         self.has_spellfix = load_spellfix(self.db) and bool(self.db.execute(
             "SELECT 1 FROM sqlite_master WHERE name = 'vocab_fix'").fetchone())
         self.title = self.meta.get("title", "")
+        self.chunk_count = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
         self.build_hash = self.meta.get("build_hash", "")
         self.build_report = json.loads(self.meta["build_report"]) if self.meta.get("build_report") else None
         self._uuid_alias = {}
@@ -544,12 +546,22 @@ class KnowledgeBase:
             return []
         where, args = _filter_sql(filters, table="c.")
         rows = self.db.execute(
-            "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS s FROM chunks_fts f "
+            f"SELECT f.rowid, -bm25(chunks_fts, {TITLE_WEIGHT}, 1.0) AS s FROM chunks_fts f "
             f"JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ?{where} "
             "ORDER BY s DESC LIMIT ?",
             (match, *args, n),
         ).fetchall()
         return rows
+
+    def next_in_section(self, chunk: Chunk) -> Chunk | None:
+        """The chunk that follows this one in reading order (its FOLLOWS edge), if in the same section."""
+        row = self.db.execute(
+            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id = (SELECT src FROM edges WHERE dst = ? AND rel = 'FOLLOWS')",
+            (chunk.id,)).fetchone()
+        after = _row_to_chunk(row) if row else None
+        if after is None or _place(after) != _place(chunk):
+            return None
+        return after
 
     def first_chunk_of_section(self, number: str, filters: dict) -> int | None:
         """Rowid of the first text chunk under a numbered section (at any depth), within filters."""
@@ -576,6 +588,10 @@ class KnowledgeBase:
             (vector, *rowids),
         )
         return {rowid: 1.0 - dist for rowid, dist in rows}
+
+
+def _place(c: Chunk) -> tuple:
+    return c.chapter, c.section, c.subsection, c.subsubsection
 
 
 def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
@@ -611,7 +627,8 @@ def identifiers(text: str) -> list[str]:
     """The identifier-shaped tokens of a text (glp_simplex, GLP_EBADB, a.b_c, SetKwInput), in order."""
     found = [m.group(0) for m in _JOINED_ID_RE.finditer(text)]
     found += [m.group(0) for m in _CAMEL_ID_RE.finditer(text) if m.group(0) not in found]
-    return list(dict.fromkeys(found))
+    # Mathematical notation (Z_n, x_i, a_ij) is not a name: an identifier has a part of 3+ letters.
+    return [n for n in dict.fromkeys(found) if max(len(p) for p in re.split(r"[_.]+", n)) >= 3]
 
 
 def identifier_parts(name: str) -> list[str]:
@@ -661,7 +678,8 @@ show tell that the their then there these this to what when where which who why 
 def query_profile(kb: "KnowledgeBase", query: str) -> dict:
     """What kind of query this is, for the dense/BM25 weighting: its content words, the identifiers
     it names, and its rare terms (words of this book that are not whole words of the model's English
-    vocabulary, such as 'ebadb', 'kwinput', 'linesnumbered')."""
+    vocabulary, such as 'ebadb', 'kwinput', 'linesnumbered', and that occur in few places of the book:
+    'simplex' in a book about the simplex method is a topic, not a lookup)."""
     ids = identifiers(query)
     words = [w.lower() for w in _WORD_RE.findall(query)]
     content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
@@ -669,7 +687,8 @@ def query_profile(kb: "KnowledgeBase", query: str) -> dict:
     for w in dict.fromkeys(content):
         if w.isdigit() or kb.embedder.is_known_word(w):
             continue
-        if kb.db.execute("SELECT 1 FROM vocab WHERE term = ?", (w,)).fetchone():
+        row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (w,)).fetchone()
+        if row and row[0] <= max(RARE_MIN_COUNT, RARE_SHARE * kb.chunk_count):
             rare.append(w)
     return {"identifiers": ids, "words": content, "rare": rare}
 
@@ -697,9 +716,13 @@ def dense_weight(profile: dict) -> float:
 FUSION = "convex"
 DENSE_WEIGHT = 0.8          # a question in prose
 LOOKUP_DENSE_WEIGHT = 0.3   # a lookup: an identifier, or a short query holding a rare term
+RARE_MIN_COUNT = 5          # a term is rare when the book prints it at most this many times,
+RARE_SHARE = 0.01           # or in at most this share of its chunk count
 LOOKUP_WORDS = 2            # "short": at most this many content words
-RARE_SHIFT = 0.3            # how far rare terms and identifiers in a longer query move the weight
+RARE_SHIFT = 0.15           # how far rare terms and identifiers in a longer query move the weight
 RRF_K = 60
+SHORT_HIT_CHARS = 200       # a hit shorter than this is shown with the chunk that follows it
+TITLE_WEIGHT = 2.0          # BM25 weight of a chunk's label, name and heading against its text
 CANDIDATES = 50
 
 def reference_pattern(kinds: Iterable[str]):
@@ -808,6 +831,12 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
         ceiling = score
         hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
                         "reference" if rowid in pinned else "search"))
+    for hit in hits:
+        # A short hit (a heading's opening line, a parameter's head, a bare formula) comes with
+        # what follows it, so the reader sees the unit it opens.
+        if len(hit.chunk.content) < SHORT_HIT_CHARS:
+            after = kb.next_in_section(hit.chunk)
+            hit.continued = after.content if after else None
     t4 = time.perf_counter()
     if traverse_kinds:
         hits.extend(expand_hits(kb, hits, traverse_kinds, vector))
