@@ -665,6 +665,12 @@ def fts_query(text: str) -> str:
         if len(parts) > 1:
             terms += ['"' + " ".join(parts) + '"', '"' + "".join(parts) + '"']
     words = [w.lower() for w in _WORD_RE.findall(text)][:64]
+    if PAIR_PHRASES:
+        # Two content words side by side in the query ("package provide") also search as a phrase:
+        # a passage that says them together scores above one that mentions each somewhere.
+        for a, b in zip(words, words[1:]):
+            if a not in STOPWORDS and b not in STOPWORDS and len(a) > 1 and len(b) > 1:
+                terms.append(f'"{a} {b}"')
     words = [w for w in dict.fromkeys(words) if len(w) > 1 or w.isdigit()]
     terms += ['"' + w.replace('"', "") + '"' for w in words]
     return " OR ".join(dict.fromkeys(terms))
@@ -715,12 +721,13 @@ def dense_weight(profile: dict) -> float:
 # tests/eval/tune_fusion.py, which prints every candidate side by side.
 FUSION = "convex"
 DENSE_WEIGHT = 0.8          # a question in prose
-LOOKUP_DENSE_WEIGHT = 0.3   # a lookup: an identifier, or a short query holding a rare term
+LOOKUP_DENSE_WEIGHT = 0.2   # a lookup: an identifier, or a short query holding a rare term
 RARE_MIN_COUNT = 5          # a term is rare when the book prints it at most this many times,
 RARE_SHARE = 0.01           # or in at most this share of its chunk count
 LOOKUP_WORDS = 2            # "short": at most this many content words
-RARE_SHIFT = 0.15           # how far rare terms and identifiers in a longer query move the weight
+RARE_SHIFT = 0.3            # how far rare terms and identifiers in a longer query move the weight
 RRF_K = 60
+PAIR_PHRASES = True         # adjacent content words of a query also search as a phrase (fts_query)
 SHORT_HIT_CHARS = 200       # a hit shorter than this is shown with the chunk that follows it
 TITLE_WEIGHT = 2.0          # BM25 weight of a chunk's label, name and heading against its text
 CANDIDATES = 50

@@ -76,6 +76,22 @@ def book_questions(name: str, corpora: Path = CORPORA) -> tuple[Path, list[dict]
     return corpora / pdf, questions
 
 
+def identifier_lookups(kb: KnowledgeBase, limit: int = 30, most: int = 5) -> list[dict]:
+    """Generated lookups, the "exact identifier" kind: each identifier the book prints (glp_simplex,
+    SetKwInput) in at most `most` chunks, asked alone; a hit is a chunk that prints it.  Taken in
+    order of first appearance, every n-th one, so the set spreads over the book."""
+    from rag_core import identifiers
+
+    where: dict[str, set] = {}
+    for cid, content in kb.db.execute("SELECT id, content FROM chunks ORDER BY ord"):
+        for name in identifiers(content):
+            where.setdefault(name, set()).add(cid)
+    names = [n for n, ids in where.items() if len(ids) <= most]
+    step = max(1, len(names) // limit)
+    return [{"id": f"lookup-{i:02d}", "question": n, "kind": "identifier", "expected_entities": sorted(where[n])}
+            for i, n in enumerate(names[::step][:limit], start=1)]
+
+
 def first_hit(results, question) -> int | None:
     """1-based rank of the first result that answers the question, or None."""
     entities = set(question.get("expected_entities") or [])
@@ -159,11 +175,14 @@ def summarize(ranks: list) -> dict:
             "mrr@10": round(sum(1 / r for r in ranks if r and r <= 10) / n, 3)}
 
 
-def pooled(reports: dict[str, dict], method: str = "hybrid") -> dict:
-    """Metrics over every question of several books together (each question counts once)."""
+def pooled(reports: dict[str, dict], method: str = "hybrid", part: str | None = None) -> dict:
+    """Metrics over every question of several books together (each question counts once);
+    part="lookups" pools the generated identifier lookups instead."""
     total = {"n": 0, "recall@1": 0.0, "recall@5": 0.0, "recall@10": 0.0, "mrr@10": 0.0}
     for rep in reports.values():
-        m = rep[method]["overall"]
+        if part and part not in rep:
+            continue
+        m = (rep[part] if part else rep)[method]["overall"]
         total["n"] += m["n"]
         for key in ("recall@1", "recall@5", "recall@10", "mrr@10"):
             total[key] += m[key] * m["n"]
@@ -192,6 +211,11 @@ def run_book(name: str, db: Path, questions: list[dict], misses: bool = False) -
     report = evaluate(kb, questions)
     print(f"\n== {name}: {len(questions)} questions on {kb.title!r} ({db})")
     print_table(report)
+    lookups = identifier_lookups(kb)
+    if lookups:
+        report["lookups"] = evaluate(kb, lookups)
+        print(f"-- {len(lookups)} generated identifier lookups (the identifier alone; hit = a chunk printing it):")
+        print_table(report["lookups"])
     if misses:
         for miss in report["hybrid"]["misses"]:
             print(f"  not first {miss['id']} rank={miss['rank']}: {miss['question']}  -> {miss['got']}")
