@@ -244,12 +244,19 @@ def embedding_text(c: Chunk, lead_in: str = "") -> str:
 SAYS_ENOUGH_WORDS = 6    # an entity whose own text has this many words (3+ letters) is embedded as it reads
 
 
-def fts_text(c: Chunk, lead_in: str = "") -> tuple[str, str]:
-    """The (title, content) a chunk is indexed under in FTS5: its label, name and heading; its text,
-    its introducing sentence, and its identifiers spelt whole and in parts (identifier_index_terms)."""
-    # A text chunk is named by its heading; an entity by its label and title (its section's heading
-    # would lift every entity of a section alike).
-    title = heading_of(c) if c.kind == "text" else " ".join(p for p in (c.kind, c.number, c.title) if p)
+OPENING_WORDS = 8   # a text chunk shorter than this never carries its section's heading in FTS
+
+
+def fts_text(c: Chunk, lead_in: str = "", opens_section: bool = False) -> tuple[str, str]:
+    """The (title, content) a chunk is indexed under in FTS5: its label and name, or for the text
+    chunk that opens a section the heading printed above it; its text, its introducing sentence, and
+    its identifiers spelt whole and in parts (identifier_index_terms)."""
+    # Only the opening chunk carries its heading: on every chunk of a section it would lift them
+    # all alike, and the short ones most.
+    if c.kind == "text":
+        title = heading_of(c) if opens_section else ""
+    else:
+        title = " ".join(p for p in (c.kind, c.number, c.title) if p)
     body = "\n".join(p for p in (c.content, c.context, lead_in) if p)
     extra = identifier_index_terms(body)
     return title, f"{body}\n{extra}" if extra else body
@@ -411,12 +418,19 @@ def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: se
         db.execute(
             f"CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[{dim}] distance_metric=cosine, "
             "kind text, part text, chapter text, section text, subsection text, subsubsection text, page integer)")
+        opened: set = set()
         for rowid, c in enumerate(chunks, start=1):
+            place = (c.chapter, c.section, c.subsection, c.subsubsection, c.extra.get("heading"))
+            # The section's first text chunk of some substance (a stub holding only a run-in head
+            # would take the heading's weight without the text it heads).
+            opens = c.kind == "text" and place not in opened and len(c.content.split()) >= OPENING_WORDS
+            if opens:
+                opened.add(place)
             db.execute(f"INSERT INTO chunks(rowid, {', '.join(CHUNK_FIELDS)}, extra) VALUES "
                        f"(?, {', '.join('?' * len(CHUNK_FIELDS))}, ?)",
                        (rowid, *[getattr(c, f) for f in CHUNK_FIELDS], json.dumps(c.extra) if c.extra else None))
             db.execute("INSERT INTO chunks_fts(rowid, title, content) VALUES (?, ?, ?)",
-                       (rowid, *fts_text(c, (leads or {}).get(c.id, ""))))
+                       (rowid, *fts_text(c, (leads or {}).get(c.id, ""), opens)))
             db.execute("INSERT INTO chunks_vec(rowid, embedding, kind, part, chapter, section, subsection, "
                        "subsubsection, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        # vec0 metadata columns take no NULL: '' stands for "none" (never a filter value)

@@ -1155,8 +1155,16 @@ class ChunkBuilder:
         text = "\n\n".join(p for p in paras if p)
         if self.notes:
             text += "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
+        lead_only = all(_is_lead_in(p) for p in self.paragraphs)
         self.paragraphs, self.notes = [], []
         self.open_tokens = 0
+        last = self.chunks[-1] if self.chunks else None
+        if lead_only and last is not None and last.kind == "text" and \
+                all(getattr(last, k) == v for k, v in self._location().items()):
+            # Lead-ins whose unit never came (a display or an entity took the next lines): they end
+            # the text before them, as they did before they were carried over, not a chunk alone.
+            last.content += "\n\n" + text
+            return
         for piece in split_to_budget(text, self.count_tokens):
             self._emit("text", piece, first.page)
 
@@ -1570,6 +1578,9 @@ def _is_lead_in(paragraph: list) -> bool:
     text = " ".join(l.text for l in paragraph).strip()
     if not text or len(paragraph) > 2 or len(text) > 160:
         return False
+    words = re.findall(r"[^\W\d_]{3,}", text)
+    if not words or sum(map(len, words)) < len(text.replace(" ", "")) / 2:
+        return False   # a line of a display (symbols, numbers), not words that introduce
     return text.endswith(":") or text[-1] not in ".;,!?"
 
 

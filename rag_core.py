@@ -665,9 +665,11 @@ def fts_query(text: str) -> str:
         if len(parts) > 1:
             terms += ['"' + " ".join(parts) + '"', '"' + "".join(parts) + '"']
     words = [w.lower() for w in _WORD_RE.findall(text)][:64]
-    if PAIR_PHRASES:
-        # Two content words side by side in the query ("package provide") also search as a phrase:
-        # a passage that says them together scores above one that mentions each somewhere.
+    if PAIR_PHRASES and any(w in STOPWORDS for w in words):
+        # In a question written as prose, two content words side by side ("package provide") also
+        # search as a phrase: a passage that says them together scores above one that mentions each
+        # somewhere.  A string of keywords ("POMDP belief state update") is left as words: there
+        # the order is the typist's, not the book's.
         for a, b in zip(words, words[1:]):
             if a not in STOPWORDS and b not in STOPWORDS and len(a) > 1 and len(b) > 1:
                 terms.append(f'"{a} {b}"')
