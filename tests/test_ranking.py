@@ -213,8 +213,44 @@ def test_identifier_spellings_meet(kb):
 
 
 def test_lookups_lean_on_bm25_and_prose_on_meaning(kb):
+    """An identifier alone, or a rare term of the book with a word or two, is a lookup; prose is not;
+    a frequent book word ('inventory') alone is a topic, not a lookup."""
     from rag_core import DENSE_WEIGHT, LOOKUP_DENSE_WEIGHT, dense_weight, query_profile
 
-    assert dense_weight(query_profile(kb, "POMDP")) == LOOKUP_DENSE_WEIGHT
+    assert dense_weight(query_profile(kb, "update_belief")) == LOOKUP_DENSE_WEIGHT
+    rare = next(t for (t,) in kb.db.execute("SELECT term FROM vocab WHERE freq <= 3 AND length(term) > 6 ORDER BY term")
+                if not kb.embedder.is_known_word(t))
+    assert dense_weight(query_profile(kb, f"{rare} meaning")) == LOOKUP_DENSE_WEIGHT, rare
+    assert dense_weight(query_profile(kb, "inventory")) == DENSE_WEIGHT
     prose = "How do I decide how much stock to order when demand is uncertain?"
     assert dense_weight(query_profile(kb, prose)) == DENSE_WEIGHT
+
+
+def test_a_short_hit_comes_with_what_follows(kb):
+    """A hit shorter than SHORT_HIT_CHARS carries the next chunk of its section (its FOLLOWS
+    neighbour); a full-length hit carries nothing."""
+    from rag_core import SHORT_HIT_CHARS
+
+    shorts = kb.db.execute("SELECT id, content FROM chunks WHERE kind = 'formula' AND length(content) < ? "
+                           "ORDER BY ord", (SHORT_HIT_CHARS,)).fetchall()
+    seen = 0
+    for cid, content in shorts[:20]:
+        chunk = kb.get(cid)
+        after = kb.next_in_section(chunk)
+        hit = next((h for h in kb.search(content, k=10).hits if h.chunk.id == cid), None)
+        if hit is None:
+            continue
+        assert hit.continued == (after.content if after else None)
+        if after:
+            assert (after.section, after.subsection) == (chunk.section, chunk.subsection)
+            seen += 1
+    assert seen >= 3
+    for hit in kb.search("How do I decide how much stock to order when demand is uncertain?", k=5).hits:
+        assert (hit.continued is None) == (len(hit.chunk.content) >= SHORT_HIT_CHARS)
+
+
+def test_rest_shows_a_short_hits_continuation(client):
+    results = client.post("/search/semantic", json={"query": "belief update equation", "k": 10}).json()["results"]
+    continued = [r for r in results if "continued" in r]
+    assert continued, results
+    assert all(len(r["content"]) < 200 and r["continued"] for r in continued)
