@@ -115,9 +115,10 @@ def side_by_side(args, kb, queries) -> None:
 
         for name in conns:
             post(name, {"query": "warm up"})
-        for _ in range(args.rounds):
-            for name in ("this", "other"):
-                times[name]["http"] += [post(name, {"query": q, "k": 5}) for q in queries]
+        for r in range(args.rounds):
+            for q in queries:   # query by query, taking turns (first one, then the other), so load drift hits both
+                for name in (("this", "other") if r % 2 == 0 else ("other", "this")):
+                    times[name]["http"].append(post(name, {"query": q, "k": 5}))
     finally:
         for proc, _ in servers.values():
             proc.terminate()
