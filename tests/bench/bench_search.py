@@ -9,8 +9,8 @@ from fastmcp's client over streamable HTTP.  This machine is noisy: compare rati
 
 --against DIR measures another checkout (its rag.py, models and knowledge.sqlite, e.g. the main
 branch unpacked with `git archive main | tar -x -C DIR`) in the same run: its in-process search in
-a child process and its own server, the two versions taking turns round by round, then both
-versions' p50/p95 and the ratio.
+a child process that imports it and its own server, the two versions taking turns query by query,
+then both versions' p50/p95 and the ratio.
 """
 
 from __future__ import annotations
@@ -59,30 +59,40 @@ def in_process(kb, queries, rounds):
 
 
 OTHER_IN_PROCESS = """
-import json, os, sys, time
-root, db, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+import json, sys, time
+root, db = sys.argv[1], sys.argv[2]
 sys.path.insert(0, root)
 from rag import KnowledgeBase
-queries = json.loads(sys.stdin.read())
 kb = KnowledgeBase(db)
 kb.search("warm up", k=5)
-out = []
-for _ in range(rounds):
-    for q in queries:
-        t = time.perf_counter()
-        kb.search(q, k=5)
-        out.append((time.perf_counter() - t) * 1000)
-print(json.dumps(out))
+print("ready", flush=True)
+for line in sys.stdin:
+    q = json.loads(line)
+    t = time.perf_counter()
+    kb.search(q, k=5)
+    print((time.perf_counter() - t) * 1000, flush=True)
 """
 
 
-def other_in_process(root: Path, db: Path, queries, rounds: int) -> list[float]:
-    """In-process search times of another checkout, measured in a child process that imports it."""
-    import subprocess
+class OtherInProcess:
+    """Another checkout's KnowledgeBase in a child process that imports it: one query in, its
+    in-process search time out, so the two versions can take turns query by query."""
 
-    proc = subprocess.run([sys.executable, "-c", OTHER_IN_PROCESS, str(root), str(db), str(rounds)],
-                          input=json.dumps(queries), capture_output=True, text=True, check=True)
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    def __init__(self, root: Path, db: Path):
+        import subprocess
+
+        self.proc = subprocess.Popen([sys.executable, "-c", OTHER_IN_PROCESS, str(root), str(db)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "ready"
+
+    def search_ms(self, query: str) -> float:
+        self.proc.stdin.write(json.dumps(query) + "\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
 def side_by_side(args, kb, queries) -> None:
@@ -94,9 +104,19 @@ def side_by_side(args, kb, queries) -> None:
     other = Path(args.against)
     other_db = Path(args.against_db or other / "knowledge.sqlite")
     times = {"this": {"in-process": [], "http": []}, "other": {"in-process": [], "http": []}}
-    for _ in range(args.rounds):
-        times["this"]["in-process"] += in_process(kb, queries, 1)[0]
-        times["other"]["in-process"] += other_in_process(other, other_db, queries, 1)
+    child = OtherInProcess(other, other_db)
+    try:
+        for r in range(args.rounds):
+            for q in queries:   # query by query, taking turns, so load drift hits both versions alike
+                for name in (("this", "other") if r % 2 == 0 else ("other", "this")):
+                    if name == "other":
+                        times["other"]["in-process"].append(child.search_ms(q))
+                    else:
+                        t = time.perf_counter()
+                        kb.search(q, k=5)
+                        times["this"]["in-process"].append((time.perf_counter() - t) * 1000)
+    finally:
+        child.close()
     env = {"RAG_RATE_LIMIT": "1000/second", "RAG_ACCESS_LOG": "0"}
     servers = {"this": start_server("--db", args.db, env=env),
                "other": start_server("--db", str(other_db), env=env, root=other)}
