@@ -28,7 +28,7 @@ from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ra
 from build_markdown import markdown_structure, parse_front_matter
 from build_pdf import Reading, read_book
 from rag_core import (
-    DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, load_spellfix,
+    DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, identifier_index_terms, load_spellfix,
     normalize_kind, normalize_number,
 )
 
@@ -186,17 +186,80 @@ def related_edges(chunks: list[Chunk], vectors) -> set[tuple[str, str, str]]:
 """Embed: every chunk as the text a reader would search for, in fixed batches."""
 
 
-def embedding_text(c: Chunk) -> str:
+def heading_of(c: Chunk) -> str:
+    """The most specific heading a chunk sits under, with a text chunk's own run-in head."""
+    heading = c.subsubsection_title or c.subsection_title or c.section_title or c.chapter_title or ""
+    sub = c.extra.get("heading")
+    if sub and sub != heading:
+        heading = f"{heading}. {sub}" if heading else sub
+    return heading
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?:])\s+(?=[^a-z])")
+
+
+def lead_ins(chunks: list[Chunk]) -> dict[str, str]:
+    """Each entity's introducing sentence: the last sentence of the text just before it in reading
+    order, in its section, when that sentence introduces what follows ("The Bellman operator in
+    vector notation is:", "The following theorem …").  A reader asks for a formula or theorem by
+    what this sentence says of it, so it is indexed (and, for a terse entity, embedded) with it."""
+    out: dict[str, str] = {}
+    for previous, c in zip(chunks, chunks[1:]):
+        if c.kind == "text" or previous.kind != "text" or (previous.section, previous.chapter) != (c.section, c.chapter):
+            continue
+        sentences = [s for s in _SENTENCE_END_RE.split(previous.content.strip()) if s.strip()]
+        sentence = sentences[-1].strip() if sentences else ""
+        if len(sentence) > LEAD_IN_CHARS:
+            sentence = sentence[-LEAD_IN_CHARS:].split(" ", 1)[-1]
+        if len(re.findall(r"[^\W\d_]{2,}", sentence)) >= 3 and _INTRODUCES_RE.search(sentence):
+            out[c.id] = sentence
+    return out
+
+
+# A sentence that points forward: it ends in a colon or an open clause ("is", "by", "="), or speaks
+# of what follows ("the following", "below", "as follows").
+_INTRODUCES_RE = re.compile(r"(?:[:=]|\b(?:is|are|by|as|of|to|that|where|gives?|reads?))\s*$|\bfollow(?:ing|s)\b|\bbelow\b",
+                            re.IGNORECASE)
+
+
+LEAD_IN_CHARS = 300
+
+
+def embedding_text(c: Chunk, lead_in: str = "") -> str:
+    heading = heading_of(c)
     if c.kind == "text":
-        heading = c.subsubsection_title or c.subsection_title or c.section_title or c.chapter_title or ""
-        sub = c.extra.get("heading")
-        if sub and sub != heading:
-            heading = f"{heading}. {sub}" if heading else sub
         return f"{heading}. {c.content}" if heading else c.content
     label = f"{c.kind.capitalize()} {c.number}"
-    if c.kind == "formula":
-        return f"{label}. {c.context or ''} {c.content}".strip()
-    return f"{label}. {c.title or ''} {c.content}".strip()
+    if len(re.findall(r"[^\W\d_]{3,}", f"{c.title or ''} {c.content}")) >= SAYS_ENOUGH_WORDS:
+        # A statement in words (a theorem, a captioned table) is embedded as it reads: a lead-in about
+        # something else would only blur it.  FTS indexes the lead-in either way.
+        context = c.context if c.kind == "formula" else None
+        return " ".join(p for p in (f"{label}.", c.title, context, c.content) if p).strip()
+    # A formula or a terse item says little in words: its heading and introducing sentence say what it is.
+    name = ". ".join(p for p in (c.title, heading if heading != c.title else None) if p)
+    intro = " ".join(p for p in (lead_in, c.context if c.context and c.context not in lead_in else None) if p)
+    return " ".join(p for p in (f"{label}.", f"{name}." if name else "", intro, c.content) if p).strip()
+
+
+SAYS_ENOUGH_WORDS = 6    # an entity whose own text has this many words (3+ letters) is embedded as it reads
+
+
+OPENING_WORDS = 8   # a text chunk shorter than this never carries its section's heading in FTS
+
+
+def fts_text(c: Chunk, lead_in: str = "", opens_section: bool = False) -> tuple[str, str]:
+    """The (title, content) a chunk is indexed under in FTS5: its label and name, or for the text
+    chunk that opens a section the heading printed above it; its text, its introducing sentence, and
+    its identifiers spelt whole and in parts (identifier_index_terms)."""
+    # Only the opening chunk carries its heading: on every chunk of a section it would lift them
+    # all alike, and the short ones most.
+    if c.kind == "text":
+        title = heading_of(c) if opens_section else ""
+    else:
+        title = " ".join(p for p in (c.kind, c.number, c.title) if p)
+    body = "\n".join(p for p in (c.content, c.context, lead_in) if p)
+    extra = identifier_index_terms(body)
+    return title, f"{body}\n{extra}" if extra else body
 
 
 def read_in_child(source: Path, model_dir: Path) -> Reading:
@@ -223,13 +286,14 @@ def build_workers() -> int:
     return max(1, int(raw)) if raw.isdigit() else max(1, min(usable, 8))
 
 
-def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True):
+def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True,
+                 leads: dict[str, str] | None = None):
     """Every chunk's vector, each text alone through the model (so a text's vector never depends on
     its neighbours), spread over worker processes with one model and one thread each: the int8
     model gains little from a second thread on its small inputs, but two processes embed twice as fast."""
     import numpy as np
 
-    texts = [embedding_text(c) for c in chunks]
+    texts = [embedding_text(c, (leads or {}).get(c.id, "")) for c in chunks]
     total = len(texts)
     out = np.zeros((total, 0), dtype=np.float32)
     start = time.perf_counter()
@@ -341,7 +405,7 @@ def vectors_hash(vectors, edges: Iterable[tuple[str, str, str]]) -> str:
 
 
 def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: set, unresolved: list[dict],
-             vectors, meta: dict) -> None:
+             vectors, meta: dict, leads: dict[str, str] | None = None) -> None:
     import apsw
     import sqlite_vec
 
@@ -354,12 +418,19 @@ def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: se
         db.execute(
             f"CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[{dim}] distance_metric=cosine, "
             "kind text, part text, chapter text, section text, subsection text, subsubsection text, page integer)")
+        opened: set = set()
         for rowid, c in enumerate(chunks, start=1):
+            place = (c.chapter, c.section, c.subsection, c.subsubsection, c.extra.get("heading"))
+            # The section's first text chunk of some substance (a stub holding only a run-in head
+            # would take the heading's weight without the text it heads).
+            opens = c.kind == "text" and place not in opened and len(c.content.split()) >= OPENING_WORDS
+            if opens:
+                opened.add(place)
             db.execute(f"INSERT INTO chunks(rowid, {', '.join(CHUNK_FIELDS)}, extra) VALUES "
                        f"(?, {', '.join('?' * len(CHUNK_FIELDS))}, ?)",
                        (rowid, *[getattr(c, f) for f in CHUNK_FIELDS], json.dumps(c.extra) if c.extra else None))
             db.execute("INSERT INTO chunks_fts(rowid, title, content) VALUES (?, ?, ?)",
-                       (rowid, f"{c.kind} {c.number or ''} {c.title or ''}".strip(), f"{c.content}\n{c.context or ''}"))
+                       (rowid, *fts_text(c, (leads or {}).get(c.id, ""), opens)))
             db.execute("INSERT INTO chunks_vec(rowid, embedding, kind, part, chapter, section, subsection, "
                        "subsubsection, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        # vec0 metadata columns take no NULL: '' stands for "none" (never a filter value)
@@ -551,7 +622,8 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     if strict and any(c["gaps"] for c in checks["kinds"].values()):
         raise GapsFound(checks)
     stage("embed")
-    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress)
+    leads = lead_ins(chunks)
+    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress, leads=leads)
     stage("related")
     edges |= related_edges(chunks, vectors)
     stage("write")
@@ -578,7 +650,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     remove_stale_temp_files(output)
     tmp = output.with_name(f".{output.name}.tmp-{os.getpid()}")
     try:
-        write_db(tmp, chunks, sections, edges, unresolved, vectors, meta)
+        write_db(tmp, chunks, sections, edges, unresolved, vectors, meta, leads)
         stage("verify")
         verify(tmp, len(chunks))
         with open(tmp, "rb") as f:

@@ -1127,10 +1127,15 @@ class ChunkBuilder:
         self.recent_text.append(text)
         self.recent_text = self.recent_text[-3:]
         if self.open_tokens >= TARGET_CHUNK_TOKENS and len(self.paragraphs) > 1:
-            last = self.paragraphs.pop()
+            # The new paragraph opens the next chunk, and takes along the lead-ins just before it (a
+            # parameter's head "double tol_bnd (default: 1e-7)", a list's "Pricing technique:"), so
+            # a unit and what introduces it stay in one chunk.
+            carried = [self.paragraphs.pop()]
+            while len(self.paragraphs) > 1 and len(carried) <= LEAD_IN_PARAGRAPHS and _is_lead_in(self.paragraphs[-1]):
+                carried.insert(0, self.paragraphs.pop())
             self.flush_text()
-            self.paragraphs = [last]
-            self.open_tokens = sum(self.count_tokens(l.text) - 2 for l in last)
+            self.paragraphs = carried
+            self.open_tokens = sum(self.count_tokens(l.text) - 2 for p in carried for l in p)
 
     def add_note(self, text: str) -> None:
         if self.block is not None:
@@ -1150,8 +1155,16 @@ class ChunkBuilder:
         text = "\n\n".join(p for p in paras if p)
         if self.notes:
             text += "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
+        lead_only = all(_is_lead_in(p) for p in self.paragraphs)
         self.paragraphs, self.notes = [], []
         self.open_tokens = 0
+        last = self.chunks[-1] if self.chunks else None
+        if lead_only and last is not None and last.kind == "text" and \
+                all(getattr(last, k) == v for k, v in self._location().items()):
+            # Lead-ins whose unit never came (a display or an entity took the next lines): they end
+            # the text before them, as they did before they were carried over, not a chunk alone.
+            last.content += "\n\n" + text
+            return
         for piece in split_to_budget(text, self.count_tokens):
             self._emit("text", piece, first.page)
 
@@ -1554,6 +1567,21 @@ def _walk(pages: list[Page], layouts: dict[int, Layout], printed: PrintedPages, 
         builder.feed_page(page, page_items(page, builder.layout, wanted))
     builder.finish()
     return builder
+
+
+LEAD_IN_PARAGRAPHS = 2   # at most this many lead-in paragraphs move with the paragraph they introduce
+
+
+def _is_lead_in(paragraph: list) -> bool:
+    """A short paragraph that introduces what follows: it ends with a colon, or it is one or two
+    lines with no closing punctuation at all (a parameter's head, a term being defined)."""
+    text = " ".join(l.text for l in paragraph).strip()
+    if not text or len(paragraph) > 2 or len(text) > 160:
+        return False
+    words = re.findall(r"[^\W\d_]{3,}", text)
+    if not words or sum(map(len, words)) < len(text.replace(" ", "")) / 2:
+        return False   # a line of a display (symbols, numbers), not words that introduce
+    return text.endswith(":") or text[-1] not in ".;,!?"
 
 
 def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str], set[int]]:

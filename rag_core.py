@@ -334,6 +334,7 @@ class Hit:
     score: float
     cosine: float
     via: str = "search"  # "reference" (pinned), "search", or "expansion"
+    continued: str | None = None  # a short hit's next chunk in reading order (FOLLOWS), same section
 
 
 @dataclass
@@ -387,6 +388,7 @@ class KnowledgeBase:
         self.has_spellfix = load_spellfix(self.db) and bool(self.db.execute(
             "SELECT 1 FROM sqlite_master WHERE name = 'vocab_fix'").fetchone())
         self.title = self.meta.get("title", "")
+        self.chunk_count = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
         self.build_hash = self.meta.get("build_hash", "")
         self.build_report = json.loads(self.meta["build_report"]) if self.meta.get("build_report") else None
         self._uuid_alias = {}
@@ -544,12 +546,22 @@ class KnowledgeBase:
             return []
         where, args = _filter_sql(filters, table="c.")
         rows = self.db.execute(
-            "SELECT f.rowid, -bm25(chunks_fts, 2.0, 1.0) AS s FROM chunks_fts f "
+            f"SELECT f.rowid, -bm25(chunks_fts, {TITLE_WEIGHT}, 1.0) AS s FROM chunks_fts f "
             f"JOIN chunks c ON c.rowid = f.rowid WHERE chunks_fts MATCH ?{where} "
             "ORDER BY s DESC LIMIT ?",
             (match, *args, n),
         ).fetchall()
         return rows
+
+    def next_in_section(self, chunk: Chunk) -> Chunk | None:
+        """The chunk that follows this one in reading order (its FOLLOWS edge), if in the same section."""
+        row = self.db.execute(
+            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id = (SELECT src FROM edges WHERE dst = ? AND rel = 'FOLLOWS')",
+            (chunk.id,)).fetchone()
+        after = _row_to_chunk(row) if row else None
+        if after is None or _place(after) != _place(chunk):
+            return None
+        return after
 
     def first_chunk_of_section(self, number: str, filters: dict) -> int | None:
         """Rowid of the first text chunk under a numbered section (at any depth), within filters."""
@@ -578,6 +590,10 @@ class KnowledgeBase:
         return {rowid: 1.0 - dist for rowid, dist in rows}
 
 
+def _place(c: Chunk) -> tuple:
+    return c.chapter, c.section, c.subsection, c.subsubsection
+
+
 def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
     """' AND col = ?' clauses for the knowledge-base filter keys (values already validated)."""
     clauses, args = [], []
@@ -598,28 +614,125 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 
 _PAIR_NOTATION_RE = re.compile(r"\(\s*([^\W\d_])\s*,\s*([^\W\d_])\s*\)")
 
+# Identifiers a book prints verbatim: names joined by underscores or dots (glp_simplex, tol_bnd,
+# GLP_EBADB, numpy.linalg) and camelCase or PascalCase names (SetKwInput, maxIter).  The FTS index
+# holds each one both as its parts (what unicode61 makes of it) and whole (identifier_index_terms),
+# and a query's identifiers search for both, so either spelling finds the other.
+_JOINED_ID_RE = re.compile(r"(?<![\w.])[^\W\d_][^\W_]*(?:_+[^\W_]+|\.[^\W\d_][^\W_]+)+(?![\w]|\.\w)")
+_CAMEL_ID_RE = re.compile(r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z0-9]*|[0-9]+)*[A-Z][a-z0-9]*[A-Za-z0-9]*(?!\w)")
+_CAMEL_SPLIT_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifier-shaped tokens of a text (glp_simplex, GLP_EBADB, a.b_c, SetKwInput), in order."""
+    found = [m.group(0) for m in _JOINED_ID_RE.finditer(text)]
+    found += [m.group(0) for m in _CAMEL_ID_RE.finditer(text) if m.group(0) not in found]
+    # Mathematical notation (Z_n, x_i, a_ij) is not a name: an identifier has a part of 3+ letters.
+    return [n for n in dict.fromkeys(found) if max(len(p) for p in re.split(r"[_.]+", n)) >= 3]
+
+
+def identifier_parts(name: str) -> list[str]:
+    """An identifier's words, lower case: 'glp_simplex' -> ['glp', 'simplex'], 'SetKwInput' -> ['set', 'kw', 'input']."""
+    parts = []
+    for piece in re.split(r"[_.]+", name):
+        parts.extend(w.lower() for w in _CAMEL_SPLIT_RE.findall(piece))
+    return [p for p in parts if p]
+
+
+def identifier_index_terms(text: str) -> str:
+    """Extra FTS text for a chunk's identifiers: joined names whole ('glpsimplex'), camelCase names in
+    parts ('set kw input'); unicode61 already indexes the other spelling of each."""
+    terms = []
+    for name in identifiers(text):
+        parts = identifier_parts(name)
+        if len(parts) < 2:
+            continue
+        terms.append(" ".join(parts) if _CAMEL_ID_RE.fullmatch(name) else "".join(parts))
+    return " ".join(dict.fromkeys(terms))
+
 
 def fts_query(text: str) -> str:
     """User text as an FTS5 query of quoted words OR'ed together: no input is ever syntax.
 
     Single letters are dropped, except in pair notation such as "(s,S)" or "(Q, R)", which
-    becomes the phrase "s s" so that it matches the book's "(s, S)" and "(s,S)".
+    becomes the phrase "s s" so that it matches the book's "(s, S)" and "(s,S)".  An identifier
+    (glp_simplex, SetKwInput) adds the phrase of its parts and its whole name, so the exact name
+    scores above chunks holding its words apart.
     """
     terms = ['"' + f"{a} {b}".lower() + '"' for a, b in _PAIR_NOTATION_RE.findall(text)]
+    for name in identifiers(text)[:16]:
+        parts = [p.replace('"', "") for p in identifier_parts(name)]
+        if len(parts) > 1:
+            terms += ['"' + " ".join(parts) + '"', '"' + "".join(parts) + '"']
     words = [w.lower() for w in _WORD_RE.findall(text)][:64]
+    if PAIR_PHRASES and any(w in STOPWORDS for w in words):
+        # In a question written as prose, two content words side by side ("package provide") also
+        # search as a phrase: a passage that says them together scores above one that mentions each
+        # somewhere.  A string of keywords ("POMDP belief state update") is left as words: there
+        # the order is the typist's, not the book's.
+        for a, b in zip(words, words[1:]):
+            if a not in STOPWORDS and b not in STOPWORDS and len(a) > 1 and len(b) > 1:
+                terms.append(f'"{a} {b}"')
     words = [w for w in dict.fromkeys(words) if len(w) > 1 or w.isdigit()]
     terms += ['"' + w.replace('"', "") + '"' for w in words]
     return " OR ".join(dict.fromkeys(terms))
 
 
+# Words that carry no topic: a query made of them and one rare term is a lookup of that term.
+STOPWORDS = frozenset("""a about an and are as at be by can do does for from how i in is it its me of on or
+show tell that the their then there these this to what when where which who why will with""".split())
+
+
+def query_profile(kb: "KnowledgeBase", query: str) -> dict:
+    """What kind of query this is, for the dense/BM25 weighting: its content words, the identifiers
+    it names, and its rare terms (words of this book that are not whole words of the model's English
+    vocabulary, such as 'ebadb', 'kwinput', 'linesnumbered', and that occur in few places of the book:
+    'simplex' in a book about the simplex method is a topic, not a lookup)."""
+    ids = identifiers(query)
+    words = [w.lower() for w in _WORD_RE.findall(query)]
+    content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
+    rare = []
+    for w in dict.fromkeys(content):
+        if w.isdigit() or kb.embedder.is_known_word(w):
+            continue
+        row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (w,)).fetchone()
+        if row and row[0] <= max(RARE_MIN_COUNT, RARE_SHARE * kb.chunk_count):
+            rare.append(w)
+    return {"identifiers": ids, "words": content, "rare": rare}
+
+
+def dense_weight(profile: dict) -> float:
+    """The dense share of the fused score for a query: a lookup (an identifier, or a short query
+    holding a rare term of the book) leans on BM25; a question in prose on the embedding.  Between
+    the two, the weight moves with the share of the query's words that are rare terms."""
+    n = len(profile["words"])
+    if profile["identifiers"] and n <= LOOKUP_WORDS + 1:
+        return LOOKUP_DENSE_WEIGHT
+    if profile["rare"] and n <= LOOKUP_WORDS:
+        return LOOKUP_DENSE_WEIGHT
+    if profile["identifiers"] or profile["rare"]:
+        share = (len(profile["rare"]) + len(profile["identifiers"])) / max(n, 1)
+        return max(LOOKUP_DENSE_WEIGHT, DENSE_WEIGHT - RARE_SHIFT * min(1.0, share * 2))
+    return DENSE_WEIGHT
+
+
 # --------------------------------------------------------------------------- ranking
 """Ranking: pinned references, dense + BM25 fused into one score, one-hop expansion."""
 
-# Fusion of the dense and BM25 lists (see fuse); chosen on the sample book's questions by
-# tests/eval/tune_fusion.py, which prints every candidate side by side.
+# Fusion of the dense and BM25 lists (see fuse) and the query-adaptive weight (dense_weight);
+# tests/eval/tune_fusion.py prints every candidate side by side on the dev books (the sample book,
+# glpk_manual, algorithm2e_doc) and the held-out ones (README "Retrieval quality").
 FUSION = "convex"
-DENSE_WEIGHT = 0.8
+DENSE_WEIGHT = 0.8          # a question in prose
+LOOKUP_DENSE_WEIGHT = 0.2   # a lookup: an identifier, or a short query holding a rare term
+RARE_MIN_COUNT = 5          # a term is rare when the book prints it at most this many times,
+RARE_SHARE = 0.01           # or in at most this share of its chunk count
+LOOKUP_WORDS = 2            # "short": at most this many content words
+RARE_SHIFT = 0.3            # how far rare terms and identifiers in a longer query move the weight
 RRF_K = 60
+PAIR_PHRASES = True         # adjacent content words of a query also search as a phrase (fts_query)
+SHORT_HIT_CHARS = 200       # a hit shorter than this is shown with the chunk that follows it
+TITLE_WEIGHT = 2.0          # BM25 weight of a chunk's label, name and heading against its text
 CANDIDATES = 50
 
 def reference_pattern(kinds: Iterable[str]):
@@ -702,7 +815,7 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
     t3 = time.perf_counter()
 
     cos = dict(dense)
-    fused = fuse(dense, lexical)
+    fused = fuse(dense, lexical, weight=dense_weight(query_profile(kb, query)) if mode == "hybrid" else None)
     missing = [r for r in fused if r not in cos]
     cos.update(kb.cosine_to(vector, missing))
 
@@ -728,6 +841,12 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
         ceiling = score
         hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
                         "reference" if rowid in pinned else "search"))
+    for hit in hits:
+        # A short hit (a heading's opening line, a parameter's head, a bare formula) comes with
+        # what follows it, so the reader sees the unit it opens.
+        if len(hit.chunk.content) < SHORT_HIT_CHARS:
+            after = kb.next_in_section(hit.chunk)
+            hit.continued = after.content if after else None
     t4 = time.perf_counter()
     if traverse_kinds:
         hits.extend(expand_hits(kb, hits, traverse_kinds, vector))

@@ -83,11 +83,12 @@ class DocumentFields(msgspec.Struct):
     page_number: int | None
 
 
-class SemanticResult(DocumentFields):
-    """One search result of spec 01."""
+class SemanticResult(DocumentFields, omit_defaults=True):
+    """One search result of spec 01; a short result carries the text that follows it (continued)."""
 
     pdf_page: int | None
     score: float
+    continued: str | None = None
 
 
 class SemanticSearchResponse(msgspec.Struct, omit_defaults=True):
@@ -205,7 +206,7 @@ def semantic_result(hit: Hit) -> SemanticResult:
     return SemanticResult(
         id=c.id, type=c.kind, content=c.content, number=c.number, title=c.title,
         chapter=c.chapter, section=section_of(c), page_number=c.page, pdf_page=c.pdf_page,
-        score=hit.score,
+        score=hit.score, continued=hit.continued,
     )
 
 

@@ -1,10 +1,16 @@
 """Search latency, side by side in one run: in-process (with the stage split), REST over HTTP, MCP.
 
     python tests/bench/bench_search.py [--db knowledge.sqlite] [--rounds 3]
+    python tests/bench/bench_search.py --against /tmp/main     # this checkout vs another, side by side
 
 Prints medians and p95 in milliseconds over the evaluation questions.  In-process search runs on
 one thread; the server is started as its own process on a loopback port; the MCP figures come
 from fastmcp's client over streamable HTTP.  This machine is noisy: compare ratios within a run.
+
+--against DIR measures another checkout (its rag.py, models and knowledge.sqlite, e.g. the main
+branch unpacked with `git archive main | tar -x -C DIR`) in the same run: its in-process search in
+a child process that imports it and its own server, the two versions taking turns query by query,
+then both versions' p50/p95 and the ratio.
 """
 
 from __future__ import annotations
@@ -50,6 +56,100 @@ def in_process(kb, queries, rounds):
             for key, value in result.timings_ms.items():
                 stages[key].append(value)
     return totals, stages
+
+
+OTHER_IN_PROCESS = """
+import json, sys, time
+root, db = sys.argv[1], sys.argv[2]
+sys.path.insert(0, root)
+from rag import KnowledgeBase
+kb = KnowledgeBase(db)
+kb.search("warm up", k=5)
+print("ready", flush=True)
+for line in sys.stdin:
+    q = json.loads(line)
+    t = time.perf_counter()
+    kb.search(q, k=5)
+    print((time.perf_counter() - t) * 1000, flush=True)
+"""
+
+
+class OtherInProcess:
+    """Another checkout's KnowledgeBase in a child process that imports it: one query in, its
+    in-process search time out, so the two versions can take turns query by query."""
+
+    def __init__(self, root: Path, db: Path):
+        import subprocess
+
+        self.proc = subprocess.Popen([sys.executable, "-c", OTHER_IN_PROCESS, str(root), str(db)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "ready"
+
+    def search_ms(self, query: str) -> float:
+        self.proc.stdin.write(json.dumps(query) + "\n")
+        self.proc.stdin.flush()
+        return float(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def side_by_side(args, kb, queries) -> None:
+    """This checkout and args.against, taking turns round by round: in process, then over HTTP."""
+    import http.client
+
+    from conftest import start_server
+
+    other = Path(args.against)
+    other_db = Path(args.against_db or other / "knowledge.sqlite")
+    times = {"this": {"in-process": [], "http": []}, "other": {"in-process": [], "http": []}}
+    child = OtherInProcess(other, other_db)
+    try:
+        for r in range(args.rounds):
+            for q in queries:   # query by query, taking turns, so load drift hits both versions alike
+                for name in (("this", "other") if r % 2 == 0 else ("other", "this")):
+                    if name == "other":
+                        times["other"]["in-process"].append(child.search_ms(q))
+                    else:
+                        t = time.perf_counter()
+                        kb.search(q, k=5)
+                        times["this"]["in-process"].append((time.perf_counter() - t) * 1000)
+    finally:
+        child.close()
+    env = {"RAG_RATE_LIMIT": "1000/second", "RAG_ACCESS_LOG": "0"}
+    servers = {"this": start_server("--db", args.db, env=env),
+               "other": start_server("--db", str(other_db), env=env, root=other)}
+    try:
+        conns = {name: http.client.HTTPConnection("127.0.0.1", int(base.rsplit(":", 1)[1]))
+                 for name, (_, base) in servers.items()}
+
+        def post(name, body):
+            conn = conns[name]
+            t = time.perf_counter()
+            conn.request("POST", "/search/semantic", body=json.dumps(body), headers={"content-type": "application/json"})
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 200, response.status
+            return (time.perf_counter() - t) * 1000
+
+        for name in conns:
+            post(name, {"query": "warm up"})
+        for r in range(args.rounds):
+            for q in queries:   # query by query, taking turns (first one, then the other), so load drift hits both
+                for name in (("this", "other") if r % 2 == 0 else ("other", "this")):
+                    times[name]["http"].append(post(name, {"query": q, "k": 5}))
+    finally:
+        for proc, _ in servers.values():
+            proc.terminate()
+            proc.wait()
+    print(f"{len(queries)} queries x {args.rounds} rounds, side by side: this checkout ({args.db}) "
+          f"vs {other} ({other_db})")
+    for what in ("in-process", "http"):
+        a, b = times["this"][what], times["other"][what]
+        print(f"  {what:11} this  p50 {statistics.median(a):6.2f} ms  p95 {pct(a, 0.95):6.2f} ms   "
+              f"other p50 {statistics.median(b):6.2f} ms  p95 {pct(b, 0.95):6.2f} ms   "
+              f"p95 ratio {pct(a, 0.95) / pct(b, 0.95):.2f}")
 
 
 def over_http(queries, rounds):
@@ -103,12 +203,17 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=str(ROOT / "knowledge.sqlite"))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", help="another checkout to measure side by side (e.g. main unpacked)")
+    parser.add_argument("--against-db", help="its knowledge file (default: DIR/knowledge.sqlite)")
     args = parser.parse_args(argv)
     queries = [q["question"] for q in json.loads((ROOT / "tests" / "eval" / "questions.json").read_text())]
     t = time.perf_counter()
     kb = KnowledgeBase(args.db)
     load_ms = (time.perf_counter() - t) * 1000
     kb.search("warm up", k=5)
+    if args.against:
+        side_by_side(args, kb, queries)
+        return
     totals, stages = in_process(kb, queries, args.rounds)
     http, scoped, mcp = over_http(queries, args.rounds)
     print(f"{len(queries)} queries x {args.rounds} rounds on {kb.title!r}; knowledge base opened in {load_ms:.0f} ms")
