@@ -137,6 +137,7 @@ def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str |
 
     started = time.perf_counter()
     chunks: list[Retrieved] = []
+    corrected = None
     if selected_text is not None:
         passages = split_passages(selected_text)[:200]
         if passages:
@@ -158,7 +159,10 @@ def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str |
             chunks.append(Retrieved(hit.chunk.content, round(max(0.0, min(1.0, hit.cosine)), 4), meta,
                                     hit.chunk.id, meta["title"]))
         share = book_word_share(kb, result.corrected_query or query)
+        corrected = result.corrected_query
     context = RetrievalContext(query, chunks, round((time.perf_counter() - started) * 1000, 3), book_words=share)
+    if selected_text is None and corrected:
+        context.extra["corrected_query"] = corrected
     context.has_relevant_results = bool(chunks) and max(c.score for c in chunks) >= HIGH_CONFIDENCE
     context.conflicting_info = conflicting(chunks[:3])
     return context
@@ -234,25 +238,192 @@ def cite_label(chunk: Retrieved) -> str:
     return ", ".join(where)
 
 
+# Extractive answers: the sentences of the top chunks that hold what was asked.
+ANSWER_CHUNKS = 4        # chunks whose sentences compete for the answer
+ANSWER_SENTENCES = 3     # sentences in an answer
+EMBED_CANDIDATES = 10    # sentences embedded per answer (about 8 ms each), the lexically best ones
+
+# An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
+_TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"\u201c])")
+_WORD_RE = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
+_MATH_RE = re.compile(r"[=≤≥<>∑Σ∏∫√±×·∗′|^]|\b(?:min|max|arg|log|ln|exp)\b")
+# What a question asks for, read from its wording (any book: these are English question forms).
+_ASKS_FORMULA = re.compile(r"\b(?:formulas?|equations?|expressions?|formulated?|computed?|calculated?|measured|"
+                           r"update rule|rule for|law of|bound|mass function|density|ratio|fractile|gain|score)\b",
+                           re.IGNORECASE)
+_ASKS_QUANTITY = re.compile(r"\bhow (?:much|many|large|likely|wide|long|big|often|high|low)\b|"
+                            r"\bwhat (?:profit|value|probability|fraction|share|level|number)\b|"
+                            r"\b(?:which|what) \w+ (?:does|should|will)\b.*\b(?:next|order|choose|pick|try)\b",
+                            re.IGNORECASE)
+_ASKS_DEFINITION = re.compile(r"^\s*(?:what (?:is|are|does)|define|state|explain|describe|why)\b", re.IGNORECASE)
+_DEFINING = re.compile(r"\b(?:is|are) (?:called|defined|known as)\b|\bdefined (?:as|by)\b|\bmeans\b|"
+                       r"\brefers to\b|\b(?:says|states|guarantees|implies) that\b", re.IGNORECASE)
+_REFERENCE_RE = re.compile(r"\b(figure|fig\.|table|algorithm|theorem|lemma|corollary|proposition|definition|"
+                           r"example|listing|remark|exercise|equation|eq\.)\s*\(?((?-i:[A-Z])(?:[.:]\d+)+|\d+(?:[.:]\d+)*)\b\)?",
+                           re.IGNORECASE)
+_CODE_RE = re.compile(r"\bdef \w+\(|\"\"\"|\breturn\b.*=|\bfor \w+ in range\(")
+_VOCAB_TOTAL: dict[str, int] = {}
+
+
+def stem(word: str) -> str:
+    """A light English stem so that "orders", "ordered" and "ordering" meet "order"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
+
+
+def terms(text: str) -> set[str]:
+    """Stemmed lower-case words of a text; an identifier (tol_bnd) also gives its parts."""
+    out = set()
+    for token in _WORD_RE.findall(text.lower()):
+        out.add(stem(token))
+        if "_" in token:
+            out.update(stem(part) for part in token.split("_") if part)
+    return out
+
+
+def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
+    """The question's content terms with their rarity in the book (inverse collection frequency).
+
+    A word the book never uses carries no weight unless it looks like an identifier (digits or
+    underscores): a misspelling must not make every sentence look like a partial match.
+    """
+    import math
+
+    key = str(kb.path)
+    if key not in _VOCAB_TOTAL:
+        _VOCAB_TOTAL[key] = int(kb.db.execute("SELECT coalesce(sum(freq), 0) FROM vocab").fetchone()[0]) or 1
+    total = _VOCAB_TOTAL[key]
+    weights: dict[str, float] = {}
+    for text in texts:
+        for token in _WORD_RE.findall(text.lower()):
+            if token in _STOPWORDS or len(token) < 2 or (len(token) < 3 and not any(c.isdigit() for c in token)):
+                continue
+            row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (token,)).fetchone()
+            freq = row[0] if row else 0
+            if not freq and not re.search(r"[\d_]", token):
+                continue
+            weight = math.log((total + 1) / (freq + 1))
+            for t in {stem(token)} | ({stem(p) for p in token.split("_") if p} if "_" in token else set()):
+                weights[t] = max(weights.get(t, 0.0), weight)
+    return weights
+
+
+def sentences(text: str) -> list[str]:
+    """A chunk's text as sentences; an equation number stays with the display it numbers."""
+    text = re.sub(r"\[Side note\][^\n]*", "", text)
+    pieces = _SENTENCE_END_RE.split(" ".join(text.split()))
+    out: list[str] = []
+    for piece in pieces:
+        tag = _TAG_RE.match(piece)
+        if tag and out:  # "(6.4) The optimal order ..." : the number closes the previous display
+            out[-1] += " " + tag.group(0)
+            piece = piece[tag.end():].strip()
+        if piece:
+            out.append(piece)
+    return out
+
+
+def readable(sentence: str) -> bool:
+    """Prose, or a display that carries its equation number; not a run of extraction debris."""
+    if not 25 <= len(sentence) <= 600:
+        return False
+    chars = [ch for ch in sentence if not ch.isspace()]
+    letters = sum(ch.isalpha() for ch in chars) / max(1, len(chars))
+    return letters > 0.6 or (letters > 0.25 and bool(_TAG_RE.search(sentence)))
+
+
+_cached_sentence_vector = None
+
+
+def sentence_vector(kb: KnowledgeBase, sentence: str):
+    """A sentence's embedding, computed alone (so always the same) and kept for the next question."""
+    global _cached_sentence_vector
+    if _cached_sentence_vector is None:
+        from functools import lru_cache
+
+        @lru_cache(maxsize=8192)
+        def vector(embedder, text):
+            return embedder.embed([text])[0]
+
+        _cached_sentence_vector = vector
+    return _cached_sentence_vector(kb.embedder, sentence)
+
+
 def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) -> tuple[str, list[int]]:
-    """The most relevant sentences of the top chunks with [n] citations; returns (text, chunks used)."""
+    """The sentences of the top chunks that answer the question, with [n] citations.
+
+    Every sentence of the top ANSWER_CHUNKS chunks is a candidate.  Its score adds
+    - the share of the question's content terms it contains, each weighted by its rarity in the
+      book (inverse collection frequency), so "newsvendor" counts for more than "order";
+    - what the question asks for: a question about a formula, rule or bound favours a sentence
+      holding a display or its equation number; "how much / how many / how likely" favours a
+      sentence with a number; "what is / define / why" a defining sentence; "Figure 3.7" or
+      "equation 2.12" the sentence that names that entity or carries "(2.12)";
+    - the cosine between the sentence (embedded alone) and the question, for the
+      EMBED_CANDIDATES sentences best on the above;
+    - a small preference for higher-ranked chunks.
+    The best ANSWER_SENTENCES are returned in reading order; returns (text, chunks used).
+    """
     import numpy as np
 
+    corrected = context.extra.get("corrected_query")
+    weights = query_terms(kb, [query] + ([corrected] if corrected and corrected != query else []))
+    total_weight = sum(weights.values()) or 1.0
+    asked = " ".join([query, corrected or ""])
+    wants_formula = bool(_ASKS_FORMULA.search(asked))
+    wants_number = bool(_ASKS_QUANTITY.search(asked))
+    wants_definition = bool(_ASKS_DEFINITION.search(asked))
+    references = [({"fig": "figure", "eq": "equation"}.get(k.lower().rstrip("."), k.lower().rstrip(".")),
+                   n.replace(":", ".")) for k, n in _REFERENCE_RE.findall(asked)]
+    asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b", asked))
+
     candidates = []
-    for ci, chunk in enumerate(context.chunks[:3]):
-        text = re.sub(r"\[Side note\][^\n]*", "", chunk.text)
-        for si, sentence in enumerate(re.split(r"(?<=[.!?])\s+(?=[A-Z(])", " ".join(text.split()))):
-            if 30 <= len(sentence) <= 400 and sum(ch.isalpha() for ch in sentence) > len(sentence) * 0.6:
-                candidates.append((ci, si, sentence.strip()))
+    for ci, chunk in enumerate(context.chunks[:ANSWER_CHUNKS]):
+        entity = chunk.metadata.get("entity", "")
+        kind, _, number = entity.partition(" ")
+        units = sentences(chunk.text)
+        if kind == "formula" and units:
+            # A display on its own: one unit, with the number the book prints beside it.
+            units = [" ".join(chunk.text.split()) + ("" if f"({number})" in chunk.text else f" ({number})")]
+        elif kind and chunk.title and not " ".join(chunk.text.split()).startswith(chunk.title[:40]):
+            # An algorithm's or a listing's caption says what it does; its body is code.
+            units = [f"{kind.capitalize()} {number}: {chunk.title}"] + units
+        for si, sentence in enumerate(units):
+            if not readable(sentence):
+                continue
+            found = terms(sentence)
+            lexical = sum(w for t, w in weights.items() if t in found) / total_weight
+            bonus = 0.0
+            if _CODE_RE.search(sentence) and not asks_code:
+                bonus -= 0.10  # a listing's body answers a question about code, rarely a question in prose
+            has_tag = bool(_TAG_RE.search(sentence))
+            if wants_formula and (has_tag or len(_MATH_RE.findall(sentence)) >= 2):
+                bonus += 0.10 + (0.05 if has_tag else 0.0)
+            if wants_number and re.search(r"\d", _TAG_RE.sub("", sentence)):
+                bonus += 0.10
+            if wants_definition and _DEFINING.search(sentence):
+                bonus += 0.05
+            for ref_kind, ref_number in references:
+                if ref_kind in ("equation", "eq") and (f"({ref_number})" in sentence
+                                                       or (kind == "formula" and number == ref_number)):
+                    bonus += 0.25
+                elif kind == ref_kind and number == ref_number and si == 0:
+                    bonus += 0.30  # the named entity's own caption or first sentence
+                elif re.search(rf"\b{re.escape(ref_kind)}\w*\.?\s*{re.escape(ref_number)}\b", sentence,
+                               re.IGNORECASE):
+                    bonus += 0.10  # a sentence that mentions it
+            candidates.append([0.5 * lexical + bonus - 0.03 * ci, ci, si, sentence])
     if not candidates:
         return "", []
     q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
-    scored = []
-    for ci, si, sentence in candidates:
-        vec = kb.embedder.embed([sentence])[0]          # alone: deterministic
-        scored.append((float(vec @ q) - 0.02 * ci, ci, si, sentence))
-    best = sorted(scored, key=lambda s: (-s[0], s[1], s[2]))[:3]
-    best.sort(key=lambda s: (s[1], s[2]))
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    for cand in candidates[:EMBED_CANDIDATES]:
+        cand[0] += 0.5 * float(sentence_vector(kb, cand[3]) @ q)
+    best = sorted(candidates[:EMBED_CANDIDATES], key=lambda c: (-c[0], c[1], c[2]))[:ANSWER_SENTENCES]
+    best.sort(key=lambda c: (c[1], c[2]))
     used = list(dict.fromkeys(ci for _, ci, _, _ in best))
     parts = [f"{sentence} [{used.index(ci) + 1}]" for _, ci, _, sentence in best]
     return " ".join(parts), used
