@@ -239,9 +239,9 @@ def cite_label(chunk: Retrieved) -> str:
 
 
 # Extractive answers: the sentences of the top chunks that hold what was asked.
-ANSWER_CHUNKS = 4        # chunks whose sentences compete for the answer
+ANSWER_CHUNKS = 5        # chunks whose sentences compete for the answer
 ANSWER_SENTENCES = 3     # sentences in an answer
-EMBED_CANDIDATES = 10    # sentences embedded per answer (about 8 ms each), the lexically best ones
+EMBED_CANDIDATES = 14    # sentences embedded per answer (about 8 ms each), the lexically best ones
 
 # An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
 _TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
@@ -250,13 +250,16 @@ _WORD_RE = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
 _MATH_RE = re.compile(r"[=≤≥<>∑Σ∏∫√±×·∗′|^]|\b(?:min|max|arg|log|ln|exp)\b")
 # What a question asks for, read from its wording (any book: these are English question forms).
 _ASKS_FORMULA = re.compile(r"\b(?:formulas?|equations?|expressions?|formulated?|computed?|calculated?|measured|"
-                           r"update rule|rule for|law of|bound|mass function|density|ratio|fractile|gain|score)\b",
+                           r"update rule|rule for|law of|bound|mass function|density|ratio|fractile|gain|score|"
+                           r"mean|variance|expectation|expected value|probability of|equivalent|error|deviation)\b",
                            re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\bhow (?:much|many|large|likely|wide|long|big|often|high|low)\b|"
                             r"\bwhat (?:profit|value|probability|fraction|share|level|number)\b|"
                             r"\b(?:which|what) \w+ (?:does|should|will)\b.*\b(?:next|order|choose|pick|try)\b",
                             re.IGNORECASE)
 _ASKS_DEFINITION = re.compile(r"^\s*(?:what (?:is|are|does)|define|state|explain|describe|why)\b", re.IGNORECASE)
+_ASKS_REASON = re.compile(r"^\s*why\b|\bwhy (?:is|are|does|do|should|must|can)\b", re.IGNORECASE)
+_BECAUSE = re.compile(r"\b(?:because|since|so that|therefore|hence|thus|which is why|so)\b", re.IGNORECASE)
 _DEFINING = re.compile(r"\b(?:is|are) (?:called|defined|known as)\b|\bdefined (?:as|by)\b|\bmeans\b|"
                        r"\brefers to\b|\b(?:says|states|guarantees|implies) that\b", re.IGNORECASE)
 _REFERENCE_RE = re.compile(r"\b(figure|fig\.|table|algorithm|theorem|lemma|corollary|proposition|definition|"
@@ -335,6 +338,12 @@ def readable(sentence: str) -> bool:
     return letters > 0.6 or (letters > 0.25 and bool(_TAG_RE.search(sentence)))
 
 
+def overlap(a: str, b: str) -> float:
+    """Share of the shorter sentence's terms that the other one also has."""
+    ta, tb = terms(a), terms(b)
+    return len(ta & tb) / max(1, min(len(ta), len(tb)))
+
+
 _cached_sentence_vector = None
 
 
@@ -352,7 +361,8 @@ def sentence_vector(kb: KnowledgeBase, sentence: str):
     return _cached_sentence_vector(kb.embedder, sentence)
 
 
-def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) -> tuple[str, list[int]]:
+def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
+                      debug: list | None = None) -> tuple[str, list[int]]:
     """The sentences of the top chunks that answer the question, with [n] citations.
 
     Every sentence of the top ANSWER_CHUNKS chunks is a candidate.  Its score adds
@@ -376,6 +386,7 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
     wants_formula = bool(_ASKS_FORMULA.search(asked))
     wants_number = bool(_ASKS_QUANTITY.search(asked))
     wants_definition = bool(_ASKS_DEFINITION.search(asked))
+    wants_reason = bool(_ASKS_REASON.search(asked))
     references = [({"fig": "figure", "eq": "equation"}.get(k.lower().rstrip("."), k.lower().rstrip(".")),
                    n.replace(":", ".")) for k, n in _REFERENCE_RE.findall(asked)]
     asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b", asked))
@@ -406,6 +417,12 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
                 bonus += 0.10
             if wants_definition and _DEFINING.search(sentence):
                 bonus += 0.05
+            if wants_reason and _BECAUSE.search(sentence):
+                bonus += 0.05
+            if sentence.endswith("?"):
+                bonus -= 0.15  # a question (an exercise's) does not answer one
+            elif sentence[-1] in ",;" or (sentence[-1].isalpha() and not has_tag):
+                bonus -= 0.05  # a fragment cut off by the chunk or the extraction
             for ref_kind, ref_number in references:
                 if ref_kind in ("equation", "eq") and (f"({ref_number})" in sentence
                                                        or (kind == "formula" and number == ref_number)):
@@ -422,7 +439,18 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     for cand in candidates[:EMBED_CANDIDATES]:
         cand[0] += 0.5 * float(sentence_vector(kb, cand[3]) @ q)
-    best = sorted(candidates[:EMBED_CANDIDATES], key=lambda c: (-c[0], c[1], c[2]))[:ANSWER_SENTENCES]
+    if debug is not None:
+        debug.extend(sorted(candidates, key=lambda c: (-c[0], c[1], c[2])))
+    pool = sorted(candidates[:EMBED_CANDIDATES], key=lambda c: (-c[0], c[1], c[2]))
+    best: list = []
+    while pool and len(best) < ANSWER_SENTENCES:
+        # The next sentence is the best one that does not repeat what the answer already says.
+        def novel(c):
+            seen = max((overlap(c[3], b[3]) for b in best), default=0.0)
+            return c[0] - 0.3 * seen
+        pick = max(pool, key=lambda c: (novel(c), -c[1], -c[2]))
+        best.append(pick)
+        pool.remove(pick)
     best.sort(key=lambda c: (c[1], c[2]))
     used = list(dict.fromkeys(ci for _, ci, _, _ in best))
     parts = [f"{sentence} [{used.index(ci) + 1}]" for _, ci, _, sentence in best]

@@ -9,8 +9,9 @@ and a corpus file ({"file", "questions": [{"q", "kind", "check_keywords"}]}).  A
 are its answer_keywords, else its check_keywords; a question with neither is skipped.
 
 Matching: the answer's own sentences (its text before the "Sources:" list, so a cited title alone
-never counts) and each key fact are both Unicode-normalised (NFKC), case-folded, every dash
-made a hyphen and whitespace collapsed; a key fact matches when it occurs as a substring.  A
+never counts) and each key fact are both Unicode-normalised (NFKC), case-folded, stripped of
+hyphens and dashes (PDF text drops the hyphen of a word broken at a line end) and whitespace
+collapsed; a key fact matches when it occurs as a substring.  A
 question counts as answered only when ALL its key facts occur (the default; --match any relaxes that): a corpus key
 such as ["Sidenote width", "2 inches"] or ["symmetric", "outside edge"] states one fact in two
 halves, and "any" would credit an answer that names the topic without giving the fact.
@@ -36,11 +37,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 
-_DASHES = dict.fromkeys(map(ord, "\u2010\u2011\u2012\u2013\u2014\u2212"), "-")
+# Hyphens and dashes are dropped: PDF text loses the hyphen of a word broken at a line end
+# ("belief-state" becomes "beliefstate") and turns "--" into an en dash.
+_DASHES = dict.fromkeys(map(ord, "-\u2010\u2011\u2012\u2013\u2014\u2212"), None)
 
 
 def normalise(text: str) -> str:
-    """NFKC, case-folded, every dash a hyphen, whitespace collapsed."""
+    """NFKC, case-folded, hyphens and dashes dropped, whitespace collapsed."""
     return " ".join(unicodedata.normalize("NFKC", text).translate(_DASHES).casefold().split())
 
 
