@@ -26,6 +26,8 @@ from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, NONBLANK, Chunk, JsonSchema,
 # --------------------------------------------------------------------------- retrieval
 """Retrieval: the chunks an answer may use, from the book or from the user's selected text."""
 
+# spec 04's Query: top_k between 1 and 100 (the chunks retrieved; the answer reads the first ANSWER_CHUNKS).
+ASK_MAX_TOP_K = 100
 # spec 04: confidence "high" when the best chunk's cosine is at least this.
 HIGH_CONFIDENCE = 0.3
 # Answer only when the book plausibly holds the answer: a clear semantic match, or a fair one whose
@@ -37,7 +39,7 @@ REFUSAL = "I couldn't find that information in the book."
 
 _STOPWORDS = set("""a an and are as at be by can do does for from how i in into is it its me my of on or
 our should the their them then there these this to use used using was we what when where which who why
-will with would you your about between explain tell give show""".split())
+will with would you your about between explain tell give show much many""".split())
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Retrieved:
     metadata: dict[str, Any]
     chunk_id: str
     title: str
+    headings: str = ""  # the titles of the chapter and sections that hold the chunk
 
 
 @dataclass
@@ -91,6 +94,11 @@ def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
     if chunk.kind != "text":
         meta["entity"] = f"{chunk.kind} {chunk.number}"
     return meta
+
+
+def headings_of(chunk: Chunk) -> str:
+    return " ".join(t for t in (chunk.chapter_title, chunk.section_title, chunk.subsection_title,
+                                chunk.subsubsection_title, chunk.title) if t)
 
 
 def modules(kb: KnowledgeBase) -> list[str]:
@@ -157,12 +165,14 @@ def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str |
         for hit in result.hits:
             meta = chunk_metadata(hit.chunk)
             chunks.append(Retrieved(hit.chunk.content, round(max(0.0, min(1.0, hit.cosine)), 4), meta,
-                                    hit.chunk.id, meta["title"]))
+                                    hit.chunk.id, meta["title"], headings_of(hit.chunk)))
         share = book_word_share(kb, result.corrected_query or query)
         corrected = result.corrected_query
     context = RetrievalContext(query, chunks, round((time.perf_counter() - started) * 1000, 3), book_words=share)
     if selected_text is None and corrected:
         context.extra["corrected_query"] = corrected
+    if selected_text is None and module:
+        context.extra["module"] = module
     context.has_relevant_results = bool(chunks) and max(c.score for c in chunks) >= HIGH_CONFIDENCE
     context.conflicting_info = conflicting(chunks[:3])
     return context
@@ -218,9 +228,16 @@ def input_hash(query: str, mode: str, context: RetrievalContext) -> str:
 
 
 def citation_of(chunk: Retrieved) -> dict[str, Any]:
+    """spec 04's Citation (page_title, page_url, module_name) and spec 05's (source_url, module, chapter).
+
+    module_name is the module a module_filter names (spec 04), so it equals spec 05's module;
+    page_title is the cited entity's caption or the innermost section title; title is kept as
+    the earlier name of page_title.
+    """
     meta = chunk.metadata
-    out = {"title": chunk.title, "chapter": meta.get("chapter", ""), "module": meta.get("module", ""),
-           "source_url": meta.get("source_url", ""), "page_url": meta.get("source_url", "")}
+    out = {"page_title": chunk.title, "page_url": meta.get("source_url", ""), "module_name": meta.get("module", ""),
+           "source_url": meta.get("source_url", ""), "module": meta.get("module", ""),
+           "chapter": meta.get("chapter", ""), "title": chunk.title}
     if "page" in meta:
         out["page"] = meta["page"]
     return out
@@ -241,7 +258,7 @@ def cite_label(chunk: Retrieved) -> str:
 # Extractive answers: the sentences of the top chunks that hold what was asked.
 ANSWER_CHUNKS = 5        # chunks whose sentences compete for the answer
 ANSWER_SENTENCES = 3     # sentences in an answer
-EMBED_CANDIDATES = 14    # sentences embedded per answer (about 8 ms each), the lexically best ones
+EMBED_CANDIDATES = 24    # sentences embedded per answer (about 8 ms each), the lexically best ones
 
 # An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
 _TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
@@ -265,6 +282,10 @@ _DEFINING = re.compile(r"\b(?:is|are) (?:called|defined|known as)\b|\bdefined (?
 _REFERENCE_RE = re.compile(r"\b(figure|fig\.|table|algorithm|theorem|lemma|corollary|proposition|definition|"
                            r"example|listing|remark|exercise|equation|eq\.)\s*\(?((?-i:[A-Z])(?:[.:]\d+)+|\d+(?:[.:]\d+)*)\b\)?",
                            re.IGNORECASE)
+# A number that only names a part of the book ("chapter 6", "Algorithm 6.1") is not a quantity.
+_CITATION_RE = re.compile(r"\b(?:chapters?|sections?|parts?|pages?|p\.|figures?|fig\.|tables?|algorithms?|theorems?|"
+                          r"lemmas?|corollary|examples?|exercises?|listings?|equations?|eq\.)\s*\(?[A-Z]?[\d.:]+\)?"
+                          r"|\w\.?\d+$", re.IGNORECASE)
 _CODE_RE = re.compile(r"\bdef \w+\(|\"\"\"|\breturn\b.*=|\bfor \w+ in range\(")
 _VOCAB_TOTAL: dict[str, int] = {}
 
@@ -362,12 +383,14 @@ def sentence_vector(kb: KnowledgeBase, sentence: str):
 
 
 def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
-                      debug: list | None = None) -> tuple[str, list[int]]:
+                      debug: list | None = None) -> tuple[str, list[Retrieved]]:
     """The sentences of the top chunks that answer the question, with [n] citations.
 
     Every sentence of the top ANSWER_CHUNKS chunks is a candidate.  Its score adds
     - the share of the question's content terms it contains, each weighted by its rarity in the
-      book (inverse collection frequency), so "newsvendor" counts for more than "order";
+      book (inverse collection frequency), so "newsvendor" counts for more than "order", and
+      less so the share its chunk and the chunk's section titles contain (a formula rarely
+      repeats the name of its topic);
     - what the question asks for: a question about a formula, rule or bound favours a sentence
       holding a display or its equation number; "how much / how many / how likely" favours a
       sentence with a number; "what is / define / why" a defining sentence; "Figure 3.7" or
@@ -375,7 +398,10 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     - the cosine between the sentence (embedded alone) and the question, for the
       EMBED_CANDIDATES sentences best on the above;
     - a small preference for higher-ranked chunks.
-    The best ANSWER_SENTENCES are returned in reading order; returns (text, chunks used).
+    When the question asks for a formula or a quantity, the displays that the top chunks cite by
+    number ("the critical fractile rule (6.4)") compete too: the passage that prints display (6.4)
+    often answers better than the passages that use it.
+    The best ANSWER_SENTENCES are returned in reading order; returns (text, the chunks cited).
     """
     import numpy as np
 
@@ -391,8 +417,17 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
                    n.replace(":", ".")) for k, n in _REFERENCE_RE.findall(asked)]
     asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b", asked))
 
+    considered = context.chunks[:ANSWER_CHUNKS]
+    hits = len(considered)
+    if (wants_formula or wants_number) and considered and considered[0].metadata.get("module") != "selected_text":
+        considered = considered + cited_displays(kb, considered, module=context.extra.get("module"))
+    # Equation numbers the top chunks' captions cite: the display printing one is what they point to.
+    pointed = {tag for c in considered[:3] for tag in _TAG_RE.findall(c.title)} if wants_formula or wants_number \
+        else set()
     candidates = []
-    for ci, chunk in enumerate(context.chunks[:ANSWER_CHUNKS]):
+    for ci, chunk in enumerate(considered):
+        around = terms(f"{chunk.headings} {chunk.text}")
+        topical = sum(w for t, w in weights.items() if t in around) / total_weight
         entity = chunk.metadata.get("entity", "")
         kind, _, number = entity.partition(" ")
         units = sentences(chunk.text)
@@ -409,12 +444,18 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
             lexical = sum(w for t, w in weights.items() if t in found) / total_weight
             bonus = 0.0
             if _CODE_RE.search(sentence) and not asks_code:
-                bonus -= 0.10  # a listing's body answers a question about code, rarely a question in prose
+                bonus -= 0.20  # a listing's body answers a question about code, rarely a question in prose
             has_tag = bool(_TAG_RE.search(sentence))
-            if wants_formula and (has_tag or len(_MATH_RE.findall(sentence)) >= 2):
+            has_math = has_tag or len(_MATH_RE.findall(sentence)) >= 2
+            has_number = bool(re.search(r"\d", _CITATION_RE.sub("", _TAG_RE.sub("", sentence))))
+            if wants_formula and has_math:
                 bonus += 0.10 + (0.05 if has_tag else 0.0)
-            if wants_number and re.search(r"\d", _TAG_RE.sub("", sentence)):
+            if wants_number and (has_number or has_math):
                 bonus += 0.10
+            if has_tag and any(prints_display(sentence, tag) for tag in pointed):
+                bonus += 0.10
+            if (wants_formula or wants_number) and not (has_number or has_math):
+                bonus -= 0.10  # asked for a quantity, it states none
             if wants_definition and _DEFINING.search(sentence):
                 bonus += 0.05
             if wants_reason and _BECAUSE.search(sentence):
@@ -432,7 +473,8 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
                 elif re.search(rf"\b{re.escape(ref_kind)}\w*\.?\s*{re.escape(ref_number)}\b", sentence,
                                re.IGNORECASE):
                     bonus += 0.10  # a sentence that mentions it
-            candidates.append([0.5 * lexical + bonus - 0.03 * ci, ci, si, sentence])
+            rank = ci if ci < hits else 1  # a display cited by a top chunk ranks just below the first
+            candidates.append([0.35 * lexical + 0.15 * topical + bonus - 0.03 * rank, ci, si, sentence])
     if not candidates:
         return "", []
     q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
@@ -454,7 +496,54 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     best.sort(key=lambda c: (c[1], c[2]))
     used = list(dict.fromkeys(ci for _, ci, _, _ in best))
     parts = [f"{sentence} [{used.index(ci) + 1}]" for _, ci, _, sentence in best]
-    return " ".join(parts), used
+    return " ".join(parts), [considered[ci] for ci in used]
+
+
+def prints_display(text: str, tag: str) -> bool:
+    """True when text prints the display numbered tag: "... = ρ . (6.4)", not "rule (6.4)"."""
+    for m in re.finditer(re.escape(tag), text):
+        before = text[:m.start()].rstrip()
+        if not before or not before[-1].isalnum():
+            return True
+    return False
+
+
+def cited_displays(kb: KnowledgeBase, chunks: list[Retrieved], limit: int = 3,
+                   module: str | None = None) -> list[Retrieved]:
+    """The passages that print the displays the top chunks cite by number, e.g. "(6.4)".
+
+    A passage prints a display when the number follows the formula's last symbol or punctuation,
+    not a word that cites it ("equation (6.4)", "rule (6.4)").  At most `limit` passages, captions'
+    citations first.
+    """
+    have = {c.chunk_id for c in chunks}
+    tags: list[str] = []
+    # A caption's citations first ("The critical fractile rule (6.4) applied to ..."), then the text's.
+    for text in [c.title for c in chunks[:3]] + [c.text for c in chunks[:3]]:
+        for tag in _TAG_RE.findall(text):
+            if tag not in tags:
+                tags.append(tag)
+    rowids: list[int] = []
+    for tag in tags[:4]:
+        rows = kb.db.execute("SELECT rowid, id, content FROM chunks WHERE kind = 'text' AND instr(content, ?) > 0 "
+                             "AND (? IS NULL OR part = ?) ORDER BY ord LIMIT 8", (tag, module, module)).fetchall()
+        for rowid, chunk_id, content in rows:
+            if chunk_id in have or rowid in rowids:
+                continue
+            if prints_display(content, tag):
+                rowids.append(rowid)
+            if rowid in rowids:
+                break
+        if len(rowids) >= limit:
+            break
+    found = kb.chunks_by_rowid(rowids)
+    out = []
+    for rowid in rowids:
+        chunk = found.get(rowid)
+        if chunk is not None:
+            meta = chunk_metadata(chunk)
+            out.append(Retrieved(chunk.content, 0.0, meta, chunk.id, meta["title"], headings_of(chunk)))
+    return out
 
 
 def llm_answer(query: str, context: RetrievalContext, mode: str, key: str) -> str:
@@ -512,7 +601,7 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
         if env("OPENAI_API_KEY"):
             try:
                 text = llm_answer(query, context, mode, key)
-                used = [i for i in range(len(context.chunks)) if f"[{i + 1}]" in text]
+                used = [c for i, c in enumerate(context.chunks) if f"[{i + 1}]" in text]
                 if "answer not found in book" in text.lower():
                     used = []
             except (OSError, urllib.error.URLError, ValueError, KeyError, IndexError, TypeError) as exc:
@@ -522,7 +611,7 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
             response.update(status="refused", content=REFUSAL, answer=REFUSAL,
                             refusal_reason="answer not found in book")
         else:
-            cited = [context.chunks[i] for i in used]
+            cited = used
             sources = "\n".join(f"[{n + 1}] {cite_label(c)}" for n, c in enumerate(cited))
             content = f"{text}\n\nSources:\n{sources}"
             response.update(content=content, answer=content, citations=[citation_of(c) for c in cited],
@@ -548,8 +637,8 @@ def validate_ask(kb: KnowledgeBase, query, mode, selected_text, top_k, module_fi
     if selected_text is not None and (not isinstance(selected_text, str) or len(selected_text) > 200_000):
         raise AnswerError(400, "invalid_query", "selected_text must be a string of at most 200000 characters")
     top_k = whole_number(top_k)
-    if top_k is None or not 1 <= top_k <= 20:
-        raise AnswerError(400, "invalid_query", "top_k must be an integer between 1 and 20")
+    if top_k is None or not 1 <= top_k <= ASK_MAX_TOP_K:
+        raise AnswerError(400, "invalid_query", f"top_k must be an integer between 1 and {ASK_MAX_TOP_K}")
     if module_filter is not None:
         valid = modules(kb)
         if module_filter not in valid:
@@ -611,7 +700,8 @@ class AskRequest(msgspec.Struct):
     mode: Annotated[Any, JsonSchema(type=["string", "null"], enum=["full_book", "selected_text_only", None],
                                     default="full_book")] = "full_book"
     selected_text: Annotated[Any, JsonSchema(type=["string", "null"], maxLength=200_000)] = None
-    top_k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=20, default=5)] = 5
+    top_k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=ASK_MAX_TOP_K, default=5,
+                                     description="chunks to retrieve (spec 04's Query: 1-100)")] = 5
     module_filter: Annotated[Any, JsonSchema(type=["string", "null"],
                                              description="a module of a docs tree (GET /health lists them)")] = None
 
@@ -623,6 +713,42 @@ class AskRequest(msgspec.Struct):
                         "selected_text": {"type": "string", "maxLength": 200_000, "pattern": NONBLANK},
                         "module_filter": {"type": "null"}}, "required": ["mode", "selected_text"]},
     ]}
+
+
+class AskCitation(msgspec.Struct):
+    """One source of an answer: spec 04's Citation and spec 05's citation in one object."""
+
+    page_title: str
+    module_name: str
+    source_url: str
+    module: str
+    chapter: str
+    page_url: str | None = None
+    title: str | None = None
+    page: int | None = None
+
+
+class AskResponse(msgspec.Struct):
+    """200 of POST /ask: spec 04's AgentResponse and spec 05's Response Generation Contract."""
+
+    query: str
+    mode: str
+    status: Annotated[str, msgspec.Meta(extra_json_schema={"enum": ["success", "refused", "error"]})]
+    content: str
+    answer: str
+    citations: list[AskCitation]
+    confidence: Annotated[str, msgspec.Meta(extra_json_schema={"enum": ["high", "low", "none"]})]
+    refusal_reason: str | None
+    conflicting_info: bool
+    error: str | None
+    input_hash: str
+    output_hash: str
+    deterministic: bool
+    retrieval_time_ms: float
+    generation_time_ms: float
+    total_time_ms: float
+    error_type: str | None = None
+    fallback_action: str | None = None
 
 
 class RetrieveContentRequest(msgspec.Struct):
@@ -694,8 +820,9 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
     # /ask may wait seconds on an LLM: a thread of its own, not one of the search pool's.
     @post("/ask", status_code=200, summary="A grounded answer with citations, or a refusal (specs 04 and 05)",
           responses=errors, sync_to_thread=True)
-    def ask(data: JSONBody[AskRequest]) -> dict:
-        return answer(kb, data.query, data.mode, data.selected_text, data.top_k, data.module_filter)
+    def ask(data: JSONBody[AskRequest]) -> Response[AskResponse]:
+        return Response(content=answer(kb, data.query, data.mode, data.selected_text, data.top_k, data.module_filter),
+                        status_code=200, media_type=MediaType.JSON)
 
     return Router(path="/", route_handlers=[tools, tool_retrieve_content, ask],
                   exception_handlers={AnswerError: on_answer_error, ValidationException: on_bad_body,
