@@ -259,6 +259,9 @@ def cite_label(chunk: Retrieved) -> str:
 ANSWER_CHUNKS = 5        # chunks whose sentences compete for the answer
 ANSWER_SENTENCES = 3     # sentences in an answer
 EMBED_CANDIDATES = 24    # sentences embedded per answer (about 8 ms each), the lexically best ones
+# A sentence's score: weighted shares of the question's terms in it and in its chunk, its cosine to
+# the question, the cues below (about 0.1 each), less RANK_STEP per rank of its chunk.
+W_SENTENCE_TERMS, W_CHUNK_TERMS, W_COSINE, RANK_STEP = 0.35, 0.15, 0.5, 0.03
 
 # An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
 _TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
@@ -272,7 +275,8 @@ _ASKS_FORMULA = re.compile(r"\b(?:formulas?|equations?|expressions?|formulated?|
                            re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\bhow (?:much|many|large|likely|wide|long|big|often|high|low)\b|"
                             r"\bwhat (?:profit|value|probability|fraction|share|level|number)\b|"
-                            r"\b(?:which|what) \w+ (?:does|should|will)\b.*\b(?:next|order|choose|pick|try)\b",
+                            r"\b(?:which|what) \w+ (?:does|should|will)\b.*\b(?:next|order|choose|pick|try)\b|"
+                            r"\bworked\b|\bexample of\b|^\s*example\b",
                             re.IGNORECASE)
 _ASKS_DEFINITION = re.compile(r"^\s*(?:what (?:is|are|does)|define|state|explain|describe|why)\b", re.IGNORECASE)
 _ASKS_REASON = re.compile(r"^\s*why\b|\bwhy (?:is|are|does|do|should|must|can)\b", re.IGNORECASE)
@@ -286,6 +290,10 @@ _REFERENCE_RE = re.compile(r"\b(figure|fig\.|table|algorithm|theorem|lemma|corol
 _CITATION_RE = re.compile(r"\b(?:chapters?|sections?|parts?|pages?|p\.|figures?|fig\.|tables?|algorithms?|theorems?|"
                           r"lemmas?|corollary|examples?|exercises?|listings?|equations?|eq\.)\s*\(?[A-Z]?[\d.:]+\)?"
                           r"|\w\.?\d+$", re.IGNORECASE)
+# A signpost announces what a chapter or section will do; it answers nothing itself.
+_SIGNPOST_RE = re.compile(r"^(?:this|the next|the following|the present) (?:chapter|section|part|appendix)\b|"
+                          r"^(?:chapter|section|part) [\dA-Z.]+ (?:presents|introduces|develops|treats|shows|covers)\b|"
+                          r"^in this (?:chapter|section)\b", re.IGNORECASE)
 _CODE_RE = re.compile(r"\bdef \w+\(|\"\"\"|\breturn\b.*=|\bfor \w+ in range\(")
 _VOCAB_TOTAL: dict[str, int] = {}
 
@@ -415,7 +423,10 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     wants_reason = bool(_ASKS_REASON.search(asked))
     references = [({"fig": "figure", "eq": "equation"}.get(k.lower().rstrip("."), k.lower().rstrip(".")),
                    n.replace(":", ".")) for k, n in _REFERENCE_RE.findall(asked)]
-    asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b", asked))
+    # Code answers a question about code, or one asking how to do something (a procedure).
+    asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b|\bimplement|\bsteps?\b|"
+                               r"\bprocedure\b|^\s*how (?:do|can|should|would) (?:i|we|you|one|an? \w+)\b",
+                               asked, re.IGNORECASE))
 
     considered = context.chunks[:ANSWER_CHUNKS]
     hits = len(considered)
@@ -460,6 +471,8 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
                 bonus += 0.05
             if wants_reason and _BECAUSE.search(sentence):
                 bonus += 0.05
+            if _SIGNPOST_RE.search(sentence):
+                bonus -= 0.10
             if sentence.endswith("?"):
                 bonus -= 0.15  # a question (an exercise's) does not answer one
             elif sentence[-1] in ",;" or (sentence[-1].isalpha() and not has_tag):
@@ -474,13 +487,15 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
                                re.IGNORECASE):
                     bonus += 0.10  # a sentence that mentions it
             rank = ci if ci < hits else 1  # a display cited by a top chunk ranks just below the first
-            candidates.append([0.35 * lexical + 0.15 * topical + bonus - 0.03 * rank, ci, si, sentence])
+            candidates.append([W_SENTENCE_TERMS * lexical + W_CHUNK_TERMS * topical + bonus
+                               - RANK_STEP * rank,
+                               ci, si, sentence])
     if not candidates:
         return "", []
     q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     for cand in candidates[:EMBED_CANDIDATES]:
-        cand[0] += 0.5 * float(sentence_vector(kb, cand[3]) @ q)
+        cand[0] += W_COSINE * float(sentence_vector(kb, cand[3]) @ q)
     if debug is not None:
         debug.extend(sorted(candidates, key=lambda c: (-c[0], c[1], c[2])))
     pool = sorted(candidates[:EMBED_CANDIDATES], key=lambda c: (-c[0], c[1], c[2]))
