@@ -262,6 +262,8 @@ EMBED_CANDIDATES = 24    # sentences embedded per answer (about 8 ms each), the 
 # A sentence's score: weighted shares of the question's terms in it and in its chunk, its cosine to
 # the question, the cues below (about 0.1 each), less RANK_STEP per rank of its chunk.
 W_SENTENCE_TERMS, W_CHUNK_TERMS, W_COSINE, RANK_STEP = 0.35, 0.15, 0.5, 0.03
+LOCAL_RARITY = True
+GLOSS_BONUS = 0.2  # the sentence after a chosen display usually says what the display means
 
 # An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
 _TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
@@ -423,6 +425,7 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     wants_reason = bool(_ASKS_REASON.search(asked))
     references = [({"fig": "figure", "eq": "equation"}.get(k.lower().rstrip("."), k.lower().rstrip(".")),
                    n.replace(":", ".")) for k, n in _REFERENCE_RE.findall(asked)]
+    asks_exercise = bool(re.search(r"\bexercises?\b|\bsolutions?\b", asked, re.IGNORECASE))
     # Code answers a question about code, or one asking how to do something (a procedure).
     asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b|\bimplement|\bsteps?\b|"
                                r"\bprocedure\b|^\s*how (?:do|can|should|would) (?:i|we|you|one|an? \w+)\b",
@@ -435,6 +438,15 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     # Equation numbers the top chunks' captions cite: the display printing one is what they point to.
     pointed = {tag for c in considered[:3] for tag in _TAG_RE.findall(c.title)} if wants_formula or wants_number \
         else set()
+    if LOCAL_RARITY:
+        # Within the passages at hand, a term most sentences share (the topic) tells them apart less
+        # than one few sentences have (the aspect asked about).
+        import math
+
+        unit_terms = [terms(u) for c in considered for u in sentences(c.text)]
+        n_units = max(1, len(unit_terms))
+        weights = {t: w * math.log(1 + n_units / (1 + sum(t in ut for ut in unit_terms))) for t, w in weights.items()}
+        total_weight = sum(weights.values()) or 1.0
     candidates = []
     for ci, chunk in enumerate(considered):
         around = terms(f"{chunk.headings} {chunk.text}")
@@ -471,6 +483,10 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
                 bonus += 0.05
             if wants_reason and _BECAUSE.search(sentence):
                 bonus += 0.05
+            if kind == "exercise" and not asks_exercise:
+                bonus -= 0.10  # an exercise asks or drills; the exposition states
+            if sentence.count(" | ") >= 4 and not references:
+                bonus -= 0.10  # a table's cells read as a run of words
             if _SIGNPOST_RE.search(sentence):
                 bonus -= 0.10
             if sentence.endswith("?"):
@@ -478,9 +494,11 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
             elif sentence[-1] in ",;" or (sentence[-1].isalpha() and not has_tag):
                 bonus -= 0.05  # a fragment cut off by the chunk or the extraction
             for ref_kind, ref_number in references:
-                if ref_kind in ("equation", "eq") and (f"({ref_number})" in sentence
-                                                       or (kind == "formula" and number == ref_number)):
-                    bonus += 0.25
+                if ref_kind == "equation" and (prints_display(sentence, f"({ref_number})")
+                                               or (kind == "formula" and number == ref_number)):
+                    bonus += 0.25  # the display itself
+                elif ref_kind == "equation" and f"({ref_number})" in sentence:
+                    bonus += 0.10  # a sentence that uses it
                 elif kind == ref_kind and number == ref_number and si == 0:
                     bonus += 0.30  # the named entity's own caption or first sentence
                 elif re.search(rf"\b{re.escape(ref_kind)}\w*\.?\s*{re.escape(ref_number)}\b", sentence,
@@ -498,13 +516,14 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
         cand[0] += W_COSINE * float(sentence_vector(kb, cand[3]) @ q)
     if debug is not None:
         debug.extend(sorted(candidates, key=lambda c: (-c[0], c[1], c[2])))
-    pool = sorted(candidates[:EMBED_CANDIDATES], key=lambda c: (-c[0], c[1], c[2]))
+    pool = sorted(candidates, key=lambda c: (-c[0], c[1], c[2]))
     best: list = []
     while pool and len(best) < ANSWER_SENTENCES:
         # The next sentence is the best one that does not repeat what the answer already says.
         def novel(c):
             seen = max((overlap(c[3], b[3]) for b in best), default=0.0)
-            return c[0] - 0.3 * seen
+            gloss = any(b[1] == c[1] and c[2] == b[2] + 1 and _TAG_RE.search(b[3]) for b in best)
+            return c[0] - 0.3 * seen + (GLOSS_BONUS if gloss else 0.0)
         pick = max(pool, key=lambda c: (novel(c), -c[1], -c[2]))
         best.append(pick)
         pool.remove(pick)
