@@ -268,6 +268,7 @@ GLOSS_BONUS = 0.2  # the sentence after a chosen display usually says what the d
 # An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
 _TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"\u201c])")
+_DEBRIS_RE = re.compile(r"^((?:\S{1,4}\s+){1,8}?)(?=[A-Z][a-z]{2,}\b)")
 _WORD_RE = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
 _MATH_RE = re.compile(r"[=≤≥<>∑Σ∏∫√±×·∗′|^]|\b(?:min|max|arg|log|ln|exp)\b")
 # What a question asks for, read from its wording (any book: these are English question forms).
@@ -355,6 +356,9 @@ def sentences(text: str) -> list[str]:
         if tag and out:  # "(6.4) The optimal order ..." : the number closes the previous display
             out[-1] += " " + tag.group(0)
             piece = piece[tag.end():].strip()
+        debris = _DEBRIS_RE.match(piece)
+        if debris and not re.search(r"[^\W\d_]{4,}", debris.group(1)):
+            piece = piece[debris.end(1):]  # "n=1 n=1 The first condition ...": a display's leftovers
         if piece:
             out.append(piece)
     return out
@@ -366,7 +370,9 @@ def readable(sentence: str) -> bool:
         return False
     chars = [ch for ch in sentence if not ch.isspace()]
     letters = sum(ch.isalpha() for ch in chars) / max(1, len(chars))
-    return letters > 0.6 or (letters > 0.25 and bool(_TAG_RE.search(sentence)))
+    # Worked numbers count as words ("a posterior with mean 48/3.25 ≈ 14.77"); stray symbols do not.
+    words = sum(ch.isalnum() or ch in ".,;:" for ch in chars) / max(1, len(chars))
+    return (letters > 0.45 and words > 0.8) or letters > 0.6 or (letters > 0.25 and bool(_TAG_RE.search(sentence)))
 
 
 def overlap(a: str, b: str) -> float:
