@@ -263,6 +263,7 @@ EMBED_CANDIDATES = 24    # sentences embedded per answer (about 8 ms each), the 
 # the question, the cues below (about 0.1 each), less RANK_STEP per rank of its chunk.
 W_SENTENCE_TERMS, W_CHUNK_TERMS, W_COSINE, RANK_STEP = 0.35, 0.15, 0.5, 0.03
 LOCAL_RARITY = True
+COVER_BONUS = 0.2
 GLOSS_BONUS = 0.2  # the sentence after a chosen display usually says what the display means
 
 # An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
@@ -526,10 +527,15 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     best: list = []
     while pool and len(best) < ANSWER_SENTENCES:
         # The next sentence is the best one that does not repeat what the answer already says.
+        covered = set().union(*(terms(b[3]) for b in best)) if best else set()
+
         def novel(c):
             seen = max((overlap(c[3], b[3]) for b in best), default=0.0)
             gloss = any(b[1] == c[1] and c[2] == b[2] + 1 and _TAG_RE.search(b[3]) for b in best)
-            return c[0] - 0.3 * seen + (GLOSS_BONUS if gloss else 0.0)
+            # A question in two parts needs both: terms of the question not yet answered count again.
+            gain = sum(w for t, w in weights.items() if t in terms(c[3]) and t not in covered) / total_weight \
+                if best else 0.0
+            return c[0] - 0.3 * seen + (GLOSS_BONUS if gloss else 0.0) + COVER_BONUS * gain
         pick = max(pool, key=lambda c: (novel(c), -c[1], -c[2]))
         best.append(pick)
         pool.remove(pick)
