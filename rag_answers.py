@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Annotated, Any
 
 import msgspec
@@ -258,12 +260,11 @@ def cite_label(chunk: Retrieved) -> str:
 # Extractive answers: the sentences of the top chunks that hold what was asked.
 ANSWER_CHUNKS = 5        # chunks whose sentences compete for the answer
 ANSWER_SENTENCES = 3     # sentences in an answer
-EMBED_CANDIDATES = 24    # sentences embedded per answer (about 8 ms each), the lexically best ones
+EMBED_CANDIDATES = 12    # sentences embedded per answer (about 8 ms each), the lexically best ones
 # A sentence's score: weighted shares of the question's terms in it and in its chunk, its cosine to
 # the question, the cues below (about 0.1 each), less RANK_STEP per rank of its chunk.
 W_SENTENCE_TERMS, W_CHUNK_TERMS, W_COSINE, RANK_STEP = 0.35, 0.15, 0.5, 0.03
-LOCAL_RARITY = True
-COVER_BONUS = 0.2
+COVER_BONUS = 0.2  # per share of the question's term weight a later sentence adds to the answer
 GLOSS_BONUS = 0.2  # the sentence after a chosen display usually says what the display means
 
 # An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
@@ -274,7 +275,7 @@ _WORD_RE = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
 _MATH_RE = re.compile(r"[=≤≥<>∑Σ∏∫√±×·∗′|^]|\b(?:min|max|arg|log|ln|exp)\b")
 # What a question asks for, read from its wording (any book: these are English question forms).
 _ASKS_FORMULA = re.compile(r"\b(?:formulas?|equations?|expressions?|formulated?|computed?|calculated?|measured|"
-                           r"update rule|rule for|law of|bound|mass function|density|ratio|fractile|gain|score|"
+                           r"update rule|rule for|law of|bound|mass function|density|ratio|gain|score|"
                            r"mean|variance|expectation|expected value|probability of|equivalent|error|deviation)\b",
                            re.IGNORECASE)
 _ASKS_QUANTITY = re.compile(r"\bhow (?:much|many|large|likely|wide|long|big|often|high|low)\b|"
@@ -288,9 +289,10 @@ _BECAUSE = re.compile(r"\b(?:because|since|so that|therefore|hence|thus|which is
 _DEFINING = re.compile(r"\b(?:is|are) (?:called|defined|known as)\b|\bdefined (?:as|by)\b|\bmeans\b|"
                        r"\brefers to\b|\b(?:says|states|guarantees|implies) that\b", re.IGNORECASE)
 _REFERENCE_RE = re.compile(r"\b(figure|fig\.|table|algorithm|theorem|lemma|corollary|proposition|definition|"
-                           r"example|listing|remark|exercise|equation|eq\.)\s*\(?((?-i:[A-Z])(?:[.:]\d+)+|\d+(?:[.:]\d+)*)\b\)?",
-                           re.IGNORECASE)
-# A number that only names a part of the book ("chapter 6", "Algorithm 6.1") is not a quantity.
+                           r"example|listing|remark|exercise|equation|eq\.)\s*\(?"
+                           r"((?-i:[A-Z])(?:[.:]\d+)+|\d+(?:[.:]\d+)*)\b\)?", re.IGNORECASE)
+# A number that only names a part of the book ("chapter 6", "Algorithm 6.1") or a footnote mark
+# ("earned.7") is not a quantity.
 _CITATION_RE = re.compile(r"\b(?:chapters?|sections?|parts?|pages?|p\.|figures?|fig\.|tables?|algorithms?|theorems?|"
                           r"lemmas?|corollary|examples?|exercises?|listings?|equations?|eq\.)\s*\(?[A-Z]?[\d.:]+\)?"
                           r"|\w\.?\d+$", re.IGNORECASE)
@@ -310,14 +312,15 @@ def stem(word: str) -> str:
     return word
 
 
-def terms(text: str) -> set[str]:
+@lru_cache(maxsize=16384)
+def terms(text: str) -> frozenset[str]:
     """Stemmed lower-case words of a text; an identifier (tol_bnd) also gives its parts."""
     out = set()
     for token in _WORD_RE.findall(text.lower()):
         out.add(stem(token))
         if "_" in token:
             out.update(stem(part) for part in token.split("_") if part)
-    return out
+    return frozenset(out)
 
 
 def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
@@ -326,8 +329,6 @@ def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
     A word the book never uses carries no weight unless it looks like an identifier (digits or
     underscores): a misspelling must not make every sentence look like a partial match.
     """
-    import math
-
     key = str(kb.path)
     if key not in _VOCAB_TOTAL:
         _VOCAB_TOTAL[key] = int(kb.db.execute("SELECT coalesce(sum(freq), 0) FROM vocab").fetchone()[0]) or 1
@@ -347,7 +348,8 @@ def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
     return weights
 
 
-def sentences(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def sentences(text: str) -> tuple[str, ...]:
     """A chunk's text as sentences; an equation number stays with the display it numbers."""
     text = re.sub(r"\[Side note\][^\n]*", "", text)
     pieces = _SENTENCE_END_RE.split(" ".join(text.split()))
@@ -362,7 +364,7 @@ def sentences(text: str) -> list[str]:
             piece = piece[debris.end(1):]  # "n=1 n=1 The first condition ...": a display's leftovers
         if piece:
             out.append(piece)
-    return out
+    return tuple(out)
 
 
 def readable(sentence: str) -> bool:
@@ -382,25 +384,17 @@ def overlap(a: str, b: str) -> float:
     return len(ta & tb) / max(1, min(len(ta), len(tb)))
 
 
-_cached_sentence_vector = None
+@lru_cache(maxsize=8192)
+def _sentence_vector(embedder, sentence: str):
+    return embedder.embed([sentence])[0]
 
 
 def sentence_vector(kb: KnowledgeBase, sentence: str):
     """A sentence's embedding, computed alone (so always the same) and kept for the next question."""
-    global _cached_sentence_vector
-    if _cached_sentence_vector is None:
-        from functools import lru_cache
-
-        @lru_cache(maxsize=8192)
-        def vector(embedder, text):
-            return embedder.embed([text])[0]
-
-        _cached_sentence_vector = vector
-    return _cached_sentence_vector(kb.embedder, sentence)
+    return _sentence_vector(kb.embedder, sentence)
 
 
-def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
-                      debug: list | None = None) -> tuple[str, list[Retrieved]]:
+def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) -> tuple[str, list[Retrieved]]:
     """The sentences of the top chunks that answer the question, with [n] citations.
 
     Every sentence of the top ANSWER_CHUNKS chunks is a candidate.  Its score adds
@@ -445,22 +439,19 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     # Equation numbers the top chunks' captions cite: the display printing one is what they point to.
     pointed = {tag for c in considered[:3] for tag in _TAG_RE.findall(c.title)} if wants_formula or wants_number \
         else set()
-    if LOCAL_RARITY:
-        # Within the passages at hand, a term most sentences share (the topic) tells them apart less
-        # than one few sentences have (the aspect asked about).
-        import math
-
-        unit_terms = [terms(u) for c in considered for u in sentences(c.text)]
-        n_units = max(1, len(unit_terms))
-        weights = {t: w * math.log(1 + n_units / (1 + sum(t in ut for ut in unit_terms))) for t, w in weights.items()}
-        total_weight = sum(weights.values()) or 1.0
+    # Within the passages at hand, a term most sentences share (the topic) tells them apart less
+    # than one few sentences have (the aspect asked about).
+    unit_terms = [terms(u) for c in considered for u in sentences(c.text)]
+    n_units = max(1, len(unit_terms))
+    weights = {t: w * math.log(1 + n_units / (1 + sum(t in ut for ut in unit_terms))) for t, w in weights.items()}
+    total_weight = sum(weights.values()) or 1.0
     candidates = []
     for ci, chunk in enumerate(considered):
         around = terms(f"{chunk.headings} {chunk.text}")
         topical = sum(w for t, w in weights.items() if t in around) / total_weight
         entity = chunk.metadata.get("entity", "")
         kind, _, number = entity.partition(" ")
-        units = sentences(chunk.text)
+        units = list(sentences(chunk.text))
         if kind == "formula" and units:
             # A display on its own: one unit, with the number the book prints beside it.
             units = [" ".join(chunk.text.split()) + ("" if f"({number})" in chunk.text else f" ({number})")]
@@ -521,8 +512,6 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     for cand in candidates[:EMBED_CANDIDATES]:
         cand[0] += W_COSINE * float(sentence_vector(kb, cand[3]) @ q)
-    if debug is not None:
-        debug.extend(sorted(candidates, key=lambda c: (-c[0], c[1], c[2])))
     pool = sorted(candidates, key=lambda c: (-c[0], c[1], c[2]))
     best: list = []
     while pool and len(best) < ANSWER_SENTENCES:
@@ -533,7 +522,8 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext,
             seen = max((overlap(c[3], b[3]) for b in best), default=0.0)
             gloss = any(b[1] == c[1] and c[2] == b[2] + 1 and _TAG_RE.search(b[3]) for b in best)
             # A question in two parts needs both: terms of the question not yet answered count again.
-            gain = sum(w for t, w in weights.items() if t in terms(c[3]) and t not in covered) / total_weight \
+            has = terms(c[3])
+            gain = sum(w for t, w in weights.items() if t in has and t not in covered) / total_weight \
                 if best else 0.0
             return c[0] - 0.3 * seen + (GLOSS_BONUS if gloss else 0.0) + COVER_BONUS * gain
         pick = max(pool, key=lambda c: (novel(c), -c[1], -c[2]))
