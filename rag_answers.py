@@ -329,7 +329,7 @@ def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
     A word the book never uses carries no weight unless it looks like an identifier (digits or
     underscores): a misspelling must not make every sentence look like a partial match.
     """
-    key = str(kb.path)
+    key = f"{kb.path}:{kb.build_hash}"  # a rebuilt file has new totals
     if key not in _VOCAB_TOTAL:
         _VOCAB_TOTAL[key] = int(kb.db.execute("SELECT coalesce(sum(freq), 0) FROM vocab").fetchone()[0]) or 1
     total = _VOCAB_TOTAL[key]
