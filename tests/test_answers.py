@@ -286,13 +286,17 @@ def test_mcp_answer_question(server):
 
     async def go():
         async with Client(StreamableHttpTransport(server + "/mcp")) as c:
-            ok = await c.call_tool("answer_question", {"query": "What is conditional value at risk?"})
+            ok = await c.call_tool("answer_question", {"query": "What is conditional value at risk?", "top_k": 100})
             bad = await c.call_tool("answer_question", {"query": " "}, raise_on_error=False)
-            return ok, bad
+            too_many = await c.call_tool("answer_question", {"query": "What is CVaR?", "top_k": 101},
+                                         raise_on_error=False)
+            return ok, bad, too_many
 
-    ok, bad = asyncio.run(go())
+    ok, bad, too_many = asyncio.run(go())
     assert ok.structured_content["status"] == "success" and ok.structured_content["citations"]
+    assert CITATION <= set(ok.structured_content["citations"][0])
     assert bad.is_error and "query" in bad.content[0].text
+    assert too_many.is_error and "between 1 and 100" in too_many.content[0].text
 
 
 def test_empty_results_error_type(client):
