@@ -508,7 +508,7 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
                                ci, si, sentence])
     if not candidates:
         return "", []
-    q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
+    q = np.frombuffer(kb.embedder.embed_query(corrected or query), dtype=np.float32)  # typos fixed
     candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
     for cand in candidates[:EMBED_CANDIDATES]:
         cand[0] += W_COSINE * float(sentence_vector(kb, cand[3]) @ q)
