@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Annotated, Any
 
 import msgspec
@@ -26,6 +28,8 @@ from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, NONBLANK, Chunk, JsonSchema,
 # --------------------------------------------------------------------------- retrieval
 """Retrieval: the chunks an answer may use, from the book or from the user's selected text."""
 
+# spec 04's Query: top_k between 1 and 100 (the chunks retrieved; the answer reads the first ANSWER_CHUNKS).
+ASK_MAX_TOP_K = 100
 # spec 04: confidence "high" when the best chunk's cosine is at least this.
 HIGH_CONFIDENCE = 0.3
 # Answer only when the book plausibly holds the answer: a clear semantic match, or a fair one whose
@@ -37,7 +41,7 @@ REFUSAL = "I couldn't find that information in the book."
 
 _STOPWORDS = set("""a an and are as at be by can do does for from how i in into is it its me my of on or
 our should the their them then there these this to use used using was we what when where which who why
-will with would you your about between explain tell give show""".split())
+will with would you your about between explain tell give show much many""".split())
 
 
 @dataclass
@@ -49,6 +53,7 @@ class Retrieved:
     metadata: dict[str, Any]
     chunk_id: str
     title: str
+    headings: str = ""  # the titles of the chapter and sections that hold the chunk
 
 
 @dataclass
@@ -91,6 +96,11 @@ def chunk_metadata(chunk: Chunk) -> dict[str, Any]:
     if chunk.kind != "text":
         meta["entity"] = f"{chunk.kind} {chunk.number}"
     return meta
+
+
+def headings_of(chunk: Chunk) -> str:
+    return " ".join(t for t in (chunk.chapter_title, chunk.section_title, chunk.subsection_title,
+                                chunk.subsubsection_title, chunk.title) if t)
 
 
 def modules(kb: KnowledgeBase) -> list[str]:
@@ -137,6 +147,7 @@ def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str |
 
     started = time.perf_counter()
     chunks: list[Retrieved] = []
+    corrected = None
     if selected_text is not None:
         passages = split_passages(selected_text)[:200]
         if passages:
@@ -156,9 +167,14 @@ def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str |
         for hit in result.hits:
             meta = chunk_metadata(hit.chunk)
             chunks.append(Retrieved(hit.chunk.content, round(max(0.0, min(1.0, hit.cosine)), 4), meta,
-                                    hit.chunk.id, meta["title"]))
+                                    hit.chunk.id, meta["title"], headings_of(hit.chunk)))
         share = book_word_share(kb, result.corrected_query or query)
+        corrected = result.corrected_query
     context = RetrievalContext(query, chunks, round((time.perf_counter() - started) * 1000, 3), book_words=share)
+    if selected_text is None and corrected:
+        context.extra["corrected_query"] = corrected
+    if selected_text is None and module:
+        context.extra["module"] = module
     context.has_relevant_results = bool(chunks) and max(c.score for c in chunks) >= HIGH_CONFIDENCE
     context.conflicting_info = conflicting(chunks[:3])
     return context
@@ -214,9 +230,16 @@ def input_hash(query: str, mode: str, context: RetrievalContext) -> str:
 
 
 def citation_of(chunk: Retrieved) -> dict[str, Any]:
+    """spec 04's Citation (page_title, page_url, module_name) and spec 05's (source_url, module, chapter).
+
+    module_name is the module a module_filter names (spec 04), so it equals spec 05's module;
+    page_title is the cited entity's caption or the innermost section title; title is kept as
+    the earlier name of page_title.
+    """
     meta = chunk.metadata
-    out = {"title": chunk.title, "chapter": meta.get("chapter", ""), "module": meta.get("module", ""),
-           "source_url": meta.get("source_url", ""), "page_url": meta.get("source_url", "")}
+    out = {"page_title": chunk.title, "page_url": meta.get("source_url", ""), "module_name": meta.get("module", ""),
+           "source_url": meta.get("source_url", ""), "module": meta.get("module", ""),
+           "chapter": meta.get("chapter", ""), "title": chunk.title}
     if "page" in meta:
         out["page"] = meta["page"]
     return out
@@ -234,28 +257,329 @@ def cite_label(chunk: Retrieved) -> str:
     return ", ".join(where)
 
 
-def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) -> tuple[str, list[int]]:
-    """The most relevant sentences of the top chunks with [n] citations; returns (text, chunks used)."""
+# Extractive answers: the sentences of the top chunks that hold what was asked.
+ANSWER_CHUNKS = 5        # chunks whose sentences compete for the answer
+ANSWER_SENTENCES = 3     # sentences in an answer
+EMBED_CANDIDATES = 12    # sentences embedded per answer (about 8 ms each), the lexically best ones
+# A sentence's score: weighted shares of the question's terms in it and in its chunk, its cosine to
+# the question, the cues below (about 0.1 each), less RANK_STEP per rank of its chunk.
+W_SENTENCE_TERMS, W_CHUNK_TERMS, W_COSINE, RANK_STEP = 0.35, 0.15, 0.5, 0.03
+COVER_BONUS = 0.2  # per share of the question's term weight a later sentence adds to the answer
+GLOSS_BONUS = 0.2  # the sentence after a chosen display usually says what the display means
+
+# An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
+_TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"\u201c])")
+_DEBRIS_RE = re.compile(r"^((?:\S{1,4}\s+){1,8}?)(?=[A-Z][a-z]{2,}\b)")
+_WORD_RE = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
+_MATH_RE = re.compile(r"[=≤≥<>∑Σ∏∫√±×·∗′|^]|\b(?:min|max|arg|log|ln|exp)\b")
+# What a question asks for, read from its wording (any book: these are English question forms).
+_ASKS_FORMULA = re.compile(r"\b(?:formulas?|equations?|expressions?|formulated?|computed?|calculated?|measured|"
+                           r"update rule|rule for|law of|bound|mass function|density|ratio|gain|score|"
+                           r"mean|variance|expectation|expected value|probability of|equivalent|error|deviation)\b",
+                           re.IGNORECASE)
+_ASKS_QUANTITY = re.compile(r"\bhow (?:much|many|large|likely|wide|long|big|often|high|low)\b|"
+                            r"\bwhat (?:profit|value|probability|fraction|share|level|number)\b|"
+                            r"\b(?:which|what) \w+ (?:does|should|will)\b.*\b(?:next|order|choose|pick|try)\b|"
+                            r"\bworked\b|\bexample of\b|^\s*example\b",
+                            re.IGNORECASE)
+_ASKS_DEFINITION = re.compile(r"^\s*(?:what (?:is|are|does)|define|state|explain|describe|why)\b", re.IGNORECASE)
+_ASKS_REASON = re.compile(r"^\s*why\b|\bwhy (?:is|are|does|do|should|must|can)\b", re.IGNORECASE)
+_BECAUSE = re.compile(r"\b(?:because|since|so that|therefore|hence|thus|which is why|so)\b", re.IGNORECASE)
+_DEFINING = re.compile(r"\b(?:is|are) (?:called|defined|known as)\b|\bdefined (?:as|by)\b|\bmeans\b|"
+                       r"\brefers to\b|\b(?:says|states|guarantees|implies) that\b", re.IGNORECASE)
+_REFERENCE_RE = re.compile(r"\b(figure|fig\.|table|algorithm|theorem|lemma|corollary|proposition|definition|"
+                           r"example|listing|remark|exercise|equation|eq\.)\s*\(?"
+                           r"((?-i:[A-Z])(?:[.:]\d+)+|\d+(?:[.:]\d+)*)\b\)?", re.IGNORECASE)
+# A number that only names a part of the book ("chapter 6", "Algorithm 6.1") or a footnote mark
+# ("earned.7") is not a quantity.
+_CITATION_RE = re.compile(r"\b(?:chapters?|sections?|parts?|pages?|p\.|figures?|fig\.|tables?|algorithms?|theorems?|"
+                          r"lemmas?|corollary|examples?|exercises?|listings?|equations?|eq\.)\s*\(?[A-Z]?[\d.:]+\)?"
+                          r"|\w\.?\d+$", re.IGNORECASE)
+# A signpost announces what a chapter or section will do; it answers nothing itself.
+_SIGNPOST_RE = re.compile(r"^(?:this|the next|the following|the present) (?:chapter|section|part|appendix)\b|"
+                          r"^(?:chapter|section|part) [\dA-Z.]+ (?:presents|introduces|develops|treats|shows|covers)\b|"
+                          r"^in this (?:chapter|section)\b", re.IGNORECASE)
+_CODE_RE = re.compile(r"\bdef \w+\(|\"\"\"|\breturn\b.*=|\bfor \w+ in range\(")
+_VOCAB_TOTAL: dict[str, int] = {}
+
+
+def stem(word: str) -> str:
+    """A light English stem so that "orders", "ordered" and "ordering" meet "order"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4 and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
+
+
+@lru_cache(maxsize=16384)
+def terms(text: str) -> frozenset[str]:
+    """Stemmed lower-case words of a text; an identifier (tol_bnd) also gives its parts."""
+    out = set()
+    for token in _WORD_RE.findall(text.lower()):
+        out.add(stem(token))
+        if "_" in token:
+            out.update(stem(part) for part in token.split("_") if part)
+    return frozenset(out)
+
+
+def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
+    """The question's content terms with their rarity in the book (inverse collection frequency).
+
+    A word the book never uses carries no weight unless it looks like an identifier (digits or
+    underscores): a misspelling must not make every sentence look like a partial match.
+    """
+    key = f"{kb.path}:{kb.build_hash}"  # a rebuilt file has new totals
+    if key not in _VOCAB_TOTAL:
+        _VOCAB_TOTAL[key] = int(kb.db.execute("SELECT coalesce(sum(freq), 0) FROM vocab").fetchone()[0]) or 1
+    total = _VOCAB_TOTAL[key]
+    weights: dict[str, float] = {}
+    for text in texts:
+        for token in _WORD_RE.findall(text.lower()):
+            if token in _STOPWORDS or len(token) < 2 or (len(token) < 3 and not any(c.isdigit() for c in token)):
+                continue
+            row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (token,)).fetchone()
+            freq = row[0] if row else 0
+            if not freq and not re.search(r"[\d_]", token):
+                continue
+            weight = math.log((total + 1) / (freq + 1))
+            for t in {stem(token)} | ({stem(p) for p in token.split("_") if p} if "_" in token else set()):
+                weights[t] = max(weights.get(t, 0.0), weight)
+    return weights
+
+
+@lru_cache(maxsize=4096)
+def sentences(text: str) -> tuple[str, ...]:
+    """A chunk's text as sentences; an equation number stays with the display it numbers."""
+    text = re.sub(r"\[Side note\][^\n]*", "", text)
+    pieces = _SENTENCE_END_RE.split(" ".join(text.split()))
+    out: list[str] = []
+    for piece in pieces:
+        tag = _TAG_RE.match(piece)
+        if tag and out:  # "(6.4) The optimal order ..." : the number closes the previous display
+            out[-1] += " " + tag.group(0)
+            piece = piece[tag.end():].strip()
+        debris = _DEBRIS_RE.match(piece)
+        if debris and not re.search(r"[^\W\d_]{4,}", debris.group(1)):
+            piece = piece[debris.end(1):]  # "n=1 n=1 The first condition ...": a display's leftovers
+        if piece:
+            out.append(piece)
+    return tuple(out)
+
+
+def readable(sentence: str) -> bool:
+    """Prose, or a display that carries its equation number; not a run of extraction debris."""
+    if not 25 <= len(sentence) <= 600:
+        return False
+    chars = [ch for ch in sentence if not ch.isspace()]
+    letters = sum(ch.isalpha() for ch in chars) / max(1, len(chars))
+    # Worked numbers count as words ("a posterior with mean 48/3.25 ≈ 14.77"); stray symbols do not.
+    words = sum(ch.isalnum() or ch in ".,;:" for ch in chars) / max(1, len(chars))
+    return (letters > 0.45 and words > 0.8) or letters > 0.6 or (letters > 0.25 and bool(_TAG_RE.search(sentence)))
+
+
+def overlap(a: str, b: str) -> float:
+    """Share of the shorter sentence's terms that the other one also has."""
+    ta, tb = terms(a), terms(b)
+    return len(ta & tb) / max(1, min(len(ta), len(tb)))
+
+
+@lru_cache(maxsize=8192)
+def _sentence_vector(embedder, sentence: str):
+    return embedder.embed([sentence])[0]
+
+
+def sentence_vector(kb: KnowledgeBase, sentence: str):
+    """A sentence's embedding, computed alone (so always the same) and kept for the next question."""
+    return _sentence_vector(kb.embedder, sentence)
+
+
+def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) -> tuple[str, list[Retrieved]]:
+    """The sentences of the top chunks that answer the question, with [n] citations.
+
+    Every sentence of the top ANSWER_CHUNKS chunks is a candidate.  Its score adds
+    - the share of the question's content terms it contains, each weighted by its rarity in the
+      book (inverse collection frequency), so "newsvendor" counts for more than "order", and
+      less so the share its chunk and the chunk's section titles contain (a formula rarely
+      repeats the name of its topic);
+    - what the question asks for: a question about a formula, rule or bound favours a sentence
+      holding a display or its equation number; "how much / how many / how likely" favours a
+      sentence with a number; "what is / define / why" a defining sentence; "Figure 3.7" or
+      "equation 2.12" the sentence that names that entity or carries "(2.12)";
+    - the cosine between the sentence (embedded alone) and the question, for the
+      EMBED_CANDIDATES sentences best on the above;
+    - a small preference for higher-ranked chunks.
+    When the question asks for a formula or a quantity, the displays that the top chunks cite by
+    number ("the critical fractile rule (6.4)") compete too: the passage that prints display (6.4)
+    often answers better than the passages that use it.
+    The best ANSWER_SENTENCES are returned in reading order; returns (text, the chunks cited).
+    """
     import numpy as np
 
+    corrected = context.extra.get("corrected_query")
+    weights = query_terms(kb, [query] + ([corrected] if corrected and corrected != query else []))
+    total_weight = sum(weights.values()) or 1.0
+    asked = " ".join([query, corrected or ""])
+    wants_formula = bool(_ASKS_FORMULA.search(asked))
+    wants_number = bool(_ASKS_QUANTITY.search(asked))
+    wants_definition = bool(_ASKS_DEFINITION.search(asked))
+    wants_reason = bool(_ASKS_REASON.search(asked))
+    references = [({"fig": "figure", "eq": "equation"}.get(k.lower().rstrip("."), k.lower().rstrip(".")),
+                   n.replace(":", ".")) for k, n in _REFERENCE_RE.findall(asked)]
+    asks_exercise = bool(re.search(r"\bexercises?\b|\bsolutions?\b", asked, re.IGNORECASE))
+    # Code answers a question about code, or one asking how to do something (a procedure).
+    asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b|\bimplement|\bsteps?\b|"
+                               r"\bprocedure\b|^\s*how (?:do|can|should|would) (?:i|we|you|one|an? \w+)\b",
+                               asked, re.IGNORECASE))
+
+    considered = context.chunks[:ANSWER_CHUNKS]
+    hits = len(considered)
+    if (wants_formula or wants_number) and considered and considered[0].metadata.get("module") != "selected_text":
+        considered = considered + cited_displays(kb, considered, module=context.extra.get("module"))
+    # Equation numbers the top chunks' captions cite: the display printing one is what they point to.
+    pointed = {tag for c in considered[:3] for tag in _TAG_RE.findall(c.title)} if wants_formula or wants_number \
+        else set()
+    # Within the passages at hand, a term most sentences share (the topic) tells them apart less
+    # than one few sentences have (the aspect asked about).
+    unit_terms = [terms(u) for c in considered for u in sentences(c.text)]
+    n_units = max(1, len(unit_terms))
+    weights = {t: w * math.log(1 + n_units / (1 + sum(t in ut for ut in unit_terms))) for t, w in weights.items()}
+    total_weight = sum(weights.values()) or 1.0
     candidates = []
-    for ci, chunk in enumerate(context.chunks[:3]):
-        text = re.sub(r"\[Side note\][^\n]*", "", chunk.text)
-        for si, sentence in enumerate(re.split(r"(?<=[.!?])\s+(?=[A-Z(])", " ".join(text.split()))):
-            if 30 <= len(sentence) <= 400 and sum(ch.isalpha() for ch in sentence) > len(sentence) * 0.6:
-                candidates.append((ci, si, sentence.strip()))
+    for ci, chunk in enumerate(considered):
+        around = terms(f"{chunk.headings} {chunk.text}")
+        topical = sum(w for t, w in weights.items() if t in around) / total_weight
+        entity = chunk.metadata.get("entity", "")
+        kind, _, number = entity.partition(" ")
+        units = list(sentences(chunk.text))
+        if kind == "formula" and units:
+            # A display on its own: one unit, with the number the book prints beside it.
+            units = [" ".join(chunk.text.split()) + ("" if f"({number})" in chunk.text else f" ({number})")]
+        elif kind and chunk.title and not " ".join(chunk.text.split()).startswith(chunk.title[:40]):
+            # An algorithm's or a listing's caption says what it does; its body is code.
+            units = [f"{kind.capitalize()} {number}: {chunk.title}"] + units
+        for si, sentence in enumerate(units):
+            if not readable(sentence):
+                continue
+            found = terms(sentence)
+            lexical = sum(w for t, w in weights.items() if t in found) / total_weight
+            bonus = 0.0
+            if _CODE_RE.search(sentence) and not asks_code:
+                bonus -= 0.20  # a listing's body answers a question about code, rarely a question in prose
+            has_tag = bool(_TAG_RE.search(sentence))
+            has_math = has_tag or len(_MATH_RE.findall(sentence)) >= 2
+            has_number = bool(re.search(r"\d", _CITATION_RE.sub("", _TAG_RE.sub("", sentence))))
+            if wants_formula and has_math:
+                bonus += 0.10 + (0.05 if has_tag else 0.0)
+            if wants_number and (has_number or has_math):
+                bonus += 0.10
+            if has_tag and any(prints_display(sentence, tag) for tag in pointed):
+                bonus += 0.10
+            if (wants_formula or wants_number) and not (has_number or has_math):
+                bonus -= 0.10  # asked for a quantity, it states none
+            if wants_definition and _DEFINING.search(sentence):
+                bonus += 0.05
+            if wants_reason and _BECAUSE.search(sentence):
+                bonus += 0.05
+            if kind == "exercise" and not asks_exercise:
+                bonus -= 0.10  # an exercise asks or drills; the exposition states
+            if sentence.count(" | ") >= 4 and not references:
+                bonus -= 0.10  # a table's cells read as a run of words
+            if _SIGNPOST_RE.search(sentence):
+                bonus -= 0.10
+            if sentence.endswith("?"):
+                bonus -= 0.15  # a question (an exercise's) does not answer one
+            elif sentence[-1] in ",;" or (sentence[-1].isalpha() and not has_tag):
+                bonus -= 0.05  # a fragment cut off by the chunk or the extraction
+            for ref_kind, ref_number in references:
+                if ref_kind == "equation" and (prints_display(sentence, f"({ref_number})")
+                                               or (kind == "formula" and number == ref_number)):
+                    bonus += 0.25  # the display itself
+                elif ref_kind == "equation" and f"({ref_number})" in sentence:
+                    bonus += 0.10  # a sentence that uses it
+                elif kind == ref_kind and number == ref_number and si == 0:
+                    bonus += 0.30  # the named entity's own caption or first sentence
+                elif re.search(rf"\b{re.escape(ref_kind)}\w*\.?\s*{re.escape(ref_number)}\b", sentence,
+                               re.IGNORECASE):
+                    bonus += 0.10  # a sentence that mentions it
+            rank = ci if ci < hits else 1  # a display cited by a top chunk ranks just below the first
+            candidates.append([W_SENTENCE_TERMS * lexical + W_CHUNK_TERMS * topical + bonus
+                               - RANK_STEP * rank,
+                               ci, si, sentence])
     if not candidates:
         return "", []
-    q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
-    scored = []
-    for ci, si, sentence in candidates:
-        vec = kb.embedder.embed([sentence])[0]          # alone: deterministic
-        scored.append((float(vec @ q) - 0.02 * ci, ci, si, sentence))
-    best = sorted(scored, key=lambda s: (-s[0], s[1], s[2]))[:3]
-    best.sort(key=lambda s: (s[1], s[2]))
+    q = np.frombuffer(kb.embedder.embed_query(corrected or query), dtype=np.float32)  # typos fixed
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    for cand in candidates[:EMBED_CANDIDATES]:
+        cand[0] += W_COSINE * float(sentence_vector(kb, cand[3]) @ q)
+    pool = sorted(candidates, key=lambda c: (-c[0], c[1], c[2]))
+    best: list = []
+    while pool and len(best) < ANSWER_SENTENCES:
+        # The next sentence is the best one that does not repeat what the answer already says.
+        covered = set().union(*(terms(b[3]) for b in best)) if best else set()
+
+        def novel(c):
+            seen = max((overlap(c[3], b[3]) for b in best), default=0.0)
+            gloss = any(b[1] == c[1] and c[2] == b[2] + 1 and _TAG_RE.search(b[3]) for b in best)
+            # A question in two parts needs both: terms of the question not yet answered count again.
+            has = terms(c[3])
+            gain = sum(w for t, w in weights.items() if t in has and t not in covered) / total_weight \
+                if best else 0.0
+            return c[0] - 0.3 * seen + (GLOSS_BONUS if gloss else 0.0) + COVER_BONUS * gain
+        pick = max(pool, key=lambda c: (novel(c), -c[1], -c[2]))
+        best.append(pick)
+        pool.remove(pick)
+    best.sort(key=lambda c: (c[1], c[2]))
     used = list(dict.fromkeys(ci for _, ci, _, _ in best))
     parts = [f"{sentence} [{used.index(ci) + 1}]" for _, ci, _, sentence in best]
-    return " ".join(parts), used
+    return " ".join(parts), [considered[ci] for ci in used]
+
+
+def prints_display(text: str, tag: str) -> bool:
+    """True when text prints the display numbered tag: "... = ρ . (6.4)", not "rule (6.4)"."""
+    for m in re.finditer(re.escape(tag), text):
+        before = text[:m.start()].rstrip()
+        if not before or not before[-1].isalnum():
+            return True
+    return False
+
+
+def cited_displays(kb: KnowledgeBase, chunks: list[Retrieved], limit: int = 3,
+                   module: str | None = None) -> list[Retrieved]:
+    """The passages that print the displays the top chunks cite by number, e.g. "(6.4)".
+
+    A passage prints a display when the number follows the formula's last symbol or punctuation,
+    not a word that cites it ("equation (6.4)", "rule (6.4)").  At most `limit` passages, captions'
+    citations first.
+    """
+    have = {c.chunk_id for c in chunks}
+    tags: list[str] = []
+    # A caption's citations first ("The critical fractile rule (6.4) applied to ..."), then the text's.
+    for text in [c.title for c in chunks[:3]] + [c.text for c in chunks[:3]]:
+        for tag in _TAG_RE.findall(text):
+            if tag not in tags:
+                tags.append(tag)
+    rowids: list[int] = []
+    for tag in tags[:4]:
+        rows = kb.db.execute("SELECT rowid, id, content FROM chunks WHERE kind = 'text' AND instr(content, ?) > 0 "
+                             "AND (? IS NULL OR part = ?) ORDER BY ord LIMIT 8", (tag, module, module)).fetchall()
+        for rowid, chunk_id, content in rows:
+            if chunk_id in have or rowid in rowids:
+                continue
+            if prints_display(content, tag):
+                rowids.append(rowid)
+            if rowid in rowids:
+                break
+        if len(rowids) >= limit:
+            break
+    found = kb.chunks_by_rowid(rowids)
+    out = []
+    for rowid in rowids:
+        chunk = found.get(rowid)
+        if chunk is not None:
+            meta = chunk_metadata(chunk)
+            out.append(Retrieved(chunk.content, 0.0, meta, chunk.id, meta["title"], headings_of(chunk)))
+    return out
 
 
 def llm_answer(query: str, context: RetrievalContext, mode: str, key: str) -> str:
@@ -313,7 +637,7 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
         if env("OPENAI_API_KEY"):
             try:
                 text = llm_answer(query, context, mode, key)
-                used = [i for i in range(len(context.chunks)) if f"[{i + 1}]" in text]
+                used = [c for i, c in enumerate(context.chunks) if f"[{i + 1}]" in text]
                 if "answer not found in book" in text.lower():
                     used = []
             except (OSError, urllib.error.URLError, ValueError, KeyError, IndexError, TypeError) as exc:
@@ -323,7 +647,7 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
             response.update(status="refused", content=REFUSAL, answer=REFUSAL,
                             refusal_reason="answer not found in book")
         else:
-            cited = [context.chunks[i] for i in used]
+            cited = used
             sources = "\n".join(f"[{n + 1}] {cite_label(c)}" for n, c in enumerate(cited))
             content = f"{text}\n\nSources:\n{sources}"
             response.update(content=content, answer=content, citations=[citation_of(c) for c in cited],
@@ -349,8 +673,8 @@ def validate_ask(kb: KnowledgeBase, query, mode, selected_text, top_k, module_fi
     if selected_text is not None and (not isinstance(selected_text, str) or len(selected_text) > 200_000):
         raise AnswerError(400, "invalid_query", "selected_text must be a string of at most 200000 characters")
     top_k = whole_number(top_k)
-    if top_k is None or not 1 <= top_k <= 20:
-        raise AnswerError(400, "invalid_query", "top_k must be an integer between 1 and 20")
+    if top_k is None or not 1 <= top_k <= ASK_MAX_TOP_K:
+        raise AnswerError(400, "invalid_query", f"top_k must be an integer between 1 and {ASK_MAX_TOP_K}")
     if module_filter is not None:
         valid = modules(kb)
         if module_filter not in valid:
@@ -412,7 +736,8 @@ class AskRequest(msgspec.Struct):
     mode: Annotated[Any, JsonSchema(type=["string", "null"], enum=["full_book", "selected_text_only", None],
                                     default="full_book")] = "full_book"
     selected_text: Annotated[Any, JsonSchema(type=["string", "null"], maxLength=200_000)] = None
-    top_k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=20, default=5)] = 5
+    top_k: Annotated[Any, JsonSchema(type="integer", minimum=1, maximum=ASK_MAX_TOP_K, default=5,
+                                     description="chunks to retrieve (spec 04's Query: 1-100)")] = 5
     module_filter: Annotated[Any, JsonSchema(type=["string", "null"],
                                              description="a module of a docs tree (GET /health lists them)")] = None
 
@@ -424,6 +749,42 @@ class AskRequest(msgspec.Struct):
                         "selected_text": {"type": "string", "maxLength": 200_000, "pattern": NONBLANK},
                         "module_filter": {"type": "null"}}, "required": ["mode", "selected_text"]},
     ]}
+
+
+class AskCitation(msgspec.Struct):
+    """One source of an answer: spec 04's Citation and spec 05's citation in one object."""
+
+    page_title: str
+    module_name: str
+    source_url: str
+    module: str
+    chapter: str
+    page_url: str | None = None
+    title: str | None = None
+    page: int | None = None
+
+
+class AskResponse(msgspec.Struct):
+    """200 of POST /ask: spec 04's AgentResponse and spec 05's Response Generation Contract."""
+
+    query: str
+    mode: str
+    status: Annotated[str, msgspec.Meta(extra_json_schema={"enum": ["success", "refused", "error"]})]
+    content: str
+    answer: str
+    citations: list[AskCitation]
+    confidence: Annotated[str, msgspec.Meta(extra_json_schema={"enum": ["high", "low", "none"]})]
+    refusal_reason: str | None
+    conflicting_info: bool
+    error: str | None
+    input_hash: str
+    output_hash: str
+    deterministic: bool
+    retrieval_time_ms: float
+    generation_time_ms: float
+    total_time_ms: float
+    error_type: str | None = None
+    fallback_action: str | None = None
 
 
 class RetrieveContentRequest(msgspec.Struct):
@@ -495,8 +856,9 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
     # /ask may wait seconds on an LLM: a thread of its own, not one of the search pool's.
     @post("/ask", status_code=200, summary="A grounded answer with citations, or a refusal (specs 04 and 05)",
           responses=errors, sync_to_thread=True)
-    def ask(data: JSONBody[AskRequest]) -> dict:
-        return answer(kb, data.query, data.mode, data.selected_text, data.top_k, data.module_filter)
+    def ask(data: JSONBody[AskRequest]) -> Response[AskResponse]:
+        return Response(content=answer(kb, data.query, data.mode, data.selected_text, data.top_k, data.module_filter),
+                        status_code=200, media_type=MediaType.JSON)
 
     return Router(path="/", route_handlers=[tools, tool_retrieve_content, ask],
                   exception_handlers={AnswerError: on_answer_error, ValidationException: on_bad_body,

@@ -171,7 +171,8 @@ def top_level_definitions(code: str) -> dict[str, str]:
 
 MCP_TOOL_DOCS = {
     "answer_question": (
-        "Answer a question from the book only, with inline [n] citations (title, chapter, page), or refuse with "
+        "Answer a question from the book only, with inline [n] citations (page_title, module_name, source_url, "
+        "module, chapter, page), or refuse with "
         "'answer not found in book'. mode 'selected_text_only' answers only from selected_text. Deterministic: "
         "the same input gives the same answer and output_hash. Returns spec 04's AgentResponse (status, "
         "content, citations, confidence high|low|none, hashes, timings)."),
@@ -305,7 +306,7 @@ def create_mcp(kb: KnowledgeBase, answer=None):
         "query": Annotated[str, Field(description="The question", max_length=2000)],
         "mode": Annotated[Literal["full_book", "selected_text_only"], Field(description="Where to look")],
         "selected_text": Annotated[str | None, Field(description="The text to answer from in selected_text_only mode")],
-        "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-20")],
+        "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-100")],
         "module_filter": Annotated[str | None, Field(description="Restrict to one module (or part) of the book")],
         "return": dict[str, Any]}
     for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions):

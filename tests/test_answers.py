@@ -32,8 +32,89 @@ def test_answer_the_book_gives(client):
     assert body["status"] == "success" and body["confidence"] == "high"
     assert body["content"] == body["answer"] and "[1]" in body["content"] and "Sources:" in body["content"]
     assert body["citations"] and all(isinstance(c["page"], int) for c in body["citations"])
-    assert {"title", "chapter", "page", "module", "source_url", "page_url"} <= set(body["citations"][0])
+    assert CITATION <= set(body["citations"][0])
     assert any(c["chapter"] == "6" for c in body["citations"])
+
+
+# spec 04's Citation (page_title, page_url, module_name) beside spec 05's (source_url, module, chapter)
+CITATION = {"page_title", "page_url", "module_name", "source_url", "module", "chapter", "title", "page"}
+
+
+def test_citations_carry_spec04_and_spec05_fields(client):
+    body = ask(client, query="How does a particle filter update its belief?").json()
+    assert body["status"] == "success" and body["citations"]
+    for c in body["citations"]:
+        assert CITATION <= set(c)
+        assert all(isinstance(c[k], str) for k in ("page_title", "module_name", "source_url", "module", "chapter"))
+        assert c["page_title"] and c["module_name"] == c["module"] and c["page_title"] == c["title"]
+        assert c["source_url"].startswith("book.pdf#page=") and c["page_url"] == c["source_url"]
+    # module_name is what module_filter takes (spec 04): filtering by it keeps the answer in that module
+    module = body["citations"][0]["module_name"]
+    again = ask(client, query="How does a particle filter update its belief?", module_filter=module).json()
+    assert again["status"] == "success" and {c["module_name"] for c in again["citations"]} == {module}
+
+
+@pytest.mark.parametrize("top_k", [1, 5, 100])
+def test_top_k_spans_spec04_range(client, top_k):
+    resp = ask(client, query="What is conditional value at risk?", top_k=top_k)
+    assert resp.status_code == 200 and resp.json()["status"] == "success"
+
+
+@pytest.mark.parametrize("top_k", [0, -1, 101, 1000, "5", 2.5, True, None, [5]])
+def test_top_k_outside_spec04_range_is_a_400(client, top_k):
+    resp = ask(client, query="What is conditional value at risk?", top_k=top_k)
+    assert resp.status_code == 400
+    err = resp.json()
+    assert err["error_type"] == "invalid_query" and "top_k must be an integer between 1 and 100" in err["message"]
+
+
+def test_openapi_documents_ask(client):
+    doc = client.get("/schema/openapi.json").json()
+    op = doc["paths"]["/ask"]["post"]
+    schemas = doc["components"]["schemas"]
+
+    def resolve(node):
+        return schemas[node["$ref"].rsplit("/", 1)[1]] if "$ref" in node else node
+
+    request = resolve(op["requestBody"]["content"]["application/json"]["schema"])
+    top_k = request["properties"]["top_k"]
+    assert top_k["minimum"] == 1 and top_k["maximum"] == 100
+    response = resolve(op["responses"]["200"]["content"]["application/json"]["schema"])
+    citation = resolve(response["properties"]["citations"]["items"])
+    assert {"page_title", "module_name", "source_url", "module", "chapter"} <= set(citation["required"])
+    assert all(citation["properties"][k]["type"] == "string" for k in ("page_title", "module_name"))
+
+
+@pytest.fixture(scope="module")
+def key_facts(kb):
+    """The sample book's 100 questions answered by rag_answers.answer (behind /ask and answer_question)
+    on the real model and knowledge file, scored by tests/eval/evaluate_answers.py: does the answer
+    hold the question's key fact (its answer_keywords, written from the book's LaTeX source)?"""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "eval"))
+    from evaluate_answers import key_fact_rate
+
+    return key_fact_rate(kb, Path(__file__).parent / "eval" / "questions.json")
+
+
+def test_answers_hold_the_key_fact_more_often_than_before(key_facts):
+    """Measured 0.36 before issue 18's sentence scoring and 0.63 after: no regression below 0.60."""
+    assert key_facts["n"] == 100
+    assert key_facts["rate"] >= 0.60, f"key fact in {key_facts['rate']:.2f} of answers; missed {key_facts['misses']}"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 18's target of 0.70 is not met yet (0.63 measured, README)")
+def test_answers_hold_the_key_fact_at_the_target_rate(key_facts):
+    assert key_facts["rate"] >= 0.70
+
+
+def test_the_critical_ratio_question_states_the_ratio(client):
+    """Issue 18: "What is the newsvendor critical ratio?" must give the critical fractile display (6.4)."""
+    body = ask(client, query="What is the newsvendor critical ratio?").json()
+    text = body["content"].split("\n\nSources:")[0]
+    assert body["status"] == "success" and "(6.4)" in text and "critical fractile" in text.lower()
 
 
 @pytest.mark.parametrize("query", ["What is the capital of France?", "Who won the 2018 football World Cup?",
@@ -78,7 +159,8 @@ def test_confidence_levels(client):
     ({"query": ""}, "query must be a non-empty string"), ({"query": "   "}, "query must be a non-empty string"),
     ({}, "query must be a non-empty string"), ({"query": "x", "mode": "fast"}, "mode must be"),
     ({"query": "x", "mode": "selected_text_only"}, "selected_text is required"),
-    ({"query": "x", "top_k": 0}, "top_k must be"), ({"query": "x", "module_filter": "ros2"}, "module_filter"),
+    ({"query": "x", "top_k": 0}, "top_k must be"), ({"query": "x", "top_k": 101}, "between 1 and 100"),
+    ({"query": "x", "module_filter": "ros2"}, "module_filter"),
 ])
 def test_invalid_query_error_contract(client, body, message):
     resp = ask(client, **body)
@@ -204,13 +286,17 @@ def test_mcp_answer_question(server):
 
     async def go():
         async with Client(StreamableHttpTransport(server + "/mcp")) as c:
-            ok = await c.call_tool("answer_question", {"query": "What is conditional value at risk?"})
+            ok = await c.call_tool("answer_question", {"query": "What is conditional value at risk?", "top_k": 100})
             bad = await c.call_tool("answer_question", {"query": " "}, raise_on_error=False)
-            return ok, bad
+            too_many = await c.call_tool("answer_question", {"query": "What is CVaR?", "top_k": 101},
+                                         raise_on_error=False)
+            return ok, bad, too_many
 
-    ok, bad = asyncio.run(go())
+    ok, bad, too_many = asyncio.run(go())
     assert ok.structured_content["status"] == "success" and ok.structured_content["citations"]
+    assert CITATION <= set(ok.structured_content["citations"][0])
     assert bad.is_error and "query" in bad.content[0].text
+    assert too_many.is_error and "between 1 and 100" in too_many.content[0].text
 
 
 def test_empty_results_error_type(client):
