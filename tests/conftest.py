@@ -71,12 +71,14 @@ def fresh_build(tmp_path_factory):
     return out, json.loads(proc.stdout)
 
 
-def start_server(*args: str, env: dict | None = None, port: int | None = None, serve_args: tuple = ()):
+def start_server(*args: str, env: dict | None = None, port: int | None = None, serve_args: tuple = (),
+                 host: str = "127.0.0.1"):
     """Start `rag.py serve` as its own process; return (process, base url) once /health answers.
 
-    args go before `serve` (--db, --models), serve_args after it (--workers)."""
+    args go before `serve` (--db, --models), serve_args after it (--workers).  host is the address
+    it binds (0.0.0.0: every interface, reached here on 127.0.0.1)."""
     port = port or free_port()
-    cmd = [sys.executable, str(ROOT / "rag.py"), *args, "serve", *serve_args, "--host", "127.0.0.1",
+    cmd = [sys.executable, str(ROOT / "rag.py"), *args, "serve", *serve_args, "--host", host,
            "--port", str(port)]
     # The server logs a line per request: send it to a file, never to a pipe nobody reads.
     log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bookrag-server-{port}.log", "w+")
