@@ -15,19 +15,16 @@ import json
 import os
 import sqlite3
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
 import pytest
 
-from conftest import BOOK_PDF, ROOT, start_server
+from conftest import ROOT, TABLES_FILE as TABLES, TAGS_FILE as TAGS, start_server
 
 PINS = ("fastmcp==3.1.0", "mcp==1.26.0")
 FIVE = {"search_knowledge_base", "expand_graph_by_ids", "get_entity_by_number", "get_related_code_definitions",
         "get_search_tags_catalog"}
-TAGS = ROOT / "tests" / "fixtures" / "search_tags.json"
-TABLES = ROOT / "tests" / "fixtures" / "search_tables.txt"
 CLIENT = ROOT / "tests" / "mcp_pinned_client.py"
 
 
@@ -57,15 +54,6 @@ def pinned_python() -> str:
     if install.returncode != 0:
         _unavailable(f"cannot install {' '.join(PINS)} (no network?): {install.stderr.strip()[-500:]}")
     return str(python)
-
-
-@pytest.fixture(scope="session")
-def tagged_db(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("tagged") / "tagged.sqlite"
-    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
-                           "--tags", str(TAGS), "--tables", str(TABLES)], capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    return out
 
 
 @pytest.fixture(scope="session")
