@@ -720,7 +720,8 @@ examples:
     exp.add_argument("--relations", nargs="+", default=None, choices=RELATIONS, metavar="RELATION",
                      help=f"relations to follow (default: all): {', '.join(RELATIONS)}")
     info = command("info", "Print what the knowledge file holds, as JSON: title, source, counts per kind, the "
-                           "entity kinds it answers for, and the builder's report (gaps, printed pages).",
+                           "entity kinds it answers for, its search tags, and the builder's report (gaps, "
+                           "printed pages).",
                    "rag.py --db dm.sqlite info")
     for cmd in (ent, exp, info):
         cmd.add_argument("--json", action="store_true", help="accepted for symmetry: the output is always JSON")
@@ -765,7 +766,10 @@ examples:
         if args.command == "info":
             _print_json({"title": kb.title, "source": kb.meta.get("source"), "pages": int(kb.meta.get("pages", 0)),
                          "schema_version": kb.meta.get("schema_version"), "content_hash": kb.meta.get("content_hash"),
-                         "counts": kb.counts(), "kinds": list(kb.kinds), "build_report": kb.build_report})
+                         "counts": kb.counts(), "kinds": list(kb.kinds),
+                         "search_tags": {"source": kb.vocabulary.source, "concepts": kb.vocabulary.concepts,
+                                         "tables": kb.vocabulary.tables},
+                         "build_report": kb.build_report})
             return 0
         if args.command == "entity":
             _print_json(get_entity(kb, args.entity_type, args.number))

@@ -115,3 +115,12 @@ def test_boost_is_a_tenth_per_shared_tag_over_k_plus_ten(tagged_db):
     assert all(boosted[i] <= min(boosted[g] for g in got) + 1e-3 for i in outside)
     assert got != [h.chunk.id for h in pool[:k]]  # the tags changed the ranking
     assert [h.chunk.id for h in kb.search(query, k=k, tags=[]).hits] == [h.chunk.id for h in pool[:k]]
+
+
+def test_info_lists_the_search_tags(tagged_db):
+    proc = subprocess.run([sys.executable, str(ROOT / "rag.py"), "--db", str(tagged_db), "info"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    tags = json.loads(proc.stdout)["search_tags"]
+    assert tags["source"] == "search_tags.json" and list(tags["concepts"]) == list(
+        json.loads(TAGS_FILE.read_text())["tags"]) and len(tags["tables"]) == 5
