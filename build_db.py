@@ -6,7 +6,8 @@
 Stages: read (PDF pages with layout) -> structure (running heads dropped, margin column,
 headings) -> entities and chunks, in build_pdf.py (a folder of Markdown lessons: build_markdown.py;
 the rows both make: build_common.py); then, each a function below: references (the edge graph)
--> embed (batched) -> write a temporary file -> verify -> atomic rename.  An interrupted or
+-> embed (batched) -> related -> tags (build_tags.py) -> write a temporary file -> verify -> atomic
+rename.  An interrupted or
 failed build never touches the existing output file.  Imports the one embedder, the schema
 version and the id rules from rag.py; the PDF library is only needed by the builder.
 """
@@ -771,14 +772,20 @@ examples:
   python build_db.py dm.pdf                               # -> ./dm.sqlite
   python build_db.py dm.pdf -o /data/dm.sqlite --title "Algorithms for Decision Making"
   python build_db.py docs/ --base-url https://docs.example.org/guide
+  python build_db.py dm.pdf -o dm.sqlite --tags concept_tags.json --tables tables.txt
   python rag.py --db dm.sqlite serve                      # serve what was built
+
+search tags: --tags reads BeliefCraft's concept_tags.json format as is, --tables a JSON list of
+  table names or one name a line; without --tags each chapter is a category and its section
+  titles are the concepts.  Tags are given to chunks offline (phrase matches and embedding
+  similarity, build_tags.py); MCP's get_search_tags_catalog lists them, search_tags boosts by them.
 
 what it checks: numbering is a sequence.  The report lists, per kind, what was found, the numbers
   missing from each sequence after a second look at the pages between their neighbours, repeated
   heads, and references to things the book does not define; the same report is stored in the
   knowledge file (meta build_report) and shown by GET /health.
 
-exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable output),
+exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable output, bad tags file),
   3 numbering gaps with --strict, 1 internal error.
 """
 
