@@ -258,6 +258,7 @@ def create_mcp(kb: KnowledgeBase, answer=None):
         # On MCP a query of one or two characters ("MC", "Q") is a search; only a blank one is refused.
         if not query or not query.strip(BLANKS):
             raise ToolError("query must not be empty")
+        k = 5 if k is None else k  # null, as LLMs send for optional fields, is the default
         if not 1 <= k <= 20:
             raise ToolError("k must be between 1 and 20")
         try:
@@ -313,14 +314,15 @@ def create_mcp(kb: KnowledgeBase, answer=None):
                         Field(description="Document ids from earlier results", max_length=100)]
     search_knowledge_base.__annotations__ = {
         "query": Annotated[str, Field(description="Text query for semantic search", max_length=2000)],
-        "k": Annotated[int, Field(description="Number of results, 1-20")],
+        "k": Annotated[int | None, Field(description="Number of results, 1-20 (default 5)")],
         "traverse_types": Annotated[list[EntityType] | None,
                                     Field(description="Entity types to add via links")],
         "filters": Annotated[SearchFilters | None, Field(description="Metadata filters; null for none")],
         "search_tags": Annotated[SearchTags | None, Field(
             description="Tags that boost results carrying them (see get_search_tags_catalog); null for none")],
         "return": ListResult}
-    Category = Literal[tuple(vocabulary.concepts) or ("",)]
+    # The category enum is the loaded vocabulary's (a file with no concept tags takes any name).
+    Category = Literal[tuple(vocabulary.concepts)] if vocabulary.concepts else str
     get_search_tags_catalog.__annotations__ = {
         "tag_type": Annotated[Literal["concepts", "tables"], Field(description="Which tags to list")],
         "category": Annotated[Category | None, Field(

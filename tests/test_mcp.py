@@ -157,10 +157,14 @@ def test_fastmcp_null_filters_mean_no_filter(server, kb):
 
 def test_one_and_two_character_queries(server):
     async def calls(client):
-        return [await client.call_tool("search_knowledge_base", {"query": q, "k": 2}) for q in ("MC", "Q", "γ")]
+        return [await client.call_tool("search_knowledge_base", {"query": q, "k": 2}) for q in ("MC", "Q", "γ")] + [
+            await client.call_tool("search_knowledge_base", {"query": "MC", "k": None, "traverse_types": None,
+                                                             "filters": None, "search_tags": None})]
 
-    for result in fastmcp_session(server, calls):
+    *short, nulls = fastmcp_session(server, calls)
+    for result in short:
         assert not result.is_error and len(result.structured_content["result"]) == 2
+    assert not nulls.is_error and len(nulls.structured_content["result"]) == 5  # null k is the default
 
 
 def test_mcp_all_adds_answer_question(server):
