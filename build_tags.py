@@ -164,9 +164,13 @@ def load_vocabulary(tags_path: Path | None, tables_path: Path | None, sections: 
                 raise TagsError(f"{where}: tag {tag.name!r} is listed twice")
             continue  # a derived vocabulary may meet the same title twice: keep the first
         seen.setdefault(key, tag)
-    unique = [t for t in seen.values()]
+    unique = list(seen.values())
     if len(unique) > MAX_TAGS:
-        raise TagsError(f"{len(unique)} tags is more than the {MAX_TAGS} a vocabulary may hold")
+        if tags_path is not None:
+            raise TagsError(f"{len(unique)} tags is more than the {MAX_TAGS} a vocabulary may hold")
+        # A long book's own vocabulary: its first sections' titles, tables kept.
+        tables = [t for t in unique if t.type == "tables"][:MAX_TAGS]
+        unique = [t for t in unique if t.type == "concepts"][:MAX_TAGS - len(tables)] + tables
     return Vocabulary(unique, source)
 
 
@@ -219,11 +223,13 @@ def assign_tags(texts: Sequence[str], vectors, vocabulary: Vocabulary,
     cosines = np.round(np.asarray(vectors, dtype=np.float32) @ tag_vectors.T, 3)  # [chunks, tags]
     best = cosines.max(axis=0)
     patterns = [phrase_pattern(t) for t in tags]
+    first_words = [t.words[0] if t.words else "" for t in tags]
     for i, text in enumerate(texts):
         row = cosines[i]
+        lowered = text.lower()
         chosen: dict[int, str] = {}
         for j, pattern in enumerate(patterns):
-            if pattern.search(text):
+            if first_words[j] in lowered and pattern.search(text):  # the substring test skips most regexes
                 chosen[j] = "term"
         close = [j for j in range(len(tags))
                  if j not in chosen and row[j] >= EMBED_FLOOR and row[j] >= best[j] - EMBED_MARGIN]
