@@ -33,7 +33,7 @@ DEFAULT_PORT = 8001
 SERVICE_NAME = "rag-service"
 
 # Bump when the knowledge file's tables change shape; the service refuses other versions.
-SCHEMA_VERSION = "3"  # 3: search tags (tables tags, chunk_tags)
+SCHEMA_VERSION = "3"  # 3 added the search-tag tables `tags` and `chunk_tags`
 
 # Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).  Spec 01 names four
 # kinds; textbooks print many more, and a knowledge file holds whatever numbered things its book

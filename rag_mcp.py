@@ -274,7 +274,9 @@ def create_mcp(kb: KnowledgeBase, answer=None):
         if tag_type == "tables":
             items, category = list(vocabulary.tables), None
         elif category:
-            items = list(vocabulary.concepts.get(category, []))
+            if category not in vocabulary.concepts:
+                raise ToolError(f"category {category!r} is not one of {', '.join(vocabulary.concepts) or 'none'}")
+            items = list(vocabulary.concepts[category])
         else:
             items = vocabulary.all_concepts
         return {"id": f"search_tags_{tag_type}" + (f"_{category}" if category else ""),
