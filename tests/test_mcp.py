@@ -256,3 +256,17 @@ def test_request_log_names_the_mcp_route(server):
     log = (Path(os.environ.get("TMPDIR", "/tmp")) / f"bookrag-server-{port}.log").read_text()
     routes = [json.loads(line)["route"] for line in log.splitlines() if line.startswith("{")]
     assert "/mcp" in routes and "/" not in routes
+
+
+def test_answer_tool_opt_in_on_mcp():
+    """RAG_MCP_ANSWER_TOOL=1 puts answer_question on /mcp's own list too."""
+    from conftest import start_server
+
+    proc, base = start_server(env={"RAG_MCP_ANSWER_TOOL": "1"})
+    try:
+        tools = fastmcp_session(base, lambda c: c.list_tools())
+        assert {t.name for t in tools} == TOOLS | {"answer_question"}
+        assert httpx.get(base + "/mcp/all").status_code == 405
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
