@@ -124,3 +124,17 @@ def test_info_lists_the_search_tags(tagged_db):
     tags = json.loads(proc.stdout)["search_tags"]
     assert tags["source"] == "search_tags.json" and list(tags["concepts"]) == list(
         json.loads(TAGS_FILE.read_text())["tags"]) and len(tags["tables"]) == 5
+
+
+def test_assignments_are_repeatable(fresh_build):
+    """A fresh build gives the committed file's tags: phrase matches exactly (they come from the text),
+    embedding matches nearly (vectors differ in the last digits between CPUs)."""
+    path, _ = fresh_build
+
+    def rows(db_path, how):
+        with sqlite3.connect(db_path) as db:
+            return set(db.execute("SELECT chunk_id, type, tag FROM chunk_tags WHERE how = ?", (how,)))
+
+    assert rows(path, "term") == rows(KNOWLEDGE, "term")
+    fresh, committed = rows(path, "embedding"), rows(KNOWLEDGE, "embedding")
+    assert len(fresh & committed) >= 0.9 * max(len(fresh), len(committed))
