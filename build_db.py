@@ -733,6 +733,12 @@ def print_report(report: dict) -> None:
     print("  entities: " + ", ".join(f"{k} {v}" for k, v in report["counts"].items()))
     print(f"  sections {report['sections']}, edges {report['edges']}, unresolved references {report['unresolved']}")
     print_checks(report["checks"])
+    tags = report["checks"].get("tags")
+    if tags:
+        source = "the book's section titles" if tags["source"] == "book" else tags["source"]
+        print(f"  search tags from {source}: {tags['concepts']} concepts in {tags['categories']} categories, "
+              f"{tags['tables']} tables; {tags['assignments']} on {tags['chunks_tagged']} chunks "
+              f"({tags['by_term']} by phrase)" + (f"; on no chunk: {', '.join(tags['unused'])}" if tags["unused"] else ""))
     print("  seconds: " + ", ".join(f"{k} {v}" for k, v in report["seconds"].items())
           + f"; total {report['total_seconds']} ({report['pages_per_second']} pages/s)")
     print(f"  content hash {report['content_hash']} (text, entities, pages, sections, reference edges:"
