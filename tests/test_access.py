@@ -125,8 +125,9 @@ def test_allowlist_wins_on_a_service_bound_to_every_interface():
         body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
         headers = {"Accept": "application/json, text/event-stream"}
         port = base.rsplit(":", 1)[1]
-        listed = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"rag-service:{port}"})
-        other = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"evil.example:{port}"})
+        # The first /mcp request starts the MCP servers: allow for a busy machine.
+        listed = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"rag-service:{port}"}, timeout=60)
+        other = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"evil.example:{port}"}, timeout=60)
         assert listed.status_code == 200 and other.status_code == 421
     finally:
         proc.terminate()

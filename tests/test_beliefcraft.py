@@ -206,9 +206,10 @@ def test_loopback_service_refuses_foreign_hosts(loopback_service):
 
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    foreign = httpx.post(loopback_service + "/mcp", json=body, headers={**headers, "Host": "rag-service:8001"})
+    foreign = httpx.post(loopback_service + "/mcp", json=body, headers={**headers, "Host": "rag-service:8001"},
+                         timeout=60)
     assert foreign.status_code == 421
-    local = httpx.post(loopback_service + "/mcp", json=body, headers=headers)
+    local = httpx.post(loopback_service + "/mcp", json=body, headers=headers, timeout=60)
     assert local.status_code == 200
 
 
