@@ -18,7 +18,8 @@ Assignment is offline and deterministic: a tag's text (its name as words, plus i
 is embedded with the same ONNX model as the chunks, and a chunk gets the tag when
 
 - the tag's words appear in the chunk as a phrase ("Monte Carlo tree search" for
-  MONTE_CARLO_TREE_SEARCH; plurals and hyphens allowed), or
+  MONTE_CARLO_TREE_SEARCH; plurals and hyphens allowed), unless the phrase is so common in the
+  book (more than TERM_MAX_SHARE of the chunks) that it singles nothing out, or
 - its cosine to the tag is one of the tag's best in the book: at least EMBED_FLOOR and within
   EMBED_MARGIN of the tag's best chunk; a chunk keeps at most EMBED_PER_CHUNK such tags.
 
@@ -37,6 +38,10 @@ from typing import Callable, Sequence
 EMBED_FLOOR = 0.40
 EMBED_MARGIN = 0.10
 EMBED_PER_CHUNK = 3
+# A phrase found in more than this share of the chunks (and in more than TERM_MIN_LIMIT) says
+# nothing about any one of them ("MODEL" from a section called "The model"): its matches are dropped.
+TERM_MAX_SHARE = 0.05
+TERM_MIN_LIMIT = 10
 MAX_TAGS = 500
 TAG_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\- ]{0,79}$")
 
@@ -224,13 +229,15 @@ def assign_tags(texts: Sequence[str], vectors, vocabulary: Vocabulary,
     best = cosines.max(axis=0)
     patterns = [phrase_pattern(t) for t in tags]
     first_words = [t.words[0] if t.words else "" for t in tags]
-    for i, text in enumerate(texts):
+    terms: list[set[int]] = []
+    for text in texts:
+        lowered = text.lower()  # the substring test below skips most regexes
+        terms.append({j for j, pattern in enumerate(patterns) if first_words[j] in lowered and pattern.search(text)})
+    limit = max(TERM_MIN_LIMIT, TERM_MAX_SHARE * len(texts))
+    common = {j for j in range(len(tags)) if sum(j in found for found in terms) > limit}
+    for i in range(len(texts)):
         row = cosines[i]
-        lowered = text.lower()
-        chosen: dict[int, str] = {}
-        for j, pattern in enumerate(patterns):
-            if first_words[j] in lowered and pattern.search(text):  # the substring test skips most regexes
-                chosen[j] = "term"
+        chosen: dict[int, str] = {j: "term" for j in terms[i] - common}
         close = [j for j in range(len(tags))
                  if j not in chosen and row[j] >= EMBED_FLOOR and row[j] >= best[j] - EMBED_MARGIN]
         close.sort(key=lambda j: (-float(row[j]), j))

@@ -2,9 +2,10 @@
 
     python tests/eval/tag_precision.py KNOWLEDGE_FILE [--sample 32] [--seed 16]
 
-KNOWLEDGE_FILE is the sample book built with the test vocabulary:
+Two samples are judged: the sample book built with the test vocabulary (--sample 32),
     python build_db.py book/book.pdf -o /tmp/tagged.sqlite \
         --tags tests/fixtures/search_tags.json --tables tests/fixtures/search_tables.txt
+and knowledge.sqlite, the same book with its own vocabulary (--sample 20).
 
 It draws a seeded sample of (chunk, tag) assignments and prints each with the start of its chunk.
 tests/eval/tag_judgments.json holds our verdicts for that sample ("yes": the chunk is about the
