@@ -6,7 +6,8 @@
 Stages: read (PDF pages with layout) -> structure (running heads dropped, margin column,
 headings) -> entities and chunks, in build_pdf.py (a folder of Markdown lessons: build_markdown.py;
 the rows both make: build_common.py); then, each a function below: references (the edge graph)
--> embed (batched) -> write a temporary file -> verify -> atomic rename.  An interrupted or
+-> embed (batched) -> related -> tags (build_tags.py) -> write a temporary file -> verify -> atomic
+rename.  An interrupted or
 failed build never touches the existing output file.  Imports the one embedder, the schema
 version and the id rules from rag.py; the PDF library is only needed by the builder.
 """
@@ -27,6 +28,7 @@ from typing import Iterable
 from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ranges, numbering_gaps
 from build_markdown import markdown_structure, parse_front_matter
 from build_pdf import Reading, read_book
+from build_tags import TagsError, Vocabulary, assign_tags, load_vocabulary, read_tables_file, read_tags_file
 from rag_core import (
     DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, identifier_index_terms, load_spellfix,
     normalize_kind, normalize_number,
@@ -365,6 +367,11 @@ CREATE TABLE edges (src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL,
 CREATE INDEX edges_dst ON edges(dst, rel);
 CREATE TABLE unresolved_refs (src TEXT NOT NULL, kind TEXT NOT NULL, number TEXT NOT NULL, text TEXT);
 CREATE TABLE vocab (term TEXT PRIMARY KEY, freq INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE tags (name TEXT NOT NULL, type TEXT NOT NULL, category TEXT, description TEXT NOT NULL,
+    ord INTEGER NOT NULL, PRIMARY KEY (type, name)) WITHOUT ROWID;
+CREATE TABLE chunk_tags (chunk_id TEXT NOT NULL, type TEXT NOT NULL, tag TEXT NOT NULL, cosine REAL NOT NULL,
+    how TEXT NOT NULL, PRIMARY KEY (chunk_id, type, tag)) WITHOUT ROWID;
+CREATE INDEX chunk_tags_tag ON chunk_tags(tag, type);
 CREATE VIEW entities AS
     SELECT id, kind, number, title, page, pdf_page, chapter, section, content FROM chunks WHERE kind != 'text';
 CREATE VIEW "references" AS
@@ -405,7 +412,8 @@ def vectors_hash(vectors, edges: Iterable[tuple[str, str, str]]) -> str:
 
 
 def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: set, unresolved: list[dict],
-             vectors, meta: dict, leads: dict[str, str] | None = None) -> None:
+             vectors, meta: dict, leads: dict[str, str] | None = None, vocabulary: Vocabulary | None = None,
+             chunk_tags: list | None = None) -> None:
     import apsw
     import sqlite_vec
 
@@ -450,6 +458,12 @@ def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: se
             # spellfix1 index over the same words: typo suggestions at query time ("POMP" -> "POMDP").
             db.execute("CREATE VIRTUAL TABLE vocab_fix USING spellfix1")
             db.executemany("INSERT INTO vocab_fix(word, rank) VALUES (?, ?)", sorted(vocab.items()))
+        if vocabulary is not None:
+            db.executemany("INSERT INTO tags VALUES (?, ?, ?, ?, ?)",
+                           [(t.name, t.type, t.category, t.description, i) for i, t in enumerate(vocabulary.tags)])
+            db.executemany("INSERT INTO chunk_tags VALUES (?, ?, ?, ?, ?)",
+                           [(c.id, tag_type, name, cosine, how)
+                            for c, assigned in zip(chunks, chunk_tags or []) for name, tag_type, cosine, how in assigned])
         db.executemany("INSERT INTO meta VALUES (?, ?)", sorted((k, str(v)) for k, v in meta.items()))
         db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")
     db.execute("VACUUM")
@@ -570,7 +584,8 @@ def pdf_title(path: Path) -> str:
 
 
 def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR, progress: bool = True,
-          stage_hook=None, base_url: str | None = None, title: str | None = None, strict: bool = False) -> dict:
+          stage_hook=None, base_url: str | None = None, title: str | None = None, strict: bool = False,
+          tags: Path | None = None, tables: Path | None = None) -> dict:
     """Build the knowledge file from sources; returns the build report.  Output replaced atomically."""
     times: dict[str, float] = {}
 
@@ -593,6 +608,13 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     if not source.exists():
         raise BuildError(f"source not found: {source}")
     check_writable(output)
+    try:  # a bad tags or tables file fails now, before the long stages
+        if tags is not None:
+            read_tags_file(tags)
+        if tables is not None:
+            read_tables_file(tables)
+    except TagsError as exc:
+        raise BuildError(str(exc)) from None
     try:
         # The tokenizer counts tokens here; the embedding workers load the model.  A damaged model
         # still fails now, before any work: its bytes are checked against model.json.
@@ -626,12 +648,21 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress, leads=leads)
     stage("related")
     edges |= related_edges(chunks, vectors)
+    stage("tags")
+    try:
+        vocabulary = load_vocabulary(tags, tables, sections)
+    except TagsError as exc:
+        raise BuildError(str(exc)) from None
+    chunk_tags = tag_chunks(chunks, vectors, vocabulary, model_dir)
+    checks["tags"] = tags_report(vocabulary, chunk_tags)
     stage("write")
     counts = Counter(c.kind for c in chunks)
     digest = content_hash(chunks, sections, edges)
     numeric = vectors_hash(vectors, edges)
     # The file's identity for caches (ETags): it changes when any answer could, vectors included.
-    build_id = hashlib.sha256(f"{digest}:{numeric}".encode()).hexdigest()
+    tags_digest = hashlib.sha256(json.dumps([[t.name, t.type, t.category, t.description] for t in vocabulary.tags]
+                                            + [[c.id, a] for c, a in zip(chunks, chunk_tags)]).encode()).hexdigest()
+    build_id = hashlib.sha256(f"{digest}:{numeric}:{tags_digest}".encode()).hexdigest()
     printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None and c.pdf_page is not None)
     meta = {
         "schema_version": SCHEMA_VERSION, "title": title or source_title(source), "source": source.name,
@@ -645,12 +676,13 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "pages": pages,
         "max_chunk_tokens": MAX_CHUNK_TOKENS,
         "build_report": json.dumps(checks, ensure_ascii=False),
+        "tags_source": vocabulary.source,
     }
     output.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temp_files(output)
     tmp = output.with_name(f".{output.name}.tmp-{os.getpid()}")
     try:
-        write_db(tmp, chunks, sections, edges, unresolved, vectors, meta, leads)
+        write_db(tmp, chunks, sections, edges, unresolved, vectors, meta, leads, vocabulary, chunk_tags)
         stage("verify")
         verify(tmp, len(chunks))
         with open(tmp, "rb") as f:
@@ -674,6 +706,28 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "seconds": seconds, "total_seconds": round(end - t0, 2),
         "pages_per_second": round(pages / max(end - t0, 1e-9), 2),
     }
+
+
+def tag_chunks(chunks: list[Chunk], vectors, vocabulary: Vocabulary, model_dir: Path) -> list:
+    """Each chunk's search tags (build_tags.assign_tags), tag texts embedded one per model run."""
+    import numpy as np
+
+    if not vocabulary.tags:
+        return [[] for _ in chunks]
+    embedder = Embedder(model_dir, threads=1)
+    texts = [f"{c.title or ''}\n{c.content}" for c in chunks]
+    return assign_tags(texts, vectors, vocabulary,
+                       lambda batch: np.vstack([embedder.embed([t]) for t in batch]))
+
+
+def tags_report(vocabulary: Vocabulary, chunk_tags: list) -> dict:
+    """What the report says about tags: where they came from, how many, how many chunks carry them."""
+    used = Counter(name for assigned in chunk_tags for name, _, _, _ in assigned)
+    return {"source": vocabulary.source, "concepts": sum(t.type == "concepts" for t in vocabulary.tags),
+            "tables": sum(t.type == "tables" for t in vocabulary.tags), "categories": len(vocabulary.categories),
+            "chunks_tagged": sum(bool(a) for a in chunk_tags), "assignments": sum(used.values()),
+            "by_term": sum(how == "term" for a in chunk_tags for _, _, _, how in a),
+            "unused": [t.name for t in vocabulary.tags if not used[t.name]][:20]}
 
 
 # --------------------------------------------------------------------------- checks
@@ -752,6 +806,12 @@ def print_report(report: dict) -> None:
     print("  entities: " + ", ".join(f"{k} {v}" for k, v in report["counts"].items()))
     print(f"  sections {report['sections']}, edges {report['edges']}, unresolved references {report['unresolved']}")
     print_checks(report["checks"])
+    tags = report["checks"].get("tags")
+    if tags:
+        source = "the book's section titles" if tags["source"] == "book" else tags["source"]
+        print(f"  search tags from {source}: {tags['concepts']} concepts in {tags['categories']} categories, "
+              f"{tags['tables']} tables; {tags['assignments']} on {tags['chunks_tagged']} chunks "
+              f"({tags['by_term']} by phrase)" + (f"; on no chunk: {', '.join(tags['unused'])}" if tags["unused"] else ""))
     print("  seconds: " + ", ".join(f"{k} {v}" for k, v in report["seconds"].items())
           + f"; total {report['total_seconds']} ({report['pages_per_second']} pages/s)")
     print(f"  content hash {report['content_hash']} (text, entities, pages, sections, reference edges:"
@@ -791,14 +851,20 @@ examples:
   python build_db.py dm.pdf                               # -> ./dm.sqlite
   python build_db.py dm.pdf -o /data/dm.sqlite --title "Algorithms for Decision Making"
   python build_db.py docs/ --base-url https://docs.example.org/guide
+  python build_db.py dm.pdf -o dm.sqlite --tags concept_tags.json --tables tables.txt
   python rag.py --db dm.sqlite serve                      # serve what was built
+
+search tags: --tags reads BeliefCraft's concept_tags.json format as is, --tables a JSON list of
+  table names or one name a line; without --tags each chapter is a category and its section
+  titles are the concepts.  Tags are given to chunks offline (phrase matches and embedding
+  similarity, build_tags.py); MCP's get_search_tags_catalog lists them, search_tags boosts by them.
 
 what it checks: numbering is a sequence.  The report lists, per kind, what was found, the numbers
   missing from each sequence after a second look at the pages between their neighbours, repeated
   heads, and references to things the book does not define; the same report is stored in the
   knowledge file (meta build_report) and shown by GET /health.
 
-exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable output),
+exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable output, bad tags file),
   3 numbering gaps with --strict, 1 internal error.
 """
 
@@ -821,6 +887,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strict", action="store_true",
                         help="fail (exit 3, output untouched) when a kind's numbering has gaps the reader could not "
                              "fill, e.g. formula 5.5-5.10 missing")
+    parser.add_argument("--tags", type=Path, metavar="FILE",
+                        help='search-tag concepts in BeliefCraft\'s concept_tags.json format: {"tags": {"CATEGORY": '
+                             '["TAG", ...]}} (a tag may be {"name", "description"}); default: derived from the book '
+                             '(each chapter a category, its section titles the tags)')
+    parser.add_argument("--tables", type=Path, metavar="FILE",
+                        help="database table names for search tags: a JSON list, or one name a line (# comments); "
+                             "default: none")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--json", action="store_true", help="print the build report as JSON instead of text")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
@@ -836,7 +909,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     try:
         report = build(args.sources, output, args.models, progress=not args.quiet, base_url=args.base_url,
-                       title=args.title, strict=args.strict)
+                       title=args.title, strict=args.strict, tags=args.tags, tables=args.tables)
     except GapsFound as exc:
         print(f"build_db: {exc} (the previous output file is untouched)", file=sys.stderr)
         print_checks(exc.checks, out=sys.stderr)

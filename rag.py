@@ -321,8 +321,11 @@ def _without_pydantic_plugins(litestar_class):
     return App
 
 
-def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = None):
-    """Build the Litestar app around one KnowledgeBase (opened now unless given)."""
+def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = None, bind_host: str | None = None):
+    """Build the Litestar app around one KnowledgeBase (opened now unless given).
+
+    bind_host (default: env HOST) is the address the server listens on; /mcp's Host check follows
+    it (rag_mcp.mcp_host_policy)."""
     from contextlib import asynccontextmanager
     from typing import AsyncIterator
 
@@ -409,7 +412,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     import logging
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # our request log says what happened
-    mcp = LazyMCP(kb, answer=functools.partial(answer, kb))
+    mcp = LazyMCP(kb, answer=functools.partial(answer, kb), bind_host=bind_host or env("HOST"))
 
     @asgi("/mcp", is_mount=True, copy_scope=True)
     async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
@@ -424,9 +427,14 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
                                     (b"content-length", str(len(body)).encode())]})
             await send({"type": "http.response.body", "body": body})
             return
+        # /mcp: the default tool list; /mcp/all: every tool, answer_question included.
+        tools = "default"
+        if scope["type"] == "http" and scope.get("path", "").rstrip("/") == "/all":
+            tools = "all"
+            scope["path"] = "/"
         if scope["type"] == "http" and scope.get("path", "") == "":
             scope["path"] = "/"
-        await (await mcp.app())(scope, receive, send)
+        await (await mcp.app(tools))(scope, receive, send)
 
     @asynccontextmanager
     async def run_mcp(_app) -> AsyncIterator[None]:
@@ -659,7 +667,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "command line with no server.",
         epilog=f"""\
 commands:
-  serve    serve REST (specs 01, 03, 04/05), MCP at /mcp and /health over HTTP
+  serve    serve REST (specs 01, 03, 04/05), MCP at /mcp (and /mcp/all) and /health over HTTP
   search   hybrid search of the book, printed as a table (or --json)
   entity   one numbered entity by kind and number (JSON)
   expand   documents one hop along the graph from ids (JSON)
@@ -686,7 +694,9 @@ examples:
     serve = command("serve", "Serve REST and MCP over HTTP until interrupted.",
                     "rag.py --db dm.sqlite serve --host 0.0.0.0 --port 8080 --workers 2")
     serve.add_argument("--host", default=env("HOST", "127.0.0.1"),
-                       help="address to bind (env HOST; default: %(default)s; 0.0.0.0 for every interface)")
+                       help="address to bind (env HOST; default: %(default)s; 0.0.0.0 for every interface). /mcp "
+                            "accepts only localhost Host headers on a loopback address and any Host otherwise, "
+                            "unless RAG_MCP_ALLOWED_HOSTS lists the names to accept")
     serve.add_argument("--port", type=int, default=int(env("PORT", str(DEFAULT_PORT))),
                        help="port to listen on (env PORT; default: %(default)s)")
     serve.add_argument("--workers", type=int, default=int(env("WEB_CONCURRENCY", "1")),
@@ -710,7 +720,8 @@ examples:
     exp.add_argument("--relations", nargs="+", default=None, choices=RELATIONS, metavar="RELATION",
                      help=f"relations to follow (default: all): {', '.join(RELATIONS)}")
     info = command("info", "Print what the knowledge file holds, as JSON: title, source, counts per kind, the "
-                           "entity kinds it answers for, and the builder's report (gaps, printed pages).",
+                           "entity kinds it answers for, its search tags, and the builder's report (gaps, "
+                           "printed pages).",
                    "rag.py --db dm.sqlite info")
     for cmd in (ent, exp, info):
         cmd.add_argument("--json", action="store_true", help="accepted for symmetry: the output is always JSON")
@@ -726,13 +737,14 @@ examples:
             # Settings are checked before the "serving" line: by create_app here, or, with workers
             # (each builds its own app from the environment), by the supervisor before it forks.
             if args.workers == 1:
-                app = create_app(kb)
+                app = create_app(kb, bind_host=args.host)
             else:
                 check_settings()
             print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}"
                   + (f" with {args.workers} workers" if args.workers > 1 else ""), file=sys.stderr)
             if args.workers > 1:
                 os.environ["RAG_DB"], os.environ["RAG_MODEL_DIR"] = str(args.db), str(args.models)
+                os.environ["HOST"] = args.host  # each worker's /mcp Host check follows the bind address
                 kb = None  # opened above only to fail fast; the supervisor itself needs no model
                 serve_workers(args.workers, args.host, args.port)
             else:
@@ -754,7 +766,10 @@ examples:
         if args.command == "info":
             _print_json({"title": kb.title, "source": kb.meta.get("source"), "pages": int(kb.meta.get("pages", 0)),
                          "schema_version": kb.meta.get("schema_version"), "content_hash": kb.meta.get("content_hash"),
-                         "counts": kb.counts(), "kinds": list(kb.kinds), "build_report": kb.build_report})
+                         "counts": kb.counts(), "kinds": list(kb.kinds),
+                         "search_tags": {"source": kb.vocabulary.source, "concepts": kb.vocabulary.concepts,
+                                         "tables": kb.vocabulary.tables},
+                         "build_report": kb.build_report})
             return 0
         if args.command == "entity":
             _print_json(get_entity(kb, args.entity_type, args.number))

@@ -33,7 +33,7 @@ DEFAULT_PORT = 8001
 SERVICE_NAME = "rag-service"
 
 # Bump when the knowledge file's tables change shape; the service refuses other versions.
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"  # 3 added the search-tag tables `tags` and `chunk_tags`
 
 # Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).  Spec 01 names four
 # kinds; textbooks print many more, and a knowledge file holds whatever numbered things its book
@@ -401,6 +401,7 @@ class KnowledgeBase:
         # The entity kinds this file answers for: the well-known ones and whatever else its book numbers.
         self.kinds: tuple[str, ...] = ENTITY_KINDS + tuple(sorted(held - set(ENTITY_KINDS)))
         self.reference_re = reference_pattern(self.kinds)
+        self.vocabulary = self._load_vocabulary()
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
@@ -421,6 +422,29 @@ class KnowledgeBase:
         if db is None:
             db = self._local.db = self._connect()
         return db
+
+    # ---- search tags
+    def _load_vocabulary(self) -> TagVocabulary:
+        concepts: dict[str, list[str]] = {}
+        tables: list[str] = []
+        for name, tag_type, category in self.db.execute("SELECT name, type, category FROM tags ORDER BY ord"):
+            if tag_type == "tables":
+                tables.append(name)
+            else:
+                concepts.setdefault(category or "", []).append(name)
+        return TagVocabulary(concepts, tables, self.meta.get("tags_source", ""))
+
+    def tags_of(self, chunk_ids: Sequence[str]) -> dict[str, set[str]]:
+        """{chunk id: the search tags (concepts and tables) the builder gave it}."""
+        out: dict[str, set[str]] = {i: set() for i in chunk_ids}
+        ids = list(out)
+        for start in range(0, len(ids), 500):
+            part = ids[start:start + 500]
+            rows = self.db.execute(f"SELECT chunk_id, tag FROM chunk_tags WHERE chunk_id IN "
+                                   f"({','.join('?' * len(part))})", part)
+            for cid, tag in rows:
+                out[cid].add(tag)
+        return out
 
     # ---- lookups
     def counts(self) -> dict[str, int]:
@@ -523,12 +547,14 @@ class KnowledgeBase:
 
     # ---- search
     def search(self, query: str, k: int = 5, filters: dict | None = None,
-               traverse_kinds: Sequence[str] = (), mode: str = "hybrid") -> SearchResult:
+               traverse_kinds: Sequence[str] = (), mode: str = "hybrid", tags: Iterable[str] = ()) -> SearchResult:
         """Ranked chunks for a query: pinned references, then hybrid dense+BM25, then expansion.
 
-        mode "dense" or "bm25" ranks by one signal alone (for evaluation side by side).
+        mode "dense" or "bm25" ranks by one signal alone (for evaluation side by side).  tags (names
+        from self.vocabulary, already checked) re-rank the best k + TAG_POOL candidates: each tag a
+        candidate shares with them adds TAG_BOOST to its score.
         """
-        return rank(self, query, k, filters or {}, traverse_kinds, mode)
+        return rank(self, query, k, filters or {}, traverse_kinds, mode, tags=tuple(tags))
 
     def dense(self, vector: bytes, n: int, filters: dict) -> list[tuple[int, float]]:
         """(rowid, cosine) of the n nearest chunks, filters applied inside the KNN."""
@@ -734,6 +760,34 @@ PAIR_PHRASES = True         # adjacent content words of a query also search as a
 SHORT_HIT_CHARS = 200       # a hit shorter than this is shown with the chunk that follows it
 TITLE_WEIGHT = 2.0          # BM25 weight of a chunk's label, name and heading against its text
 CANDIDATES = 50
+# Search tags: each tag a candidate shares with the query's adds TAG_BOOST to its score, over the
+# best k + TAG_POOL candidates (BeliefCraft's rag-service rule).
+TAG_BOOST = 0.1
+TAG_POOL = 10
+
+
+@dataclass
+class TagVocabulary:
+    """The search tags a knowledge file was built with: concept tags by category, and table names."""
+
+    concepts: dict[str, list[str]]
+    tables: list[str]
+    source: str = ""   # the tags file's name, or "book" when derived from the book itself
+
+    @property
+    def all_concepts(self) -> list[str]:
+        return [t for tags in self.concepts.values() for t in tags]
+
+    def canonical(self, tag_type: str, names: Iterable[str]) -> tuple[list[str], list[str]]:
+        """(known tags in their stored spelling, unknown names) for names in any letter case."""
+        pool = self.all_concepts if tag_type == "concepts" else self.tables
+        by_key = {t.casefold(): t for t in pool}
+        known, unknown = [], []
+        for name in names:
+            tag = by_key.get(str(name).strip().casefold())
+            (known if tag else unknown).append(tag or str(name))
+        return list(dict.fromkeys(known)), unknown
+
 
 def reference_pattern(kinds: Iterable[str]):
     """The regex of explicit references to entities of these kinds: 'Algorithm 3.2', 'eq. (3.4)',
@@ -803,7 +857,7 @@ def correct_query(kb: KnowledgeBase, query: str) -> tuple[str, list[tuple[str, s
 
 
 def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
-         traverse_kinds: Sequence[str], mode: str = "hybrid") -> SearchResult:
+         traverse_kinds: Sequence[str], mode: str = "hybrid", tags: Sequence[str] = ()) -> SearchResult:
     original = query
     query, changes = correct_query(kb, query) if mode == "hybrid" else (query, [])
     t0 = time.perf_counter()
@@ -831,12 +885,23 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
     cos.update(kb.cosine_to(vector, [r for r in pinned if r not in cos]))
 
     ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
+    scores = {r: 1.0 if r in pinned else fused.get(r, 0.0) for r in ordered}
+    if tags:
+        ordered = ordered[:k + TAG_POOL]
+        chunks = kb.chunks_by_rowid(ordered)
+        tagged = kb.tags_of([chunks[r].id for r in ordered])
+        wanted = set(tags)
+        for r in ordered:
+            scores[r] += TAG_BOOST * len(wanted & tagged[chunks[r].id])
+        # Pinned references (the query named them) stay first; the rest by boosted score.
+        rest = sorted((r for r in ordered if r not in pinned), key=lambda r: (-round(scores[r], 6), r))
+        ordered = [r for r in ordered if r in pinned] + rest
     ordered = ordered[:k]
     chunks = kb.chunks_by_rowid(ordered)
     hits: list[Hit] = []
     ceiling = 1.0
     for rowid in ordered:
-        score = 1.0 if rowid in pinned else fused.get(rowid, 0.0)
+        score = scores[rowid]
         score = min(ceiling, max(0.0, score))  # non-increasing down the list
         ceiling = score
         hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),

@@ -10,8 +10,8 @@ import functools
 import re
 from typing import Any, Sequence
 
-from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, chunk_type, env, expand_graph,
-                      normalize_number, off_loop, whole_number)
+from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, TagVocabulary, chunk_type, env,
+                      expand_graph, normalize_number, off_loop, whole_number)
 
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
@@ -180,8 +180,10 @@ MCP_TOOL_DOCS = {
         "Search the book 'Algorithms for Decision Making'-style textbook served here. Hybrid semantic and "
         "keyword search over text, formulas, algorithms, tables, figures, examples and exercises; explicit "
         "references such as 'Algorithm 3.2' or 'eq. (4.5)' come first. Optional filters restrict the scope "
-        "(part, section = chapter number, subsection, subsubsection, page_number); traverse_types adds the "
-        "linked entities of those types after the ranked results. Returns {result: [Document]} where each "
+        "(part, section = chapter number, subsection, subsubsection, page_number; null means any); "
+        "search_tags {bc_concepts, bc_db_tables} boosts results carrying those tags (+0.1 each, names from "
+        "get_search_tags_catalog); traverse_types adds the linked entities of those types after the ranked "
+        "results. A query may be as short as one character. Returns {result: [Document]} where each "
         "Document has id, content, cosine_similarity and metadata (chunk_type, entity_id, page, section "
         "titles, referenced_* lists)."),
     "expand_graph_by_ids": (
@@ -195,7 +197,13 @@ MCP_TOOL_DOCS = {
     "get_related_code_definitions": (
         "For algorithm or example ids, return the Python definitions they depend on in other algorithms "
         "(functions and classes they call, transitively, callees first) as one document, so the code can be "
-        "read or run as a whole. Returns {result: [Document]} (empty when nothing is called)."),
+        "read or run as a whole. Returns one Document: id, content (the code; empty when nothing else is called) "
+        "and metadata.source_ids (the algorithms the definitions come from)."),
+    "get_search_tags_catalog": (
+        "List the search tags this book's knowledge file was built with, for search_knowledge_base's search_tags. "
+        "tag_type 'concepts' gives concept tags (bc_concepts), optionally one category's; tag_type 'tables' gives "
+        "database table names (bc_db_tables). Returns one Document: content 'Available search_tags <tag_type>', "
+        "metadata.items (the tag names), metadata.selected_category and metadata.tag_type."),
 }
 
 
@@ -209,17 +217,29 @@ def create_mcp(kb: KnowledgeBase, answer=None):
 
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
-    from pydantic import Field
+    from pydantic import ConfigDict, Field
     from typing_extensions import NotRequired, TypedDict
 
     # Functional TypedDicts: this module defers annotations, and these types live in a function.
+    # Every filter field is nullable: null means "no filter" (LLMs fill optional fields with null).
     SearchFilters = TypedDict("SearchFilters", {
-        "part": Annotated[str, Field(description="One of I, II, III, IV, V, Appendices")],
-        "section": Annotated[str, Field(description="Chapter number, e.g. '2'")],
-        "subsection": Annotated[str, Field(description="Section number, e.g. '2.3'")],
-        "subsubsection": Annotated[str, Field(description="Subsection number, e.g. '2.3.1'")],
-        "page_number": Annotated[int, Field(description="Printed page number")],
+        "part": Annotated[str | None, Field(description="One of I, II, III, IV, V, Appendices; null for any")],
+        "section": Annotated[str | None, Field(description="Chapter number, e.g. '2'; null for any")],
+        "subsection": Annotated[str | None, Field(description="Section number, e.g. '2.3'; null for any")],
+        "subsubsection": Annotated[str | None, Field(description="Subsection number, e.g. '2.3.1'; null for any")],
+        "page_number": Annotated[int | None, Field(description="Printed page number; null for any")],
     }, total=False)
+    SearchFilters.__pydantic_config__ = ConfigDict(extra="forbid")
+    vocabulary = kb.vocabulary
+    SearchTags = TypedDict("SearchTags", {
+        "bc_concepts": Annotated[list[Annotated[str, Field(max_length=80)]] | None, Field(
+            description="Concept tags (names from get_search_tags_catalog with tag_type 'concepts'); each one a "
+                        "result shares adds 0.1 to its score", max_length=50)],
+        "bc_db_tables": Annotated[list[Annotated[str, Field(max_length=80)]] | None, Field(
+            description="Database table names (from get_search_tags_catalog with tag_type 'tables'); each one a "
+                        "result shares adds 0.1 to its score", max_length=50)],
+    }, total=False)
+    SearchTags.__pydantic_config__ = ConfigDict(extra="forbid")
     Document = TypedDict("Document", {
         "id": str, "content": str, "cosine_similarity": NotRequired[float], "metadata": dict[str, Any],
     })
@@ -235,17 +255,34 @@ def create_mcp(kb: KnowledgeBase, answer=None):
                       f"metadata.page. Contents:\n{toc}"),
     )
 
-    def search_knowledge_base(query, k=5, traverse_types=None, filters=None):
-        if not query or len(query.strip(BLANKS)) < 3:
-            raise ToolError("query must be at least 3 characters")
+    def search_knowledge_base(query, k=5, traverse_types=None, filters=None, search_tags=None):
+        # On MCP a query of one or two characters ("MC", "Q") is a search; only a blank one is refused.
+        if not query or not query.strip(BLANKS):
+            raise ToolError("query must not be empty")
+        k = 5 if k is None else k  # null, as LLMs send for optional fields, is the default
         if not 1 <= k <= 20:
             raise ToolError("k must be between 1 and 20")
         try:
             kb_filters = mcp_filters(filters)
+            tags = mcp_search_tags(vocabulary, search_tags)
         except ValueError as exc:
             raise ToolError(str(exc)) from None
-        result = kb.search(query.strip(BLANKS)[:2000], k=k, filters=kb_filters, traverse_kinds=mcp_kinds(traverse_types))
+        result = kb.search(query.strip(BLANKS)[:2000], k=k, filters=kb_filters,
+                           traverse_kinds=mcp_kinds(traverse_types), tags=tags)
         return {"result": [mcp_document(h.chunk, kb, h.cosine) for h in result.hits]}
+
+    def get_search_tags_catalog(tag_type, category=None):
+        if tag_type == "tables":
+            items, category = list(vocabulary.tables), None
+        elif category:
+            if category not in vocabulary.concepts:
+                raise ToolError(f"category {category!r} is not one of {', '.join(vocabulary.concepts) or 'none'}")
+            items = list(vocabulary.concepts[category])
+        else:
+            items = vocabulary.all_concepts
+        return {"id": f"search_tags_{tag_type}" + (f"_{category}" if category else ""),
+                "content": f"Available search_tags {tag_type}",
+                "metadata": {"tag_type": tag_type, "selected_category": category, "items": items}}
 
     def expand_graph_by_ids(document_ids, traverse_types):
         if not document_ids:
@@ -272,20 +309,28 @@ def create_mcp(kb: KnowledgeBase, answer=None):
         if not document_ids:
             raise ToolError("document_ids must be a non-empty list of algorithm or example ids")
         code, sources = related_code(kb, document_ids[:50])
-        if not code:
-            return {"result": []}
-        return {"result": [{"id": "code_for_" + "_".join(kb.resolve_id(i) or i for i in document_ids[:5]),
-                            "content": code, "metadata": {"chunk_type": "code", "source_ids": sources}}]}
+        # One Document, as BeliefCraft's tool returns: empty content when nothing else is called.
+        return {"id": "code_for_" + "_".join(kb.resolve_id(i) or i for i in document_ids[:5]),
+                "content": code, "metadata": {"chunk_type": "code", "source_ids": sources}}
 
     ids_arg = Annotated[list[Annotated[str, Field(max_length=128)]],
                         Field(description="Document ids from earlier results", max_length=100)]
     search_knowledge_base.__annotations__ = {
         "query": Annotated[str, Field(description="Text query for semantic search", max_length=2000)],
-        "k": Annotated[int, Field(description="Number of results, 1-20")],
+        "k": Annotated[int | None, Field(description="Number of results, 1-20 (default 5)")],
         "traverse_types": Annotated[list[EntityType] | None,
                                     Field(description="Entity types to add via links")],
-        "filters": Annotated[SearchFilters | None, Field(description="Metadata filters")],
+        "filters": Annotated[SearchFilters | None, Field(description="Metadata filters; null for none")],
+        "search_tags": Annotated[SearchTags | None, Field(
+            description="Tags that boost results carrying them (see get_search_tags_catalog); null for none")],
         "return": ListResult}
+    # The category enum is the loaded vocabulary's (a file with no concept tags takes any name).
+    Category = Literal[tuple(vocabulary.concepts)] if vocabulary.concepts else str
+    get_search_tags_catalog.__annotations__ = {
+        "tag_type": Annotated[Literal["concepts", "tables"], Field(description="Which tags to list")],
+        "category": Annotated[Category | None, Field(
+            description="Concepts only: one category's tags; null or left out for every concept")],
+        "return": Document}
     expand_graph_by_ids.__annotations__ = {
         "document_ids": ids_arg,
         "traverse_types": Annotated[list[EntityType], Field(description="Types of linked objects to retrieve")],
@@ -294,7 +339,7 @@ def create_mcp(kb: KnowledgeBase, answer=None):
         "entity_type": Annotated[EntityType, Field(description="Type of entity")],
         "number": Annotated[str, Field(description="Entity number, e.g. '3.2' or 'A.1'", max_length=32)],
         "return": EntityResult}
-    get_related_code_definitions.__annotations__ = {"document_ids": ids_arg, "return": ListResult}
+    get_related_code_definitions.__annotations__ = {"document_ids": ids_arg, "return": Document}
 
     def answer_question(query, mode="full_book", selected_text=None, top_k=5, module_filter=None):
         try:
@@ -309,12 +354,40 @@ def create_mcp(kb: KnowledgeBase, answer=None):
         "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-100")],
         "module_filter": Annotated[str | None, Field(description="Restrict to one module (or part) of the book")],
         "return": dict[str, Any]}
-    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions):
+    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions,
+               get_search_tags_catalog):
         server.add_tool(in_worker_pool(fn), name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
     if answer is not None:
         # answer_question may wait seconds on an LLM: it keeps the SDK's own threads, not the search pool.
         server.add_tool(answer_question, name="answer_question", description=MCP_TOOL_DOCS["answer_question"])
+    for tool in server._tool_manager.list_tools():
+        forbid_unknown_arguments(tool)
     return server
+
+
+def forbid_unknown_arguments(tool) -> None:
+    """The tool's top-level inputSchema gets additionalProperties: false, and an unknown argument
+    becomes a tool error that names it (the SDK would otherwise drop it silently)."""
+    from pydantic import ConfigDict
+
+    base = tool.fn_metadata.arg_model
+    strict = type(base.__name__, (base,), {"model_config": ConfigDict(**base.model_config, extra="forbid"),
+                                           "__module__": base.__module__})
+    tool.fn_metadata.arg_model = strict
+    tool.parameters = strict.model_json_schema(by_alias=True)
+
+
+def mcp_search_tags(vocabulary: TagVocabulary, search_tags: dict | None) -> list[str]:
+    """search_tags {bc_concepts, bc_db_tables} -> the knowledge base's tag names; unknown names are an error."""
+    tags: list[str] = []
+    for key, tag_type in (("bc_concepts", "concepts"), ("bc_db_tables", "tables")):
+        names = (search_tags or {}).get(key) or []
+        known, unknown = vocabulary.canonical(tag_type, names)
+        if unknown:
+            raise ValueError(f"search_tags.{key}: unknown tag(s) {', '.join(map(repr, unknown[:10]))}; "
+                             f"get_search_tags_catalog(tag_type='{tag_type}') lists the valid ones")
+        tags += known
+    return tags
 
 
 def in_worker_pool(tool):
@@ -332,21 +405,24 @@ def in_worker_pool(tool):
 
 
 class LazyMCP:
-    """The MCP server, built and started on first use of /mcp or /tools, not at start-up.
+    """The MCP servers, built and started on first use of /mcp or /tools, not at start-up.
 
-    Importing the MCP SDK takes about half a second, most of the service's cold start; agents
-    that only use REST never pay it.  The session manager's task group must be entered and left
-    in one task, so a task started in the app's lifespan waits for the first request, builds the
-    server, runs the session manager, and stops at shutdown.
+    Two tool lists over one knowledge base: "default" (served at /mcp) has exactly BeliefCraft's
+    five shared tools, plus answer_question when RAG_MCP_ANSWER_TOOL=1; "all" (served at /mcp/all)
+    adds answer_question.  Importing the MCP SDK takes about half a second, most of the service's
+    cold start; agents that only use REST never pay it.  The session managers' task groups must be
+    entered and left in one task, so a task started in the app's lifespan waits for the first
+    request, builds the servers, runs their session managers, and stops at shutdown.
     """
 
-    def __init__(self, kb: KnowledgeBase, answer=None):
+    def __init__(self, kb: KnowledgeBase, answer=None, bind_host: str | None = None):
         import asyncio
 
         self.kb = kb
         self.answer = answer
-        self.server = None
-        self._app = None
+        self.bind_host = bind_host
+        self.servers: dict = {}
+        self._apps: dict = {}
         self.error: Exception | None = None
         self.needed, self.ready, self.stop = asyncio.Event(), asyncio.Event(), asyncio.Event()
 
@@ -368,6 +444,7 @@ class LazyMCP:
 
     async def _run(self) -> None:
         import asyncio
+        from contextlib import AsyncExitStack
 
         needed, stop = asyncio.create_task(self.needed.wait()), asyncio.create_task(self.stop.wait())
         await asyncio.wait({needed, stop}, return_when=asyncio.FIRST_COMPLETED)
@@ -376,41 +453,81 @@ class LazyMCP:
         if self.stop.is_set():
             return
         try:
-            self.server = create_mcp(self.kb, self.answer)
-            self._app = self.server.streamable_http_app(
-                streamable_http_path="/", stateless_http=True, json_response=True,
-                transport_security=mcp_transport_security(), max_request_body_size=MAX_BODY_BYTES)
-            async with self.server.session_manager.run():
+            security = mcp_transport_security(self.bind_host)
+            on_default = answer_tool_on_default()
+            self.servers = {"default": create_mcp(self.kb, self.answer if on_default else None),
+                            "all": create_mcp(self.kb, self.answer)}
+            async with AsyncExitStack() as stack:
+                for name, server in self.servers.items():
+                    self._apps[name] = server.streamable_http_app(
+                        streamable_http_path="/", stateless_http=True, json_response=True,
+                        transport_security=security, max_request_body_size=MAX_BODY_BYTES)
+                    await stack.enter_async_context(server.session_manager.run())
                 self.ready.set()
                 await self.stop.wait()
         except Exception as exc:  # reported to every waiting request instead of hanging them
             self.error = exc
             self.ready.set()
 
-    async def app(self):
-        """The MCP ASGI app, starting the server on the first call."""
+    async def app(self, name: str = "default"):
+        """The MCP ASGI app of one tool list ("default" or "all"), starting the servers on the first call."""
         self.needed.set()
         await self.ready.wait()
         if self.error is not None:
             raise RuntimeError(f"the MCP server could not start: {self.error}")
-        return self._app
+        return self._apps[name]
 
-    async def list_tools(self):
-        await self.app()
-        return await self.server.list_tools()
+    async def list_tools(self, name: str = "all"):
+        await self.app(name)
+        return await self.servers[name].list_tools()
 
 
-def mcp_transport_security():
-    """Host/Origin checks for /mcp: RAG_MCP_ALLOWED_HOSTS (comma-separated, default loopback names)."""
+def answer_tool_on_default() -> bool:
+    """RAG_MCP_ANSWER_TOOL=1 puts answer_question on /mcp's list too (it is always on /mcp/all)."""
+    return (env("RAG_MCP_ANSWER_TOOL", "0") or "0").strip().lower() in ("1", "true", "yes", "on")
+
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+
+
+def is_loopback(host: str | None) -> bool:
+    """True for a bind address only this machine can reach (127.0.0.0/8, ::1, localhost)."""
+    import ipaddress
+
+    if host is None:
+        return True
+    host = host.strip().strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def mcp_host_policy(bind_host: str | None) -> list[str] | None:
+    """The Host names /mcp accepts, or None for any Host.
+
+    RAG_MCP_ALLOWED_HOSTS, when set, wins ("*" means any).  Otherwise a service bound to a loopback
+    address (the default 127.0.0.1, or not bound at all: tests, Lambda) accepts only localhost names,
+    which stops DNS-rebinding pages in a browser on this machine; a service bound to any other
+    address (0.0.0.0 or :: in a container, a LAN address) is meant to be reached by other names, such
+    as a compose service name (rag-service:8001), and accepts any Host.
+    """
+    hosts = [h.strip() for h in (env("RAG_MCP_ALLOWED_HOSTS", "") or "").split(",") if h.strip()]
+    if hosts:
+        return None if "*" in hosts else hosts
+    return list(LOOPBACK_HOSTS) if is_loopback(bind_host) else None
+
+
+def mcp_transport_security(bind_host: str | None = None):
+    """Host/Origin checks for /mcp by mcp_host_policy."""
     from mcp.server.transport_security import TransportSecuritySettings
 
-    hosts = [h.strip() for h in (env("RAG_MCP_ALLOWED_HOSTS", "") or "").split(",") if h.strip()]
-    if hosts == ["*"]:
+    hosts = mcp_host_policy(bind_host)
+    if hosts is None:
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
-    hosts = hosts or ["localhost", "127.0.0.1", "[::1]"]
     allowed = hosts + [f"{h}:*" for h in hosts if ":" not in h.strip("[]") or h.startswith("[")]
     origins = [f"{scheme}://{h}" for h in allowed for scheme in ("http", "https")]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=allowed,
                                      allowed_origins=origins)
-
-

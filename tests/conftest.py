@@ -71,14 +71,30 @@ def fresh_build(tmp_path_factory):
     return out, json.loads(proc.stdout)
 
 
+TAGS_FILE = ROOT / "tests" / "fixtures" / "search_tags.json"      # BeliefCraft's concept_tags.json format
+TABLES_FILE = ROOT / "tests" / "fixtures" / "search_tables.txt"   # one table name a line
+
+
+@pytest.fixture(scope="session")
+def tagged_db(tmp_path_factory) -> Path:
+    """The sample book built by build_db.py with our tags file (their format) and a table list."""
+    out = tmp_path_factory.mktemp("tagged") / "tagged.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
+                           "--tags", str(TAGS_FILE), "--tables", str(TABLES_FILE)],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
 def start_server(*args: str, env: dict | None = None, port: int | None = None, serve_args: tuple = (),
-                 root: Path = ROOT):
+                 root: Path = ROOT, host: str = "127.0.0.1"):
     """Start `rag.py serve` as its own process; return (process, base url) once /health answers.
 
     args go before `serve` (--db, --models), serve_args after it (--workers); root: the checkout
-    whose rag.py runs (a benchmark may start another version beside this one)."""
+    whose rag.py runs (a benchmark may start another version beside this one); host is the address
+    it binds (0.0.0.0: every interface, reached here on 127.0.0.1)."""
     port = port or free_port()
-    cmd = [sys.executable, str(Path(root) / "rag.py"), *args, "serve", *serve_args, "--host", "127.0.0.1",
+    cmd = [sys.executable, str(Path(root) / "rag.py"), *args, "serve", *serve_args, "--host", host,
            "--port", str(port)]
     # The server logs a line per request: send it to a file, never to a pipe nobody reads.
     log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"bookrag-server-{port}.log", "w+")

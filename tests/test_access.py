@@ -94,3 +94,41 @@ def test_the_key_never_reaches_the_log(guarded):
     proc.log.flush()
     proc.log.seek(0)
     assert KEY not in proc.log.read()
+
+
+# ---- /mcp's Host check (DNS-rebinding protection) follows the bind address
+
+@pytest.mark.parametrize("bind, allowed, expected", [
+    ("127.0.0.1", None, ["localhost", "127.0.0.1", "[::1]"]),
+    ("::1", None, ["localhost", "127.0.0.1", "[::1]"]),
+    ("localhost", None, ["localhost", "127.0.0.1", "[::1]"]),
+    (None, None, ["localhost", "127.0.0.1", "[::1]"]),   # not served by rag.py (tests, Lambda): the safe default
+    ("0.0.0.0", None, None),                             # a container: any Host (rag-service:8001)
+    ("::", None, None),
+    ("192.168.1.20", None, None),
+    ("0.0.0.0", "rag-service,localhost", ["rag-service", "localhost"]),   # an allowlist wins
+    ("127.0.0.1", "*", None),
+])
+def test_mcp_host_policy(monkeypatch, bind, allowed, expected):
+    from rag_mcp import mcp_host_policy
+
+    if allowed is None:
+        monkeypatch.delenv("RAG_MCP_ALLOWED_HOSTS", raising=False)
+    else:
+        monkeypatch.setenv("RAG_MCP_ALLOWED_HOSTS", allowed)
+    assert mcp_host_policy(bind) == expected
+
+
+def test_allowlist_wins_on_a_service_bound_to_every_interface():
+    proc, base = start_server(host="0.0.0.0", env={"RAG_MCP_ALLOWED_HOSTS": "rag-service"})
+    try:
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        headers = {"Accept": "application/json, text/event-stream"}
+        port = base.rsplit(":", 1)[1]
+        # The first /mcp request starts the MCP servers: allow for a busy machine.
+        listed = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"rag-service:{port}"}, timeout=60)
+        other = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"evil.example:{port}"}, timeout=60)
+        assert listed.status_code == 200 and other.status_code == 421
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -285,7 +285,7 @@ def test_mcp_answer_question(server):
     from fastmcp.client import Client, StreamableHttpTransport
 
     async def go():
-        async with Client(StreamableHttpTransport(server + "/mcp")) as c:
+        async with Client(StreamableHttpTransport(server + "/mcp/all")) as c:
             ok = await c.call_tool("answer_question", {"query": "What is conditional value at risk?", "top_k": 100})
             bad = await c.call_tool("answer_question", {"query": " "}, raise_on_error=False)
             too_many = await c.call_tool("answer_question", {"query": "What is CVaR?", "top_k": 101},

@@ -137,7 +137,7 @@ def test_missing_source(tmp_path):
     assert proc.returncode == 2 and "not found" in proc.stderr
 
 
-STAGES = ["read", "structure", "references", "embed", "related", "write", "verify", "rename"]
+STAGES = ["read", "structure", "references", "embed", "related", "tags", "write", "verify", "rename"]
 
 
 @pytest.fixture(scope="module")

@@ -84,7 +84,7 @@ def test_openapi_documents_the_real_error_bodies(fuzz_server):
 # ----------------------------------------------------------------------------- MCP
 
 TOOL_NAMES = ["search_knowledge_base", "get_entity_by_number", "expand_graph_by_ids",
-              "get_related_code_definitions", "answer_question"]
+              "get_related_code_definitions", "get_search_tags_catalog", "answer_question"]
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**20, 10**20) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
@@ -97,6 +97,9 @@ plausible = {
     "document_ids": st.lists(st.sampled_from(["algorithm_3_1", "formula_2_1", "x" * 200, "1 OR 1=1"]), max_size=120),
     "traverse_types": st.lists(st.sampled_from(["formula", "REFERENCES", "widget", ""]), max_size=5),
     "filters": st.dictionaries(st.sampled_from(["part", "section", "page_number", "zzz"]), json_values, max_size=3),
+    "search_tags": st.dictionaries(st.sampled_from(["bc_concepts", "bc_db_tables", "zzz"]), json_values, max_size=2),
+    "tag_type": st.sampled_from(["concepts", "tables", "widgets", ""]),
+    "category": st.sampled_from(["INVENTORY_CONTROL", "nope", ""]) | st.none(),
 }
 arguments = st.dictionaries(st.sampled_from(sorted(plausible)), json_values, max_size=4).flatmap(
     lambda wild: st.fixed_dictionaries({}, optional=plausible).map(lambda good: {**good, **wild}))

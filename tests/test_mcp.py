@@ -8,8 +8,9 @@ import json
 import httpx
 import pytest
 
+# /mcp lists BeliefCraft's five tools; /mcp/all adds answer_question.
 TOOLS = {"search_knowledge_base", "expand_graph_by_ids", "get_entity_by_number", "get_related_code_definitions",
-         "answer_question"}
+         "get_search_tags_catalog"}
 METADATA_TYPES = {"text", "numbered_formula", "numbered_table", "algorithm", "captioned_image", "example", "exercise"}
 
 
@@ -60,7 +61,7 @@ def test_fastmcp_lists_tools_with_descriptions_and_schemas(server):
         assert tool.input_schema["type"] == "object"
     search = next(t for t in tools if t.name == "search_knowledge_base")
     props = search.input_schema["properties"]
-    assert set(props) == {"query", "k", "traverse_types", "filters"}
+    assert set(props) == {"query", "k", "traverse_types", "filters", "search_tags"}
     assert search.input_schema["required"] == ["query"]
 
 
@@ -100,7 +101,9 @@ def test_fastmcp_bad_arguments_are_tool_errors_and_session_survives(server):
         out = []
         for name, args in [
             ("search_knowledge_base", {"query": "value", "k": 99}),
-            ("search_knowledge_base", {"query": "ab"}),
+            ("search_knowledge_base", {"query": " \t"}),
+            ("search_knowledge_base", {"query": "value", "limit": 3}),
+            ("search_knowledge_base", {"query": "value", "filters": {"chapter": "2"}}),
             ("search_knowledge_base", {"query": "value iteration", "filters": {"part": "IX"}}),
             ("search_knowledge_base", {"query": "value iteration", "traverse_types": ["widget"]}),
             ("get_entity_by_number", {"entity_type": "widget", "number": "3.2"}),
@@ -117,8 +120,10 @@ def test_fastmcp_bad_arguments_are_tool_errors_and_session_survives(server):
         assert result.content[0].text
     messages = [r.content[0].text for _, r in out]
     assert "k must be between 1 and 20" in messages[0]
-    assert "I, II, III, IV, V, Appendices" in messages[2]
-    assert "formula" in messages[4] and "image" in messages[4]
+    assert "query must not be empty" in messages[1]
+    assert "limit" in messages[2] and "chapter" in messages[3]
+    assert "I, II, III, IV, V, Appendices" in messages[4]
+    assert "formula" in messages[6] and "image" in messages[6]
     assert len(ok.structured_content["result"]) == 1
 
 
@@ -131,6 +136,45 @@ def test_fastmcp_filters(server, kb):
 
     docs = fastmcp_session(server, call).structured_content["result"]
     assert docs and all(d["metadata"]["section_number"] == chapter for d in docs)
+
+
+def test_fastmcp_null_filters_mean_no_filter(server, kb):
+    chapter = kb.db.execute("SELECT chapter FROM chunks WHERE kind='algorithm' ORDER BY ord").fetchone()[0]
+
+    async def call(client):
+        nulls = {"part": None, "subsection": None, "subsubsection": None, "page_number": None}
+        scoped = await client.call_tool("search_knowledge_base", {"query": "algorithm", "k": 4,
+                                                                  "filters": {"section": chapter, **nulls}})
+        everything = await client.call_tool("search_knowledge_base", {"query": "algorithm", "k": 4,
+                                                                      "filters": {**nulls, "section": None}})
+        unfiltered = await client.call_tool("search_knowledge_base", {"query": "algorithm", "k": 4})
+        return scoped, everything, unfiltered
+
+    scoped, everything, unfiltered = fastmcp_session(server, call)
+    assert all(d["metadata"]["section_number"] == chapter for d in scoped.structured_content["result"])
+    assert everything.structured_content == unfiltered.structured_content
+
+
+def test_one_and_two_character_queries(server):
+    async def calls(client):
+        return [await client.call_tool("search_knowledge_base", {"query": q, "k": 2}) for q in ("MC", "Q", "γ")] + [
+            await client.call_tool("search_knowledge_base", {"query": "MC", "k": None, "traverse_types": None,
+                                                             "filters": None, "search_tags": None})]
+
+    *short, nulls = fastmcp_session(server, calls)
+    for result in short:
+        assert not result.is_error and len(result.structured_content["result"]) == 2
+    assert not nulls.is_error and len(nulls.structured_content["result"]) == 5  # null k is the default
+
+
+def test_mcp_all_adds_answer_question(server):
+    from fastmcp.client import Client, StreamableHttpTransport
+
+    async def go():
+        async with Client(StreamableHttpTransport(server + "/mcp/all")) as client:
+            return await client.list_tools()
+
+    assert {t.name for t in run(go())} == TOOLS | {"answer_question"}
 
 
 def test_sdk_client_both_protocol_eras(server, kb):
@@ -183,12 +227,11 @@ def test_related_code_definitions_callees_first(server, kb):
     async def call(client):
         return await client.call_tool("get_related_code_definitions", {"document_ids": ["algorithm_6_5"]})
 
-    docs = fastmcp_session(server, call).structured_content["result"]
-    assert len(docs) == 1
-    code = docs[0]["content"]
+    doc = fastmcp_session(server, call).structured_content  # one Document, as BeliefCraft's tool returns
+    code = doc["content"]
     assert "def value_iteration" in code and "class MDP" in code
     assert code.index("def lookahead") < code.index("def value_iteration")  # callees first
-    assert "algorithm_5_1" in docs[0]["metadata"]["source_ids"]
+    assert "algorithm_5_1" in doc["metadata"]["source_ids"]
     compile(code, "related", "exec")  # the definitions parse as one program
 
 
@@ -213,3 +256,17 @@ def test_request_log_names_the_mcp_route(server):
     log = (Path(os.environ.get("TMPDIR", "/tmp")) / f"bookrag-server-{port}.log").read_text()
     routes = [json.loads(line)["route"] for line in log.splitlines() if line.startswith("{")]
     assert "/mcp" in routes and "/" not in routes
+
+
+def test_answer_tool_opt_in_on_mcp():
+    """RAG_MCP_ANSWER_TOOL=1 puts answer_question on /mcp's own list too."""
+    from conftest import start_server
+
+    proc, base = start_server(env={"RAG_MCP_ANSWER_TOOL": "1"})
+    try:
+        tools = fastmcp_session(base, lambda c: c.list_tools())
+        assert {t.name for t in tools} == TOOLS | {"answer_question"}
+        assert httpx.get(base + "/mcp/all").status_code == 405
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

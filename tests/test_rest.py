@@ -94,6 +94,21 @@ def test_filters_apply(client, kb):
     assert body["results"] and all(r["page_number"] == page for r in body["results"])
 
 
+def test_null_filters_mean_no_filter(client, kb):
+    chapter = kb.db.execute("SELECT chapter FROM chunks WHERE kind='algorithm' ORDER BY ord LIMIT 1").fetchone()[0]
+    scoped = client.post("/search/semantic", json={"query": "algorithm", "k": 5, "filters": {
+        "chapter": chapter, "section": None, "page_number": None}})
+    assert scoped.status_code == 200
+    assert all(r["chapter"] == chapter for r in scoped.json()["results"])
+    every = client.post("/search/semantic", json={"query": "algorithm", "k": 5, "filters": {
+        "chapter": None, "section": None, "page_number": None}}).json()
+    plain = client.post("/search/semantic", json={"query": "algorithm", "k": 5}).json()
+    assert [r["id"] for r in every["results"]] == [r["id"] for r in plain["results"]]
+    spec03 = client.post("/api/rag/search", json={"query": "reorder point", "scope": "entire_book",
+                                                  "current_chapter": None, "current_lesson": None})
+    assert spec03.status_code == 200
+
+
 def test_traverse_types_add_linked_entities(client):
     body = client.post("/search/semantic", json={"query": "expected utility", "k": 3,
                                                    "traverse_types": ["algorithm", "formula"]}).json()
