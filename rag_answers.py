@@ -434,8 +434,21 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
 
     considered = context.chunks[:ANSWER_CHUNKS]
     hits = len(considered)
-    if (wants_formula or wants_number) and considered and considered[0].metadata.get("module") != "selected_text":
-        considered = considered + cited_displays(kb, considered, module=context.extra.get("module"))
+    ranks = list(range(hits))
+    printed: set[int] = set()  # formula entities whose printing passage is among the candidates
+    in_book = bool(considered) and considered[0].metadata.get("module") != "selected_text"
+    if in_book:
+        # A numbered display found on its own (a formula entity) is read in the passage that prints it:
+        # the sentence leading into it and the one after say what it is for.
+        for ci, found in printing_passages(kb, considered, module=context.extra.get("module")):
+            printed.add(ci)
+            if found is not None:
+                considered.append(found)
+                ranks.append(ci)
+    if (wants_formula or wants_number) and in_book:
+        shown = cited_displays(kb, considered, module=context.extra.get("module"))
+        considered = considered + shown
+        ranks += [1] * len(shown)  # a display cited by a top chunk ranks just below the first
     # Equation numbers the top chunks' captions cite: the display printing one is what they point to.
     pointed = {tag for c in considered[:3] for tag in _TAG_RE.findall(c.title)} if wants_formula or wants_number \
         else set()
@@ -452,7 +465,9 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
         entity = chunk.metadata.get("entity", "")
         kind, _, number = entity.partition(" ")
         units = list(sentences(chunk.text))
-        if kind == "formula" and units:
+        if kind == "formula" and ci in printed:
+            units = []  # its display is read in the passage that prints it, added above
+        elif kind == "formula" and units:
             # A display on its own: one unit, with the number the book prints beside it.
             units = [" ".join(chunk.text.split()) + ("" if f"({number})" in chunk.text else f" ({number})")]
         elif kind and chunk.title and not " ".join(chunk.text.split()).startswith(chunk.title[:40]):
@@ -502,7 +517,7 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
                 elif re.search(rf"\b{re.escape(ref_kind)}\w*\.?\s*{re.escape(ref_number)}\b", sentence,
                                re.IGNORECASE):
                     bonus += 0.10  # a sentence that mentions it
-            rank = ci if ci < hits else 1  # a display cited by a top chunk ranks just below the first
+            rank = ranks[ci]
             candidates.append([W_SENTENCE_TERMS * lexical + W_CHUNK_TERMS * topical + bonus
                                - RANK_STEP * rank,
                                ci, si, sentence])
@@ -542,6 +557,39 @@ def prints_display(text: str, tag: str) -> bool:
         if not before or not before[-1].isalnum():
             return True
     return False
+
+
+def printing_passages(kb: KnowledgeBase, chunks: list[Retrieved], module: str | None = None
+                      ) -> list[tuple[int, Retrieved | None]]:
+    """(index, passage) for each formula entity among chunks: the text passage that prints its display.
+
+    A formula entity holds the display alone; the passage that prints it, "(2.12)" following the
+    formula's last symbol, also holds the sentence that introduces it and the one that explains it.
+    The passage is None when it is among chunks already.
+    """
+    have = {c.chunk_id for c in chunks}
+    out: list[tuple[int, Retrieved | None]] = []
+    for ci, chunk in enumerate(chunks):
+        kind, _, number = chunk.metadata.get("entity", "").partition(" ")
+        if kind != "formula" or not number:
+            continue
+        tag = f"({number})"
+        rows = kb.db.execute("SELECT rowid, id, content FROM chunks WHERE kind = 'text' AND instr(content, ?) > 0 "
+                             "AND (? IS NULL OR part = ?) ORDER BY ord LIMIT 8", (tag, module, module)).fetchall()
+        for rowid, chunk_id, content in rows:
+            if not prints_display(content, tag):
+                continue
+            if chunk_id in have:  # already a candidate (a hit, or another display's passage)
+                out.append((ci, None))
+                break
+            found = kb.chunks_by_rowid([rowid]).get(rowid)
+            if found is not None:
+                meta = chunk_metadata(found)
+                out.append((ci, Retrieved(found.content, chunk.score, meta, found.id, meta["title"],
+                                          headings_of(found))))
+                have.add(chunk_id)
+            break
+    return out
 
 
 def cited_displays(kb: KnowledgeBase, chunks: list[Retrieved], limit: int = 3,
