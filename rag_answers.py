@@ -473,6 +473,12 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
         elif kind and chunk.title and not " ".join(chunk.text.split()).startswith(chunk.title[:40]):
             # An algorithm's or a listing's caption says what it does; its body is code.
             units = [f"{kind.capitalize()} {number}: {chunk.title}"] + units
+        if units and not kind and in_book and unfinished(units[-1]):
+            # The chunk ends inside a sentence (a display or a page cut it): the sentence goes on in
+            # the next chunk of the section, which often holds the part that answers.
+            joined = f"{units[-1]} {continuation(kb, chunk.chunk_id)}".strip()
+            if readable(joined):  # not when the two make a run too long to read as one sentence
+                units[-1] = joined
         for si, sentence in enumerate(units):
             if not readable(sentence):
                 continue
@@ -557,6 +563,33 @@ def prints_display(text: str, tag: str) -> bool:
         if not before or not before[-1].isalnum():
             return True
     return False
+
+
+def unfinished(sentence: str) -> bool:
+    """True when a chunk's last sentence stops short: no full stop, question mark or equation number."""
+    end = sentence.rstrip()
+    return bool(end) and end[-1] not in ".!?" and not _TAG_RE.search(end[-12:])
+
+
+_CONTINUATIONS: dict[tuple[str, str], str] = {}
+
+
+def continuation(kb: KnowledgeBase, chunk_id: str) -> str:
+    """The first sentence of the chunk after chunk_id in its section (FOLLOWS), or ""."""
+    key = (f"{kb.path}:{kb.build_hash}", chunk_id)
+    if key not in _CONTINUATIONS:
+        # The next text chunk of the same section in reading order (a display's own entity, which
+        # FOLLOWS may put between them, repeats text the passage prints).
+        row = kb.db.execute(
+            "SELECT b.content FROM chunks a JOIN chunks b ON b.ord > a.ord AND b.kind = 'text' "
+            "AND b.source IS a.source AND b.chapter IS a.chapter AND b.section IS a.section "
+            "AND b.subsection IS a.subsection AND b.subsubsection IS a.subsubsection "
+            "WHERE a.id = ? ORDER BY b.ord LIMIT 1", (chunk_id,)).fetchone()
+        first = sentences(row[0]) if row else ()
+        if len(_CONTINUATIONS) > 4096:
+            _CONTINUATIONS.clear()
+        _CONTINUATIONS[key] = first[0] if first else ""
+    return _CONTINUATIONS[key]
 
 
 def printing_passages(kb: KnowledgeBase, chunks: list[Retrieved], module: str | None = None
