@@ -413,6 +413,9 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
     - the cosine between the sentence (embedded alone) and the question, for the
       EMBED_CANDIDATES sentences best on the above;
     - a small preference for higher-ranked chunks.
+    A formula entity among the chunks (its display alone) is replaced by the passage that prints
+    it, whose sentences say what the display is; a text chunk's last sentence cut short by a
+    display or a page goes on with the first sentence of the section's next text chunk.
     When the question asks for a formula or a quantity, the displays that the top chunks cite by
     number ("the critical fractile rule (6.4)") compete too: the passage that prints display (6.4)
     often answers better than the passages that use it.
