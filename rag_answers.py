@@ -582,7 +582,7 @@ _CONTINUATIONS: dict[tuple[str, str], str] = {}
 
 
 def continuation(kb: KnowledgeBase, chunk_id: str) -> str:
-    """The first sentence of the chunk after chunk_id in its section (FOLLOWS), or ""."""
+    """The first sentence of the next text chunk of chunk_id's section in reading order, or ""."""
     key = (f"{kb.path}:{kb.build_hash}", chunk_id)
     if key not in _CONTINUATIONS:
         # The next text chunk of the same section in reading order (a display's own entity, which
