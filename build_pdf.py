@@ -18,6 +18,7 @@ from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
+from build_math import display_latex
 from rag_core import entity_id, normalize_number
 
 
@@ -1446,6 +1447,7 @@ class ChunkBuilder:
             display.append(items[j].line)
             j += 1
         parts = []
+        glyphs: list[Word] = []
         for l in display:
             words = l.words
             if l is line:   # the number itself, at the right edge (or the left, for books numbered on the left)
@@ -1453,6 +1455,7 @@ class ChunkBuilder:
                     [w for w in words if equation_number(w.text) != number and not w.text.startswith("(")] \
                     if equation_number(words[-1].text) is None else words[:-1]
             parts.append(" ".join(w.text for w in words))
+            glyphs.extend(words)
         equation = "\n".join(p for p in parts if p)
         before = " ".join(_join_lines(p) for p in self.paragraphs[-1:]) if self.paragraphs else ""
         sentences = re.split(r"(?<=[.!?])\s+", before.strip())
@@ -1461,7 +1464,9 @@ class ChunkBuilder:
         if key in self.seen_entities:
             return
         self.seen_entities.add(key)
-        chunk = self._emit("formula", equation, line.page, number=number, title=None, context=context)
+        latex = display_latex(glyphs, self.page.bars if self.page is not None else [])
+        chunk = self._emit("formula", latex or equation, line.page, number=number, title=None, context=context,
+                           extra={"text": equation} if latex else None)
         # A formula chunk sits inside the flow of text: keep it after the open text in reading order.
         chunk.extra["in_text"] = True
 

@@ -1,0 +1,519 @@
+"""build_math.py: LaTeX from the glyphs of a typeset formula, by their positions, sizes and fonts.
+
+No model and no guessing from words: TeX sets a formula by fixed rules, and those rules can be read
+backwards.  A glyph smaller than its neighbour and raised above its baseline is a superscript,
+lowered below it a subscript; a thin horizontal rule with glyphs above and below it is a fraction;
+a radical sign with a rule running from its top is a root; a big operator of the extension font
+with glyphs stacked above or below it carries limits; a small accent glyph just above a letter
+accents it; rows of a display separated by white space are the rows of an `aligned` block.  The
+font says what a glyph is: math italic letters are variables, upright letters in a formula are
+operator names or roman text, the symbol font's capitals are calligraphic, the AMS blackboard
+font's are `\\mathbb`.
+
+The entry points take build_glyphs Words (with their glyph runs) and the page's thin bars:
+display_latex() for a displayed formula, inline_latex() for a run of maths inside a line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from build_glyphs import _OMX, Word
+
+# --------------------------------------------------------------------------- symbols
+_GREEK = {
+    "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ϵ": r"\epsilon", "ε": r"\varepsilon",
+    "ζ": r"\zeta", "η": r"\eta", "θ": r"\theta", "ϑ": r"\vartheta", "ι": r"\iota", "κ": r"\kappa",
+    "λ": r"\lambda", "μ": r"\mu", "µ": r"\mu", "ν": r"\nu", "ξ": r"\xi", "π": r"\pi", "ϖ": r"\varpi",
+    "ρ": r"\rho", "ϱ": r"\varrho", "σ": r"\sigma", "ς": r"\varsigma", "τ": r"\tau", "υ": r"\upsilon",
+    "ϕ": r"\phi", "φ": r"\varphi", "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega",
+    "Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi", "Π": r"\Pi",
+    "Σ": r"\Sigma", "Υ": r"\Upsilon", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega",
+}
+_SYMBOLS = {
+    "−": "-", "–": "-", "·": r"\cdot", "×": r"\times", "∗": "*", "÷": r"\div", "±": r"\pm", "∓": r"\mp",
+    "⊕": r"\oplus", "⊗": r"\otimes", "∘": r"\circ", "∙": r"\bullet", "≡": r"\equiv", "⊆": r"\subseteq",
+    "⊇": r"\supseteq", "≤": r"\leq", "≥": r"\geq", "⪯": r"\preceq", "⪰": r"\succeq", "∼": r"\sim",
+    "≈": r"\approx", "⊂": r"\subset", "⊃": r"\supset", "≪": r"\ll", "≫": r"\gg", "≺": r"\prec",
+    "≻": r"\succ", "←": r"\leftarrow", "→": r"\to", "↑": r"\uparrow", "↓": r"\downarrow",
+    "↔": r"\leftrightarrow", "≃": r"\simeq", "⇐": r"\Leftarrow", "⇒": r"\Rightarrow", "⇔": r"\Leftrightarrow",
+    "∝": r"\propto", "′": r"\prime", "∞": r"\infty", "∈": r"\in", "∋": r"\ni", "∀": r"\forall",
+    "∃": r"\exists", "¬": r"\neg", "∅": r"\emptyset", "∪": r"\cup", "∩": r"\cap", "∧": r"\wedge",
+    "∨": r"\vee", "⊢": r"\vdash", "⌊": r"\lfloor", "⌋": r"\rfloor", "⌈": r"\lceil", "⌉": r"\rceil",
+    "⟨": r"\langle", "⟩": r"\rangle", "‖": r"\|", "∥": r"\|", "√": r"\sqrt", "∇": r"\nabla",
+    "∂": r"\partial", "ℓ": r"\ell", "∑": r"\sum", "∏": r"\prod", "∫": r"\int", "∮": r"\oint",
+    "⋃": r"\bigcup", "⋂": r"\bigcap", "⋁": r"\bigvee", "⋀": r"\bigwedge", "≠": r"\neq", "∉": r"\notin",
+    "…": r"\dots", "⋯": r"\cdots", "↦": r"\mapsto", "⊤": r"\top", "⊥": r"\perp", "ℏ": r"\hbar",
+    "{": r"\{", "}": r"\}", "%": r"\%", "#": r"\#", "&": r"\&", "_": r"\_", "$": r"\$", "~": r"\sim",
+    "⋆": r"\star", "†": r"\dagger", "⊮": r"\nVdash", "⊤": r"\top", "ı": r"\imath", "ȷ": r"\jmath",
+}
+_BIG_OPERATORS = {"∑", "∏", "∫", "∮", "⋃", "⋂", "⋁", "⋀", "⨁", "⨂", "⨀", "∐"}
+# Accents as TeX prints them: a small glyph set above its base.
+_ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": r"\bar", "\u0304": r"\bar",
+            "˙": r"\dot", "¨": r"\ddot", "ˇ": r"\check", "´": r"\acute", "`": r"\grave", "˘": r"\breve",
+            "⃗": r"\vec", "\u02c9": r"\bar"}
+_RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\simeq", r"\equiv", r"\in",
+              r"\notin", r"\subset", r"\subseteq", r"\supset", r"\supseteq", r"\propto", r"\to", r"\leftarrow",
+              r"\Rightarrow", r"\Leftarrow", r"\Leftrightarrow", r"\mid", r"\ll", r"\gg", r"\prec", r"\succ",
+              r"\preceq", r"\succeq", r"\mapsto", ":=", r"\ni", r"\perp"}
+_OPERATOR_NAMES = {"min", "max", "log", "ln", "exp", "sin", "cos", "tan", "lim", "sup", "inf", "det", "arg",
+                   "Pr", "deg", "dim", "ker", "gcd", "sinh", "cosh", "tanh", "liminf", "limsup", "argmax",
+                   "argmin", "mod", "lg"}
+_OPEN = {"(", "[", r"\{", r"\langle", r"\lfloor", r"\lceil"}
+_CLOSE = {")", "]", r"\}", r"\rangle", r"\rfloor", r"\rceil"}
+_PIECES = {"⎛": "(", "⎜": "(", "⎝": "(", "⎞": ")", "⎟": ")", "⎠": ")", "⎡": "[", "⎢": "[", "⎣": "[",
+           "⎤": "]", "⎥": "]", "⎦": "]", "⎧": "{", "⎨": "{", "⎩": "{", "⎫": "}", "⎬": "}", "⎭": "}",
+           "⎪": "|", "⏐": "|", "⎮": "|"}
+
+
+def _family(font: str) -> str:
+    """A font's role in a formula: 'italic' (math italic), 'symbol', 'extension', 'bb' (blackboard),
+    'frak', 'bold', 'mono', 'roman' (upright text faces)."""
+    name = font.upper()
+    if "MATHITALIC" in name or re.match(r"CMMI", name):
+        return "bolditalic" if "BOLD" in name or name.startswith("CMMIB") else "italic"
+    if "MATHSYMBOL" in name or re.match(r"CMB?SY", name):
+        return "symbol"
+    if "MATHEXTENSION" in name or name.startswith("CMEX"):
+        return "extension"
+    if name.startswith("MSBM"):
+        return "bb"
+    if name.startswith("EUFM"):
+        return "frak"
+    if re.search(r"MONO|CMTT|COURIER", name):
+        return "mono"
+    if re.search(r"BOLD|CMBX|-BD", name):
+        return "bold"
+    return "roman"
+
+
+def is_math_font(font: str) -> bool:
+    return _family(font) in ("italic", "bolditalic", "symbol", "extension", "bb", "frak")
+
+
+# --------------------------------------------------------------------------- atoms
+@dataclass
+class Atom:
+    tex: str               # the LaTeX for this atom
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    baseline: float
+    size: float
+    kind: str = "char"     # char, big (operator / delimiter of the extension font), accent, comp
+    family: str = "roman"
+    ch: str = ""
+    tokens: list = field(default_factory=list)   # for composites: the top-level tokens
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+def _char_tex(ch: str, family: str) -> str:
+    if family == "extension" and ch.isascii() and ch not in "()[]{}|/\\" and 0 <= ord(ch) < len(_OMX):
+        ch = _OMX[ord(ch)]
+    ch = _PIECES.get(ch, ch)
+    if family == "bb" and ch.isalpha():
+        return rf"\mathbb{{{ch}}}"
+    if family == "frak" and ch.isalpha():
+        return rf"\mathfrak{{{ch}}}"
+    if family == "symbol" and "A" <= ch <= "Z":
+        return rf"\mathcal{{{ch}}}"
+    if ch in _GREEK:
+        tex = _GREEK[ch]
+    else:
+        tex = _SYMBOLS.get(ch, ch)
+    if family == "bolditalic" and (ch.isalpha()):
+        return rf"\boldsymbol{{{tex}}}"
+    return tex
+
+
+def atoms_of(words: list[Word]) -> list[Atom]:
+    """Every glyph of the words as an atom; a run's glyphs share its width in proportion."""
+    out = []
+    for w in words:
+        spans = w.spans or [None]
+        for s in spans:
+            if s is None:
+                text, x0, x1, top, bottom, base, size, font = w.text, w.x0, w.x1, w.top, w.bottom, w.baseline, w.size, w.font
+            else:
+                text, x0, x1, top, bottom, base, size, font = s.text, s.x0, s.x1, s.top, s.bottom, s.baseline, s.size, s.font.name
+            family = _family(font)
+            chars = [c for c in text if not c.isspace()]
+            if not chars:
+                continue
+            step = (x1 - x0) / len(chars)
+            for k, ch in enumerate(chars):
+                a = Atom(_char_tex(ch, family), x0 + k * step, x0 + (k + 1) * step, top, bottom, base, size,
+                         family=family, ch=ch)
+                if family == "extension" or (ch in _BIG_OPERATORS and bottom - top > size * 1.25):
+                    a.kind = "big"
+                elif ch in _ACCENTS and (family == "roman" or ch not in "^~`"):
+                    a.kind = "accent"
+                elif ch == "\u0338":
+                    a.kind = "negate"
+                out.append(a)
+    return out
+
+
+# --------------------------------------------------------------------------- parsing
+def _size(atoms: list[Atom]) -> float:
+    sizes = [a.size for a in atoms if a.kind in ("char", "comp")] or [a.size for a in atoms] or [10.0]
+    return max(sizes)
+
+
+def _main_baseline(atoms: list[Atom], size: float) -> float:
+    full = [a for a in atoms if a.kind in ("char", "comp") and a.size >= size * 0.9]
+    if not full:
+        full = [a for a in atoms if a.kind != "big"] or atoms
+    counts: dict[float, int] = {}
+    for a in full:
+        key = round(a.baseline * 2) / 2
+        counts[key] = counts.get(key, 0) + (3 if a.kind == "comp" else 1)
+    best = max(counts.items(), key=lambda kv: (kv[1], -kv[0]))[0]
+    near = [a.baseline for a in full if abs(a.baseline - best) < 0.6]
+    return sum(near) / len(near)
+
+
+def _within(a: Atom, x0: float, x1: float, pad: float = 0.5) -> bool:
+    return x0 - pad <= a.cx <= x1 + pad
+
+
+def _accents(atoms: list[Atom]) -> list[Atom]:
+    """Accent glyphs joined to the letter below them; a slash over a relation negates it."""
+    rest = [a for a in atoms if a.kind not in ("accent", "negate")]
+    for acc in [a for a in atoms if a.kind in ("accent", "negate")]:
+        if acc.kind == "negate":
+            target = min((a for a in rest if abs(a.cx - acc.cx) < acc.size * 0.4 and a.kind == "char"),
+                         key=lambda a: abs(a.cx - acc.cx), default=None)
+            if target is not None:
+                target.tex = {"=": r"\neq", r"\in": r"\notin", r"\equiv": r"\not\equiv"}.get(target.tex, r"\not" + target.tex)
+            continue
+        below = [a for a in rest if a.x1 > acc.x0 - 0.3 and a.x0 < acc.x1 + 0.3 and a.top >= acc.top + 0.3
+                 and a.top - acc.bottom < acc.size * 0.6 and a.kind in ("char", "comp")]
+        if not below:
+            # not over anything: an accent printed on its own (a caret in text)
+            acc.kind = "char"
+            rest.append(acc)
+            continue
+        target = min(below, key=lambda a: (abs(a.cx - acc.cx), a.top))
+        target.tex = f"{_ACCENTS[acc.ch]}{{{target.tex}}}" if not target.tex.startswith("\\") or len(target.tex) > 1 \
+            else f"{_ACCENTS[acc.ch]}{{{target.tex}}}"
+    return sorted(rest, key=lambda a: a.x0)
+
+
+def _join_pieces(atoms: list[Atom]) -> list[Atom]:
+    """Pieces of a tall delimiter (top, middle, bottom glyphs stacked) become one delimiter."""
+    out: list[Atom] = []
+    for a in sorted(atoms, key=lambda a: (a.x0, a.top)):
+        if a.kind == "big" and a.ch in _PIECES:
+            for b in out:
+                if b.kind == "big" and b.tex == a.tex and abs(b.x0 - a.x0) < 1.0 and a.top - b.bottom < 2.0:
+                    b.top, b.bottom = min(b.top, a.top), max(b.bottom, a.bottom)
+                    break
+            else:
+                out.append(a)
+        else:
+            out.append(a)
+    return out
+
+
+def _comp(tokens: list[str], x0, x1, top, bottom, baseline, size) -> Atom:
+    return Atom(" ".join(tokens), x0, x1, top, bottom, baseline, size, kind="comp", tokens=tokens)
+
+
+def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
+    """Roots, fractions, big operators with limits and overlines, innermost first, as composites."""
+    atoms = list(atoms)
+    bars = sorted(bars, key=lambda b: b[2] - b[0])
+    # Roots: a radical sign whose top a bar continues.
+    for rad in [a for a in atoms if a.ch == "√"]:
+        bar = next((b for b in bars if abs(b[0] - rad.x1) < 1.5 and abs(b[1] - rad.top) < 2.5), None)
+        if bar is None:
+            continue
+        bars.remove(bar)
+        inside = [a for a in atoms if a is not rad and _within(a, bar[0], bar[2]) and a.top >= bar[1] - 1
+                  and a.bottom <= rad.bottom + 1]
+        index = [a for a in atoms if a is not rad and a not in inside and a.x1 <= rad.x0 + rad.size * 0.6
+                 and a.x0 >= rad.x0 - rad.size and a.bottom <= rad.cy and a.size < rad.size * 0.9]
+        body = _expr(inside, [b for b in bars if bar[0] - 1 <= b[0] and b[2] <= bar[2] + 1 and b[1] > bar[1]])
+        bars = [b for b in bars if not (bar[0] - 1 <= b[0] and b[2] <= bar[2] + 1 and b[1] > bar[1] and b[1] < rad.bottom)]
+        tokens = [r"\sqrt"] + (["[", *_expr(index, []), "]"] if index else []) + ["{", *body, "}"]
+        base = _main_baseline(inside, _size(inside)) if inside else rad.bottom
+        atoms = [a for a in atoms if a is not rad and a not in inside and a not in index]
+        atoms.append(_comp(tokens, rad.x0, bar[2], bar[1], max([rad.bottom] + [a.bottom for a in inside]),
+                           base, _size(inside) if inside else rad.size))
+    # Fractions: the narrowest bar first, so that nested fractions are built inside out.
+    for bar in list(bars):
+        x0, top, x1, bottom = bar
+        width = x1 - x0
+        near = [a for a in atoms if _within(a, x0, x1) and a.x0 >= x0 - 2 and a.x1 <= x1 + 2]
+        size = _size(near) if near else 10.0
+        num = [a for a in near if a.bottom <= top + 1.0 and a.bottom > top - size * 2.2]
+        den = [a for a in near if a.top >= bottom - 1.0 and a.top < bottom + size * 2.2]
+        # keep only what is stacked right against the bar: a chain of glyphs touching it
+        num = _stack(num, top, up=True)
+        den = _stack(den, bottom, up=False)
+        if not num or not den:
+            if num and not den and width > 2 and all(a.bottom <= top + 1 for a in num):
+                # a rule over glyphs with nothing below it: an overline
+                pass
+            continue
+        bars.remove(bar)
+        inner = [b for b in bars if x0 - 1 <= b[0] and b[2] <= x1 + 1]
+        tokens = [r"\frac", "{", *_expr(num, [b for b in inner if b[1] < top]), "}",
+                  "{", *_expr(den, [b for b in inner if b[1] > top]), "}"]
+        bars = [b for b in bars if b not in inner]
+        atoms = [a for a in atoms if a not in num and a not in den]
+        axis = (top + bottom) / 2
+        atoms.append(_comp(tokens, x0, x1, min(a.top for a in num), max(a.bottom for a in den),
+                           axis + size * 0.25, size))
+    # Big operators of a display with limits stacked above and below them.
+    for op in sorted([a for a in atoms if a.kind == "big" and a.ch in _BIG_OPERATORS], key=lambda a: a.x0):
+        width = op.x1 - op.x0
+        def limit(a: Atom, below: bool) -> bool:
+            if a is op or a.kind == "big" or a.size > op.size * 0.95 and a.kind != "comp":
+                return False
+            if not (op.x0 - width * 0.8 <= a.cx <= op.x1 + width * 0.8):
+                return False
+            if below:
+                return op.bottom - 1.5 <= a.top <= op.bottom + op.size * 0.8
+            return op.top - op.size * 0.8 <= a.bottom <= op.top + 1.5
+        lower = _grow([a for a in atoms if limit(a, True)], atoms, op)
+        upper = _grow([a for a in atoms if limit(a, False)], atoms, op)
+        if not lower and not upper:
+            continue
+        tokens = [op.tex]
+        if lower:
+            tokens += ["_", "{", *_expr(lower, []), "}"]
+        if upper:
+            tokens += ["^", "{", *_expr(upper, []), "}"]
+        atoms = [a for a in atoms if a is not op and a not in lower and a not in upper]
+        comp = _comp(tokens, min([op.x0] + [a.x0 for a in lower + upper]), max([op.x1] + [a.x1 for a in lower + upper]),
+                     op.top, op.bottom, op.cy + op.size * 0.25, op.size)
+        comp.kind = "comp"
+        atoms.append(comp)
+    return atoms
+
+
+def _stack(group: list[Atom], edge: float, up: bool) -> list[Atom]:
+    """The glyphs of a numerator (up) or denominator stacked against a bar: those whose box lies within
+    reach of the bar or of a glyph already taken."""
+    if not group:
+        return []
+    key = (lambda a: -a.bottom) if up else (lambda a: a.top)
+    taken = []
+    reach = edge
+    for a in sorted(group, key=key):
+        gap = (reach - a.bottom) if up else (a.top - reach)
+        if gap > a.size * 0.7 and taken:
+            break
+        if not taken and gap > a.size * 0.9:
+            break
+        taken.append(a)
+        reach = min(reach, a.top) if up else max(reach, a.bottom)
+    return taken
+
+
+def _grow(seed: list[Atom], atoms: list[Atom], op: Atom) -> list[Atom]:
+    """A limit's glyphs: the seed and the small glyphs beside it on its level."""
+    if not seed:
+        return []
+    group = list(seed)
+    changed = True
+    while changed:
+        changed = False
+        x0, x1 = min(a.x0 for a in group), max(a.x1 for a in group)
+        top, bottom = min(a.top for a in group), max(a.bottom for a in group)
+        for a in atoms:
+            if a in group or a is op or a.kind == "big" or a.size >= op.size * 0.95 and a.kind != "comp":
+                continue
+            if a.top < bottom and a.bottom > top and (x0 - a.size * 0.5 <= a.x1 and a.x0 <= x1 + a.size * 0.5):
+                group.append(a)
+                changed = True
+    return group
+
+
+def _expr(atoms: list[Atom], bars: list[tuple]) -> list[str]:
+    """The tokens of one expression: structures first, then a left-to-right walk that hangs smaller,
+    raised or lowered glyphs on the glyph before them as super- and subscripts."""
+    if not atoms:
+        return []
+    atoms = _structures(_accents(_join_pieces(atoms)), bars)
+    size = _size(atoms)
+    main = _main_baseline(atoms, size)
+    atoms.sort(key=lambda a: (a.x0, a.top))
+    tokens: list[str] = []
+    i = 0
+    last_base: Atom | None = None
+    prev: Atom | None = None
+    while i < len(atoms):
+        a = atoms[i]
+        level = _level(a, main, size)
+        if level == 0:
+            tokens.extend(_base_tokens(a, prev, atoms[i + 1] if i + 1 < len(atoms) else None, size))
+            last_base = a
+            prev = a
+            i += 1
+            continue
+        # a run of script glyphs: collect until the next glyph on the main level
+        j = i
+        while j < len(atoms) and _level(atoms[j], main, size) != 0:
+            j += 1
+        run = atoms[i:j]
+        ups = [b for b in run if _level(b, main, size) > 0]
+        downs = [b for b in run if _level(b, main, size) < 0]
+        if last_base is None or (tokens and tokens[-1] in ("_", "^")):
+            tokens.append("{}")
+        if downs:
+            tokens += ["_", "{", *_expr(downs, []), "}"]
+        if ups:
+            sup = _expr(ups, [])
+            primes = 0
+            while primes < len(sup) and sup[primes] == r"\prime":
+                primes += 1
+            if primes and downs:
+                tokens += ["^", "{", *sup, "}"]
+            else:
+                if primes:
+                    tokens.append("'" * primes)
+                    sup = sup[primes:]
+                if sup:
+                    tokens += ["^", "{", *sup, "}"]
+        prev = run[-1]
+        i = j
+    return _operator_names(tokens)
+
+
+def _level(a: Atom, main: float, size: float) -> int:
+    """0 on the main baseline, 1 raised (superscript), -1 lowered (subscript)."""
+    if a.kind in ("big", "comp"):
+        return 0
+    if a.size >= size * 0.88:
+        return 0
+    if a.baseline < main - size * 0.18:
+        return 1
+    if a.baseline > main + size * 0.08:
+        return -1
+    return 0
+
+
+def _base_tokens(a: Atom, prev: Atom | None, nxt: Atom | None, size: float) -> list[str]:
+    if a.kind == "comp":
+        return list(a.tokens)
+    tex = a.tex
+    if a.ch in ("|", "∣") and a.kind != "big" and prev is not None and nxt is not None:
+        # a bar with a relation's space on both sides is "\mid"; tight against its neighbours, a delimiter
+        if a.x0 - prev.x1 > size * 0.2 and nxt.x0 - a.x1 > size * 0.2:
+            return [r"\mid"]
+    if a.family == "roman" and a.ch.isalpha() and a.ch.isascii():
+        return ["\x00" + a.ch]      # upright letters: joined into names afterwards
+    if a.family == "bold" and a.ch.isalpha():
+        return [rf"\mathbf{{{a.ch}}}"]
+    return [tex]
+
+
+def _operator_names(tokens: list[str]) -> list[str]:
+    """Runs of upright letters: operator names (\\min, \\log) or roman text (\\mathrm{eff})."""
+    out: list[str] = []
+    run = ""
+    for t in tokens + [""]:
+        if t.startswith("\x00"):
+            run += t[1:]
+            continue
+        if run:
+            if run in _OPERATOR_NAMES:
+                out.append("\\" + run if run not in ("argmax", "argmin") else rf"\operatorname*{{{run[:3]}\,{run[3:]}}}")
+            else:
+                out.append(rf"\mathrm{{{run}}}")
+            run = ""
+        if t:
+            out.append(t)
+    return out
+
+
+# --------------------------------------------------------------------------- rows
+def _rows(atoms: list[Atom], bars: list[tuple]) -> list[tuple[list[Atom], list[tuple]]]:
+    """A display's rows: bands of height with white space between them.  A band of small glyphs only
+    (limits, accents) or of bars only belongs with its neighbour."""
+    items = [(a.top, a.bottom, a) for a in atoms] + [(b[1], b[3], b) for b in bars]
+    items.sort(key=lambda t: t[0])
+    bands: list[list] = []
+    bottom = None
+    for top, bot, obj in items:
+        if bands and top < bottom + 1.0:
+            bands[-1].append(obj)
+            bottom = max(bottom, bot)
+        else:
+            bands.append([obj])
+            bottom = bot
+    size = _size(atoms)
+
+    def full(band) -> bool:
+        return any(isinstance(o, Atom) and o.kind == "char" and o.size >= size * 0.88 for o in band)
+
+    merged: list[list] = []
+    for band in bands:
+        if merged and (not full(band) or not full(merged[-1])):
+            # small glyphs or rules only: with the band above, unless it hangs over the band below
+            merged[-1].extend(band)
+        else:
+            merged.append(band)
+    rows = []
+    for band in merged:
+        rows.append(([o for o in band if isinstance(o, Atom)], [o for o in band if not isinstance(o, Atom)]))
+    return rows
+
+
+def _render(tokens: list[str]) -> str:
+    out = ""
+    for t in tokens:
+        if out and (out[-1].isalpha() and re.search(r"\\[A-Za-z]+$", out) and (t[:1].isalpha() or t[:1] == "\x00")):
+            out += " "
+        elif out and (t in _RELATIONS or out.endswith(tuple(" " + r for r in _RELATIONS)) or t in ("&", r"\\")
+                      or t == "," and False):
+            out += " "
+        out += t
+        if t in _RELATIONS or t in ("&", r"\\", ","):
+            out += " "
+    return re.sub(r" +", " ", out).strip()
+
+
+def display_latex(words: list[Word], bars: list[tuple] = ()) -> str:
+    """LaTeX for a displayed formula: its words (every line of the display, the equation number left
+    out) and the page's thin bars that lie within it."""
+    atoms = atoms_of(words)
+    if not atoms:
+        return ""
+    if words:
+        x0 = min(w.x0 for w in words) - 2
+        x1 = max(w.x1 for w in words) + 2
+        top = min(w.top for w in words) - 3
+        bottom = max(w.bottom for w in words) + 3
+        bars = [b for b in bars if b[0] >= x0 and b[2] <= x1 and top <= b[1] <= bottom]
+    rows = _rows(atoms, list(bars))
+    if len(rows) == 1:
+        return _render(_expr(*rows[0]))
+    lines = []
+    for row_atoms, row_bars in rows:
+        tokens = _expr(row_atoms, row_bars)
+        at = next((k for k, t in enumerate(tokens) if t in _RELATIONS), None)
+        if at is None:
+            tokens = ["&"] + tokens
+        else:
+            tokens = tokens[:at] + ["&"] + tokens[at:]
+        lines.append(_render(tokens))
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+def inline_latex(words: list[Word]) -> str:
+    """LaTeX for maths within a line of text (no rows, no bars)."""
+    atoms = atoms_of(words)
+    return _render(_expr(atoms, [])) if atoms else ""
