@@ -400,6 +400,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
                 span.top = top
             if bottom > span.bottom:
                 span.bottom = bottom
+        if hyphen and font.encoding == "OMX":
+            hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
         if 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             span_chars.append(chr(u))
         else:

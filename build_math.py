@@ -150,6 +150,13 @@ def atoms_of(words: list[Word]) -> list[Atom]:
             if not chars:
                 continue
             step = (x1 - x0) / len(chars)
+            if family in ("roman", "bold") and len(chars) > 1 and all(c.isascii() and c.isalpha() for c in chars):
+                # an upright word in a formula: an operator's name (\max) or roman text (\mathrm{eff})
+                word = "".join(chars)
+                tex = "\\" + word if word in _OPERATOR_NAMES else rf"\mathrm{{{word}}}"
+                out.append(Atom(tex, x0, x1, top, bottom, base, size, kind="char", family="name" if
+                                word in _OPERATOR_NAMES else family, ch=word))
+                continue
             for k, ch in enumerate(chars):
                 a = Atom(_char_tex(ch, family), x0 + k * step, x0 + (k + 1) * step, top, bottom, base, size,
                          family=family, ch=ch)
@@ -196,16 +203,19 @@ def _accents(atoms: list[Atom]) -> list[Atom]:
             if target is not None:
                 target.tex = {"=": r"\neq", r"\in": r"\notin", r"\equiv": r"\not\equiv"}.get(target.tex, r"\not" + target.tex)
             continue
-        below = [a for a in rest if a.x1 > acc.x0 - 0.3 and a.x0 < acc.x1 + 0.3 and a.top >= acc.top + 0.3
-                 and a.top - acc.bottom < acc.size * 0.6 and a.kind in ("char", "comp")]
+        # TeX sets an accent over its base: the two overlap across most of the accent's width (glyphs
+        # side by side never do), and the base stands on the accent's baseline or below it.
+        width = max(acc.x1 - acc.x0, 0.5)
+        below = [a for a in rest if min(a.x1, acc.x1) - max(a.x0, acc.x0) > width * 0.4
+                 and a.kind == "char" and a.ch != "√" and a.family != "name"
+                 and acc.baseline - 0.5 <= a.baseline < acc.baseline + acc.size]
         if not below:
             # not over anything: an accent printed on its own (a caret in text)
             acc.kind = "char"
             rest.append(acc)
             continue
-        target = min(below, key=lambda a: (abs(a.cx - acc.cx), a.top))
-        target.tex = f"{_ACCENTS[acc.ch]}{{{target.tex}}}" if not target.tex.startswith("\\") or len(target.tex) > 1 \
-            else f"{_ACCENTS[acc.ch]}{{{target.tex}}}"
+        target = min(below, key=lambda a: (abs(a.cx - acc.cx), a.baseline))
+        target.tex = f"{_ACCENTS[acc.ch]}{{{target.tex}}}"
     return sorted(rest, key=lambda a: a.x0)
 
 
@@ -225,6 +235,19 @@ def _join_pieces(atoms: list[Atom]) -> list[Atom]:
     return out
 
 
+def _join_names(atoms: list[Atom]) -> list[Atom]:
+    """Operator names set one after the other with a thin space ("arg max") act as one operator."""
+    out: list[Atom] = []
+    for a in sorted(atoms, key=lambda a: a.x0):
+        b = out[-1] if out else None
+        if b is not None and a.family == "name" and b.family == "name" and 0 <= a.x0 - b.x1 < a.size * 0.4 \
+                and abs(a.baseline - b.baseline) < 0.5:
+            b.tex, b.ch, b.x1 = b.tex + a.tex, b.ch + a.ch, a.x1
+            continue
+        out.append(a)
+    return out
+
+
 def _comp(tokens: list[str], x0, x1, top, bottom, baseline, size) -> Atom:
     return Atom(" ".join(tokens), x0, x1, top, bottom, baseline, size, kind="comp", tokens=tokens)
 
@@ -235,12 +258,13 @@ def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
     bars = sorted(bars, key=lambda b: b[2] - b[0])
     # Roots: a radical sign whose top a bar continues.
     for rad in [a for a in atoms if a.ch == "√"]:
-        bar = next((b for b in bars if abs(b[0] - rad.x1) < 1.5 and abs(b[1] - rad.top) < 2.5), None)
+        bar = min((b for b in bars if abs(b[0] - rad.x1) < 1.5 and rad.top - 1.5 <= b[1] <= rad.bottom),
+                  key=lambda b: b[1], default=None)   # the radical's own rule is the topmost one it starts
         if bar is None:
             continue
         bars.remove(bar)
-        inside = [a for a in atoms if a is not rad and _within(a, bar[0], bar[2]) and a.top >= bar[1] - 1
-                  and a.bottom <= rad.bottom + 1]
+        inside = [a for a in atoms if a is not rad and _within(a, bar[0], bar[2]) and a.baseline > bar[3]
+                  and a.baseline <= rad.bottom + 1]
         index = [a for a in atoms if a is not rad and a not in inside and a.x1 <= rad.x0 + rad.size * 0.6
                  and a.x0 >= rad.x0 - rad.size and a.bottom <= rad.cy and a.size < rad.size * 0.9]
         body = _expr(inside, [b for b in bars if bar[0] - 1 <= b[0] and b[2] <= bar[2] + 1 and b[1] > bar[1]])
@@ -256,11 +280,12 @@ def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
         width = x1 - x0
         near = [a for a in atoms if _within(a, x0, x1) and a.x0 >= x0 - 2 and a.x1 <= x1 + 2]
         size = _size(near) if near else 10.0
-        num = [a for a in near if a.bottom <= top + 1.0 and a.bottom > top - size * 2.2]
-        den = [a for a in near if a.top >= bottom - 1.0 and a.top < bottom + size * 2.2]
-        # keep only what is stacked right against the bar: a chain of glyphs touching it
-        num = _stack(num, top, up=True)
-        den = _stack(den, bottom, up=False)
+        # loose glyph boxes overlap a bar; baselines do not: a numerator stands on the bar, a denominator
+        # hangs from it (a big operator's box is its ink, and its origin is at its top)
+        num = [a for a in near if (a.bottom if a.kind == "big" else a.baseline) <= top + 0.5
+               and (a.top if a.kind == "big" else a.baseline) > top - size * 2.2]
+        den = [a for a in near if (a.top if a.kind == "big" else a.baseline - a.size * 0.5) >= bottom - 0.5
+               and (a.top if a.kind == "big" else a.baseline) < bottom + size * 2.4]
         if not num or not den:
             if num and not den and width > 2 and all(a.bottom <= top + 1 for a in num):
                 # a rule over glyphs with nothing below it: an overline
@@ -276,18 +301,27 @@ def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
         atoms.append(_comp(tokens, x0, x1, min(a.top for a in num), max(a.bottom for a in den),
                            axis + size * 0.25, size))
     # Big operators of a display with limits stacked above and below them.
-    for op in sorted([a for a in atoms if a.kind == "big" and a.ch in _BIG_OPERATORS], key=lambda a: a.x0):
+    ops = sorted([a for a in atoms if a.kind == "big" and a.ch in _BIG_OPERATORS or a.family == "name"],
+                 key=lambda a: a.x0)
+    for op in ops:
         width = op.x1 - op.x0
         def limit(a: Atom, below: bool) -> bool:
-            if a is op or a.kind == "big" or a.size > op.size * 0.95 and a.kind != "comp":
+            if a is op or a.kind == "big" or a.size > op.size * 0.95:
                 return False
-            if not (op.x0 - width * 0.8 <= a.cx <= op.x1 + width * 0.8):
+            if min(ops, key=lambda o: abs(o.cx - a.cx)) is not op:
+                return False   # the limits of the operator beside this one
+            reach = width * (0.8 if op.kind == "big" else 0.2)
+            if not (op.x0 - reach <= a.cx <= op.x1 + reach):
                 return False
+            # ink, not loose boxes: an extension glyph's box is its ink; a letter's ink sits on its baseline
+            op_top, op_bottom = (op.top, op.bottom) if op.kind == "big" else (op.baseline - op.size * 0.7, op.baseline)
+            ink_top = a.top if a.kind == "comp" else a.baseline - a.size * 0.7
+            ink_bottom = a.bottom if a.kind == "comp" else a.baseline
             if below:
-                return op.bottom - 1.5 <= a.top <= op.bottom + op.size * 0.8
-            return op.top - op.size * 0.8 <= a.bottom <= op.top + 1.5
-        lower = _grow([a for a in atoms if limit(a, True)], atoms, op)
-        upper = _grow([a for a in atoms if limit(a, False)], atoms, op)
+                return op_bottom - 1.5 <= ink_top <= op_bottom + op.size * 0.8
+            return op_top - op.size * 0.8 <= ink_bottom <= op_top + 1.5
+        lower = _grow([a for a in atoms if limit(a, True)], atoms, op, ops)
+        upper = _grow([a for a in atoms if limit(a, False)], atoms, op, ops)
         if not lower and not upper:
             continue
         tokens = [op.tex]
@@ -322,7 +356,7 @@ def _stack(group: list[Atom], edge: float, up: bool) -> list[Atom]:
     return taken
 
 
-def _grow(seed: list[Atom], atoms: list[Atom], op: Atom) -> list[Atom]:
+def _grow(seed: list[Atom], atoms: list[Atom], op: Atom, ops: list[Atom]) -> list[Atom]:
     """A limit's glyphs: the seed and the small glyphs beside it on its level."""
     if not seed:
         return []
@@ -333,9 +367,11 @@ def _grow(seed: list[Atom], atoms: list[Atom], op: Atom) -> list[Atom]:
         x0, x1 = min(a.x0 for a in group), max(a.x1 for a in group)
         top, bottom = min(a.top for a in group), max(a.bottom for a in group)
         for a in atoms:
-            if a in group or a is op or a.kind == "big" or a.size >= op.size * 0.95 and a.kind != "comp":
+            if a in group or a is op or a.kind == "big" or a.size >= op.size * 0.95:
                 continue
-            if a.top < bottom and a.bottom > top and (x0 - a.size * 0.5 <= a.x1 and a.x0 <= x1 + a.size * 0.5):
+            if min(ops, key=lambda o: abs(o.cx - a.cx)) is not op:
+                continue
+            if abs(a.baseline - group[0].baseline) < a.size * 0.3 and (x0 - a.size * 0.25 <= a.x1 and a.x0 <= x1 + a.size * 0.25):
                 group.append(a)
                 changed = True
     return group
@@ -346,7 +382,7 @@ def _expr(atoms: list[Atom], bars: list[tuple]) -> list[str]:
     raised or lowered glyphs on the glyph before them as super- and subscripts."""
     if not atoms:
         return []
-    atoms = _structures(_accents(_join_pieces(atoms)), bars)
+    atoms = _structures(_join_names(_accents(_join_pieces(atoms))), bars)
     size = _size(atoms)
     main = _main_baseline(atoms, size)
     atoms.sort(key=lambda a: (a.x0, a.top))
@@ -408,6 +444,8 @@ def _level(a: Atom, main: float, size: float) -> int:
 def _base_tokens(a: Atom, prev: Atom | None, nxt: Atom | None, size: float) -> list[str]:
     if a.kind == "comp":
         return list(a.tokens)
+    if a.family == "name":
+        return a.tex.replace("\\", " \\").split()
     tex = a.tex
     if a.ch in ("|", "∣") and a.kind != "big" and prev is not None and nxt is not None:
         # a bar with a relation's space on both sides is "\mid"; tight against its neighbours, a delimiter
@@ -517,3 +555,15 @@ def inline_latex(words: list[Word]) -> str:
     """LaTeX for maths within a line of text (no rows, no bars)."""
     atoms = atoms_of(words)
     return _render(_expr(atoms, [])) if atoms else ""
+
+
+def math_share(words: list[Word]) -> float:
+    """The share of a line's words that are maths: set in a math font, or a lone symbol or digit."""
+    if not words:
+        return 0.0
+    count = 0
+    for w in words:
+        fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
+        if any(is_math_font(f) for f in fonts) or not any(c.isalpha() for c in w.text):
+            count += 1
+    return count / len(words)

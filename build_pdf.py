@@ -18,7 +18,7 @@ from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_math import display_latex
+from build_math import display_latex, math_share
 from rag_core import entity_id, normalize_number
 
 
@@ -1434,8 +1434,11 @@ class ChunkBuilder:
         """A formula entity: the display's lines (number removed) and the sentence before it."""
         display = [line]
         body = self.layout.body_size
+        alone = len(line.words) == 1   # the number dropped below a display as wide as the column
+
         def is_display(l: Line) -> bool:
-            return l.x0 > self.layout.left + 12 and _equation_label(l, self.layout) is None
+            return (l.x0 > self.layout.left + 12 or alone and math_share(l.words) >= 0.6) \
+                and _equation_label(l, self.layout) is None
         j = idx - 1
         while j >= 0 and items[j].kind == "line" and is_display(items[j].line) \
                 and display[0].top - items[j].line.bottom < body * 1.6 and len(display) < 6:
