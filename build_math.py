@@ -223,7 +223,7 @@ def _join_pieces(atoms: list[Atom]) -> list[Atom]:
     """Pieces of a tall delimiter (top, middle, bottom glyphs stacked) become one delimiter."""
     out: list[Atom] = []
     for a in sorted(atoms, key=lambda a: (a.x0, a.top)):
-        if a.kind == "big" and a.ch in _PIECES:
+        if a.kind == "big" and (a.ch in _PIECES or a.tex in ("|", r"\|", "(", ")", "[", "]")):
             for b in out:
                 if b.kind == "big" and b.tex == a.tex and abs(b.x0 - a.x0) < 1.0 and a.top - b.bottom < 2.0:
                     b.top, b.bottom = min(b.top, a.top), max(b.bottom, a.bottom)
@@ -564,6 +564,6 @@ def math_share(words: list[Word]) -> float:
     count = 0
     for w in words:
         fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
-        if any(is_math_font(f) for f in fonts) or not any(c.isalpha() for c in w.text):
+        if any(is_math_font(f) for f in fonts) or not any(c.isascii() and c.isalpha() for c in w.text):
             count += 1
     return count / len(words)

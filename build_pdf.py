@@ -1437,7 +1437,8 @@ class ChunkBuilder:
         alone = len(line.words) == 1   # the number dropped below a display as wide as the column
 
         def is_display(l: Line) -> bool:
-            return (l.x0 > self.layout.left + 12 or alone and math_share(l.words) >= 0.6) \
+            share = math_share(l.words)
+            return (l.x0 > self.layout.left + 12 or alone and share >= 0.6) and share >= 0.4 \
                 and _equation_label(l, self.layout) is None
         j = idx - 1
         while j >= 0 and items[j].kind == "line" and is_display(items[j].line) \
