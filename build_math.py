@@ -567,3 +567,100 @@ def math_share(words: list[Word]) -> float:
         if any(is_math_font(f) for f in fonts) or not any(c.isascii() and c.isalpha() for c in w.text):
             count += 1
     return count / len(words)
+
+
+# --------------------------------------------------------------------------- tables
+def _cell_text(words: list[Word]) -> str:
+    """A cell's words: text as printed, runs of maths as $…$."""
+    out: list[str] = []
+    run: list[Word] = []
+
+    def is_math(w: Word) -> bool:
+        fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
+        return any(is_math_font(f) for f in fonts) or bool(w.spans and len({round(s.baseline, 1) for s in w.spans}) > 1)
+
+    def flush() -> None:
+        if run:
+            latex = inline_latex(run)
+            if latex:
+                out.append(f"${latex}$")
+            run.clear()
+
+    for w in words:
+        if is_math(w) or (run and not any(c.isascii() and c.isalpha() for c in w.text)):
+            run.append(w)
+        else:
+            flush()
+            out.append(w.text)
+    flush()
+    return " ".join(out).replace("|", r"\|")
+
+
+def table_markdown(lines: list) -> str:
+    """The rows of a tabular (build_glyphs Lines) as a Markdown table.  Cells are runs of words with
+    column space between them; columns come from the rows with the most cells; a cell that spans
+    several columns (a merged cell) is repeated in each."""
+    # a line holding only an operator or delimiter of the extension font, or glyphs smaller than the
+    # text beside it, inside another line's height, belongs to that line (a sum's sign, its limits)
+    lines = sorted([l for l in lines if l.words], key=lambda l: l.top)
+    kept: list = []
+    for line in lines:
+        host = next((k for k in kept if k.top - 1 <= (line.top + line.bottom) / 2 <= k.bottom + 1), None)
+        minor = all(_family(w.font) == "extension" or w.size < host.size * 0.9 for w in line.words) if host else False
+        if host is not None and minor:
+            host.words = host.words + line.words
+        else:
+            kept.append(type(line)(list(line.words), line.page))
+    rows = []
+    for line in kept:
+        words = sorted(line.words, key=lambda w: w.x0)
+        if not words:
+            continue
+        cells = [[words[0]]]
+        for w in words[1:]:
+            if w.x0 - cells[-1][-1].x1 > max(w.size, cells[-1][-1].size) * 0.75:
+                cells.append([w])
+            else:
+                cells[-1].append(w)
+        rows.append(cells)
+    if not rows:
+        return ""
+    # Columns: the x ranges the rows' cells cover; a gap no cell covers (or only one row's, a merged
+    # cell, when there are enough rows to tell) separates two columns.
+    cells_x = sorted(((c[0].x0, c[-1].x1) for r in rows for c in r))
+    allowed = 1 if len(rows) >= 4 else 0
+    edges = sorted({x for c in cells_x for x in c})
+    bounds: list[float] = []
+    start = None          # the left end of the current stretch of uncovered space
+    for a, b in zip(edges, edges[1:]):
+        mid = (a + b) / 2
+        free = sum(1 for x0, x1 in cells_x if x0 < mid < x1) <= allowed
+        if free and start is None:
+            start = a
+        if not free and start is not None:
+            if a - start >= 2 and any(x1 <= start + 0.01 for _, x1 in cells_x):
+                bounds.append((start + a) / 2)
+            start = None
+    widest = len(bounds) + 1
+
+    def columns(cell) -> list[int]:
+        x0, x1 = cell[0].x0, cell[-1].x1
+        first = sum(1 for b in bounds if b < x0 + 1)
+        last = sum(1 for b in bounds if b < x1 - 1)
+        if last < first:
+            last = first
+        if last > first and not (x0 < bounds[first] - 2 and x1 > bounds[last - 1] + 2):
+            last = first
+        return list(range(first, last + 1))
+
+    table = []
+    for r in rows:
+        out = [""] * widest
+        for cell in r:
+            text = _cell_text(cell)
+            for k in columns(cell):
+                out[k] = f"{out[k]} {text}".strip() if out[k] else text
+        table.append(out)
+    md = ["| " + " | ".join(table[0]) + " |", "|" + "---|" * widest]
+    md += ["| " + " | ".join(r) + " |" for r in table[1:]]
+    return "\n".join(md)

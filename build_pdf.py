@@ -18,7 +18,7 @@ from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_math import display_latex, math_share
+from build_math import display_latex, math_share, table_markdown
 from rag_core import entity_id, normalize_number
 
 
@@ -562,8 +562,8 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
             content_lines = [l for l in main if top - 1 <= (l.top + l.bottom) / 2 <= bottom + 1 and id(l) not in used]
             used.update(id(l) for l in content_lines)
         cap["used"] = True
-        rows = "\n".join(" | ".join(w.text for w in l.words) for l in content_lines)
-        items.append(Item(cap["top"], "entity", entity={**cap, "content": "\n".join(x for x in (cap["title"], rows) if x)}))
+        rows = table_markdown(content_lines)
+        items.append(Item(cap["top"], "entity", entity={**cap, "content": "\n\n".join(x for x in (cap["title"], rows) if x)}))
     # Other margin captions: figures and listings whose body stands beside them, or a float of the main
     # column whose caption the class sets in the margin.
     for cap in captions:
@@ -614,9 +614,9 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
         elif kind == "table":
             body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
             used.update(id(l) for l in body)
-            rows = "\n".join(" | ".join(w.text for w in l.words) for l in body)
+            rows = table_markdown(body)
             items.append(Item(line.top, "entity", entity={"kind": kind, "number": number, "title": title,
-                                                           "content": f"{title}\n{rows}".strip()}))
+                                                           "content": f"{title}\n\n{rows}".strip()}))
         else:
             inside = _drawing_text(page, main, cap_lines, used, layout)
             used.update(id(l) for l in inside)

@@ -159,15 +159,17 @@ def source_tables(tex_dir: Path, main: str = "book.tex") -> dict[str, list[list[
     out = {}
     for path, _ in source_files(tex_dir, main):
         text = re.sub(r"(?<!\\)%.*", "", path.read_text())
-        for m in re.finditer(r"\\begin\{tabular\}", text):
-            spec_end = _balanced(text, m.end())[1]
-            body_end = text.find(r"\end{tabular}", spec_end)
-            before = text[max(0, m.start() - 1500):m.start()]
-            labels = re.findall(r"\{(tab:[^{}]+)\}|\\label\{(tab:[^{}]+)\}", before)
-            if not labels:
+        # a float (table, or a class's own table environment) with its label, and the tabular inside it
+        for f in re.finditer(r"\\begin\{(table\*?|\w*table)\}(.*?)\\end\{\1\}", text, re.S):
+            inner = f.group(2)
+            labels = re.findall(r"^\s*\{(tab:[^{}]+)\}|\\label\{([^{}]+)\}", inner)
+            m = re.search(r"\\begin\{tabular\}", inner)
+            if not labels or not m:
                 continue
-            label = [a or b for a, b in labels][-1]
-            out[label] = _cells(text[spec_end:body_end])
+            label = [a or b for a, b in labels][0]
+            spec_end = _balanced(inner, m.end())[1]
+            body_end = inner.find(r"\end{tabular}", spec_end)
+            out[label] = _cells(inner[spec_end:body_end])
     return out
 
 
@@ -191,11 +193,13 @@ def _cells(body: str) -> list[list[str]]:
 
 
 def cell_key(cell: str) -> str:
-    """A cell's canonical form: maths as canonical tokens, text as its characters without spaces or markup."""
+    """A cell's canonical form: maths as canonical tokens, text as its characters without spaces or markup
+    (where a cell switches between text and maths is not judged: "$P(W = \\text{bad})$" and
+    "$P(W =$ bad)" are the same cell)."""
     out = []
     for k, part in enumerate(re.split(r"(?<!\\)\$", cell)):
         if k % 2:
-            out.append(" ".join(tokens(part)))
+            out.append("".join(t for t in tokens(part) if t not in ("{", "}", r"\mathrm")))
         else:
             part = re.sub(r"\\(textbf|emph|textit|texttt|mathrm|text)\{([^{}]*)\}", r"\2", part)
             part = part.replace("--", "–").replace("\\%", "%").replace("\\&", "&").replace("~", " ")
