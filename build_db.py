@@ -194,8 +194,8 @@ def embedding_text(c: Chunk) -> str:
             heading = f"{heading}. {sub}" if heading else sub
         return f"{heading}. {c.content}" if heading else c.content
     label = f"{c.kind.capitalize()} {c.number}"
-    if c.kind == "formula":
-        return f"{label}. {c.context or ''} {c.content}".strip()
+    if c.kind == "formula":   # embedded as LaTeX and as the words of its plain text
+        return f"{label}. {c.context or ''} {c.content} {c.extra.get('text') or ''}".strip()
     return f"{label}. {c.title or ''} {c.content}".strip()
 
 
@@ -324,7 +324,7 @@ def content_hash(chunks: list[Chunk], sections: list[Section], edges: Iterable[t
     int8 kernels differ by instruction set (AVX2, AVX-512 VNNI, arm64), so they differ in the last digits."""
     h = hashlib.sha256()
     for c in chunks:
-        h.update(json.dumps([getattr(c, f) for f in CHUNK_FIELDS], ensure_ascii=False).encode())
+        h.update(json.dumps([getattr(c, f) for f in CHUNK_FIELDS] + [c.extra.get("text")], ensure_ascii=False).encode())
     for s in sections:
         h.update(json.dumps([s.id, s.level, s.number, s.title, s.parent_id, s.page_start, s.page_end]).encode())
     for e in sorted(e for e in edges if e[2] not in NUMERIC_RELATIONS):
@@ -359,7 +359,9 @@ def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: se
                        f"(?, {', '.join('?' * len(CHUNK_FIELDS))}, ?)",
                        (rowid, *[getattr(c, f) for f in CHUNK_FIELDS], json.dumps(c.extra) if c.extra else None))
             db.execute("INSERT INTO chunks_fts(rowid, title, content) VALUES (?, ?, ?)",
-                       (rowid, f"{c.kind} {c.number or ''} {c.title or ''}".strip(), f"{c.content}\n{c.context or ''}"))
+                       # a formula's plain text (its LaTeX is the content) is searchable too
+                       (rowid, f"{c.kind} {c.number or ''} {c.title or ''}".strip(),
+                        f"{c.content}\n{c.extra.get('text') or ''}\n{c.context or ''}"))
             db.execute("INSERT INTO chunks_vec(rowid, embedding, kind, part, chapter, section, subsection, "
                        "subsubsection, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        # vec0 metadata columns take no NULL: '' stands for "none" (never a filter value)

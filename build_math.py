@@ -30,6 +30,7 @@ _GREEK = {
     "ϕ": r"\phi", "φ": r"\varphi", "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega",
     "Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi", "Π": r"\Pi",
     "Σ": r"\Sigma", "Υ": r"\Upsilon", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega",
+    "∆": r"\Delta", "Ω": r"\Omega", "∏": r"\prod", "∑": r"\sum",
 }
 _SYMBOLS = {
     "−": "-", "–": "-", "·": r"\cdot", "×": r"\times", "∗": "*", "÷": r"\div", "±": r"\pm", "∓": r"\mp",
@@ -210,10 +211,10 @@ def _accents(atoms: list[Atom]) -> list[Atom]:
                  and a.kind == "char" and a.ch != "√" and a.family != "name"
                  and acc.baseline - 0.5 <= a.baseline < acc.baseline + acc.size]
         if not below:
-            # not over anything: an accent printed on its own (a caret in text)
-            acc.kind = "char"
-            rest.append(acc)
-            continue
+            if acc.family == "roman" and acc.ch in "^~":
+                acc.kind = "char"      # a caret or tilde of the text face, printed on its own
+                rest.append(acc)
+            continue                   # an accent whose letter is not in this expression
         target = min(below, key=lambda a: (abs(a.cx - acc.cx), a.baseline))
         target.tex = f"{_ACCENTS[acc.ch]}{{{target.tex}}}"
     return sorted(rest, key=lambda a: a.x0)
@@ -498,7 +499,10 @@ def _rows(atoms: list[Atom], bars: list[tuple]) -> list[tuple[list[Atom], list[t
         return any(isinstance(o, Atom) and o.kind == "char" and o.size >= size * 0.88 for o in band)
 
     merged: list[list] = []
-    for band in bands:
+    for k, band in enumerate(bands):
+        if all(isinstance(o, Atom) and o.kind == "accent" for o in band) and k + 1 < len(bands):
+            bands[k + 1][:0] = band    # accents only: they sit on the letters of the band below
+            continue
         if merged and (not full(band) or not full(merged[-1])):
             # small glyphs or rules only: with the band above, unless it hangs over the band below
             merged[-1].extend(band)
