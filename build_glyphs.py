@@ -388,7 +388,10 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
                 if current:
                     words.append(current)
                 current = []
-            span = Span("", x0, x1, top, bottom, baseline, size, font)
+            # TeX hangs an extension-font glyph (big operator, tall delimiter) from its origin and centres
+            # it on the math axis, a quarter em above the baseline of the formula it belongs to
+            span = Span("", x0, x1, top, bottom, (top + bottom) / 2 + size * 0.25 if font.encoding == "OMX"
+                        else baseline, size, font)
             span_chars = []
             current.append(span)
             last_obj = obj

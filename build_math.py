@@ -226,7 +226,8 @@ def _join_pieces(atoms: list[Atom]) -> list[Atom]:
     for a in sorted(atoms, key=lambda a: (a.x0, a.top)):
         if a.kind == "big" and (a.ch in _PIECES or a.tex in ("|", r"\|", "(", ")", "[", "]")):
             for b in out:
-                if b.kind == "big" and b.tex == a.tex and abs(b.x0 - a.x0) < 1.0 and a.top - b.bottom < 2.0:
+                if b.kind == "big" and b.tex == a.tex and abs(b.x0 - a.x0) < 1.0 \
+                        and max(a.top, b.top) - min(a.bottom, b.bottom) < 2.0:   # touching, one above the other
                     b.top, b.bottom = min(b.top, a.top), max(b.bottom, a.bottom)
                     break
             else:

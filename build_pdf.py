@@ -1442,12 +1442,12 @@ class ChunkBuilder:
                 and _equation_label(l, self.layout) is None
         j = idx - 1
         while j >= 0 and items[j].kind == "line" and is_display(items[j].line) \
-                and display[0].top - items[j].line.bottom < body * 1.6 and len(display) < 6:
+                and display[0].top - items[j].line.bottom < body * 1.6 and len(display) < 12:
             display.insert(0, items[j].line)
             j -= 1
         j = idx + 1
         while j < len(items) and items[j].kind == "line" and is_display(items[j].line) \
-                and items[j].line.top - display[-1].bottom < body * 1.6 and len(display) < 6:
+                and items[j].line.top - display[-1].bottom < body * 1.6 and len(display) < 12:
             display.append(items[j].line)
             j += 1
         parts = []
