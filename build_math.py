@@ -427,7 +427,18 @@ def _expr(atoms: list[Atom], bars: list[tuple]) -> list[str]:
                     tokens += ["^", "{", *sup, "}"]
         prev = run[-1]
         i = j
-    return _operator_names(tokens)
+    return _dots(_operator_names(tokens))
+
+
+def _dots(tokens: list[str]) -> list[str]:
+    """Three baseline periods in a row are TeX's \\dots."""
+    out: list[str] = []
+    for t in tokens:
+        if t == "." and out[-2:] == [".", "."]:
+            out[-2:] = [r"\dots"]
+        else:
+            out.append(t)
+    return out
 
 
 def _level(a: Atom, main: float, size: float) -> int:
@@ -556,10 +567,15 @@ def display_latex(words: list[Word], bars: list[tuple] = ()) -> str:
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
 
-def inline_latex(words: list[Word]) -> str:
-    """LaTeX for maths within a line of text (no rows, no bars)."""
+def inline_latex(words: list[Word], bars=()) -> str:
+    """LaTeX for maths within a line of text (one row; the bars of fractions and roots among its glyphs)."""
     atoms = atoms_of(words)
-    return _render(_expr(atoms, [])) if atoms else ""
+    if not atoms:
+        return ""
+    x0, x1 = min(a.x0 for a in atoms) - 1, max(a.x1 for a in atoms) + 1
+    top, bottom = min(a.top for a in atoms) - 1, max(a.bottom for a in atoms) + 1
+    inside = [b for b in bars if b[0] >= x0 and b[2] <= x1 and top <= b[1] <= bottom]
+    return _render(_expr(atoms, inside))
 
 
 def math_share(words: list[Word]) -> float:
@@ -575,7 +591,7 @@ def math_share(words: list[Word]) -> float:
 
 
 # --------------------------------------------------------------------------- tables
-def _cell_text(words: list[Word]) -> str:
+def _cell_text(words: list[Word], bars=()) -> str:
     """A cell's words: text as printed, runs of maths as $…$."""
     out: list[str] = []
     run: list[Word] = []
@@ -586,7 +602,7 @@ def _cell_text(words: list[Word]) -> str:
 
     def flush() -> None:
         if run:
-            latex = inline_latex(run)
+            latex = inline_latex(run, bars)
             if latex:
                 out.append(f"${latex}$")
             run.clear()
@@ -601,23 +617,61 @@ def _cell_text(words: list[Word]) -> str:
     return " ".join(out).replace("|", r"\|")
 
 
-def table_markdown(lines: list) -> str:
+def _continues(above: list[str], row: list[str]) -> bool:
+    """Whether a row with an empty first cell is the wrapped continuation of the row above: each of its
+    cells goes on from the cell above it (that cell ends in a hyphen or an open parenthesis, or the
+    new line starts in lower case, as a sentence goes on)."""
+    pairs = [(a, b) for a, b in zip(above, row) if b]
+    if not pairs:
+        return False
+    return all(a and (a.endswith("-") or a.count("(") > a.count(")") or b[:1].islower()) for a, b in pairs)
+
+
+def _join_wrapped(a: str, b: str) -> str:
+    if not b:
+        return a
+    if a.endswith("-") and b[:1].islower():
+        return a[:-1] + b          # a word hyphenated at the line's end
+    return f"{a} {b}".strip()
+
+
+def table_markdown(lines: list, bars=()) -> str:
     """The rows of a tabular (build_glyphs Lines) as a Markdown table.  Cells are runs of words with
     column space between them; columns come from the rows with the most cells; a cell that spans
     several columns (a merged cell) is repeated in each."""
     # a line holding only an operator or delimiter of the extension font, or glyphs smaller than the
     # text beside it, inside another line's height, belongs to that line (a sum's sign, its limits)
-    lines = sorted([l for l in lines if l.words], key=lambda l: l.top)
+    # lines with the most words (a table's rows) are hosts first; pieces join them
+    lines = sorted([l for l in lines if l.words], key=lambda l: (-len(l.words), l.top))
+
+    def fraction_bars(line) -> list:
+        """Bars just above or below the line's words, each word within one: the line holds numerators
+        or denominators."""
+        near = [b for b in bars if b[0] < line.x1 and b[2] > line.x0
+                and line.top - line.size * 0.6 <= b[1] <= line.bottom + line.size * 0.6]
+        covered = all(any(b[0] - 1 <= (w.x0 + w.x1) / 2 <= b[2] + 1 for b in near) for w in line.words)
+        return near if covered else []
+
+    pieces = [l for l in lines if math_share(l.words) == 1.0 and fraction_bars(l)]
     kept: list = []
     for line in lines:
+        if line in pieces:
+            continue
         host = next((k for k in kept if k.top - 1 <= (line.top + line.bottom) / 2 <= k.bottom + 1), None)
-        minor = all(_family(w.font) == "extension" or w.size < host.size * 0.9 for w in line.words) if host else False
-        if host is not None and minor:
+        minor = host is not None and all(_family(w.font) == "extension" or w.size < host.size * 0.9 for w in line.words)
+        if minor:
+            host.words = host.words + line.words
+        else:
+            kept.append(type(line)(list(line.words), line.page))
+    for line in pieces:
+        # the row whose height the fraction's bar crosses
+        host = next((k for k in kept for b in fraction_bars(line) if k.top + 1 < b[1] < k.bottom - 1), None)
+        if host is not None:
             host.words = host.words + line.words
         else:
             kept.append(type(line)(list(line.words), line.page))
     rows = []
-    for line in kept:
+    for line in sorted(kept, key=lambda l: l.top):
         words = sorted(line.words, key=lambda w: w.x0)
         if not words:
             continue
@@ -661,10 +715,18 @@ def table_markdown(lines: list) -> str:
     table = []
     for r in rows:
         out = [""] * widest
-        for cell in r:
-            text = _cell_text(cell)
-            for k in columns(cell):
-                out[k] = f"{out[k]} {text}".strip() if out[k] else text
+        spans_of = [columns(cell) for cell in r]
+        for k, cell in enumerate(r):
+            cols = spans_of[k]
+            if k + 1 < len(r):   # a cell reaching into the next cell's column is not a merged cell
+                cols = [c for c in cols if c < spans_of[k + 1][0]] or cols[:1]
+            text = _cell_text(cell, bars)
+            for c in cols:
+                out[c] = f"{out[c]} {text}".strip() if out[c] else text
+        if table and not out[0] and _continues(table[-1], out):
+            # a cell wrapped onto a second line (a paragraph column): its line continues the row above
+            table[-1] = [_join_wrapped(a, b) for a, b in zip(table[-1], out)]
+            continue
         table.append(out)
     md = ["| " + " | ".join(table[0]) + " |", "|" + "---|" * widest]
     md += ["| " + " | ".join(r) + " |" for r in table[1:]]

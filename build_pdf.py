@@ -562,7 +562,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
             content_lines = [l for l in main if top - 1 <= (l.top + l.bottom) / 2 <= bottom + 1 and id(l) not in used]
             used.update(id(l) for l in content_lines)
         cap["used"] = True
-        rows = table_markdown(content_lines)
+        rows = table_markdown(content_lines, page.bars)
         items.append(Item(cap["top"], "entity", entity={**cap, "content": "\n\n".join(x for x in (cap["title"], rows) if x)}))
     # Other margin captions: figures and listings whose body stands beside them, or a float of the main
     # column whose caption the class sets in the margin.
@@ -614,7 +614,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
         elif kind == "table":
             body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
             used.update(id(l) for l in body)
-            rows = table_markdown(body)
+            rows = table_markdown(body, page.bars)
             items.append(Item(line.top, "entity", entity={"kind": kind, "number": number, "title": title,
                                                            "content": f"{title}\n\n{rows}".strip()}))
         else:

@@ -202,7 +202,7 @@ def cell_key(cell: str) -> str:
             out.append("".join(t for t in tokens(part) if t not in ("{", "}", r"\mathrm")))
         else:
             part = re.sub(r"\\(textbf|emph|textit|texttt|mathrm|text)\{([^{}]*)\}", r"\2", part)
-            part = part.replace("--", "–").replace("\\%", "%").replace("\\&", "&").replace("~", " ")
+            part = part.replace("’", "'").replace("‘", "`").replace("--", "–").replace("\\%", "%").replace("\\&", "&").replace("~", " ")
             part = re.sub(r"[*_`{}]", "", part)
             out.append(re.sub(r"\s+", "", part))
     return "".join(out)
