@@ -262,7 +262,7 @@ def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
     for rad in [a for a in atoms if a.ch == "√"]:
         bar = min((b for b in bars if abs(b[0] - rad.x1) < 1.5 and rad.top - 1.5 <= b[1] <= rad.bottom),
                   key=lambda b: b[1], default=None)   # the radical's own rule is the topmost one it starts
-        if bar is None:
+        if bar is None or rad not in atoms:
             continue
         bars.remove(bar)
         inside = [a for a in atoms if a is not rad and _within(a, bar[0], bar[2]) and a.baseline > bar[3]
@@ -278,6 +278,8 @@ def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
                            base, _size(inside) if inside else rad.size))
     # Fractions: the narrowest bar first, so that nested fractions are built inside out.
     for bar in list(bars):
+        if bar not in bars:
+            continue           # taken inside a wider fraction already
         x0, top, x1, bottom = bar
         width = x1 - x0
         near = [a for a in atoms if _within(a, x0, x1) and a.x0 >= x0 - 2 and a.x1 <= x1 + 2]
