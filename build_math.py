@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from build_glyphs import _OMX, Word
 
@@ -68,6 +69,7 @@ _PIECES = {"⎛": "(", "⎜": "(", "⎝": "(", "⎞": ")", "⎟": ")", "⎠": ")
            "⎪": "|", "⏐": "|", "⎮": "|"}
 
 
+@lru_cache(maxsize=512)
 def _family(font: str) -> str:
     """A font's role in a formula: 'italic' (math italic), 'symbol', 'extension', 'bb' (blackboard),
     'frak', 'bold', 'mono', 'roman' (upright text faces)."""
@@ -528,18 +530,23 @@ def _rows(atoms: list[Atom], bars: list[tuple]) -> list[tuple[list[Atom], list[t
     return rows
 
 
+_COMMAND_END = re.compile(r"\\[A-Za-z]+$")
+
+
 def _render(tokens: list[str]) -> str:
-    out = ""
+    """Tokens as LaTeX: a space after a command that a letter follows, around relations, after commas."""
+    parts: list[str] = []
+    last = ""
     for t in tokens:
-        if out and (out[-1].isalpha() and re.search(r"\\[A-Za-z]+$", out) and (t[:1].isalpha() or t[:1] == "\x00")):
-            out += " "
-        elif out and (t in _RELATIONS or out.endswith(tuple(" " + r for r in _RELATIONS)) or t in ("&", r"\\")
-                      or t == "," and False):
-            out += " "
-        out += t
+        if last and t[:1].isalpha() and last[-1:].isalpha() and _COMMAND_END.search(last):
+            parts.append(" ")
+        elif last and (t in _RELATIONS or t in ("&", r"\\")):
+            parts.append(" ")
+        parts.append(t)
         if t in _RELATIONS or t in ("&", r"\\", ","):
-            out += " "
-    return re.sub(r" +", " ", out).strip()
+            parts.append(" ")
+        last = t
+    return re.sub(r" +", " ", "".join(parts)).strip()
 
 
 def display_latex(words: list[Word], bars: list[tuple] = ()) -> str:
