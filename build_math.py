@@ -180,7 +180,9 @@ def _size(atoms: list[Atom]) -> float:
 
 
 def _main_baseline(atoms: list[Atom], size: float) -> float:
-    full = [a for a in atoms if a.kind in ("char", "comp") and a.size >= size * 0.9]
+    # glyphs vote; a composite (fraction, root) only where no glyph stands on the line by itself
+    full = [a for a in atoms if a.kind == "char" and a.size >= size * 0.9] or \
+        [a for a in atoms if a.kind == "comp" and a.size >= size * 0.9]
     if not full:
         full = [a for a in atoms if a.kind != "big"] or atoms
     counts: dict[float, int] = {}
