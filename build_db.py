@@ -192,7 +192,8 @@ def embedding_text(c: Chunk) -> str:
         sub = c.extra.get("heading")
         if sub and sub != heading:
             heading = f"{heading}. {sub}" if heading else sub
-        return f"{heading}. {c.content}" if heading else c.content
+        text = c.extra.get("text") or c.content   # prose with maths is embedded as its words
+        return f"{heading}. {text}" if heading else text
     label = f"{c.kind.capitalize()} {c.number}"
     if c.kind == "formula":   # embedded as LaTeX and as the words of its plain text
         return f"{label}. {c.context or ''} {c.content} {c.extra.get('text') or ''}".strip()

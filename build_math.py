@@ -245,9 +245,10 @@ def _join_names(atoms: list[Atom]) -> list[Atom]:
     """Operator names set one after the other with a thin space ("arg max") act as one operator."""
     out: list[Atom] = []
     for a in sorted(atoms, key=lambda a: a.x0):
-        b = out[-1] if out else None
-        if b is not None and a.family == "name" and b.family == "name" and 0 <= a.x0 - b.x1 < a.size * 0.4 \
-                and abs(a.baseline - b.baseline) < 0.5:
+        # the name before it on its own baseline (limits below may come between them in x order)
+        b = next((o for o in reversed(out) if abs(o.baseline - a.baseline) < 0.5 and o.size >= a.size * 0.9), None) \
+            if a.family == "name" else None
+        if b is not None and b.family == "name" and 0 <= a.x0 - b.x1 < a.size * 0.4:
             b.tex, b.ch, b.x1 = b.tex + a.tex, b.ch + a.ch, a.x1
             continue
         out.append(a)
@@ -391,6 +392,8 @@ def _expr(atoms: list[Atom], bars: list[tuple]) -> list[str]:
     if not atoms:
         return []
     atoms = _structures(_join_names(_accents(_join_pieces(atoms))), bars)
+    if not atoms:
+        return []
     size = _size(atoms)
     main = _main_baseline(atoms, size)
     atoms.sort(key=lambda a: (a.x0, a.top))
@@ -553,7 +556,15 @@ def _render(tokens: list[str]) -> str:
 
 def display_latex(words: list[Word], bars: list[tuple] = ()) -> str:
     """LaTeX for a displayed formula: its words (every line of the display, the equation number left
-    out) and the page's thin bars that lie within it."""
+    out) and the page's thin bars that lie within it.  "" when it cannot be read (the caller keeps
+    the text layer): a formula never stops a build."""
+    try:
+        return _display_latex(words, bars)
+    except (ValueError, IndexError, KeyError, ZeroDivisionError):
+        return ""
+
+
+def _display_latex(words: list[Word], bars: list[tuple] = ()) -> str:
     atoms = atoms_of(words)
     if not atoms:
         return ""
@@ -579,7 +590,15 @@ def display_latex(words: list[Word], bars: list[tuple] = ()) -> str:
 
 
 def inline_latex(words: list[Word], bars=()) -> str:
-    """LaTeX for maths within a line of text (one row; the bars of fractions and roots among its glyphs)."""
+    """LaTeX for maths within a line of text (one row; the bars of fractions and roots among its glyphs);
+    "" when it cannot be read."""
+    try:
+        return _inline_latex(words, bars)
+    except (ValueError, IndexError, KeyError, ZeroDivisionError):
+        return ""
+
+
+def _inline_latex(words: list[Word], bars=()) -> str:
     atoms = atoms_of(words)
     if not atoms:
         return ""
@@ -742,3 +761,68 @@ def table_markdown(lines: list, bars=()) -> str:
     md = ["| " + " | ".join(table[0]) + " |", "|" + "---|" * widest]
     md += ["| " + " | ".join(r) + " |" for r in table[1:]]
     return "\n".join(md)
+
+
+# --------------------------------------------------------------------------- inline maths in prose
+def _is_math_word(w: Word) -> bool:
+    fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
+    return any(is_math_font(f) for f in fonts)
+
+
+def _bridges(w: Word) -> bool:
+    """A word in the text face that goes on a formula when it stands next to one: a relation or operator
+    sign, a number, a bracket, an operator's name ("γ = 0.9", "x + 1", "arg max")."""
+    if w.text in _OPERATOR_NAMES:
+        return True
+    return not any(c.isalpha() for c in w.text) and not re.fullmatch(r"[.,;:!?]+", w.text) \
+        and not re.fullmatch(r"\(\d+(\.\d+)*[a-z]?\)[.,;:]?", w.text)   # an equation's number in brackets
+
+
+def prose_with_math(words: list[Word]) -> str:
+    """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
+    in the signs and numbers beside it; punctuation of the text face at its end stays outside."""
+    out: list[str] = []
+    k = 0
+    n = len(words)
+    while k < n:
+        w = words[k]
+        if not _is_math_word(w):
+            out.append(w.text)
+            k += 1
+            continue
+        start = k
+        # signs and numbers just before the maths ("1 − p" where only p is italic)
+        while start > 0 and len(out) > 0 and _bridges(words[start - 1]) and out[-1] == words[start - 1].text:
+            start -= 1
+            out.pop()
+        end = k + 1
+        while end < n and (_is_math_word(words[end]) or (_bridges(words[end]) and (
+                end + 1 < n and _is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))):
+            end += 1
+        run = words[start:end]
+        tail = ""
+        last = run[-1]
+        spans = last.spans or []
+        # the text face's full stop or comma after a formula belongs to the sentence
+        if spans and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
+            tail = spans[-1].text
+            run = run[:-1] + [_without_last_span(last)]
+        elif not spans and re.search(r"[.,;:]$", last.text) and not _is_math_word(last):
+            tail = last.text[-1]
+            run = run[:-1] + [_word_like(last, last.text[:-1])]
+        latex = inline_latex([r for r in run if r is not None and r.text])
+        out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
+        k = end
+    return " ".join(out)
+
+
+def _without_last_span(w: Word) -> Word | None:
+    spans = w.spans[:-1]
+    if not spans:
+        return None
+    return Word("".join(s.text for s in spans), spans[0].x0, spans[-1].x1, min(s.top for s in spans),
+                max(s.bottom for s in spans), w.size, w.bold, w.mono, w.italic, w.font, w.baseline, spans)
+
+
+def _word_like(w: Word, text: str) -> Word:
+    return Word(text, w.x0, w.x1, w.top, w.bottom, w.size, w.bold, w.mono, w.italic, w.font, w.baseline, [])

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_math import display_latex, math_share, table_markdown
+from build_math import display_latex, math_share, prose_with_math, table_markdown
 from rag_core import entity_id, normalize_number
 
 
@@ -445,11 +445,11 @@ class Item:
     text: str = ""
 
 
-def _join_lines(lines: Iterable[Line]) -> str:
-    """Text of consecutive lines with end-of-line hyphenation undone."""
+def _join_lines(lines: Iterable[Line], maths: bool = False) -> str:
+    """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$."""
     out = ""
     for line in lines:
-        text = line.text.strip()
+        text = (prose_with_math(line.words) if maths else line.text).strip()
         if not text:
             continue
         if out.endswith("-") and text[:1].islower() and not out.endswith(" -"):
@@ -1056,6 +1056,7 @@ class ChunkBuilder:
         self.outline: dict[int, list[OutlineHeading]] = {}   # the bookmarks' headings, by PDF page
         self.section_ordinal: Counter = Counter()
         self.page: Page | None = None
+        self.bars: dict[int, list] = {}   # each page's thin rules (fraction bars), for displays in the text
 
     # ---- hierarchy
     def _section_id(self, level: int, number: str) -> str:
@@ -1147,14 +1148,58 @@ class ChunkBuilder:
             self.notes = []
             return
         first = self.paragraphs[0][0]
-        paras = [_join_lines(p) for p in self.paragraphs]
-        text = "\n\n".join(p for p in paras if p)
+        plain = "\n\n".join(p for p in (_join_lines(p) for p in self.paragraphs) if p)
+        text = "\n\n".join(p for p in self._with_maths(self.paragraphs) if p)
         if self.notes:
-            text += "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
+            notes = "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
+            text, plain = text + notes, plain + notes
         self.paragraphs, self.notes = [], []
         self.open_tokens = 0
-        for piece in split_to_budget(text, self.count_tokens):
-            self._emit("text", piece, first.page)
+        # pieces within the model's window, cut by the plain text (what is embedded) at the same sentences
+        pieces = split_to_budget(plain, self.count_tokens)
+        latex = split_to_budget(text, self.count_tokens) if len(pieces) > 1 else [text]
+        if len(latex) != len(pieces):
+            latex = pieces   # the two cut differently: this passage keeps the text layer
+        for piece, words in zip(latex, pieces):
+            self._emit("text", piece, first.page, extra={"text": words.strip()} if piece != words else None)
+
+    def _with_maths(self, paragraphs: list[list[Line]]) -> list[str]:
+        """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
+        (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it."""
+        def display(p: list[Line]) -> bool:
+            return all(l.x0 > self.layout.left + 12 and math_share(l.words) >= 0.6 for l in p)
+
+        groups: list[tuple[bool, list[Line]]] = []
+
+        def goes_on(line: Line) -> bool:   # the next line of the display just above
+            last = groups[-1] if groups else None
+            return bool(last and last[0] and line.page == last[1][-1].page
+                        and line.top - last[1][-1].bottom < self.layout.body_size * 1.6)
+
+        for p in paragraphs:
+            if display(p):
+                if goes_on(p[0]):
+                    groups[-1][1].extend(p)
+                else:
+                    groups.append((True, list(p)))
+                continue
+            p = list(p)
+            while p and display(p[:1]) and goes_on(p[0]):   # a display's last line (limits) opens the paragraph
+                groups[-1][1].append(p.pop(0))
+            if p:
+                groups.append((False, p))
+        out = []
+        for shown, lines in groups:
+            if not shown:
+                out.append(_join_lines(lines, maths=True))
+                continue
+            words, numbers = [], []
+            for l in lines:
+                for w in l.words:
+                    (numbers if equation_number(w.text) and w.text.startswith("(") else words).append(w)
+            latex = display_latex(words, self.bars.get(lines[0].page, []))
+            out.append((f"$${latex}$$" if latex else _join_lines(lines)) + "".join(f" {w.text}" for w in numbers))
+        return out
 
     def _emit(self, kind: str, content: str, pdf_page: int, number: str | None = None,
               title: str | None = None, context: str | None = None, extra: dict | None = None) -> Chunk:
@@ -1249,6 +1294,7 @@ class ChunkBuilder:
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
         self.page = page
+        self.bars[page.number] = page.bars
         items = self._continued_float(page, items)
         for idx, item in enumerate(items):
             if item.kind == "entity":
