@@ -278,6 +278,25 @@ def score(tex_dir: Path, kb: Path | None = None, pdf: Path | None = None, labels
     return report
 
 
+def pdflatex_rate(formulas: list[str]) -> tuple[float, list[int]]:
+    """The share of formulas TeX Live's pdflatex (amsmath, amssymb) typesets without an error, each in a
+    display of its own in one document; and the indexes of those that fail.  Needs pdflatex on PATH."""
+    import subprocess
+    import tempfile
+
+    failed = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, latex in enumerate(formulas):
+            doc = ("\\documentclass{article}\\usepackage{amsmath,amssymb}\\begin{document}\n"
+                   f"\\[{latex}\\]\n\\end{{document}}\n")
+            Path(tmp, "f.tex").write_text(doc)
+            proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "f.tex"], cwd=tmp,
+                                  capture_output=True, text=True, timeout=60)
+            if proc.returncode != 0:
+                failed.append(i)
+    return 1 - len(failed) / max(len(formulas), 1), failed
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tex", type=Path, default=ROOT / "book", help="the LaTeX source directory")
@@ -286,8 +305,14 @@ def main() -> None:
     ap.add_argument("--pdf", type=Path, help="read this PDF directly instead of a knowledge file")
     ap.add_argument("--labels", type=Path, default=ROOT / "book" / "labels.txt")
     ap.add_argument("--show", type=int, default=0, help="print the N worst formulas")
+    ap.add_argument("--pdflatex", action="store_true", help="also typeset every formula with pdflatex")
     args = ap.parse_args()
     report = score(args.tex, args.kb, args.pdf, args.labels, args.main)
+    if args.pdflatex:
+        built = [r["built"] for r in report["details"] if r["built"]]
+        rate, failed = pdflatex_rate(built)
+        report["pdflatex_rate"] = round(rate, 4)
+        report["pdflatex_failed"] = [built[i] for i in failed]
     worst = sorted(report["details"], key=lambda r: r["similarity"])[:args.show]
     for r in worst:
         print(f"--- ({r['number']}) similarity {r['similarity']:.2f}\n  source: {r['source']}\n  built:  {r['built']}")
