@@ -778,7 +778,7 @@ def _bridges(w: Word) -> bool:
         and not re.fullmatch(r"\(\d+(\.\d+)*[a-z]?\)[.,;:]?", w.text)   # an equation's number in brackets
 
 
-def prose_with_math(words: list[Word]) -> str:
+def prose_with_math(words: list[Word], bars=()) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
     in the signs and numbers beside it; punctuation of the text face at its end stays outside."""
     out: list[str] = []
@@ -810,7 +810,7 @@ def prose_with_math(words: list[Word]) -> str:
         elif not spans and re.search(r"[.,;:]$", last.text) and not _is_math_word(last):
             tail = last.text[-1]
             run = run[:-1] + [_word_like(last, last.text[:-1])]
-        latex = inline_latex([r for r in run if r is not None and r.text])
+        latex = inline_latex([r for r in run if r is not None and r.text], bars)
         out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
         k = end
     return " ".join(out)

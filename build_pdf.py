@@ -445,11 +445,12 @@ class Item:
     text: str = ""
 
 
-def _join_lines(lines: Iterable[Line], maths: bool = False) -> str:
-    """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$."""
+def _join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None) -> str:
+    """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$
+    (bars: each page's thin rules, for roots and fractions in a line)."""
     out = ""
     for line in lines:
-        text = (prose_with_math(line.words) if maths else line.text).strip()
+        text = (prose_with_math(line.words, (bars or {}).get(line.page, ())) if maths else line.text).strip()
         if not text:
             continue
         if out.endswith("-") and text[:1].islower() and not out.endswith(" -"):
@@ -1191,7 +1192,7 @@ class ChunkBuilder:
         out = []
         for shown, lines in groups:
             if not shown:
-                out.append(_join_lines(lines, maths=True))
+                out.append(_join_lines(lines, maths=True, bars=self.bars))
                 continue
             words, numbers = [], []
             for l in lines:
