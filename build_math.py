@@ -394,6 +394,9 @@ def _expr(atoms: list[Atom], bars: list[tuple]) -> list[str]:
     atoms = _structures(_join_names(_accents(_join_pieces(atoms))), bars)
     if not atoms:
         return []
+    cases = _cases(atoms)
+    if cases is not None:
+        return cases
     size = _size(atoms)
     main = _main_baseline(atoms, size)
     atoms.sort(key=lambda a: (a.x0, a.top))
@@ -448,6 +451,48 @@ def _dots(tokens: list[str]) -> list[str]:
         else:
             out.append(t)
     return out
+
+
+def _cases(atoms: list[Atom]) -> list[str] | None:
+    """A tall left brace with rows of glyphs on two or more baselines after it and no closing delimiter:
+    `cases`, each row cut into value and condition at its widest space."""
+    size = _size(atoms)
+    # The extension font's tallest brace has the code of "(" in ASCII, and a layer without its glyph
+    # names reports it so: an opening delimiter that nothing closes, before stacked rows, is the brace.
+    brace = next((a for a in sorted(atoms, key=lambda a: a.x0) if a.kind == "big" and a.tex in (r"\{", "(")
+                  and a.bottom - a.top > size * 1.8), None)
+    if brace is None:
+        return None
+    right = [a for a in atoms if a.x0 >= brace.x1 - 0.5]
+    if any(a.kind == "big" and a.tex in (r"\}", ")") for a in right):
+        return None
+    bases = sorted(a.baseline for a in right if a.kind == "char" and a.size >= size * 0.9)
+    rows: list[list[float]] = []
+    for b in bases:
+        if rows and b - rows[-1][-1] < size * 0.8:
+            rows[-1].append(b)
+        else:
+            rows.append([b])
+    if len(rows) < 2:
+        return None
+    centres = [sum(r) / len(r) for r in rows]
+    grouped: list[list[Atom]] = [[] for _ in rows]
+    for a in right:
+        grouped[min(range(len(rows)), key=lambda k: abs(centres[k] - a.baseline))].append(a)
+    lines = []
+    for row in grouped:
+        row.sort(key=lambda a: a.x0)
+        gaps = [(row[k + 1].x0 - row[k].x1, k) for k in range(len(row) - 1)]
+        gap, at = max(gaps, default=(0.0, -1))
+        if gap > size * 0.9:
+            lines.append(_expr(row[:at + 1], []) + ["&"] + _expr(row[at + 1:], []))
+        else:
+            lines.append(_expr(row, []))
+    left = [a for a in atoms if a.x1 <= brace.x0 + 0.5]
+    tokens = _expr(left, []) + [r"\begin{cases}"]
+    for k, line in enumerate(lines):
+        tokens += line + ([r"\\"] if k + 1 < len(lines) else [])
+    return tokens + [r"\end{cases}"]
 
 
 def _level(a: Atom, main: float, size: float) -> int:
