@@ -505,7 +505,7 @@ def _level(a: Atom, main: float, size: float) -> int:
         return 1
     if a.baseline > main + size * 0.08:
         return -1
-    return 0
+    return 1 if a.tex == r"\prime" else 0   # a prime is always raised, however little (a' in a subscript)
 
 
 def _base_tokens(a: Atom, prev: Atom | None, nxt: Atom | None, size: float) -> list[str]:

@@ -79,12 +79,44 @@ def tokens(latex: str) -> list[str]:
                 del out[i + 2], out[i]
                 changed = True
                 break
+    # a sub- and a superscript on one base in either order: subscript first
+    out = _scripts_in_order(out)
     # empty groups and a trailing row break
     text = " ".join(out)
     text = re.sub(r"(^| )\{ \}(?= |$)", " ", text)
     out = text.split()
     while out and out[-1] == r"\\":
         out.pop()
+    return out
+
+
+def _argument(toks: list[str], i: int) -> int:
+    """The index after the script argument starting at toks[i]: one token or a balanced group."""
+    if i >= len(toks):
+        return i
+    if toks[i] != "{":
+        return i + 1
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += toks[j] == "{"
+        depth -= toks[j] == "}"
+        if depth == 0:
+            return j + 1
+    return len(toks)
+
+
+def _scripts_in_order(toks: list[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(toks):
+        if toks[i] == "^":
+            a_end = _argument(toks, i + 1)
+            if a_end < len(toks) and toks[a_end] == "_":
+                b_end = _argument(toks, a_end + 1)
+                out += toks[a_end:b_end] + toks[i:a_end]
+                i = b_end
+                continue
+        out.append(toks[i])
+        i += 1
     return out
 
 
