@@ -18,7 +18,7 @@ from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_math import display_latex, math_share, prose_with_math, table_markdown
+from build_math import display_latex, is_math_font, math_share, prose_with_math, table_markdown
 from rag_core import entity_id, normalize_number
 
 
@@ -475,6 +475,14 @@ def _code_text(lines: list[Line], left: float) -> str:
             cursor = w.x1
         out.append(" " * indent + text)
     return "\n".join(out)
+
+
+def _prose_pair(words: list[Word]) -> bool:
+    """Two words of running text one after the other (not maths, not an operator's name)."""
+    def prose(w: Word) -> bool:
+        return len(w.text) >= 3 and w.text.isalpha() and w.text.isascii() and not is_math_font(w.font) \
+            and w.text not in ("max", "min", "log", "exp", "arg", "sup", "inf", "lim", "det")
+    return any(prose(a) and prose(b) for a, b in zip(words, words[1:]))
 
 
 def _inside(line: Line, box: tuple[float, float, float, float], pad: float = 1.0) -> bool:
@@ -1485,7 +1493,10 @@ class ChunkBuilder:
 
         def is_display(l: Line) -> bool:
             share = math_share(l.words)
-            return (l.x0 > self.layout.left + 12 or alone and share >= 0.6) and share >= 0.4 \
+            # a display as wide as the column: mostly maths, and no two words of prose in a row
+            return (l.x0 > self.layout.left + 12 or alone and share >= 0.6 and (
+                not _prose_pair(l.words) or any(c in "=≤≥<>∝∼≈≡" for w in l.words for c in w.text))) \
+                and share >= 0.4 \
                 and _equation_label(l, self.layout) is None
         j = idx - 1
         while j >= 0 and items[j].kind == "line" and is_display(items[j].line) \
