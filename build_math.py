@@ -58,7 +58,7 @@ _ACCENTS = {"ˆ": r"\hat", "^": r"\hat", "˜": r"\tilde", "~": r"\tilde", "¯": 
 _RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\simeq", r"\equiv", r"\in",
               r"\notin", r"\subset", r"\subseteq", r"\supset", r"\supseteq", r"\propto", r"\to", r"\leftarrow",
               r"\Rightarrow", r"\Leftarrow", r"\Leftrightarrow", r"\mid", r"\ll", r"\gg", r"\prec", r"\succ",
-              r"\preceq", r"\succeq", r"\mapsto", ":=", r"\ni", r"\perp"}
+              r"\preceq", r"\succeq", r"\mapsto", ":=", r"\ni", r"\perp", r"\longleftarrow", r"\longrightarrow"}
 _OPERATOR_NAMES = {"min", "max", "log", "ln", "exp", "sin", "cos", "tan", "lim", "sup", "inf", "det", "arg",
                    "Pr", "deg", "dim", "ker", "gcd", "sinh", "cosh", "tanh", "liminf", "limsup", "argmax",
                    "argmin", "mod", "lg"}
@@ -167,8 +167,8 @@ def atoms_of(words: list[Word]) -> list[Atom]:
                     a.kind = "big"
                 elif ch in _ACCENTS and (family == "roman" or ch not in "^~`"):
                     a.kind = "accent"
-                elif ch == "\u0338":
-                    a.kind = "negate"
+                elif ch == "\u0338" or (ch == "/" and family == "symbol"):
+                    a.kind = "negate"      # the symbol font's slash is the negation laid over a relation
                 out.append(a)
     return out
 
@@ -203,8 +203,12 @@ def _accents(atoms: list[Atom]) -> list[Atom]:
     rest = [a for a in atoms if a.kind not in ("accent", "negate")]
     for acc in [a for a in atoms if a.kind in ("accent", "negate")]:
         if acc.kind == "negate":
-            target = min((a for a in rest if abs(a.cx - acc.cx) < acc.size * 0.4 and a.kind == "char"),
-                         key=lambda a: abs(a.cx - acc.cx), default=None)
+            target = min((a for a in rest if abs(a.cx - acc.cx) < acc.size * 0.6 and a.kind == "char"
+                          and a.tex in _RELATIONS), key=lambda a: abs(a.cx - acc.cx), default=None)
+            if target is None and acc.ch == "/":
+                acc.kind = "char"          # a slash of its own
+                rest.append(acc)
+                continue
             if target is not None:
                 target.tex = {"=": r"\neq", r"\in": r"\notin", r"\equiv": r"\not\equiv"}.get(target.tex, r"\not" + target.tex)
             continue
@@ -221,7 +225,8 @@ def _accents(atoms: list[Atom]) -> list[Atom]:
             continue                   # an accent whose letter is not in this expression
         target = min(below, key=lambda a: (abs(a.cx - acc.cx), a.baseline))
         target.tex = f"{_ACCENTS[acc.ch]}{{{target.tex}}}"
-    return sorted(rest, key=lambda a: a.x0)
+    rest.sort(key=lambda a: a.x0)
+    return rest
 
 
 def _join_pieces(atoms: list[Atom]) -> list[Atom]:
@@ -443,11 +448,15 @@ def _expr(atoms: list[Atom], bars: list[tuple]) -> list[str]:
 
 
 def _dots(tokens: list[str]) -> list[str]:
-    """Three baseline periods in a row are TeX's \\dots."""
+    """Three baseline periods in a row are TeX's \\dots; an arrow and a minus joined, its long arrow."""
     out: list[str] = []
     for t in tokens:
         if t == "." and out[-2:] == [".", "."]:
             out[-2:] = [r"\dots"]
+        elif t == "-" and out[-1:] == [r"\leftarrow"]:
+            out[-1] = r"\longleftarrow"
+        elif t == r"\to" and out[-1:] == ["-"]:
+            out[-1] = r"\longrightarrow"
         else:
             out.append(t)
     return out
@@ -871,3 +880,20 @@ def _without_last_span(w: Word) -> Word | None:
 
 def _word_like(w: Word, text: str) -> Word:
     return Word(text, w.x0, w.x1, w.top, w.bottom, w.size, w.bold, w.mono, w.italic, w.font, w.baseline, [])
+
+
+# --------------------------------------------------------------------------- typeset algorithms
+def algorithm_text(lines: list, bars=()) -> str:
+    """Pseudocode set in text and math faces, line by line: each line indented by its distance from the
+    body's left edge (a space per half em), its keywords and comments as printed, its maths as $…$."""
+    lines = [l for l in lines if l.words]
+    if not lines:
+        return ""
+    left = min(l.x0 for l in lines)
+    sizes = sorted(l.size for l in lines)
+    em = sizes[len(sizes) // 2] or 10.0
+    out = []
+    for line in lines:
+        indent = " " * max(0, round((line.x0 - left) / (em * 0.5)))
+        out.append(indent + prose_with_math(sorted(line.words, key=lambda w: w.x0), bars))
+    return "\n".join(out)

@@ -18,7 +18,7 @@ from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_math import display_latex, is_math_font, math_share, prose_with_math, table_markdown
+from build_math import algorithm_text, display_latex, is_math_font, math_share, prose_with_math, table_markdown
 from rag_core import entity_id, normalize_number
 
 
@@ -616,7 +616,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
             if body and all(w.mono for l in body for w in l.words):
                 content = _code_text(body, min(l.x0 for l in body))
             else:
-                content = "\n".join(l.text for l in body if not _ends_with_equation_number(l, layout))
+                content = algorithm_text([l for l in body if not _ends_with_equation_number(l, layout)], page.bars)
             items.append(Item(min([line.top] + [l.top for l in body]), "entity", entity={
                 "kind": kind, "number": number, "title": title, "content": content or title,
                 "continues": "ruled" if getattr(body, "open_ended", False) else None}))
