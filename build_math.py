@@ -317,12 +317,17 @@ def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
     # Big operators of a display with limits stacked above and below them.
     ops = sorted([a for a in atoms if a.kind == "big" and a.ch in _BIG_OPERATORS or a.family == "name"],
                  key=lambda a: a.x0)
+    if not ops:
+        return atoms
+    # each small glyph's nearest operator, once: limits go to the operator they stand under
+    biggest = max(o.size for o in ops)
+    nearest = {id(a): min(ops, key=lambda o: abs(o.cx - a.cx)) for a in atoms if a.size <= biggest}
     for op in ops:
         width = op.x1 - op.x0
         def limit(a: Atom, below: bool) -> bool:
             if a is op or a.kind == "big" or a.size > op.size * 0.95:
                 return False
-            if min(ops, key=lambda o: abs(o.cx - a.cx)) is not op:
+            if nearest.get(id(a)) is not op:
                 return False   # the limits of the operator beside this one
             reach = width * (0.8 if op.kind == "big" else 0.2)
             if not (op.x0 - reach <= a.cx <= op.x1 + reach):
@@ -334,8 +339,8 @@ def _structures(atoms: list[Atom], bars: list[tuple]) -> list[Atom]:
             if below:
                 return op_bottom - 1.5 <= ink_top <= op_bottom + op.size * 0.8
             return op_top - op.size * 0.8 <= ink_bottom <= op_top + 1.5
-        lower = _grow([a for a in atoms if limit(a, True)], atoms, op, ops)
-        upper = _grow([a for a in atoms if limit(a, False)], atoms, op, ops)
+        lower = _grow([a for a in atoms if limit(a, True)], atoms, op, nearest)
+        upper = _grow([a for a in atoms if limit(a, False)], atoms, op, nearest)
         if not lower and not upper:
             continue
         tokens = [op.tex]
@@ -370,7 +375,7 @@ def _stack(group: list[Atom], edge: float, up: bool) -> list[Atom]:
     return taken
 
 
-def _grow(seed: list[Atom], atoms: list[Atom], op: Atom, ops: list[Atom]) -> list[Atom]:
+def _grow(seed: list[Atom], atoms: list[Atom], op: Atom, nearest: dict) -> list[Atom]:
     """A limit's glyphs: the seed and the small glyphs beside it on its level."""
     if not seed:
         return []
@@ -383,7 +388,7 @@ def _grow(seed: list[Atom], atoms: list[Atom], op: Atom, ops: list[Atom]) -> lis
         for a in atoms:
             if a in group or a is op or a.kind == "big" or a.size >= op.size * 0.95:
                 continue
-            if min(ops, key=lambda o: abs(o.cx - a.cx)) is not op:
+            if nearest.get(id(a)) is not op:
                 continue
             if abs(a.baseline - group[0].baseline) < a.size * 0.3 and (x0 - a.size * 0.25 <= a.x1 and a.x0 <= x1 + a.size * 0.25):
                 group.append(a)
