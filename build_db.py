@@ -195,8 +195,8 @@ def embedding_text(c: Chunk) -> str:
         text = c.extra.get("text") or c.content   # prose with maths is embedded as its words
         return f"{heading}. {text}" if heading else text
     label = f"{c.kind.capitalize()} {c.number}"
-    if c.kind == "formula":   # embedded as LaTeX and as the words of its plain text
-        return f"{label}. {c.context or ''} {c.content} {c.extra.get('text') or ''}".strip()
+    if c.kind == "formula":   # embedded as the words of its plain text (its content is LaTeX)
+        return f"{label}. {c.context or ''} {c.extra.get('text') or c.content}".strip()
     return f"{label}. {c.title or ''} {c.content}".strip()
 
 

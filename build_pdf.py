@@ -1066,6 +1066,7 @@ class ChunkBuilder:
         self.section_ordinal: Counter = Counter()
         self.page: Page | None = None
         self.bars: dict[int, list] = {}   # each page's thin rules (fraction bars), for displays in the text
+        self.displays: dict[frozenset, str] = {}
 
     # ---- hierarchy
     def _section_id(self, level: int, number: str) -> str:
@@ -1172,6 +1173,13 @@ class ChunkBuilder:
         for piece, words in zip(latex, pieces):
             self._emit("text", piece, first.page, extra={"text": words.strip()} if piece != words else None)
 
+    def _display(self, words: list[Word], page: int) -> str:
+        """A display's LaTeX, read once: the formula entity and the running text share it."""
+        key = frozenset(id(w) for w in words)
+        if key not in self.displays:
+            self.displays[key] = display_latex(words, self.bars.get(page, []))
+        return self.displays[key]
+
     def _with_maths(self, paragraphs: list[list[Line]]) -> list[str]:
         """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
         (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it."""
@@ -1206,7 +1214,7 @@ class ChunkBuilder:
             for l in lines:
                 for w in l.words:
                     (numbers if equation_number(w.text) and w.text.startswith("(") else words).append(w)
-            latex = display_latex(words, self.bars.get(lines[0].page, []))
+            latex = self._display(words, lines[0].page)
             out.append((f"$${latex}$$" if latex else _join_lines(lines)) + "".join(f" {w.text}" for w in numbers))
         return out
 
@@ -1526,7 +1534,7 @@ class ChunkBuilder:
         if key in self.seen_entities:
             return
         self.seen_entities.add(key)
-        latex = display_latex(glyphs, self.page.bars if self.page is not None else [])
+        latex = self._display(glyphs, line.page)
         chunk = self._emit("formula", latex or equation, line.page, number=number, title=None, context=context,
                            extra={"text": equation} if latex else None)
         # A formula chunk sits inside the flow of text: keep it after the open text in reading order.
