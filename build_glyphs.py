@@ -396,8 +396,14 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
                 current = []
             # TeX hangs an extension-font glyph (big operator, tall delimiter) from its origin and centres
             # it on the math axis, a quarter em above the baseline of the formula it belongs to
-            span = Span("", x0, x1, top, bottom, (top + bottom) / 2 + size * 0.25 if font.encoding == "OMX"
-                        else baseline, size, font)
+            # A radical sign of the symbol font hangs from its origin too; it reaches a little below the
+            # baseline of what it covers.
+            stands_on = baseline
+            if font.encoding == "OMX":
+                stands_on = (top + bottom) / 2 + size * 0.25
+            elif u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
+                stands_on = bottom - size * 0.2
+            span = Span("", x0, x1, top, bottom, stands_on, size, font)
             span_chars = []
             current.append(span)
             last_obj = obj
