@@ -1165,12 +1165,12 @@ class ChunkBuilder:
             text, plain = text + notes, plain + notes
         self.paragraphs, self.notes = [], []
         self.open_tokens = 0
-        # pieces within the model's window, cut by the LaTeX (the longer); the plain text cut the same way
-        # goes with them when both cut into as many pieces, else a piece embeds its LaTeX
-        latex = split_to_budget(text, self.count_tokens)
-        pieces = split_to_budget(plain, self.count_tokens) if len(latex) > 1 else [plain]
-        if len(pieces) != len(latex):
-            pieces = latex
+        # pieces within the model's window, cut by the plain text (what is embedded); the LaTeX goes with
+        # them when it cuts into as many pieces, else the passage keeps the text layer
+        pieces = split_to_budget(plain, self.count_tokens)
+        latex = split_to_budget(text, self.count_tokens) if len(pieces) > 1 else [text]
+        if len(latex) != len(pieces):
+            latex = pieces
         for piece, words in zip(latex, pieces):
             self._emit("text", piece, first.page, extra={"text": words.strip()} if piece != words else None)
 
