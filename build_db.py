@@ -209,7 +209,7 @@ def lead_ins(chunks: list[Chunk]) -> dict[str, str]:
     for previous, c in zip(chunks, chunks[1:]):
         if c.kind == "text" or previous.kind != "text" or (previous.section, previous.chapter) != (c.section, c.chapter):
             continue
-        sentences = [s for s in _SENTENCE_END_RE.split(previous.content.strip()) if s.strip()]
+        sentences = [s for s in _SENTENCE_END_RE.split((previous.extra.get("text") or previous.content).strip()) if s.strip()]
         sentence = sentences[-1].strip() if sentences else ""
         if len(sentence) > LEAD_IN_CHARS:
             sentence = sentence[-LEAD_IN_CHARS:].split(" ", 1)[-1]
@@ -232,15 +232,16 @@ def embedding_text(c: Chunk, lead_in: str = "") -> str:
     if c.kind == "text":
         return f"{heading}. {c.content}" if heading else c.content
     label = f"{c.kind.capitalize()} {c.number}"
-    if len(re.findall(r"[^\W\d_]{3,}", f"{c.title or ''} {c.content}")) >= SAYS_ENOUGH_WORDS:
+    words = c.extra.get("text") or c.content   # a formula's content is LaTeX: it is embedded as its plain text
+    if len(re.findall(r"[^\W\d_]{3,}", f"{c.title or ''} {words}")) >= SAYS_ENOUGH_WORDS:
         # A statement in words (a theorem, a captioned table) is embedded as it reads: a lead-in about
         # something else would only blur it.  FTS indexes the lead-in either way.
         context = c.context if c.kind == "formula" else None
-        return " ".join(p for p in (f"{label}.", c.title, context, c.content) if p).strip()
+        return " ".join(p for p in (f"{label}.", c.title, context, words) if p).strip()
     # A formula or a terse item says little in words: its heading and introducing sentence say what it is.
     name = ". ".join(p for p in (c.title, heading if heading != c.title else None) if p)
     intro = " ".join(p for p in (lead_in, c.context if c.context and c.context not in lead_in else None) if p)
-    return " ".join(p for p in (f"{label}.", f"{name}." if name else "", intro, c.content) if p).strip()
+    return " ".join(p for p in (f"{label}.", f"{name}." if name else "", intro, words) if p).strip()
 
 
 SAYS_ENOUGH_WORDS = 6    # an entity whose own text has this many words (3+ letters) is embedded as it reads
@@ -259,7 +260,8 @@ def fts_text(c: Chunk, lead_in: str = "", opens_section: bool = False) -> tuple[
         title = heading_of(c) if opens_section else ""
     else:
         title = " ".join(p for p in (c.kind, c.number, c.title) if p)
-    body = "\n".join(p for p in (c.content, c.context, lead_in) if p)
+    # a formula's or a passage's plain text (its content carries LaTeX) is searchable too
+    body = "\n".join(p for p in (c.content, c.extra.get("text"), c.context, lead_in) if p)
     extra = identifier_index_terms(body)
     return title, f"{body}\n{extra}" if extra else body
 
@@ -395,7 +397,7 @@ def content_hash(chunks: list[Chunk], sections: list[Section], edges: Iterable[t
     int8 kernels differ by instruction set (AVX2, AVX-512 VNNI, arm64), so they differ in the last digits."""
     h = hashlib.sha256()
     for c in chunks:
-        h.update(json.dumps([getattr(c, f) for f in CHUNK_FIELDS], ensure_ascii=False).encode())
+        h.update(json.dumps([getattr(c, f) for f in CHUNK_FIELDS] + [c.extra.get("text")], ensure_ascii=False).encode())
     for s in sections:
         h.update(json.dumps([s.id, s.level, s.number, s.title, s.parent_id, s.page_start, s.page_end]).encode())
     for e in sorted(e for e in edges if e[2] not in NUMERIC_RELATIONS):

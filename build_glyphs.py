@@ -359,10 +359,16 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
     pending_break = False
     for j in range(count):
         u = codes[j]
+        omx_space = False
         if u in (0x20, 0xA0, 0x0D, 0x0A, 0x09):
-            pending_break = True   # a space (printed or inserted by PDFium) or a line end: the word ends
-            continue
-        obj = text_object(textpage, j)
+            # a space (printed or inserted by PDFium) or a line end: the word ends; but code 32 of TeX's
+            # extension font is a tall "(" that a layer without its glyph names reports as a space
+            obj = text_object(textpage, j) if u == 0x20 else None
+            if obj is None or raw.font(obj).encoding != "OMX":
+                pending_break = True
+                continue
+            omx_space = True
+        obj = obj if omx_space else text_object(textpage, j)
         if obj is None:
             pending_break = True
             continue
@@ -388,7 +394,16 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
                 if current:
                     words.append(current)
                 current = []
-            span = Span("", x0, x1, top, bottom, baseline, size, font)
+            # TeX hangs an extension-font glyph (big operator, tall delimiter) from its origin and centres
+            # it on the math axis, a quarter em above the baseline of the formula it belongs to
+            # A radical sign of the symbol font hangs from its origin too; it reaches a little below the
+            # baseline of what it covers.
+            stands_on = baseline
+            if font.encoding == "OMX":
+                stands_on = (top + bottom) / 2 + size * 0.25
+            elif u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
+                stands_on = bottom - size * 0.2
+            span = Span("", x0, x1, top, bottom, stands_on, size, font)
             span_chars = []
             current.append(span)
             last_obj = obj
@@ -400,7 +415,11 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
                 span.top = top
             if bottom > span.bottom:
                 span.bottom = bottom
-        if 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
+        if hyphen and font.encoding == "OMX":
+            hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
+        if omx_space:
+            span_chars.append(_OMX[0x20])
+        elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             span_chars.append(chr(u))
         else:
             span_chars.append(repair_char(chr(u), font.encoding))

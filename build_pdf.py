@@ -18,6 +18,7 @@ from typing import Iterable
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
+from build_math import algorithm_text, display_latex, is_math_font, math_share, prose_with_math, table_markdown
 from rag_core import entity_id, normalize_number
 
 
@@ -444,11 +445,12 @@ class Item:
     text: str = ""
 
 
-def _join_lines(lines: Iterable[Line]) -> str:
-    """Text of consecutive lines with end-of-line hyphenation undone."""
+def _join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None) -> str:
+    """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$
+    (bars: each page's thin rules, for roots and fractions in a line)."""
     out = ""
     for line in lines:
-        text = line.text.strip()
+        text = (prose_with_math(line.words, (bars or {}).get(line.page, ())) if maths else line.text).strip()
         if not text:
             continue
         if out.endswith("-") and text[:1].islower() and not out.endswith(" -"):
@@ -473,6 +475,14 @@ def _code_text(lines: list[Line], left: float) -> str:
             cursor = w.x1
         out.append(" " * indent + text)
     return "\n".join(out)
+
+
+def _prose_pair(words: list[Word]) -> bool:
+    """Two words of running text one after the other (not maths, not an operator's name)."""
+    def prose(w: Word) -> bool:
+        return len(w.text) >= 3 and w.text.isalpha() and w.text.isascii() and not is_math_font(w.font) \
+            and w.text not in ("max", "min", "log", "exp", "arg", "sup", "inf", "lim", "det")
+    return any(prose(a) and prose(b) for a, b in zip(words, words[1:]))
 
 
 def _inside(line: Line, box: tuple[float, float, float, float], pad: float = 1.0) -> bool:
@@ -561,8 +571,8 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
             content_lines = [l for l in main if top - 1 <= (l.top + l.bottom) / 2 <= bottom + 1 and id(l) not in used]
             used.update(id(l) for l in content_lines)
         cap["used"] = True
-        rows = "\n".join(" | ".join(w.text for w in l.words) for l in content_lines)
-        items.append(Item(cap["top"], "entity", entity={**cap, "content": "\n".join(x for x in (cap["title"], rows) if x)}))
+        rows = table_markdown(content_lines, page.bars)
+        items.append(Item(cap["top"], "entity", entity={**cap, "content": "\n\n".join(x for x in (cap["title"], rows) if x)}))
     # Other margin captions: figures and listings whose body stands beside them, or a float of the main
     # column whose caption the class sets in the margin.
     for cap in captions:
@@ -606,16 +616,16 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
             if body and all(w.mono for l in body for w in l.words):
                 content = _code_text(body, min(l.x0 for l in body))
             else:
-                content = "\n".join(l.text for l in body if not _ends_with_equation_number(l, layout))
+                content = algorithm_text([l for l in body if not _ends_with_equation_number(l, layout)], page.bars)
             items.append(Item(min([line.top] + [l.top for l in body]), "entity", entity={
                 "kind": kind, "number": number, "title": title, "content": content or title,
                 "continues": "ruled" if getattr(body, "open_ended", False) else None}))
         elif kind == "table":
             body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
             used.update(id(l) for l in body)
-            rows = "\n".join(" | ".join(w.text for w in l.words) for l in body)
+            rows = table_markdown(body, page.bars)
             items.append(Item(line.top, "entity", entity={"kind": kind, "number": number, "title": title,
-                                                           "content": f"{title}\n{rows}".strip()}))
+                                                           "content": f"{title}\n\n{rows}".strip()}))
         else:
             inside = _drawing_text(page, main, cap_lines, used, layout)
             used.update(id(l) for l in inside)
@@ -1055,6 +1065,8 @@ class ChunkBuilder:
         self.outline: dict[int, list[OutlineHeading]] = {}   # the bookmarks' headings, by PDF page
         self.section_ordinal: Counter = Counter()
         self.page: Page | None = None
+        self.bars: dict[int, list] = {}   # each page's thin rules (fraction bars), for displays in the text
+        self.displays: dict[frozenset, str] = {}
 
     # ---- hierarchy
     def _section_id(self, level: int, number: str) -> str:
@@ -1147,14 +1159,18 @@ class ChunkBuilder:
     def flush_text(self) -> None:
         if not self.paragraphs:
             if self.notes and self.chunks and self.chunks[-1].kind == "text":
-                self.chunks[-1].content += "\n\n" + "\n".join(self.notes)
+                last = self.chunks[-1]
+                last.content += "\n\n" + "\n".join(self.notes)
+                if "text" in last.extra:
+                    last.extra["text"] += "\n\n" + "\n".join(self.notes)
             self.notes = []
             return
         first = self.paragraphs[0][0]
-        paras = [_join_lines(p) for p in self.paragraphs]
-        text = "\n\n".join(p for p in paras if p)
+        plain = "\n\n".join(p for p in (_join_lines(p) for p in self.paragraphs) if p)
+        text = "\n\n".join(p for p in self._with_maths(self.paragraphs) if p)
         if self.notes:
-            text += "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
+            notes = "\n\n" + "\n".join(f"[Side note] {n}" for n in self.notes)
+            text, plain = text + notes, plain + notes
         lead_only = all(_is_lead_in(p) for p in self.paragraphs)
         self.paragraphs, self.notes = [], []
         self.open_tokens = 0
@@ -1163,10 +1179,63 @@ class ChunkBuilder:
                 all(getattr(last, k) == v for k, v in self._location().items()):
             # Lead-ins whose unit never came (a display or an entity took the next lines): they end
             # the text before them, as they did before they were carried over, not a chunk alone.
+            if text != plain or "text" in last.extra:
+                last.extra["text"] = (last.extra.get("text") or last.content) + "\n\n" + plain
             last.content += "\n\n" + text
             return
-        for piece in split_to_budget(text, self.count_tokens):
-            self._emit("text", piece, first.page)
+        # pieces within the model's window, cut by the plain text (what is embedded); the LaTeX goes with
+        # them when it cuts into as many pieces, else the passage keeps the text layer
+        pieces = split_to_budget(plain, self.count_tokens)
+        latex = split_to_budget(text, self.count_tokens) if len(pieces) > 1 else [text]
+        if len(latex) != len(pieces):
+            latex = pieces
+        for piece, words in zip(latex, pieces):
+            self._emit("text", piece, first.page, extra={"text": words.strip()} if piece != words else None)
+
+    def _display(self, words: list[Word], page: int) -> str:
+        """A display's LaTeX, read once: the formula entity and the running text share it."""
+        key = frozenset(id(w) for w in words)
+        if key not in self.displays:
+            self.displays[key] = display_latex(words, self.bars.get(page, []))
+        return self.displays[key]
+
+    def _with_maths(self, paragraphs: list[list[Line]]) -> list[str]:
+        """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
+        (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it."""
+        def display(p: list[Line]) -> bool:
+            return all(l.x0 > self.layout.left + 12 and math_share(l.words) >= 0.6 for l in p)
+
+        groups: list[tuple[bool, list[Line]]] = []
+
+        def goes_on(line: Line) -> bool:   # the next line of the display just above
+            last = groups[-1] if groups else None
+            return bool(last and last[0] and line.page == last[1][-1].page
+                        and line.top - last[1][-1].bottom < self.layout.body_size * 1.6)
+
+        for p in paragraphs:
+            if display(p):
+                if goes_on(p[0]):
+                    groups[-1][1].extend(p)
+                else:
+                    groups.append((True, list(p)))
+                continue
+            p = list(p)
+            while p and display(p[:1]) and goes_on(p[0]):   # a display's last line (limits) opens the paragraph
+                groups[-1][1].append(p.pop(0))
+            if p:
+                groups.append((False, p))
+        out = []
+        for shown, lines in groups:
+            if not shown:
+                out.append(_join_lines(lines, maths=True, bars=self.bars))
+                continue
+            words, numbers = [], []
+            for l in lines:
+                for w in l.words:
+                    (numbers if equation_number(w.text) and w.text.startswith("(") else words).append(w)
+            latex = self._display(words, lines[0].page)
+            out.append((f"$${latex}$$" if latex else _join_lines(lines)) + "".join(f" {w.text}" for w in numbers))
+        return out
 
     def _emit(self, kind: str, content: str, pdf_page: int, number: str | None = None,
               title: str | None = None, context: str | None = None, extra: dict | None = None) -> Chunk:
@@ -1261,6 +1330,7 @@ class ChunkBuilder:
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
         self.page = page
+        self.bars[page.number] = page.bars
         items = self._continued_float(page, items)
         for idx, item in enumerate(items):
             if item.kind == "entity":
@@ -1446,19 +1516,27 @@ class ChunkBuilder:
         """A formula entity: the display's lines (number removed) and the sentence before it."""
         display = [line]
         body = self.layout.body_size
+        alone = len(line.words) == 1   # the number dropped below a display as wide as the column
+
         def is_display(l: Line) -> bool:
-            return l.x0 > self.layout.left + 12 and _equation_label(l, self.layout) is None
+            share = math_share(l.words)
+            # a display as wide as the column: mostly maths, and no two words of prose in a row
+            return (l.x0 > self.layout.left + 12 or alone and share >= 0.6 and (
+                not _prose_pair(l.words) or any(c in "=≤≥<>∝∼≈≡" for w in l.words for c in w.text))) \
+                and share >= 0.4 \
+                and _equation_label(l, self.layout) is None
         j = idx - 1
         while j >= 0 and items[j].kind == "line" and is_display(items[j].line) \
-                and display[0].top - items[j].line.bottom < body * 1.6 and len(display) < 6:
+                and display[0].top - items[j].line.bottom < body * 1.6 and len(display) < 12:
             display.insert(0, items[j].line)
             j -= 1
         j = idx + 1
         while j < len(items) and items[j].kind == "line" and is_display(items[j].line) \
-                and items[j].line.top - display[-1].bottom < body * 1.6 and len(display) < 6:
+                and items[j].line.top - display[-1].bottom < body * 1.6 and len(display) < 12:
             display.append(items[j].line)
             j += 1
         parts = []
+        glyphs: list[Word] = []
         for l in display:
             words = l.words
             if l is line:   # the number itself, at the right edge (or the left, for books numbered on the left)
@@ -1466,6 +1544,7 @@ class ChunkBuilder:
                     [w for w in words if equation_number(w.text) != number and not w.text.startswith("(")] \
                     if equation_number(words[-1].text) is None else words[:-1]
             parts.append(" ".join(w.text for w in words))
+            glyphs.extend(words)
         equation = "\n".join(p for p in parts if p)
         before = " ".join(_join_lines(p) for p in self.paragraphs[-1:]) if self.paragraphs else ""
         sentences = re.split(r"(?<=[.!?])\s+", before.strip())
@@ -1474,7 +1553,9 @@ class ChunkBuilder:
         if key in self.seen_entities:
             return
         self.seen_entities.add(key)
-        chunk = self._emit("formula", equation, line.page, number=number, title=None, context=context)
+        latex = self._display(glyphs, line.page)
+        chunk = self._emit("formula", latex or equation, line.page, number=number, title=None, context=context,
+                           extra={"text": equation} if latex else None)
         # A formula chunk sits inside the flow of text: keep it after the open text in reading order.
         chunk.extra["in_text"] = True
 

