@@ -95,6 +95,25 @@ def is_math_font(font: str) -> bool:
     return _family(font) in ("italic", "bolditalic", "symbol", "extension", "bb", "frak")
 
 
+# Characters TeX's OT1 text encoding lacks and takes from the math symbol font: `\{`, `\}`,
+# `\textbackslash`, `\textbar`, `\textless`/`\textgreater`.  Around letters of a text face they are
+# text (`\SetKwInput{Kw}{input}` in a typewriter face), not maths.
+_TEXT_FROM_SYMBOL_FONT = set("\\{}|<>")
+
+
+def is_math_word(w) -> bool:
+    """Whether a word is (part of) a formula: some glyph of it is set in a math font, other than the
+    few a text face borrows from the symbol font between its own letters."""
+    if not w.spans:
+        return is_math_font(w.font)
+    math = [s for s in w.spans if is_math_font(s.font.name)]
+    if not math:
+        return False
+    borrowed = all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT for s in math)
+    text_letters = any(not is_math_font(s.font.name) and any(c.isalpha() for c in s.text) for s in w.spans)
+    return not (borrowed and text_letters)
+
+
 # --------------------------------------------------------------------------- atoms
 @dataclass
 class Atom:
@@ -673,8 +692,7 @@ def math_share(words: list[Word]) -> float:
         return 0.0
     count = 0
     for w in words:
-        fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
-        if any(is_math_font(f) for f in fonts) or not any(c.isascii() and c.isalpha() for c in w.text):
+        if is_math_word(w) or not any(c.isascii() and c.isalpha() for c in w.text):
             count += 1
     return count / len(words)
 
@@ -686,8 +704,7 @@ def _cell_text(words: list[Word], bars=()) -> str:
     run: list[Word] = []
 
     def is_math(w: Word) -> bool:
-        fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
-        return any(is_math_font(f) for f in fonts) or bool(w.spans and len({round(s.baseline, 1) for s in w.spans}) > 1)
+        return is_math_word(w) or bool(w.spans and len({round(s.baseline, 1) for s in w.spans}) > 1)
 
     def flush() -> None:
         if run:
@@ -823,9 +840,6 @@ def table_markdown(lines: list, bars=()) -> str:
 
 
 # --------------------------------------------------------------------------- inline maths in prose
-def _is_math_word(w: Word) -> bool:
-    fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
-    return any(is_math_font(f) for f in fonts)
 
 
 def _bridges(w: Word) -> bool:
@@ -845,7 +859,7 @@ def prose_with_math(words: list[Word], bars=()) -> str:
     n = len(words)
     while k < n:
         w = words[k]
-        if not _is_math_word(w):
+        if not is_math_word(w):
             out.append(w.text)
             k += 1
             continue
@@ -855,8 +869,8 @@ def prose_with_math(words: list[Word], bars=()) -> str:
             start -= 1
             out.pop()
         end = k + 1
-        while end < n and (_is_math_word(words[end]) or (_bridges(words[end]) and (
-                end + 1 < n and _is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))):
+        while end < n and (is_math_word(words[end]) or (_bridges(words[end]) and (
+                end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))):
             end += 1
         run = words[start:end]
         tail = ""
@@ -866,7 +880,7 @@ def prose_with_math(words: list[Word], bars=()) -> str:
         if spans and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
-        elif not spans and re.search(r"[.,;:]$", last.text) and not _is_math_word(last):
+        elif not spans and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
             tail = last.text[-1]
             run = run[:-1] + [_word_like(last, last.text[:-1])]
         latex = inline_latex([r for r in run if r is not None and r.text], bars)

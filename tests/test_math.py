@@ -131,3 +131,19 @@ def test_glyph_layer_keeps_the_extension_fonts_tall_parenthesis():
     tall = [w for line in page.lines for w in line.words
             if "Extension" in w.font and w.text == "(" and w.bottom - w.top > 20]
     assert tall
+
+
+def test_typewriter_text_with_symbol_font_braces_is_not_maths(tmp_path_factory):
+    """OT1 text takes `\\{`, `\\}` and the backslash from the math symbol font: a real manual's
+    `\\SetKwInput{KwData}{Data}`, set in a typewriter face, is printed text, not a formula."""
+    import sqlite3
+
+    from conftest import require_corpora
+    from test_corpora import built
+
+    require_corpora()
+    _, path, _ = built("algorithm2e_doc", tmp_path_factory)
+    db = sqlite3.connect(path)
+    contents = [c for (c,) in db.execute("SELECT content FROM chunks WHERE content LIKE '%SetKwInput%'")]
+    assert any(r"\SetKwInput{KwData}{Data}" in c for c in contents)
+    assert not any(r"$\SetKwInput" in c for c in contents)
