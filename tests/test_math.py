@@ -99,6 +99,19 @@ def test_normaliser_equates_spellings():
     assert math_score.similarity(tokens("a+b"), tokens("a+c")) == pytest.approx(2 / 3)
 
 
+def test_scorer_reads_plain_tex_displays_numbered_by_hand():
+    """A manual in plain TeX numbers its displays itself (`$$ … \\eqno(4.2)$$`): read under the printed number."""
+    text = (r"$$y=a^Tu_1+b\eqno(4.2)$$ and $$g(u) = 0, \eqno{\rm (Opt.C)}$$" "\n"
+            r"$$\left\{\begin{array}{@{\ }r@{\ }c@{\ }l}P\mu&=&v_1\\Q\mu&=&v_2\\\end{array}\right.\eqno (4.3)$$")
+    found = math_score.numbered_displays(text)
+    assert set(found) == {"4.2", "4.3"}      # a named condition is not a number
+    tokens = math_score.tokens
+    assert tokens(found["4.2"]) == tokens(r"y = a^{T}u_{1}+b")
+    assert tokens(found["4.3"]) == tokens(r"\begin{cases}P\mu = v_{1} \\ Q\mu = v_{2}\end{cases}")
+    dots = r"\begin{array}{rcl}a&=&b\\\multicolumn{3}{c}{.\ \ .\ \ .\ \ .\ \ .}\\c&=&d\\\end{array}"
+    assert tokens(dots) == tokens(r"\begin{aligned}a & = b \\ & \dots\dots.. \\ c & = d\end{aligned}")
+
+
 def test_prose_carries_its_maths_as_latex(kb):
     import json
 

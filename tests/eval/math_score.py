@@ -5,7 +5,10 @@ after \\appendix), is matched by number to the knowledge file's formula entity. 
 normalised to a canonical token sequence (spacing, \\left/\\right and \\big sizes, braces around a single
 token, environment wrappers of aligned rows and alignment marks dropped; equivalent spellings such as
 \\le/\\leq, \\text/\\mathrm, \\dfrac/\\frac, x'/x^{\\prime} made one) and compared: exact match rate and
-mean normalised edit similarity (1 - token edit distance / longer length).
+mean normalised edit similarity (1 - token edit distance / longer length).  Plain-TeX displays numbered by
+hand (`$$ ... \\eqno(2.1)$$`, `\\leqno`, or `\\[ ... \\tag{2.1}\\]`) are read too, under the number they print
+(a tag without a digit, such as a named condition "(KKT)", is not a number and is left out); their
+`array` alignments count as aligned rows, and `\\left\\{` + `array` + `\\right.` as `cases`.
 
 Tables: every `tabular` inside a float labelled in the source is split into cells (\\multicolumn cells
 repeated over the columns they span) and compared cell by cell with the Markdown table of the entity
@@ -14,6 +17,7 @@ of that label; a cell counts when its canonical form (text characters and maths 
     python tests/eval/math_score.py                      # the sample book, from knowledge.sqlite
     python tests/eval/math_score.py --pdf book/book.pdf  # read the PDF directly (no embedding)
     python tests/eval/math_score.py --tex DIR --kb FILE  # another book with its source
+    python tests/eval/math_score.py --tex DIR --main main.tex --kb FILE --labels none   # e.g. a plain-TeX manual
 """
 
 from __future__ import annotations
@@ -41,9 +45,10 @@ _SAME = {r"\le": r"\leq", r"\ge": r"\geq", r"\ne": r"\neq", r"\rightarrow": r"\t
          r"\dotsb": r"\dots", r"\bm": r"\mathbf", r"\boldsymbol": r"\mathbf", r"\colon": ":", r"\lbrace": r"\{",
          r"\rbrace": r"\}", r"\land": r"\wedge", r"\lor": r"\vee", r"\lnot": r"\neg", r"\ast": "*",
          r"\textit": r"\mathit", r"\emph": r"\mathit", r"\textbf": r"\mathbf", r"\leqslant": r"\leq",
-         r"\geqslant": r"\geq", r"\intercal": r"\top", r"\operatorname*": r"\mathrm", r"\varnothing": r"\emptyset"}
+         r"\geqslant": r"\geq", r"\intercal": r"\top", r"\operatorname*": r"\mathrm", r"\varnothing": r"\emptyset",
+         r"\mbox": r"\mathrm", r"\hbox": r"\mathrm"}
 _WRAPPERS = {"aligned", "align", "align*", "split", "gathered", "gather", "gather*", "multline", "equation",
-             "equation*", "alignedat"}
+             "equation*", "alignedat", "array"}
 _TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|[A-Za-z]|\d|\S")
 
 
@@ -51,6 +56,13 @@ def tokens(latex: str) -> list[str]:
     """A LaTeX formula as its canonical token sequence."""
     s = re.sub(r"(?<!\\)%.*", "", latex)
     s = re.sub(r"\\(label|tag|hypertarget)\{[^{}]*\}", "", s)
+    # plain TeX: a brace opening stacked rows is `cases`; an array's column spec and \multicolumn's span carry
+    # nothing (the rows are compared as aligned rows)
+    s = _drop_array_specs(s)
+    s = re.sub(r"\\left\s*\\\{\s*\\begin\{array\}(.*?)\\end\{array\}\s*\\right\s*\.",
+               r"\\begin{cases}\1\\end{cases}", s, flags=re.S)
+    s = re.sub(r"\\\\\s*(?=\\end\{)", "", s)   # a row break closing the last row
+    s = re.sub(r"\\multicolumn\s*\{[^{}]*\}\s*\{[^{}]*\}", "", s)
     s = re.sub(r"\\(begin|end)\{([a-z*]+)\}", lambda m: "" if m.group(2) in _WRAPPERS else f"\\{m.group(1)}{m.group(2)} ", s)
     s = re.sub(r"\\(hspace|vspace|hskip|mspace)\*?\{[^{}]*\}", "", s)
     raw = _TOKEN.findall(s)
@@ -67,6 +79,7 @@ def tokens(latex: str) -> list[str]:
     text = " ".join(out)
     text = re.sub(r"(?:\. ){2}\.", r"\\dots", text)
     text = re.sub(r"(?:\\cdot ){2}\\cdot", r"\\dots", text)
+    text = re.sub(r"\\dots(?: (?:\\dots|\.))+(?= |$)", r"\\dots", text)
     out = text.split()
     # braces around one token carry nothing: x_{t} == x_t
     changed = True
@@ -88,6 +101,17 @@ def tokens(latex: str) -> list[str]:
     while out and out[-1] == r"\\":
         out.pop()
     return out
+
+
+def _drop_array_specs(s: str) -> str:
+    """`\\begin{array}{r@{\\:}c}` without its column spec (a balanced group)."""
+    out, i = [], 0
+    for m in re.finditer(r"\\begin\{array\}\s*(?=\{)", s):
+        if m.start() < i:
+            continue
+        out.append(s[i:m.end()])
+        i = _balanced(s, m.end())[1]
+    return "".join(out) + s[i:]
 
 
 def _argument(toks: list[str], i: int) -> int:
@@ -183,6 +207,27 @@ def source_equations(tex_dir: Path, main: str = "book.tex") -> dict[str, str]:
             count += 1
             prefix = chr(ord("A") + letter - 1) if appendix else str(chapter)
             out[f"{prefix}.{count}"] = m.group(1).strip()
+        out.update(numbered_displays(text))
+    return out
+
+
+_DISPLAY = re.compile(r"(?<!\\)\$\$(.*?)(?<!\\)\$\$|\\\[(.*?)\\\]", re.S)
+_NUMBER = re.compile(r"\\(?:l?eqno|tag\*?)\s*(.*)$", re.S)
+
+
+def numbered_displays(text: str) -> dict[str, str]:
+    """{number: LaTeX} of the displays numbered by hand, as plain TeX does (`$$ z=c^Tx \\eqno(2.7)$$`, or
+    `\\leqno`, or `\\[ ... \\tag{2.7}\\]`): the number as printed, without its parentheses.  A tag with no digit
+    (a named condition such as "(KKT)") is not a number."""
+    out = {}
+    for m in _DISPLAY.finditer(text):
+        body = m.group(1) if m.group(1) is not None else m.group(2)
+        tag = _NUMBER.search(body)
+        if not tag:
+            continue
+        number = re.sub(r"\\(rm|mathrm|text|hbox|mbox)\b|[{}()\s]", "", tag.group(1))
+        if re.search(r"\d", number):
+            out[number] = body[:tag.start()].strip()
     return out
 
 
