@@ -587,12 +587,8 @@ def continuation(kb: KnowledgeBase, chunk_id: str) -> str:
     if key not in _CONTINUATIONS:
         # The next text chunk of the same section in reading order (a display's own entity, which
         # FOLLOWS may put between them, repeats text the passage prints).
-        row = kb.db.execute(
-            "SELECT b.content FROM chunks a JOIN chunks b ON b.ord > a.ord AND b.kind = 'text' "
-            "AND b.source IS a.source AND b.chapter IS a.chapter AND b.section IS a.section "
-            "AND b.subsection IS a.subsection AND b.subsubsection IS a.subsubsection "
-            "WHERE a.id = ? ORDER BY b.ord LIMIT 1", (chunk_id,)).fetchone()
-        first = sentences(row[0]) if row else ()
+        after = kb.next_in_section(chunk_id, text_only=True)
+        first = sentences(after.content) if after else ()
         if len(_CONTINUATIONS) > 4096:
             _CONTINUATIONS.clear()
         _CONTINUATIONS[key] = first[0] if first else ""

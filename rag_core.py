@@ -316,6 +316,8 @@ CHUNK_COLUMNS = (
     "section, section_title, subsection, subsection_title, subsubsection, subsubsection_title, "
     "page, pdf_page, ord, source, extra, page_label"
 )
+# The same columns of a second chunk table "b" in a join (KnowledgeBase.next_in_section).
+_NEXT_COLUMNS = ", ".join("b." + c.strip() for c in CHUNK_COLUMNS.split(","))
 
 
 SECTION_COLUMNS = "id, level, number, title, page_start, pdf_page_start, content, ord"
@@ -579,15 +581,21 @@ class KnowledgeBase:
         ).fetchall()
         return rows
 
-    def next_in_section(self, chunk: Chunk) -> Chunk | None:
-        """The chunk that follows this one in reading order (its FOLLOWS edge), if in the same section."""
-        row = self.db.execute(
-            f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id = (SELECT src FROM edges WHERE dst = ? AND rel = 'FOLLOWS')",
-            (chunk.id,)).fetchone()
-        after = _row_to_chunk(row) if row else None
-        if after is None or _place(after) != _place(chunk):
-            return None
-        return after
+    def next_in_section(self, chunk_id: str, text_only: bool = False) -> Chunk | None:
+        """The chunk after this one in reading order within its section, or None: by its FOLLOWS edge,
+        or with text_only the next text chunk (skipping the entities set between, such as a display
+        the passage itself prints)."""
+        b_columns = _NEXT_COLUMNS
+        same_place = ("b.chapter IS a.chapter AND b.section IS a.section AND b.subsection IS a.subsection "
+                      "AND b.subsubsection IS a.subsubsection")
+        if text_only:
+            sql = (f"SELECT {b_columns} FROM chunks a JOIN chunks b ON b.ord > a.ord AND b.kind = 'text' "
+                   f"AND b.source IS a.source AND {same_place} WHERE a.id = ? ORDER BY b.ord LIMIT 1")
+        else:
+            sql = (f"SELECT {b_columns} FROM edges e JOIN chunks a ON a.id = e.dst JOIN chunks b ON b.id = e.src "
+                   f"WHERE e.dst = ? AND e.rel = 'FOLLOWS' AND {same_place} LIMIT 1")
+        row = self.db.execute(sql, (chunk_id,)).fetchone()
+        return _row_to_chunk(row) if row else None
 
     def first_chunk_of_section(self, number: str, filters: dict) -> int | None:
         """Rowid of the first text chunk under a numbered section (at any depth), within filters."""
@@ -614,10 +622,6 @@ class KnowledgeBase:
             (vector, *rowids),
         )
         return {rowid: 1.0 - dist for rowid, dist in rows}
-
-
-def _place(c: Chunk) -> tuple:
-    return c.chapter, c.section, c.subsection, c.subsubsection
 
 
 def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
@@ -886,9 +890,10 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
 
     ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
     scores = {r: 1.0 if r in pinned else fused.get(r, 0.0) for r in ordered}
+    chunks: dict = {}
     if tags:
         ordered = ordered[:k + TAG_POOL]
-        chunks = kb.chunks_by_rowid(ordered)
+        chunks = kb.chunks_by_rowid(ordered)   # the pool's chunks, reused for the hits below
         tagged = kb.tags_of([chunks[r].id for r in ordered])
         wanted = set(tags)
         for r in ordered:
@@ -897,7 +902,7 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
         rest = sorted((r for r in ordered if r not in pinned), key=lambda r: (-round(scores[r], 6), r))
         ordered = [r for r in ordered if r in pinned] + rest
     ordered = ordered[:k]
-    chunks = kb.chunks_by_rowid(ordered)
+    chunks = chunks or kb.chunks_by_rowid(ordered)
     hits: list[Hit] = []
     ceiling = 1.0
     for rowid in ordered:
@@ -910,7 +915,7 @@ def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
         # A short hit (a heading's opening line, a parameter's head, a bare formula) comes with
         # what follows it, so the reader sees the unit it opens.
         if len(hit.chunk.content) < SHORT_HIT_CHARS:
-            after = kb.next_in_section(hit.chunk)
+            after = kb.next_in_section(hit.chunk.id)
             hit.continued = after.content if after else None
     t4 = time.perf_counter()
     if traverse_kinds:

@@ -243,7 +243,7 @@ def test_a_short_hit_comes_with_what_follows(kb):
     seen = 0
     for cid, content in shorts[:20]:
         chunk = kb.get(cid)
-        after = kb.next_in_section(chunk)
+        after = kb.next_in_section(chunk.id)
         hit = next((h for h in kb.search(content, k=10).hits if h.chunk.id == cid), None)
         if hit is None:
             continue
