@@ -269,7 +269,13 @@ def create_mcp(kb: KnowledgeBase, answer=None):
             raise ToolError(str(exc)) from None
         result = kb.search(query.strip(BLANKS)[:2000], k=k, filters=kb_filters,
                            traverse_kinds=mcp_kinds(traverse_types), tags=tags)
-        return {"result": [mcp_document(h.chunk, kb, h.cosine) for h in result.hits]}
+        docs = []
+        for h in result.hits:
+            doc = mcp_document(h.chunk, kb, h.cosine)
+            if h.continued:   # a short hit with the text that follows it, as on REST
+                doc["metadata"]["continued"] = h.continued
+            docs.append(doc)
+        return {"result": docs}
 
     def get_search_tags_catalog(tag_type, category=None):
         if tag_type == "tables":

@@ -270,3 +270,13 @@ def test_answer_tool_opt_in_on_mcp():
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_mcp_search_shows_a_short_hits_continuation(server):
+    """As on REST: a short hit (a bare formula) carries the text that follows it in metadata.continued."""
+    res = fastmcp_session(server, lambda c: c.call_tool(
+        "search_knowledge_base", {"query": "belief update equation", "k": 10}))
+    docs = res.structured_content["result"]
+    continued = [d for d in docs if "continued" in d["metadata"]]
+    assert continued, docs
+    assert all(len(d["content"]) < 200 and d["metadata"]["continued"] for d in continued)
