@@ -649,7 +649,10 @@ _PAIR_NOTATION_RE = re.compile(r"\(\s*([^\W\d_])\s*,\s*([^\W\d_])\s*\)")
 # holds each one both as its parts (what unicode61 makes of it) and whole (identifier_index_terms),
 # and a query's identifiers search for both, so either spelling finds the other.
 _JOINED_ID_RE = re.compile(r"(?<![\w.])[^\W\d_][^\W_]*(?:_+[^\W_]+|\.[^\W\d_][^\W_]+)+(?![\w]|\.\w)")
-_CAMEL_ID_RE = re.compile(r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z0-9]*|[0-9]+)*[A-Z][a-z0-9]*[A-Za-z0-9]*(?!\w)")
+# A camelCase name is a lower-case run (or one capitalised word), optional digits, then a capital and
+# the rest of the alphanumeric run.  Written with one quantifier per character class in sequence so
+# that it matches in linear time (the earlier nested form backtracked exponentially on a run of digits).
+_CAMEL_ID_RE = re.compile(r"(?<![\w.])(?:[a-z]+|[A-Z][a-z]+)[0-9]*[A-Z][A-Za-z0-9]*(?!\w)")
 _CAMEL_SPLIT_RE = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
