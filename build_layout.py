@@ -18,6 +18,14 @@ from build_heads import equation_number
 # --------------------------------------------------------------------------- running heads and feet
 """Running heads and feet: lines every page repeats at its top or foot, and the folios they carry."""
 
+HEAD_BAND = 0.10         # of the page's height: running heads stand in its top tenth
+FOOT_BAND = 0.91         # ... and running feet below this height
+FURNITURE_SIZE = 1.05    # of the body size: a head or foot is set no larger than the body text
+HEAD_FOLIO_BAND = 0.15   # of the page's height: a head or foot seen once carries a folio above this height
+FOOT_FOLIO_BAND = 0.85   # ... or below this one
+FURNITURE_WORDS = 12     # a running head or foot is a short line
+REPEATS = 3              # a head or foot's shape (digits aside) recurs on this many pages (2 in a short document)
+
 
 def _shape(text: str) -> str:
     return re.sub(r"\d+|\b[ivxlc]+\b", "#", text.lower()).strip()
@@ -26,9 +34,9 @@ def _shape(text: str) -> str:
 def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
     """Where running heads and feet stand: the page's top or bottom tenth, or its first or last line
     when set no larger than the body text (a chapter's title opening a page is not a running head)."""
-    if line.top < page.height * 0.10 or line.top > page.height * 0.91:
+    if line.top < page.height * HEAD_BAND or line.top > page.height * FOOT_BAND:
         return True
-    return (line is page.lines[0] or line is page.lines[-1]) and line.size <= body * 1.05
+    return (line is page.lines[0] or line is page.lines[-1]) and line.size <= body * FURNITURE_SIZE
 
 
 _ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
@@ -63,7 +71,7 @@ def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
         for line in page.lines:
             if _in_band(line, page, body):
                 band_counts[_shape(line.text)] += 1
-    threshold = 3 if len(pages) >= 6 else 2
+    threshold = REPEATS if len(pages) >= 6 else REPEATS - 1
     for page in pages:
         kept = []
         for line in page.lines:
@@ -73,7 +81,7 @@ def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
                 if alone or (band_counts[_shape(line.text)] >= threshold):
                     candidates.setdefault(page.number, []).extend(found)
                     continue
-                if found and len(line.words) <= 12 and (line is page.lines[0] or line is page.lines[-1]):
+                if found and len(line.words) <= FURNITURE_WORDS and (line is page.lines[0] or line is page.lines[-1]):
                     candidates.setdefault(page.number, []).extend(found)   # a head seen once, on its page's edge
             kept.append(line)
         page.lines = kept
@@ -88,13 +96,16 @@ def drop_folio_lines(pages: list[Page], printed: "PrintedPages") -> None:
         if not label or not page.lines:
             continue
         for line in {id(l): l for l in (page.lines[0], page.lines[-1])}.values():
-            if len(line.words) <= 12 and label in folio_candidates(line) and (
-                    line.top < page.height * 0.15 or line.top > page.height * 0.85):
+            if len(line.words) <= FURNITURE_WORDS and label in folio_candidates(line) and (
+                    line.top < page.height * HEAD_FOLIO_BAND or line.top > page.height * FOOT_FOLIO_BAND):
                 page.lines.remove(line)
 
 
 # --------------------------------------------------------------------------- printed pages
 """Printed pages: the number a reader cites for every PDF page, from folios or the PDF's labels."""
+
+FOLIO_REACH = 10     # pages: a folio's run is checked against the pages this far either side
+LABELS_AGREE = 0.8   # the PDF's page labels are used when they match this share of the folios read
 
 
 def roman_value(text: str) -> int | None:
@@ -153,7 +164,8 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     for number, opts in options.items():
         best, support = None, 0
         for opt in opts:
-            n = sum(1 for other in range(number - 10, number + 11) if other != number and opt in options.get(other, ()))
+            n = sum(1 for other in range(number - FOLIO_REACH, number + FOLIO_REACH + 1)
+                    if other != number and opt in options.get(other, ()))
             if n > support:
                 best, support = opt, n
         if best is not None and (support >= 1 or small):
@@ -203,7 +215,7 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
     if labels:
         judged = [n for n in chosen]
         agree = sum(1 for n in judged if labels.get(n) == folio.get(n))
-        if not judged or agree >= 0.8 * len(judged):
+        if not judged or agree >= LABELS_AGREE * len(judged):
             return PrintedPages({n: labels.get(n) or folio.get(n) for n in numbers}, "page labels",
                                 read=sum(1 for n in numbers if labels.get(n)), inferred=0)
         note = (f"the PDF's page labels disagree with the printed page numbers on {len(judged) - agree} of "
@@ -219,9 +231,19 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
 # --------------------------------------------------------------------------- text block
 """Text block: the main column's edges, the margin column, the body type and its leading."""
 
+FULL_LINE_WORDS = 6      # a line of six words or more is running text, set across the column
+MARGIN_GAP = 6           # pt: margin-column text starts right of the main column's edge by at least this
+SAME_SIZE = 0.3          # pt: one type size (sizes are read to a tenth of a point)
+LEADING_RANGE = (0.9, 1.8)   # of the body size: the baseline-to-baseline step of running text lies within
+LABEL_GAP = 1.5          # em: an equation number stands this far from its formula
+LABEL_COLUMN_REACH = 6   # em: equation numbers end this close to the text block's edge, or the edge is theirs
+LABEL_COLUMN_MIN = 3     # equation numbers end at one x on at least this many lines to make a column of their own
+
 
 @dataclass
 class Layout:
+    """The text block of one page parity: the main column's edges, the margin column, the body type."""
+
     left: float          # left edge of the main column
     right: float         # right edge of the main column
     margin_x: float      # words starting right of this are margin-column text
@@ -254,7 +276,7 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
         # A parity with too few pages to tell (a short document) takes the whole document's edges.
         if found is None:
             layouts[parity] = every or Layout(left=72, right=pages[0].width * 0.8,
-                                              margin_x=pages[0].width * 0.8 + 6, body_size=body)
+                                              margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
         layouts[parity].body_font = body_font
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
         layouts[parity].leading = _leading(pages, body)
@@ -265,10 +287,10 @@ def _leading(pages: list[Page], body: float) -> float:
     """Baseline to baseline between consecutive lines of body text: the most common such distance."""
     steps: Counter = Counter()
     for page in pages[:400]:
-        lines = [l for l in page.lines if abs(l.size - body) < 0.3 and len(l.words) >= 6]
+        lines = [l for l in page.lines if abs(l.size - body) < SAME_SIZE and len(l.words) >= FULL_LINE_WORDS]
         for a, b in zip(lines, lines[1:]):
             step = b.baseline - a.baseline
-            if body * 0.9 < step < body * 1.8:
+            if body * LEADING_RANGE[0] < step < body * LEADING_RANGE[1]:
                 steps[round(step * 2) / 2] += 1
     return steps.most_common(1)[0][0] if steps else body * 1.2
 
@@ -282,20 +304,21 @@ def _label_column(pages: list[Page], layout: Layout) -> float:
         for line in page.lines:
             words = line.words
             if len(words) >= 2 and equation_number(words[-1].text) and \
-                    words[-1].x0 - words[-2].x1 > layout.body_size * 1.5:
+                    words[-1].x0 - words[-2].x1 > layout.body_size * LABEL_GAP:
                 ends[round(words[-1].x1)] += 1
     if not ends:
         return layout.right
     x, n = ends.most_common(1)[0]
     near = sum(c for e, c in ends.items() if abs(e - x) <= 2)
-    return float(x) if near >= 3 and abs(x - layout.right) < layout.body_size * 6 else layout.right
+    return float(x) if near >= LABEL_COLUMN_MIN and abs(x - layout.right) < layout.body_size * LABEL_COLUMN_REACH \
+        else layout.right
 
 
 def _column_edges(pages: list[Page], body: float) -> Layout | None:
     starts, ends = Counter(), Counter()
     for page in pages:
         for line in page.lines:
-            if len(line.words) >= 6:
+            if len(line.words) >= FULL_LINE_WORDS:
                 starts[round(line.x0)] += 1
                 ends[round(line.x1)] += 1
     if sum(ends.values()) < 20:
@@ -303,7 +326,7 @@ def _column_edges(pages: list[Page], body: float) -> Layout | None:
     width = pages[0].width
     left = starts.most_common(1)[0][0]
     right = max((n, x) for x, n in ends.items() if x < width * 0.95)[1]
-    return Layout(left=left, right=right, margin_x=right + 6, body_size=body)
+    return Layout(left=left, right=right, margin_x=right + MARGIN_GAP, body_size=body)
 
 
 # --------------------------------------------------------------------------- contents pages

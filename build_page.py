@@ -19,7 +19,7 @@ from typing import Iterable
 from build_common import Chunk
 from build_glyphs import Line, Page, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
-from build_layout import Layout
+from build_layout import FULL_LINE_WORDS, Layout
 from build_math import algorithm_text, math_share, prose_with_math, table_markdown
 from build_roles import ends_with_equation_number, equation_label, inside, prose_pair
 
@@ -89,7 +89,19 @@ def code_text(lines: list[Line], left: float) -> str:
 
 
 # --------------------------------------------------------------------------- page items
-"""Page items: the main and margin columns, the captions in each, and the floats they name."""
+"""Page items: the main and margin columns, the captions in each, and the floats they name.
+
+Distances are in points (pt) or in multiples of a line's type size (em); the 1 or 2 pt left inline
+absorb the rounding of glyph boxes and rules."""
+
+MARGIN_BLOCK_GAP = 1.2        # em: a margin note or caption ends where a wider gap follows its last line
+CAPTION_ABOVE_BOX = 40        # pt: a margin caption stands beside its box, from this far above its top
+BOX_AT_FOOT = 0.82            # of the page's height: a box reaching below this runs on overleaf
+TABLE_RULE_ABOVE = 30         # pt: a margin table's first rule stands from this far above its caption's top
+TABLE_RULE_BELOW = 80         # pt: ... to this far below it
+RULE_SAME_WIDTH = 3           # pt: the rules of one tabular start and end together, within this
+TABLE_MAX_HEIGHT = 400        # pt: a tabular beside a margin caption is shorter than this
+TABLE_RULE_GAP = 120          # pt: rules further apart than this belong to different tabulars
 
 
 @dataclass
@@ -156,7 +168,7 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
     for line in margin:
         starts_note = bool(re.match(r"^\d+\s", line.text)) and line.words[0].size < line.size
         if not blocks or _margin_caption(line, layout) or starts_note or \
-                line.top - blocks[-1][-1].bottom > line.size * 1.2:
+                line.top - blocks[-1][-1].bottom > line.size * MARGIN_BLOCK_GAP:
             blocks.append([line])
         else:
             blocks[-1].append(line)
@@ -181,7 +193,7 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
         if not framed:
             continue
         cap = min((c for c in captions if not c.used and c.kind != "table"
-                   and box[1] - 40 <= c.top <= box[3]), key=lambda c: abs(c.top - box[1]), default=None)
+                   and box[1] - CAPTION_ABOVE_BOX <= c.top <= box[3]), key=lambda c: abs(c.top - box[1]), default=None)
         if cap is None:
             continue  # an uncaptioned box stays ordinary text
         cap.used = True
@@ -193,7 +205,7 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
             content = "\n".join(join_lines([l]) for l in framed if not ends_with_equation_number(l, layout))
         # A box that runs to the page's foot goes on at the head of the next page (a breakable box).
         items.append(Item(box[1], "entity", entity=FoundEntity(
-            cap.kind, cap.number, cap.title, content, continues="box" if box[3] > page.height * 0.82 else None)))
+            cap.kind, cap.number, cap.title, content, continues="box" if box[3] > page.height * BOX_AT_FOOT else None)))
     return items
 
 
@@ -204,16 +216,16 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
     for cap in captions:
         if cap.used or cap.kind != "table":
             continue
-        rules = sorted(r for r in page.rules if r[0] < layout.margin_x and cap.top - 30 <= r[1] <= cap.top + 80)
+        rules = sorted(r for r in page.rules if r[0] < layout.margin_x and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW)
         content_lines = []
         if rules:
             top = rules[0][1]
             # The rules of one tabular share its width; a drawing's strokes do not.
-            group = [r for r in page.rules if abs(r[0] - rules[0][0]) < 3 and abs(r[2] - rules[0][2]) < 3
-                     and top <= r[1] <= top + 400]
+            group = [r for r in page.rules if abs(r[0] - rules[0][0]) < RULE_SAME_WIDTH
+                     and abs(r[2] - rules[0][2]) < RULE_SAME_WIDTH and top <= r[1] <= top + TABLE_MAX_HEIGHT]
             bottom = top
             for r in sorted(group, key=lambda r: r[1]):
-                if r[1] - bottom > 120:
+                if r[1] - bottom > TABLE_RULE_GAP:
                     break
                 bottom = r[1]
             content_lines = [l for l in main if top - 1 <= (l.top + l.bottom) / 2 <= bottom + 1 and id(l) not in used]
@@ -305,11 +317,39 @@ def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Li
 # --------------------------------------------------------------------------- floats
 """Floats: a caption's lines, and the body it names: ruled rows, code, the text inside a drawing."""
 
+CENTRED_SLACK = 12            # pt: a centred line's middle lies this close to the column's
+CENTRED_INSET = 5             # pt: ... and it stops short of both edges by more than this
+NEAR_DRAWING = 20             # pt: a caption overlaps its drawing's width, give or take this
+CAPTION_TO_DRAWING = 40       # pt: a caption stands closer than this above or below its drawing
+RULE_EDGE_SLACK = 4           # pt: rules of one float start and end together, within this
+GUTTER = 6                    # pt: floats side by side leave at least this between them
+SIDE_FLOAT_WIDTH = 60         # pt: a float set beside another is wider than this
+SIDE_FLOAT_REACH = 30         # pt: the lines cut at a gutter start this far above the floats' rules
+CODE_LINE_STEP = 2.2          # em: lines of one code listing follow each other closer than this
+FULL_LINE_EDGE = 4            # pt: a justified line ends this close to the column's right edge
+SOLID_LINE_GAP = 0.5          # em: a line reads on from the one above when closer than this
+CAPTION_WRAP_GAP = 0.6        # em: a caption's wrapped lines are set closer than this
+CAPTION_SAME_SIZE = 0.5       # pt: a caption's lines share one type size
+CAPTION_MAX_LINES = 6         # a caption is at most this many lines
+RULE_BELOW_CAPTION = 60       # pt: a ruled float's first rule lies this close below its caption
+FULL_WIDTH = 0.8              # of the column: a float this wide is not set beside another
+RULED_AT_FOOT = 0.75          # of the page's height: an unclosed ruled float runs past this to the foot
+RULES_ABOVE_CAPTION = 400     # pt: a table captioned below its rows has its rules within this above
+FLOAT_BODY_GAP = 1.6          # em: an unruled float's lines follow each other closer than this ...
+FLOAT_BODY_GAP_MIN = 14       # pt: ... or than this
+HEADING_SIZE = 1.15           # of the body size: a larger line is a heading, not a float's body
+FLOAT_MAX_LINES = 40          # an unruled float's body is at most this many lines
+BODY_LINE_START = 20          # pt: a line of running text starts this close to the column's left edge
+DRAWING_JOIN = 20             # pt: a drawn shape this close to the drawing is part of it
+DRAWING_SIDE = 30             # pt: text drawn inside a figure lies within this of its shapes, across ...
+DRAWING_ABOVE_BELOW = 12      # pt: ... and within this above and below them
+
 
 def _is_centred(line: Line, layout: Layout) -> bool:
     """Centred in the column and shorter than it (a justified line is centred too, but full)."""
     centre = (layout.left + layout.right) / 2
-    return abs((line.x0 + line.x1) / 2 - centre) < 12 and line.x0 > layout.left + 5 and line.x1 < layout.right - 5
+    return abs((line.x0 + line.x1) / 2 - centre) < CENTRED_SLACK and line.x0 > layout.left + CENTRED_INSET \
+        and line.x1 < layout.right - CENTRED_INSET
 
 
 def caption_context(line: Line, page: Page, layout: Layout) -> bool:
@@ -318,7 +358,8 @@ def caption_context(line: Line, page: Page, layout: Layout) -> bool:
     if _is_centred(line, layout):
         return True
     near = [g for g in page.graphics + page.rules
-            if g[0] < line.x1 + 20 and g[2] > line.x0 - 20 and (0 <= line.top - g[3] < 40 or 0 <= g[1] - line.bottom < 40)]
+            if g[0] < line.x1 + NEAR_DRAWING and g[2] > line.x0 - NEAR_DRAWING
+            and (0 <= line.top - g[3] < CAPTION_TO_DRAWING or 0 <= g[1] - line.bottom < CAPTION_TO_DRAWING)]
     return bool(near)
 
 
@@ -329,7 +370,7 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
     groups: list[list[tuple]] = []
     for r in sorted(page.rules + page.boxes, key=lambda r: (round(r[0]), round(r[2]))):
         for g in groups:
-            if abs(g[0][0] - r[0]) < 4 and abs(g[0][2] - r[2]) < 4:
+            if abs(g[0][0] - r[0]) < RULE_EDGE_SLACK and abs(g[0][2] - r[2]) < RULE_EDGE_SLACK:
                 g.append(r)
                 break
         else:
@@ -338,11 +379,12 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
     for a in groups:
         for b in groups:
             left, right = a[0], b[0]
-            if left[2] + 6 < right[0] and left[2] - left[0] > 60 and right[2] - right[0] > 60:
+            if left[2] + GUTTER < right[0] and left[2] - left[0] > SIDE_FLOAT_WIDTH and right[2] - right[0] > SIDE_FLOAT_WIDTH:
                 top = max(min(r[1] for r in a), min(r[1] for r in b))
                 bottom = min(max(r[3] for r in a), max(r[3] for r in b))
                 if bottom > top:   # the two groups share height: side by side
-                    cuts.append(((left[2] + right[0]) / 2, min(r[1] for r in a + b) - 30, max(r[3] for r in a + b) + 4))
+                    cuts.append(((left[2] + right[0]) / 2, min(r[1] for r in a + b) - SIDE_FLOAT_REACH,
+                                 max(r[3] for r in a + b) + RULE_EDGE_SLACK))
     if not cuts:
         return main
     out = []
@@ -369,7 +411,7 @@ def _code_near(main: list[Line], cap: list[Line], used: set[int]) -> list[Line]:
     for run in (below, above):
         body, last = [], None
         for l in run:
-            if not all(w.mono for w in l.words) or (last is not None and abs(l.top - last) > l.size * 2.2):
+            if not all(w.mono for w in l.words) or (last is not None and abs(l.top - last) > l.size * CODE_LINE_STEP):
                 break
             body.append(l)
             last = l.top
@@ -380,8 +422,8 @@ def _code_near(main: list[Line], cap: list[Line], used: set[int]) -> list[Line]:
 
 def _continues_paragraph(above: Line, line: Line, layout: Layout) -> bool:
     """True when line reads on from a justified line right above it at ordinary line spacing."""
-    return above.x1 >= layout.right - 4 and line.top - above.bottom < line.size * 0.5 and \
-        abs(line.x0 - layout.left) < 4 and len(above.words) >= 6
+    return above.x1 >= layout.right - FULL_LINE_EDGE and line.top - above.bottom < line.size * SOLID_LINE_GAP and \
+        abs(line.x0 - layout.left) < FULL_LINE_EDGE and len(above.words) >= FULL_LINE_WORDS
 
 
 def _caption_lines(main: list[Line], i: int, used: set[int], rules: list = (), body_font: str = "") -> list[Line]:
@@ -390,11 +432,11 @@ def _caption_lines(main: list[Line], i: int, used: set[int], rules: list = (), b
     for nxt in main[i + 1:]:
         gap = nxt.top - lines[-1].bottom
         ruled = any(lines[-1].bottom - 1 <= r[1] <= nxt.top + 1 for r in rules)
-        if id(nxt) in used or gap > nxt.size * 0.6 or abs(nxt.size - lines[0].size) > 0.5 \
+        if id(nxt) in used or gap > nxt.size * CAPTION_WRAP_GAP or abs(nxt.size - lines[0].size) > CAPTION_SAME_SIZE \
                 or is_head_like(nxt) or ruled:
             break
         lines.append(nxt)
-        if len(lines) >= 6:
+        if len(lines) >= CAPTION_MAX_LINES:
             break
     return lines
 
@@ -413,10 +455,11 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
     # The float's rules: below the caption, and under it (not a neighbouring float's, side by side).
     rules = sorted((r for r in page.rules if r[0] < layout.margin_x and r[1] >= cap_bottom - 2
                     and r[0] < cap_x1 and r[2] > cap_x0), key=lambda r: (r[1], r[0]))
-    below = [r for r in rules if r[1] - cap_bottom < 60]
+    below = [r for r in rules if r[1] - cap_bottom < RULE_BELOW_CAPTION]
     if below:
         first = below[0]
-        same = [r for r in rules if abs(r[0] - first[0]) < 4 and abs(r[2] - first[2]) < 4 and r[1] > first[1] + 4]
+        same = [r for r in rules if abs(r[0] - first[0]) < RULE_EDGE_SLACK and abs(r[2] - first[2]) < RULE_EDGE_SLACK
+                and r[1] > first[1] + RULE_EDGE_SLACK]
         # The float ends at the next rule of the same width, or (tables: top, mid and bottom
         # rules) at the last one before another caption starts.
         end = first[1]
@@ -429,18 +472,18 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
             if below_only:
                 break
         # A float narrower than the column (side by side with another) takes the lines within its rules' width.
-        within = (lambda l: True) if first[2] - first[0] > (layout.right - layout.left) * 0.8 else \
-            (lambda l: first[0] - 6 <= (l.x0 + l.x1) / 2 <= first[2] + 6)
+        within = (lambda l: True) if first[2] - first[0] > (layout.right - layout.left) * FULL_WIDTH else \
+            (lambda l: first[0] - GUTTER <= (l.x0 + l.x1) / 2 <= first[2] + GUTTER)
         if end > first[1]:
             return [l for l in main if id(l) not in used and first[1] - 2 <= (l.top + l.bottom) / 2 <= end + 2
                     and within(l)]
         if below_only and not same:
             # An opening rule and no closing one: the float breaks at the page's foot and goes on overleaf.
             body = _OpenEnded(l for l in main if id(l) not in used and l.top > first[1] - 2)
-            if body and body[-1].bottom > page.height * 0.75:
+            if body and body[-1].bottom > page.height * RULED_AT_FOOT:
                 return body
     if not below_only:
-        above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2 and cap_top - r[3] < 400]
+        above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2 and cap_top - r[3] < RULES_ABOVE_CAPTION]
         if len(above) >= 2:
             top = min(r[1] for r in above)
             return [l for l in main if id(l) not in used and top - 2 <= (l.top + l.bottom) / 2 <= cap_top]
@@ -449,8 +492,8 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
     for l in main:
         if l.top < cap_bottom or id(l) in used:
             continue
-        if l.top - last > max(l.size * 1.6, 14) or is_head_like(l) or l.size > layout.body_size * 1.15 \
-                or len(body) >= 40:
+        if l.top - last > max(l.size * FLOAT_BODY_GAP, FLOAT_BODY_GAP_MIN) or is_head_like(l) \
+                or l.size > layout.body_size * HEADING_SIZE or len(body) >= FLOAT_MAX_LINES:
             break
         body.append(l)
         last = l.bottom
@@ -465,7 +508,7 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
     are not taken for part of the figure."""
     def is_body(l: Line) -> bool:
         return id(l) in used or is_head_like(l) or equation_label(l, layout) is not None or (
-            l.x1 >= layout.right - 4 and l.x0 <= layout.left + 20 and len(l.words) >= 6)
+            l.x1 >= layout.right - FULL_LINE_EDGE and l.x0 <= layout.left + BODY_LINE_START and len(l.words) >= FULL_LINE_WORDS)
     top, bottom = cap[0].top, cap[-1].bottom
     floor = max([l.bottom for l in main if is_body(l) and l.bottom <= top]
                 + [b[3] for b in page.boxes if b[3] <= top] + [0.0])
@@ -487,17 +530,21 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
     while grew:
         grew = False
         for g in list(rest):
-            if g[1] <= y1 + 20 and g[3] >= y0 - 20:
+            if g[1] <= y1 + DRAWING_JOIN and g[3] >= y0 - DRAWING_JOIN:
                 cluster.append(g)
                 rest.remove(g)
                 y0, y1 = min(y0, g[1]), max(y1, g[3])
                 grew = True
-    region = (min(g[0] for g in cluster) - 30, y0 - 12, max(g[2] for g in cluster) + 30, y1 + 12)
+    region = (min(g[0] for g in cluster) - DRAWING_SIDE, y0 - DRAWING_ABOVE_BELOW,
+              max(g[2] for g in cluster) + DRAWING_SIDE, y1 + DRAWING_ABOVE_BELOW)
     return [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1 and inside(l, region, pad=2)]
 
 
 # --------------------------------------------------------------------------- floats across pages
 """Floats across pages: a boxed or ruled float broken at a page's foot goes on overleaf."""
+
+BOX_GOES_ON = 0.25      # of the page's height: the box that continues a float starts above this
+RULE_CLOSES = 0.6       # of the page's height: the rule that closes a continued float lies above this
 
 
 @dataclass
@@ -519,13 +566,13 @@ def continued_float(carry: FloatCarry | None, page: Page, items: list[Item], lay
     if not lines:
         return items
     if carry.how == "box":
-        box = next((b for b in sorted(page.boxes, key=lambda b: b[1]) if b[1] < page.height * 0.25), None)
+        box = next((b for b in sorted(page.boxes, key=lambda b: b[1]) if b[1] < page.height * BOX_GOES_ON), None)
         taken = [it for it in lines if box is not None and inside(it.line, box)]
     else:
         top = min(it.line.top for it in lines)
         closing = min((r[1] for r in page.rules if r[1] > top and r[0] < layout.margin_x), default=None)
         taken = [it for it in lines if closing is not None and it.line.bottom <= closing + 2] \
-            if closing is not None and closing < page.height * 0.6 else []
+            if closing is not None and closing < page.height * RULE_CLOSES else []
     if not taken:
         return items
     chunk = carry.chunk
@@ -544,6 +591,10 @@ def continued_float(carry: FloatCarry | None, page: Page, items: list[Item], lay
 """Equations: numbered displays inside floats, and the lines of a display in the running text."""
 
 
+LABEL_ROWS = 3          # lines: a number standing alone is centred on a display of at most this many rows each way
+LABEL_ROW_REACH = 24    # pt: ... whose rows stand this close to it
+
+
 def equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]:
     """Numbered equations displayed inside a box or float, as formula entities."""
     out = []
@@ -552,7 +603,8 @@ def equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]:
             number = equation_number(l.words[-1].text)
             content = " ".join(w.text for w in l.words[:-1])
             if not content:  # the number stands alone, centred on a display of several lines
-                near = [n for n in lines[max(0, i - 3):i + 4] if n is not l and abs(n.top - l.top) < 24
+                near = [n for n in lines[max(0, i - LABEL_ROWS):i + LABEL_ROWS + 1] if n is not l
+                        and abs(n.top - l.top) < LABEL_ROW_REACH
                         and not ends_with_equation_number(n, layout)]
                 content = "\n".join(n.text for n in near)
             out.append(Item(l.top, "entity", entity=FoundEntity("formula", number, None, content or f"({number})",

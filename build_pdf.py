@@ -104,13 +104,12 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     # Section page ends and short contents.
     by_section = defaultdict(list)
     for c in chunks:
-        for key in ("part", "chapter", "section", "subsection", "subsubsection"):
+        for key in LEVELS:
             value = getattr(c, key)
             if value:
                 by_section[(key, value)].append(c)
-    level_key = {0: "part", 1: "chapter", 2: "section", 3: "subsection", 4: "subsubsection"}
     for s in builder.cursor.sections:
-        members = by_section.get((level_key[s.level], s.number), [])
+        members = by_section.get((LEVELS[s.level], s.number), [])
         s.page_end = max([c.page for c in members if c.page is not None], default=s.page_start)
         first_text = next((c.content for c in members if c.kind == "text"), "")
         s.content = f"{s.number} {s.title}\n\n{first_text[:600]}".strip()
@@ -127,6 +126,10 @@ def _walk(pages: list[Page], layouts: dict[int, Layout], printed: PrintedPages, 
         builder.feed_page(page, page_items(page, builder.layout, wanted))
     builder.finish()
     return builder
+
+
+SECOND_LOOK_SPAN = 40     # pages: a missing number is looked for between neighbours at most this far apart
+SECOND_LOOK_MAX = 500     # missing numbers looked for per kind (a kind with more gaps is not a sequence)
 
 
 def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str], set[int]]:
@@ -146,11 +149,11 @@ def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str
     wanted: dict[tuple[str, str], set[int]] = {}
     for kind, missing in gaps.items():
         found = sorted(((_number_key(n), p) for n, p in numbers[kind].items()))
-        for number in missing[:500]:
+        for number in missing[:SECOND_LOOK_MAX]:
             key = _number_key(number)
             before = max((p for k, p in found if k < key), default=1)
             after = min((p for k, p in found if k > key), default=before)
-            pages = set(range(min(before, after), max(before, after) + 1)) if after - before <= 40 else set()
+            pages = set(range(min(before, after), max(before, after) + 1)) if after - before <= SECOND_LOOK_SPAN else set()
             wanted[(kind, number)] = pages | anchors.get((kind, number), set())
     return {k: v for k, v in wanted.items() if v}
 
@@ -260,6 +263,7 @@ ENVIRONMENT_SKIP = 1.45     # leadings: an environment is set off by extra space
 DEFAULT_LEADING = 1.2       # em: the leading when the book's could not be measured
 NEW_PARAGRAPH_INDENT = 3    # em: a paragraph's first line is indented by less than this
 STATEMENT_MAX_LINES = 120   # lines: a statement longer than this is running text after all
+PARAGRAPH_WORDS = 4         # words: an indented line this long opens a paragraph (a display's row is shorter)
 SENTENCE_ENDS_RE = re.compile(r"[.!?]$")
 ANSWER_HEAD_RE = re.compile(r"\s*\b(Solution:|Answer:|Hint:)")   # inside an exercise, each starts a line
 
@@ -308,7 +312,7 @@ class OpenBlock:
                         and not is_display(last, layout):
                     return False
             elif SENTENCE_ENDS_RE.search(last.text) and layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
-                    layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= 4:
+                    layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS:
                 return False   # it ended with its page; an indented new paragraph begins overleaf
         return len(lines) < STATEMENT_MAX_LINES
 

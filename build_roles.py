@@ -22,7 +22,7 @@ from build_common import Section
 from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, match_head)
-from build_layout import Layout
+from build_layout import SAME_SIZE, Layout
 from build_math import is_math_font
 from rag_core import normalize_number
 
@@ -36,7 +36,6 @@ DISPLAY_TYPE = 1.6              # em: parts and chapters open in display type, w
 HEADING_TYPE = 1.1              # em: a heading not set in bold is set a step above the body size
 CHAPTER_TYPE = 1.15             # em: a chapter heading numbered without a dot ("2 Markov chains") is bold and larger
 HEADING_MAX_CHARS = 120         # characters: a heading is shorter than a line and a half of text
-SAME_SIZE = 0.3                 # pt: two lines in one type size (sizes are read to a tenth of a point)
 SAME_EDGE = 3                   # pt: two lines aligned on one left edge
 TITLE_WRAP_GAP = 0.8            # em: a heading's title wraps onto a line set solid below it
 RUN_IN_INDENT = 3               # em: a run-in head starts at the column's edge or at a paragraph's indent
