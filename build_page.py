@@ -216,7 +216,8 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
     for cap in captions:
         if cap.used or cap.kind != "table":
             continue
-        rules = sorted(r for r in page.rules if r[0] < layout.margin_x and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW)
+        rules = sorted(r for r in page.rules if r[0] < layout.margin_x
+                       and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW)
         content_lines = []
         if rules:
             top = rules[0][1]
@@ -379,7 +380,8 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
     for a in groups:
         for b in groups:
             left, right = a[0], b[0]
-            if left[2] + GUTTER < right[0] and left[2] - left[0] > SIDE_FLOAT_WIDTH and right[2] - right[0] > SIDE_FLOAT_WIDTH:
+            if left[2] + GUTTER < right[0] and left[2] - left[0] > SIDE_FLOAT_WIDTH \
+                    and right[2] - right[0] > SIDE_FLOAT_WIDTH:
                 top = max(min(r[1] for r in a), min(r[1] for r in b))
                 bottom = min(max(r[3] for r in a), max(r[3] for r in b))
                 if bottom > top:   # the two groups share height: side by side
@@ -483,7 +485,8 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
             if body and body[-1].bottom > page.height * RULED_AT_FOOT:
                 return body
     if not below_only:
-        above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2 and cap_top - r[3] < RULES_ABOVE_CAPTION]
+        above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2
+                 and cap_top - r[3] < RULES_ABOVE_CAPTION]
         if len(above) >= 2:
             top = min(r[1] for r in above)
             return [l for l in main if id(l) not in used and top - 2 <= (l.top + l.bottom) / 2 <= cap_top]
@@ -508,7 +511,8 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
     are not taken for part of the figure."""
     def is_body(l: Line) -> bool:
         return id(l) in used or is_head_like(l) or equation_label(l, layout) is not None or (
-            l.x1 >= layout.right - FULL_LINE_EDGE and l.x0 <= layout.left + BODY_LINE_START and len(l.words) >= FULL_LINE_WORDS)
+            l.x1 >= layout.right - FULL_LINE_EDGE and l.x0 <= layout.left + BODY_LINE_START
+            and len(l.words) >= FULL_LINE_WORDS)
     top, bottom = cap[0].top, cap[-1].bottom
     floor = max([l.bottom for l in main if is_body(l) and l.bottom <= top]
                 + [b[3] for b in page.boxes if b[3] <= top] + [0.0])

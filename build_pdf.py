@@ -26,10 +26,10 @@ from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines,
 from build_math import display_latex, math_share
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
-from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, AppendicesDivider, BookmarkedHeading, DivisionLabel,
-                         DivisionTitle, EndsStatement, EquationLabel, ExerciseItem, ExerciseListHeading,
-                         HeadingContinues, HeadingWrap, LineContext, NumberedHeading, ChapterHeading, Prose, Role,
-                         RunInHead, inside, is_display, line_context, read_line)
+from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
+                         ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
+                         ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
+                         RunInHead, inside, is_display, read_line)
 from rag_core import entity_id, normalize_number
 
 
@@ -153,7 +153,8 @@ def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str
             key = _number_key(number)
             before = max((p for k, p in found if k < key), default=1)
             after = min((p for k, p in found if k > key), default=before)
-            pages = set(range(min(before, after), max(before, after) + 1)) if after - before <= SECOND_LOOK_SPAN else set()
+            near = after - before <= SECOND_LOOK_SPAN
+            pages = set(range(min(before, after), max(before, after) + 1)) if near else set()
             wanted[(kind, number)] = pages | anchors.get((kind, number), set())
     return {k: v for k, v in wanted.items() if v}
 
@@ -255,7 +256,6 @@ class SectionCursor:
 
 
 # Thresholds for where a statement (a run-in entity) ends.
-FRAME_PAD = 3               # pt: a line stands inside the frame it is set in, give or take a rule's width
 ITALIC_STATEMENT = 0.6      # a statement is set in italic when more than this share of its first words are
 UPRIGHT_RETURN = 0.5        # ... and it ends at a line where fewer than this share of the words are
 STATEMENT_BREAK = 3.2       # em: a gap this wide ends a statement (a display inside it is set closer)
@@ -342,7 +342,8 @@ class OpenText:
     def add(self, line: Line, layout: Layout) -> None:
         """A line joins the last paragraph, or opens a new one after an indent or extra space."""
         last = self.last_line()
-        if last is None or line.x0 > layout.left + PARAGRAPH_INDENT or line.top - last.bottom > line.size * PARAGRAPH_SKIP:
+        if last is None or line.x0 > layout.left + PARAGRAPH_INDENT or \
+                line.top - last.bottom > line.size * PARAGRAPH_SKIP:
             self.paragraphs.append([line])
         else:
             self.paragraphs[-1].append(line)
@@ -495,19 +496,19 @@ class ChunkBuilder:
             self._commit_pending()
             roles = read_line(line, self._context(line))
         if not isinstance(roles[-1], HEADING_LINES):
-            self.cursor.wrap = None
+            self.cursor.wrap = None    # only the line right after a heading can carry more of its title
         for role in roles:
             self._act(role, line, items, idx)
 
     def _context(self, line: Line) -> LineContext:
-        block, exercises = self.block, self.exercises
-        return line_context(line, self.layout, headings=self.outline.get(line.page, ()), has_outline=bool(self.outline),
-                            chapter=self.cursor.number("chapter"), pending_label=self.cursor.pending is not None,
-                            wrap=self.cursor.wrap, exercise_next=exercises.next if exercises else None,
-                            previous_line=self.text.last_line(), block_kind=block.kind if block else None,
-                            boxes=self.page.boxes, wanted=self.wanted)
+        block, exercises, cursor = self.block, self.exercises, self.cursor
+        return LineContext(self.layout, line.text.strip(), line.size, self.outline.get(line.page, ()),
+                           bool(self.outline), cursor.number("chapter"), cursor.pending is not None, cursor.wrap,
+                           exercises.next if exercises else None, self.text.last_line(),
+                           block.kind if block else None, self.page.boxes, self.wanted)
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
+        """What the builder does with one role of a line (a new role needs its case here)."""
         match role:
             case Prose():
                 self.add_line(line)

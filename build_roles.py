@@ -6,7 +6,7 @@ rule below looks at one line and a LineContext (the line's page and what the bui
 and returns a role, a frozen dataclass, or None; read_line runs LINE_RULES in order and the first
 role that is not a mark decides.  A mark is a fact that leaves the line to the rules after it
 (an "Exercises" heading opens a list and may still be a numbered heading).  What the builder does
-with each role is ChunkBuilder.feed_line in build_pdf.py.
+with each role is ChunkBuilder._act in build_pdf.py.
 
 To recognise a new kind of line: write a rule and its role here, put the rule in LINE_RULES where
 it must be tried, and give the role its branch in ChunkBuilder._act.
@@ -15,14 +15,14 @@ it must be tried, and give the role its branch in ChunkBuilder._act.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import Callable, ClassVar
+from dataclasses import dataclass
+from typing import Callable, ClassVar, NamedTuple
 
 from build_common import Section
 from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, match_head)
-from build_layout import SAME_SIZE, Layout
+from build_layout import LABEL_GAP, SAME_SIZE, Layout
 from build_math import is_math_font
 from rag_core import normalize_number
 
@@ -30,7 +30,7 @@ from rag_core import normalize_number
 # --------------------------------------------------------------------------- thresholds
 """Thresholds: each a typographic fact, in points (pt) or in multiples of the body type's size (em)."""
 
-BOOKMARK_BASELINE_SLACK = 1.5   # pt: a bookmark's heading is the line on the baseline it points at, give or take rounding
+BOOKMARK_BASELINE_SLACK = 1.5   # pt: a bookmark's heading is the line on the baseline it points at (rounded)
 HEADING_MIN_SIZE = 0.95         # em: a heading is never set smaller than the body text (sizes are rounded)
 DISPLAY_TYPE = 1.6              # em: parts and chapters open in display type, well over the body size
 HEADING_TYPE = 1.1              # em: a heading not set in bold is set a step above the body size
@@ -39,6 +39,7 @@ HEADING_MAX_CHARS = 120         # characters: a heading is shorter than a line a
 SAME_EDGE = 3                   # pt: two lines aligned on one left edge
 TITLE_WRAP_GAP = 0.8            # em: a heading's title wraps onto a line set solid below it
 RUN_IN_INDENT = 3               # em: a run-in head starts at the column's edge or at a paragraph's indent
+FRAME_PAD = 3                   # pt: a line stands inside the frame it is set in, give or take a rule's width
 SPACE_ABOVE_HEAD = 0.8          # em: a head that follows an unfinished sentence stands after extra space
 LIST_INDENT = 2.5               # em: an exercise list's numbers stand at the column's edge or a list indent
 MISSED_LABEL_REACH = 30         # pt: on a second look, an equation number may stop this short of the right edge
@@ -48,7 +49,6 @@ DISPLAY_PROSE_WORDS = 4         # words: a display holds fewer plain words than 
 UNNUMBERED_HEAD_WORDS = 4       # words: an unnumbered run-in head ("Proof.", "Proof of Lemma 2:") ends within these
 LABEL_AT_EDGE = 6               # pt: an equation number ends at the column's edge (starts at it, when on the left)
 LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers end, when that is not the edge
-LABEL_GAP = 1.5                 # em: a label without a period ("(12)") stands this far from its formula
 LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
 WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
@@ -103,7 +103,8 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
     first = line.words[0]
     if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text):
         return False
-    distinct = first.bold or (first.font != layout.body_font and (first.italic or bool(CAPS_FONT_RE.search(first.font))))
+    distinct = first.bold or (first.font != layout.body_font
+                              and (first.italic or bool(CAPS_FONT_RE.search(first.font))))
     if not distinct:
         return False
     words = line.words
@@ -218,7 +219,7 @@ class ExerciseListHeading(Role):
     mark: ClassVar[bool] = True
 
     def seen_by_later_rules(self, ctx: LineContext) -> LineContext:
-        return replace(ctx, exercise_next=1)
+        return ctx._replace(exercise_next=1)
 
 
 @dataclass(frozen=True)
@@ -261,7 +262,7 @@ class EndsStatement(Role):
     mark: ClassVar[bool] = True
 
     def seen_by_later_rules(self, ctx: LineContext) -> LineContext:
-        return replace(ctx, block_kind=None)
+        return ctx._replace(block_kind=None)
 
 
 @dataclass(frozen=True)
@@ -296,8 +297,9 @@ class HeadingWrap:
     bottom: float
 
 
-@dataclass(frozen=True)
-class LineContext:
+class LineContext(NamedTuple):
+    """What the rules read besides the line (immutable; a tuple, as one is made for every line)."""
+
     layout: Layout
     text: str                                   # the line's text, stripped (read once for every rule)
     size: float                                 # the line's type size (read once)
@@ -310,7 +312,7 @@ class LineContext:
     previous_line: Line | None = None           # the last line of the open text
     block_kind: str | None = None               # the kind of the open statement ("theorem", …)
     boxes: tuple = ()                           # the frames drawn on the page
-    wanted: dict = field(default_factory=dict)  # a second look: {(kind, number): pages} the numbering missed
+    wanted: dict = {}                           # a second look: {(kind, number): pages} missed (never written)
 
 
 def line_context(line: Line, layout: Layout, **state) -> LineContext:
@@ -420,7 +422,7 @@ def run_in_head(line: Line, ctx: LineContext) -> Role | None:
     head = match_head(line, layout.body_font)
     if head and head.kind not in FLOAT_KINDS and (starts_statement(line, head, ctx) or (
             _missed(ctx, head.kind, head.number, line) and line.x0 <= layout.left + layout.body_size * RUN_IN_INDENT)):
-        return RunInHead(head, next((b for b in ctx.boxes if inside(line, b, pad=3)), None))
+        return RunInHead(head, next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None))
     return None
 
 
@@ -441,7 +443,8 @@ def exercise_item(line: Line, ctx: LineContext) -> Role | None:
 
 def ends_statement(line: Line, ctx: LineContext) -> Role | None:
     """ "Proof.", "Solution." in a face of its own while a statement (not an exercise) is open."""
-    if ctx.block_kind is not None and ctx.block_kind not in ("exercise", "problem") and unnumbered_head(line, ctx.layout):
+    if ctx.block_kind is not None and ctx.block_kind not in ("exercise", "problem") and \
+            unnumbered_head(line, ctx.layout):
         return EndsStatement()
     return None
 
