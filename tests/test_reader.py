@@ -18,7 +18,8 @@ from conftest import BOOK_PDF, ROOT
 
 from build_common import number_ranges, numbering_gaps
 from build_glyphs import Line, Page, Word, repair_char
-from build_pdf import (_folio_candidates, equation_number, match_head, printed_pages, roman_value)
+from build_heads import equation_number, match_head
+from build_layout import folio_candidates, printed_pages, roman_value
 
 
 def word(text, x0=0.0, bold=False, italic=False, font="Body", size=10.0):
@@ -43,7 +44,7 @@ def page(number, *lines):
     (["Preface"], []),
 ])
 def test_folio_candidates(texts, expected):
-    assert _folio_candidates(line(*[word(t) for t in texts])) == expected
+    assert folio_candidates(line(*[word(t) for t in texts])) == expected
 
 
 def test_printed_pages_from_folios_with_openers_inferred():

@@ -1,0 +1,252 @@
+"""build_heads.py: how a book prints the labels of its numbered things and of its own parts.
+
+Equation numbers ("(5.3)"), entity heads ("Theorem 2.9 (Name).", "Figure 3.2:", "Fig. 1."),
+section and chapter labels, and the headings the PDF's bookmarks point at.  What is read here is
+the printed text and face of one line (or one bookmark); what a line *is* in the flow of a page is
+decided by the rules in build_roles.py.  Imports only build_glyphs.py and the core's number rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from build_glyphs import Document, Line, Word
+from rag_core import normalize_number
+
+
+# --------------------------------------------------------------------------- numbers
+"""Numbers: an equation's label, a section's number, a part's or a chapter's label."""
+
+EQ_NUMBER_RE = re.compile(r"^\(\s*((?:[A-Z]|\d+)(?:\s*[.:·\-–]\s*\d+)*[a-z]?)\s*\)$")
+HEADING_RE = re.compile(r"^((?:[A-Z]|\d+)(?:\.\d+){1,3})\.?\s+(\S.*)$")
+CHAPTER_RE = re.compile(r"^(?:Chapter|CHAPTER|Appendix|APPENDIX)\s+([A-Z]|\d+)\s*[.:]?\s*(.*)$")
+PART_RE = re.compile(r"^(?:Part|PART)\s+([IVX]+)\b\s*[.:]?\s*(.*)$")
+
+
+def equation_number(text: str) -> str | None:
+    """'(5.3)', '(1:1)', '( 2.4a )', '(12)' -> the number with periods ('5.3', '1.1', '2.4a', '12')."""
+    m = EQ_NUMBER_RE.match(text.strip())
+    if not m:
+        return None
+    return normalize_number(re.sub(r"\s*[.:·\-–]\s*", ".", m.group(1)))
+
+
+# --------------------------------------------------------------------------- entity heads
+"""Entity heads: "Theorem 5.1 (Name).", "Figure 3.2:", "Example 2.12" — any numbered thing, found by typography."""
+
+# A word, a number, and what follows.  The word is any capitalised word: the kind of thing a book
+# numbers is whatever it prints ("Assumption 2.1", "Problem 3.4"), not a list of ours.
+HEAD_RE = re.compile(r"^(?P<word>[A-Z][A-Za-z]{1,24})(?P<dot>\.)?\s+"
+                     r"(?P<num>[A-Z](?:[.:\-–]\d+)+|\d+(?:[.:\-–]\d+)*[a-z]?)"
+                     r"(?P<sep>[.:])?(?=\s|$|\()\s*(?P<rest>.*)$")
+# The abbreviations books print for a kind.
+KIND_ABBREVIATIONS = {"fig": "figure", "figs": "figure", "tab": "table", "eq": "formula", "eqn": "formula",
+                      "equation": "formula", "alg": "algorithm", "algo": "algorithm", "thm": "theorem",
+                      "lem": "lemma", "prop": "proposition", "cor": "corollary", "def": "definition",
+                      "defn": "definition", "rem": "remark", "exer": "exercise", "prob": "problem",
+                      "conj": "conjecture", "lst": "listing", "prog": "program"}
+# Words that number the book's own parts, or steps inside a text, never a thing the book defines.
+NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "page", "pages", "lecture", "unit",
+                    "module", "lesson", "step", "steps", "case", "cases", "item", "stage", "phase", "level", "line",
+                    "lines", "version", "release", "volume", "vol", "no", "number", "week", "day", "session",
+                    "round", "class", "grade", "year", "rule", "the", "and", "for", "see", "in", "of", "on",
+                    "at", "by", "to", "with", "from", "as", "or", "is", "are", "if", "let", "then", "we"}
+# Kinds printed as captioned floats: their body is a drawing, a table's rows or code, not running text.
+FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
+
+
+def entity_kind(word: str) -> str | None:
+    """The kind a printed head word names: 'Fig.' -> figure, 'Theorem' -> theorem; None for structure words."""
+    w = word.strip().rstrip(".").lower()
+    w = KIND_ABBREVIATIONS.get(w, w)
+    if not w.isalpha() or len(w) < 3 or w in NOT_ENTITY_WORDS:
+        return None
+    return w
+
+
+@dataclass
+class Head:
+    """A numbered head at the start of a line."""
+
+    kind: str
+    number: str           # as printed, separators made periods
+    title: str            # "(Cauchy-Schwarz)" or a bold name after the number, else ""
+    rest: str             # the line's text after the head and title
+    head_words: int       # how many of the line's words the head and title take
+    distinct: bool        # set in a face of its own: bold, or italic or capitals against upright body text
+    sep: str              # "." or ":" right after the number, or ""
+
+
+# A small-capitals face, by the names fonts give it ("…-SC", "CSC10", "…Caps").
+CAPS_FONT_RE = re.compile(r"Caps|SC\d|CSC|-SC|SmallCap", re.I)
+
+
+def match_head(line: Line, body_font: str) -> Head | None:
+    """The numbered head a line starts with, if any: "Theorem 2.9 Division Algorithm. Let …"."""
+    words = line.words
+    if len(words) < 2:
+        return None
+    m = HEAD_RE.match(f"{words[0].text} {words[1].text}")
+    if not m:
+        return None
+    kind = entity_kind(m.group("word"))
+    number = normalize_number(re.sub(r"[:\-–]", ".", m.group("num")))
+    if kind is None or number is None:
+        return None
+    first = words[0]
+    after = words[2:]
+    bold = first.bold and words[1].bold
+    caps = bool(CAPS_FONT_RE.search(first.font)) or (first.text.isupper() and len(first.text) > 3)
+    slanted = first.italic and first.font != body_font and not all(w.italic for w in after[:4])
+    distinct = bold or ((caps or slanted) and first.font != body_font)
+    # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
+    title, used = "", 2
+    if after and after[0].text.startswith("("):
+        for k, w in enumerate(after):
+            if w.text.rstrip(".:").endswith(")"):
+                title = " ".join(x.text for x in after[:k + 1]).rstrip(".:").strip()[1:-1]
+                used = 2 + k + 1
+                break
+    elif bold and after and after[0].bold:
+        for k, w in enumerate(after[:12]):
+            if not w.bold:
+                break
+            if w.text.endswith("."):
+                title = " ".join(x.text for x in after[:k + 1]).rstrip(".")
+                used = 2 + k + 1
+                break
+    rest = " ".join(w.text for w in words[used:])
+    return Head(kind, number, title, rest, used, distinct, m.group("sep") or "")
+
+
+def is_head_like(line: Line) -> bool:
+    """True when a line starts like an entity head ("Table 4.2 …"), whatever its face."""
+    m = HEAD_RE.match(line.text)
+    return bool(m) and entity_kind(m.group("word")) is not None
+
+
+# --------------------------------------------------------------------------- bookmarks
+"""Bookmarks: the headings the PDF's outline points at, found on their pages with their numbers."""
+
+
+@dataclass
+class OutlineHeading:
+    """A heading the PDF's bookmarks point at, found on its page."""
+
+    level: int              # 0 part, 1 chapter, 2 section, 3 subsection, 4 subsubsection
+    number: str | None      # as printed ("3", "3.1", "A", "II"); None for unnumbered ones (Preface, Index)
+    title: str
+    page: int
+    baseline: float         # the heading line's baseline on its page
+    outline_level: int = 0
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+_LEADING_NUMBER = re.compile(r"^(?:(?P<word>chapter|part|appendix|lecture)\s+)?(?P<num>(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+))"
+                             r"(?:\.|:)?(?:\s+|$)", re.IGNORECASE)
+
+
+def _heading_number(line: Line, above: list[Line]) -> tuple[str | None, str | None]:
+    """(number, 'part' | 'appendix' | None) printed on a heading line or on a label line right above it
+    ("3.1 Title", "Chapter 3" / "3" above the title, "Appendix A", "Part II")."""
+    for candidate in [line] + above:
+        m = _LEADING_NUMBER.match(candidate.text)
+        if not m:
+            continue
+        word, num = (m.group("word") or "").lower(), m.group("num")
+        rest = candidate.text[m.end():].strip()
+        if word == "part" or (re.fullmatch(r"[IVXLC]+", num) and word != "chapter" and (not rest or candidate is not line)):
+            if word == "part" or candidate is not line:
+                return num.upper(), "part"
+            continue
+        if num.isalpha() and not word and not (candidate is not line and not rest):
+            continue  # "A Short Note on Proofs": a word, not an appendix letter
+        if candidate is not line and rest and word not in ("chapter", "appendix", "lecture"):
+            continue  # a line above that says more than a label is not the heading's number
+        return (num.upper() if num.isalpha() else num), ("appendix" if word == "appendix" else None)
+    return None, None
+
+
+def _words_of(text: str) -> list[Word]:
+    """Plain words (no positions) for reading a number off a bookmark's title with _heading_number."""
+    return [Word(t, 0, 0, 0, 0, 0, False, False) for t in text.split()]
+
+
+def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
+    """The bookmarks' headings, placed on their lines: {pdf page: [headings]}.
+
+    Each bookmark's title is looked for on its page, near the height it points at; its number is
+    read from that line or from a label right above it ("Chapter 3", a big "3").  An unnumbered
+    bookmark whose children are numbered "3.1", "3.2" is chapter 3."""
+    found: list[OutlineHeading | None] = []
+    for entry in document.outline:
+        if not 1 <= entry.page <= len(document.pages):
+            found.append(None)
+            continue
+        page = document.pages[entry.page - 1]
+        # Bookmarks often carry the number: "I Probabilistic Reasoning", "2.1 Sets"; the page sets it apart.
+        prefix = _LEADING_NUMBER.match(entry.title.strip())
+        core = entry.title.strip()[prefix.end():] if prefix and len(entry.title.strip()[prefix.end():]) >= 3 else ""
+        title = _norm(core or entry.title)
+        if len(title) < 3:
+            found.append(None)
+            continue
+        best, best_key = None, None
+        for i, line in enumerate(page.lines):
+            text = _norm(line.text)
+            if not text or len(text) > len(title) + 16 or re.search(r"(\.\s?){3,}\S*$", line.text):
+                continue  # too long for this title, or a contents line ("1.1 Title . . . 3")
+            if title[:24] not in text and not (len(text) >= 6 and title.startswith(text[-min(len(text), 24):])):
+                continue
+            # The heading is the largest such line; among equals, the one nearest where the bookmark points.
+            key = (-round(line.size), abs(line.top - entry.top) if entry.top is not None else 0, i)
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        if best is None:
+            found.append(None)
+            continue
+        line = page.lines[best]
+        above = [l for l in page.lines[max(0, best - 2):best] if line.top - l.bottom < line.size * 4]
+        number, what = _heading_number(line, list(reversed(above)))
+        if number is None and core:
+            number, what = _heading_number(Line(_words_of(entry.title.strip()), entry.page), [])
+        level = 0 if what == "part" else (number.count(".") + 1 if number else -1)
+        found.append(OutlineHeading(min(level, 4), number, (core or entry.title).strip(), entry.page, line.baseline,
+                                    entry.level))
+    # Unnumbered bookmarks over numbered children: chapter N when the children are N.1, N.2, …
+    entries = document.outline
+    for i, h in enumerate(found):
+        if h is None or h.number:
+            continue
+        children = []
+        for j in range(i + 1, len(entries)):
+            if entries[j].level <= entries[i].level:
+                break
+            if found[j] and found[j].number and entries[j].level == entries[i].level + 1:
+                children.append(found[j].number)
+        prefixes = {c.rsplit(".", 1)[0] for c in children if "." in c}
+        if len(prefixes) == 1:
+            h.number = prefixes.pop()
+            h.level = h.number.count(".") + 1
+    # The outline depth of chapters: unnumbered bookmarks at that depth are unnumbered chapters.
+    chapter_depths = Counter(h.outline_level for h in found if h and h.level == 1)
+    base = chapter_depths.most_common(1)[0][0] if chapter_depths else 0
+    part_depths = {h.outline_level for h in found if h and h.level == 0}
+    out: dict[int, list[OutlineHeading]] = defaultdict(list)
+    for h in found:
+        if h is None:
+            continue
+        if h.level < 0 and h.outline_level in part_depths and h.outline_level < base:
+            # An unnumbered bookmark beside the parts: the appendices' divider is the part "Appendices".
+            h.level = 0
+            if re.fullmatch(r"(?i)appendi(x|ces)", h.title.strip()):
+                h.number = "Appendices"
+        elif h.level < 0:
+            h.level = max(1, min(4, 1 + h.outline_level - base))
+        out[h.page].append(h)
+    return dict(out)

@@ -1,0 +1,349 @@
+"""build_layout.py: a book's page furniture and text block, read from all its pages at once.
+
+Running heads and feet (dropped from the text), the printed page numbers (folios, checked as a
+sequence, and the PDF's page labels), the main column's edges and the margin column, the body
+type, and contents pages.  build_pdf.py calls these before it reads any page's lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from build_glyphs import Line, Page
+from build_heads import equation_number
+
+
+# --------------------------------------------------------------------------- running heads and feet
+"""Running heads and feet: lines every page repeats at its top or foot, and the folios they carry."""
+
+HEAD_BAND = 0.10         # of the page's height: running heads stand in its top tenth
+FOOT_BAND = 0.91         # ... and running feet below this height
+FURNITURE_SIZE = 1.05    # of the body size: a head or foot is set no larger than the body text
+HEAD_FOLIO_BAND = 0.15   # of the page's height: a head or foot seen once carries a folio above this height
+FOOT_FOLIO_BAND = 0.85   # ... or below this one
+FURNITURE_WORDS = 12     # a running head or foot is a short line
+REPEATS = 3              # a head or foot's shape (digits aside) recurs on this many pages (2 in a short document)
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+|\b[ivxlc]+\b", "#", text.lower()).strip()
+
+
+def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
+    """Where running heads and feet stand: the page's top or bottom tenth, or its first or last line
+    when set no larger than the body text (a chapter's title opening a page is not a running head)."""
+    if line.top < page.height * HEAD_BAND or line.top > page.height * FOOT_BAND:
+        return True
+    return (line is page.lines[0] or line is page.lines[-1]) and line.size <= body * FURNITURE_SIZE
+
+
+_ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
+_GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=\D)|(?<=\D)(\d{1,4})$")
+
+
+def folio_candidates(line: Line) -> list[str]:
+    """Numbers a head or foot line could carry as its page number: a number standing at either end
+    of the line, or digits glued to the first or last word ("REWARD234", "12CHAPTER")."""
+    words = [w.text for w in line.words]
+    out = []
+    for word in (words[0], words[-1]) if len(words) > 1 else words[:1]:
+        token = word.strip(".,:;|·–—-[]()")
+        if token.isdigit() and len(token) <= 4:
+            out.append(token)
+        elif _ROMAN_RE.match(token) and len(token) <= 8:
+            out.append(token)
+        else:
+            m = _GLUED_FOLIO_RE.search(token)
+            if m:
+                out.append(m.group(1) or m.group(2))
+    return list(dict.fromkeys(out))
+
+
+def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
+    """Remove running heads and feet in place; return each page's folio candidates {pdf page: [text]}."""
+    candidates: dict[int, list[str]] = {}
+    band_counts: Counter = Counter()
+    sizes: Counter = Counter(w.size for page in pages for line in page.lines for w in line.words)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    for page in pages:
+        for line in page.lines:
+            if _in_band(line, page, body):
+                band_counts[_shape(line.text)] += 1
+    threshold = REPEATS if len(pages) >= 6 else REPEATS - 1
+    for page in pages:
+        kept = []
+        for line in page.lines:
+            if _in_band(line, page, body):
+                found = folio_candidates(line)
+                alone = re.fullmatch(r"[\divxlcdm]{1,8}", line.text.strip().strip("-–— "))
+                if alone or (band_counts[_shape(line.text)] >= threshold):
+                    candidates.setdefault(page.number, []).extend(found)
+                    continue
+                if found and len(line.words) <= FURNITURE_WORDS and (line is page.lines[0] or line is page.lines[-1]):
+                    candidates.setdefault(page.number, []).extend(found)   # a head seen once, on its page's edge
+            kept.append(line)
+        page.lines = kept
+    return candidates
+
+
+def drop_folio_lines(pages: list[Page], printed: "PrintedPages") -> None:
+    """A head or foot that no other page repeats (a short chapter's only even page) still carries
+    the page's own number: once the sequence has confirmed that number, the line goes too."""
+    for page in pages:
+        label = printed.labels.get(page.number)
+        if not label or not page.lines:
+            continue
+        for line in {id(l): l for l in (page.lines[0], page.lines[-1])}.values():
+            if len(line.words) <= FURNITURE_WORDS and label in folio_candidates(line) and (
+                    line.top < page.height * HEAD_FOLIO_BAND or line.top > page.height * FOOT_FOLIO_BAND):
+                page.lines.remove(line)
+
+
+# --------------------------------------------------------------------------- printed pages
+"""Printed pages: the number a reader cites for every PDF page, from folios or the PDF's labels."""
+
+FOLIO_REACH = 10     # pages: a folio's run is checked against the pages this far either side
+LABELS_AGREE = 0.8   # the PDF's page labels are used when they match this share of the folios read
+
+
+def roman_value(text: str) -> int | None:
+    values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+    if not text or not _ROMAN_RE.match(text):
+        return None
+    total = 0
+    for a, b in zip(text, text[1:] + " "):
+        total += -values[a] if b != " " and values[b] > values[a] else values[a]
+    return total if total > 0 else None
+
+
+def to_roman(number: int) -> str:
+    out = ""
+    for value, letters in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+                           (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while number >= value:
+            out += letters
+            number -= value
+    return out
+
+
+@dataclass
+class PrintedPages:
+    """The number printed on every PDF page, and where it came from."""
+
+    labels: dict[int, str | None]   # as printed ("17", "xii"), None where the page number is unknown
+    source: str                     # "page labels", "folios" or "none"
+    read: int = 0                   # pages whose folio was read on the page (or labelled)
+    inferred: int = 0               # pages between or beside read ones (chapter openers, figures)
+    note: str = ""
+
+    def number(self, pdf_page: int) -> int | None:
+        label = self.labels.get(pdf_page)
+        return int(label) if label and label.isdigit() else None
+
+
+def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dict[int, tuple[str, int]]:
+    """Per page, the folio whose offset from the PDF index its neighbours share: {pdf page: (kind, offset)}.
+
+    A folio is a sequence: page n+1 prints one more than page n.  Each candidate is judged by how
+    many pages within ten either side carry a candidate of the same kind (arabic or roman) and the
+    same offset; the best-supported one wins when at least one other page agrees."""
+    options: dict[int, list[tuple[str, int]]] = {}
+    for number, texts in candidates.items():
+        opts = []
+        for text in texts:
+            if text.isdigit():
+                opts.append(("arabic", number - int(text)))
+            elif roman_value(text):
+                opts.append(("roman", number - roman_value(text)))
+        if opts:
+            options[number] = list(dict.fromkeys(opts))
+    chosen = {}
+    small = len(pages) <= 3
+    for number, opts in options.items():
+        best, support = None, 0
+        for opt in opts:
+            n = sum(1 for other in range(number - FOLIO_REACH, number + FOLIO_REACH + 1)
+                    if other != number and opt in options.get(other, ()))
+            if n > support:
+                best, support = opt, n
+        if best is not None and (support >= 1 or small):
+            chosen[number] = best
+        elif small and opts:
+            chosen[number] = opts[0]
+    return chosen
+
+
+def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None) -> PrintedPages:
+    """The printed page of every PDF page.
+
+    Folios read on the pages are the evidence: the running heads and feet carry the numbers a
+    reader cites.  Pages without one (chapter openers, full-page figures) take the number their
+    neighbours imply.  The PDF's own page labels are used when it defines them and they agree with
+    the folios (they then also number pages that print none); labels that disagree are reported
+    and set aside (a book re-saved with stale labels, or labels counted from the wrong page).
+    """
+    chosen = _runs_of_offsets(pages, candidates)
+    numbers = [p.number for p in pages]
+    folio: dict[int, str | None] = {}
+    for n in numbers:
+        if n in chosen:
+            kind, offset = chosen[n]
+            folio[n] = str(n - offset) if kind == "arabic" else to_roman(n - offset)
+    read = len(folio)
+    inferred = 0
+    # Pages between or beside read folios take the nearest run's offset (arabic before roman).
+    known = sorted(chosen)
+    for n in numbers:
+        if n in folio or not known:
+            continue
+        before = max((k for k in known if k < n), default=None)
+        after = min((k for k in known if k > n), default=None)
+        run = None
+        if before is not None and after is not None and chosen[before] == chosen[after]:
+            run = chosen[before]
+        elif before is not None and (after is None or n - before <= after - n):
+            run = chosen[before]
+        elif after is not None:
+            run = chosen[after]
+        if run:
+            value = n - run[1]
+            if value >= 1:
+                folio[n] = str(value) if run[0] == "arabic" else to_roman(value)
+                inferred += 1
+    if labels:
+        judged = [n for n in chosen]
+        agree = sum(1 for n in judged if labels.get(n) == folio.get(n))
+        if not judged or agree >= LABELS_AGREE * len(judged):
+            return PrintedPages({n: labels.get(n) or folio.get(n) for n in numbers}, "page labels",
+                                read=sum(1 for n in numbers if labels.get(n)), inferred=0)
+        note = (f"the PDF's page labels disagree with the printed page numbers on {len(judged) - agree} of "
+                f"{len(judged)} pages (e.g. PDF page {next(n for n in judged if labels.get(n) != folio.get(n))}: "
+                "label {!r}, printed {!r}); the printed numbers are used")
+        bad = next(n for n in judged if labels.get(n) != folio.get(n))
+        return PrintedPages(folio, "folios", read, inferred, note.format(labels.get(bad), folio.get(bad)))
+    if not folio:
+        return PrintedPages({n: None for n in numbers}, "none", 0, 0, "no page numbers found: PDF page indexes are cited")
+    return PrintedPages({n: folio.get(n) for n in numbers}, "folios", read, inferred)
+
+
+# --------------------------------------------------------------------------- text block
+"""Text block: the main column's edges, the margin column, the body type and its leading."""
+
+FULL_LINE_WORDS = 6      # a line of six words or more is running text, set across the column
+MARGIN_GAP = 6           # pt: margin-column text starts right of the main column's edge by at least this
+SAME_SIZE = 0.3          # pt: one type size (sizes are read to a tenth of a point)
+LEADING_RANGE = (0.9, 1.8)   # of the body size: the baseline-to-baseline step of running text lies within
+LABEL_GAP = 1.5          # em: an equation number stands this far from its formula
+LABEL_COLUMN_REACH = 6   # em: equation numbers end this close to the text block's edge, or the edge is theirs
+LABEL_COLUMN_MIN = 3     # equation numbers end at one x on at least this many lines to make a column of their own
+
+
+@dataclass
+class Layout:
+    """The text block of one page parity: the main column's edges, the margin column, the body type."""
+
+    left: float          # left edge of the main column
+    right: float         # right edge of the main column
+    margin_x: float      # words starting right of this are margin-column text
+    body_size: float
+    body_font: str = ""  # the font most of the running text is set in
+    label_right: float = 0.0   # where equation numbers end, when the book sets them off the text block's edge
+    leading: float = 0.0       # the usual distance from one line of running text to the next
+
+
+def detect_layout(pages: list[Page]) -> dict[int, Layout]:
+    """Main column edges and margin column per page parity (two-sided books shift the text block).
+
+    The left edge is where most long lines start; the right edge is the most common end of
+    long lines (justified text ends there); words starting right of it are margin text.
+    Returns {0: layout of even pages, 1: layout of odd pages}.
+    """
+    sizes: Counter = Counter()
+    fonts: Counter = Counter()
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                sizes[w.size] += len(w.text)
+                fonts[(w.font, w.size)] += len(w.text)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    body_font = max(((n, f) for (f, size), n in fonts.items() if size == body), default=(0, ""))[1]
+    layouts = {parity: _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body)
+               for parity in (0, 1)}
+    every = _column_edges([p for p in pages if not p.rotated], body)
+    for parity, found in layouts.items():
+        # A parity with too few pages to tell (a short document) takes the whole document's edges.
+        if found is None:
+            layouts[parity] = every or Layout(left=72, right=pages[0].width * 0.8,
+                                              margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
+        layouts[parity].body_font = body_font
+        layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
+        layouts[parity].leading = _leading(pages, body)
+    return layouts
+
+
+def _leading(pages: list[Page], body: float) -> float:
+    """Baseline to baseline between consecutive lines of body text: the most common such distance."""
+    steps: Counter = Counter()
+    for page in pages[:400]:
+        lines = [l for l in page.lines if abs(l.size - body) < SAME_SIZE and len(l.words) >= FULL_LINE_WORDS]
+        for a, b in zip(lines, lines[1:]):
+            step = b.baseline - a.baseline
+            if body * LEADING_RANGE[0] < step < body * LEADING_RANGE[1]:
+                steps[round(step * 2) / 2] += 1
+    return steps.most_common(1)[0][0] if steps else body * 1.2
+
+
+def _label_column(pages: list[Page], layout: Layout) -> float:
+    """The right edge the book sets its equation numbers to: the x where most "(5.3)" tokens that end
+    a line after a wide gap stop.  Equation numbers are right-aligned to one edge; that edge is
+    usually the text block's, but not always (a narrower display column, a wide margin)."""
+    ends: Counter = Counter()
+    for page in pages:
+        for line in page.lines:
+            words = line.words
+            if len(words) >= 2 and equation_number(words[-1].text) and \
+                    words[-1].x0 - words[-2].x1 > layout.body_size * LABEL_GAP:
+                ends[round(words[-1].x1)] += 1
+    if not ends:
+        return layout.right
+    x, n = ends.most_common(1)[0]
+    near = sum(c for e, c in ends.items() if abs(e - x) <= 2)
+    return float(x) if near >= LABEL_COLUMN_MIN and abs(x - layout.right) < layout.body_size * LABEL_COLUMN_REACH \
+        else layout.right
+
+
+def _column_edges(pages: list[Page], body: float) -> Layout | None:
+    starts, ends = Counter(), Counter()
+    for page in pages:
+        for line in page.lines:
+            if len(line.words) >= FULL_LINE_WORDS:
+                starts[round(line.x0)] += 1
+                ends[round(line.x1)] += 1
+    if sum(ends.values()) < 20:
+        return None
+    width = pages[0].width
+    left = starts.most_common(1)[0][0]
+    right = max((n, x) for x, n in ends.items() if x < width * 0.95)[1]
+    return Layout(left=left, right=right, margin_x=right + MARGIN_GAP, body_size=body)
+
+
+# --------------------------------------------------------------------------- contents pages
+"""Contents pages: a table of contents or a list of figures lists captions; it defines nothing."""
+
+
+def is_contents_page(page: Page) -> bool:
+    """A table of contents or a list of figures: most lines are words ending in a page number,
+    the numbers rising down the page (often after leader dots); its "Figure 3.2 …" lines list
+    captions, they define nothing."""
+    lines = [l for l in page.lines if len(l.words) >= 2]
+    if len(lines) < 6:
+        return False
+    entries = [l for l in lines if re.fullmatch(r"\d{1,4}|[ivxlc]{1,6}", l.words[-1].text)
+               and any(re.fullmatch(r"[A-Za-z][a-z]{2,}\W?", w.text) for w in l.words[:-1])]
+    if len(entries) < len(lines) * 0.6:
+        return False
+    numbers = [int(l.words[-1].text) for l in entries if l.words[-1].text.isdigit()]
+    rising = sum(1 for a, b in zip(numbers, numbers[1:]) if b >= a)
+    return len(numbers) < 2 or rising >= 0.8 * (len(numbers) - 1)

@@ -1,0 +1,668 @@
+"""build_page.py: one page into items in reading order: floats with their captions, framed
+statements, margin notes, and the lines of running text.
+
+page_items splits a page into its main and margin columns, finds every caption (in the margin or
+the main column) and takes the float it belongs to (a drawing's text, a table's rows, an
+algorithm's ruled body, code), and leaves the other main-column lines to the builder, which reads
+each one's role (build_roles.py).  A float broken at a page's foot goes on overleaf
+(continued_float).  Equations displayed inside floats are found here; those in the running text
+are found by the builder, whose displays display_lines gathers.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass
+from typing import Iterable
+
+from build_common import Chunk
+from build_glyphs import Line, Page, Word
+from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
+from build_layout import FULL_LINE_WORDS, Layout
+from build_math import algorithm_text, math_share, prose_with_math, table_markdown
+from build_roles import ends_with_equation_number, equation_label, inside, prose_pair
+
+
+# --------------------------------------------------------------------------- items
+"""Items: what a page holds, in reading order, and the text of a run of lines."""
+
+
+@dataclass
+class FoundEntity:
+    """A numbered thing read whole: a float with its caption, a framed or run-in statement, an equation."""
+
+    kind: str
+    number: str | None
+    title: str | None
+    content: str
+    context: str | None = None     # for a formula: the float it sits in, or the sentence before it
+    continues: str | None = None   # "box" or "ruled": it runs past the page's foot and goes on overleaf
+    extra: dict | None = None
+
+
+@dataclass
+class Item:
+    """One thing on a page in reading order: a line of text, a finished entity, or a margin note."""
+
+    top: float
+    kind: str                 # "line", "entity", "note"
+    line: Line | None = None
+    entity: FoundEntity | None = None
+    text: str = ""
+
+
+# Items that share a height: a float before the line beside it, margin notes after both.
+ITEM_ORDER = {"entity": 0, "line": 1, "note": 2}
+
+
+def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None) -> str:
+    """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$
+    (bars: each page's thin rules, for roots and fractions in a line)."""
+    out = ""
+    for line in lines:
+        text = (prose_with_math(line.words, (bars or {}).get(line.page, ())) if maths else line.text).strip()
+        if not text:
+            continue
+        if out.endswith("-") and text[:1].islower() and not out.endswith(" -"):
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}" if out else text
+    return out
+
+
+def code_text(lines: list[Line], left: float) -> str:
+    """Monospaced lines back to code, indentation rebuilt from x positions."""
+    widths = [(w.x1 - w.x0) / len(w.text) for line in lines for w in line.words if w.mono and len(w.text) > 2]
+    char = statistics.median(widths) if widths else 4.2
+    out = []
+    for line in lines:
+        indent = max(0, round((line.x0 - left) / char))
+        text = ""
+        cursor = line.x0
+        for w in line.words:
+            gap = max(1, round((w.x0 - cursor) / char)) if text else 0
+            text += " " * gap + w.text
+            cursor = w.x1
+        out.append(" " * indent + text)
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------- page items
+"""Page items: the main and margin columns, the captions in each, and the floats they name.
+
+Distances are in points (pt) or in multiples of a line's type size (em); the 1 or 2 pt left inline
+absorb the rounding of glyph boxes and rules."""
+
+MARGIN_BLOCK_GAP = 1.2        # em: a margin note or caption ends where a wider gap follows its last line
+CAPTION_ABOVE_BOX = 40        # pt: a margin caption stands beside its box, from this far above its top
+BOX_AT_FOOT = 0.82            # of the page's height: a box reaching below this runs on overleaf
+TABLE_RULE_ABOVE = 30         # pt: a margin table's first rule stands from this far above its caption's top
+TABLE_RULE_BELOW = 80         # pt: ... to this far below it
+RULE_SAME_WIDTH = 3           # pt: the rules of one tabular start and end together, within this
+TABLE_MAX_HEIGHT = 400        # pt: a tabular beside a margin caption is shorter than this
+TABLE_RULE_GAP = 120          # pt: rules further apart than this belong to different tabulars
+
+
+@dataclass
+class MarginCaption:
+    """A caption set in the margin column, waiting for the float (or box) it belongs to."""
+
+    kind: str
+    number: str
+    title: str
+    top: float
+    bottom: float
+    lines: list[Line]
+    used: bool = False
+
+
+def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[Item]:
+    """A page's items in reading order: main-column lines, entities, margin notes.
+
+    wanted: on a second look, {(kind, number): pages} of captions the numbering says were missed;
+    those are accepted in the body face without a caption's other signs."""
+    main, margin = _columns(page, layout)
+    main = _split_side_by_side(main, page, layout)
+    captions, notes = _margin_blocks(margin, page, layout)
+    items: list[Item] = []
+    used: set[int] = set()     # ids of the main column's lines a float has taken
+    items.extend(_framed_by_margin_captions(page, main, captions, used, layout))
+    items.extend(_margin_tables(page, main, captions, used, layout))
+    items.extend(_margin_floats(page, main, captions, used, layout, notes))
+    items.extend(_captioned_floats(page, main, used, layout, wanted or {}))
+    # Everything else in the main column flows as lines.
+    for line in main:
+        if id(line) not in used:
+            items.append(Item(line.top, "line", line=line))
+    items.extend(notes)
+    items.sort(key=lambda it: (round(it.top), ITEM_ORDER[it.kind]))
+    return items
+
+
+def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
+    """Each line's words cut at the margin column's edge: (main-column lines, margin lines)."""
+    main: list[Line] = []
+    margin: list[Line] = []
+    margin_x = page.width + 1 if page.rotated else layout.margin_x
+    for line in page.lines:
+        left = [w for w in line.words if w.x0 < margin_x]
+        right = [w for w in line.words if w.x0 >= margin_x]
+        if left:
+            main.append(Line(left, page.number))
+        if right:
+            margin.append(Line(right, page.number))
+    return main, margin
+
+
+def _margin_caption(line: Line, layout: Layout) -> Head | None:
+    """A margin line or block that opens with a caption's head (in a face of its own, or "Figure 3:")."""
+    head = match_head(line, layout.body_font)
+    return head if head and (head.distinct or head.sep) else None
+
+
+def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list[MarginCaption], list[Item]]:
+    """The margin column in blocks of lines (a caption or a note's mark starts a new one): the
+    captions, and the other blocks as notes."""
+    blocks: list[list[Line]] = []
+    for line in margin:
+        starts_note = bool(re.match(r"^\d+\s", line.text)) and line.words[0].size < line.size
+        if not blocks or _margin_caption(line, layout) or starts_note or \
+                line.top - blocks[-1][-1].bottom > line.size * MARGIN_BLOCK_GAP:
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+    captions, notes = [], []
+    for block in blocks:
+        text = join_lines(block)
+        head = _margin_caption(Line([w for l in block for w in l.words], page.number), layout)
+        if head:
+            title = _caption_title(text, head)
+            captions.append(MarginCaption(head.kind, head.number, title, block[0].top, block[-1].bottom, block))
+        else:
+            notes.append(Item(block[0].top, "note", text=text))
+    return captions, notes
+
+
+def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[MarginCaption], used: set[int],
+                               layout: Layout) -> list[Item]:
+    """Light boxes holding a float or a run-in block whose caption stands in the margin beside them."""
+    items: list[Item] = []
+    for box in sorted(page.boxes, key=lambda b: b[1]):
+        framed = [l for l in main if inside(l, box)]
+        if not framed:
+            continue
+        cap = min((c for c in captions if not c.used and c.kind != "table"
+                   and box[1] - CAPTION_ABOVE_BOX <= c.top <= box[3]), key=lambda c: abs(c.top - box[1]), default=None)
+        if cap is None:
+            continue  # an uncaptioned box stays ordinary text
+        cap.used = True
+        used.update(id(l) for l in framed)
+        items.extend(equations_in(framed, layout, context=f"{cap.kind.capitalize()} {cap.number}. {cap.title}"))
+        if cap.kind in ("algorithm", "listing") and all(w.mono for l in framed for w in l.words):
+            content = code_text(framed, min(l.x0 for l in framed))
+        else:
+            content = "\n".join(join_lines([l]) for l in framed if not ends_with_equation_number(l, layout))
+        # A box that runs to the page's foot goes on at the head of the next page (a breakable box).
+        items.append(Item(box[1], "entity", entity=FoundEntity(
+            cap.kind, cap.number, cap.title, content, continues="box" if box[3] > page.height * BOX_AT_FOOT else None)))
+    return items
+
+
+def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], used: set[int],
+                   layout: Layout) -> list[Item]:
+    """Margin captions of tables: the rule-bounded tabular beside or below them."""
+    items: list[Item] = []
+    for cap in captions:
+        if cap.used or cap.kind != "table":
+            continue
+        rules = sorted(r for r in page.rules if r[0] < layout.margin_x
+                       and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW)
+        content_lines = []
+        if rules:
+            top = rules[0][1]
+            # The rules of one tabular share its width; a drawing's strokes do not.
+            group = [r for r in page.rules if abs(r[0] - rules[0][0]) < RULE_SAME_WIDTH
+                     and abs(r[2] - rules[0][2]) < RULE_SAME_WIDTH and top <= r[1] <= top + TABLE_MAX_HEIGHT]
+            bottom = top
+            for r in sorted(group, key=lambda r: r[1]):
+                if r[1] - bottom > TABLE_RULE_GAP:
+                    break
+                bottom = r[1]
+            content_lines = [l for l in main if top - 1 <= (l.top + l.bottom) / 2 <= bottom + 1 and id(l) not in used]
+            used.update(id(l) for l in content_lines)
+        cap.used = True
+        rows = table_markdown(content_lines, page.bars)
+        items.append(Item(cap.top, "entity", entity=FoundEntity(
+            cap.kind, cap.number, cap.title, "\n\n".join(x for x in (cap.title, rows) if x))))
+    return items
+
+
+def _margin_floats(page: Page, main: list[Line], captions: list[MarginCaption], used: set[int], layout: Layout,
+                   notes: list[Item]) -> list[Item]:
+    """Other margin captions: figures and listings whose body stands beside them, or a float of the
+    main column whose caption the class sets in the margin.  A margin "Example 2.5." without a box
+    is kept as a note (appended to notes)."""
+    items: list[Item] = []
+    for cap in captions:
+        if cap.used:
+            continue
+        if cap.kind in FLOAT_KINDS:
+            cap.used = True
+            near = _drawing_text(page, main, cap.lines, used, layout) if cap.kind == "figure" else []
+            used.update(id(l) for l in near)
+            content = cap.title + ("\n" + " / ".join(l.text for l in near) if near else "")
+            items.append(Item(cap.top, "entity", entity=FoundEntity(cap.kind, cap.number, cap.title, content)))
+        else:
+            notes.append(Item(cap.top, "note", text=join_lines(cap.lines)))
+    return items
+
+
+def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layout, wanted: dict) -> list[Item]:
+    """Captions in the main column: "Algorithm 3 Title" (bold), "Figure 2.1." (bold), "Figure 2.1:",
+    "Fig. 1. …" centred under a drawing — with the algorithm's body, the table's rows, the code,
+    or the text inside the drawing."""
+    items: list[Item] = []
+    for i, line in enumerate(main):
+        if id(line) in used:
+            continue
+        head = match_head(line, layout.body_font)
+        if head is None or head.kind not in FLOAT_KINDS:
+            continue
+        missed = page.number in wanted.get((head.kind, head.number), ())
+        if not head.distinct and not missed:
+            # In the body face, a caption still shows itself: "Figure 2.2:" with a colon, or
+            # "Fig. 1." centred or next to its drawing; never a line that reads on from the one above.
+            if not (head.sep == ":" or (head.sep and caption_context(line, page, layout))):
+                continue
+            if i > 0 and _continues_paragraph(main[i - 1], line, layout):
+                continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
+        cap_lines = _caption_lines(main, i, used, page.rules, layout.body_font)
+        used.update(id(l) for l in cap_lines)
+        title = _caption_title(join_lines(cap_lines), head)
+        items.extend(_float_of(head.kind, head.number, title, line, cap_lines, page, main, used, layout))
+    return items
+
+
+def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Line], page: Page, main: list[Line],
+              used: set[int], layout: Layout) -> list[Item]:
+    """The float a main-column caption names, as items: an algorithm or listing (with the equations
+    numbered inside it), a table's rows, or a figure with the text drawn inside it."""
+    items: list[Item] = []
+    if kind in ("algorithm", "listing"):
+        body = _ruled_body(page, main, cap_lines, used, layout, below_only=kind == "algorithm")
+        if kind == "listing" and not body:
+            body = _code_near(main, cap_lines, used)
+        used.update(id(l) for l in body)
+        items.extend(equations_in(body, layout, context=f"{kind.capitalize()} {number}. {title}"))
+        if body and all(w.mono for l in body for w in l.words):
+            content = code_text(body, min(l.x0 for l in body))
+        else:
+            content = algorithm_text([l for l in body if not ends_with_equation_number(l, layout)], page.bars)
+        items.append(Item(min([line.top] + [l.top for l in body]), "entity", entity=FoundEntity(
+            kind, number, title, content or title, continues="ruled" if getattr(body, "open_ended", False) else None)))
+    elif kind == "table":
+        body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
+        used.update(id(l) for l in body)
+        rows = table_markdown(body, page.bars)
+        items.append(Item(line.top, "entity", entity=FoundEntity(kind, number, title, f"{title}\n\n{rows}".strip())))
+    else:
+        drawn = _drawing_text(page, main, cap_lines, used, layout)
+        used.update(id(l) for l in drawn)
+        content = title + ("\n" + " / ".join(l.text for l in drawn) if drawn else "")
+        items.append(Item(min([line.top] + [l.top for l in drawn]), "entity", entity=FoundEntity(
+            kind, number, title, content)))
+    return items
+
+
+# --------------------------------------------------------------------------- floats
+"""Floats: a caption's lines, and the body it names: ruled rows, code, the text inside a drawing."""
+
+CENTRED_SLACK = 12            # pt: a centred line's middle lies this close to the column's
+CENTRED_INSET = 5             # pt: ... and it stops short of both edges by more than this
+NEAR_DRAWING = 20             # pt: a caption overlaps its drawing's width, give or take this
+CAPTION_TO_DRAWING = 40       # pt: a caption stands closer than this above or below its drawing
+RULE_EDGE_SLACK = 4           # pt: rules of one float start and end together, within this
+GUTTER = 6                    # pt: floats side by side leave at least this between them
+SIDE_FLOAT_WIDTH = 60         # pt: a float set beside another is wider than this
+SIDE_FLOAT_REACH = 30         # pt: the lines cut at a gutter start this far above the floats' rules
+CODE_LINE_STEP = 2.2          # em: lines of one code listing follow each other closer than this
+FULL_LINE_EDGE = 4            # pt: a justified line ends this close to the column's right edge
+SOLID_LINE_GAP = 0.5          # em: a line reads on from the one above when closer than this
+CAPTION_WRAP_GAP = 0.6        # em: a caption's wrapped lines are set closer than this
+CAPTION_SAME_SIZE = 0.5       # pt: a caption's lines share one type size
+CAPTION_MAX_LINES = 6         # a caption is at most this many lines
+RULE_BELOW_CAPTION = 60       # pt: a ruled float's first rule lies this close below its caption
+FULL_WIDTH = 0.8              # of the column: a float this wide is not set beside another
+RULED_AT_FOOT = 0.75          # of the page's height: an unclosed ruled float runs past this to the foot
+RULES_ABOVE_CAPTION = 400     # pt: a table captioned below its rows has its rules within this above
+FLOAT_BODY_GAP = 1.6          # em: an unruled float's lines follow each other closer than this ...
+FLOAT_BODY_GAP_MIN = 14       # pt: ... or than this
+HEADING_SIZE = 1.15           # of the body size: a larger line is a heading, not a float's body
+FLOAT_MAX_LINES = 40          # an unruled float's body is at most this many lines
+BODY_LINE_START = 20          # pt: a line of running text starts this close to the column's left edge
+DRAWING_JOIN = 20             # pt: a drawn shape this close to the drawing is part of it
+DRAWING_SIDE = 30             # pt: text drawn inside a figure lies within this of its shapes, across ...
+DRAWING_ABOVE_BELOW = 12      # pt: ... and within this above and below them
+
+
+def _is_centred(line: Line, layout: Layout) -> bool:
+    """Centred in the column and shorter than it (a justified line is centred too, but full)."""
+    centre = (layout.left + layout.right) / 2
+    return abs((line.x0 + line.x1) / 2 - centre) < CENTRED_SLACK and line.x0 > layout.left + CENTRED_INSET \
+        and line.x1 < layout.right - CENTRED_INSET
+
+
+def caption_context(line: Line, page: Page, layout: Layout) -> bool:
+    """True where a line in the body face can still be a caption: it is centred in the column, or a
+    drawing, an image or ruled rows lie right above or below it."""
+    if _is_centred(line, layout):
+        return True
+    near = [g for g in page.graphics + page.rules
+            if g[0] < line.x1 + NEAR_DRAWING and g[2] > line.x0 - NEAR_DRAWING
+            and (0 <= line.top - g[3] < CAPTION_TO_DRAWING or 0 <= g[1] - line.bottom < CAPTION_TO_DRAWING)]
+    return bool(near)
+
+
+def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Line]:
+    """Floats set side by side (two algorithms, two tables): where the page's rules form groups that
+    stand next to each other, not above each other, the lines beside them are cut at the gutter, so
+    each float reads its own column."""
+    groups: list[list[tuple]] = []
+    for r in sorted(page.rules + page.boxes, key=lambda r: (round(r[0]), round(r[2]))):
+        for g in groups:
+            if abs(g[0][0] - r[0]) < RULE_EDGE_SLACK and abs(g[0][2] - r[2]) < RULE_EDGE_SLACK:
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    cuts = []
+    for a in groups:
+        for b in groups:
+            left, right = a[0], b[0]
+            if left[2] + GUTTER < right[0] and left[2] - left[0] > SIDE_FLOAT_WIDTH \
+                    and right[2] - right[0] > SIDE_FLOAT_WIDTH:
+                top = max(min(r[1] for r in a), min(r[1] for r in b))
+                bottom = min(max(r[3] for r in a), max(r[3] for r in b))
+                if bottom > top:   # the two groups share height: side by side
+                    cuts.append(((left[2] + right[0]) / 2, min(r[1] for r in a + b) - SIDE_FLOAT_REACH,
+                                 max(r[3] for r in a + b) + RULE_EDGE_SLACK))
+    if not cuts:
+        return main
+    out = []
+    for line in main:
+        pieces = [line.words]
+        for x, y0, y1 in cuts:
+            if y0 <= line.top <= y1:
+                pieces = [part for words in pieces for part in ([w for w in words if (w.x0 + w.x1) / 2 < x],
+                                                                [w for w in words if (w.x0 + w.x1) / 2 >= x]) if part]
+        out.extend(Line(words, line.page) for words in pieces)
+    return out
+
+
+def _caption_title(text: str, head: Head) -> str:
+    """A caption's text after its "Figure 3.2:" head."""
+    m = HEAD_RE.match(text)
+    return m.group("rest").strip() if m else head.rest
+
+
+def _code_near(main: list[Line], cap: list[Line], used: set[int]) -> list[Line]:
+    """Monospaced lines right below (else right above) a listing's caption."""
+    below = [l for l in main if l.top >= cap[-1].bottom - 1 and id(l) not in used]
+    above = [l for l in reversed(main) if l.bottom <= cap[0].top + 1 and id(l) not in used]
+    for run in (below, above):
+        body, last = [], None
+        for l in run:
+            if not all(w.mono for w in l.words) or (last is not None and abs(l.top - last) > l.size * CODE_LINE_STEP):
+                break
+            body.append(l)
+            last = l.top
+        if body:
+            return sorted(body, key=lambda l: l.top)
+    return []
+
+
+def _continues_paragraph(above: Line, line: Line, layout: Layout) -> bool:
+    """True when line reads on from a justified line right above it at ordinary line spacing."""
+    return above.x1 >= layout.right - FULL_LINE_EDGE and line.top - above.bottom < line.size * SOLID_LINE_GAP and \
+        abs(line.x0 - layout.left) < FULL_LINE_EDGE and len(above.words) >= FULL_LINE_WORDS
+
+
+def _caption_lines(main: list[Line], i: int, used: set[int], rules: list = (), body_font: str = "") -> list[Line]:
+    """A caption line and the lines its text wraps onto (same type size, tight spacing, no rule between)."""
+    lines = [main[i]]
+    for nxt in main[i + 1:]:
+        gap = nxt.top - lines[-1].bottom
+        ruled = any(lines[-1].bottom - 1 <= r[1] <= nxt.top + 1 for r in rules)
+        if id(nxt) in used or gap > nxt.size * CAPTION_WRAP_GAP or abs(nxt.size - lines[0].size) > CAPTION_SAME_SIZE \
+                or is_head_like(nxt) or ruled:
+            break
+        lines.append(nxt)
+        if len(lines) >= CAPTION_MAX_LINES:
+            break
+    return lines
+
+
+class _OpenEnded(list):
+    """The lines of a float that runs past the page's foot (its rest is at the top of the next page)."""
+
+    open_ended = True
+
+
+def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], layout: Layout,
+                below_only: bool) -> list[Line]:
+    """The lines of a float bounded by horizontal rules next to its caption (algorithm, table)."""
+    cap_top, cap_bottom = cap[0].top, cap[-1].bottom
+    cap_x0, cap_x1 = min(l.x0 for l in cap), max(l.x1 for l in cap)
+    # The float's rules: below the caption, and under it (not a neighbouring float's, side by side).
+    rules = sorted((r for r in page.rules if r[0] < layout.margin_x and r[1] >= cap_bottom - 2
+                    and r[0] < cap_x1 and r[2] > cap_x0), key=lambda r: (r[1], r[0]))
+    below = [r for r in rules if r[1] - cap_bottom < RULE_BELOW_CAPTION]
+    if below:
+        first = below[0]
+        same = [r for r in rules if abs(r[0] - first[0]) < RULE_EDGE_SLACK and abs(r[2] - first[2]) < RULE_EDGE_SLACK
+                and r[1] > first[1] + RULE_EDGE_SLACK]
+        # The float ends at the next rule of the same width, or (tables: top, mid and bottom
+        # rules) at the last one before another caption starts.
+        end = first[1]
+        for r in same:
+            between = [l for l in main if end < l.top < r[1] and is_head_like(l)
+                       and (l.bold or ":" in l.text.split()[1][-1:])]
+            if between:
+                break
+            end = r[1]
+            if below_only:
+                break
+        # A float narrower than the column (side by side with another) takes the lines within its rules' width.
+        within = (lambda l: True) if first[2] - first[0] > (layout.right - layout.left) * FULL_WIDTH else \
+            (lambda l: first[0] - GUTTER <= (l.x0 + l.x1) / 2 <= first[2] + GUTTER)
+        if end > first[1]:
+            return [l for l in main if id(l) not in used and first[1] - 2 <= (l.top + l.bottom) / 2 <= end + 2
+                    and within(l)]
+        if below_only and not same:
+            # An opening rule and no closing one: the float breaks at the page's foot and goes on overleaf.
+            body = _OpenEnded(l for l in main if id(l) not in used and l.top > first[1] - 2)
+            if body and body[-1].bottom > page.height * RULED_AT_FOOT:
+                return body
+    if not below_only:
+        above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2
+                 and cap_top - r[3] < RULES_ABOVE_CAPTION]
+        if len(above) >= 2:
+            top = min(r[1] for r in above)
+            return [l for l in main if id(l) not in used and top - 2 <= (l.top + l.bottom) / 2 <= cap_top]
+    # No rules: the lines that follow, up to a wide gap, a heading-sized line or another caption.
+    body, last = [], cap_bottom
+    for l in main:
+        if l.top < cap_bottom or id(l) in used:
+            continue
+        if l.top - last > max(l.size * FLOAT_BODY_GAP, FLOAT_BODY_GAP_MIN) or is_head_like(l) \
+                or l.size > layout.body_size * HEADING_SIZE or len(body) >= FLOAT_MAX_LINES:
+            break
+        body.append(l)
+        last = l.bottom
+    return body
+
+
+def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int], layout: Layout) -> list[Line]:
+    """Text inside the drawing next to a figure caption (above or below it), never body text.
+
+    The drawing is the cluster of drawn shapes nearest the caption on its side: shapes join it
+    while they lie within a line's height of it, so formulas further on (fraction bars, radicals)
+    are not taken for part of the figure."""
+    def is_body(l: Line) -> bool:
+        return id(l) in used or is_head_like(l) or equation_label(l, layout) is not None or (
+            l.x1 >= layout.right - FULL_LINE_EDGE and l.x0 <= layout.left + BODY_LINE_START
+            and len(l.words) >= FULL_LINE_WORDS)
+    top, bottom = cap[0].top, cap[-1].bottom
+    floor = max([l.bottom for l in main if is_body(l) and l.bottom <= top]
+                + [b[3] for b in page.boxes if b[3] <= top] + [0.0])
+    ceiling = min([l.top for l in main if is_body(l) and l.top >= bottom]
+                  + [b[1] for b in page.boxes if b[1] >= bottom] + [page.height])
+    above = [g for g in page.graphics if floor < g[1] and g[3] <= top + 2 and g[0] < layout.margin_x]
+    below = [g for g in page.graphics if g[1] >= bottom - 2 and g[3] < ceiling and g[0] < layout.margin_x]
+    gap_above = top - max((g[3] for g in above), default=-1e9)
+    gap_below = min((g[1] for g in below), default=1e9) - bottom
+    art, lo, hi = (above, floor, top) if gap_above <= gap_below else (below, bottom, ceiling)
+    if not art:
+        return []
+    # Grow the drawing from the shape nearest the caption.
+    art.sort(key=lambda g: (bottom - g[3]) if g[3] <= top + 2 else (g[1] - bottom))
+    y0, y1 = art[0][1], art[0][3]
+    grew = True
+    cluster = [art[0]]
+    rest = art[1:]
+    while grew:
+        grew = False
+        for g in list(rest):
+            if g[1] <= y1 + DRAWING_JOIN and g[3] >= y0 - DRAWING_JOIN:
+                cluster.append(g)
+                rest.remove(g)
+                y0, y1 = min(y0, g[1]), max(y1, g[3])
+                grew = True
+    region = (min(g[0] for g in cluster) - DRAWING_SIDE, y0 - DRAWING_ABOVE_BELOW,
+              max(g[2] for g in cluster) + DRAWING_SIDE, y1 + DRAWING_ABOVE_BELOW)
+    return [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1 and inside(l, region, pad=2)]
+
+
+# --------------------------------------------------------------------------- floats across pages
+"""Floats across pages: a boxed or ruled float broken at a page's foot goes on overleaf."""
+
+BOX_GOES_ON = 0.25      # of the page's height: the box that continues a float starts above this
+RULE_CLOSES = 0.6       # of the page's height: the rule that closes a continued float lies above this
+
+
+@dataclass
+class FloatCarry:
+    """A float broken at the foot of a page: its chunk, how it is bounded ("box" or "ruled"), its page."""
+
+    chunk: Chunk
+    how: str
+    page: int
+
+
+def continued_float(carry: FloatCarry | None, page: Page, items: list[Item], layout: Layout) -> list[Item]:
+    """A boxed or ruled float broken at the foot of the previous page: the lines at the head of this
+    page that continue it (inside an uncaptioned box at the top, or down to the closing rule) are
+    appended to it and leave the text flow."""
+    if carry is None or carry.page != page.number - 1:
+        return items
+    lines = [it for it in items if it.kind == "line"]
+    if not lines:
+        return items
+    if carry.how == "box":
+        box = next((b for b in sorted(page.boxes, key=lambda b: b[1]) if b[1] < page.height * BOX_GOES_ON), None)
+        taken = [it for it in lines if box is not None and inside(it.line, box)]
+    else:
+        top = min(it.line.top for it in lines)
+        closing = min((r[1] for r in page.rules if r[1] > top and r[0] < layout.margin_x), default=None)
+        taken = [it for it in lines if closing is not None and it.line.bottom <= closing + 2] \
+            if closing is not None and closing < page.height * RULE_CLOSES else []
+    if not taken:
+        return items
+    chunk = carry.chunk
+    body = [it.line for it in taken]
+    if body and all(w.mono for l in body for w in l.words):
+        more = code_text(body, min(l.x0 for l in body))
+    else:
+        more = "\n".join(join_lines([l]) for l in body)
+    chunk.content = f"{chunk.content}\n{more}".strip()
+    chunk.extra["continued_on_pdf_page"] = page.number
+    ids = {id(it) for it in taken}
+    return [it for it in items if id(it) not in ids]
+
+
+# --------------------------------------------------------------------------- equations
+"""Equations: numbered displays inside floats, and the lines of a display in the running text."""
+
+
+LABEL_ROWS = 3          # lines: a number standing alone is centred on a display of at most this many rows each way
+LABEL_ROW_REACH = 24    # pt: ... whose rows stand this close to it
+
+
+def equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]:
+    """Numbered equations displayed inside a box or float, as formula entities."""
+    out = []
+    for i, l in enumerate(lines):
+        if ends_with_equation_number(l, layout):
+            number = equation_number(l.words[-1].text)
+            content = " ".join(w.text for w in l.words[:-1])
+            if not content:  # the number stands alone, centred on a display of several lines
+                near = [n for n in lines[max(0, i - LABEL_ROWS):i + LABEL_ROWS + 1] if n is not l
+                        and abs(n.top - l.top) < LABEL_ROW_REACH
+                        and not ends_with_equation_number(n, layout)]
+                content = "\n".join(n.text for n in near)
+            out.append(Item(l.top, "entity", entity=FoundEntity("formula", number, None, content or f"({number})",
+                                                              context=context)))
+    return out
+
+
+DISPLAY_LINE_GAP = 1.6   # em: a display's lines stand closer than this; a wider gap ends it
+DISPLAY_MAX_LINES = 12   # lines: a display (an align, a system) is shorter than this
+DISPLAY_INDENT_PT = 12   # pt: a display line starts further into the column than a paragraph's indent
+MATHS_SHARE = 0.4        # a line of a display: at least this share of its words is maths
+MOSTLY_MATHS = 0.6       # ... and a line as wide as the column: at least this share
+RELATIONS = "=≤≥<>∝∼≈≡"  # a relation makes a full-width line of words a display
+
+
+def display_lines(items: list[Item], idx: int, layout: Layout) -> list[Line]:
+    """The lines of the display whose number stands on items[idx]: the display lines right above
+    and below it (indented, mostly maths, closely set, not labelled themselves)."""
+    line = items[idx].line
+    display = [line]
+    body = layout.body_size
+    alone = len(line.words) == 1   # the number dropped below a display as wide as the column
+
+    def is_display_line(l: Line) -> bool:
+        share = math_share(l.words)
+        # a display as wide as the column: mostly maths, and no two words of prose in a row
+        return (l.x0 > layout.left + DISPLAY_INDENT_PT or alone and share >= MOSTLY_MATHS and (
+            not prose_pair(l.words) or any(c in RELATIONS for w in l.words for c in w.text))) \
+            and share >= MATHS_SHARE \
+            and equation_label(l, layout) is None
+    j = idx - 1
+    while j >= 0 and items[j].kind == "line" and is_display_line(items[j].line) \
+            and display[0].top - items[j].line.bottom < body * DISPLAY_LINE_GAP and len(display) < DISPLAY_MAX_LINES:
+        display.insert(0, items[j].line)
+        j -= 1
+    j = idx + 1
+    while j < len(items) and items[j].kind == "line" and is_display_line(items[j].line) \
+            and items[j].line.top - display[-1].bottom < body * DISPLAY_LINE_GAP and len(display) < DISPLAY_MAX_LINES:
+        display.append(items[j].line)
+        j += 1
+    return display
+
+
+def display_text(display: list[Line], labelled: Line, number: str) -> tuple[str, list[Word]]:
+    """A display's text, one line per row, and its glyphs, without the equation number on its
+    labelled line (at the right edge, or the left for books numbered on the left)."""
+    parts = []
+    glyphs: list[Word] = []
+    for l in display:
+        words = l.words
+        if l is labelled:
+            words = words[1:] if equation_number(words[0].text) == number and len(words) > 1 else \
+                [w for w in words if equation_number(w.text) != number and not w.text.startswith("(")] \
+                if equation_number(words[-1].text) is None else words[:-1]
+        parts.append(" ".join(w.text for w in words))
+        glyphs.extend(words)
+    return "\n".join(p for p in parts if p), glyphs

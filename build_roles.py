@@ -1,0 +1,498 @@
+"""build_roles.py: what a line of running text is, decided by an ordered list of named rules.
+
+A line in the main column is a bookmarked heading, a part's or chapter's label, a numbered
+heading, a run-in head ("Theorem 2.9 …"), an exercise item, an equation's label, or prose.  Each
+rule below looks at one line and a LineContext (the line's page and what the builder has open)
+and returns a role, a frozen dataclass, or None; read_line runs LINE_RULES in order and the first
+role that is not a mark decides.  A mark is a fact that leaves the line to the rules after it
+(an "Exercises" heading opens a list and may still be a numbered heading).  What the builder does
+with each role is ChunkBuilder._act in build_pdf.py.
+
+To recognise a new kind of line: write a rule and its role here, put the rule in LINE_RULES where
+it must be tried, and give the role its branch in ChunkBuilder._act.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, ClassVar, NamedTuple
+
+from build_common import Section
+from build_glyphs import Line, Word
+from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
+                         equation_number, match_head)
+from build_layout import LABEL_GAP, SAME_SIZE, Layout
+from build_math import is_math_font
+from rag_core import normalize_number
+
+
+# --------------------------------------------------------------------------- thresholds
+"""Thresholds: each a typographic fact, in points (pt) or in multiples of the body type's size (em)."""
+
+BOOKMARK_BASELINE_SLACK = 1.5   # pt: a bookmark's heading is the line on the baseline it points at (rounded)
+HEADING_MIN_SIZE = 0.95         # em: a heading is never set smaller than the body text (sizes are rounded)
+DISPLAY_TYPE = 1.6              # em: parts and chapters open in display type, well over the body size
+HEADING_TYPE = 1.1              # em: a heading not set in bold is set a step above the body size
+CHAPTER_TYPE = 1.15             # em: a chapter heading numbered without a dot ("2 Markov chains") is bold and larger
+HEADING_MAX_CHARS = 120         # characters: a heading is shorter than a line and a half of text
+SAME_EDGE = 3                   # pt: two lines aligned on one left edge
+TITLE_WRAP_GAP = 0.8            # em: a heading's title wraps onto a line set solid below it
+RUN_IN_INDENT = 3               # em: a run-in head starts at the column's edge or at a paragraph's indent
+FRAME_PAD = 3                   # pt: a line stands inside the frame it is set in, give or take a rule's width
+SPACE_ABOVE_HEAD = 0.8          # em: a head that follows an unfinished sentence stands after extra space
+LIST_INDENT = 2.5               # em: an exercise list's numbers stand at the column's edge or a list indent
+MISSED_LABEL_REACH = 30         # pt: on a second look, an equation number may stop this short of the right edge
+DISPLAY_INDENT = 2              # em: a displayed line is indented into the column by more than a paragraph indent
+DISPLAY_SHORT = 4               # em: ... and ends this far short of the right edge, unless it holds little prose
+DISPLAY_PROSE_WORDS = 4         # words: a display holds fewer plain words than this
+UNNUMBERED_HEAD_WORDS = 4       # words: an unnumbered run-in head ("Proof.", "Proof of Lemma 2:") ends within these
+LABEL_AT_EDGE = 6               # pt: an equation number ends at the column's edge (starts at it, when on the left)
+LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers end, when that is not the edge
+LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
+REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
+WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
+PROSE_START = 25                # pt: a line of prose starts at the column's edge or a paragraph indent
+PROSE_LINE_WORDS = 3            # words: a line holding this many plain words is prose
+
+
+# --------------------------------------------------------------------------- line facts
+"""Line facts: what one line's words and positions show, whatever the builder has open."""
+
+EXERCISE_SECTION_RE = re.compile(r"(?i)\b(?:[a-z]+\s+)?(exercises|problems)\b")   # sections whose "1.", "2." items are exercises
+END_MARK_RE = re.compile(r"(□|■|∎|◀|◁|⊓⊔|♦|▮|\bQED|\bq\.e\.d\.)\s*$")      # end of a proof or an example
+APPENDICES_RE = re.compile(r"(?i)appendi(x|ces)")          # the appendices' divider page
+BARE_CHAPTER_RE = re.compile(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$")   # "2 Markov chains"
+LIST_NUMBER_RE = re.compile(r"^(\d{1,3})[.)]$")              # an exercise list's "1." or "1)"
+PROSE_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")      # a plain word of running text
+UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
+REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
+SENTENCE_END_RE = re.compile(r"[.!?:;)]$")                   # a line that ends a sentence or a clause
+
+# Words a reference in running text follows: "equation (5.3)", "see (5.3)", "by (5.3)".
+REFERENCE_LEADS = {"equation", "equations", "eq", "eq.", "eqs", "eqs.", "eqn", "eqn.", "and", "or", "see", "by",
+                   "to", "from", "in", "of", "with", "using", "per", "cf.", "also"}
+# Operators' names set upright in a formula: words, but not prose.
+OPERATOR_NAMES = ("max", "min", "log", "exp", "arg", "sup", "inf", "lim", "det")
+
+
+def inside(line: Line, box: tuple[float, float, float, float], pad: float = 1.0) -> bool:
+    """True when a line stands inside a box (x0, top, x1, bottom): its middle height and both ends."""
+    mid = (line.top + line.bottom) / 2
+    return box[1] - pad <= mid <= box[3] + pad and line.x0 >= box[0] - pad and line.x1 <= box[2] + pad
+
+
+def is_display(line: Line, layout: Layout) -> bool:
+    """A displayed formula or a line set apart: indented well into the column, not a run of prose."""
+    if line.x0 < layout.left + layout.body_size * DISPLAY_INDENT:
+        return False
+    prose = sum(1 for w in line.words if PROSE_WORD_RE.fullmatch(w.text) and not w.italic)
+    return prose < DISPLAY_PROSE_WORDS or line.x1 < layout.right - layout.body_size * DISPLAY_SHORT
+
+
+def prose_pair(words: list[Word]) -> bool:
+    """Two words of running text one after the other (not maths, not an operator's name)."""
+    def prose(w: Word) -> bool:
+        return len(w.text) >= 3 and w.text.isalpha() and w.text.isascii() and not is_math_font(w.font) \
+            and w.text not in OPERATOR_NAMES
+    return any(prose(a) and prose(b) for a, b in zip(words, words[1:]))
+
+
+def unnumbered_head(line: Line, layout: Layout) -> bool:
+    """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution."."""
+    first = line.words[0]
+    if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text):
+        return False
+    distinct = first.bold or (first.font != layout.body_font
+                              and (first.italic or bool(CAPS_FONT_RE.search(first.font))))
+    if not distinct:
+        return False
+    words = line.words
+    for k in range(min(UNNUMBERED_HEAD_WORDS, len(words))):
+        if words[k].text.endswith((".", ":")):
+            return True
+        if not (words[k].bold == first.bold and words[k].font == first.font):
+            return False
+    return False
+
+
+def is_prose_reference(line: Line, layout: Layout) -> bool:
+    """True when a "(12.4)" ending a line is a reference in running text, not an equation number.
+
+    An equation number stands apart: a wide gap before it, or a display line that is indented or
+    centred.  A reference sits at an ordinary word gap in a line of words that starts at the
+    margin, or follows a word such as "equation" or "see".
+    """
+    if len(line.words) == 1:
+        return False
+    number, before = line.words[-1], line.words[-2]
+    gap = number.x0 - before.x1
+    if before.text.lower() in REFERENCE_LEADS and gap < REFERENCE_LEAD_GAP:
+        return True
+    words = sum(1 for w in line.words[:-1] if REFERENCE_WORD_RE.fullmatch(w.text))
+    return gap < WORD_SPACE and line.x0 <= layout.left + PROSE_START and words >= PROSE_LINE_WORDS
+
+
+def equation_label(line: Line, layout: Layout) -> str | None:
+    """The number of a displayed equation on this line: "(5.3)" at the column's right edge (or
+    its left edge, for books that number on the left), standing apart from the formula."""
+    words = line.words
+    last = words[-1]
+    number = equation_number(last.text)
+    if number is None and len(words) >= 2 and words[-2].text.startswith("("):
+        number = equation_number(words[-2].text + words[-1].text)
+        last = words[-1] if number is None else Word(words[-2].text + last.text, words[-2].x0, last.x1,
+                                                       last.top, last.bottom, last.size, last.bold, last.mono)
+    at_edge = last.x1 >= layout.right - LABEL_AT_EDGE or \
+        abs(last.x1 - (layout.label_right or layout.right)) <= LABEL_COLUMN_SLACK
+    if number is not None and at_edge and not is_prose_reference(line, layout):
+        if "." in number or len(words) == 1 or last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP:
+            return number
+        return None
+    first = words[0]
+    number = equation_number(first.text)
+    if number is not None and len(words) >= 2 and first.x0 <= layout.left + LABEL_AT_EDGE \
+            and words[1].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP \
+            and is_display(Line(words[1:], line.page), layout):
+        return number
+    return None
+
+
+def ends_with_equation_number(line: Line, layout: Layout) -> bool:
+    """A line whose last word is a displayed equation's number (at the right edge)."""
+    label = equation_label(line, layout)
+    return label is not None and (len(line.words) == 1 or equation_number(line.words[0].text) != label)
+
+
+# --------------------------------------------------------------------------- roles
+"""Roles: what a line is, one frozen dataclass each; `mark` roles leave the line to later rules."""
+
+
+@dataclass(frozen=True)
+class Role:
+    mark: ClassVar[bool] = False   # a fact about the line that does not decide what it is
+
+    def seen_by_later_rules(self, ctx: LineContext) -> LineContext:
+        """The context the rules after a mark read (a mark may open what they look at)."""
+        return ctx
+
+
+@dataclass(frozen=True)
+class BookmarkedHeading(Role):
+    """The line a bookmark of the PDF's outline points at: a heading, numbered or not."""
+
+    heading: OutlineHeading
+
+
+@dataclass(frozen=True)
+class DivisionLabel(Role):
+    """A part's or chapter's label in display type: "Part II", "Chapter 5 Title", "Appendix A"."""
+
+    level: int      # 0 part, 1 chapter (appendices are chapters)
+    number: str
+    title: str      # the rest of the line; more title lines may follow (DivisionTitle)
+
+
+@dataclass(frozen=True)
+class AppendicesDivider(Role):
+    """A page that opens the appendices: "Appendices" in display type."""
+
+
+@dataclass(frozen=True)
+class DivisionTitle(Role):
+    """A line of display type after a part's or chapter's label: more of its title."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class HeadingContinues(Role):
+    """The line a numbered heading's title wraps onto."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ExerciseListHeading(Role):
+    """An "Exercises" or "Problems" heading: the "1.", "2." items under it are exercises (a mark)."""
+
+    mark: ClassVar[bool] = True
+
+    def seen_by_later_rules(self, ctx: LineContext) -> LineContext:
+        return ctx._replace(exercise_next=1)
+
+
+@dataclass(frozen=True)
+class ChapterHeading(Role):
+    """A chapter heading numbered without a dot, bold and large: "2 Markov chains"."""
+
+    number: str
+    title: str
+
+
+@dataclass(frozen=True)
+class NumberedHeading(Role):
+    """A numbered section heading inside the current chapter: "3.2 Title" (level from its dots)."""
+
+    level: int
+    number: str
+    title: str
+
+
+@dataclass(frozen=True)
+class RunInHead(Role):
+    """A numbered head that opens a statement: "Theorem 2.9 Division Algorithm. Let …"."""
+
+    head: Head
+    box: tuple | None      # the frame the statement is set in, if any
+
+
+@dataclass(frozen=True)
+class ExerciseItem(Role):
+    """The next item of an exercise list: "3." at the column's edge."""
+
+    number: int
+    words: tuple[Word, ...]   # the item's words after its number
+
+
+@dataclass(frozen=True)
+class EndsStatement(Role):
+    """An unnumbered run-in head ("Proof.", "Solution.") that ends the open statement (a mark)."""
+
+    mark: ClassVar[bool] = True
+
+    def seen_by_later_rules(self, ctx: LineContext) -> LineContext:
+        return ctx._replace(block_kind=None)
+
+
+@dataclass(frozen=True)
+class EquationLabel(Role):
+    """A displayed equation's number on the line (a mark: the display stays in the running text)."""
+
+    mark: ClassVar[bool] = True
+    number: str
+
+
+@dataclass(frozen=True)
+class Prose(Role):
+    """Running text: what a line is when no rule says otherwise."""
+
+
+PROSE = Prose()
+
+
+# --------------------------------------------------------------------------- context
+"""Context: what a rule may read besides the line: its page, and what the builder has open."""
+
+
+@dataclass
+class HeadingWrap:
+    """A numbered heading just opened, whose title may wrap onto the next line."""
+
+    section: Section
+    level_name: str      # "chapter", "section", …: the cursor's key for it
+    size: float
+    title_x: float       # where the title starts (its wrapped lines align there)
+    page: int
+    bottom: float
+
+
+class LineContext(NamedTuple):
+    """What the rules read besides the line (immutable; a tuple, as one is made for every line)."""
+
+    layout: Layout
+    text: str                                   # the line's text, stripped (read once for every rule)
+    size: float                                 # the line's type size (read once)
+    headings: tuple = ()                        # the bookmarks' headings on the line's page
+    has_outline: bool = False                   # the PDF has bookmarks at all
+    chapter: str | None = None                  # the open chapter's number
+    pending_label: bool = False                 # a part's or chapter's label waits for its title
+    wrap: HeadingWrap | None = None             # a heading whose title may wrap onto this line
+    exercise_next: int | None = None            # the next number of an open exercise list
+    previous_line: Line | None = None           # the last line of the open text
+    block_kind: str | None = None               # the kind of the open statement ("theorem", …)
+    boxes: tuple = ()                           # the frames drawn on the page
+    wanted: dict = {}                           # a second look: {(kind, number): pages} missed (never written)
+
+
+def line_context(line: Line, layout: Layout, **state) -> LineContext:
+    """The context of a line: its own text and size, and the builder's state (keyword fields)."""
+    return LineContext(layout, line.text.strip(), line.size, **state)
+
+
+def _missed(ctx: LineContext, kind: str, number: str, line: Line) -> bool:
+    """True on a second look, for a number the first walk missed, on a page where it may stand."""
+    return line.page in ctx.wanted.get((kind, number), ())
+
+
+# --------------------------------------------------------------------------- rules
+"""Rules: one per kind of line, tried in the order of LINE_RULES."""
+
+
+def bookmarked_heading(line: Line, ctx: LineContext) -> Role | None:
+    """The line on the baseline a bookmark points at, set no smaller than the body."""
+    for h in ctx.headings:
+        if abs(h.baseline - line.baseline) < BOOKMARK_BASELINE_SLACK and \
+                line.size >= ctx.layout.body_size * HEADING_MIN_SIZE:
+            return BookmarkedHeading(h)
+    return None
+
+
+def part_label(line: Line, ctx: LineContext) -> Role | None:
+    """ "Part II" (and its title) in display type."""
+    m = PART_RE.match(ctx.text) if ctx.size >= ctx.layout.body_size * DISPLAY_TYPE else None
+    return DivisionLabel(0, m.group(1), m.group(2).strip()) if m else None
+
+
+def appendices_divider(line: Line, ctx: LineContext) -> Role | None:
+    """ "Appendices" alone in display type."""
+    if ctx.size >= ctx.layout.body_size * DISPLAY_TYPE and APPENDICES_RE.fullmatch(ctx.text):
+        return AppendicesDivider()
+    return None
+
+
+def chapter_label(line: Line, ctx: LineContext) -> Role | None:
+    """ "Chapter 5", "Appendix A" (and the title after it) in display type."""
+    m = CHAPTER_RE.match(ctx.text) if ctx.size >= ctx.layout.body_size * DISPLAY_TYPE else None
+    return DivisionLabel(1, m.group(1), m.group(2).strip()) if m else None
+
+
+def division_title(line: Line, ctx: LineContext) -> Role | None:
+    """Display type after a part's or chapter's label: its title, over as many lines as it takes."""
+    if ctx.pending_label and ctx.size >= ctx.layout.body_size * DISPLAY_TYPE:
+        return DivisionTitle(ctx.text)
+    return None
+
+
+def heading_continues(line: Line, ctx: LineContext) -> Role | None:
+    """A bold line in the heading's size, aligned with its title, set solid below it."""
+    wrap, size = ctx.wrap, ctx.size
+    if wrap and line.bold and abs(size - wrap.size) < SAME_SIZE and abs(line.x0 - wrap.title_x) < SAME_EDGE \
+            and line.page == wrap.page and line.top - wrap.bottom < size * TITLE_WRAP_GAP:
+        return HeadingContinues(ctx.text)
+    return None
+
+
+def exercise_list_heading(line: Line, ctx: LineContext) -> Role | None:
+    """ "Exercises", "5.6 Problems", "Review Exercises" in bold or larger type."""
+    if (line.bold or ctx.size > ctx.layout.body_size * HEADING_TYPE) and \
+            EXERCISE_SECTION_RE.fullmatch(re.sub(r"^[\d.]+\s*", "", ctx.text)):
+        return ExerciseListHeading()
+    return None
+
+
+def chapter_heading(line: Line, ctx: LineContext) -> Role | None:
+    """A top-level heading numbered without a dot ("2 Markov chains"), large and bold, in a PDF
+    without bookmarks (they would have named it), whose number is not the open chapter's."""
+    m = BARE_CHAPTER_RE.match(ctx.text)
+    if m and line.bold and ctx.size > ctx.layout.body_size * CHAPTER_TYPE and not ctx.has_outline:
+        if ctx.chapter is None or m.group(1) != ctx.chapter:
+            return ChapterHeading(m.group(1), m.group(2).strip())
+    return None
+
+
+def numbered_heading(line: Line, ctx: LineContext) -> Role | None:
+    """ "3.2 Title": bold or larger type, short, numbered inside the open chapter."""
+    m = HEADING_RE.match(ctx.text)
+    if m and (line.bold or ctx.size > ctx.layout.body_size * HEADING_TYPE) and len(ctx.text) < HEADING_MAX_CHARS:
+        number = normalize_number(m.group(1))
+        if number and (ctx.chapter is None or number.split(".")[0] == ctx.chapter):
+            return NumberedHeading(min(4, number.count(".") + 1), number, m.group(2).strip())
+    return None
+
+
+def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
+    """A head in a face of its own opens an entity; a bold one anywhere at a line start, an
+    italic or capitals one only where a new paragraph can begin."""
+    layout = ctx.layout
+    if not head.distinct or line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
+        return False
+    if line.bold:
+        return True
+    prev = ctx.previous_line
+    if prev is None or prev.page != line.page:
+        return True
+    return bool(SENTENCE_END_RE.search(prev.text)) or line.top - prev.bottom > line.size * SPACE_ABOVE_HEAD
+
+
+def run_in_head(line: Line, ctx: LineContext) -> Role | None:
+    """ "Theorem 2.9 …", "Example 5.2.": a numbered head (not a float's caption) that starts a
+    statement, or one the numbering says was missed here (second look)."""
+    layout = ctx.layout
+    head = match_head(line, layout.body_font)
+    if head and head.kind not in FLOAT_KINDS and (starts_statement(line, head, ctx) or (
+            _missed(ctx, head.kind, head.number, line) and line.x0 <= layout.left + layout.body_size * RUN_IN_INDENT)):
+        return RunInHead(head, next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None))
+    return None
+
+
+def exercise_item(line: Line, ctx: LineContext) -> Role | None:
+    """In an exercise list, "n." at the column's edge where n is the next number (or a bold "1."
+    that restarts the list)."""
+    following = ctx.exercise_next
+    if following is None or line.x0 > ctx.layout.left + ctx.layout.body_size * LIST_INDENT:
+        return None
+    m = LIST_NUMBER_RE.match(line.words[0].text)
+    if not m or len(line.words) < 2:
+        return None
+    number = int(m.group(1))
+    if number == following or (number == 1 and following > 1 and line.words[0].bold):
+        return ExerciseItem(number, tuple(line.words[1:]))
+    return None
+
+
+def ends_statement(line: Line, ctx: LineContext) -> Role | None:
+    """ "Proof.", "Solution." in a face of its own while a statement (not an exercise) is open."""
+    if ctx.block_kind is not None and ctx.block_kind not in ("exercise", "problem") and \
+            unnumbered_head(line, ctx.layout):
+        return EndsStatement()
+    return None
+
+
+def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
+    """ "(X.Y)" at the right edge of the main column or at its left edge; on a second look, a
+    number the sequence misses a little short of the edge (not after "see", "equation")."""
+    label = equation_label(line, ctx.layout)
+    if label is None and ctx.wanted:
+        words = line.words
+        last = equation_number(words[-1].text)
+        if last and _missed(ctx, "formula", last, line) and words[-1].x1 >= ctx.layout.right - MISSED_LABEL_REACH \
+                and (len(words) == 1 or words[-2].text.lower().rstrip(".") not in REFERENCE_LEADS):
+            label = last
+    return EquationLabel(label) if label else None
+
+
+Rule = Callable[[Line, LineContext], "Role | None"]
+
+# The order is part of the rules: a bookmark's line is a heading whatever it says; display type is
+# a part's or chapter's label before anything else; a heading's wrapped title is not read again.
+LINE_RULES: tuple[Rule, ...] = (
+    bookmarked_heading,
+    part_label,
+    appendices_divider,
+    chapter_label,
+    division_title,
+    heading_continues,
+    exercise_list_heading,   # mark
+    chapter_heading,
+    numbered_heading,
+    run_in_head,
+    exercise_item,
+    ends_statement,          # mark
+    equation_label_rule,     # mark
+)
+
+
+def read_line(line: Line, ctx: LineContext) -> tuple[Role, ...]:
+    """The roles the rules give a line, in rule order: any marks, then the role that decides
+    (Prose when no rule does)."""
+    marks: tuple[Role, ...] = ()
+    for rule in LINE_RULES:
+        role = rule(line, ctx)
+        if role is None:
+            continue
+        if not role.mark:
+            return marks + (role,)
+        marks += (role,)
+        ctx = role.seen_by_later_rules(ctx)
+    return marks + (PROSE,)

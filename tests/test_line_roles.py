@@ -1,0 +1,230 @@
+"""What a line is: each rule of build_roles on a line built by hand, and the builder acting on the roles.
+
+Every line here is made of words with the positions, sizes and faces a PDF gives them, on a page
+whose text block runs from x=72 to x=432 in 10 pt type.  The corpus books (test_corpora.py) run
+the same rules over whole real books; here each rule is pinned down on the smallest line that
+shows it, and so is the order they are tried in.
+"""
+
+from __future__ import annotations
+
+from build_glyphs import Line, Page, Word
+from build_heads import OutlineHeading
+from build_layout import Layout, PrintedPages
+from build_page import Item
+from build_pdf import ChunkBuilder
+from build_roles import (AppendicesDivider, BookmarkedHeading, ChapterHeading, DivisionLabel, DivisionTitle,
+                         EndsStatement, EquationLabel, ExerciseItem, ExerciseListHeading, HeadingContinues,
+                         HeadingWrap, NumberedHeading, Prose, RunInHead, line_context, numbered_heading, read_line)
+
+LAYOUT = Layout(left=72, right=432, margin_x=438, body_size=10, body_font="Body", leading=12)
+CHAR = 5.0     # the width of one character in these lines
+SPACE = 3.0    # an ordinary word space
+
+
+def words(text: str, x0: float = 72, top: float = 100, size: float = 10, bold: bool = False, italic: bool = False,
+          font: str = "Body") -> list[Word]:
+    """The words of text set left to right from x0 at one height, in one face."""
+    out = []
+    for token in text.split():
+        out.append(Word(token, x0, x0 + CHAR * len(token), top, top + size, size, bold, False, italic,
+                        font if not bold else "Body-Bold", top + size * 0.8))
+        x0 += CHAR * len(token) + SPACE
+    return out
+
+
+def line(*parts: list[Word], page: int = 1) -> Line:
+    return Line([w for part in parts for w in part], page)
+
+
+def roles(l: Line, **state) -> tuple:
+    return read_line(l, line_context(l, LAYOUT, **state))
+
+
+def at_right_edge(text: str, top: float = 100) -> list[Word]:
+    """A word set flush with the column's right edge (an equation number)."""
+    return words(text, x0=LAYOUT.right - CHAR * len(text), top=top)
+
+
+# --------------------------------------------------------------------------- headings
+
+def test_a_bookmarked_line_is_a_heading_whatever_it_reads():
+    """The outline's evidence comes first: a bookmark's line that reads like a theorem's head is a heading."""
+    l = line(words("Theorem 2.1 A Section Named Like A Head", bold=True))
+    heading = OutlineHeading(2, "2.1", "A Section Named Like A Head", 1, l.baseline)
+    assert roles(l, headings=(heading,)) == (BookmarkedHeading(heading),)
+    # A bookmark pointing at another height does not make this line a heading.
+    elsewhere = OutlineHeading(2, "2.1", "A Section", 1, l.baseline + 40)
+    assert isinstance(roles(l, headings=(elsewhere,))[-1], RunInHead)
+
+
+def test_part_and_chapter_labels_in_display_type():
+    big = 20
+    assert roles(line(words("Chapter 5 Inventory Control", size=big))) == (DivisionLabel(1, "5", "Inventory Control"),)
+    assert roles(line(words("Part II", size=big))) == (DivisionLabel(0, "II", ""),)
+    assert roles(line(words("Appendix B", size=big))) == (DivisionLabel(1, "B", ""),)
+    assert roles(line(words("Appendices", size=big))) == (AppendicesDivider(),)
+    # The same words in the body's size are running text ("Chapter 5 shows …").
+    assert roles(line(words("Chapter 5 shows how the policy is found"))) == (Prose(),)
+
+
+def test_display_type_after_a_label_is_its_title():
+    title = line(words("Markov Decision Processes", size=20))
+    assert roles(title, pending_label=True) == (DivisionTitle("Markov Decision Processes"),)
+    assert roles(title, pending_label=False) == (Prose(),)
+
+
+def test_numbered_heading_inside_its_chapter():
+    heading = line(words("3.2 Value Iteration", bold=True))
+    assert roles(heading, chapter="3") == (NumberedHeading(2, "3.2", "Value Iteration"),)
+    assert roles(line(words("3.2.1 Convergence", size=12)), chapter="3") == (NumberedHeading(3, "3.2.1", "Convergence"),)
+    # Numbered outside the open chapter (a reference list, a table's row): not a heading.
+    assert roles(heading, chapter="4") == (Prose(),)
+    # In the body face and size: a line of text that starts with a number.
+    assert roles(line(words("3.2 percent of the orders arrive late")), chapter="3") == (Prose(),)
+    # Each rule is a function of the line and its context, callable alone.
+    assert numbered_heading(heading, line_context(heading, LAYOUT, chapter="3")) == NumberedHeading(2, "3.2", "Value Iteration")
+
+
+def test_chapter_heading_numbered_without_a_dot():
+    """ "2 Markov chains", bold and large, opens chapter 2 in a PDF without bookmarks."""
+    heading = line(words("2 Markov chains", size=14, bold=True))
+    assert roles(heading) == (ChapterHeading("2", "Markov chains"),)
+    assert roles(heading, chapter="2") != (ChapterHeading("2", "Markov chains"),)
+    assert roles(heading, has_outline=True) == (Prose(),)
+
+
+def test_a_heading_title_wraps_onto_the_next_aligned_bold_line():
+    first = line(words("3.2 A Heading Whose Title Is Long", bold=True, top=100))
+    wrap = HeadingWrap(section=None, level_name="section", size=first.size, title_x=first.words[1].x0, page=1,
+                       bottom=first.bottom)
+    second = line(words("Enough To Wrap", x0=first.words[1].x0, bold=True, top=112))
+    assert roles(second, wrap=wrap) == (HeadingContinues("Enough To Wrap"),)
+    assert roles(line(words("Enough To Wrap", x0=72, bold=True, top=112)), wrap=wrap) == (Prose(),)   # not aligned
+    assert roles(line(words("Enough To Wrap", x0=first.words[1].x0, bold=True, top=140)), wrap=wrap) == (Prose(),)
+
+
+# --------------------------------------------------------------------------- statements and exercises
+
+def test_run_in_head_with_its_title():
+    l = line(words("Theorem 2.9 Division Algorithm.", bold=True), words("Let a and b be integers.", x0=250))
+    (role,) = roles(l)
+    assert isinstance(role, RunInHead) and role.box is None
+    assert (role.head.kind, role.head.number, role.head.title, role.head.head_words) == ("theorem", "2.9",
+                                                                                         "Division Algorithm", 4)
+
+
+def test_run_in_head_takes_its_frame():
+    l = line(words("Example 1.24: Basic and Free Variables", bold=True, top=100))
+    frame = (60.0, 90.0, 440.0, 200.0)
+    (role,) = roles(l, boxes=(frame,))
+    assert isinstance(role, RunInHead) and role.box == frame
+
+
+def test_italic_head_opens_a_statement_only_where_a_paragraph_can_begin():
+    head = line(words("Example 5.2.", italic=True, font="Body-Italic", top=112), words("We order ten units.", x0=140, top=112))
+    finished = line(words("The policy is optimal.", top=100))
+    unfinished = line(words("as we show in the", top=100))
+    assert isinstance(roles(head, previous_line=finished)[-1], RunInHead)
+    assert roles(head, previous_line=unfinished) == (Prose(),)
+
+
+def test_a_float_caption_is_not_a_run_in_head():
+    assert roles(line(words("Figure 3.2: The inventory over time", bold=True))) == (Prose(),)
+
+
+def test_exercise_list_items_follow_their_sequence():
+    item = line(words("3."), words("Show that the policy converges.", x0=90))
+    (role,) = roles(item, exercise_next=3)
+    assert role == ExerciseItem(3, tuple(item.words[1:]))
+    assert roles(item, exercise_next=4) == (Prose(),)       # out of sequence: a numbered line of text
+    assert roles(item) == (Prose(),)                        # no exercise list is open
+
+
+def test_exercises_heading_is_a_mark_the_line_is_still_read():
+    """ "Exercises" opens a list and stays a line; "5.6 Exercises" also opens section 5.6."""
+    assert roles(line(words("Exercises", bold=True))) == (ExerciseListHeading(), Prose())
+    assert roles(line(words("5.6 Exercises", bold=True)), chapter="5") == (ExerciseListHeading(),
+                                                                           NumberedHeading(2, "5.6", "Exercises"))
+
+
+def test_proof_ends_a_statement_but_not_an_exercise():
+    proof = line(words("Proof.", bold=True), words("By induction on n.", x0=110))
+    assert roles(proof, block_kind="theorem") == (EndsStatement(), Prose())
+    assert roles(proof, block_kind="exercise") == (Prose(),)
+    assert roles(proof) == (Prose(),)
+
+
+# --------------------------------------------------------------------------- equation labels
+
+def test_equation_number_at_the_right_edge():
+    display = line(words("x = y + z", x0=200), at_right_edge("(5.3)"))
+    assert roles(display) == (EquationLabel("5.3"), Prose())
+
+
+def flush_right(text: str, top: float = 100) -> list[Word]:
+    """Words at ordinary spacing whose last one ends at the column's right edge."""
+    width = sum(CHAR * len(t) for t in text.split()) + SPACE * (len(text.split()) - 1)
+    return words(text, x0=LAYOUT.right - width, top=top)
+
+
+def justified(text: str) -> Line:
+    """A line of running text set from the column's left edge to its right edge."""
+    tokens = text.split()
+    space = (LAYOUT.right - LAYOUT.left - sum(CHAR * len(t) for t in tokens)) / (len(tokens) - 1)
+    assert 2 < space < 7, "not an ordinary word space: choose another text"
+    out, x0 = [], LAYOUT.left
+    for t in tokens:
+        out.append(words(t, x0=x0)[0])
+        x0 += CHAR * len(t) + space
+    return Line(out, 1)
+
+
+def test_a_reference_ending_a_line_of_prose_is_not_a_label():
+    """ "… from equation (5.3)" at the edge: a reference after its lead word at a word space."""
+    assert roles(line(flush_right("the cost follows from equation (5.3)"))) == (Prose(),)
+    assert roles(justified("the holding cost of each unit in stock over the whole horizon follows (5.3)")) == (Prose(),)
+    assert roles(line(words("the cost follows", x0=150), at_right_edge("(5.3)"))) == (EquationLabel("5.3"), Prose())
+
+
+def test_equation_number_on_the_left():
+    display = line(words("(2.1)"), words("f ( x ) = 0", x0=150))
+    assert roles(display) == (EquationLabel("2.1"), Prose())
+
+
+def test_second_look_accepts_a_missed_number_short_of_the_edge():
+    """A number the sequence misses, a little short of the edge, is read only where the gap says it stands."""
+    display = line(words("x = y", x0=200), words("(5.4)", x0=LAYOUT.right - 17 - CHAR * 5))
+    assert roles(display) == (Prose(),)
+    assert roles(display, wanted={("formula", "5.4"): {1}}) == (EquationLabel("5.4"), Prose())
+    assert roles(display, wanted={("formula", "5.4"): {9}}) == (Prose(),)
+
+
+# --------------------------------------------------------------------------- the builder acting on roles
+
+def test_builder_acts_on_each_role():
+    """A chapter's label and title, a section, a theorem with its proof, a display with its number:
+    the sections, the entity chunks and the text chunks they make."""
+    rows = [
+        line(words("Chapter 4", size=20, top=80)),
+        line(words("Inventory Control", size=20, top=110)),
+        line(words("4.1 Reorder Points", bold=True, top=150)),
+        line(words("Orders arrive after a lead time of several days.", top=170)),
+        line(words("Theorem 4.1.", bold=True, top=190), words("A base-stock policy is optimal.", x0=140, top=190)),
+        line(words("Proof.", bold=True, top=210), words("By induction on the horizon.", x0=110, top=210)),
+        line(words("s = d + k", x0=200, top=230), at_right_edge("(4.1)", top=230)),
+    ]
+    page = Page(1, None, 500, 700, rows, [], [], [])
+    builder = ChunkBuilder(LAYOUT, PrintedPages({1: "17"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
+    builder.page = page
+    items = [Item(l.top, "line", line=l) for l in rows]
+    builder.feed_page(page, items)
+    builder.finish()
+    sections = [(s.level, s.number, s.title, s.parent_id, s.page_start) for s in builder.cursor.sections]
+    assert sections == [(1, "4", "Inventory Control", None, 17), (2, "4.1", "Reorder Points", "chapter_4", 17)]
+    chunks = {(c.kind, c.number): c for c in builder.out.chunks}
+    theorem = chunks[("theorem", "4.1")]
+    assert theorem.content == "A base-stock policy is optimal." and theorem.section == "4.1"
+    assert chunks[("formula", "4.1")].extra["text"] == "s = d + k"
+    text = [c.content for c in builder.out.chunks if c.kind == "text"]
+    assert any("Proof. By induction on the horizon." in t for t in text)
