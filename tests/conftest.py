@@ -25,7 +25,9 @@ from rag import KnowledgeBase  # noqa: E402
 BOOK_PDF = ROOT / "book" / "book.pdf"
 LABELS = ROOT / "book" / "labels.txt"
 KNOWLEDGE = ROOT / "knowledge.sqlite"
-CORPORA = ROOT.parent / "shared" / "corpora"
+# the shared folder beside the checkout (BOOKRAG_SHARED names another, e.g. for a worktree elsewhere)
+SHARED = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared")
+CORPORA = SHARED / "corpora"
 
 
 def free_port() -> int:
