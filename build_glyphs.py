@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+from array import array
 import os
 import re
 import unicodedata
@@ -35,7 +36,8 @@ _OML_LOW = "ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυϕχ"
 # The codes of TeX's math italic (OML) and symbol (OMS) fonts that coincide with ASCII
 # punctuation: a layer that maps them as ASCII maps them wrongly (these fonts have no colon).
 _OML_ASCII = {":": ".", ";": ",", "=": "/", "?": "⋆", "@": "∂", "[": "♭", "\\": "♮", "]": "♯", "`": "ℓ",
-              "{": "ı", "|": "ȷ", "}": "℘"}
+              "{": "ı", "|": "ȷ", "}": "℘", "~": "\u20d7", '"': "ε", "#": "ϑ", "$": "ϖ", "%": "ϱ", "&": "ς",
+              "'": "φ", "(": "↼", ")": "↽", "*": "⇀", "+": "⇁", "^": "⌣", "_": "⌢"}
 # The symbol (OMS) and extension (OMX) fonts' 128 codes: a layer that reports ASCII for their
 # glyphs (no ToUnicode, glyph names PDFium does not know) is mapped back through these.
 _OMS = ("−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘∙≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻"
@@ -43,11 +45,11 @@ _OMS = ("−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘∙≍≡⊆⊇≤≥⪯⪰∼
         "ℵABCDEFGHIJKLMNOPQRSTUVWXYZ∪∩⊎∧∨"
         "⊢⊣⌊⌋⌈⌉{}⟨⟩|‖↕⇕\\≀√⨿∇∫⊔⊓⊑⊒§†‡¶♣♢♡♠")
 _OMX = ("()[]⌊⌋⌈⌉{}⟨⟩|‖/\\" "()()[]⌊⌋⌈⌉{}⟨⟩/\\" "()[]⌊⌋⌈⌉{}⟨⟩/\\/\\" "⎛⎞⎡⎤⎣⎦⎢⎥⎧⎫⎩⎭⎨⎬⎪⏐"
-        "⎝⎠⎜⎟⟨⟩⨆⨆∮∮⨀⨀⨁⨁⨂⨂" "∑∏∫⋃⋂⨄⋀⋁∑∏∫⋃⋂⨄⋀⋁" "∐∐^^^~~~[]⌊⌋⌈⌉{}" "√√√√√⎷⏐║      ⇑⇓")
+        "⎝⎠⎜⎟⟨⟩⨆⨆∮∮⨀⨀⨁⨁⨂⨂" "∑∏∫⋃⋂⨄⋀⋁∑∏∫⋃⋂⨄⋀⋁" "∐∐^^^~~~[]⌊⌋⌈⌉{}" "√√√√⎷⏐⏐║      ⇑⇓")
 # ASCII that a symbol font's glyph never stands for (it has no digits, lower-case letters or these
 # marks): seen from an OMS font, they are its codes read as ASCII.  Braces, bars, "*", "-", "/"
 # and capitals can be right (a ToUnicode map gives them), so they are left alone.
-_OMS_NOT_ITSELF = set("0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+,.")
+_OMS_NOT_ITSELF = set("0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+,.<>=:;?@[]^_`~")
 # Big delimiters and brace pieces in the Private Use Area (Adobe Symbol), as Unicode pieces.
 _PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮⎞⎟⎠⎤⎥⎦⎫⎬⎭"))
 
@@ -60,11 +62,25 @@ def font_encoding(font: str) -> str | None:
         return "OML" if name.startswith(("CMMI", "LMMATHITALIC")) else None
     if re.match(r"(CMSY|CMBSY|LMMATHSYMBOLS)", name):
         return "OMS"
-    if re.match(r"(CMEX|LMMATHEXTENSION)", name):
+    if re.match(r"(CMEX|LMMATHEXTENSION|TXEX|PXEX)", name):
         return "OMX"
     if re.match(r"(CMR|CMBX|CMTI|CMSL|CMSS|CMCSC|CMBXTI|CMDUNH|CMFIB|CMU)\d", name):
         return "OT1"
     return None
+
+
+def code_char(code: int, encoding: str) -> str:
+    """The glyph a TeX maths font prints at a code, for a glyph the PDF gives no Unicode for (PDFium
+    then reports the code itself): the encoding's table, whatever ASCII character the code looks like."""
+    if encoding == "OMX":
+        return _OMX[code] if code < 128 and _OMX[code] != " " else ""
+    if encoding == "OMS":
+        return _OMS[code] if code < 128 else ""
+    if encoding == "OML":
+        if code < 0x20:
+            return _OML_LOW[code] if code < len(_OML_LOW) else ""
+        return _OML_ASCII.get(chr(code), chr(code)) if code < 128 else ""
+    return chr(code)
 
 
 def repair_char(ch: str, encoding: str | None) -> str:
@@ -88,6 +104,13 @@ def repair_char(ch: str, encoding: str | None) -> str:
     if code == 0xFFFD or (code < 0x20 and ch not in "\t\n\r"):
         return ""
     return ch
+
+
+def _joined_pairs(text: str) -> str:
+    """Surrogate pairs (PDFium counts each half as a glyph) joined into the characters they stand for."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
 
 
 def plain_text(text: str) -> str:
@@ -140,6 +163,11 @@ class Span:
     baseline: float
     size: float
     font: Font
+    # Per glyph, for reading formulas: six numbers each (the advance box's x0, x1; the ink box's top,
+    # bottom, x0, x1), one glyph per character of `raw` (the text as the PDF maps it, before NFKC
+    # folds maths alphanumerics and ligatures; None when it equals `text`).
+    boxes: array | None = None
+    raw: str | None = None
 
 
 @dataclass(slots=True)
@@ -158,6 +186,8 @@ class Word:
     font: str = ""
     baseline: float = 0.0
     spans: list = field(default_factory=list)   # the runs, when there are several (sub/superscripts, fonts)
+    boxes: array | None = None                  # a single run's per-glyph boxes and raw text (see Span)
+    raw: str | None = None
 
 
 @dataclass
@@ -206,7 +236,7 @@ def _word_from_spans(spans: list[Span]) -> Word:
         s = spans[0]
         f = s.font
         return Word(s.text, s.x0, s.x1, s.top, s.bottom, round(s.size, 1), f.bold, f.mono, f.italic, f.name,
-                    s.baseline)
+                    s.baseline, boxes=s.boxes, raw=s.raw)
     main = max(spans, key=lambda s: (len(s.text) * s.size, s.size))
     first = spans[0].font
     return Word("".join(s.text for s in spans), min(s.x0 for s in spans), max(s.x1 for s in spans),
@@ -302,6 +332,11 @@ class _Raw:
         self.get_unicode = fn("FPDFText_GetUnicode", ctypes.c_uint, P, I)
         self.text_object = fn("FPDFText_GetTextObject", P, P, I)
         self.loose_box = fn("FPDFText_GetLooseCharBox", I, P, I, ctypes.POINTER(c.FS_RECTF))
+        D = ctypes.POINTER(ctypes.c_double)
+        self.ink_box = fn("FPDFText_GetCharBox", I, P, I, D, D, D, D)
+        self.map_error = fn("FPDFText_HasUnicodeMapError", I, P, I)
+        self.ink = [ctypes.c_double() for _ in range(4)]      # left, right, bottom, top
+        self.ink_refs = [ctypes.byref(v) for v in self.ink]
         self.origin = fn("FPDFText_GetCharOrigin", I, P, I, ctypes.POINTER(ctypes.c_double),
                          ctypes.POINTER(ctypes.c_double))
         self.font_size = fn("FPDFText_GetFontSize", ctypes.c_double, P, I)
@@ -346,10 +381,13 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
         return [], 0.0
     codes = raw.page_text(textpage, count)
     rect, rect_ref = raw.rect, raw.rect_ref
-    text_object, loose_box = raw.text_object, raw.loose_box
+    text_object, loose_box, ink_box = raw.text_object, raw.loose_box, raw.ink_box
+    il, ir, ib, it = raw.ink
+    rl, rr, rb, rt = raw.ink_refs
     words: list[list[Span]] = []
     current: list[Span] = []
     span_chars: list[str] = []
+    span_boxes: list[float] = []
     span = None
     font = None
     last_obj = None
@@ -380,6 +418,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
         if obj != last_obj or span is None or pending_break:
             if span is not None:
                 span.text = "".join(span_chars)
+                span.boxes = array("f", span_boxes)
             if obj != last_obj:
                 font = raw.font(obj)
                 raw.origin(textpage, j, raw.dx, raw.dy)
@@ -405,6 +444,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
                 stands_on = bottom - size * 0.2
             span = Span("", x0, x1, top, bottom, stands_on, size, font)
             span_chars = []
+            span_boxes = []
             current.append(span)
             last_obj = obj
             pending_break = False
@@ -418,15 +458,23 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
         if hyphen and font.encoding == "OMX":
             hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
         if omx_space:
-            span_chars.append(_OMX[0x20])
+            ch = _OMX[0x20]
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
-            span_chars.append(chr(u))
+            ch = chr(u)
+        elif u < 0x80 and font.encoding in ("OML", "OMS", "OMX") and raw.map_error(textpage, j) > 0:
+            ch = code_char(u, font.encoding)      # no Unicode for it: the font's code, by its encoding
         else:
-            span_chars.append(repair_char(chr(u), font.encoding))
+            ch = repair_char(chr(u), font.encoding)
+        if ch:
+            span_chars.append(ch)
+            if not 0xDC00 <= u <= 0xDFFF:   # the second half of a surrogate pair shares the first's box
+                ink_box(textpage, j, rl, rr, rb, rt)
+                span_boxes += (x0, x1, height - it.value, height - ib.value, il.value, ir.value)
         if hyphen:
             pending_break = True
     if span is not None:
         span.text = "".join(span_chars)
+        span.boxes = array("f", span_boxes)
     if current:
         words.append(current)
     return words, sideways / max(runs, 1)
@@ -448,6 +496,8 @@ def _words(spans_by_word: list[list[Span]]) -> list[Word]:
         for s in spans:
             text = s.text if s.text.isascii() else plain_text(s.text)
             if text.strip():
+                if text != s.text:
+                    s.raw = _joined_pairs(s.text)
                 s.text = text
                 kept.append(s)
         if kept:
@@ -504,7 +554,7 @@ def _turn_word(w: Word, turn: int, width: float, height: float) -> Word:
     x0, top, x1, bottom = _turn((w.x0, w.top, w.x1, w.bottom), turn, width, height)
     w.x0, w.top, w.x1, w.bottom = x0, top, x1, bottom
     w.baseline = bottom - (w.bottom - w.top) * 0.2
-    w.spans = []
+    w.spans, w.boxes = [], None
     return w
 
 

@@ -916,3 +916,46 @@ def algorithm_text(lines: list, bars=()) -> str:
         indent = " " * max(0, round((line.x0 - left) / (em * 0.5)))
         out.append(indent + prose_with_math(sorted(line.words, key=lambda w: w.x0), bars))
     return "\n".join(out)
+
+
+from build_formula import display_latex, inline_latex  # noqa: E402,F811  (the new reader)
+
+
+# --------------------------------------------------------------------------- display blocks
+def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
+    """A line of running text, not a display row: it starts at the column's left edge (or runs to
+    its right edge) and holds several words of letters in a text face."""
+    words = [w for w in line.words if re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?|[a-z]", w.text)
+             and not is_math_word(w)]
+    left, right = column
+    starts_left = line.x0 <= left + body * 1.5
+    full = starts_left and line.x1 >= right - body * 2
+    return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
+
+
+def display_lines(lines: list, at: int, column: tuple[float, float], body: float) -> list[int]:
+    """The lines that make up the display around lines[at] (a line holding an equation number):
+    the lines above and below it that are not prose, overlap the text column and follow one
+    another without the space TeX leaves around a display; other numbered rows of the block are
+    in it too (the caller assigns rows to numbers).  Indexes into `lines`, top to bottom."""
+    anchor = lines[at]
+    block = [at]
+    gap = body * 0.55
+    left, right = column
+
+    def fits(line) -> bool:
+        return line.page == anchor.page and line.x1 > left and line.x0 < right and \
+            not is_prose_line(line, column, body)
+
+    top, bottom = anchor.top, anchor.bottom
+    j = at - 1
+    while j >= 0 and fits(lines[j]) and top - lines[j].bottom < gap:
+        block.insert(0, j)
+        top = min(top, lines[j].top)
+        j -= 1
+    j = at + 1
+    while j < len(lines) and fits(lines[j]) and lines[j].top - bottom < gap:
+        block.append(j)
+        bottom = max(bottom, lines[j].bottom)
+        j += 1
+    return block

@@ -38,7 +38,8 @@ SAMPLE_QUESTIONS = ROOT / "tests" / "eval" / "questions.json"
 CORPORA = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared") / "corpora"
 # Question sets we wrote for corpus books that came without reader questions (the sample's shape).
 OWN_SETS = {"stopt": ("stopt-manual.pdf", ROOT / "tests" / "eval" / "stopt_questions.json")}
-BUILDER_FILES = ("build_db.py", "build_common.py", "build_pdf.py", "build_glyphs.py", "build_math.py", "build_markdown.py",
+BUILDER_FILES = ("build_db.py", "build_common.py", "build_pdf.py", "build_glyphs.py", "build_math.py", "build_formula.py",
+                 "build_markdown.py",
                  "build_tags.py")
 
 
