@@ -68,7 +68,7 @@ SYMBOLS = {
     "ℍ": r"\mathbb{H}", "′": "'", "″": "''", "‴": "'''", "⃗": r"\vec", "∤": r"\nmid", "≰": r"\nleq",
     "≱": r"\ngeq", "⊈": r"\nsubseteq", "⌣": r"\smile", "⌢": r"\frown", "↼": r"\leftharpoonup",
     "⇀": r"\rightharpoonup", "↽": r"\leftharpoondown", "⇁": r"\rightharpoondown", "⊣": r"\dashv",
-    "≺": r"\prec", "⩲": "+", "∔": r"\dotplus", "⋉": r"\ltimes", "⋊": r"\rtimes",
+    "≺": r"\prec", "⩲": "+", "∶": ":", "∔": r"\dotplus", "⋉": r"\ltimes", "⋊": r"\rtimes",
 }
 BIG_OPERATORS = set("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂⨀⨄⨆")
 RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\simeq", r"\cong", r"\equiv",
@@ -174,7 +174,10 @@ def font_alphabet(font: str, italic: bool, bold: bool) -> str:
         return "tt"
     if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS", name) and "MATH" not in name:
         return "sf"
-    is_bold = bold or bool(re.search(r"BOLD|^CMBX|^CMMIB|MEDI|SEMIBOLD|DEMI|BLACK|HEAVY|BMI", name))
+    # the name's weight word first (some producers flag regular maths fonts bold), then the flag
+    named_bold = re.search(r"BOLD|^CMBX|^CMMIB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD", name)
+    named_regular = re.search(r"REGULAR|ROMAN|BOOK|LIGHT|-REGU|-ROMA|MEDIUM", name)
+    is_bold = bool(named_bold) or (bold and not named_regular)
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI", name))
     if is_bold:
         return "bfit" if is_italic else "bf"
@@ -380,8 +383,7 @@ def _pieces(nodes: list[Node]) -> list[Node]:
     stacks: list[Node] = []
     for n in sorted(nodes, key=lambda n: n.top):
         target = PIECES.get(n.ch)
-        extensible = n.role == "piece" or (n.role in ("fence", "radical", "open", "close")
-                                           and (n.height > n.size * 1.15 or n.parts.get("ext")))
+        extensible = n.role in ("piece", "fence", "radical", "open", "close")
         if target is None and not extensible:
             out.append(n)
             continue
@@ -389,8 +391,13 @@ def _pieces(nodes: list[Node]) -> list[Node]:
             kind = s.parts["stack"]
             same = kind == (target or n.ch) or target == "⎪" or kind == "⎪" or {kind, target} == {"√", "|"} \
                 or (kind == "|" and target is None and n.role == "radical")
+            if not (target or n.parts.get("ext") or n.height > n.size * 1.15):
+                # an ordinary delimiter glyph joins only its own kind, touching it (OpenType fonts
+                # assemble tall delimiters from pieces that map to the delimiter itself)
+                same = kind == n.ch
+            # stacked: overlapping in x, the new piece below the stack (touching it, not beside it)
             if same and min(s.x1, n.x1) - max(s.x0, n.x0) > -n.size * 0.1 and n.top <= s.bottom + n.size * 0.15 \
-                    and n.bottom >= s.top - n.size * 0.15:
+                    and n.cy > s.bottom - n.height * 0.3:
                 s.top, s.bottom = min(s.top, n.top), max(s.bottom, n.bottom)
                 s.x0, s.x1 = min(s.x0, n.x0), max(s.x1, n.x1)
                 if kind in ("⎪", "|") and (target not in (None, "⎪", "|") or n.role == "radical"):
@@ -621,7 +628,7 @@ def _roots(nodes: list[Node], rules: list[tuple]):
         inner = [r for r in rules if rule[0] - 0.5 <= r[0] and r[2] <= rule[2] + 0.5 and rule[1] < r[1] < rad.bottom]
         rules = [r for r in rules if r not in inner]
         content = _row_of(body, inner)
-        base = _main_base(body) if body else rad.bottom - rad.size * 0.2
+        base = _main_base(content) if content else rad.bottom - rad.size * 0.2
         size = _size(body) if body else rad.size
         node = _composite("root", [rad] + body + index, base, size, rule=rule, body=content,
                           index=_row_of(index, []) if index else None)
@@ -662,7 +669,7 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
             if n in taken:
                 continue
             near_rule = ((edge - n.bottom) if up else (n.top - edge)) < size * 0.3
-            if near_rule or (n.top < bottom + size * 0.08 and n.bottom > top - size * 0.08):
+            if near_rule or (n.top < bottom - 0.1 and n.bottom > top + 0.1):
                 taken.append(n)
                 top, bottom = min(top, n.top), max(bottom, n.bottom)
                 changed = True
@@ -777,11 +784,12 @@ def _limits(nodes: list[Node]) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
+    text = _size(nodes)              # the size of the row's glyphs (a big operator's own says little)
     for op in ops:
         if id(op) in gone:
             continue
         ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
-        pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < op.size * 0.92
+        pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * 0.92
                 and n.role not in ("op",)]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
@@ -874,34 +882,24 @@ def _matrix_rows(nodes: list[Node], size: float) -> list[list[Node]]:
 
 
 def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
+    """Nodes in rows by the baselines of their full-size members; every other node goes with the
+    row whose baseline is nearest its own."""
     full = sorted((n for n in nodes if n.size >= size * 0.8 or n.kind in ("frac", "op", "root", "matrix", "cases")),
                   key=lambda n: n.base)
     if not full:
         return [nodes] if nodes else []
     bases: list[list[float]] = []
     for n in full:
-        if bases and n.base - bases[-1][-1] < size * 0.55:
+        if bases and n.base - bases[-1][-1] < size * 0.6:
             bases[-1].append(n.base)
         else:
             bases.append([n.base])
     centres = [sum(b) / len(b) for b in bases]
-    # rows whose glyphs overlap vertically are one row (a tall fraction's neighbours)
     rows: list[list[Node]] = [[] for _ in centres]
     for n in nodes:
         k = min(range(len(centres)), key=lambda i: abs(centres[i] - n.base))
         rows[k].append(n)
-    merged: list[list[Node]] = []
-    for row in rows:
-        if not row:
-            continue
-        if merged:
-            _, _, top, _ = _box(_full(row, size))
-            _, _, _, bottom = _box(_full(merged[-1], size))
-            if top < bottom - size * 0.2:
-                merged[-1].extend(row)
-                continue
-        merged.append(row)
-    return merged
+    return [r for r in rows if r]
 
 
 def _full(row: list[Node], size: float) -> list[Node]:

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import ctypes
 import math
-from array import array
 import os
 import re
 import unicodedata
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +67,66 @@ def font_encoding(font: str) -> str | None:
     if re.match(r"(CMR|CMBX|CMTI|CMSL|CMSS|CMCSC|CMBXTI|CMDUNH|CMFIB|CMU)\d", name):
         return "OT1"
     return None
+
+
+# Glyph names TeX's fonts use that the Adobe list does not know, and the pieces of extensible
+# delimiters by their name's stem and position suffix.
+_TEX_GLYPH_NAMES = {
+    "epsilon1": "ε", "theta1": "ϑ", "phi1": "φ", "rho1": "ϱ", "sigma1": "ς", "omega1": "ϖ", "lscript": "ℓ",
+    "weierstrass": "℘", "vector": "\u20d7", "latticetop": "⊤", "intercal": "⊺", "star": "⋆", "dotlessj": "ȷ",
+    "dotlessi": "ı", "partialdiff": "∂", "negationslash": "\u0338", "mapstochar": "↦", "prime": "′",
+    "element": "∈", "owner": "∋", "minus": "−", "periodcentered": "·", "multiply": "×", "asteriskmath": "∗",
+    "plusminus": "±", "minusplus": "∓", "approxequal": "≈", "similar": "∼", "lessequal": "≤", "greaterequal": "≥",
+    "propersubset": "⊂", "reflexsubset": "⊆", "propersuperset": "⊃", "reflexsuperset": "⊇", "equivasymptotic": "≍",
+    "equivalence": "≡", "arrowleft": "←", "arrowright": "→", "arrowdblright": "⇒", "arrowdblleft": "⇐",
+    "arrowboth": "↔", "arrowdblboth": "⇔", "infinity": "∞", "nabla": "∇", "radical": "√", "bar": "|",
+    "bardbl": "‖", "angbracketleft": "⟨", "angbracketright": "⟩", "floorleft": "⌊", "floorright": "⌋",
+    "ceilingleft": "⌈", "ceilingright": "⌉", "braceleft": "{", "braceright": "}", "parenleft": "(",
+    "parenright": ")", "bracketleft": "[", "bracketright": "]", "slash": "/", "backslash": "\\",
+    "summation": "∑", "product": "∏", "coproduct": "∐", "integral": "∫", "contintegral": "∮", "union": "⋃",
+    "intersection": "⋂", "unionmulti": "⨄", "logicaland": "⋀", "logicalor": "⋁", "circledot": "⨀",
+    "circleplus": "⨁", "circlemultiply": "⨂", "unionsq": "⨆", "hat": "^", "tilde": "~", "check": "ˇ",
+    "vextendsingle": "⏐", "vextenddouble": "‖", "braceex": "⎪", "bracelefttp": "⎧", "braceleftmid": "⎨",
+    "braceleftbt": "⎩", "bracerighttp": "⎫", "bracerightmid": "⎬", "bracerightbt": "⎭", "parenlefttp": "⎛",
+    "parenleftex": "⎜", "parenleftbt": "⎝", "parenrighttp": "⎞", "parenrightex": "⎟", "parenrightbt": "⎠",
+    "bracketlefttp": "⎡", "bracketleftex": "⎢", "bracketleftbt": "⎣", "bracketrighttp": "⎤",
+    "bracketrightex": "⎥", "bracketrightbt": "⎦", "radicalbt": "⎷", "radicalvertex": "⏐", "radicaltp": "⏐",
+    "arrowvertex": "⏐", "arrowdblvertex": "‖", "emptyset": "∅", "universal": "∀", "existential": "∃",
+    "logicalnot": "¬", "perpendicular": "⊥", "turnstileleft": "⊢", "angle": "∠", "triangle": "△",
+}
+_SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest)$")
+
+
+def glyph_name_char(name: str) -> str:
+    """The character a glyph name stands for: uniXXXX names, TeX's names (their size variants too),
+    Greek letters by name, single letters; "" when unknown."""
+    if re.fullmatch(r"uni[0-9A-F]{4}", name) or re.fullmatch(r"u[0-9A-F]{4,6}", name):
+        try:
+            return chr(int(name[3:] if name.startswith("uni") else name[1:], 16))
+        except ValueError:
+            return ""
+    if name in _TEX_GLYPH_NAMES:
+        return _TEX_GLYPH_NAMES[name]
+    stem = _SIZE_SUFFIX.sub("", name)
+    if stem != name and stem in _TEX_GLYPH_NAMES:
+        return _TEX_GLYPH_NAMES[stem]
+    if len(name) == 1 and name.isalnum():
+        return name
+    for case in ("SMALL", "CAPITAL"):
+        try:
+            if (case == "SMALL") == name[:1].islower():
+                return unicodedata.lookup(f"GREEK {case} LETTER {name.upper()}")
+        except KeyError:
+            pass
+    return ""
+
+
+def builtin_names(data: bytes) -> dict[int, str]:
+    """A Type 1 font program's own encoding (\"dup 101 /epsilon1 put\"): code -> glyph name.  Fonts a
+    PDF embeds without an /Encoding of its own print through it, and PDFium reports their codes."""
+    head = data[:60000]
+    return {int(code): name.decode("latin-1") for code, name in
+            re.findall(rb"dup (\d{1,3}) ?/([A-Za-z0-9._]{1,40}) put", head) if int(code) < 256}
 
 
 def code_char(code: int, encoding: str) -> str:
@@ -128,6 +188,7 @@ class Font:
     italic: bool
     mono: bool
     encoding: str | None
+    plain: bool = True  # an ordinary text face (not a maths, symbol or extension font)
 
 
 _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
@@ -144,7 +205,10 @@ def describe_font(name: str, flags: int, weight: int) -> Font:
         bold = False  # "Medium" is a book weight in most families
     italic = bool(_ITALIC_NAME.search(family)) or bool(flags & (1 << 6))
     mono = bool(_MONO_NAME.search(family)) or bool(flags & 1)
-    return Font(base, bold, italic, mono, font_encoding(base))
+    maths = re.search(r"MATH|^CM(MI|SY|EX|BSY|MIB)|^MS[AB]M|^EU[FS]|^RSFS|SYM|^TX(SY|EX|MIA|BMIA)|^PX(SY|EX|MIA|"
+                          r"BMIA)|^NEWTXB?MI|^NEWPXB?MI|^ZPLM|^ZTMCM|EXTENSION|^ESINT|^STMARY|^WASY|DINGBAT|^BBM|"
+                          r"BLACKBOARD", base.upper())
+    return Font(base, bold, italic, mono, font_encoding(base), not maths)
 
 
 # --------------------------------------------------------------------------- words and lines
@@ -350,6 +414,8 @@ class _Raw:
         self.dx, self.dy = ctypes.c_double(), ctypes.c_double()
         self.buf = ctypes.create_string_buffer(512)
         self.fonts: dict[int, Font] = {}
+        self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
+        self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
         self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
         self.fl, self.fb, self.fr, self.ft = (ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float())
 
@@ -362,6 +428,22 @@ class _Raw:
             weight = self.font_weight(handle)
             found = self.fonts[handle or 0] = describe_font(name, self.font_flags(handle), weight if weight > 0 else 400)
         return found
+
+    def code_name_char(self, textobj: int, code: int) -> str | None:
+        """For a glyph PDFium gives no Unicode for: the character its code names in the embedded font
+        program's own encoding (None when the font carries no such encoding)."""
+        handle = self.object_font(textobj)
+        names = self.names.get(handle or 0)
+        if names is None:
+            names = {}
+            size = ctypes.c_size_t()
+            if handle and self.font_data(handle, None, 0, ctypes.byref(size)) and 0 < size.value < 4_000_000:
+                data = (ctypes.c_ubyte * size.value)()
+                if self.font_data(handle, data, size.value, ctypes.byref(size)):
+                    names = builtin_names(bytes(data))
+            self.names[handle or 0] = names
+        name = names.get(code)
+        return glyph_name_char(name) if name else None
 
     def page_text(self, textpage: int, count: int) -> list[int]:
         """Every glyph's Unicode code point at once (one call), per glyph where a pair of UTF-16 units
@@ -459,12 +541,20 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
             hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
         if omx_space:
             ch = _OMX[0x20]
+        elif u < 0x100 and (font.encoding or not font.plain) and raw.map_error(textpage, j) > 0:
+            # no Unicode for it: PDFium reports the code; the font program's glyph name says what it
+            # is, else the TeX encoding the font's name implies
+            named = raw.code_name_char(obj, u)
+            ch = named if named else (code_char(u, font.encoding) if font.encoding in ("OML", "OMS", "OMX")
+                                      else chr(u) if u >= 0x20 else "")
+            if not named and font.encoding not in ("OML", "OMS", "OMX"):
+                ch = repair_char(ch, font.encoding) if ch else ch
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             ch = chr(u)
-        elif u < 0x80 and font.encoding in ("OML", "OMS", "OMX") and raw.map_error(textpage, j) > 0:
-            ch = code_char(u, font.encoding)      # no Unicode for it: the font's code, by its encoding
         else:
             ch = repair_char(chr(u), font.encoding)
+        if ch and "\ufe00" <= ch <= "\ufe0f":
+            ch = ""                # a variation selector a ToUnicode map appends: no glyph of its own
         if ch:
             span_chars.append(ch)
             if not 0xDC00 <= u <= 0xDFFF:   # the second half of a surrogate pair shares the first's box

@@ -930,7 +930,29 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     left, right = column
     starts_left = line.x0 <= left + body * 1.5
     full = starts_left and line.x1 >= right - body * 2
+    if line.x0 <= left + body and words:
+        return True       # flush with the column and worded: text, a list item, a line of pseudocode
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
+
+
+def ink_extent(line) -> tuple[float, float]:
+    """The top and bottom of a line's ink (its glyphs' exact boxes where the glyph layer kept them;
+    a word's box otherwise)."""
+    top, bottom = float("inf"), float("-inf")
+    for w in line.words:
+        runs = w.spans or [w]
+        for r in runs:
+            boxes = r.boxes
+            if boxes is not None and len(boxes) >= 6:
+                for k in range(0, len(boxes), 6):
+                    if boxes[k + 3] - boxes[k + 2] > 0.01:
+                        top = min(top, boxes[k + 2])
+                        bottom = max(bottom, boxes[k + 3])
+            else:
+                top, bottom = min(top, r.top), max(bottom, r.bottom)
+    if top > bottom:
+        return line.top, line.bottom
+    return top, bottom
 
 
 def display_lines(lines: list, at: int, column: tuple[float, float], body: float) -> list[int]:
@@ -940,22 +962,22 @@ def display_lines(lines: list, at: int, column: tuple[float, float], body: float
     in it too (the caller assigns rows to numbers).  Indexes into `lines`, top to bottom."""
     anchor = lines[at]
     block = [at]
-    gap = body * 0.55
+    gap = body * 0.75
     left, right = column
 
     def fits(line) -> bool:
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
             not is_prose_line(line, column, body)
 
-    top, bottom = anchor.top, anchor.bottom
+    top, bottom = ink_extent(anchor)
     j = at - 1
-    while j >= 0 and fits(lines[j]) and top - lines[j].bottom < gap:
+    while j >= 0 and fits(lines[j]) and top - ink_extent(lines[j])[1] < gap:
         block.insert(0, j)
-        top = min(top, lines[j].top)
+        top = min(top, ink_extent(lines[j])[0])
         j -= 1
     j = at + 1
-    while j < len(lines) and fits(lines[j]) and lines[j].top - bottom < gap:
+    while j < len(lines) and fits(lines[j]) and ink_extent(lines[j])[0] - bottom < gap:
         block.append(j)
-        bottom = max(bottom, lines[j].bottom)
+        bottom = max(bottom, ink_extent(lines[j])[1])
         j += 1
     return block
