@@ -37,7 +37,7 @@ GREEK = {
     "ϕ": r"\phi", "φ": r"\varphi", "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega", "ϰ": r"\varkappa",
     "Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi", "Π": r"\Pi",
     "Σ": r"\Sigma", "Υ": r"\Upsilon", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega", "∆": r"\Delta", "Ω": r"\Omega",
-    "ϴ": r"\Theta", "\u2126": r"\Omega",
+    "ϴ": r"\Theta", "\u2126": r"\Omega", "ǫ": r"\epsilon",
 }
 SYMBOLS = {
     "−": "-", "–": "-", "·": r"\cdot", "⋅": r"\cdot", "×": r"\times", "∗": "*", "÷": r"\div", "±": r"\pm",
@@ -156,7 +156,7 @@ def _maths_alphanumeric(ch: str) -> tuple[str, str] | None:
 
 
 @lru_cache(maxsize=4096)
-def font_alphabet(font: str, italic: bool, bold: bool) -> str:
+def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     """A font's alphabet for the letters it prints in a formula: 'it' (maths italic, a variable),
     'up' (upright), 'bf' (bold upright), 'bfit' (bold italic), 'bb' (blackboard), 'cal' (the
     capitals of a symbol or script font), 'frak', 'sf', 'tt', or 'ext' (an extension font)."""
@@ -174,10 +174,9 @@ def font_alphabet(font: str, italic: bool, bold: bool) -> str:
         return "tt"
     if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS", name) and "MATH" not in name:
         return "sf"
-    # the name's weight word first (some producers flag regular maths fonts bold), then the flag
-    named_bold = re.search(r"BOLD|^CMBX|^CMMIB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD", name)
-    named_regular = re.search(r"REGULAR|ROMAN|BOOK|LIGHT|-REGU|-ROMA|MEDIUM", name)
-    is_bold = bool(named_bold) or (bold and not named_regular)
+    # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
+    # width, a guessed weight), and a bold maths font says so in its name
+    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b", name))
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI", name))
     if is_bold:
         return "bfit" if is_italic else "bf"
@@ -793,9 +792,11 @@ def _limits(nodes: list[Node]) -> list[Node]:
                 and n.role not in ("op",)]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
-        near_x = lambda n: op.x0 - ref * 0.9 <= n.cx <= op.x1 + ref * 0.9
-        below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75]
-        above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12]
+        near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
+        below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
+                 and not _hangs_on(n, nodes, op)]
+        above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
+                 and not _hangs_on(n, nodes, op)]
         # limits are centred on the operator: their middle within its width
         below = _grow_limit(below, pool, op)
         above = _grow_limit(above, pool, op)
@@ -817,6 +818,17 @@ def _limits(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone] + made
 
 
+def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
+    """Whether a small glyph is the script of a larger one just before it (its subscript hanging
+    over an operator in the row below, its superscript under one in the row above)."""
+    for m in nodes:
+        if m is n or m is op or m.size < n.size * 1.15 or m.role == "op":
+            continue
+        if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3:
+            return True
+    return False
+
+
 def _grow_limit(seed: list[Node], pool: list[Node], op: Node) -> list[Node]:
     """A limit's glyphs: the seed and what continues it on its level (and its own scripts)."""
     if not seed:
@@ -829,7 +841,7 @@ def _grow_limit(seed: list[Node], pool: list[Node], op: Node) -> list[Node]:
         for n in pool:
             if n in group:
                 continue
-            if n.top < bottom and n.bottom > top and x0 - n.size * 0.6 <= n.x1 and n.x0 <= x1 + n.size * 0.6:
+            if n.top < bottom and n.bottom > top and x0 - n.size * 0.35 <= n.x1 and n.x0 <= x1 + n.size * 0.35:
                 group.append(n)
                 changed = True
     return group
@@ -986,7 +998,8 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
     """0 on the baseline, 1 raised (superscript), -1 lowered (subscript)."""
     if n.kind == "space":
         return 0
-    if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9:
+    if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9 \
+            and n.bottom < base.base:
         return 1
     small = n.size < size * 0.85 or (n.kind in ("frac", "root", "accent", "op", "script") and n.size < size * 0.85)
     if not small:
@@ -1125,6 +1138,11 @@ def render(tokens: list[str]) -> str:
 
 
 # --------------------------------------------------------------------------- entry points
+def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
+    """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them)."""
+    return [tuple(b) for b in bars if b[0] >= x0 - 2 and b[2] <= x1 + 4 and top - 3 <= b[1] <= bottom + 3]
+
+
 def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     """LaTeX for glyph nodes and the rules among them: one row, or the rows of a display."""
     if not nodes:
@@ -1170,7 +1188,7 @@ def numbered_rows(words, bars, labels: list[tuple[str, float]]) -> dict[str, str
         if not nodes:
             return {number: "" for number, _ in labels}
         x0, x1, top, bottom = _box(nodes)
-        rules = [tuple(b) for b in bars if b[0] >= x0 - 2 and b[2] <= x1 + 2 and top - 3 <= b[1] <= bottom + 3]
+        rules = _rules_within(bars, x0, x1, top, bottom)
         nodes = _assemble(nodes)
         size = _size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
@@ -1195,7 +1213,7 @@ def display_latex(words, bars=()) -> str:
         if not nodes:
             return ""
         x0, x1, top, bottom = _box(nodes)
-        rules = [tuple(b) for b in bars if b[0] >= x0 - 2 and b[2] <= x1 + 2 and top - 3 <= b[1] <= bottom + 3]
+        rules = _rules_within(bars, x0, x1, top, bottom)
         return read(nodes, rules, display=True)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""
@@ -1208,7 +1226,7 @@ def inline_latex(words, bars=()) -> str:
         if not nodes:
             return ""
         x0, x1, top, bottom = _box(nodes)
-        rules = [tuple(b) for b in bars if b[0] >= x0 - 1 and b[2] <= x1 + 1 and top - 1 <= b[1] <= bottom + 1]
+        rules = _rules_within(bars, x0, x1, top, bottom)
         return read(nodes, rules, display=False)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""

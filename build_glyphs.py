@@ -93,6 +93,8 @@ _TEX_GLYPH_NAMES = {
     "bracketrightex": "⎥", "bracketrightbt": "⎦", "radicalbt": "⎷", "radicalvertex": "⏐", "radicaltp": "⏐",
     "arrowvertex": "⏐", "arrowdblvertex": "‖", "emptyset": "∅", "universal": "∀", "existential": "∃",
     "logicalnot": "¬", "perpendicular": "⊥", "turnstileleft": "⊢", "angle": "∠", "triangle": "△",
+    "barex": "⏐", "dotacc": "˙", "ddotacc": "¨", "vec": "\u20d7", "dotaccent": "˙", "dieresis": "¨",
+    "circumflex": "ˆ", "macron": "¯", "breve": "˘", "caron": "ˇ", "acute": "´", "grave": "`", "ring": "˚",
 }
 _SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest)$")
 
@@ -105,8 +107,11 @@ def glyph_name_char(name: str) -> str:
             return chr(int(name[3:] if name.startswith("uni") else name[1:], 16))
         except ValueError:
             return ""
+    name = name.split(".")[0]                      # alternates: summationdisplay.1
     if name in _TEX_GLYPH_NAMES:
         return _TEX_GLYPH_NAMES[name]
+    if re.fullmatch(r"[a-z]+[A-Z]", name):          # a font's variant letter: parenlefttpA
+        name = name[:-1]
     stem = _SIZE_SUFFIX.sub("", name)
     if stem != name and stem in _TEX_GLYPH_NAMES:
         return _TEX_GLYPH_NAMES[stem]
