@@ -293,6 +293,8 @@ def glyphs_of(words) -> list[Node]:
             if not chars:
                 continue
             alphabet = font_alphabet(font, italic, bold)
+            if (s.overprinted if s is not None else w.overprinted) and alphabet in ("it", "up"):
+                alphabet = "bfit" if alphabet == "it" else "bf"      # a poor man's bold
             if s is not None and boxes is None:
                 step = (s.x1 - s.x0) / len(chars)
                 boxes = []

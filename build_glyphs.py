@@ -237,6 +237,7 @@ class Span:
     # folds maths alphanumerics and ligatures; None when it equals `text`).
     boxes: array | None = None
     raw: str | None = None
+    overprinted: bool = False    # printed two or three times a hair apart: a poor man's bold
 
 
 @dataclass(slots=True)
@@ -257,6 +258,7 @@ class Word:
     spans: list = field(default_factory=list)   # the runs, when there are several (sub/superscripts, fonts)
     boxes: array | None = None                  # a single run's per-glyph boxes and raw text (see Span)
     raw: str | None = None
+    overprinted: bool = False
 
 
 @dataclass
@@ -305,7 +307,7 @@ def _word_from_spans(spans: list[Span]) -> Word:
         s = spans[0]
         f = s.font
         return Word(s.text, s.x0, s.x1, s.top, s.bottom, round(s.size, 1), f.bold, f.mono, f.italic, f.name,
-                    s.baseline, boxes=s.boxes, raw=s.raw)
+                    s.baseline, boxes=s.boxes, raw=s.raw, overprinted=s.overprinted)
     main = max(spans, key=lambda s: (len(s.text) * s.size, s.size))
     first = spans[0].font
     return Word("".join(s.text for s in spans), min(s.x0 for s in spans), max(s.x1 for s in spans),
@@ -461,7 +463,8 @@ class _Raw:
         return codes
 
 
-def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span]], float]:
+def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset = frozenset()
+                ) -> tuple[list[list[Span]], float]:
     """The page's glyph runs grouped into words; and the share of runs that go sideways (rotation)."""
     count = raw.count_chars(textpage)
     if count <= 0:
@@ -530,6 +533,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
             elif u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
                 stands_on = bottom - size * 0.2
             span = Span("", x0, x1, top, bottom, stands_on, size, font)
+            if obj in overprinted:
+                span.overprinted = True
             span_chars = []
             span_boxes = []
             current.append(span)
@@ -598,6 +603,27 @@ def _words(spans_by_word: list[list[Span]]) -> list[Word]:
         if kept:
             out.append(_word_from_spans(kept))
     return out
+
+
+def _overprinted(raw: _Raw, page_handle) -> frozenset:
+    """Text objects printed again in the same font a fraction of a point away: TeX's poor man's bold
+    (\\pmb, and \\bm for a font with no bold), which PDFium's text layer folds into one glyph."""
+    c = raw.c
+    l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
+    seen: dict[tuple, list] = {}
+    out = set()
+    for k in range(c.FPDFPage_CountObjects(page_handle)):
+        obj = c.FPDFPage_GetObject(page_handle, k)
+        if c.FPDFPageObj_GetType(obj) != c.FPDF_PAGEOBJ_TEXT or not c.FPDFPageObj_GetBounds(obj, l, b, r, t):
+            continue
+        handle = ctypes.cast(obj, ctypes.c_void_p).value
+        width, height = r.value - l.value, t.value - b.value
+        key = (raw.object_font(handle) or 0, round(width, 1), round(height, 1))
+        for other, x, y in seen.get(key, ()):
+            if 0 < abs(l.value - x) + abs(b.value - y) < 0.6:
+                out.update((handle, other))
+        seen.setdefault(key, []).append((handle, l.value, b.value))
+    return frozenset(out)
 
 
 def _drawings(raw: _Raw, page_handle, height: float):
@@ -710,7 +736,8 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
             page = doc[index]
             width, height = page.get_size()
             textpage = page.get_textpage()
-            spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height)
+            spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height,
+                                          _overprinted(raw, page.raw))
             words = _words(spans)
             boxes, rules, graphics, bars = _drawings(raw, page.raw, height)
             links = _links(raw, doc.raw, page.raw, height, target_height)
