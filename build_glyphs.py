@@ -62,7 +62,7 @@ def font_encoding(font: str) -> str | None:
         return "OML" if name.startswith(("CMMI", "LMMATHITALIC")) else None
     if re.match(r"(CMSY|CMBSY|LMMATHSYMBOLS)", name):
         return "OMS"
-    if re.match(r"(CMEX|LMMATHEXTENSION|TXEX|PXEX)", name):
+    if re.match(r"(CMEX|LMMATHEXTENSION)", name):
         return "OMX"
     if re.match(r"(CMR|CMBX|CMTI|CMSL|CMSS|CMCSC|CMBXTI|CMDUNH|CMFIB|CMU)\d", name):
         return "OT1"
@@ -315,6 +315,14 @@ def _word_from_spans(spans: list[Span]) -> Word:
                 first.mono, first.italic, first.name, main.baseline, spans)
 
 
+_ACCENT_MARKS = set("ˆ˜¯˙¨ˇ˘´`^~˚\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030c\u20d7")
+
+
+def _is_accent(text: str) -> bool:
+    """A word that is nothing but accent marks (TeX prints a maths accent as a glyph of its own)."""
+    return bool(text) and len(text) <= 3 and all(c in _ACCENT_MARKS for c in text)
+
+
 def group_lines(words: list[Word], page: int) -> list[Line]:
     """Words into visual lines: a word joins the line whose baseline it shares, or, when it is
     smaller (a sub- or superscript), the line whose body it overlaps.  Lines are found through a
@@ -322,9 +330,21 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
     lines: list[Line] = []
     by_base: dict[int, list[int]] = {}
     bases: list[float] = []
-    ordered = sorted(words, key=lambda w: (-w.size, round(w.baseline), w.x0))
+    # accents TeX sets apart above their letter (its own baseline, raised) go last, onto the line below
+    ordered = sorted(words, key=lambda w: (_is_accent(w.text), -w.size, round(w.baseline), w.x0))
     for w in ordered:
         target = None
+        if _is_accent(w.text) and lines:
+            for k in range(round(w.bottom), round(w.bottom + w.size * 1.2) + 1):
+                for i in by_base.get(k, ()):
+                    if lines[i].x0_min - 2 <= w.x0 <= lines[i].x1_max + 2:
+                        target = i
+                        break
+                if target is not None:
+                    break
+            if target is not None:
+                lines[target].words.append(w)
+                continue
         tolerance = max(1.5, 0.2 * w.size)
         key = round(w.baseline)
         for k in range(key - 2, key + 3):
@@ -552,13 +572,14 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         if omx_space:
             ch = _OMX[0x20]
         elif u < 0x100 and (font.encoding or not font.plain) and raw.map_error(textpage, j) > 0:
-            # no Unicode for it: PDFium reports the code; the font program's glyph name says what it
-            # is, else the TeX encoding the font's name implies
-            named = raw.code_name_char(obj, u)
-            ch = named if named else (code_char(u, font.encoding) if font.encoding in ("OML", "OMS", "OMX")
-                                      else chr(u) if u >= 0x20 else "")
-            if not named and font.encoding not in ("OML", "OMS", "OMX"):
-                ch = repair_char(ch, font.encoding) if ch else ch
+            # no Unicode for it: PDFium reports the code.  A TeX maths font's code reads through the
+            # encoding its name implies (the PDF re-encodes it so); another font's through the glyph
+            # names of its embedded program's own encoding (which such fonts print with)
+            if font.encoding in ("OML", "OMS", "OMX"):
+                ch = code_char(u, font.encoding)
+            else:
+                named = raw.code_name_char(obj, u)
+                ch = named if named else repair_char(chr(u), font.encoding) if u >= 0x20 else ""
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             ch = chr(u)
         else:

@@ -295,11 +295,11 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     """A line of running text, not a display row: it starts at the column's left edge (or runs to
     its right edge) and holds several words of letters in a text face."""
     words = [w for w in line.words if re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?|[a-z]", w.text)
-             and not is_math_word(w)]
+             and not is_math_word(w) and w.text.rstrip(",.;:") not in OPERATOR_NAMES]
     left, right = column
     starts_left = line.x0 <= left + body * 1.5
     full = starts_left and line.x1 >= right - body * 2
-    if line.x0 <= left + body and words:
+    if line.x0 <= left + body and words and (math_share(line.words) < 0.5 or re.fullmatch(r"\d+:", line.words[0].text)):
         return True       # flush with the column and worded: text, a list item, a line of pseudocode
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
 
