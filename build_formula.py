@@ -779,7 +779,7 @@ def _accents(nodes: list[Node]) -> list[Node]:
 def _limits(nodes: list[Node]) -> list[Node]:
     """Glyphs stacked above and below a big operator or an operator's name, centred on it and
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
-    ops = sorted((n for n in nodes if n.role == "op" or (n.kind == "word" and n.role != "op")),
+    ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op")),
                  key=lambda n: -n.size)
     if not ops:
         return nodes
@@ -802,6 +802,12 @@ def _limits(nodes: list[Node]) -> list[Node]:
         # limits are centred on the operator: their middle within its width
         below = _grow_limit(below, pool, op)
         above = _grow_limit(above, pool, op)
+        # a group that goes on from a neighbour's script is that script (an exponent over the
+        # operator of the row below), not a limit
+        if any(_hangs_on(n, [m for m in nodes if m not in below], op) for n in below):
+            below = []
+        if any(_hangs_on(n, [m for m in nodes if m not in above], op) for n in above):
+            above = []
         if below and not (op.x0 - 1 <= (min(n.x0 for n in below) + max(n.x1 for n in below)) / 2 <= op.x1 + 1):
             below = []
         if above and not (op.x0 - 1 <= (min(n.x0 for n in above) + max(n.x1 for n in above)) / 2 <= op.x1 + 1):
@@ -977,13 +983,22 @@ def _scripts(nodes: list[Node]) -> list[Node]:
             continue
         j = i
         run = []
-        while j < len(nodes) and _level(nodes[j], main, size, out[-1] if out else None) != 0:
-            run.append(nodes[j])
+        levels = []
+        while j < len(nodes):
+            m = nodes[j]
+            lv = _level(m, main, size, out[-1] if out else None)
+            if lv == 0:
+                # a small glyph near the baseline inside a script run is a script's own script (the
+                # i of a \sum_i in an exponent), not a base of this row
+                if not (run and _small(m, size) and m.x0 <= max(r.x1 for r in run) + m.size * 0.5):
+                    break
+                lv = levels[-1]
+            run.append(m)
+            levels.append(lv)
             j += 1
         base = out.pop() if out else Node("sym", n.x0, n.x0, n.top, n.bottom, main, size, tex="{}", ch="")
-        ref = base if base.kind != "script" else base.parts["nucleus"]
-        sub = [m for m in run if _level(m, main, size, ref) < 0]
-        sup = [m for m in run if _level(m, main, size, ref) > 0]
+        sub = [m for m, lv in zip(run, levels) if lv < 0]
+        sup = [m for m, lv in zip(run, levels) if lv > 0]
         if base.kind == "script":          # more scripts for a base that has some (x^{a}{}_{b} is rare)
             sub = base.parts["sub"] + _scripts(sub) if sub else base.parts["sub"]
             sup = base.parts["sup"] + _scripts(sup) if sup else base.parts["sup"]
@@ -996,9 +1011,22 @@ def _scripts(nodes: list[Node]) -> list[Node]:
     return out
 
 
+def _small(n: Node, size: float) -> bool:
+    """Set smaller than the row's glyphs (a script's size), the extension font's glyphs aside."""
+    return n.size < size * 0.85 and not (n.kind == "sym" and (n.parts.get("ext") or n.role == "op"))
+
+
 def _level(n: Node, main: float, size: float, base: Node | None) -> int:
     """0 on the baseline, 1 raised (superscript), -1 lowered (subscript)."""
     if n.kind == "space":
+        return 0
+    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op"):
+        # TeX's extension font has one size for every style: where the glyph sits tells
+        axis = main - size * 0.25
+        if n.cy < axis - size * 0.35 and n.bottom < main - size * 0.1:
+            return 1
+        if n.cy > axis + size * 0.45 and n.top > main - size * 0.5:
+            return -1
         return 0
     if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9 \
             and n.bottom < base.base:

@@ -113,7 +113,7 @@ def glyph_name_char(name: str) -> str:
     if re.fullmatch(r"[a-z]+[A-Z]", name):          # a font's variant letter: parenlefttpA
         name = name[:-1]
     stem = _SIZE_SUFFIX.sub("", name)
-    if stem != name and stem in _TEX_GLYPH_NAMES:
+    if stem in _TEX_GLYPH_NAMES:
         return _TEX_GLYPH_NAMES[stem]
     if len(name) == 1 and name.isalnum():
         return name
@@ -509,10 +509,12 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         u = codes[j]
         omx_space = False
         if u in (0x20, 0xA0, 0x0D, 0x0A, 0x09):
-            # a space (printed or inserted by PDFium) or a line end: the word ends; but code 32 of TeX's
-            # extension font is a tall "(" that a layer without its glyph names reports as a space
-            obj = text_object(textpage, j) if u == 0x20 else None
-            if obj is None or raw.font(obj).encoding != "OMX":
+            # a space (printed or inserted by PDFium) or a line end: the word ends; but codes 9, 10, 13
+            # and 32 of TeX's maths fonts are glyphs (a tall "}", "(" …) that a layer without their
+            # names reports as white space
+            obj = text_object(textpage, j) if u != 0xA0 else None
+            if obj is None or raw.font(obj).encoding not in ("OMX", "OMS", "OML") or \
+                    (u != 0x20 or raw.font(obj).encoding != "OMX") and raw.map_error(textpage, j) <= 0:
                 pending_break = True
                 continue
             omx_space = True
@@ -570,7 +572,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         if hyphen and font.encoding == "OMX":
             hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
         if omx_space:
-            ch = _OMX[0x20]
+            ch = code_char(u, raw.font(obj).encoding)
         elif u < 0x100 and (font.encoding or not font.plain) and raw.map_error(textpage, j) > 0:
             # no Unicode for it: PDFium reports the code.  A TeX maths font's code reads through the
             # encoding its name implies (the PDF re-encodes it so); another font's through the glyph
