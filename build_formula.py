@@ -336,7 +336,7 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     node.role = _role(ch, tex)
     if alphabet == "ext" and ch in ("^", "~"):
         node.role = "accent"       # the extension font's wide hat and tilde
-    if node.role in ("op", "open", "close", "fence", "piece", "radical") and node.height > size * 1.15:
+    if extension or node.role in ("op", "open", "close", "fence", "piece", "radical") and node.height > size * 1.15:
         # a tall glyph hangs from its origin (TeX's extension font) or straddles the axis: its own
         # baseline is the one its middle sits a quarter em above
         node.base = node.cy + size * 0.25
@@ -977,7 +977,7 @@ def _scripts(nodes: list[Node]) -> list[Node]:
     while i < len(nodes):
         n = nodes[i]
         level = _level(n, main, size, out[-1] if out else None)
-        if level == 0:
+        if level == 0 or not out:      # a row starts with a base (a script needs something to hang on)
             out.append(n)
             i += 1
             continue

@@ -573,7 +573,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
         if omx_space:
             ch = code_char(u, raw.font(obj).encoding)
-        elif u < 0x100 and (font.encoding or not font.plain) and raw.map_error(textpage, j) > 0:
+        elif u < 0x100 and (font.encoding or not font.plain) and (u < 0x20 or raw.map_error(textpage, j) > 0):
             # no Unicode for it: PDFium reports the code.  A TeX maths font's code reads through the
             # encoding its name implies (the PDF re-encodes it so); another font's through the glyph
             # names of its embedded program's own encoding (which such fonts print with)
