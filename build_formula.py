@@ -275,6 +275,9 @@ def _role(ch: str, tex: str) -> str:
     return "ord"
 
 
+_LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+
+
 def glyphs_of(words) -> list[Node]:
     """Every glyph of build_glyphs Words as a leaf Node, with its exact boxes where the glyph layer
     kept them (else its share of its run's box)."""
@@ -314,6 +317,13 @@ def glyphs_of(words) -> list[Node]:
                 if ix1 - ix0 < 0.01 or bottom - top < 0.01:      # no ink reported: use the advance box
                     ix0, ix1 = adv0, adv1
                     top, bottom = (top, bottom) if bottom - top >= 0.01 else (base - size * 0.7, base)
+                letters = _LIGATURES.get(ch)
+                if letters:          # a ligature glyph prints several letters: each its share of it
+                    step, istep = (adv1 - adv0) / len(letters), (ix1 - ix0) / len(letters)
+                    for m, letter in enumerate(letters):
+                        out.append(_leaf(letter, font, alphabet, size, ix0 + m * istep, ix0 + (m + 1) * istep, top,
+                                         bottom, base, adv0 + m * step, adv0 + (m + 1) * step))
+                    continue
                 out.append(_leaf(ch, font, alphabet, size, ix0, ix1, top, bottom, base, adv0, adv1))
     return out
 
@@ -887,6 +897,12 @@ def _delimited(nodes: list[Node]) -> list[Node]:
             continue
         rows = _matrix_rows(between, size)
         if len(rows) < 2:
+            # \left … \right around one row: a fence as tall as the pair between them is \middle
+            for n in between:
+                if n.kind == "sym" and n.role == "fence" and abs(n.top - left.top) < size * 0.3 \
+                        and abs(n.bottom - left.bottom) < size * 0.3:
+                    n.tex = r"\middle" + n.tex
+                    n.role = "rel"
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
         node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
@@ -1029,8 +1045,8 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
             return -1
         return 0
     if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9 \
-            and n.bottom < base.base:
-        return 1
+            and n.bottom < base.base and n.size > base.size * 0.6:
+        return 1          # a prime one size below its base (a smaller one is a script's own prime)
     small = n.size < size * 0.85 or (n.kind in ("frac", "root", "accent", "op", "script") and n.size < size * 0.85)
     if not small:
         return 0
