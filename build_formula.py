@@ -278,6 +278,25 @@ def _role(ch: str, tex: str) -> str:
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
+def _spread_shared(boxes, count: int) -> list:
+    """Characters that share one glyph's box (a ligature the PDF maps to its letters) get equal
+    shares of it, side by side."""
+    out = list(boxes)
+    k = 0
+    while k < count:
+        m = k + 1
+        while m < count and out[6 * m:6 * m + 6] == out[6 * k:6 * k + 6]:
+            m += 1
+        if m - k > 1:
+            a0, a1, top, bottom, i0, i1 = out[6 * k:6 * k + 6]
+            n = m - k
+            for j in range(n):
+                out[6 * (k + j):6 * (k + j) + 6] = (a0 + (a1 - a0) * j / n, a0 + (a1 - a0) * (j + 1) / n, top, bottom,
+                                                    i0 + (i1 - i0) * j / n, i0 + (i1 - i0) * (j + 1) / n)
+        k = m
+    return out
+
+
 def glyphs_of(words) -> list[Node]:
     """Every glyph of build_glyphs Words as a leaf Node, with its exact boxes where the glyph layer
     kept them (else its share of its run's box)."""
@@ -310,6 +329,7 @@ def glyphs_of(words) -> list[Node]:
                 for k in range(len(chars)):
                     a, b = w.x0 + k * step, w.x0 + (k + 1) * step
                     boxes += (a, b, w.top, w.bottom, a, b)
+            boxes = _spread_shared(boxes, len(chars))
             for k, ch in enumerate(chars):
                 if ch.isspace():
                     continue
@@ -354,38 +374,15 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
 
 
 # --------------------------------------------------------------------------- assembly
-"""Assembly: glyphs that print one symbol together (delimiter pieces, dots, negations, overprints)."""
+"""Assembly: glyphs that print one symbol together (delimiter pieces, dots, negations, long arrows)."""
 
 
 def _assemble(nodes: list[Node]) -> list[Node]:
-    nodes = _overprints(nodes)
     nodes = _pieces(nodes)
     nodes = _negations(nodes)
     nodes = _dot_runs(nodes)
     nodes = _joined_arrows(nodes)
     return nodes
-
-
-def _overprints(nodes: list[Node]) -> list[Node]:
-    """A glyph printed two or three times at offsets of a fraction of a point is a poor man's bold
-    (`\\bm` of a font with no bold): one bold glyph."""
-    out: list[Node] = []
-    by_char: dict[tuple, list[Node]] = {}
-    for n in nodes:
-        key = (n.ch, n.font, round(n.size, 1))
-        twin = next((o for o in by_char.get(key, ()) if abs(o.x0 - n.x0) < n.size * 0.06
-                     and abs(o.top - n.top) < n.size * 0.06 and o is not n), None)
-        if twin is not None and n.ch.strip():
-            twin.x1 = max(twin.x1, n.x1)
-            twin.x0 = min(twin.x0, n.x0)
-            if twin.style in ("it", "up") and not twin.parts.get("bold"):
-                twin.parts["bold"] = True
-                twin.style = "bfit" if twin.style == "it" else "bf"
-                twin.tex = _char_tex(twin.ch, twin.style)
-            continue
-        by_char.setdefault(key, []).append(n)
-        out.append(n)
-    return out
 
 
 def _pieces(nodes: list[Node]) -> list[Node]:

@@ -569,8 +569,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 span.top = top
             if bottom > span.bottom:
                 span.bottom = bottom
-        if hyphen and font.encoding == "OMX":
-            hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
+        if hyphen and (font.encoding == "OMX" or not font.plain):
+            hyphen, u = False, 0x02   # code 2 of a maths font is a glyph (TeX's big "["), not a line-end hyphen
         if omx_space:
             ch = code_char(u, raw.font(obj).encoding)
         elif u < 0x100 and (font.encoding or not font.plain) and (u < 0x20 or raw.map_error(textpage, j) > 0):
