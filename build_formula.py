@@ -536,7 +536,7 @@ def _words(nodes: list[Node]) -> list[Node]:
                     if k in open_runs), None)
         last = run[-1] if run else None
         if last is not None and abs(last.base - n.base) < n.size * 0.1 \
-                and -n.size * 0.05 < n.adv0 - last.adv1 < n.size * 0.15:
+                and -n.size * 0.25 < n.adv0 - last.adv1 < n.size * 0.15:      # kerns pull letters in
             run.append(n)
         else:
             run = [n]
@@ -602,7 +602,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     nodes = _words(nodes)
     nodes, rules = _roots(nodes, rules)
     nodes = _accents(nodes)
-    nodes = _limits(nodes)
+    nodes = _limits(nodes, rules)
     nodes, rules = _fractions(nodes, rules)
     nodes, rules = _lines(nodes, rules)
     nodes = _limits(nodes)
@@ -783,7 +783,7 @@ def _accents(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone] + made
 
 
-def _limits(nodes: list[Node]) -> list[Node]:
+def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     """Glyphs stacked above and below a big operator or an operator's name, centred on it and
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
     ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op")),
@@ -803,9 +803,9 @@ def _limits(nodes: list[Node]) -> list[Node]:
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
         below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
-                 and not _hangs_on(n, nodes, op)]
+                 and not _hangs_on(n, nodes, op) and not _rule_between(rules, op, n)]
         above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
-                 and not _hangs_on(n, nodes, op)]
+                 and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)]
         # limits are centred on the operator: their middle within its width
         below = _grow_limit(below, pool, op)
         above = _grow_limit(above, pool, op)
@@ -833,11 +833,18 @@ def _limits(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone] + made
 
 
+def _rule_between(rules, upper: Node, lower: Node) -> bool:
+    """Whether a rule (a fraction's) runs between two nodes, one above the other: nothing reaches
+    across a fraction's rule to be an operator's limit."""
+    x0, x1 = max(upper.x0, lower.x0), min(upper.x1, lower.x1)
+    return any(r[0] <= x1 and r[2] >= x0 and upper.cy < r[1] < lower.cy for r in rules)
+
+
 def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
     """Whether a small glyph is the script of a larger one just before it (its subscript hanging
     over an operator in the row below, its superscript under one in the row above)."""
     for m in nodes:
-        if m is n or m is op or m.size < n.size * 1.15 or m.role == "op":
+        if m is n or m is op or m.size < n.size * 1.15:
             continue
         if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3:
             return True
