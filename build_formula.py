@@ -1187,6 +1187,126 @@ def render(tokens: list[str]) -> str:
     return re.sub(r" +", " ", "".join(parts)).strip()
 
 
+# --------------------------------------------------------------------------- plain reading
+"""Plain reading: a formula's LaTeX as words and symbols in order, for an embedding model."""
+
+def _reverse(table: dict) -> dict:
+    out: dict[str, str] = {}
+    for ch, tex in table.items():
+        if len(ch) == 1 and tex.startswith("\\") and not ("\u0300" <= ch <= "\u036f"):
+            out.setdefault(tex, ch)
+    return out
+
+
+_PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
+          r"\{": "{", r"\}": "}", r"\|": "‖", r"\mid": "|", r"\cdot": "·", r"\dots": "…", r"\ldots": "…",
+          r"\cdots": "⋯", r"\le": "≤", r"\ge": "≥", r"\ne": "≠", r"\gets": "←", r"\top": "ᵀ", r"\intercal": "ᵀ",
+          r"\lvert": "|", r"\rvert": "|", r"\lVert": "‖", r"\rVert": "‖", r"\quad": " ", r"\qquad": " ",
+          r"\,": " ", r"\;": " ", r"\ ": " ", r"\%": "%", r"\&": "&", r"\#": "#", r"\_": "_", "&": " ", "~": " ",
+          "-": "−", "*": "*", "'": "′"}
+_SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈", "∉", "⊂", "⊆", "⊃", "⊇", "→", "←", "⇒", "⇔",
+           "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":="}
+_DROPPED = {r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
+            r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
+_WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
+             r"\mathsf", r"\mathtt", r"\text", r"\operatorname", r"\operatorname*", r"\mathscr", r"\symbfit"}
+_ACCENT_MARKS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0304",
+                 "overline": "\u0305", "dot": "\u0307", "ddot": "\u0308", "vec": "\u20d7", "check": "\u030c",
+                 "breve": "\u0306", "acute": "\u0301", "grave": "\u0300", "mathring": "\u030a"}
+_TOKEN = re.compile(r"\\begin\{[A-Za-z*]+\}|\\end\{[A-Za-z*]+\}|\\operatorname\*|\\[A-Za-z]+|\\.|[{}]|\s+|[^\\{}\s]")
+
+
+def plain_reading(latex: str) -> str:
+    """A formula's LaTeX as a line of words and symbols: Greek and operators as their characters,
+    fractions a/b, roots √(x), scripts x_i and x^2, matrix rows separated by ';', alphabets and
+    sizes dropped.  (The LaTeX stays the formula's content; this is what an embedding reads.)"""
+    tokens = _TOKEN.findall(latex) if latex else []
+    out, _ = _plain_group(tokens, 0, None, False)
+    out = re.sub(r" +([)\]},;.])", r"\1", re.sub(r" +", " ", out))
+    return re.sub(r"([(\[{]) +", r"\1", out).strip()
+
+
+def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tuple[str, int]:
+    """Read tokens from i up to `stop` ('}' or an \\end{…}); return the text and the index after.
+    Inside \\text (text=True) white space is kept; elsewhere the reading spaces relations itself."""
+    out = ""
+    while i < len(tokens):
+        t = tokens[i]
+        if t == stop or (stop == "end" and t.startswith(r"\end{")):
+            return out, i + 1
+        i += 1
+        if t.isspace():
+            out += " " if text else ""
+        elif t == "{":
+            inner, i = _plain_group(tokens, i, "}", text)
+            out += inner
+        elif t in ("_", "^"):
+            arg, i = _plain_arg(tokens, i, text)
+            arg = arg.strip()
+            out += t + (arg if len(arg) <= 1 else f"({arg})") + " "
+        elif t in (r"\frac", r"\dfrac", r"\tfrac"):
+            num, i = _plain_arg(tokens, i, text)
+            den, i = _plain_arg(tokens, i, text)
+            wrap = lambda s: s.strip() if re.fullmatch(r"[\w′.]+", s.strip()) else f"({s.strip()})"
+            out += f"{wrap(num)}/{wrap(den)}"
+        elif t == r"\sqrt":
+            index = ""
+            if i < len(tokens) and tokens[i] == "[":
+                j = tokens.index("]", i) if "]" in tokens[i:] else i
+                index, _ = _plain_group(tokens[i + 1:j] + ["}"], 0, "}", text)
+                i = j + 1
+            body, i = _plain_arg(tokens, i, text)
+            out += f"{index}√({body.strip()})"
+        elif t.startswith("\\") and t[1:] in _ACCENT_MARKS:
+            body, i = _plain_arg(tokens, i, text)
+            body = body.strip()
+            out += body + _ACCENT_MARKS[t[1:]] if len(body) == 1 else f"{t[1:]}({body})"
+        elif t in _WRAPPERS:
+            body, i = _plain_arg(tokens, i, t in (r"\text", r"\operatorname", r"\operatorname*", r"\mathrm"))
+            out += body if t not in (r"\text",) else f" {body.strip()} "
+        elif t.startswith(r"\begin{"):
+            env = t[7:-1]
+            body, i = _plain_group(tokens, i, "end", text)
+            out += _plain_env(env, body)
+        elif t == r"\\":
+            out += "; "
+        elif t in _DROPPED:
+            continue
+        else:
+            ch = _PLAIN.get(t, t[1:] if t.startswith("\\") and t[1:].isalpha() else t)
+            if ch in _SPACED:
+                out += f" {ch} "
+            elif ch in (",", ";"):
+                out += ch + " "
+            elif t.startswith("\\") and t[1:].isalpha() and t not in _PLAIN:
+                out += f" {ch} "         # \log, \max and other names read as words
+            else:
+                out += ch
+    return out, i
+
+
+def _plain_arg(tokens: list[str], i: int, text: bool) -> tuple[str, int]:
+    """One argument: a {group} or a single token."""
+    while i < len(tokens) and tokens[i].isspace():
+        i += 1
+    if i >= len(tokens):
+        return "", i
+    if tokens[i] == "{":
+        return _plain_group(tokens, i + 1, "}", text)
+    inner, _ = _plain_group([tokens[i]], 0, None, text)
+    return inner, i + 1
+
+
+def _plain_env(env: str, body: str) -> str:
+    rows = [re.sub(r" +", " ", r).strip() for r in body.split(";") if r.strip()]
+    brackets = {"pmatrix": "()", "bmatrix": "[]", "vmatrix": "||", "Vmatrix": "‖‖", "Bmatrix": "{}"}
+    if env in brackets:
+        return brackets[env][0] + "; ".join(rows) + brackets[env][1]
+    if env == "cases":
+        return "{" + "; ".join(rows) + "}"
+    return "; ".join(rows)
+
+
 # --------------------------------------------------------------------------- entry points
 def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
     """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them)."""
