@@ -48,6 +48,18 @@ def require_corpora() -> Path:
     return CORPORA
 
 
+def require_shared(relative: str) -> Path:
+    """A file of the shared folder beside the checkout (../shared: the tools that judge the builder);
+    skip (or fail in CI) when it is absent."""
+    path = SHARED / relative
+    if not path.exists():
+        message = f"{path} not found: the shared tools beside the checkout (never committed); CI has them"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
 @pytest.fixture(scope="session")
 def kb() -> KnowledgeBase:
     return KnowledgeBase(KNOWLEDGE)

@@ -78,9 +78,13 @@ def _serve(db: Path):
 
 def score(pdf: Path, main_tex: Path, cache: Path = DEFAULT_CACHE) -> dict:
     """formula_score.py's verdict on a PDF's served formulas against its LaTeX source, with per-formula rows."""
+    return score_knowledge(knowledge_file(pdf, cache / pdf.parent.name, quiet=True), main_tex)
+
+
+def score_knowledge(db: Path, main_tex: Path) -> dict:
+    """formula_score.py's verdict on a knowledge file, served, against the LaTeX source it was built from."""
     if not FORMULA_SCORE.is_file():
         raise FileNotFoundError(f"{FORMULA_SCORE} not found (the shared tools folder beside the checkout)")
-    db = knowledge_file(pdf, cache / pdf.parent.name, quiet=True)
     proc, base = _serve(db)
     try:
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
