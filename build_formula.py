@@ -275,6 +275,8 @@ def _role(ch: str, tex: str) -> str:
     return "ord"
 
 
+_X_HEIGHT = set("acemnorsuvwxz.,:;-=+−")
+_DESCENDERS = set("gjpqy,;()[]{}|")
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
@@ -317,18 +319,17 @@ def glyphs_of(words) -> list[Node]:
             alphabet = font_alphabet(font, italic, bold)
             if (s.overprinted if s is not None else w.overprinted) and alphabet in ("it", "up"):
                 alphabet = "bfit" if alphabet == "it" else "bf"      # a poor man's bold
-            if s is not None and boxes is None:
-                step = (s.x1 - s.x0) / len(chars)
+            if boxes is None:
+                # a run the glyph layer kept no boxes for (a word of a text face): equal shares of its
+                # width, and the ink a letter of its shape has
+                r = s if s is not None else w
+                step = (r.x1 - r.x0) / len(chars)
                 boxes = []
-                for k in range(len(chars)):
-                    a, b = s.x0 + k * step, s.x0 + (k + 1) * step
-                    boxes += (a, b, s.top, s.bottom, a, b)
-            elif boxes is None:
-                step = (w.x1 - w.x0) / len(chars)
-                boxes = []
-                for k in range(len(chars)):
-                    a, b = w.x0 + k * step, w.x0 + (k + 1) * step
-                    boxes += (a, b, w.top, w.bottom, a, b)
+                for k, ch in enumerate(chars):
+                    a, b = r.x0 + k * step, r.x0 + (k + 1) * step
+                    top = base - size * (0.45 if ch in _X_HEIGHT else 0.7)
+                    bottom = base + (size * 0.2 if ch in _DESCENDERS else 0.0)
+                    boxes += (a, b, top, bottom, a, b)
             boxes = _spread_shared(boxes, len(chars))
             for k, ch in enumerate(chars):
                 if ch.isspace():

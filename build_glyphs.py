@@ -621,6 +621,8 @@ def _words(spans_by_word: list[list[Span]]) -> list[Word]:
             if text.strip():
                 if text != s.text:
                     s.raw = _joined_pairs(s.text)
+                elif s.font.plain and len(text) > 1 and (len(text) > 3 or text.isalpha()):
+                    s.boxes = None     # a word of a text face: formulas need no glyph boxes for it
                 s.text = text
                 kept.append(s)
         if kept:

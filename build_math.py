@@ -299,8 +299,10 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     left, right = column
     starts_left = line.x0 <= left + body * 1.5
     full = starts_left and line.x1 >= right - body * 2
-    if line.x0 <= left + body and words and (math_share(line.words) < 0.5 or re.fullmatch(r"\d+:", line.words[0].text)):
-        return True       # flush with the column and worded: text, a list item, a line of pseudocode
+    if line.x0 <= left + body and re.fullmatch(r"\d+:", line.words[0].text):
+        return True       # a numbered line of pseudocode
+    if line.x0 <= left + body and words and math_share(line.words) < 0.5:
+        return True       # flush with the column and worded: text, a list item
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
 
 
