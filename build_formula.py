@@ -183,6 +183,7 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     return "it" if is_italic else "up"
 
 
+@lru_cache(maxsize=4096)
 def is_maths_font(font: str) -> bool:
     """A font only formulas use: TeX's maths italic, symbol, extension and AMS fonts, their
     Type 1 and OpenType successors."""

@@ -37,15 +37,17 @@ _TEXT_FROM_SYMBOL_FONT = set("\\{}|<>")
 _LONE_LETTER = re.compile(r"[A-Za-z][0-9′']*")
 
 
+def _maths_letters(raw: str | None) -> bool:
+    return bool(raw) and any("\U0001d400" <= ch <= "\U0001d7ff" for ch in raw)
+
+
 def is_math_word(w) -> bool:
     """Whether a word is (part of) a formula: some glyph of it is set in a maths font (other than
     the few a text face borrows from the symbol font between its own letters), it carries Unicode
     maths alphanumerics, or it is a lone italic letter."""
-    if any("\U0001d400" <= ch <= "\U0001d7ff" for ch in (w.raw or "")):
-        return True
     if not w.spans:
-        return is_math_font(w.font) or (w.italic and bool(_LONE_LETTER.fullmatch(w.text)))
-    if any(s.raw and any("\U0001d400" <= ch <= "\U0001d7ff" for ch in s.raw) for s in w.spans):
+        return is_math_font(w.font) or _maths_letters(w.raw) or (w.italic and bool(_LONE_LETTER.fullmatch(w.text)))
+    if any(s.raw and _maths_letters(s.raw) for s in w.spans):
         return True
     math = [s for s in w.spans if is_math_font(s.font.name)]
     if not math:
