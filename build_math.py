@@ -15,7 +15,7 @@ from build_formula import OPERATOR_NAMES, display_latex, font_alphabet, inline_l
 from build_glyphs import Word
 
 __all__ = ["display_latex", "inline_latex", "is_math_font", "is_math_word", "math_share", "table_markdown",
-           "prose_with_math", "algorithm_text", "display_lines", "is_prose_line"]
+           "prose_with_math", "algorithm_text", "display_block", "is_prose_line"]
 
 
 # --------------------------------------------------------------------------- maths or text
@@ -328,7 +328,7 @@ def ink_extent(line) -> tuple[float, float]:
     return top, bottom
 
 
-def display_lines(lines: list, at: int, column: tuple[float, float], body: float) -> list[int]:
+def display_block(lines: list, at: int, column: tuple[float, float], body: float) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
     the lines above and below it that are not prose, overlap the text column and follow one
     another without the space TeX leaves around a display; other numbered rows of the block are
