@@ -198,7 +198,7 @@ class Font:
 
 _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
-_ITALIC_NAME = re.compile(r"Italic|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
+_ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 _MONO_NAME = re.compile(r"Mono|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
 
 

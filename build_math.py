@@ -303,6 +303,14 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     full = starts_left and line.x1 >= right - body * 2
     if line.x0 <= left + body and re.fullmatch(r"\d+:", line.words[0].text):
         return True       # a numbered line of pseudocode
+    first = line.words[0]
+    if line.x0 <= left + body * 2 and re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", first.text) and not is_math_word(first) \
+            and first.text.rstrip(",.;:") not in OPERATOR_NAMES:
+        return True       # text starts at the column's edge (or a paragraph's indent): prose goes on
+    worded = [w for w in line.words if re.fullmatch(r"[(\[]?[A-Za-z][a-z]+[)\],.;:]*", w.text)
+              and w.text.strip("()[],.;:") not in OPERATOR_NAMES]
+    if len(worded) >= 2 and not any(is_math_word(w) for w in line.words):
+        return True       # words and no maths at all: a lead-in set apart ("subject to linear constraints")
     if line.x0 <= left + body and words and math_share(line.words) < 0.5:
         return True       # flush with the column and worded: text, a list item
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
@@ -335,7 +343,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     in it too (the caller assigns rows to numbers).  Indexes into `lines`, top to bottom."""
     anchor = lines[at]
     block = [at]
-    gap = body * 0.75
+    gap = body * 0.9
     left, right = column
 
     def fits(line) -> bool:
