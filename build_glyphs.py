@@ -197,6 +197,8 @@ class Font:
 
 
 _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
+# TeX's extension fonts and their successors: their glyphs hang from the origin, centred on the axis.
+_EXTENSION_NAME = re.compile(r"CMEX|MathExtension|^txex|^pxex|Extension|^esint", re.I)
 _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 _MONO_NAME = re.compile(r"Mono|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
@@ -550,7 +552,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # A radical sign of the symbol font hangs from its origin too; it reaches a little below the
             # baseline of what it covers.
             stands_on = baseline
-            if font.encoding == "OMX":
+            if font.encoding == "OMX" or _EXTENSION_NAME.search(font.name):
                 stands_on = (top + bottom) / 2 + size * 0.25
             elif u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
                 stands_on = bottom - size * 0.2
