@@ -1,7 +1,7 @@
 # Convenience targets; each is a plain command a user can run by hand too.
 PY ?= .venv/bin/python
 
-.PHONY: venv serve test book knowledge eval bench
+.PHONY: venv serve test book formulas knowledge eval bench
 
 venv:
 	python3 -m venv .venv && .venv/bin/pip install -q -e '.[build,test]'
@@ -19,6 +19,11 @@ book:
 	cp book/build/book.pdf book/book.pdf
 	cp book/build/book.lbl book/labels.txt
 	$(PY) book/tools/resolve_questions.py
+
+# The formula corpus (tests/formulas): one body typeset by several set-ups, PDFs committed.  The
+# tufte set-up needs the class of the user's book: TUFTE_CLASS_DIR=/path/to/a/clone (see its Makefile).
+formulas:
+	$(MAKE) -C tests/formulas
 
 knowledge:
 	$(PY) build_db.py book/book.pdf --output knowledge.sqlite

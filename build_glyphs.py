@@ -19,6 +19,7 @@ import math
 import os
 import re
 import unicodedata
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +36,8 @@ _OML_LOW = "ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυϕχ"
 # The codes of TeX's math italic (OML) and symbol (OMS) fonts that coincide with ASCII
 # punctuation: a layer that maps them as ASCII maps them wrongly (these fonts have no colon).
 _OML_ASCII = {":": ".", ";": ",", "=": "/", "?": "⋆", "@": "∂", "[": "♭", "\\": "♮", "]": "♯", "`": "ℓ",
-              "{": "ı", "|": "ȷ", "}": "℘"}
+              "{": "ı", "|": "ȷ", "}": "℘", "~": "\u20d7", '"': "ε", "#": "ϑ", "$": "ϖ", "%": "ϱ", "&": "ς",
+              "'": "φ", "(": "↼", ")": "↽", "*": "⇀", "+": "⇁", "^": "⌣", "_": "⌢"}
 # The symbol (OMS) and extension (OMX) fonts' 128 codes: a layer that reports ASCII for their
 # glyphs (no ToUnicode, glyph names PDFium does not know) is mapped back through these.
 _OMS = ("−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘∙≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻"
@@ -43,11 +45,11 @@ _OMS = ("−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘∙≍≡⊆⊇≤≥⪯⪰∼
         "ℵABCDEFGHIJKLMNOPQRSTUVWXYZ∪∩⊎∧∨"
         "⊢⊣⌊⌋⌈⌉{}⟨⟩|‖↕⇕\\≀√⨿∇∫⊔⊓⊑⊒§†‡¶♣♢♡♠")
 _OMX = ("()[]⌊⌋⌈⌉{}⟨⟩|‖/\\" "()()[]⌊⌋⌈⌉{}⟨⟩/\\" "()[]⌊⌋⌈⌉{}⟨⟩/\\/\\" "⎛⎞⎡⎤⎣⎦⎢⎥⎧⎫⎩⎭⎨⎬⎪⏐"
-        "⎝⎠⎜⎟⟨⟩⨆⨆∮∮⨀⨀⨁⨁⨂⨂" "∑∏∫⋃⋂⨄⋀⋁∑∏∫⋃⋂⨄⋀⋁" "∐∐^^^~~~[]⌊⌋⌈⌉{}" "√√√√√⎷⏐║      ⇑⇓")
+        "⎝⎠⎜⎟⟨⟩⨆⨆∮∮⨀⨀⨁⨁⨂⨂" "∑∏∫⋃⋂⨄⋀⋁∑∏∫⋃⋂⨄⋀⋁" "∐∐^^^~~~[]⌊⌋⌈⌉{}" "√√√√⎷⏐⏐║      ⇑⇓")
 # ASCII that a symbol font's glyph never stands for (it has no digits, lower-case letters or these
 # marks): seen from an OMS font, they are its codes read as ASCII.  Braces, bars, "*", "-", "/"
 # and capitals can be right (a ToUnicode map gives them), so they are left alone.
-_OMS_NOT_ITSELF = set("0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+,.")
+_OMS_NOT_ITSELF = set("0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+,.<>=:;?@[]^_`~")
 # Big delimiters and brace pieces in the Private Use Area (Adobe Symbol), as Unicode pieces.
 _PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮⎞⎟⎠⎤⎥⎦⎫⎬⎭"))
 
@@ -65,6 +67,85 @@ def font_encoding(font: str) -> str | None:
     if re.match(r"(CMR|CMBX|CMTI|CMSL|CMSS|CMCSC|CMBXTI|CMDUNH|CMFIB|CMU)\d", name):
         return "OT1"
     return None
+
+
+# Glyph names TeX's fonts use that the Adobe list does not know, and the pieces of extensible
+# delimiters by their name's stem and position suffix.
+_TEX_GLYPH_NAMES = {
+    "epsilon1": "ε", "theta1": "ϑ", "phi1": "φ", "rho1": "ϱ", "sigma1": "ς", "omega1": "ϖ", "lscript": "ℓ",
+    "weierstrass": "℘", "vector": "\u20d7", "latticetop": "⊤", "intercal": "⊺", "star": "⋆", "dotlessj": "ȷ",
+    "dotlessi": "ı", "partialdiff": "∂", "negationslash": "\u0338", "mapstochar": "↦", "prime": "′",
+    "element": "∈", "owner": "∋", "minus": "−", "periodcentered": "·", "multiply": "×", "asteriskmath": "∗",
+    "plusminus": "±", "minusplus": "∓", "approxequal": "≈", "similar": "∼", "lessequal": "≤", "greaterequal": "≥",
+    "propersubset": "⊂", "reflexsubset": "⊆", "propersuperset": "⊃", "reflexsuperset": "⊇", "equivasymptotic": "≍",
+    "equivalence": "≡", "arrowleft": "←", "arrowright": "→", "arrowdblright": "⇒", "arrowdblleft": "⇐",
+    "arrowboth": "↔", "arrowdblboth": "⇔", "infinity": "∞", "nabla": "∇", "radical": "√", "bar": "|",
+    "bardbl": "‖", "angbracketleft": "⟨", "angbracketright": "⟩", "floorleft": "⌊", "floorright": "⌋",
+    "ceilingleft": "⌈", "ceilingright": "⌉", "braceleft": "{", "braceright": "}", "parenleft": "(",
+    "parenright": ")", "bracketleft": "[", "bracketright": "]", "slash": "/", "backslash": "\\",
+    "summation": "∑", "product": "∏", "coproduct": "∐", "integral": "∫", "contintegral": "∮", "union": "⋃",
+    "intersection": "⋂", "unionmulti": "⨄", "logicaland": "⋀", "logicalor": "⋁", "circledot": "⨀",
+    "circleplus": "⨁", "circlemultiply": "⨂", "unionsq": "⨆", "hat": "^", "tilde": "~", "check": "ˇ",
+    "vextendsingle": "⏐", "vextenddouble": "‖", "braceex": "⎪", "bracelefttp": "⎧", "braceleftmid": "⎨",
+    "braceleftbt": "⎩", "bracerighttp": "⎫", "bracerightmid": "⎬", "bracerightbt": "⎭", "parenlefttp": "⎛",
+    "parenleftex": "⎜", "parenleftbt": "⎝", "parenrighttp": "⎞", "parenrightex": "⎟", "parenrightbt": "⎠",
+    "bracketlefttp": "⎡", "bracketleftex": "⎢", "bracketleftbt": "⎣", "bracketrighttp": "⎤",
+    "bracketrightex": "⎥", "bracketrightbt": "⎦", "radicalbt": "⎷", "radicalvertex": "⏐", "radicaltp": "⏐",
+    "arrowvertex": "⏐", "arrowdblvertex": "‖", "emptyset": "∅", "universal": "∀", "existential": "∃",
+    "logicalnot": "¬", "perpendicular": "⊥", "turnstileleft": "⊢", "angle": "∠", "triangle": "△",
+    "barex": "⏐", "dotacc": "˙", "ddotacc": "¨", "vec": "\u20d7", "dotaccent": "˙", "dieresis": "¨",
+    "circumflex": "ˆ", "macron": "¯", "breve": "˘", "caron": "ˇ", "acute": "´", "grave": "`", "ring": "˚",
+}
+_SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest)$")
+
+
+def glyph_name_char(name: str) -> str:
+    """The character a glyph name stands for: uniXXXX names, TeX's names (their size variants too),
+    Greek letters by name, single letters; "" when unknown."""
+    if re.fullmatch(r"uni[0-9A-F]{4}", name) or re.fullmatch(r"u[0-9A-F]{4,6}", name):
+        try:
+            return chr(int(name[3:] if name.startswith("uni") else name[1:], 16))
+        except ValueError:
+            return ""
+    name = name.split(".")[0]                      # alternates: summationdisplay.1
+    if name in _TEX_GLYPH_NAMES:
+        return _TEX_GLYPH_NAMES[name]
+    if re.fullmatch(r"[a-z]+[A-Z]", name):          # a font's variant letter: parenlefttpA
+        name = name[:-1]
+    stem = _SIZE_SUFFIX.sub("", name)
+    if stem in _TEX_GLYPH_NAMES:
+        return _TEX_GLYPH_NAMES[stem]
+    if len(name) == 1 and name.isalnum():
+        return name
+    for case in ("SMALL", "CAPITAL"):
+        try:
+            if (case == "SMALL") == name[:1].islower():
+                return unicodedata.lookup(f"GREEK {case} LETTER {name.upper()}")
+        except KeyError:
+            pass
+    return ""
+
+
+def builtin_names(data: bytes) -> dict[int, str]:
+    """A Type 1 font program's own encoding (\"dup 101 /epsilon1 put\"): code -> glyph name.  Fonts a
+    PDF embeds without an /Encoding of its own print through it, and PDFium reports their codes."""
+    head = data[:60000]
+    return {int(code): name.decode("latin-1") for code, name in
+            re.findall(rb"dup (\d{1,3}) ?/([A-Za-z0-9._]{1,40}) put", head) if int(code) < 256}
+
+
+def code_char(code: int, encoding: str) -> str:
+    """The glyph a TeX maths font prints at a code, for a glyph the PDF gives no Unicode for (PDFium
+    then reports the code itself): the encoding's table, whatever ASCII character the code looks like."""
+    if encoding == "OMX":
+        return _OMX[code] if code < 128 and _OMX[code] != " " else ""
+    if encoding == "OMS":
+        return _OMS[code] if code < 128 else ""
+    if encoding == "OML":
+        if code < 0x20:
+            return _OML_LOW[code] if code < len(_OML_LOW) else ""
+        return _OML_ASCII.get(chr(code), chr(code)) if code < 128 else ""
+    return chr(code)
 
 
 def repair_char(ch: str, encoding: str | None) -> str:
@@ -90,6 +171,13 @@ def repair_char(ch: str, encoding: str | None) -> str:
     return ch
 
 
+def _joined_pairs(text: str) -> str:
+    """Surrogate pairs (PDFium counts each half as a glyph) joined into the characters they stand for."""
+    if any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
+
+
 def plain_text(text: str) -> str:
     """Text for reading and search: surrogate pairs joined (PDFium counts each half as a glyph),
     ligatures and math alphanumerics folded (NFKC)."""
@@ -105,11 +193,14 @@ class Font:
     italic: bool
     mono: bool
     encoding: str | None
+    plain: bool = True  # an ordinary text face (not a maths, symbol or extension font)
 
 
 _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
+# TeX's extension fonts and their successors: their glyphs hang from the origin, centred on the axis.
+_EXTENSION_NAME = re.compile(r"CMEX|MathExtension|^txex|^pxex|Extension|^esint", re.I)
 _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
-_ITALIC_NAME = re.compile(r"Italic|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
+_ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 _MONO_NAME = re.compile(r"Mono|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
 
 
@@ -121,7 +212,10 @@ def describe_font(name: str, flags: int, weight: int) -> Font:
         bold = False  # "Medium" is a book weight in most families
     italic = bool(_ITALIC_NAME.search(family)) or bool(flags & (1 << 6))
     mono = bool(_MONO_NAME.search(family)) or bool(flags & 1)
-    return Font(base, bold, italic, mono, font_encoding(base))
+    maths = re.search(r"MATH|^CM(MI|SY|EX|BSY|MIB)|^MS[AB]M|^EU[FS]|^RSFS|SYM|^TX(SY|EX|MIA|BMIA)|^PX(SY|EX|MIA|"
+                          r"BMIA)|^NEWTXB?MI|^NEWPXB?MI|^ZPLM|^ZTMCM|EXTENSION|^ESINT|^STMARY|^WASY|DINGBAT|^BBM|"
+                          r"BLACKBOARD", base.upper())
+    return Font(base, bold, italic, mono, font_encoding(base), not maths)
 
 
 # --------------------------------------------------------------------------- words and lines
@@ -140,6 +234,12 @@ class Span:
     baseline: float
     size: float
     font: Font
+    # Per glyph, for reading formulas: six numbers each (the advance box's x0, x1; the ink box's top,
+    # bottom, x0, x1), one glyph per character of `raw` (the text as the PDF maps it, before NFKC
+    # folds maths alphanumerics and ligatures; None when it equals `text`).
+    boxes: array | None = None
+    raw: str | None = None
+    overprinted: bool = False    # printed two or three times a hair apart: a poor man's bold
 
 
 @dataclass(slots=True)
@@ -158,6 +258,9 @@ class Word:
     font: str = ""
     baseline: float = 0.0
     spans: list = field(default_factory=list)   # the runs, when there are several (sub/superscripts, fonts)
+    boxes: array | None = None                  # a single run's per-glyph boxes and raw text (see Span)
+    raw: str | None = None
+    overprinted: bool = False
 
 
 @dataclass
@@ -206,12 +309,20 @@ def _word_from_spans(spans: list[Span]) -> Word:
         s = spans[0]
         f = s.font
         return Word(s.text, s.x0, s.x1, s.top, s.bottom, round(s.size, 1), f.bold, f.mono, f.italic, f.name,
-                    s.baseline)
+                    s.baseline, boxes=s.boxes, raw=s.raw, overprinted=s.overprinted)
     main = max(spans, key=lambda s: (len(s.text) * s.size, s.size))
     first = spans[0].font
     return Word("".join(s.text for s in spans), min(s.x0 for s in spans), max(s.x1 for s in spans),
                 min(s.top for s in spans), max(s.bottom for s in spans), round(main.size, 1), first.bold,
                 first.mono, first.italic, first.name, main.baseline, spans)
+
+
+_ACCENT_MARKS = set("ˆ˜¯˙¨ˇ˘´`^~˚\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030c\u20d7")
+
+
+def _is_accent(text: str) -> bool:
+    """A word that is nothing but accent marks (TeX prints a maths accent as a glyph of its own)."""
+    return bool(text) and len(text) <= 3 and all(c in _ACCENT_MARKS for c in text)
 
 
 def group_lines(words: list[Word], page: int) -> list[Line]:
@@ -221,9 +332,21 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
     lines: list[Line] = []
     by_base: dict[int, list[int]] = {}
     bases: list[float] = []
-    ordered = sorted(words, key=lambda w: (-w.size, round(w.baseline), w.x0))
+    # accents TeX sets apart above their letter (its own baseline, raised) go last, onto the line below
+    ordered = sorted(words, key=lambda w: (_is_accent(w.text), -w.size, round(w.baseline), w.x0))
     for w in ordered:
         target = None
+        if _is_accent(w.text) and lines:
+            for k in range(round(w.bottom), round(w.bottom + w.size * 1.2) + 1):
+                for i in by_base.get(k, ()):
+                    if lines[i].x0_min - 2 <= w.x0 <= lines[i].x1_max + 2:
+                        target = i
+                        break
+                if target is not None:
+                    break
+            if target is not None:
+                lines[target].words.append(w)
+                continue
         tolerance = max(1.5, 0.2 * w.size)
         key = round(w.baseline)
         for k in range(key - 2, key + 3):
@@ -302,6 +425,11 @@ class _Raw:
         self.get_unicode = fn("FPDFText_GetUnicode", ctypes.c_uint, P, I)
         self.text_object = fn("FPDFText_GetTextObject", P, P, I)
         self.loose_box = fn("FPDFText_GetLooseCharBox", I, P, I, ctypes.POINTER(c.FS_RECTF))
+        D = ctypes.POINTER(ctypes.c_double)
+        self.ink_box = fn("FPDFText_GetCharBox", I, P, I, D, D, D, D)
+        self.map_error = fn("FPDFText_HasUnicodeMapError", I, P, I)
+        self.ink = [ctypes.c_double() for _ in range(4)]      # left, right, bottom, top
+        self.ink_refs = [ctypes.byref(v) for v in self.ink]
         self.origin = fn("FPDFText_GetCharOrigin", I, P, I, ctypes.POINTER(ctypes.c_double),
                          ctypes.POINTER(ctypes.c_double))
         self.font_size = fn("FPDFText_GetFontSize", ctypes.c_double, P, I)
@@ -315,6 +443,8 @@ class _Raw:
         self.dx, self.dy = ctypes.c_double(), ctypes.c_double()
         self.buf = ctypes.create_string_buffer(512)
         self.fonts: dict[int, Font] = {}
+        self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
+        self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
         self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
         self.fl, self.fb, self.fr, self.ft = (ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float())
 
@@ -328,6 +458,22 @@ class _Raw:
             found = self.fonts[handle or 0] = describe_font(name, self.font_flags(handle), weight if weight > 0 else 400)
         return found
 
+    def code_name_char(self, textobj: int, code: int) -> str | None:
+        """For a glyph PDFium gives no Unicode for: the character its code names in the embedded font
+        program's own encoding (None when the font carries no such encoding)."""
+        handle = self.object_font(textobj)
+        names = self.names.get(handle or 0)
+        if names is None:
+            names = {}
+            size = ctypes.c_size_t()
+            if handle and self.font_data(handle, None, 0, ctypes.byref(size)) and 0 < size.value < 4_000_000:
+                data = (ctypes.c_ubyte * size.value)()
+                if self.font_data(handle, data, size.value, ctypes.byref(size)):
+                    names = builtin_names(bytes(data))
+            self.names[handle or 0] = names
+        name = names.get(code)
+        return glyph_name_char(name) if name else None
+
     def page_text(self, textpage: int, count: int) -> list[int]:
         """Every glyph's Unicode code point at once (one call), per glyph where a pair of UTF-16 units
         stands for one character."""
@@ -339,17 +485,21 @@ class _Raw:
         return codes
 
 
-def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span]], float]:
+def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset = frozenset()
+                ) -> tuple[list[list[Span]], float]:
     """The page's glyph runs grouped into words; and the share of runs that go sideways (rotation)."""
     count = raw.count_chars(textpage)
     if count <= 0:
         return [], 0.0
     codes = raw.page_text(textpage, count)
     rect, rect_ref = raw.rect, raw.rect_ref
-    text_object, loose_box = raw.text_object, raw.loose_box
+    text_object, loose_box, ink_box = raw.text_object, raw.loose_box, raw.ink_box
+    il, ir, ib, it = raw.ink
+    rl, rr, rb, rt = raw.ink_refs
     words: list[list[Span]] = []
     current: list[Span] = []
     span_chars: list[str] = []
+    span_boxes: list[float] = []
     span = None
     font = None
     last_obj = None
@@ -361,10 +511,12 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
         u = codes[j]
         omx_space = False
         if u in (0x20, 0xA0, 0x0D, 0x0A, 0x09):
-            # a space (printed or inserted by PDFium) or a line end: the word ends; but code 32 of TeX's
-            # extension font is a tall "(" that a layer without its glyph names reports as a space
-            obj = text_object(textpage, j) if u == 0x20 else None
-            if obj is None or raw.font(obj).encoding != "OMX":
+            # a space (printed or inserted by PDFium) or a line end: the word ends; but codes 9, 10, 13
+            # and 32 of TeX's maths fonts are glyphs (a tall "}", "(" …) that a layer without their
+            # names reports as white space
+            obj = text_object(textpage, j) if u != 0xA0 else None
+            if obj is None or raw.font(obj).encoding not in ("OMX", "OMS", "OML") or \
+                    (u != 0x20 or raw.font(obj).encoding != "OMX") and raw.map_error(textpage, j) <= 0:
                 pending_break = True
                 continue
             omx_space = True
@@ -380,6 +532,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
         if obj != last_obj or span is None or pending_break:
             if span is not None:
                 span.text = "".join(span_chars)
+                span.boxes = array("f", span_boxes)
             if obj != last_obj:
                 font = raw.font(obj)
                 raw.origin(textpage, j, raw.dx, raw.dy)
@@ -399,12 +552,15 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
             # A radical sign of the symbol font hangs from its origin too; it reaches a little below the
             # baseline of what it covers.
             stands_on = baseline
-            if font.encoding == "OMX":
+            if font.encoding == "OMX" or _EXTENSION_NAME.search(font.name):
                 stands_on = (top + bottom) / 2 + size * 0.25
             elif u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
                 stands_on = bottom - size * 0.2
             span = Span("", x0, x1, top, bottom, stands_on, size, font)
+            if obj in overprinted:
+                span.overprinted = True
             span_chars = []
+            span_boxes = []
             current.append(span)
             last_obj = obj
             pending_break = False
@@ -415,18 +571,35 @@ def _page_spans(raw: _Raw, textpage: int, height: float) -> tuple[list[list[Span
                 span.top = top
             if bottom > span.bottom:
                 span.bottom = bottom
-        if hyphen and font.encoding == "OMX":
-            hyphen, u = False, 0x02   # code 2 of TeX's extension font is a big "[", not a line-end hyphen
+        if hyphen and (font.encoding == "OMX" or not font.plain):
+            hyphen, u = False, 0x02   # code 2 of a maths font is a glyph (TeX's big "["), not a line-end hyphen
         if omx_space:
-            span_chars.append(_OMX[0x20])
+            ch = code_char(u, raw.font(obj).encoding)
+        elif u < 0x100 and (font.encoding or not font.plain) and (u < 0x20 or raw.map_error(textpage, j) > 0):
+            # no Unicode for it: PDFium reports the code.  A TeX maths font's code reads through the
+            # encoding its name implies (the PDF re-encodes it so); another font's through the glyph
+            # names of its embedded program's own encoding (which such fonts print with)
+            if font.encoding in ("OML", "OMS", "OMX"):
+                ch = code_char(u, font.encoding)
+            else:
+                named = raw.code_name_char(obj, u)
+                ch = named if named else repair_char(chr(u), font.encoding) if u >= 0x20 else ""
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
-            span_chars.append(chr(u))
+            ch = chr(u)
         else:
-            span_chars.append(repair_char(chr(u), font.encoding))
+            ch = repair_char(chr(u), font.encoding)
+        if ch and "\ufe00" <= ch <= "\ufe0f":
+            ch = ""                # a variation selector a ToUnicode map appends: no glyph of its own
+        if ch:
+            span_chars.append(ch)
+            if not 0xDC00 <= u <= 0xDFFF:   # the second half of a surrogate pair shares the first's box
+                ink_box(textpage, j, rl, rr, rb, rt)
+                span_boxes += (x0, x1, height - it.value, height - ib.value, il.value, ir.value)
         if hyphen:
             pending_break = True
     if span is not None:
         span.text = "".join(span_chars)
+        span.boxes = array("f", span_boxes)
     if current:
         words.append(current)
     return words, sideways / max(runs, 1)
@@ -448,11 +621,36 @@ def _words(spans_by_word: list[list[Span]]) -> list[Word]:
         for s in spans:
             text = s.text if s.text.isascii() else plain_text(s.text)
             if text.strip():
+                if text != s.text:
+                    s.raw = _joined_pairs(s.text)
+                elif s.font.plain and len(text) > 1 and (len(text) > 3 or text.isalpha()):
+                    s.boxes = None     # a word of a text face: formulas need no glyph boxes for it
                 s.text = text
                 kept.append(s)
         if kept:
             out.append(_word_from_spans(kept))
     return out
+
+
+def _overprinted(raw: _Raw, page_handle) -> frozenset:
+    """Text objects printed again in the same font a fraction of a point away: TeX's poor man's bold
+    (\\pmb, and \\bm for a font with no bold), which PDFium's text layer folds into one glyph."""
+    c = raw.c
+    l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
+    seen: dict[tuple, list] = {}
+    out = set()
+    for k in range(c.FPDFPage_CountObjects(page_handle)):
+        obj = c.FPDFPage_GetObject(page_handle, k)
+        if c.FPDFPageObj_GetType(obj) != c.FPDF_PAGEOBJ_TEXT or not c.FPDFPageObj_GetBounds(obj, l, b, r, t):
+            continue
+        handle = ctypes.cast(obj, ctypes.c_void_p).value
+        width, height = r.value - l.value, t.value - b.value
+        key = (raw.object_font(handle) or 0, round(width, 1), round(height, 1))
+        for other, x, y in seen.get(key, ()):
+            if 0 < abs(l.value - x) + abs(b.value - y) < 0.6:
+                out.update((handle, other))
+        seen.setdefault(key, []).append((handle, l.value, b.value))
+    return frozenset(out)
 
 
 def _drawings(raw: _Raw, page_handle, height: float):
@@ -504,7 +702,7 @@ def _turn_word(w: Word, turn: int, width: float, height: float) -> Word:
     x0, top, x1, bottom = _turn((w.x0, w.top, w.x1, w.bottom), turn, width, height)
     w.x0, w.top, w.x1, w.bottom = x0, top, x1, bottom
     w.baseline = bottom - (w.bottom - w.top) * 0.2
-    w.spans = []
+    w.spans, w.boxes = [], None
     return w
 
 
@@ -565,7 +763,8 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
             page = doc[index]
             width, height = page.get_size()
             textpage = page.get_textpage()
-            spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height)
+            spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height,
+                                          _overprinted(raw, page.raw))
             words = _words(spans)
             boxes, rules, graphics, bars = _drawings(raw, page.raw, height)
             links = _links(raw, doc.raw, page.raw, height, target_height)

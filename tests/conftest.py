@@ -25,7 +25,9 @@ from rag import KnowledgeBase  # noqa: E402
 BOOK_PDF = ROOT / "book" / "book.pdf"
 LABELS = ROOT / "book" / "labels.txt"
 KNOWLEDGE = ROOT / "knowledge.sqlite"
-CORPORA = ROOT.parent / "shared" / "corpora"
+# the shared folder beside the checkout (BOOKRAG_SHARED names another, e.g. for a worktree elsewhere)
+SHARED = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared")
+CORPORA = SHARED / "corpora"
 
 
 def free_port() -> int:
@@ -44,6 +46,18 @@ def require_corpora() -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return CORPORA
+
+
+def require_shared(relative: str) -> Path:
+    """A file of the shared folder beside the checkout (../shared: the tools that judge the builder);
+    skip (or fail in CI) when it is absent."""
+    path = SHARED / relative
+    if not path.exists():
+        message = f"{path} not found: the shared tools beside the checkout (never committed); CI has them"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
 
 
 @pytest.fixture(scope="session")

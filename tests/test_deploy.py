@@ -122,7 +122,8 @@ def test_container_commands_in_a_fresh_runtime_venv(tmp_path):
     probe = ("import sys, rag\nkb = rag.KnowledgeBase()\napp = rag.create_app(kb)\nkb.search('value iteration')\n"
              "import rag_answers; rag_answers.answer(kb, 'What is CVaR?')\n"
              "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
-             "('build_db', 'build_glyphs', 'build_pdf', 'build_layout', 'build_heads', 'build_page', 'build_roles', 'build_markdown', 'build_common', 'pdfplumber', 'pypdf', 'pdfminer', 'torch', "
+             "('build_db', 'build_glyphs', 'build_pdf', 'build_layout', 'build_heads', 'build_page', 'build_roles', 'build_markdown', "
+             "'build_common', 'build_math', 'build_formula', 'pdfplumber', 'pypdf', 'pdfminer', 'torch', "
              "'pypdfium2'))\nprint(bad)\n")
     out = subprocess.run([py, "-c", probe], cwd=app, env={**run_env}, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared") / "corpora"
 # The last commit whose builder read PDFs with pdfplumber (before the PDFium glyph layer).
 DEFAULT_BASELINE = "02010fd"
 

@@ -35,11 +35,11 @@ from rag import KnowledgeBase  # noqa: E402
 METHODS = ("dense", "bm25", "hybrid")
 SAMPLE = "sample"
 SAMPLE_QUESTIONS = ROOT / "tests" / "eval" / "questions.json"
-CORPORA = ROOT.parent / "shared" / "corpora"
+CORPORA = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared") / "corpora"
 # Question sets we wrote for corpus books that came without reader questions (the sample's shape).
 OWN_SETS = {"stopt": ("stopt-manual.pdf", ROOT / "tests" / "eval" / "stopt_questions.json")}
 BUILDER_FILES = ("build_db.py", "build_common.py", "build_pdf.py", "build_layout.py", "build_heads.py", "build_page.py",
-                 "build_roles.py", "build_glyphs.py", "build_markdown.py")
+                 "build_roles.py", "build_glyphs.py", "build_math.py", "build_formula.py", "build_markdown.py", "build_tags.py")
 
 
 # ---- question sets

@@ -49,6 +49,8 @@ _SAME = {r"\le": r"\leq", r"\ge": r"\geq", r"\ne": r"\neq", r"\rightarrow": r"\t
          r"\mbox": r"\mathrm", r"\hbox": r"\mathrm"}
 _WRAPPERS = {"aligned", "align", "align*", "split", "gathered", "gather", "gather*", "multline", "equation",
              "equation*", "alignedat", "array"}
+_MATRIX_BRACKETS = {"pmatrix": ("(", ")"), "bmatrix": ("[", "]"), "vmatrix": ("|", "|"), "Vmatrix": (r"\|", r"\|"),
+                    "Bmatrix": (r"\{", r"\}"), "matrix": ("", "")}
 _TOKEN = re.compile(r"\\[A-Za-z]+\*?|\\.|[A-Za-z]|\d|\S")
 
 
@@ -63,6 +65,9 @@ def tokens(latex: str) -> list[str]:
                r"\\begin{cases}\1\\end{cases}", s, flags=re.S)
     s = re.sub(r"\\\\\s*(?=\\end\{)", "", s)   # a row break closing the last row
     s = re.sub(r"\\multicolumn\s*\{[^{}]*\}\s*\{[^{}]*\}", "", s)
+    # a matrix environment prints its brackets: the same as the brackets around an array
+    s = re.sub(r"\\(begin|end)\{([pbvBV]?matrix)\}", lambda m: " " + _MATRIX_BRACKETS.get(m.group(2), ("", ""))[
+        m.group(1) == "end"] + " ", s)
     s = re.sub(r"\\(begin|end)\{([a-z*]+)\}", lambda m: "" if m.group(2) in _WRAPPERS else f"\\{m.group(1)}{m.group(2)} ", s)
     s = re.sub(r"\\(hspace|vspace|hskip|mspace)\*?\{[^{}]*\}", "", s)
     raw = _TOKEN.findall(s)

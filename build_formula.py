@@ -1,0 +1,1404 @@
+"""build_formula.py: a typeset formula read back into LaTeX from its glyphs and rules.
+
+TeX sets mathematics by fixed rules, and a born-digital PDF keeps every glyph's font, size, origin
+and ink box exactly, so the rules can be run backwards, the way maths recognisers read a page: a
+baseline structure tree.  Pieces of tall delimiters and radicals are joined first; then a radical
+sign with the rule running from its top encloses a root, a rule with glyphs standing on it and
+hanging from it is a fraction (innermost first), a rule with nothing on the other side an over- or
+underline, a small accent glyph above a letter accents it, glyphs stacked above and below a big
+operator or an operator name are its limits, matching tall delimiters around rows are a matrix and
+an opening brace nothing closes a `cases`.  What is left stands on one or several baselines (the rows
+of a multi-line display); along each, a smaller glyph raised or lowered after its base is a super-
+or subscript, recursively.  LaTeX is written from that tree.
+
+The alphabet comes from the font and the character, never from the book: maths italic letters are
+variables, upright ones operator names or roman text, bold upright `\\mathbf`, bold italic `\\bm`, the
+symbol fonts' capitals `\\mathcal`, blackboard fonts `\\mathbb`; OpenType maths fonts say it with the
+Unicode maths alphanumerics (𝑥, 𝐱, 𝒙, 𝔼, 𝒮).  Sections: symbols, glyphs, assembly, structure,
+rows and scripts, writing, entry points.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+
+# --------------------------------------------------------------------------- symbols
+"""Symbols: what a character stands for in LaTeX, and what role it plays in a formula."""
+
+GREEK = {
+    "α": r"\alpha", "β": r"\beta", "γ": r"\gamma", "δ": r"\delta", "ϵ": r"\epsilon", "ε": r"\varepsilon",
+    "ζ": r"\zeta", "η": r"\eta", "θ": r"\theta", "ϑ": r"\vartheta", "ι": r"\iota", "κ": r"\kappa",
+    "λ": r"\lambda", "μ": r"\mu", "µ": r"\mu", "ν": r"\nu", "ξ": r"\xi", "π": r"\pi", "ϖ": r"\varpi",
+    "ρ": r"\rho", "ϱ": r"\varrho", "σ": r"\sigma", "ς": r"\varsigma", "τ": r"\tau", "υ": r"\upsilon",
+    "ϕ": r"\phi", "φ": r"\varphi", "χ": r"\chi", "ψ": r"\psi", "ω": r"\omega", "ϰ": r"\varkappa",
+    "Γ": r"\Gamma", "Δ": r"\Delta", "Θ": r"\Theta", "Λ": r"\Lambda", "Ξ": r"\Xi", "Π": r"\Pi",
+    "Σ": r"\Sigma", "Υ": r"\Upsilon", "Φ": r"\Phi", "Ψ": r"\Psi", "Ω": r"\Omega", "∆": r"\Delta", "Ω": r"\Omega",
+    "ϴ": r"\Theta", "\u2126": r"\Omega", "ǫ": r"\epsilon",
+}
+SYMBOLS = {
+    "−": "-", "–": "-", "·": r"\cdot", "⋅": r"\cdot", "×": r"\times", "∗": "*", "÷": r"\div", "±": r"\pm",
+    "∓": r"\mp", "⊕": r"\oplus", "⊗": r"\otimes", "⊙": r"\odot", "∘": r"\circ", "∙": r"\bullet", "≡": r"\equiv",
+    "⊆": r"\subseteq", "⊇": r"\supseteq", "≤": r"\leq", "≥": r"\geq", "⩽": r"\leq", "⩾": r"\geq",
+    "⪯": r"\preceq", "⪰": r"\succeq", "∼": r"\sim", "≈": r"\approx", "⊂": r"\subset", "⊃": r"\supset",
+    "≪": r"\ll", "≫": r"\gg", "≺": r"\prec", "≻": r"\succ", "←": r"\leftarrow", "→": r"\to", "↑": r"\uparrow",
+    "↓": r"\downarrow", "↔": r"\leftrightarrow", "≃": r"\simeq", "≅": r"\cong", "⇐": r"\Leftarrow",
+    "⇒": r"\Rightarrow", "⇔": r"\Leftrightarrow", "⟵": r"\longleftarrow", "⟶": r"\longrightarrow",
+    "⟸": r"\Longleftarrow", "⟹": r"\Longrightarrow", "⟺": r"\Longleftrightarrow", "↦": r"\mapsto",
+    "⟼": r"\longmapsto", "∝": r"\propto", "∞": r"\infty", "∈": r"\in", "∋": r"\ni", "∉": r"\notin",
+    "∀": r"\forall", "∃": r"\exists", "∄": r"\nexists", "¬": r"\neg", "∅": r"\emptyset", "∪": r"\cup",
+    "∩": r"\cap", "∧": r"\wedge", "∨": r"\vee", "⊢": r"\vdash", "⊨": r"\models", "⌊": r"\lfloor",
+    "⌋": r"\rfloor", "⌈": r"\lceil", "⌉": r"\rceil", "⟨": r"\langle", "⟩": r"\rangle", "〈": r"\langle",
+    "〉": r"\rangle", "‖": r"\|", "∥": r"\|", "∇": r"\nabla", "∂": r"\partial", "ℓ": r"\ell", "ℏ": r"\hbar",
+    "∑": r"\sum", "∏": r"\prod", "∐": r"\coprod", "∫": r"\int", "∬": r"\iint", "∭": r"\iiint", "∮": r"\oint",
+    "⋃": r"\bigcup", "⋂": r"\bigcap", "⋁": r"\bigvee", "⋀": r"\bigwedge", "⨁": r"\bigoplus",
+    "⨂": r"\bigotimes", "⨀": r"\bigodot", "⨄": r"\biguplus", "⨆": r"\bigsqcup", "≠": r"\neq", "…": r"\dots",
+    "⋯": r"\cdots", "⋮": r"\vdots", "⋱": r"\ddots", "⊤": r"\top", "⊺": r"\intercal", "⊥": r"\perp",
+    "{": r"\{", "}": r"\}", "%": r"\%", "#": r"\#", "&": r"\&", "_": r"\_", "$": r"\$", "⋆": r"\star",
+    "★": r"\star", "†": r"\dagger", "‡": r"\ddagger", "ı": r"\imath", "ȷ": r"\jmath", "ℜ": r"\Re", "ℑ": r"\Im",
+    "ℵ": r"\aleph", "℘": r"\wp", "♭": r"\flat", "♮": r"\natural", "♯": r"\sharp", "△": r"\triangle",
+    "▽": r"\triangledown", "◁": r"\triangleleft", "▷": r"\triangleright", "⊎": r"\uplus", "⊔": r"\sqcup",
+    "⊓": r"\sqcap", "⊑": r"\sqsubseteq", "⊒": r"\sqsupseteq", "§": r"\S", "¶": r"\P", "≍": r"\asymp",
+    "⊖": r"\ominus", "⊘": r"\oslash", "◯": r"\bigcirc", "⋄": r"\diamond", "≀": r"\wr", "∣": r"\mid",
+    "≜": r"\triangleq", "≔": ":=", "⊊": r"\subsetneq", "∖": r"\setminus", "⨯": r"\times", "ℕ": r"\mathbb{N}",
+    "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "ℝ": r"\mathbb{R}", "ℂ": r"\mathbb{C}", "ℙ": r"\mathbb{P}",
+    "ℍ": r"\mathbb{H}", "′": "'", "″": "''", "‴": "'''", "⃗": r"\vec", "∤": r"\nmid", "≰": r"\nleq",
+    "≱": r"\ngeq", "⊈": r"\nsubseteq", "⌣": r"\smile", "⌢": r"\frown", "↼": r"\leftharpoonup",
+    "⇀": r"\rightharpoonup", "↽": r"\leftharpoondown", "⇁": r"\rightharpoondown", "⊣": r"\dashv",
+    "≺": r"\prec", "⩲": "+", "∶": ":", "∔": r"\dotplus", "⋉": r"\ltimes", "⋊": r"\rtimes",
+}
+BIG_OPERATORS = set("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂⨀⨄⨆")
+RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\simeq", r"\cong", r"\equiv",
+             r"\in", r"\notin", r"\ni", r"\subset", r"\subseteq", r"\supset", r"\supseteq", r"\propto", r"\to",
+             r"\leftarrow", r"\Rightarrow", r"\Leftarrow", r"\Leftrightarrow", r"\longleftarrow",
+             r"\longrightarrow", r"\Longrightarrow", r"\Longleftarrow", r"\Longleftrightarrow", r"\mid", r"\ll",
+             r"\gg", r"\prec", r"\succ", r"\preceq", r"\succeq", r"\mapsto", r"\longmapsto", ":=", r"\perp",
+             r"\models", r"\vdash", r"\triangleq", r"\asymp", r"\leftrightarrow", r"\iff", r"\gets", r"\coloneqq",
+             r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow"}
+BINARIES = {"+", "-", r"\pm", r"\mp", r"\times", r"\cdot", r"\div", r"\cup", r"\cap", r"\wedge", r"\vee",
+            r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet"}
+# Operator names TeX sets upright (\log, \max); those with limits below in a display take them.
+OPERATOR_NAMES = {"min", "max", "log", "ln", "lg", "exp", "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh",
+                  "tanh", "coth", "arcsin", "arccos", "arctan", "lim", "sup", "inf", "det", "arg", "Pr", "deg", "dim",
+                  "ker", "gcd", "hom", "liminf", "limsup", "mod", "injlim", "projlim"}
+TWO_WORD_OPERATORS = {"argmax": r"\operatorname*{arg\,max}", "argmin": r"\operatorname*{arg\,min}",
+                      "liminf": r"\liminf", "limsup": r"\limsup", "argsup": r"\operatorname*{arg\,sup}",
+                      "arginf": r"\operatorname*{arg\,inf}"}
+OPENERS = {"(": "(", "[": "[", "{": r"\{", "⟨": r"\langle", "〈": r"\langle", "⌊": r"\lfloor", "⌈": r"\lceil"}
+CLOSERS = {")": ")", "]": "]", "}": r"\}", "⟩": r"\rangle", "〉": r"\rangle", "⌋": r"\rfloor", "⌉": r"\rceil"}
+FENCES = {"|": "|", "‖": r"\|", "∥": r"\|", "∣": "|", "⏐": "|", "│": "|"}
+PAIRS = {"(": ")", "[": "]", "{": "}", "⟨": "⟩", "〈": "〉", "⌊": "⌋", "⌈": "⌉", "|": "|", "‖": "‖"}
+# Pieces of tall delimiters and radicals (the extension font's), by the delimiter they build.
+PIECES = {"⎛": "(", "⎜": "(", "⎝": "(", "⎞": ")", "⎟": ")", "⎠": ")", "⎡": "[", "⎢": "[", "⎣": "[",
+          "⎤": "]", "⎥": "]", "⎦": "]", "⎧": "{", "⎨": "{", "⎩": "{", "⎫": "}", "⎬": "}", "⎭": "}",
+          "⎪": "⎪", "⏐": "|", "⎮": "|", "⎷": "√", "│": "|", "║": "‖"}
+# Accents as TeX prints them: a glyph set above its base (spacing forms and combining marks alike).
+ACCENTS = {"ˆ": "hat", "^": "hat", "\u0302": "hat", "˜": "tilde", "~": "tilde", "\u0303": "tilde",
+           "¯": "bar", "\u0304": "bar", "ˉ": "bar", "\u0305": "bar", "˙": "dot", "\u0307": "dot", "¨": "ddot",
+           "\u0308": "ddot", "ˇ": "check", "\u030c": "check", "˘": "breve", "\u0306": "breve", "´": "acute",
+           "\u0301": "acute", "`": "grave", "\u0300": "grave", "⃗": "vec", "\u20d7": "vec", "→": "vec",
+           "˚": "mathring", "\u030a": "mathring"}
+WIDE = {"hat": "widehat", "tilde": "widetilde", "bar": "overline"}
+PRIMES = {"′": 1, "″": 2, "‴": 3, "'": 1, "’": 1}
+DOTS = {".", "·", "⋅", "∙"}
+
+
+# The letters the maths alphanumerics block leaves to the letterlike symbols (ℓ, ℘, ℜ, ℑ stay symbols).
+_LETTERLIKE = {"ℎ": ("it", "h"), "ℬ": ("cal", "B"), "ℰ": ("cal", "E"), "ℱ": ("cal", "F"), "ℋ": ("cal", "H"),
+               "ℐ": ("cal", "I"), "ℒ": ("cal", "L"), "ℳ": ("cal", "M"), "ℛ": ("cal", "R"), "ℯ": ("cal", "e"),
+               "ℊ": ("cal", "g"), "ℴ": ("cal", "o"), "ℂ": ("bb", "C"), "ℍ": ("bb", "H"), "ℕ": ("bb", "N"),
+               "ℙ": ("bb", "P"), "ℚ": ("bb", "Q"), "ℝ": ("bb", "R"), "ℤ": ("bb", "Z"), "ℭ": ("frak", "C"),
+               "ℌ": ("frak", "H"), "ℨ": ("frak", "Z")}
+
+
+@lru_cache(maxsize=None)
+def _maths_alphanumeric(ch: str) -> tuple[str, str] | None:
+    """A Unicode maths alphanumeric (𝑥, 𝐱, 𝔼, 𝒮, ℎ …) -> (alphabet, plain character), else None."""
+    if ch in _LETTERLIKE:
+        return _LETTERLIKE[ch]
+    if not 0x1D400 <= ord(ch) <= 0x1D7FF:
+        return None
+    try:
+        name = unicodedata.name(ch)
+    except ValueError:
+        return None
+    m = re.match(r"(?:MATHEMATICAL )?(BOLD ITALIC |BOLD SCRIPT |BOLD FRAKTUR |BOLD |ITALIC |SCRIPT |FRAKTUR |"
+                 r"DOUBLE-STRUCK ITALIC |DOUBLE-STRUCK |SANS-SERIF BOLD ITALIC |SANS-SERIF BOLD |"
+                 r"SANS-SERIF ITALIC |SANS-SERIF |MONOSPACE |BLACK-LETTER )(.*)", name)
+    if not m:
+        return None
+    style = {"BOLD ITALIC ": "bfit", "BOLD SCRIPT ": "cal", "BOLD FRAKTUR ": "frak", "BOLD ": "bf",
+             "ITALIC ": "it", "SCRIPT ": "cal", "FRAKTUR ": "frak", "BLACK-LETTER ": "frak",
+             "DOUBLE-STRUCK ITALIC ": "bb", "DOUBLE-STRUCK ": "bb", "SANS-SERIF BOLD ITALIC ": "sf",
+             "SANS-SERIF BOLD ": "sf", "SANS-SERIF ITALIC ": "sf", "SANS-SERIF ": "sf", "MONOSPACE ": "tt"}[m.group(1)]
+    rest = m.group(2)
+    if rest.startswith("DIGIT "):
+        digits = {"ZERO": "0", "ONE": "1", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6",
+                  "SEVEN": "7", "EIGHT": "8", "NINE": "9"}
+        plain = digits.get(rest[6:])
+        return (style, plain) if plain else None
+    if rest.startswith(("CAPITAL ", "SMALL ")):
+        letter = rest.split(" ", 1)[1]
+        if len(letter) == 1:
+            return style, letter if rest.startswith("CAPITAL") else letter.lower()
+        greek = unicodedata.lookup(f"GREEK {'CAPITAL' if rest.startswith('CAPITAL') else 'SMALL'} LETTER "
+                                   f"{letter.replace('FINAL SIGMA', 'FINAL SIGMA')}") if not letter.endswith(
+            ("SYMBOL", "NABLA", "PARTIAL DIFFERENTIAL")) else None
+        return (style, greek) if greek else None
+    variants = {"EPSILON SYMBOL": "ϵ", "THETA SYMBOL": "ϑ", "KAPPA SYMBOL": "ϰ", "PHI SYMBOL": "ϕ",
+                "RHO SYMBOL": "ϱ", "PI SYMBOL": "ϖ", "NABLA": "∇", "PARTIAL DIFFERENTIAL": "∂",
+                "CAPITAL THETA SYMBOL": "ϴ"}
+    plain = variants.get(rest)
+    return (style, plain) if plain else None
+
+
+@lru_cache(maxsize=4096)
+def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
+    """A font's alphabet for the letters it prints in a formula: 'it' (maths italic, a variable),
+    'up' (upright), 'bf' (bold upright), 'bfit' (bold italic), 'bb' (blackboard), 'cal' (the
+    capitals of a symbol or script font), 'frak', 'sf', 'tt', or 'ext' (an extension font)."""
+    name = font.upper()
+    if re.search(r"CMEX|MATHEXTENSION|^TXEX|^PXEX|ESINT|EXTENSION", name):
+        return "ext"
+    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|DSROM|^BBM|TXSYB|PXSYB|BBOLD", name):
+        return "bb"
+    if re.search(r"EUFM|EUFB|FRAKTUR|YFRAK|GOTH", name):
+        return "frak"
+    if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|RSFS|EUSM|EUSB|SCRIPT|CALLIGR|^ZSCR|MATHCAL",
+                 name):
+        return "cal"
+    if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
+        return "tt"
+    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS", name) and "MATH" not in name:
+        return "sf"
+    # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
+    # width, a guessed weight), and a bold maths font says so in its name
+    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b", name))
+    is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI", name))
+    if is_bold:
+        return "bfit" if is_italic else "bf"
+    return "it" if is_italic else "up"
+
+
+@lru_cache(maxsize=4096)
+def is_maths_font(font: str) -> bool:
+    """A font only formulas use: TeX's maths italic, symbol, extension and AMS fonts, their
+    Type 1 and OpenType successors."""
+    name = font.upper()
+    if re.search(r"^CMMI|^CMB?SY|^CMEX|^MSAM|^MSBM|^EUFM|^EUSM|^RSFS|MATH|^TXSY|^PXSY|^TXEX|^PXEX|^NEWTXMI|"
+                 r"^NEWPXMI|^NEWTXBMI|^NEWPXBMI|^TXMIA|^PXMIA|^TXBMIA|^PXBMIA|^ZPLM|^ZTMCM|STANDARDSYM|^SYMBOL|"
+                 r"^ESINT|^STMARY|^WASY", name):
+        return True
+    return bool(re.search(r"MATHITALIC|MATHSYMBOL|MATHEXTENSION|PAZOMATH", name))
+
+
+# --------------------------------------------------------------------------- glyphs
+"""Glyphs: each printed character with its font, size, origin and exact ink box."""
+
+
+@dataclass(eq=False)
+class Node:
+    """A glyph or a structure built from glyphs: its ink box, baseline and size, its LaTeX parts."""
+
+    kind: str                 # sym, word, frac, root, op, accent, line, delim, matrix, cases, script, space
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    base: float               # the baseline it stands on (a tall glyph: its axis-centred baseline)
+    size: float
+    ch: str = ""              # a glyph's character (maths alphanumerics already plain)
+    tex: str = ""             # a leaf's LaTeX
+    style: str = "up"         # alphabet: it, up, bf, bfit, bb, cal, frak, sf, tt, ext
+    role: str = "ord"         # ord, op, rel, bin, open, close, fence, punct, accent, piece, radical, prime, dot
+    font: str = ""
+    adv0: float = 0.0         # the advance box (origin to origin + advance): spaces are gaps between these
+    adv1: float = 0.0
+    parts: dict = field(default_factory=dict)
+
+    @property
+    def cx(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.top + self.bottom) / 2
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+def _char_tex(ch: str, style: str) -> str:
+    """A single character's LaTeX in an alphabet."""
+    if ch in GREEK:
+        tex = GREEK[ch]
+        return rf"\bm{{{tex}}}" if style in ("bf", "bfit") else tex
+    if ch.isascii() and ch.isalpha():
+        return {"it": ch, "up": rf"\mathrm{{{ch}}}", "bf": rf"\mathbf{{{ch}}}", "bfit": rf"\bm{{{ch}}}",
+                "bb": rf"\mathbb{{{ch}}}", "cal": rf"\mathcal{{{ch}}}" if ch.isupper() else ch,
+                "frak": rf"\mathfrak{{{ch}}}", "sf": rf"\mathsf{{{ch}}}", "tt": rf"\mathtt{{{ch}}}"}.get(style, ch)
+    if ch.isdigit():
+        return rf"\mathbf{{{ch}}}" if style in ("bf", "bfit") else (rf"\mathbb{{{ch}}}" if style == "bb" else ch)
+    if ch in ("ℓ", "∂", "∇") and style in ("bf", "bfit"):
+        return rf"\bm{{{SYMBOLS[ch]}}}"
+    return SYMBOLS.get(ch, ch)
+
+
+def _role(ch: str, tex: str) -> str:
+    if ch in BIG_OPERATORS:
+        return "op"
+    if ch in PIECES:
+        return "piece"
+    if ch in ("√", "⎷"):
+        return "radical"
+    if ch in OPENERS:
+        return "open"
+    if ch in CLOSERS:
+        return "close"
+    if ch in FENCES:
+        return "fence"
+    if ch in PRIMES:
+        return "prime"
+    if ch in ACCENTS and ch not in "^~→":
+        return "accent"
+    if ch in DOTS:
+        return "dot"
+    if tex in RELATIONS:
+        return "rel"
+    if tex in BINARIES:
+        return "bin"
+    if ch in ",;:!?":
+        return "punct"
+    return "ord"
+
+
+_X_HEIGHT = set("acemnorsuvwxz.,:;-=+−")
+_DESCENDERS = set("gjpqy,;()[]{}|")
+_LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+
+
+def _spread_shared(boxes, count: int) -> list:
+    """Characters that share one glyph's box (a ligature the PDF maps to its letters) get equal
+    shares of it, side by side."""
+    out = list(boxes)
+    k = 0
+    while k < count:
+        m = k + 1
+        while m < count and out[6 * m:6 * m + 6] == out[6 * k:6 * k + 6]:
+            m += 1
+        if m - k > 1:
+            a0, a1, top, bottom, i0, i1 = out[6 * k:6 * k + 6]
+            n = m - k
+            for j in range(n):
+                out[6 * (k + j):6 * (k + j) + 6] = (a0 + (a1 - a0) * j / n, a0 + (a1 - a0) * (j + 1) / n, top, bottom,
+                                                    i0 + (i1 - i0) * j / n, i0 + (i1 - i0) * (j + 1) / n)
+        k = m
+    return out
+
+
+def glyphs_of(words) -> list[Node]:
+    """Every glyph of build_glyphs Words as a leaf Node, with its exact boxes where the glyph layer
+    kept them (else its share of its run's box)."""
+    out: list[Node] = []
+    for w in words:
+        for s in (w.spans or [None]):
+            if s is None:
+                text, size, font, italic, bold = w.raw or w.text, w.size, w.font, w.italic, w.bold
+                base = w.baseline
+                boxes = w.boxes if w.boxes is not None and len(w.boxes) == 6 * len(text) else None
+            else:
+                text, size, font, italic, bold = s.raw or s.text, s.size, s.font.name, s.font.italic, s.font.bold
+                base = s.baseline
+                boxes = s.boxes if s.boxes is not None and len(s.boxes) == 6 * len(text) else None
+            chars = list(text)
+            if not chars:
+                continue
+            alphabet = font_alphabet(font, italic, bold)
+            if (s.overprinted if s is not None else w.overprinted) and alphabet in ("it", "up"):
+                alphabet = "bfit" if alphabet == "it" else "bf"      # a poor man's bold
+            if boxes is None:
+                # a run the glyph layer kept no boxes for (a word of a text face): equal shares of its
+                # width, and the ink a letter of its shape has
+                r = s if s is not None else w
+                step = (r.x1 - r.x0) / len(chars)
+                boxes = []
+                for k, ch in enumerate(chars):
+                    a, b = r.x0 + k * step, r.x0 + (k + 1) * step
+                    top = base - size * (0.45 if ch in _X_HEIGHT else 0.7)
+                    bottom = base + (size * 0.2 if ch in _DESCENDERS else 0.0)
+                    boxes += (a, b, top, bottom, a, b)
+            boxes = _spread_shared(boxes, len(chars))
+            for k, ch in enumerate(chars):
+                if ch.isspace():
+                    continue
+                adv0, adv1, top, bottom, ix0, ix1 = boxes[6 * k:6 * k + 6]
+                if ix1 - ix0 < 0.01 or bottom - top < 0.01:      # no ink reported: use the advance box
+                    ix0, ix1 = adv0, adv1
+                    top, bottom = (top, bottom) if bottom - top >= 0.01 else (base - size * 0.7, base)
+                letters = _LIGATURES.get(ch)
+                if letters:          # a ligature glyph prints several letters: each its share of it
+                    step, istep = (adv1 - adv0) / len(letters), (ix1 - ix0) / len(letters)
+                    for m, letter in enumerate(letters):
+                        out.append(_leaf(letter, font, alphabet, size, ix0 + m * istep, ix0 + (m + 1) * istep, top,
+                                         bottom, base, adv0 + m * step, adv0 + (m + 1) * step))
+                    continue
+                out.append(_leaf(ch, font, alphabet, size, ix0, ix1, top, bottom, base, adv0, adv1))
+    return out
+
+
+def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> Node:
+    style = alphabet
+    plain = _maths_alphanumeric(ch)
+    if plain is not None:
+        style, ch = plain
+    elif alphabet == "cal" and ch.isascii() and ch.isalpha() and ch.islower():
+        style = "it"
+    extension = style == "ext"
+    if extension:
+        style = "up"
+    tex = _char_tex(ch, style)
+    node = Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=tex, style=style, font=font, adv0=adv0,
+                adv1=adv1)
+    if extension:
+        node.parts["ext"] = True
+    node.role = _role(ch, tex)
+    if alphabet == "ext" and ch in ("^", "~"):
+        node.role = "accent"       # the extension font's wide hat and tilde
+    if extension or node.role in ("op", "open", "close", "fence", "piece", "radical") and node.height > size * 1.15:
+        # a tall glyph hangs from its origin (TeX's extension font) or straddles the axis: its own
+        # baseline is the one its middle sits a quarter em above
+        node.base = node.cy + size * 0.25
+    return node
+
+
+# --------------------------------------------------------------------------- assembly
+"""Assembly: glyphs that print one symbol together (delimiter pieces, dots, negations, long arrows)."""
+
+
+def _assemble(nodes: list[Node]) -> list[Node]:
+    nodes = _pieces(nodes)
+    nodes = _negations(nodes)
+    nodes = _dot_runs(nodes)
+    nodes = _joined_arrows(nodes)
+    return nodes
+
+
+def _pieces(nodes: list[Node]) -> list[Node]:
+    """Pieces of a tall delimiter or radical stacked in one column become one glyph of their height."""
+    out: list[Node] = []
+    stacks: list[Node] = []
+    for n in sorted(nodes, key=lambda n: n.top):
+        target = PIECES.get(n.ch)
+        extensible = n.role in ("piece", "fence", "radical", "open", "close")
+        if target is None and not extensible:
+            out.append(n)
+            continue
+        for s in stacks:
+            kind = s.parts["stack"]
+            same = kind == (target or n.ch) or target == "⎪" or kind == "⎪" or {kind, target} == {"√", "|"} \
+                or (kind == "|" and target is None and n.role == "radical")
+            if not (target or n.parts.get("ext") or n.height > n.size * 1.15):
+                # an ordinary delimiter glyph joins only its own kind, touching it (OpenType fonts
+                # assemble tall delimiters from pieces that map to the delimiter itself)
+                same = kind == n.ch
+            # stacked: overlapping in x, the new piece below the stack (touching it, not beside it)
+            if same and min(s.x1, n.x1) - max(s.x0, n.x0) > -n.size * 0.1 and n.top <= s.bottom + n.size * 0.15 \
+                    and n.cy > s.bottom - n.height * 0.3:
+                s.top, s.bottom = min(s.top, n.top), max(s.bottom, n.bottom)
+                s.x0, s.x1 = min(s.x0, n.x0), max(s.x1, n.x1)
+                if kind in ("⎪", "|") and (target not in (None, "⎪", "|") or n.role == "radical"):
+                    s.parts["stack"] = target or "√"
+                s.parts["count"] += 1
+                break
+        else:
+            n.parts["stack"] = target or n.ch
+            n.parts["count"] = 1
+            stacks.append(n)
+            out.append(n)
+    for s in stacks:
+        ch = s.parts.pop("stack")
+        if s.parts.pop("count") == 1 and ch == s.ch:
+            continue
+        if ch == "⎪":
+            ch = "{"
+        if ch != s.ch:
+            s.ch = ch
+            s.tex = _char_tex(ch, "up")
+            s.role = _role(ch, s.tex)
+        if s.height > s.size * 1.15 and s.role in ("open", "close", "fence", "op", "radical"):
+            s.base = s.cy + s.size * 0.25
+    return out
+
+
+def _negations(nodes: list[Node]) -> list[Node]:
+    """A slash laid over a relation negates it (TeX's \\not): ≠, ∉, \\not\\equiv."""
+    slashes = [n for n in nodes if n.ch in ("\u0338", "̸") or (n.ch == "/" and n.style == "cal")]
+    if not slashes:
+        return nodes
+    gone = set()
+    for sl in slashes:
+        target = min((n for n in nodes if n is not sl and n.role == "rel" and abs(n.cx - sl.cx) < n.size * 0.45),
+                      key=lambda n: abs(n.cx - sl.cx), default=None)
+        if target is None:
+            if sl.ch != "/":
+                gone.add(id(sl))
+            continue
+        target.tex = {"=": r"\neq", r"\in": r"\notin", r"\equiv": r"\not\equiv", r"\leq": r"\nleq",
+                      r"\geq": r"\ngeq", r"\subseteq": r"\nsubseteq", r"\mid": r"\nmid"}.get(target.tex,
+                                                                                       r"\not" + target.tex)
+        target.x0, target.x1 = min(target.x0, sl.x0), max(target.x1, sl.x1)
+        gone.add(id(sl))
+    return [n for n in nodes if id(n) not in gone]
+
+
+def _dot_runs(nodes: list[Node]) -> list[Node]:
+    """Three dots in a row are one ellipsis: on the baseline \\dots, on the axis \\cdots, stacked
+    \\vdots, falling to the right \\ddots (TeX builds the last two from three period glyphs)."""
+    dots = sorted((n for n in nodes if n.role == "dot" and n.height < n.size * 0.3), key=lambda n: (n.x0, n.top))
+    if len(dots) < 3:
+        return nodes
+    used: set[int] = set()
+    made: list[Node] = []
+    for a in dots:
+        if id(a) in used:
+            continue
+        near = [b for b in dots if b is not a and id(b) not in used and abs(b.size - a.size) < 0.5
+                and -a.size * 0.1 <= b.x0 - a.x0 <= a.size * 1.2 and abs(b.top - a.top) <= a.size * 1.2]
+        for kind in ("h", "v", "d"):
+            chain = [a]
+            for _ in range(2):
+                last = chain[-1]
+                nxt = None
+                for b in near:
+                    if b in chain:
+                        continue
+                    dx, dy = b.cx - last.cx, b.cy - last.cy
+                    if kind == "h" and 0.15 * a.size < dx < 0.5 * a.size and abs(dy) < 0.05 * a.size:
+                        nxt = b
+                    elif kind == "v" and abs(dx) < 0.05 * a.size and 0.2 * a.size < dy < 0.6 * a.size:
+                        nxt = b
+                    elif kind == "d" and 0.2 * a.size < dx < 0.7 * a.size and 0.15 * a.size < dy < 0.6 * a.size:
+                        nxt = b
+                    if nxt is not None:
+                        break
+                if nxt is None:
+                    break
+                chain.append(nxt)
+            if len(chain) == 3:
+                for c in chain:
+                    used.add(id(c))
+                x0, x1 = min(c.x0 for c in chain), max(c.x1 for c in chain)
+                top, bottom = min(c.top for c in chain), max(c.bottom for c in chain)
+                if kind == "h":
+                    on_axis = a.ch in ("·", "⋅", "∙") or a.bottom < a.base - a.size * 0.15
+                    tex, ch, base = (r"\cdots", "⋯", a.base) if on_axis else (r"\dots", "…", a.base)
+                else:
+                    tex, ch = (r"\vdots", "⋮") if kind == "v" else (r"\ddots", "⋱")
+                    base = (top + bottom) / 2 + a.size * 0.25
+                made.append(Node("sym", x0, x1, top, bottom, base, a.size, ch=ch, tex=tex, style="up", role="ord",
+                                 font=a.font, adv0=x0, adv1=x1))
+                break
+    return [n for n in nodes if id(n) not in used] + made
+
+
+def _joined_arrows(nodes: list[Node]) -> list[Node]:
+    """A minus or equals sign run into an arrow is TeX's long arrow (\\longrightarrow is − and →)."""
+    rels = sorted((n for n in nodes if n.tex in ("-", "=", r"\leftarrow", r"\to", r"\Leftarrow", r"\Rightarrow",
+                                                     ":", r"\mapsto")), key=lambda n: n.x0)
+    gone = set()
+    for a, b in zip(rels, rels[1:]):
+        if id(a) in gone or abs(a.base - b.base) > a.size * 0.1 or b.x0 - a.x1 > a.size * 0.12:
+            continue
+        joined = {("-", r"\to"): r"\longrightarrow", (r"\leftarrow", "-"): r"\longleftarrow",
+                  ("=", r"\Rightarrow"): r"\Longrightarrow", (r"\Leftarrow", "="): r"\Longleftarrow",
+                  (":", "="): ":=", (r"\mapsto", r"\to"): r"\longmapsto"}.get((a.tex, b.tex))
+        if joined:
+            b.tex, b.role, b.x0 = joined, "rel", a.x0
+            gone.add(id(a))
+    return [n for n in nodes if id(n) not in gone]
+
+
+def _words(nodes: list[Node]) -> list[Node]:
+    """Upright letters set side by side in one font are a word: an operator's name (\\log, \\max)
+    or roman text; words a thin space apart (arg max) or a word space apart in a text face
+    (subject to) read as one name."""
+    letters = sorted((n for n in nodes if n.kind == "sym" and n.style == "up" and n.ch.isascii()
+                      and n.ch.isalpha()), key=lambda n: n.x0)
+    if not letters:
+        return nodes
+    runs: list[list[Node]] = []
+    open_runs: dict[tuple, list[Node]] = {}       # the run each (font, baseline) is extending
+    for n in letters:
+        key = (n.font, round(n.base))
+        run = next((open_runs[k] for k in ((n.font, key[1]), (n.font, key[1] - 1), (n.font, key[1] + 1))
+                    if k in open_runs), None)
+        last = run[-1] if run else None
+        if last is not None and abs(last.base - n.base) < n.size * 0.1 \
+                and -n.size * 0.25 < n.adv0 - last.adv1 < n.size * 0.15:      # kerns pull letters in
+            run.append(n)
+        else:
+            run = [n]
+            runs.append(run)
+            for k in [k for k, v in open_runs.items() if k[0] == n.font and abs(k[1] - key[1]) <= 1]:
+                del open_runs[k]
+        open_runs[key] = run
+    words: list[Node] = []
+    for run in runs:
+        text = "".join(n.ch for n in run)
+        if len(run) == 1 and text not in OPERATOR_NAMES:
+            continue
+        first, last = run[0], run[-1]
+        words.append(Node("word", first.x0, last.x1, min(n.top for n in run), max(n.bottom for n in run), first.base,
+                          first.size, ch=text, tex=text, style="up", role="op" if text in OPERATOR_NAMES else "ord",
+                          font=first.font, adv0=first.adv0, adv1=last.adv1, parts={"glyphs": run}))
+    # names a thin space apart: arg max, lim sup; phrases of a text face: subject to
+    words.sort(key=lambda n: n.x0)
+    joined: list[Node] = []
+    for w in words:
+        prev = next((j for j in reversed(joined) if abs(j.base - w.base) < w.size * 0.1 and j.font == w.font), None)
+        if prev is not None and 0 <= w.adv0 - prev.adv1 < w.size * 0.45:
+            name = prev.ch + w.ch
+            if name in TWO_WORD_OPERATORS or (prev.ch not in OPERATOR_NAMES and w.ch not in OPERATOR_NAMES):
+                spaced = name not in TWO_WORD_OPERATORS
+                prev.ch = prev.ch + (" " if spaced else "") + w.ch
+                prev.tex = prev.ch
+                prev.x1, prev.adv1 = w.x1, w.adv1
+                prev.top, prev.bottom = min(prev.top, w.top), max(prev.bottom, w.bottom)
+                prev.role = "op" if name in TWO_WORD_OPERATORS else "ord"
+                prev.parts["glyphs"] = prev.parts["glyphs"] + w.parts["glyphs"]
+                continue
+        joined.append(w)
+    taken = {id(g) for w in joined for g in w.parts["glyphs"]}
+    return [n for n in nodes if id(n) not in taken] + joined
+
+
+# --------------------------------------------------------------------------- structure
+"""Structure: roots, fractions, over- and underlines, accents, limits, delimited matrices and cases."""
+
+
+def _box(nodes: list[Node]) -> tuple[float, float, float, float]:
+    return (min(n.x0 for n in nodes), max(n.x1 for n in nodes), min(n.top for n in nodes),
+            max(n.bottom for n in nodes))
+
+
+def _size(nodes: list[Node]) -> float:
+    sizes = [n.size for n in nodes if n.role not in ("op", "piece") and n.kind != "space"] or [n.size for n in nodes]
+    return max(sizes) if sizes else 10.0
+
+
+def _composite(kind: str, members: list[Node], base: float, size: float, **parts) -> Node:
+    x0, x1, top, bottom = _box(members)
+    for extra in ("rule",):
+        r = parts.get(extra)
+        if r is not None:
+            x0, x1, top, bottom = min(x0, r[0]), max(x1, r[2]), min(top, r[1]), max(bottom, r[3])
+    return Node(kind, x0, x1, top, bottom, base, size, parts=parts, adv0=x0, adv1=x1)
+
+
+def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
+    """Structures from the inside out: each becomes one node holding its parts (read recursively)."""
+    nodes = _words(nodes)
+    nodes, rules = _roots(nodes, rules)
+    nodes = _accents(nodes)
+    nodes = _limits(nodes, rules)
+    nodes, rules = _fractions(nodes, rules)
+    nodes, rules = _lines(nodes, rules)
+    nodes = _limits(nodes)
+    nodes = _delimited(nodes)
+    return nodes
+
+
+def _inside(n: Node, x0: float, x1: float, pad: float) -> bool:
+    return n.x0 >= x0 - pad and n.x1 <= x1 + pad
+
+
+def _roots(nodes: list[Node], rules: list[tuple]):
+    """A radical sign whose top a rule continues: everything under the rule (above the sign's
+    foot) is the root's body; small glyphs over the sign's left arm are its index."""
+    radicals = sorted((n for n in nodes if n.role == "radical"), key=lambda n: -(n.x1 - n.x0) * n.height)
+    rules = list(rules)
+    for rad in radicals:
+        if rad not in nodes:
+            continue
+        rule = min((r for r in rules if abs(r[0] - rad.x1) < rad.size * 0.25 and rad.top - rad.size * 0.2 <= r[1]
+                    <= rad.top + rad.size * 0.3 and r[2] > rad.x1), key=lambda r: abs(r[1] - rad.top), default=None)
+        if rule is None:
+            # OpenType radicals may draw the rule into the glyph's box: what lies under the sign's top
+            continue
+        rules.remove(rule)
+        body = [n for n in nodes if n is not rad and n.cx > rule[0] and n.cx < rule[2] + 0.5 and n.top >= rule[1] - 0.5
+                and n.top < rad.bottom]
+        index = [n for n in nodes if n is not rad and n not in body and n.x1 <= rad.x0 + (rad.x1 - rad.x0) * 0.75 + 1
+                 and n.x0 >= rad.x0 - rad.size * 0.9 and n.bottom <= rad.cy + rad.size * 0.1
+                 and n.size < rad.size * 0.85 and n.top >= rad.top - rad.size * 0.6]
+        inner = [r for r in rules if rule[0] - 0.5 <= r[0] and r[2] <= rule[2] + 0.5 and rule[1] < r[1] < rad.bottom]
+        rules = [r for r in rules if r not in inner]
+        content = _row_of(body, inner)
+        base = _main_base(content) if content else rad.bottom - rad.size * 0.2
+        size = _size(body) if body else rad.size
+        node = _composite("root", [rad] + body + index, base, size, rule=rule, body=content,
+                          index=_row_of(index, []) if index else None)
+        nodes = [n for n in nodes if n is not rad and n not in body and n not in index] + [node]
+    return nodes, rules
+
+
+def _main_base(nodes: list[Node]) -> float:
+    """The baseline most full-size glyphs of a group stand on."""
+    size = _size(nodes)
+    full = [n for n in nodes if n.size >= size * 0.85 and n.role not in ("op", "piece")] or nodes
+    votes: dict[float, float] = {}
+    for n in full:
+        key = round(n.base * 2) / 2
+        votes[key] = votes.get(key, 0) + (3 if n.kind in ("frac", "root", "matrix") else 1)
+    best = max(votes.items(), key=lambda kv: (kv[1], -kv[0]))[0]
+    near = [n.base for n in full if abs(n.base - best) < 0.6]
+    return sum(near) / len(near) if near else best
+
+
+def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[Node]:
+    """What stands on a rule (up) or hangs from it: the glyphs nearest the rule and those on their
+    level (overlapping them vertically: their scripts, a neighbour's parts), no further."""
+    if not candidates:
+        return []
+    key = (lambda n: -n.bottom) if up else (lambda n: n.top)
+    ordered = sorted(candidates, key=key)
+    first = ordered[0]
+    gap0 = (edge - first.bottom) if up else (first.top - edge)
+    if gap0 > size * 1.0:
+        return []
+    taken = [first]
+    top, bottom = first.top, first.bottom
+    changed = True
+    while changed:
+        changed = False
+        for n in ordered:
+            if n in taken:
+                continue
+            near_rule = ((edge - n.bottom) if up else (n.top - edge)) < size * 0.3
+            if near_rule or (n.top < bottom - 0.1 and n.bottom > top + 0.1):
+                taken.append(n)
+                top, bottom = min(top, n.top), max(bottom, n.bottom)
+                changed = True
+    return taken
+
+
+def _fractions(nodes: list[Node], rules: list[tuple]):
+    """A rule with glyphs standing on it and hanging from it, within its length: a fraction.  The
+    shortest rule first, so that nested fractions are built from the inside out."""
+    rules = sorted(rules, key=lambda r: r[2] - r[0])
+    left = []
+    for rule in rules:
+        x0, top, x1, bottom = rule
+        inside = [n for n in nodes if _inside(n, x0, x1, 1.2) and (n.x1 - n.x0) > 0]
+        size = _size(inside) if inside else 10.0
+        above = [n for n in inside if n.bottom <= top + size * 0.12]
+        below = [n for n in inside if n.top >= bottom - size * 0.12]
+        num = _stack(above, top, True, size)
+        den = _stack(below, bottom, False, size)
+        if not num or not den:
+            left.append(rule)
+            continue
+        # a fraction's parts are centred on its rule (or flush with it): a rule much longer than both is
+        # something else (a table's rule, an overline over more than this)
+        nx0, nx1, _, _ = _box(num)
+        dx0, dx1, _, _ = _box(den)
+        if min(nx0, dx0) - x0 > size * 1.2 and x1 - max(nx1, dx1) > size * 1.2:
+            left.append(rule)
+            continue
+        inner = [r for r in rules if r is not rule and x0 - 1 <= r[0] and r[2] <= x1 + 1]
+        axis = (top + bottom) / 2
+        node = _composite("frac", num + den, axis + size * 0.25, size, rule=rule,
+                          num=_row_of(num, [r for r in inner if r[1] < top]),
+                          den=_row_of(den, [r for r in inner if r[1] > bottom]))
+        nodes = [n for n in nodes if n not in num and n not in den] + [node]
+    return nodes, left
+
+
+def _lines(nodes: list[Node], rules: list[tuple]):
+    """A rule over glyphs with nothing standing on it is an overline; under them with nothing
+    below, an underline."""
+    left = []
+    for rule in rules:
+        x0, top, x1, bottom = rule
+        inside = [n for n in nodes if _inside(n, x0, x1, 1.0) and n.x1 - n.x0 > 0]
+        size = _size(inside) if inside else 10.0
+        under = _stack([n for n in inside if n.top >= bottom - size * 0.1], bottom, False, size)
+        over = _stack([n for n in inside if n.bottom <= top + size * 0.1], top, True, size)
+        target, kind = (under, "overline") if under and not over else ((over, "underline") if over and not under
+                                                                       else (None, None))
+        if not target:
+            left.append(rule)
+            continue
+        tx0, tx1, _, _ = _box(target)
+        if tx0 - x0 > size * 0.5 or x1 - tx1 > size * 0.5:
+            left.append(rule)
+            continue
+        node = _composite("accent", target, _main_base(target), _size(target), rule=rule, accent=kind,
+                          body=_row_of(target, []))
+        nodes = [n for n in nodes if n not in target] + [node]
+    return nodes, left
+
+
+def _accents(nodes: list[Node]) -> list[Node]:
+    """An accent glyph just above glyphs that its ink overlaps accents them: one glyph \\hat{x}, several
+    a wide accent \\widehat{AB}."""
+    accents = [n for n in nodes if n.role == "accent" or (n.ch in ("^", "~", "→") and n.kind == "sym")]
+    if not accents:
+        return nodes
+    gone: set[int] = set()
+    made: list[Node] = []
+    # the innermost (lowest) accents first: \hat{\bar{x}} stacks two over one letter
+    for acc in sorted(accents, key=lambda a: -a.bottom):
+        width = max(acc.x1 - acc.x0, 0.3)
+        pool = [n for n in nodes + made if n is not acc and id(n) not in gone and n.role != "accent"]
+        under = [n for n in pool if min(n.x1, acc.x1) - max(n.x0, acc.x0) > min(width, n.x1 - n.x0) * 0.3
+                 and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6
+                 and n.kind != "word"]
+        if not under:
+            if acc.role == "accent" and acc.ch in ("^", "~") and not acc.parts.get("ext"):
+                acc.role = "ord"
+            elif acc.role == "accent":
+                gone.add(id(acc))      # an accent whose letter is not in this formula (a neighbour's)
+            continue
+        nearest = min(n.top for n in under)
+        under = [n for n in under if n.top - nearest < acc.size * 0.5]
+        kind = ACCENTS.get(acc.ch, "hat")
+        if acc.ch == "→" and not (acc.size < min(n.size for n in under) * 0.95 or acc.x1 - acc.x0 < acc.size * 0.7):
+            continue                   # an arrow of its own, not the vector accent
+        wide = len(under) > 1 or acc.style == "ext" and kind in ("hat", "tilde")
+        if len(under) > 1 and kind in WIDE:
+            kind = WIDE[kind]
+        elif wide and kind in ("hat", "tilde"):
+            kind = WIDE[kind]
+        body = sorted(under, key=lambda n: n.x0)
+        node = _composite("accent", body + [acc], _main_base(body), _size(body), accent=kind,
+                          body=_row_of(body, []))
+        for n in body:
+            gone.add(id(n))
+        gone.add(id(acc))
+        made = [m for m in made if id(m) not in gone]
+        made.append(node)
+    return [n for n in nodes if id(n) not in gone] + made
+
+
+def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
+    """Glyphs stacked above and below a big operator or an operator's name, centred on it and
+    smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
+    ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op")),
+                 key=lambda n: -n.size)
+    if not ops:
+        return nodes
+    gone: set[int] = set()
+    made: list[Node] = []
+    text = _size(nodes)              # the size of the row's glyphs (a big operator's own says little)
+    for op in ops:
+        if id(op) in gone:
+            continue
+        ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
+        pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * 0.92
+                and n.role not in ("op",)]
+        # the operator's ink: a word's letters sit on its baseline
+        top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
+        near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
+        below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
+                 and not _hangs_on(n, nodes, op) and not _rule_between(rules, op, n)]
+        above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
+                 and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)]
+        # limits are centred on the operator: their middle within its width
+        below = _grow_limit(below, pool, op)
+        above = _grow_limit(above, pool, op)
+        # a group that goes on from a neighbour's script is that script (an exponent over the
+        # operator of the row below), not a limit
+        if any(_hangs_on(n, [m for m in nodes if m not in below], op) for n in below):
+            below = []
+        if any(_hangs_on(n, [m for m in nodes if m not in above], op) for n in above):
+            above = []
+        if below and not (op.x0 - 1 <= (min(n.x0 for n in below) + max(n.x1 for n in below)) / 2 <= op.x1 + 1):
+            below = []
+        if above and not (op.x0 - 1 <= (min(n.x0 for n in above) + max(n.x1 for n in above)) / 2 <= op.x1 + 1):
+            above = []
+        if op.kind == "word" and op.role != "op" and not below:
+            continue
+        if not below and not above:
+            continue
+        parts = {"op": op, "lower": _row_of(below, []) if below else None, "upper": _row_of(above, []) if above else None}
+        base = op.base
+        node = _composite("op", [op] + below + above, base, op.size, **parts)
+        node.role = "op"
+        for n in [op] + below + above:
+            gone.add(id(n))
+        made.append(node)
+    return [n for n in nodes if id(n) not in gone] + made
+
+
+def _rule_between(rules, upper: Node, lower: Node) -> bool:
+    """Whether a rule (a fraction's) runs between two nodes, one above the other: nothing reaches
+    across a fraction's rule to be an operator's limit."""
+    x0, x1 = max(upper.x0, lower.x0), min(upper.x1, lower.x1)
+    return any(r[0] <= x1 and r[2] >= x0 and upper.cy < r[1] < lower.cy for r in rules)
+
+
+def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
+    """Whether a small glyph is the script of a larger one just before it (its subscript hanging
+    over an operator in the row below, its superscript under one in the row above)."""
+    for m in nodes:
+        if m is n or m is op or m.size < n.size * 1.15:
+            continue
+        if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3:
+            return True
+    return False
+
+
+def _grow_limit(seed: list[Node], pool: list[Node], op: Node) -> list[Node]:
+    """A limit's glyphs: the seed and what continues it on its level (and its own scripts)."""
+    if not seed:
+        return []
+    group = list(seed)
+    changed = True
+    while changed:
+        changed = False
+        x0, x1, top, bottom = _box(group)
+        for n in pool:
+            if n in group:
+                continue
+            if n.top < bottom and n.bottom > top and x0 - n.size * 0.35 <= n.x1 and n.x0 <= x1 + n.size * 0.35:
+                group.append(n)
+                changed = True
+    return group
+
+
+def _delimited(nodes: list[Node]) -> list[Node]:
+    """Rows between two tall matching delimiters are a matrix; rows after an opening brace that
+    nothing closes are `cases`."""
+    size = _size(nodes)
+    tall = sorted((n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6),
+                  key=lambda n: n.x0)
+    if not tall:
+        return nodes
+    used: set[int] = set()
+    made: list[Node] = []
+    for k, left in enumerate(tall):
+        if id(left) in used or left.role == "close":
+            continue
+        partner = next((r for r in tall[k + 1:] if id(r) not in used and r.role in ("close", "fence")
+                        and abs(r.top - left.top) < size * 0.4 and abs(r.bottom - left.bottom) < size * 0.4
+                        and (r.role == "close" or r.ch == left.ch)), None)
+        between = [n for n in nodes if id(n) not in used and n is not left and n is not partner
+                   and n.cx > left.x1 and (partner is None or n.cx < partner.x0)
+                   and n.cy > left.top and n.cy < left.bottom]
+        if partner is None:
+            if left.ch != "{" or not between:
+                continue
+            rows = _matrix_rows(between, size)
+            if len(rows) < 2:
+                continue
+            cells = [[_scripts(c) for c in _cells(r, between, size, two=True)] for r in rows]
+            node = _composite("cases", [left] + between, left.base, size, rows=cells)
+            used.update(id(n) for n in [left] + between)
+            made.append(node)
+            continue
+        rows = _matrix_rows(between, size)
+        if len(rows) < 2:
+            # \left … \right around one row: a fence as tall as the pair between them is \middle
+            for n in between:
+                if n.kind == "sym" and n.role == "fence" and abs(n.top - left.top) < size * 0.3 \
+                        and abs(n.bottom - left.bottom) < size * 0.3:
+                    n.tex = r"\middle" + n.tex
+                    n.role = "rel"
+            continue
+        cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
+        node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
+                          right=partner.ch)
+        used.update(id(n) for n in [left, partner] + between)
+        made.append(node)
+    return [n for n in nodes if id(n) not in used] + made
+
+
+def _matrix_rows(nodes: list[Node], size: float) -> list[list[Node]]:
+    """Nodes in rows: by the baselines of their full-size members, scripts going with the nearest."""
+    return _row_bands(nodes, size)
+
+
+def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
+    """Nodes in rows by the baselines of their full-size members; every other node goes with the
+    row whose baseline is nearest its own."""
+    full = sorted((n for n in nodes if n.size >= size * 0.8 or n.kind in ("frac", "op", "root", "matrix", "cases")),
+                  key=lambda n: n.base)
+    if not full:
+        return [nodes] if nodes else []
+    bases: list[list[float]] = []
+    for n in full:
+        if bases and n.base - bases[-1][-1] < size * 0.6:
+            bases[-1].append(n.base)
+        else:
+            bases.append([n.base])
+    centres = [sum(b) / len(b) for b in bases]
+    rows: list[list[Node]] = [[] for _ in centres]
+    for n in nodes:
+        k = min(range(len(centres)), key=lambda i: abs(centres[i] - n.base))
+        rows[k].append(n)
+    return [r for r in rows if r]
+
+
+def _full(row: list[Node], size: float) -> list[Node]:
+    return [n for n in row if n.size >= size * 0.8] or row
+
+
+def _cells(row: list[Node], all_nodes: list[Node], size: float, two: bool = False) -> list[list[Node]]:
+    """A row of a matrix cut into cells at the column gaps that no row bridges (for `cases`, the
+    value and the condition at the widest gap)."""
+    row = sorted(row, key=lambda n: n.x0)
+    if two:
+        gaps = [(row[k + 1].adv0 - row[k].adv1, k) for k in range(len(row) - 1)]
+        gap, at = max(gaps, default=(0.0, -1))
+        if gap > size * 0.75:
+            return [row[:at + 1], row[at + 1:]]
+        return [row]
+    # column gaps: x stretches no node of any row covers
+    spans = sorted((n.x0, n.x1) for n in all_nodes)
+    cuts: list[float] = []
+    reach = spans[0][1] if spans else 0
+    for x0, x1 in spans[1:]:
+        if x0 - reach > size * 0.6:
+            cuts.append((x0 + reach) / 2)
+        reach = max(reach, x1)
+    cells: list[list[Node]] = [[] for _ in range(len(cuts) + 1)]
+    for n in row:
+        k = sum(1 for c in cuts if n.cx > c)
+        cells[k].append(n)
+    return cells
+
+
+# --------------------------------------------------------------------------- rows and scripts
+"""Rows and scripts: along a baseline, a smaller glyph raised or lowered after its base is a script."""
+
+
+def _row_of(nodes: list[Node], rules: list[tuple]) -> list[Node]:
+    """One row (a numerator, a limit, a cell): its structures built, then its scripts attached."""
+    if not nodes:
+        return []
+    nodes = _build(nodes, rules)
+    return _scripts(nodes)
+
+
+def _scripts(nodes: list[Node]) -> list[Node]:
+    """Walk a row left to right: a node smaller than the row's glyphs and off its baseline hangs on
+    the base before it, raised (superscript) or lowered (subscript); script runs are rows of their
+    own (nested scripts)."""
+    if not nodes:
+        return []
+    size = _size([n for n in nodes if n.kind != "space"] or nodes)
+    main = _main_base(nodes)
+    nodes = sorted(nodes, key=lambda n: (n.x0, n.top))
+    out: list[Node] = []
+    i = 0
+    while i < len(nodes):
+        n = nodes[i]
+        level = _level(n, main, size, out[-1] if out else None)
+        if level == 0 or not out:      # a row starts with a base (a script needs something to hang on)
+            out.append(n)
+            i += 1
+            continue
+        j = i
+        run = []
+        levels = []
+        while j < len(nodes):
+            m = nodes[j]
+            lv = _level(m, main, size, out[-1] if out else None)
+            if lv == 0:
+                # a small glyph near the baseline inside a script run is a script's own script (the
+                # i of a \sum_i in an exponent), not a base of this row
+                if not (run and _small(m, size) and m.x0 <= max(r.x1 for r in run) + m.size * 0.5):
+                    break
+                lv = levels[-1]
+            run.append(m)
+            levels.append(lv)
+            j += 1
+        base = out.pop() if out else Node("sym", n.x0, n.x0, n.top, n.bottom, main, size, tex="{}", ch="")
+        sub = [m for m, lv in zip(run, levels) if lv < 0]
+        sup = [m for m, lv in zip(run, levels) if lv > 0]
+        if base.kind == "script":          # more scripts for a base that has some (x^{a}{}_{b} is rare)
+            sub = base.parts["sub"] + _scripts(sub) if sub else base.parts["sub"]
+            sup = base.parts["sup"] + _scripts(sup) if sup else base.parts["sup"]
+            base = base.parts["nucleus"]
+        else:
+            sub, sup = _scripts(sub), _scripts(sup)
+        node = _composite("script", [base] + run, base.base, base.size, nucleus=base, sub=sub, sup=sup)
+        out.append(node)
+        i = j
+    return out
+
+
+def _small(n: Node, size: float) -> bool:
+    """Set smaller than the row's glyphs (a script's size), the extension font's glyphs aside."""
+    return n.size < size * 0.85 and not (n.kind == "sym" and (n.parts.get("ext") or n.role == "op"))
+
+
+def _level(n: Node, main: float, size: float, base: Node | None) -> int:
+    """0 on the baseline, 1 raised (superscript), -1 lowered (subscript)."""
+    if n.kind == "space":
+        return 0
+    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op"):
+        # TeX's extension font has one size for every style: where the glyph sits tells
+        axis = main - size * 0.25
+        if n.cy < axis - size * 0.35 and n.bottom < main - size * 0.1:
+            return 1
+        if n.cy > axis + size * 0.45 and n.top > main - size * 0.5:
+            return -1
+        return 0
+    if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9 \
+            and n.bottom < base.base and n.size > base.size * 0.6:
+        return 1          # a prime one size below its base (a smaller one is a script's own prime)
+    small = n.size < size * 0.85 or (n.kind in ("frac", "root", "accent", "op", "script") and n.size < size * 0.85)
+    if not small:
+        return 0
+    if n.base < main - size * 0.17:
+        return 1
+    if n.base > main + size * 0.08:
+        return -1
+    return 0
+
+
+# --------------------------------------------------------------------------- display rows
+"""Display rows: a multi-line display split at its baselines, aligned at a common relation."""
+
+
+def _display_rows(nodes: list[Node], size: float) -> list[list[Node]]:
+    if not nodes:
+        return []
+    rows = _row_bands(nodes, size)
+    return [sorted(r, key=lambda n: n.x0) for r in rows if r]
+
+
+# --------------------------------------------------------------------------- writing
+"""Writing: LaTeX from the tree."""
+
+
+def _tex(n: Node) -> list[str]:
+    """A node's LaTeX as tokens."""
+    k = n.kind
+    if k == "sym":
+        return [n.tex] if n.tex else []
+    if k == "word":
+        return _word_tex(n)
+    if k == "frac":
+        return [r"\frac", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
+    if k == "root":
+        index = n.parts.get("index")
+        out = [r"\sqrt"]
+        if index:
+            out += ["[", *_row_tex(index), "]"]
+        return out + ["{", *_row_tex(n.parts["body"]), "}"]
+    if k == "accent":
+        return ["\\" + n.parts["accent"], "{", *_row_tex(n.parts["body"]), "}"]
+    if k == "op":
+        op = n.parts["op"]
+        head = _tex(op)
+        if op.kind == "word" and op.role != "op":
+            head = [r"\operatorname*{" + op.ch + "}"]
+        out = list(head)
+        if n.parts.get("lower"):
+            out += ["_", "{", *_row_tex(n.parts["lower"]), "}"]
+        if n.parts.get("upper"):
+            out += ["^", "{", *_row_tex(n.parts["upper"]), "}"]
+        return out
+    if k == "script":
+        out = list(_tex(n.parts["nucleus"]))
+        sup = list(n.parts["sup"])
+        primes = 0
+        while sup and sup[0].role == "prime":
+            primes += PRIMES.get(sup[0].ch, 1)
+            sup.pop(0)
+        if primes:
+            out.append("'" * primes)
+        if n.parts["sub"]:
+            out += ["_", "{", *_row_tex(n.parts["sub"]), "}"]
+        if sup:
+            out += ["^", "{", *_row_tex(sup), "}"]
+        return out
+    if k == "matrix":
+        env = {("(", ")"): "pmatrix", ("[", "]"): "bmatrix", ("|", "|"): "vmatrix", ("‖", "‖"): "Vmatrix",
+               ("{", "}"): "Bmatrix"}.get((n.parts["left"], n.parts["right"]))
+        body = _rows_tex(n.parts["rows"])
+        if env:
+            return [r"\begin{" + env + "}", *body, r"\end{" + env + "}"]
+        return [r"\left" + _delim(n.parts["left"]), r"\begin{matrix}", *body, r"\end{matrix}",
+                r"\right" + _delim(n.parts["right"])]
+    if k == "cases":
+        return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
+    return []
+
+
+def _delim(ch: str) -> str:
+    return {"{": r"\{", "}": r"\}", "‖": r"\|", "⟨": r"\langle", "⟩": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
+            "⌈": r"\lceil", "⌉": r"\rceil"}.get(ch, ch or ".")
+
+
+def _word_tex(n: Node) -> list[str]:
+    name = n.ch.replace(" ", "")
+    if name in TWO_WORD_OPERATORS:
+        return [TWO_WORD_OPERATORS[name]]
+    if n.ch in OPERATOR_NAMES:
+        return ["\\" + n.ch]
+    if " " in n.ch:
+        return [r"\text{" + n.ch + "}"]
+    return [r"\operatorname{" + n.ch + "}"]
+
+
+def _rows_tex(rows: list[list[list[Node]]]) -> list[str]:
+    out: list[str] = []
+    for k, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            if c:
+                out.append("&")
+            out += _row_tex(cell)
+        if k + 1 < len(rows):
+            out.append(r"\\")
+    return out
+
+
+def _row_tex(nodes: list[Node]) -> list[str]:
+    out: list[str] = []
+    for n in sorted(nodes, key=lambda n: n.x0):
+        out += _tex(n)
+    return out
+
+
+_COMMAND_END = re.compile(r"\\[A-Za-z]+$")
+
+
+def render(tokens: list[str]) -> str:
+    """Tokens as LaTeX text: a space after a command a letter follows, around relations and `&`."""
+    parts: list[str] = []
+    last = ""
+    for t in tokens:
+        if not t:
+            continue
+        if last and t[:1].isalpha() and _COMMAND_END.search(last):
+            parts.append(" ")
+        elif last and (t in RELATIONS or t in ("&", r"\\")) and not last.endswith((" ", "{")):
+            parts.append(" ")
+        parts.append(t)
+        if t in RELATIONS or t in ("&", r"\\", ","):
+            parts.append(" ")
+        last = t
+    return re.sub(r" +", " ", "".join(parts)).strip()
+
+
+# --------------------------------------------------------------------------- plain reading
+"""Plain reading: a formula's LaTeX as words and symbols in order, for an embedding model."""
+
+def _reverse(table: dict) -> dict:
+    out: dict[str, str] = {}
+    for ch, tex in table.items():
+        if len(ch) == 1 and tex.startswith("\\") and not ("\u0300" <= ch <= "\u036f"):
+            out.setdefault(tex, ch)
+    return out
+
+
+_PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
+          r"\{": "{", r"\}": "}", r"\|": "‖", r"\mid": "|", r"\cdot": "·", r"\dots": "…", r"\ldots": "…",
+          r"\cdots": "⋯", r"\le": "≤", r"\ge": "≥", r"\ne": "≠", r"\gets": "←", r"\top": "ᵀ", r"\intercal": "ᵀ",
+          r"\lvert": "|", r"\rvert": "|", r"\lVert": "‖", r"\rVert": "‖", r"\quad": " ", r"\qquad": " ",
+          r"\,": " ", r"\;": " ", r"\ ": " ", r"\%": "%", r"\&": "&", r"\#": "#", r"\_": "_", "&": " ", "~": " ",
+          "-": "−", "*": "*", "'": "′"}
+_SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈", "∉", "⊂", "⊆", "⊃", "⊇", "→", "←", "⇒", "⇔",
+           "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":="}
+_DROPPED = {r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
+            r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
+_WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
+             r"\mathsf", r"\mathtt", r"\text", r"\operatorname", r"\operatorname*", r"\mathscr", r"\symbfit"}
+_ACCENT_MARKS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0304",
+                 "overline": "\u0305", "dot": "\u0307", "ddot": "\u0308", "vec": "\u20d7", "check": "\u030c",
+                 "breve": "\u0306", "acute": "\u0301", "grave": "\u0300", "mathring": "\u030a"}
+_TOKEN = re.compile(r"\\begin\{[A-Za-z*]+\}|\\end\{[A-Za-z*]+\}|\\operatorname\*|\\[A-Za-z]+|\\.|[{}]|\s+|[^\\{}\s]")
+
+
+def plain_reading(latex: str) -> str:
+    """A formula's LaTeX as a line of words and symbols: Greek and operators as their characters,
+    fractions a/b, roots √(x), scripts x_i and x^2, matrix rows separated by ';', alphabets and
+    sizes dropped.  (The LaTeX stays the formula's content; this is what an embedding reads.)"""
+    tokens = _TOKEN.findall(latex) if latex else []
+    out, _ = _plain_group(tokens, 0, None, False)
+    out = re.sub(r" +([)\]},;.])", r"\1", re.sub(r" +", " ", out))
+    return re.sub(r"([(\[{]) +", r"\1", out).strip()
+
+
+def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tuple[str, int]:
+    """Read tokens from i up to `stop` ('}' or an \\end{…}); return the text and the index after.
+    Inside \\text (text=True) white space is kept; elsewhere the reading spaces relations itself."""
+    out = ""
+    while i < len(tokens):
+        t = tokens[i]
+        if t == stop or (stop == "end" and t.startswith(r"\end{")):
+            return out, i + 1
+        i += 1
+        if t.isspace():
+            out += " " if text else ""
+        elif t == "{":
+            inner, i = _plain_group(tokens, i, "}", text)
+            out += inner
+        elif t in ("_", "^"):
+            arg, i = _plain_arg(tokens, i, text)
+            arg = arg.strip()
+            out += t + (arg if len(arg) <= 1 else f"({arg})") + " "
+        elif t in (r"\frac", r"\dfrac", r"\tfrac"):
+            num, i = _plain_arg(tokens, i, text)
+            den, i = _plain_arg(tokens, i, text)
+            wrap = lambda s: s.strip() if re.fullmatch(r"[\w′.]+", s.strip()) else f"({s.strip()})"
+            out += f"{wrap(num)}/{wrap(den)}"
+        elif t == r"\sqrt":
+            index = ""
+            if i < len(tokens) and tokens[i] == "[":
+                j = tokens.index("]", i) if "]" in tokens[i:] else i
+                index, _ = _plain_group(tokens[i + 1:j] + ["}"], 0, "}", text)
+                i = j + 1
+            body, i = _plain_arg(tokens, i, text)
+            out += f"{index}√({body.strip()})"
+        elif t.startswith("\\") and t[1:] in _ACCENT_MARKS:
+            body, i = _plain_arg(tokens, i, text)
+            body = body.strip()
+            out += body + _ACCENT_MARKS[t[1:]] if len(body) == 1 else f"{t[1:]}({body})"
+        elif t in _WRAPPERS:
+            body, i = _plain_arg(tokens, i, t in (r"\text", r"\operatorname", r"\operatorname*", r"\mathrm"))
+            out += body if t not in (r"\text",) else f" {body.strip()} "
+        elif t.startswith(r"\begin{"):
+            env = t[7:-1]
+            body, i = _plain_group(tokens, i, "end", text)
+            out += _plain_env(env, body)
+        elif t == r"\\":
+            out += "; "
+        elif t in _DROPPED:
+            continue
+        else:
+            ch = _PLAIN.get(t, t[1:] if t.startswith("\\") and t[1:].isalpha() else t)
+            if ch in _SPACED:
+                out += f" {ch} "
+            elif ch in (",", ";"):
+                out += ch + " "
+            elif t.startswith("\\") and t[1:].isalpha() and t not in _PLAIN:
+                out += f" {ch} "         # \log, \max and other names read as words
+            else:
+                out += ch
+    return out, i
+
+
+def _plain_arg(tokens: list[str], i: int, text: bool) -> tuple[str, int]:
+    """One argument: a {group} or a single token."""
+    while i < len(tokens) and tokens[i].isspace():
+        i += 1
+    if i >= len(tokens):
+        return "", i
+    if tokens[i] == "{":
+        return _plain_group(tokens, i + 1, "}", text)
+    inner, _ = _plain_group([tokens[i]], 0, None, text)
+    return inner, i + 1
+
+
+def _plain_env(env: str, body: str) -> str:
+    rows = [re.sub(r" +", " ", r).strip() for r in body.split(";") if r.strip()]
+    brackets = {"pmatrix": "()", "bmatrix": "[]", "vmatrix": "||", "Vmatrix": "‖‖", "Bmatrix": "{}"}
+    if env in brackets:
+        return brackets[env][0] + "; ".join(rows) + brackets[env][1]
+    if env == "cases":
+        return "{" + "; ".join(rows) + "}"
+    return "; ".join(rows)
+
+
+# --------------------------------------------------------------------------- entry points
+def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
+    """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them)."""
+    return [tuple(b) for b in bars if b[0] >= x0 - 2 and b[2] <= x1 + 4 and top - 3 <= b[1] <= bottom + 3]
+
+
+def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
+    """LaTeX for glyph nodes and the rules among them: one row, or the rows of a display."""
+    if not nodes:
+        return ""
+    nodes = _assemble(nodes)
+    size = _size(nodes)
+    built = _build(nodes, rules)
+    rows = _display_rows(built, size) if display else [built]
+    if len(rows) <= 1:
+        return render(_row_tex(_scripts(rows[0] if rows else built)))
+    lines = [_scripts(r) for r in rows]
+    texts = [_row_tex(r) for r in lines]
+    # align at the first relation of each row when they stand at one x (an `aligned` block)
+    marks: list[float | None] = []
+    for row in lines:
+        rel = next((n for n in sorted(row, key=lambda n: n.x0) if n.kind == "sym" and n.role == "rel"), None)
+        marks.append(rel.x0 if rel is not None else None)
+    out = []
+    for row, toks, mark in zip(lines, texts, marks):
+        if mark is None:
+            out.append(render(["&", *toks]) if any(m is not None for m in marks) and row and
+                       min(n.x0 for n in row) > min(m for m in marks if m is not None) - size else render(toks))
+            continue
+        ordered = sorted(row, key=lambda n: n.x0)
+        before = [t for n in ordered if n.x1 <= mark + 0.5 for t in _tex(n)]
+        after = [t for n in ordered if n.x1 > mark + 0.5 for t in _tex(n)]
+        out.append(render([*before, "&", *after]))
+    return r"\begin{aligned}" + r" \\ ".join(out) + r"\end{aligned}"
+
+
+def numbered_rows(words, bars, labels: list[tuple[str, float]]) -> dict[str, str]:
+    """LaTeX per equation number for a display block (all its lines, the numbers left out) and the
+    baselines its numbers stand on.  One number is the whole block's (a split, an aligned or
+    multline block, cases); several are each their own row's (align, gather), whose limits and
+    scripts are told from the neighbours' by the structure read over the whole block; a row with no
+    number of its own (\\nonumber) belongs to none of them."""
+    if not labels:
+        return {}
+    if len(labels) == 1:
+        return {labels[0][0]: display_latex(words, bars)}
+    try:
+        nodes = glyphs_of(words)
+        if not nodes:
+            return {number: "" for number, _ in labels}
+        x0, x1, top, bottom = _box(nodes)
+        rules = _rules_within(bars, x0, x1, top, bottom)
+        nodes = _assemble(nodes)
+        size = _size(nodes)
+        rows = _display_rows(_build(nodes, rules), size)
+        bases = [_main_base(r) for r in rows]
+        out: dict[str, str] = {}
+        for number, baseline in labels:
+            k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline), default=None)
+            if k is None or abs(bases[k] - baseline) > size * 0.6:
+                out[number] = ""
+                continue
+            out[number] = render(_row_tex(_scripts(rows[k])))
+        return out
+    except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
+        return {number: "" for number, _ in labels}
+
+
+def display_latex(words, bars=()) -> str:
+    """LaTeX for a displayed formula: its words (every line of the display, the equation number left
+    out) and the page's thin bars among them; "" when it cannot be read (a formula never stops a build)."""
+    try:
+        nodes = glyphs_of(words)
+        if not nodes:
+            return ""
+        x0, x1, top, bottom = _box(nodes)
+        rules = _rules_within(bars, x0, x1, top, bottom)
+        return read(nodes, rules, display=True)
+    except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
+        return ""
+
+
+def inline_latex(words, bars=()) -> str:
+    """LaTeX for maths within a line of text (one row; the rules of its fractions and roots)."""
+    try:
+        nodes = glyphs_of(words)
+        if not nodes:
+            return ""
+        x0, x1, top, bottom = _box(nodes)
+        rules = _rules_within(bars, x0, x1, top, bottom)
+        return read(nodes, rules, display=False)
+    except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
+        return ""
