@@ -57,6 +57,11 @@ NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "pag
 FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
 
 
+def head_number(printed: str) -> str | None:
+    """A head's number as stored, whatever separator the book prints: '2-5', '2:5', '2–5' -> '2.5'."""
+    return normalize_number(re.sub(r"[:\-–]", ".", printed))
+
+
 def entity_kind(word: str) -> str | None:
     """The kind a printed head word names: 'Fig.' -> figure, 'Theorem' -> theorem; None for structure words."""
     w = word.strip().rstrip(".").lower()
@@ -77,6 +82,7 @@ class Head:
     head_words: int       # how many of the line's words the head and title take
     distinct: bool        # set in a face of its own: bold, or italic or capitals against upright body text
     sep: str              # "." or ":" right after the number, or ""
+    printed: str = ""     # the number as printed when its separators are not periods ("2-5", "1:3"), else ""
 
 
 # A small-capitals face, by the names fonts give it ("…-SC", "CSC10", "…Caps").
@@ -92,7 +98,7 @@ def match_head(line: Line, body_font: str) -> Head | None:
     if not m:
         return None
     kind = entity_kind(m.group("word"))
-    number = normalize_number(re.sub(r"[:\-–]", ".", m.group("num")))
+    number = head_number(m.group("num"))
     if kind is None or number is None:
         return None
     first = words[0]
@@ -118,7 +124,8 @@ def match_head(line: Line, body_font: str) -> Head | None:
                 used = 2 + k + 1
                 break
     rest = " ".join(w.text for w in words[used:])
-    return Head(kind, number, title, rest, used, distinct, m.group("sep") or "")
+    printed = m.group("num") if m.group("num") != number else ""
+    return Head(kind, number, title, rest, used, distinct, m.group("sep") or "", printed)
 
 
 def is_head_like(line: Line) -> bool:

@@ -39,6 +39,7 @@ class FoundEntity:
     context: str | None = None     # for a formula: the float it sits in, or the sentence before it
     continues: str | None = None   # "box" or "ruled": it runs past the page's foot and goes on overleaf
     extra: dict | None = None
+    printed: str | None = None     # its number as printed, where the book's separator is not a period ("2-5")
 
 
 @dataclass
@@ -115,6 +116,7 @@ class MarginCaption:
     bottom: float
     lines: list[Line]
     used: bool = False
+    printed: str = ""
 
 
 def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[Item]:
@@ -178,7 +180,8 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
         head = _margin_caption(Line([w for l in block for w in l.words], page.number), layout)
         if head:
             title = _caption_title(text, head)
-            captions.append(MarginCaption(head.kind, head.number, title, block[0].top, block[-1].bottom, block))
+            captions.append(MarginCaption(head.kind, head.number, title, block[0].top, block[-1].bottom, block,
+                                          printed=head.printed))
         else:
             notes.append(Item(block[0].top, "note", text=text))
     return captions, notes
@@ -205,7 +208,8 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
             content = "\n".join(join_lines([l]) for l in framed if not ends_with_equation_number(l, layout))
         # A box that runs to the page's foot goes on at the head of the next page (a breakable box).
         items.append(Item(box[1], "entity", entity=FoundEntity(
-            cap.kind, cap.number, cap.title, content, continues="box" if box[3] > page.height * BOX_AT_FOOT else None)))
+            cap.kind, cap.number, cap.title, content, continues="box" if box[3] > page.height * BOX_AT_FOOT else None,
+            printed=cap.printed or None)))
     return items
 
 
@@ -234,7 +238,7 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
         cap.used = True
         rows = table_markdown(content_lines, page.bars)
         items.append(Item(cap.top, "entity", entity=FoundEntity(
-            cap.kind, cap.number, cap.title, "\n\n".join(x for x in (cap.title, rows) if x))))
+            cap.kind, cap.number, cap.title, "\n\n".join(x for x in (cap.title, rows) if x), printed=cap.printed or None)))
     return items
 
 
@@ -252,7 +256,8 @@ def _margin_floats(page: Page, main: list[Line], captions: list[MarginCaption], 
             near = _drawing_text(page, main, cap.lines, used, layout) if cap.kind == "figure" else []
             used.update(id(l) for l in near)
             content = cap.title + ("\n" + " / ".join(l.text for l in near) if near else "")
-            items.append(Item(cap.top, "entity", entity=FoundEntity(cap.kind, cap.number, cap.title, content)))
+            items.append(Item(cap.top, "entity", entity=FoundEntity(cap.kind, cap.number, cap.title, content,
+                                                                    printed=cap.printed or None)))
         else:
             notes.append(Item(cap.top, "note", text=join_lines(cap.lines)))
     return items
@@ -280,7 +285,11 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         cap_lines = _caption_lines(main, i, used, page.rules, layout.body_font)
         used.update(id(l) for l in cap_lines)
         title = _caption_title(join_lines(cap_lines), head)
-        items.extend(_float_of(head.kind, head.number, title, line, cap_lines, page, main, used, layout))
+        found = _float_of(head.kind, head.number, title, line, cap_lines, page, main, used, layout)
+        for item in found:
+            if item.entity.kind == head.kind and item.entity.number == head.number:
+                item.entity.printed = head.printed or None
+        items.extend(found)
     return items
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_heads import OutlineHeading, entity_kind, equation_number, outline_headings
+from build_heads import OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, printed_pages)
 from build_math import display_latex, math_share
@@ -136,7 +136,9 @@ def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str
     """{(kind, number): PDF pages to look at again} for every number missing from a kind's sequence."""
     numbers: dict[str, dict[str, int]] = defaultdict(dict)
     for c in chunks:
-        if c.kind != "text" and c.number and not c.extra.get("printed_number"):
+        printed = c.extra.get("printed_number")
+        if c.kind != "text" and c.number and (not printed or head_number(printed) == c.number):
+            # (a number stored qualified, exercise "3" as "2.3", is not in the printed sequence)
             numbers[c.kind].setdefault(c.number, c.pdf_page)
     gaps = numbering_gaps({kind: set(found) for kind, found in numbers.items()})
     anchors: dict[tuple[str, str], set[int]] = defaultdict(set)
@@ -531,7 +533,8 @@ class ChunkBuilder:
             case NumberedHeading():
                 self._open_numbered(role, line)
             case RunInHead(head=head, box=box):
-                self.open_block(head.kind, head.number, head.title, line, line.words[head.head_words:], box=box)
+                self.open_block(head.kind, head.number, head.title, line, line.words[head.head_words:],
+                                printed=head.printed or None, box=box)
             case ExerciseItem():
                 self._open_exercise(role, line)
             case EndsStatement():
@@ -622,8 +625,9 @@ class ChunkBuilder:
         if not self.out.claim(found.kind, found.number):
             self.out.duplicates.append((found.kind, found.number, pdf_page))
             return None  # a repeated caption (continued table) keeps the first
+        extra = dict(found.extra or {}, printed_number=found.printed) if found.printed else found.extra
         return self.out.emit(found.kind, found.content or found.title or "", pdf_page, number=found.number,
-                             title=found.title or None, context=found.context, extra=found.extra)
+                             title=found.title or None, context=found.context, extra=extra)
 
     def add_equation(self, line: Line, number: str, items: list[Item], idx: int) -> None:
         """A formula entity: the display's lines (number removed) and the sentence before it."""
