@@ -801,7 +801,8 @@ def reference_pattern(kinds: Iterable[str]):
     'Thm 5.1', 'Assumption 2.1' (the book's own kinds), with the aliases agents use."""
     words = set(_KIND_ALIASES) | set(kinds) | {k + "s" for k in kinds}
     alternation = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
-    return re.compile(rf"\b({alternation})\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?)\)?(?!\w|\.\d)",
+    # "Figure 3-4": books not set by TeX print a hyphen where others print a period
+    return re.compile(rf"\b({alternation})\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:[.-]\d+)*[a-z]?)\)?(?!\w|[.-]\d)",
                       re.IGNORECASE)
 
 
