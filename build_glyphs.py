@@ -201,7 +201,8 @@ _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 _EXTENSION_NAME = re.compile(r"CMEX|MathExtension|^txex|^pxex|Extension|^esint", re.I)
 _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
-_MONO_NAME = re.compile(r"Mono|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
+# URW's Courier is "NimbusMonL" (TeX's courier package, Ghostscript's base-14 substitute)
+_MONO_NAME = re.compile(r"Mono|MonL|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
 
 
 def describe_font(name: str, flags: int, weight: int) -> Font:
