@@ -232,7 +232,9 @@ def embedding_text(c: Chunk, lead_in: str = "") -> str:
     if c.kind == "text":
         return f"{heading}. {c.content}" if heading else c.content
     label = f"{c.kind.capitalize()} {c.number}"
-    words = c.extra.get("text") or c.content   # a formula's content is LaTeX: it is embedded as its plain text
+    # a formula's content is LaTeX: it is embedded as its plain text; a statement holding code or
+    # data rows, as its words
+    words = c.extra.get("words") or c.extra.get("text") or c.content
     if len(re.findall(r"[^\W\d_]{3,}", f"{c.title or ''} {words}")) >= SAYS_ENOUGH_WORDS:
         # A statement in words (a theorem, a captioned table) is embedded as it reads: a lead-in about
         # something else would only blur it.  FTS indexes the lead-in either way.

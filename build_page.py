@@ -21,7 +21,8 @@ from build_glyphs import Line, Page, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FULL_LINE_WORDS, Layout
 from build_math import algorithm_text, math_share, prose_with_math, table_markdown
-from build_roles import ends_with_equation_number, equation_label, inside, prose_pair
+from build_roles import (PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label, inside,
+                         prose_pair)
 
 
 # --------------------------------------------------------------------------- items
@@ -353,6 +354,7 @@ BODY_LINE_START = 20          # pt: a line of running text starts this close to 
 DRAWING_JOIN = 20             # pt: a drawn shape this close to the drawing is part of it
 DRAWING_SIDE = 30             # pt: text drawn inside a figure lies within this of its shapes, across ...
 DRAWING_ABOVE_BELOW = 12      # pt: ... and within this above and below them
+DRAWING_TEXT_ROUNDS = 3       # rounds: text found in a drawing widens its reach this many times at most
 
 
 def _is_centred(line: Line, layout: Layout) -> bool:
@@ -529,8 +531,19 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
                   + [b[1] for b in page.boxes if b[1] >= bottom] + [page.height])
     above = [g for g in page.graphics if floor < g[1] and g[3] <= top + 2 and g[0] < layout.margin_x]
     below = [g for g in page.graphics if g[1] >= bottom - 2 and g[3] < ceiling and g[0] < layout.margin_x]
+    # A rule alone (a statement's closing rule, a table's) is no drawing: a drawing has height.
+    if below and max(g[3] for g in below) - min(g[1] for g in below) < layout.body_size:
+        below = []
+    if above and max(g[3] for g in above) - min(g[1] for g in above) < layout.body_size:
+        above = []
     gap_above = top - max((g[3] for g in above), default=-1e9)
     gap_below = min((g[1] for g in below), default=1e9) - bottom
+    # Drawings stacked between captions: a drawing with another caption on its far side is shared,
+    # and the caption takes the one that is not (the page's captions all stand below, or all above).
+    caption_above = any(is_head_like(l) and l.bottom == floor for l in main)
+    caption_below = any(is_head_like(l) and l.top == ceiling for l in main)
+    if above and below and caption_below != caption_above:
+        gap_above, gap_below = (0, 1) if caption_below else (1, 0)
     art, lo, hi = (above, floor, top) if gap_above <= gap_below else (below, bottom, ceiling)
     if not art:
         return []
@@ -550,7 +563,28 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
                 grew = True
     region = (min(g[0] for g in cluster) - DRAWING_SIDE, y0 - DRAWING_ABOVE_BELOW,
               max(g[2] for g in cluster) + DRAWING_SIDE, y1 + DRAWING_ABOVE_BELOW)
-    return [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1 and inside(l, region, pad=2)]
+
+    def drawn(l: Line) -> bool:
+        # inside the drawing's reach; or a short line that reaches into it from beside it (an axis's
+        # tick labels, set flush against the axis however wide they are)
+        return inside(l, region, pad=2) or (
+            sum(1 for w in l.words if PROSE_WORD_RE.fullmatch(w.text)) < PROSE_LINE_WORDS
+            and l.x1 > region[0] and l.x0 < region[2]
+            and l.top < region[3] and l.bottom > region[1])
+    candidates = [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1]
+    taken: list[Line] = []
+    for _ in range(DRAWING_TEXT_ROUNDS):
+        # an axis's title stands beyond its tick labels: the text found widens the drawing's reach
+        seen = {id(l) for l in taken}
+        more = [l for l in candidates if id(l) not in seen and drawn(l)]
+        if not more:
+            break
+        taken += more
+        region = (min([region[0]] + [l.x0 - DRAWING_SIDE for l in more]),
+                  min([region[1]] + [l.top - DRAWING_ABOVE_BELOW for l in more]),
+                  max([region[2]] + [l.x1 + DRAWING_SIDE for l in more]),
+                  max([region[3]] + [l.bottom + DRAWING_ABOVE_BELOW for l in more]))
+    return sorted(taken, key=lambda l: (l.top, l.x0))
 
 
 # --------------------------------------------------------------------------- floats across pages

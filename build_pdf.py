@@ -292,17 +292,20 @@ class OpenBlock:
         upright body face, after a wide gap, or at its length limit; heads, headings and end marks
         (checked by the caller) end it too."""
         lines = self.lines
+
+        def set_apart(l: Line) -> bool:   # a displayed formula, or a block of code (verbatim)
+            return is_display(l, layout) or all(w.mono for w in l.words)
         if self.box is not None and line.page == self.page and not inside(line, self.box, pad=FRAME_PAD):
             return False
         if self.italic:
             prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2]
-            if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not is_display(line, layout):
+            if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not set_apart(line):
                 return False
         if lines and line.page == lines[-1].page and line.top - lines[-1].bottom > layout.body_size * STATEMENT_BREAK \
-                and not is_display(line, layout):
+                and not set_apart(line):
             return False
         if lines and self.box is None and is_display(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
-                and (len(lines) == 1 or not is_display(lines[-1], layout)):
+                and (len(lines) == 1 or not set_apart(lines[-1])):
             return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
         if lines and not self.italic and self.box is None:
             last = lines[-1]
@@ -310,13 +313,38 @@ class OpenBlock:
             if line.page == last.page:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.
-                if line.baseline - last.baseline > leading * ENVIRONMENT_SKIP and not is_display(line, layout) \
-                        and not is_display(last, layout):
+                if line.baseline - last.baseline > leading * ENVIRONMENT_SKIP and not set_apart(line) \
+                        and not set_apart(last):
                     return False
             elif SENTENCE_ENDS_RE.search(last.text) and layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
                     layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS:
                 return False   # it ended with its page; an indented new paragraph begins overleaf
         return len(lines) < STATEMENT_MAX_LINES
+
+
+STATEMENT_WORDS = 12   # words (3+ letters): a statement's prose says this much when it is embedded alone
+
+
+def says_words(line: Line) -> bool:
+    """A line of words, not of code (monospaced throughout) or data (numbers, no letter at all)."""
+    return not all(w.mono for w in line.words) and any(c.isalpha() for w in line.words for c in w.text)
+
+
+def statement_opening(lines: list[Line]) -> str | None:
+    """What a statement that holds code or data says before its first block of them (and on, in
+    words, until it says enough), or None when it holds none.  The model embeds this: the opening
+    says what an example is about, and the walk-through after each listing would only blur it;
+    the whole content stays searchable in full text."""
+    if all(says_words(l) for l in lines):
+        return None
+    taken: list[Line] = []
+    for k, line in enumerate(lines):
+        if says_words(line):
+            taken.append(line)
+        elif taken and len(re.findall(r"[^\W\d_]{3,}", join_lines(taken))) >= STATEMENT_WORDS:
+            break
+    text = join_lines(taken)
+    return text if len(re.findall(r"[^\W\d_]{3,}", text)) >= STATEMENT_WORDS else None
 
 
 @dataclass
@@ -607,8 +635,12 @@ class ChunkBuilder:
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
         if block.notes:
             text += "\n" + "\n".join(block.notes)
-        extra = {"printed_number": block.printed} if block.printed else None
-        self.add_entity(FoundEntity(block.kind, block.number, block.title or None, text, extra=extra), block.page)
+        extra = {"printed_number": block.printed} if block.printed else {}
+        opening = statement_opening(block.lines)
+        if opening is not None:
+            extra["words"] = opening
+        self.add_entity(FoundEntity(block.kind, block.number, block.title or None, text, extra=extra or None),
+                        block.page)
 
     def add_found(self, found: FoundEntity, pdf_page: int) -> None:
         """An entity found whole on the page; a float or a statement ends the open text (a formula sits in it)."""
