@@ -363,7 +363,10 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
                 for i in by_base.get(k, ()):
                     line = lines[i]
                     first = line.words[0]
-                    if w.size < first.size * 0.85 and bases[i] - first.size * 0.9 <= mid <= bases[i] + first.size * 0.45 \
+                    # smaller than every word on the line's baseline: a script, not a line of text set
+                    # beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt)
+                    body = min(x.size for x in line.words if abs(x.baseline - bases[i]) < 1.5)
+                    if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= bases[i] + first.size * 0.45 \
                             and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
                         target = i
                         break
