@@ -94,7 +94,10 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
             if rel == "REFERENCES":
                 edges.add((dst, src.id, "REFERENCED_BY"))
 
+    ids = {c.id for c in chunks}
     for c in chunks:
+        if c.extra.get("proof_of") in ids:
+            ref(c, c.extra["proof_of"])   # a proof (or solution) is about the statement it follows
         text = f"{c.title or ''} {c.content} {c.context or ''}"
         for m in mentions.finditer(text):
             kind = normalize_kind(m.group("word").rstrip("."), kinds)

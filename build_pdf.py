@@ -267,6 +267,9 @@ NEW_PARAGRAPH_INDENT = 3    # em: a paragraph's first line is indented by less t
 STATEMENT_MAX_LINES = 120   # lines: a statement longer than this is running text after all
 PARAGRAPH_WORDS = 4         # words: an indented line this long opens a paragraph (a display's row is shorter)
 SENTENCE_ENDS_RE = re.compile(r"[.!?]$")
+END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
+END_MARK_REACH = 40         # em: ... after its last word, on the same line, up to the column's edge
+END_MARK_MIN = 0.3          # em: ... and is a square from this size up to the type's size
 ANSWER_HEAD_RE = re.compile(r"\s*\b(Solution:|Answer:|Hint:)")   # inside an exercise, each starts a line
 
 
@@ -503,6 +506,7 @@ class ChunkBuilder:
         self.carry: FloatCarry | None = None    # a float broken at the page's foot, to go on overleaf
         self.maths = DisplayMaths()
         self.page: Page | None = None
+        self.proof_of: str | None = None        # the statement whose proof (or solution) the open text is
 
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
@@ -566,7 +570,7 @@ class ChunkBuilder:
             case ExerciseItem():
                 self._open_exercise(role, line)
             case EndsStatement():
-                self.close_block()
+                self.open_proof(self.close_block())
             case EquationLabel(number=number):
                 self.add_equation(line, number, items, idx)
             case _:
@@ -626,10 +630,10 @@ class ChunkBuilder:
         stored = next((q for q in qualified if ("exercise", q) not in self.out.taken), qualified[0])
         self.open_block("exercise", stored, "", line, list(item.words), printed=str(item.number))
 
-    def close_block(self) -> None:
+    def close_block(self) -> Chunk | None:
         block, self.block = self.block, None
         if block is None:
-            return
+            return None
         text = join_lines(block.lines)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
@@ -639,8 +643,28 @@ class ChunkBuilder:
         opening = statement_opening(block.lines)
         if opening is not None:
             extra["words"] = opening
-        self.add_entity(FoundEntity(block.kind, block.number, block.title or None, text, extra=extra or None),
-                        block.page)
+        return self.add_entity(FoundEntity(block.kind, block.number, block.title or None, text, extra=extra or None),
+                               block.page)
+
+    def _drawn_end_mark(self, line: Line) -> bool:
+        """An end-of-proof box drawn with rules (amsthm's \\qed) right after the line's last word: a
+        small square of strokes within the line's height, at its end."""
+        page = self.page
+        if page is None or page.number != line.page:
+            return False
+        strokes = [g for g in page.graphics if g[0] >= line.x1 - 1 and g[1] >= line.top - END_MARK_SLACK
+                   and g[3] <= line.bottom + END_MARK_SLACK and g[0] - line.x1 < line.size * END_MARK_REACH]
+        if not strokes:
+            return False
+        width = max(g[2] for g in strokes) - min(g[0] for g in strokes)
+        height = max(g[3] for g in strokes) - min(g[1] for g in strokes)
+        return line.size * END_MARK_MIN <= width <= line.size and line.size * END_MARK_MIN <= height <= line.size
+
+    def open_proof(self, statement: Chunk | None) -> None:
+        """ "Proof." after a statement: the proof is a text chunk of its own (or several), linked to
+        the statement; it ends at its end mark, or where the next head or heading begins."""
+        self.flush_text()
+        self.proof_of = statement.id if statement is not None else None
 
     def add_found(self, found: FoundEntity, pdf_page: int) -> None:
         """An entity found whole on the page; a float or a statement ends the open text (a formula sits in it)."""
@@ -681,17 +705,22 @@ class ChunkBuilder:
         if self.block is not None:
             if self.block.takes(line, self.layout):
                 self.block.lines.append(line)
-                if END_MARK_RE.search(text):
+                if END_MARK_RE.search(text) or self._drawn_end_mark(line):
                     self.close_block()
                 return
             self.close_block()
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
+        if self.proof_of is not None and (END_MARK_RE.search(text) or self._drawn_end_mark(line)):
+            self.flush_text()   # the proof ends at its mark; the text after it is the book's again
+            return
         if self.text.tokens >= TARGET_CHUNK_TOKENS and len(self.text.paragraphs) > 1:
             # The new paragraph opens the next chunk, and takes along the lead-ins just before it, so
             # a unit and what introduces it stay in one chunk.
             carried = self.text.split_off_last()
+            proof_of = self.proof_of
             self.flush_text()
+            self.proof_of = proof_of   # a long proof goes on in the next chunk, linked all the same
             self.text.paragraphs = carried
             self.text.tokens = sum(self.count_tokens(l.text) - SPECIAL_TOKENS for p in carried for l in p)
 
@@ -722,7 +751,8 @@ class ChunkBuilder:
         lead_only = all(_is_lead_in(p) for p in paragraphs)
         self.text = OpenText()
         last = chunks[-1] if chunks else None
-        if lead_only and last is not None and last.kind == "text" and \
+        proof_of, self.proof_of = self.proof_of, None
+        if lead_only and proof_of is None and last is not None and last.kind == "text" and \
                 all(getattr(last, k) == v for k, v in self.cursor.location().items()):
             # Lead-ins whose unit never came (a display or an entity took the next lines): they end
             # the text before them, as they did before they were carried over, not a chunk alone.
@@ -737,7 +767,11 @@ class ChunkBuilder:
         if len(latex) != len(pieces):
             latex = pieces
         for piece, words in zip(latex, pieces):
-            self.out.emit("text", piece, first.page, extra={"text": words.strip()} if piece != words else None)
+            extra = {"text": words.strip()} if piece != words else {}
+            if proof_of:
+                extra["proof_of"] = proof_of
+            self.out.emit("text", piece, first.page, extra=extra or None)
+
 
 
 # --------------------------------------------------------------------------- lead-ins
