@@ -126,8 +126,10 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
     wanted: on a second look, {(kind, number): pages} of captions the numbering says were missed;
     those are accepted in the body face without a caption's other signs."""
     main, margin = _columns(page, layout)
+    main, footnotes = _footnotes(main, page, layout)
     main = _split_side_by_side(main, page, layout)
     captions, notes = _margin_blocks(margin, page, layout)
+    notes.extend(footnotes)
     items: list[Item] = []
     used: set[int] = set()     # ids of the main column's lines a float has taken
     items.extend(_framed_by_margin_captions(page, main, captions, used, layout))
@@ -156,6 +158,39 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right:
             margin.append(Line(right, page.number))
     return main, margin
+
+
+FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left edge
+FOOTNOTE_RULE_WIDTH = (0.1, 0.6)   # of the column's width: it is a short rule, neither a dash nor a table's
+FOOTNOTE_SIZE = 0.95          # of the body size: footnotes are set smaller than the text
+FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+|[a-z])(?=\S)")   # a mark glued to a note's first word
+
+
+def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line], list[Item]]:
+    """The footnotes at a page's foot, taken out of the main column as notes of their own: the
+    lines below a short rule at the column's left edge, every one set smaller than the body text.
+    A note starts at a line that opens with its mark (a number or a symbol glued to its first word)."""
+    width = layout.right - layout.left
+    rules = [r for r in page.rules if abs(r[0] - layout.left) <= FOOTNOTE_RULE_EDGE
+             and FOOTNOTE_RULE_WIDTH[0] * width <= r[2] - r[0] <= FOOTNOTE_RULE_WIDTH[1] * width
+             and r[1] > page.height / 2]
+    if not rules:
+        return main, []
+    rule = max(rules, key=lambda r: r[1])
+    below = [l for l in main if l.top >= rule[3] - 1]
+    if not below or any(l.size >= layout.body_size * FOOTNOTE_SIZE for l in below):
+        return main, []
+    blocks: list[list[Line]] = []
+    for line in below:
+        first = line.words[0]
+        marked = FOOTNOTE_MARK_RE.match(first.text) or (len(line.words) > 1 and first.size < line.words[1].size)
+        if not blocks or marked:
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+    taken = {id(l) for l in below}
+    notes = [Item(block[0].top, "note", text=f"[Footnote] {join_lines(block)}") for block in blocks]
+    return [l for l in main if id(l) not in taken], notes
 
 
 def _margin_caption(line: Line, layout: Layout) -> Head | None:
