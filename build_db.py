@@ -777,7 +777,8 @@ def build_checks(chunks: list[Chunk], reading: Reading | None, unresolved: list[
     pages = {"source": "none"}
     if reading is not None:
         printed = reading.printed
-        pages = {"source": printed.source, "read": printed.read, "inferred": printed.inferred}
+        pages = {"source": printed.source, "read": printed.read, "inferred": printed.inferred,
+                 "rejected": printed.rejected}
         if printed.note:
             pages["note"] = printed.note
     return {"kinds": kinds, "pages": pages, "unresolved_references": {k: v[:20] for k, v in dangling.items()},
@@ -791,6 +792,9 @@ def print_checks(checks: dict, out=sys.stdout) -> None:
     elif pages["source"] == "folios":
         print(f"  printed pages: read on {pages['read']} pages, inferred for {pages['inferred']} "
               "(pages that print no number take their neighbours')", file=out)
+    if pages.get("rejected"):
+        print(f"  printed pages: numbers in the heads or feet of {pages['rejected']} pages are no folio "
+              "(they stay, jump or restart from page to page)", file=out)
     if pages.get("note"):
         print(f"    note: {pages['note']}", file=out)
     for kind, c in checks["kinds"].items():

@@ -105,6 +105,8 @@ def drop_folio_lines(pages: list[Page], printed: "PrintedPages") -> None:
 """Printed pages: the number a reader cites for every PDF page, from folios or the PDF's labels."""
 
 FOLIO_REACH = 10     # pages: a folio's run is checked against the pages this far either side
+FOLIO_SUPPORT = 2    # other pages of a long book must agree with a folio's offset (a short one: 1)
+SHORT_BOOK = 20      # pages: a document this short numbers too few pages for more support
 LABELS_AGREE = 0.8   # the PDF's page labels are used when they match this share of the folios read
 
 
@@ -137,6 +139,7 @@ class PrintedPages:
     read: int = 0                   # pages whose folio was read on the page (or labelled)
     inferred: int = 0               # pages between or beside read ones (chapter openers, figures)
     note: str = ""
+    rejected: int = 0               # pages whose head or foot numbers were no folio (no run agreed)
 
     def number(self, pdf_page: int) -> int | None:
         label = self.labels.get(pdf_page)
@@ -161,6 +164,10 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
             options[number] = list(dict.fromkeys(opts))
     chosen = {}
     small = len(pages) <= 3
+    # A folio rises by one per page: a number that stays (a year, an ISBN), jumps or restarts (a
+    # chapter's own counter, a figure's number) changes its offset from page to page and finds no
+    # other page to agree with it.  In a long book one chance agreement is not a run.
+    needed = FOLIO_SUPPORT if len(pages) > SHORT_BOOK else 1
     for number, opts in options.items():
         best, support = None, 0
         for opt in opts:
@@ -168,7 +175,7 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
                     if other != number and opt in options.get(other, ()))
             if n > support:
                 best, support = opt, n
-        if best is not None and (support >= 1 or small):
+        if best is not None and (support >= needed or small):
             chosen[number] = best
         elif small and opts:
             chosen[number] = opts[0]
@@ -185,6 +192,7 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
     and set aside (a book re-saved with stale labels, or labels counted from the wrong page).
     """
     chosen = _runs_of_offsets(pages, candidates)
+    rejected = sum(1 for n, texts in candidates.items() if texts and n not in chosen)
     numbers = [p.number for p in pages]
     folio: dict[int, str | None] = {}
     for n in numbers:
@@ -222,10 +230,11 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
                 f"{len(judged)} pages (e.g. PDF page {next(n for n in judged if labels.get(n) != folio.get(n))}: "
                 "label {!r}, printed {!r}); the printed numbers are used")
         bad = next(n for n in judged if labels.get(n) != folio.get(n))
-        return PrintedPages(folio, "folios", read, inferred, note.format(labels.get(bad), folio.get(bad)))
+        return PrintedPages(folio, "folios", read, inferred, note.format(labels.get(bad), folio.get(bad)), rejected)
     if not folio:
-        return PrintedPages({n: None for n in numbers}, "none", 0, 0, "no page numbers found: PDF page indexes are cited")
-    return PrintedPages({n: folio.get(n) for n in numbers}, "folios", read, inferred)
+        return PrintedPages({n: None for n in numbers}, "none", 0, 0, "no page numbers found: PDF page indexes are cited",
+                            rejected)
+    return PrintedPages({n: folio.get(n) for n in numbers}, "folios", read, inferred, rejected=rejected)
 
 
 # --------------------------------------------------------------------------- text block
