@@ -24,6 +24,7 @@ FURNITURE_SIZE = 1.05    # of the body size: a head or foot is set no larger tha
 HEAD_FOLIO_BAND = 0.15   # of the page's height: a head or foot seen once carries a folio above this height
 FOOT_FOLIO_BAND = 0.85   # ... or below this one
 FURNITURE_WORDS = 12     # a running head or foot is a short line
+FOLIO_GAP = 1.0          # em: a folio beside a head's or foot's words stands further off than a word space
 REPEATS = 3              # a head or foot's shape (digits aside) recurs on this many pages (2 in a short document)
 
 
@@ -40,16 +41,27 @@ def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
 
 
 _ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
+SCRIPT_SIZE = 0.85       # of a word's size: a run set smaller than this is a script or a mark
 _GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=\D)|(?<=\D)(\d{1,4})$")
+
+
+def _script_digits(word) -> bool:
+    """A word that starts or ends with digits set smaller than the rest of it (a mark, an exponent)."""
+    spans = word.spans
+    if len(spans) < 2:
+        return False
+    size = max(sp.size for sp in spans)
+    return any(sp.text.strip().isdigit() and sp.size < size * SCRIPT_SIZE for sp in (spans[0], spans[-1]))
 
 
 def folio_candidates(line: Line) -> list[str]:
     """Numbers a head or foot line could carry as its page number: a number standing at either end
     of the line, or digits glued to the first or last word ("REWARD234", "12CHAPTER")."""
-    words = [w.text for w in line.words]
     out = []
-    for word in (words[0], words[-1]) if len(words) > 1 else words[:1]:
-        token = word.strip(".,:;|·–—-[]()")
+    for w in (line.words[0], line.words[-1]) if len(line.words) > 1 else line.words[:1]:
+        if _script_digits(w):
+            continue   # a footnote's mark glued to its first word, or a superscript: no folio
+        token = w.text.strip(".,:;|·–—-[]()")
         if token.isdigit() and len(token) <= 4:
             out.append(token)
         elif _ROMAN_RE.match(token) and len(token) <= 8:
@@ -96,9 +108,25 @@ def drop_folio_lines(pages: list[Page], printed: "PrintedPages") -> None:
         if not label or not page.lines:
             continue
         for line in {id(l): l for l in (page.lines[0], page.lines[-1])}.values():
-            if len(line.words) <= FURNITURE_WORDS and label in folio_candidates(line) and (
-                    line.top < page.height * HEAD_FOLIO_BAND or line.top > page.height * FOOT_FOLIO_BAND):
+            if len(line.words) <= FURNITURE_WORDS and label in folio_candidates(line) and _stands_apart(line, label) \
+                    and (line.top < page.height * HEAD_FOLIO_BAND or line.top > page.height * FOOT_FOLIO_BAND):
                 page.lines.remove(line)
+
+
+def _stands_apart(line: Line, label: str) -> bool:
+    """A folio stands alone, glued to a head's word ("REWARD234"), or set off from the words beside
+    it by more than a word space (a footnote's "… in section 1." ends on a number at a word space)."""
+    words = line.words
+    if len(words) == 1:
+        return True
+    for word, beside in ((words[0], words[1]), (words[-1], words[-2])):
+        token = word.text.strip(".,:;|·–—-[]()")
+        gap = beside.x0 - word.x1 if word is words[0] else word.x0 - beside.x1
+        if token == label and gap > word.size * FOLIO_GAP:
+            return True
+        if token != label and label in token and not _script_digits(word):
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- printed pages

@@ -163,6 +163,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
 FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left edge
 FOOTNOTE_RULE_WIDTH = (0.1, 0.6)   # of the column's width: it is a short rule, neither a dash nor a table's
 FOOTNOTE_SIZE = 0.95          # of the body size: footnotes are set smaller than the text
+SCRIPT_SIZE = 0.85            # of a word's size: a raised mark is set smaller than this
 FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+|[a-z])(?=\S)")   # a mark glued to a note's first word
 
 
@@ -189,8 +190,24 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         else:
             blocks[-1].append(line)
     taken = {id(l) for l in below}
-    notes = [Item(block[0].top, "note", text=f"[Footnote] {join_lines(block)}") for block in blocks]
-    return [l for l in main if id(l) not in taken], notes
+    kept = [l for l in main if id(l) not in taken]
+    notes = []
+    for block in blocks:
+        mark = FOOTNOTE_MARK_RE.match(block[0].words[0].text)
+        # the note stands right after the line that prints its mark (a raised, smaller run at a
+        # word's end), so it joins the statement or passage it annotates; else at the page's foot
+        marked_at = next((l.top for l in kept if mark and any(_ends_with_mark(w, mark.group(0)) for w in l.words)),
+                         block[0].top)
+        notes.append(Item(marked_at, "note", text=f"[Footnote] {join_lines(block)}"))
+    return kept, notes
+
+
+def _ends_with_mark(word: Word, mark: str) -> bool:
+    """A word whose last run is a footnote's mark: raised above the word's baseline and smaller."""
+    if len(word.spans) < 2:
+        return False
+    last = word.spans[-1]
+    return last.text == mark and last.size < word.spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
 
 
 def _margin_caption(line: Line, layout: Layout) -> Head | None:

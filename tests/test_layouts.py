@@ -1,0 +1,70 @@
+"""build_db.py on layouts we typeset ourselves to hold what real books do (tests/layouts/*.tex).
+
+monograph.pdf is an arXiv-style monograph: the folio centred in the foot beside a publisher's line
+that prints a year and an ISBN on every page, bold run-in heads (CMBX) numbered by section with a
+counter theorems and definitions share, examples numbered through the whole text, proofs closed by
+amsthm's box (drawn with rules, no character), and footnotes.  Its answer key,
+monograph-labels.txt, was written by LaTeX itself (from the .aux file: each label's number and page).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import apsw
+import pytest
+
+from conftest import ROOT
+
+LAYOUTS = ROOT / "tests" / "layouts"
+sys.path.insert(0, str(ROOT / "tests" / "corpora"))
+from score import score, table  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def monograph(tmp_path_factory):
+    out = tmp_path_factory.mktemp("monograph") / "knowledge.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(LAYOUTS / "monograph.pdf"), "-o", str(out),
+                           "--quiet", "--json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    db = apsw.Connection(f"file:{out}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    return out, db, json.loads(proc.stdout)
+
+
+def test_every_head_on_its_page_with_its_folio(monograph):
+    """Bold run-in heads and examples numbered through the text, each on its page; the folio is
+    read from the foot, not the year or the ISBN the publisher's line prints beside it."""
+    path, _, report = monograph
+    result = score(LAYOUTS / "monograph-labels.txt", path)
+    total = result["_all"]
+    assert total["found"] == total["expected"] == 36, table("monograph", result)
+    assert total["right_printed"] == total["judged_printed"] == 36, table("monograph", result)
+    assert report["checks"]["pages"]["source"] == "folios"
+
+
+def test_a_proof_is_its_own_chunk_linked_to_its_statement(monograph):
+    _, db, _ = monograph
+    proofs = db.execute("SELECT id, content, json_extract(extra, '$.proof_of') FROM chunks "
+                        "WHERE json_extract(extra, '$.proof_of') IS NOT NULL").fetchall()
+    assert len(proofs) == 12
+    for chunk_id, content, statement in proofs:
+        assert statement.startswith("theorem_") and content.startswith("Proof."), (chunk_id, content)
+        # it ends at its drawn box: the running text after it is not the proof's
+        assert content.rstrip().endswith("optimal value.") and "decision maker" not in content, content
+        edges = {(s, d, r) for s, d, r in db.execute("SELECT src, dst, rel FROM edges WHERE src = ? OR dst = ?",
+                                                      (chunk_id, chunk_id))}
+        assert (chunk_id, statement, "REFERENCES") in edges and (statement, chunk_id, "REFERENCED_BY") in edges
+
+
+def test_a_statement_is_whole_and_its_footnote_apart(monograph):
+    """A definition runs past its display to its second paragraph; its footnote is a note after
+    it, never words inside it, even where the definition runs across a page break."""
+    _, db, _ = monograph
+    rows = db.execute("SELECT number, content FROM chunks WHERE kind = 'definition'").fetchall()
+    assert len(rows) == 12
+    for number, content in rows:
+        body, _, notes = content.partition("[Footnote]")
+        assert "still belongs to it" in body and "Uniqueness" not in body, (number, content)
+        assert "Uniqueness follows" in notes, (number, content)
