@@ -3,8 +3,10 @@
 monograph.pdf is an arXiv-style monograph: the folio centred in the foot beside a publisher's line
 that prints a year and an ISBN on every page, bold run-in heads (CMBX) numbered by section with a
 counter theorems and definitions share, examples numbered through the whole text, proofs closed by
-amsthm's box (drawn with rules, no character), and footnotes.  Its answer key,
-monograph-labels.txt, was written by LaTeX itself (from the .aux file: each label's number and page).
+amsthm's box (drawn with rules, no character), and footnotes.  chapter.pdf is the same text as a
+chapter cut from a larger book: chapter 2 on pages 25 onwards, 12 pt (CMBX12 heads "Definition 2.10."),
+one counter per chapter, folios at the outer edge of running heads.  Their answer keys
+(*-labels.txt) were written by LaTeX itself (from the .aux file: each label's number and page).
 """
 
 from __future__ import annotations
@@ -23,24 +25,30 @@ sys.path.insert(0, str(ROOT / "tests" / "corpora"))
 from score import score, table  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def monograph(tmp_path_factory):
-    out = tmp_path_factory.mktemp("monograph") / "knowledge.sqlite"
-    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(LAYOUTS / "monograph.pdf"), "-o", str(out),
+def build(name: str, tmp_path_factory):
+    out = tmp_path_factory.mktemp(name) / "knowledge.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(LAYOUTS / f"{name}.pdf"), "-o", str(out),
                            "--quiet", "--json"], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     db = apsw.Connection(f"file:{out}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     return out, db, json.loads(proc.stdout)
 
 
-def test_every_head_on_its_page_with_its_folio(monograph):
-    """Bold run-in heads and examples numbered through the text, each on its page; the folio is
-    read from the foot, not the year or the ISBN the publisher's line prints beside it."""
-    path, _, report = monograph
-    result = score(LAYOUTS / "monograph-labels.txt", path)
+@pytest.fixture(scope="module")
+def monograph(tmp_path_factory):
+    return build("monograph", tmp_path_factory)
+
+
+@pytest.mark.parametrize("name", ["monograph", "chapter"])
+def test_every_head_on_its_page_with_its_folio(name, tmp_path_factory):
+    """Bold run-in heads, examples numbered through the text or by chapter, each on its page; the
+    folio read from the foot (not the year or the ISBN the publisher's line prints beside it) or
+    from the running head of a chapter that starts on page 25."""
+    path, _, report = build(name, tmp_path_factory)
+    result = score(LAYOUTS / f"{name}-labels.txt", path)
     total = result["_all"]
-    assert total["found"] == total["expected"] == 36, table("monograph", result)
-    assert total["right_printed"] == total["judged_printed"] == 36, table("monograph", result)
+    assert total["found"] == total["expected"] == 36, table(name, result)
+    assert total["right_printed"] == total["judged_printed"] == 36, table(name, result)
     assert report["checks"]["pages"]["source"] == "folios"
 
 
