@@ -253,19 +253,19 @@ def check_settings() -> dict[str, Any]:
 
 
 
-# The API docs pages' scripts, styles and icon, served by the service itself (no CDN): the files
-# come from the PyPI package fastapi-offline, located without importing it (that would import FastAPI).
+# The API docs pages' scripts, styles and icon, served by the service itself (no CDN).  The files
+# come from the PyPI package openapi-ui-bundles (Apache-2.0), made only to ship them: Swagger UI's
+# and ReDoc's release files, each with its own licence, and no web framework.
 DOCS_ASSETS_PATH = "/schema/assets"
 
 
-def docs_assets_dir() -> Path:
-    """The folder of Swagger UI's and ReDoc's files in the installed fastapi-offline package."""
-    from importlib.util import find_spec
-
-    spec = find_spec("fastapi_offline")
-    if spec is None or not spec.submodule_search_locations:
-        raise ConfigError("the package fastapi-offline (the API docs' scripts) is missing: pip install -e .")
-    return Path(list(spec.submodule_search_locations)[0]) / "static"
+def docs_assets_dirs() -> list[Path]:
+    """The folders of Swagger UI's and ReDoc's files in the installed openapi-ui-bundles package."""
+    try:
+        from openapi_ui_bundles import redoc, swagger_ui
+    except ImportError:
+        raise ConfigError("the package openapi-ui-bundles (the API docs' scripts) is missing: pip install -e .") from None
+    return [Path(swagger_ui.static_path), Path(redoc.static_path)]
 
 
 def docs_assets_router():
@@ -273,7 +273,7 @@ def docs_assets_router():
     from litestar.datastructures import CacheControlHeader
     from litestar.static_files import create_static_files_router
 
-    return create_static_files_router(path=DOCS_ASSETS_PATH, directories=[docs_assets_dir()],
+    return create_static_files_router(path=DOCS_ASSETS_PATH, directories=docs_assets_dirs(),
                                       cache_control=CacheControlHeader(max_age=86400, public=True),
                                       include_in_schema=False, name="docs_assets")
 
@@ -283,23 +283,14 @@ def offline_docs_plugins() -> list:
     /schema/openapi.json and .yaml: every page loads its scripts from the service, none from a CDN."""
     from litestar.openapi.plugins import JsonRenderPlugin, RedocRenderPlugin, SwaggerRenderPlugin, YamlRenderPlugin
 
-    favicon = f"<link rel='icon' type='image/png' href='{DOCS_ASSETS_PATH}/favicon.png'>"
-    PRESET_IN_BUNDLE = "bundled:standalone-preset"  # a marker: the page's tag for it is removed
-
-    class OfflineSwagger(SwaggerRenderPlugin):
-        """Swagger UI from its one bundle: the bundle carries the standalone preset, so the page
-        needs no second script (Litestar's page always links one, from a CDN unless told otherwise)."""
-
-        def render(self, request, openapi_schema) -> bytes:
-            page = super().render(request, openapi_schema)
-            return page.replace(f'<script src="{PRESET_IN_BUNDLE}" crossorigin></script>'.encode(), b"")
-
+    favicon = f"<link rel='icon' type='image/png' href='{DOCS_ASSETS_PATH}/favicon-32x32.png'>"
     return [
         RedocRenderPlugin(path=["/", "/redoc"], js_url=f"{DOCS_ASSETS_PATH}/redoc.standalone.js",
                           google_fonts=False, favicon=favicon),
-        OfflineSwagger(path="/swagger", js_url=f"{DOCS_ASSETS_PATH}/swagger-ui-bundle.js",
-                       css_url=f"{DOCS_ASSETS_PATH}/swagger-ui.css",
-                       standalone_preset_js_url=PRESET_IN_BUNDLE, favicon=favicon),
+        SwaggerRenderPlugin(path="/swagger", js_url=f"{DOCS_ASSETS_PATH}/swagger-ui-bundle.js",
+                            css_url=f"{DOCS_ASSETS_PATH}/swagger-ui.css",
+                            standalone_preset_js_url=f"{DOCS_ASSETS_PATH}/swagger-ui-standalone-preset.js",
+                            favicon=favicon),
         JsonRenderPlugin(), YamlRenderPlugin(),
     ]
 
