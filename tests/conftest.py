@@ -18,7 +18,6 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from rag import KnowledgeBase  # noqa: E402
 

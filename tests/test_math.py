@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tests" / "eval"))
-import math_score  # noqa: E402
+import math_score  # tests/eval/math_score.py (pytest's pythonpath)
 
 
 @pytest.fixture(scope="module")

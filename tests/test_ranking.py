@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import pytest
 
 from conftest import CORPORA, ROOT, require_corpora
 
-sys.path.insert(0, str(ROOT / "tests" / "eval"))
-from evaluate import corpus_books, corpus_questions, evaluate  # noqa: E402
+from evaluate import corpus_books, corpus_questions, evaluate  # tests/eval/evaluate.py (pytest's pythonpath)
 
 QUESTIONS = json.loads((ROOT / "tests" / "eval" / "questions.json").read_text())
 
