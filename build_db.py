@@ -871,9 +871,10 @@ exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable out
 """
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "build_db.py") -> int:
+    """The builder's command line (also `bookrag build`): exit 0, 2 for bad input, 3 for gaps with --strict."""
     parser = argparse.ArgumentParser(
-        prog="build_db.py", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
         description="Build a bookrag knowledge file (one SQLite file: chunks, embeddings, numbered entities, "
                     "cross-reference graph) from a book's PDF or a folder of Markdown lessons.")
     parser.add_argument("sources", nargs="+", type=Path, metavar="SOURCE",

@@ -610,7 +610,8 @@ def handler(event: dict, context: Any = None) -> dict:
 
 
 # --------------------------------------------------------------------------- CLI
-"""CLI: serve, search, entity, expand — each a thin call into the functions above."""
+"""CLI (`bookrag`, or `python rag.py`): serve, search, entity, expand, info, build — each a thin
+call into the functions above, the REST adapter's, or the builder's."""
 
 
 def _print_json(obj: Any) -> None:
@@ -640,11 +641,32 @@ def serve_workers(workers: int, host: str, port: int) -> None:
     Multiprocess(config, sockets=[sock]).run()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from rag_rest import ApiError, ExpandGraphRequest, SemanticSearchRequest, expand_documents, get_entity, \
-        semantic_search
+CLI_EPILOG = """\
+commands:
+  serve    serve REST (specs 01, 03, 04/05), MCP at /mcp (and /mcp/all) and /health over HTTP
+  search   hybrid search of the book, printed as a table (or --json)
+  entity   one numbered entity by kind and number (JSON)
+  expand   documents one hop along the graph from ids (JSON)
+  info     what the file holds: counts, entity kinds, the build report (JSON)
+  build    build a knowledge file from a PDF or a Markdown docs tree (build_db.py; needs the [build] extra)
 
-    # --db and --models work before or after the command ("rag.py --db X serve", "rag.py serve --db X").
+entity kinds: {kinds} (also: image for figure),
+              and whatever else the book numbers (`%(prog)s info` lists them)
+relations:    {relations}
+
+examples:
+  %(prog)s serve                                     # http://127.0.0.1:8001, the sample book
+  %(prog)s --db dm.sqlite serve --host 0.0.0.0 --port 8080
+  %(prog)s search "inventory control (s,S) policy" -k 3
+  %(prog)s entity formula 4.3
+  %(prog)s expand algorithm_5_3 --relations USES_IN REFERENCED_BY
+  %(prog)s build dm.pdf --title "Algorithms for Decision Making"
+
+`%(prog)s COMMAND --help` describes each command's arguments."""
+
+
+def cli_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The command line: global --db and --models (before or after the command), one sub-parser per command."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", default=argparse.SUPPRESS, metavar="FILE",
                         help=f"knowledge file to read (env RAG_DB; default: {DEFAULT_DB.name} beside rag.py)")
@@ -653,37 +675,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     formatter = argparse.RawDescriptionHelpFormatter
     kinds = ", ".join(ENTITY_KINDS)
     parser = argparse.ArgumentParser(
-        prog="rag.py", parents=[common], formatter_class=formatter,
+        prog=prog, parents=[common], formatter_class=formatter,
         description="bookrag: serve a textbook's knowledge file over REST and MCP, or query it from the "
                     "command line with no server.",
-        epilog=f"""\
-commands:
-  serve    serve REST (specs 01, 03, 04/05), MCP at /mcp (and /mcp/all) and /health over HTTP
-  search   hybrid search of the book, printed as a table (or --json)
-  entity   one numbered entity by kind and number (JSON)
-  expand   documents one hop along the graph from ids (JSON)
-  info     what the file holds: counts, entity kinds, the build report (JSON)
-
-entity kinds: {kinds} (also: image for figure),
-              and whatever else the book numbers (`rag.py info` lists them)
-relations:    {", ".join(RELATIONS)}
-
-examples:
-  rag.py serve                                     # http://127.0.0.1:8001, the sample book
-  rag.py --db dm.sqlite serve --host 0.0.0.0 --port 8080
-  rag.py search "inventory control (s,S) policy" -k 3
-  rag.py entity formula 4.3
-  rag.py expand algorithm_5_3 --relations USES_IN REFERENCED_BY
-
-`rag.py COMMAND --help` describes each command's arguments.""")
+        epilog=CLI_EPILOG.format(kinds=kinds, relations=", ".join(RELATIONS)))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, summary: str, example: str):
         return sub.add_parser(name, help=summary, description=summary, parents=[common], formatter_class=formatter,
-                              epilog=f"example:\n  {example}")
+                              epilog=f"example:\n  {parser.prog} {example}")
 
     serve = command("serve", "Serve REST and MCP over HTTP until interrupted.",
-                    "rag.py --db dm.sqlite serve --host 0.0.0.0 --port 8080 --workers 2")
+                    "--db dm.sqlite serve --host 0.0.0.0 --port 8080 --workers 2")
     serve.add_argument("--host", default=env("HOST", "127.0.0.1"),
                        help="address to bind (env HOST; default: %(default)s; 0.0.0.0 for every interface). /mcp "
                             "accepts only localhost Host headers on a loopback address and any Host otherwise, "
@@ -694,18 +697,18 @@ examples:
                        help="worker processes (env WEB_CONCURRENCY; default: %(default)s); each loads the "
                             "model (~100 MB); one worker already searches on every core")
     search = command("search", "Search the book from the file (no server): ranked results, one per line.",
-                     'rag.py search "CVaR tail risk" -k 3 --chapter 4')
+                     'search "CVaR tail risk" -k 3 --chapter 4')
     search.add_argument("query", help="what to look for: a question, words, or a reference such as 'Algorithm 5.3'")
     search.add_argument("-k", type=int, default=5, help="number of results, 1-20 (default: %(default)s)")
     search.add_argument("--chapter", help="only this chapter, e.g. 4 or A (default: the whole book)")
     search.add_argument("--json", action="store_true", help="print spec 01's JSON response instead of a table")
     ent = command("entity", "Print one numbered entity with its references, as JSON (spec 01's /entity).",
-                  "rag.py entity algorithm 5.3")
+                  "entity algorithm 5.3")
     ent.add_argument("entity_type", metavar="ENTITY_TYPE", help=f"one of: {kinds} (also: image for figure)")
     ent.add_argument("number", help="its number as printed, e.g. 3.2, 16.4 or A.1")
     exp = command("expand", "Print the documents one hop along the graph from the given ids, as JSON "
                             "(spec 01's /search/expand-graph).",
-                  "rag.py expand algorithm_5_3 'Algorithm 3.2' --relations USES_IN REFERENCED_BY")
+                  "expand algorithm_5_3 'Algorithm 3.2' --relations USES_IN REFERENCED_BY")
     exp.add_argument("ids", nargs="+", metavar="ID",
                      help="document ids or aliases: formula_3_2, algo_4_1, 'Algorithm 4.1', chunk ids from search")
     exp.add_argument("--relations", nargs="+", default=None, choices=RELATIONS, metavar="RELATION",
@@ -713,69 +716,119 @@ examples:
     info = command("info", "Print what the knowledge file holds, as JSON: title, source, counts per kind, the "
                            "entity kinds it answers for, its search tags, and the builder's report (gaps, "
                            "printed pages).",
-                   "rag.py --db dm.sqlite info")
+                   "--db dm.sqlite info")
     for cmd in (ent, exp, info):
         cmd.add_argument("--json", action="store_true", help="accepted for symmetry: the output is always JSON")
-    args = parser.parse_args(argv)
+    # No options of its own (prefix_chars that no argument starts with): "build --help" is build_db's.
+    build = sub.add_parser("build", add_help=False, prefix_chars="\0",
+                           help="build a knowledge file (build_db.py's arguments)",
+                           description="Build a knowledge file: every argument goes to build_db.py.")
+    build.add_argument("build_args", nargs=argparse.REMAINDER, metavar="ARGS",
+                       help="build_db.py's arguments (`build --help` lists them)")
+    return parser
+
+
+def serve_command(kb: KnowledgeBase, args: argparse.Namespace) -> int:
+    """Serve until interrupted: one process (the default) or uvicorn's workers over one socket."""
+    import uvicorn
+
+    # Settings are checked before the "serving" line: by create_app here, or, with workers
+    # (each builds its own app from the environment), by the supervisor before it forks.
+    app = create_app(kb, bind_host=args.host) if args.workers == 1 else None
+    if app is None:
+        check_settings()
+    print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}"
+          + (f" with {args.workers} workers" if args.workers > 1 else ""), file=sys.stderr)
+    if app is None:
+        del kb  # opened only to fail fast: the supervisor itself needs no model
+        os.environ["RAG_DB"], os.environ["RAG_MODEL_DIR"] = str(args.db), str(args.models)
+        os.environ["HOST"] = args.host  # each worker's /mcp Host check follows the bind address
+        serve_workers(args.workers, args.host, args.port)
+    else:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def search_command(kb: KnowledgeBase, args: argparse.Namespace) -> int:
+    """Spec 01's search from the file: one line per result, or its JSON."""
+    from rag_rest import SemanticSearchRequest, semantic_search
+
+    filters = {"chapter": args.chapter} if args.chapter else None
+    resp = semantic_search(kb, SemanticSearchRequest(query=args.query, k=args.k, filters=filters))
+    if args.json:
+        _print_json(resp)
+        return 0
+    if resp.suggestion:
+        print(resp.suggestion)
+    for r in resp.results:
+        label = f"{r.type} {r.number}" if r.number else r.type
+        head = r.content.replace("\n", " ")[:100]
+        print(f"{r.score:.3f}  p.{r.page_number}  {r.id:28} {label:16} {head}")
+    return 0
+
+
+def file_info(kb: KnowledgeBase) -> dict[str, Any]:
+    """What a knowledge file holds: title, source, counts, entity kinds, search tags, the build report."""
+    return {"title": kb.title, "source": kb.meta.get("source"), "pages": int(kb.meta.get("pages", 0)),
+            "schema_version": kb.meta.get("schema_version"), "content_hash": kb.meta.get("content_hash"),
+            "counts": kb.counts(), "kinds": list(kb.kinds),
+            "search_tags": {"source": kb.vocabulary.source, "concepts": kb.vocabulary.concepts,
+                            "tables": kb.vocabulary.tables},
+            "build_report": kb.build_report}
+
+
+def entity_command(kb: KnowledgeBase, args: argparse.Namespace) -> int:
+    from rag_rest import get_entity
+
+    _print_json(get_entity(kb, args.entity_type, args.number))
+    return 0
+
+
+def expand_command(kb: KnowledgeBase, args: argparse.Namespace) -> int:
+    from rag_rest import ExpandGraphRequest, expand_documents
+
+    _print_json(expand_documents(kb, ExpandGraphRequest(document_ids=args.ids, traverse_types=args.relations)))
+    return 0
+
+
+def info_command(kb: KnowledgeBase, args: argparse.Namespace) -> int:
+    _print_json(file_info(kb))
+    return 0
+
+
+def build_command(build_args: list[str], prog: str) -> int:
+    """`build ARGS`: build_db.py's command line, imported only here (the service never imports the builder)."""
+    try:
+        import build_db
+    except ModuleNotFoundError as exc:
+        print(f"{prog}: error: building needs the [build] extra ({exc.name} is missing): "
+              "pip install 'bookrag[build]'", file=sys.stderr)
+        return 2
+    return build_db.main(build_args, prog=f"{prog} build")
+
+
+COMMANDS = {"serve": serve_command, "search": search_command, "entity": entity_command,
+            "expand": expand_command, "info": info_command}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The `bookrag` command (and `python rag.py`): exit 0, 1 for a bad request, 2 for a bad setting or file."""
+    from rag_rest import ApiError
+
+    prog = Path(sys.argv[0]).name if argv is None else "bookrag"
+    args = cli_parser(prog).parse_args(argv)
+    if args.command == "build":
+        return build_command(args.build_args, prog)
     args.db = getattr(args, "db", None) or env("RAG_DB", str(DEFAULT_DB))
     args.models = getattr(args, "models", None) or env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR))
-
     try:
-        kb = KnowledgeBase(args.db, args.models)
-        if args.command == "serve":
-            import uvicorn
-
-            # Settings are checked before the "serving" line: by create_app here, or, with workers
-            # (each builds its own app from the environment), by the supervisor before it forks.
-            if args.workers == 1:
-                app = create_app(kb, bind_host=args.host)
-            else:
-                check_settings()
-            print(f"bookrag: serving {kb.title!r} from {args.db} on http://{args.host}:{args.port}"
-                  + (f" with {args.workers} workers" if args.workers > 1 else ""), file=sys.stderr)
-            if args.workers > 1:
-                os.environ["RAG_DB"], os.environ["RAG_MODEL_DIR"] = str(args.db), str(args.models)
-                os.environ["HOST"] = args.host  # each worker's /mcp Host check follows the bind address
-                kb = None  # opened above only to fail fast; the supervisor itself needs no model
-                serve_workers(args.workers, args.host, args.port)
-            else:
-                uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-            return 0
-        if args.command == "search":
-            filters = {"chapter": args.chapter} if args.chapter else None
-            resp = semantic_search(kb, SemanticSearchRequest(query=args.query, k=args.k, filters=filters))
-            if args.json:
-                _print_json(resp)
-            else:
-                if resp.suggestion:
-                    print(resp.suggestion)
-                for r in resp.results:
-                    label = f"{r.type} {r.number}" if r.number else r.type
-                    head = r.content.replace("\n", " ")[:100]
-                    print(f"{r.score:.3f}  p.{r.page_number}  {r.id:28} {label:16} {head}")
-            return 0
-        if args.command == "info":
-            _print_json({"title": kb.title, "source": kb.meta.get("source"), "pages": int(kb.meta.get("pages", 0)),
-                         "schema_version": kb.meta.get("schema_version"), "content_hash": kb.meta.get("content_hash"),
-                         "counts": kb.counts(), "kinds": list(kb.kinds),
-                         "search_tags": {"source": kb.vocabulary.source, "concepts": kb.vocabulary.concepts,
-                                         "tables": kb.vocabulary.tables},
-                         "build_report": kb.build_report})
-            return 0
-        if args.command == "entity":
-            _print_json(get_entity(kb, args.entity_type, args.number))
-            return 0
-        if args.command == "expand":
-            _print_json(expand_documents(kb, ExpandGraphRequest(document_ids=args.ids,
-                                                                traverse_types=args.relations)))
-            return 0
+        return COMMANDS[args.command](KnowledgeBase(args.db, args.models), args)
     except ConfigError as exc:
         print(f"bookrag: error: {exc}", file=sys.stderr)
         return 2
     except ApiError as exc:
         print(f"bookrag: {exc.detail}", file=sys.stderr)
         return 1
-    return 0
 
 
 if __name__ == "__main__":
