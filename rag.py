@@ -21,7 +21,7 @@ import uuid
 from pathlib import Path
 from typing import Annotated, Any, Sequence
 
-from rag_core import (  # noqa: F401  (re-exported: the library API of README's "Offline")
+from rag_core import (  # noqa: F401  (re-exported: the library API of docs/deployment.md's "Offline")
     CHUNK_KINDS, DEFAULT_DB, DEFAULT_MODEL_DIR, DEFAULT_PORT, ENTITY_KINDS, RELATIONS, SERVICE_NAME,
     CLIENT_DECODE_ERRORS, MAX_BODY_BYTES, Chunk, ConfigError, Embedder, Hit, KnowledgeBase, SearchResult,
     decode_error_message, env, error_responses, now_iso, off_loop, search_threads,

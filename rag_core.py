@@ -754,7 +754,7 @@ def dense_weight(profile: dict) -> float:
 
 # Fusion of the dense and BM25 lists (see fuse) and the query-adaptive weight (dense_weight);
 # tests/eval/tune_fusion.py prints every candidate side by side on the dev books (the sample book,
-# glpk_manual, algorithm2e_doc) and the held-out ones (README "Retrieval quality").
+# glpk_manual, algorithm2e_doc) and the held-out ones (docs/evaluation.md, "Retrieval quality").
 FUSION = "convex"
 DENSE_WEIGHT = 0.8          # a question in prose
 LOOKUP_DENSE_WEIGHT = 0.2   # a lookup: an identifier, or a short query holding a rare term

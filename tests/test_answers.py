@@ -104,7 +104,7 @@ def test_answers_hold_the_key_fact_more_often_than_before(key_facts):
 
 
 def test_answers_hold_the_key_fact_at_the_target_rate(key_facts):
-    """Issue 18 point 5: the key fact in at least 0.70 of the sample book's answers (0.73 measured, README)."""
+    """Issue 18 point 5: the key fact in at least 0.70 of the sample book's answers (0.73 measured, docs/answers.md)."""
     assert key_facts["rate"] >= 0.70, f"key fact in {key_facts['rate']:.2f} of answers; missed {key_facts['misses']}"
 
 
