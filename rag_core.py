@@ -23,6 +23,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from rag_store import (  # noqa: F401  (SCHEMA_VERSION, Chunk, load_spellfix: re-exported for scripts)
+    CHUNK_COLUMNS, SCHEMA_VERSION, SECTION_COLUMNS, Chunk, KnowledgeFileError, Section, check_model, check_version,
+    chunk_columns, chunk_from_row, load_spellfix, open_readonly, read_meta, readonly_uri, section_from_row,
+)
+
 # --------------------------------------------------------------------------- configuration
 """Configuration: paths, schema version, vocabularies shared by the builder and the service."""
 
@@ -31,9 +36,6 @@ DEFAULT_DB = HERE / "knowledge.sqlite"
 DEFAULT_MODEL_DIR = HERE / "models"
 DEFAULT_PORT = 8001
 SERVICE_NAME = "rag-service"
-
-# Bump when the knowledge file's tables change shape; the service refuses other versions.
-SCHEMA_VERSION = "3"  # 3 added the search-tag tables `tags` and `chunk_tags`
 
 # Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).  Spec 01 names four
 # kinds; textbooks print many more, and a knowledge file holds whatever numbered things its book
@@ -67,25 +69,6 @@ def now_iso() -> str:
 
 class ConfigError(Exception):
     """A problem with the knowledge file or model that stops the service from starting."""
-
-
-@lru_cache(maxsize=None)
-def _sqlite_vec_path() -> str:
-    """sqlite-vec's loadable extension, found without importing the package (it imports sqlite3 and numpy)."""
-    from importlib.util import find_spec
-
-    return os.path.join(os.path.dirname(find_spec("sqlite_vec").origin), "vec0")
-
-
-def load_spellfix(db) -> bool:
-    """Load SQLite's spellfix1 extension (shipped in apsw's wheels); False when unavailable."""
-    try:
-        import apsw.sqlite_extra
-
-        apsw.sqlite_extra.load(db, "spellfix")
-        return True
-    except Exception:
-        return False
 
 
 # --------------------------------------------------------------------------- model
@@ -283,49 +266,8 @@ def parse_entity_alias(text: str, kinds: Iterable[str] = ()) -> tuple[str, str] 
 """Knowledge base: the one read-only view of knowledge.sqlite under every route."""
 
 
-@dataclass
-class Chunk:
-    """One retrievable unit of the book: text, or a numbered entity."""
-
-    rowid: int
-    id: str
-    kind: str
-    number: str | None
-    title: str | None
-    content: str
-    part: str | None
-    part_title: str | None
-    chapter: str | None
-    chapter_title: str | None
-    section: str | None
-    section_title: str | None
-    subsection: str | None
-    subsection_title: str | None
-    subsubsection: str | None
-    subsubsection_title: str | None
-    page: int | None
-    pdf_page: int | None
-    ord: int
-    source: str | None = None
-    extra: dict = field(default_factory=dict)
-    page_label: str | None = None   # the page number as printed ("17", "xii")
-
-
-CHUNK_COLUMNS = (
-    "rowid, id, kind, number, title, content, part, part_title, chapter, chapter_title, "
-    "section, section_title, subsection, subsection_title, subsubsection, subsubsection_title, "
-    "page, pdf_page, ord, source, extra, page_label"
-)
 # The same columns of a second chunk table "b" in a join (KnowledgeBase.next_in_section).
-_NEXT_COLUMNS = ", ".join("b." + c.strip() for c in CHUNK_COLUMNS.split(","))
-
-
-SECTION_COLUMNS = "id, level, number, title, page_start, pdf_page_start, content, ord"
-
-
-def _row_to_chunk(row: Sequence[Any]) -> Chunk:
-    *head, extra, label = row
-    return Chunk(*head, extra=json.loads(extra) if extra else {}, page_label=label)
+_NEXT_COLUMNS = chunk_columns("b.")
 
 
 @dataclass
@@ -364,29 +306,21 @@ class KnowledgeBase:
         self.path = Path(db_path)
         if not self.path.is_file():
             raise ConfigError(f"knowledge file not found: {self.path}")
-        self._uri = f"file:{self.path.resolve()}?mode=ro&immutable=1"
+        self._uri = readonly_uri(self.path)
         # One connection per thread: an apsw Connection refuses to be used by two threads at once
         # (ThreadingViolationError), and searches run in worker threads (MCP tools, search pool).
         self._local = threading.local()
         try:
             self._local.db = self._connect(spellfix=False)
-            self.meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+            self.meta = read_meta(self.db)
         except apsw.Error as exc:
             raise ConfigError(f"{self.path} is not a readable knowledge file ({exc})") from None
-        version = self.meta.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise ConfigError(
-                f"{self.path} has schema version {version!r}, this service reads {SCHEMA_VERSION!r}:"
-                " rebuild it with build_db.py"
-            )
-        self.embedder = embedder or Embedder(model_dir, threads=threads)
-        if self.meta.get("model_sha256") != self.embedder.sha256 or int(self.meta.get("dim", 0)) != self.embedder.dim:
-            raise ConfigError(
-                f"{self.path} was embedded with model {self.meta.get('model_name')} "
-                f"(sha256 {str(self.meta.get('model_sha256'))[:12]}…, dim {self.meta.get('dim')}), "
-                f"but models/ holds {self.embedder.name} (sha256 {self.embedder.sha256[:12]}…, "
-                f"dim {self.embedder.dim}): rebuild the knowledge file or restore the model"
-            )
+        try:
+            check_version(self.meta, self.path)
+            self.embedder = embedder or Embedder(model_dir, threads=threads)
+            check_model(self.meta, self.path, self.embedder.name, self.embedder.sha256, self.embedder.dim)
+        except KnowledgeFileError as exc:
+            raise ConfigError(str(exc)) from None
         self.has_spellfix = load_spellfix(self.db) and bool(self.db.execute(
             "SELECT 1 FROM sqlite_master WHERE name = 'vocab_fix'").fetchone())
         self.title = self.meta.get("title", "")
@@ -407,15 +341,7 @@ class KnowledgeBase:
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
-        import apsw
-
-        db = apsw.Connection(self._uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-        db.enable_load_extension(True)
-        db.load_extension(_sqlite_vec_path())
-        db.enable_load_extension(False)
-        if spellfix:
-            load_spellfix(db)
-        return db
+        return open_readonly(self._uri, spellfix=spellfix)
 
     @property
     def db(self):
@@ -460,7 +386,7 @@ class KnowledgeBase:
         if canonical is None:
             return None
         row = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id = ?", (canonical,)).fetchone()
-        return _row_to_chunk(row) if row else None
+        return chunk_from_row(row) if row else None
 
     def get_many(self, ids: Iterable[str]) -> dict[str, Chunk]:
         """Chunks by canonical id; section nodes (part_I, chapter_5, section_5_2) come as kind 'section'."""
@@ -469,25 +395,25 @@ class KnowledgeBase:
             return {}
         marks = ",".join("?" * len(ids))
         rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})", ids)
-        found = {c.id: c for c in map(_row_to_chunk, rows)}
+        found = {c.id: c for c in map(chunk_from_row, rows)}
         rest = [i for i in ids if i not in found]
         if rest:
             marks = ",".join("?" * len(rest))
             for row in self.db.execute(f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", rest):
-                section = self._section_chunk(row)
-                found[section.id] = section
+                node = self._section_chunk(section_from_row(row))
+                found[node.id] = node
         return found
 
-    def _section_chunk(self, row: Sequence[Any]) -> Chunk:
+    def _section_chunk(self, section: Section) -> Chunk:
         """A section node as a document: its heading and opening text, placed in the hierarchy."""
-        sid, level, number, title, page, pdf_page, content, order = row
         names = ["part", "chapter", "section", "subsection", "subsubsection"]
         place: dict[str, Any] = {n: None for n in names} | {f"{n}_title": None for n in names}
-        place[names[level]], place[f"{names[level]}_title"] = number, title
-        if level >= 2:
-            place["chapter"] = number.split(".")[0]
-        return Chunk(rowid=-1, id=sid, kind="section", number=number, title=title, content=content,
-                     page=page, pdf_page=pdf_page, ord=order, **place)
+        place[names[section.level]], place[f"{names[section.level]}_title"] = section.number, section.title
+        if section.level >= 2:
+            place["chapter"] = section.number.split(".")[0]
+        return Chunk(rowid=-1, id=section.id, kind="section", number=section.number, title=section.title,
+                     content=section.content, page=section.page_start, pdf_page=section.pdf_page_start,
+                     ord=section.ord, **place)
 
     def resolve_id(self, text: str) -> str | None:
         """Canonical chunk id for an id or any alias agents produce; None if unknown."""
@@ -521,7 +447,7 @@ class KnowledgeBase:
                 f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE kind = ? AND json_extract(extra, '$.printed_number') = ? "
                 "LIMIT 2", (kind, number)).fetchall()
             row = rows[0] if len(rows) == 1 else None
-        return _row_to_chunk(row) if row else None
+        return chunk_from_row(row) if row else None
 
     def edges_of(self, chunk_id: str, relations: Sequence[str] = RELATIONS) -> list[tuple[str, str, str]]:
         """Edges (src, dst, rel) touching chunk_id in either direction, restricted to relations."""
@@ -595,7 +521,7 @@ class KnowledgeBase:
             sql = (f"SELECT {b_columns} FROM edges e JOIN chunks a ON a.id = e.dst JOIN chunks b ON b.id = e.src "
                    f"WHERE e.dst = ? AND e.rel = 'FOLLOWS' AND {same_place} LIMIT 1")
         row = self.db.execute(sql, (chunk_id,)).fetchone()
-        return _row_to_chunk(row) if row else None
+        return chunk_from_row(row) if row else None
 
     def first_chunk_of_section(self, number: str, filters: dict) -> int | None:
         """Rowid of the first text chunk under a numbered section (at any depth), within filters."""
@@ -610,7 +536,7 @@ class KnowledgeBase:
             return {}
         marks = ",".join("?" * len(rowids))
         rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE rowid IN ({marks})", list(rowids))
-        return {c.rowid: c for c in map(_row_to_chunk, rows)}
+        return {c.rowid: c for c in map(chunk_from_row, rows)}
 
     def cosine_to(self, vector: bytes, rowids: Sequence[int]) -> dict[int, float]:
         """Cosine similarity of the query vector to specific chunks (for pinned/linked items)."""
