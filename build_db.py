@@ -568,28 +568,9 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     chunk_tags = tag_chunks(chunks, vectors, vocabulary, model_dir)
     checks["tags"] = tags_report(vocabulary, chunk_tags)
     stage("write")
-    counts = Counter(c.kind for c in chunks)
-    digest = content_hash(chunks, sections, edges)
-    numeric = vectors_hash(vectors, edges)
-    # The file's identity for caches (ETags): it changes when any answer could, vectors included.
-    tags_digest = hashlib.sha256(json.dumps([[t.name, t.type, t.category, t.description] for t in vocabulary.tags]
-                                            + [[c.id, a] for c, a in zip(chunks, chunk_tags)]).encode()).hexdigest()
-    build_id = hashlib.sha256(f"{digest}:{numeric}:{tags_digest}".encode()).hexdigest()
-    printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None and c.pdf_page is not None)
-    meta = {
-        "schema_version": SCHEMA_VERSION, "title": title or source_title(source), "source": source.name,
-        "source_kind": "markdown" if source.is_dir() else "pdf",
-        "source_sha256": sha256_tree(source) if source.is_dir() else sha256_file(source),
-        "model_name": embedder.name, "model_sha256": embedder.sha256,
-        "dim": embedder.dim, "builder_version": BUILDER_VERSION,
-        "page_offset": printed.most_common(1)[0][0] if printed else 0,
-        "counts": json.dumps(dict(sorted(counts.items()))), "content_hash": digest,
-        "vectors_hash": numeric, "build_hash": build_id,
-        "pages": pages,
-        "max_chunk_tokens": MAX_CHUNK_TOKENS,
-        "build_report": json.dumps(checks, ensure_ascii=False),
-        "tags_source": vocabulary.source,
-    }
+    meta = build_meta(source, title, embedder, pages, chunks, sections, edges, vectors, vocabulary, chunk_tags, checks)
+    counts, digest, numeric, build_id = (Counter(c.kind for c in chunks), meta["content_hash"], meta["vectors_hash"],
+                                         meta["build_hash"])
     output.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temp_files(output)
     tmp = output.with_name(f".{output.name}.tmp-{os.getpid()}")
@@ -618,6 +599,35 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "seconds": seconds, "total_seconds": round(end - t0, 2),
         "pages_per_second": round(pages / max(end - t0, 1e-9), 2),
     }
+
+
+def build_meta(source: Path, title: str | None, embedder: Embedder, pages: int, chunks: list[Chunk],
+               sections: list[Section], edges: set, vectors, vocabulary: Vocabulary, chunk_tags: list,
+               checks: dict) -> dict:
+    """The meta table of a new file: what it was built from and with, its counts, hashes and report."""
+    counts = Counter(c.kind for c in chunks)
+    digest = content_hash(chunks, sections, edges)
+    numeric = vectors_hash(vectors, edges)
+    # The file's identity for caches (ETags): it changes when any answer could, vectors included.
+    tags_digest = hashlib.sha256(json.dumps([[t.name, t.type, t.category, t.description] for t in vocabulary.tags]
+                                            + [[c.id, a] for c, a in zip(chunks, chunk_tags)]).encode()).hexdigest()
+    build_id = hashlib.sha256(f"{digest}:{numeric}:{tags_digest}".encode()).hexdigest()
+    printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None and c.pdf_page is not None)
+    meta = {
+        "schema_version": SCHEMA_VERSION, "title": title or source_title(source), "source": source.name,
+        "source_kind": "markdown" if source.is_dir() else "pdf",
+        "source_sha256": sha256_tree(source) if source.is_dir() else sha256_file(source),
+        "model_name": embedder.name, "model_sha256": embedder.sha256,
+        "dim": embedder.dim, "builder_version": BUILDER_VERSION,
+        "page_offset": printed.most_common(1)[0][0] if printed else 0,
+        "counts": json.dumps(dict(sorted(counts.items()))), "content_hash": digest,
+        "vectors_hash": numeric, "build_hash": build_id,
+        "pages": pages,
+        "max_chunk_tokens": MAX_CHUNK_TOKENS,
+        "build_report": json.dumps(checks, ensure_ascii=False),
+        "tags_source": vocabulary.source,
+    }
+    return meta
 
 
 def tag_chunks(chunks: list[Chunk], vectors, vocabulary: Vocabulary, model_dir: Path) -> list:
