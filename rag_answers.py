@@ -105,7 +105,7 @@ def headings_of(chunk: Chunk) -> str:
 
 def modules(kb: KnowledgeBase) -> list[str]:
     """The book's module names (a docs tree's top folders, or a PDF book's parts)."""
-    return [r[0] for r in kb.db.execute("SELECT number FROM sections WHERE level = 0 ORDER BY ord")]
+    return kb.parts()
 
 
 def content_words(text: str) -> list[str]:

@@ -338,6 +338,7 @@ class KnowledgeBase:
         self.kinds: tuple[str, ...] = ENTITY_KINDS + tuple(sorted(held - set(ENTITY_KINDS)))
         self.reference_re = reference_pattern(self.kinds)
         self.vocabulary = self._load_vocabulary()
+        self._parts: list[str] | None = None
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
@@ -472,6 +473,12 @@ class KnowledgeBase:
             "SELECT level, number, title, page_start FROM sections WHERE level <= 1 ORDER BY ord"
         )
         return [{"level": lvl, "number": num, "title": title, "page": page} for lvl, num, title, page in rows]
+
+    def parts(self) -> list[str]:
+        """The book's parts as it numbers them ("I"…"V", "Appendices"; a docs tree's modules), in order."""
+        if self._parts is None:
+            self._parts = [r[0] for r in self.db.execute("SELECT number FROM sections WHERE level = 0 ORDER BY ord")]
+        return list(self._parts)
 
     # ---- search
     def search(self, query: str, k: int = 5, filters: dict | None = None,
