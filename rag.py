@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
 import json
 import os
 import re
@@ -19,7 +18,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Annotated, Any, Sequence
+from typing import Any, Sequence
 
 from rag_core import (  # noqa: F401  (re-exported: the library API of docs/deployment.md's "Offline")
     CHUNK_KINDS, DEFAULT_DB, DEFAULT_MODEL_DIR, DEFAULT_PORT, ENTITY_KINDS, RELATIONS, SERVICE_NAME,
@@ -30,36 +29,6 @@ from rag_core import (  # noqa: F401  (re-exported: the library API of docs/depl
 
 # --------------------------------------------------------------------------- app
 """App: the Litestar application serving every adapter over one KnowledgeBase."""
-
-
-_ERROR_CODES = {400: "INVALID_PARAMETER", 401: "UNAUTHORIZED", 404: "NOT_FOUND",
-                405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE",
-                429: "RATE_LIMIT_EXCEEDED", 500: "INTERNAL_ERROR"}
-
-
-def _validation_detail(exc: Any) -> str:
-    """Turn a framework validation error into one sentence naming the field."""
-    extra = getattr(exc, "extra", None) or []
-    if isinstance(extra, list) and extra and isinstance(extra[0], dict):
-        item = extra[0]
-        key = str(item.get("key") or "").removeprefix("$.") or "body"
-        message = str(item.get("message") or "invalid value")
-        if "unknown field" in message:
-            name = message.split("`")[1] if "`" in message else key
-            return f"unknown field {name!r} in request body"
-        if "missing required field" in message:
-            name = message.split("`")[1] if "`" in message else key
-            return f"{name} is required"
-        if key == "k":
-            return "k must be an integer between 1 and 20"
-        return f"{key}: {message}"
-    text = str(getattr(exc, "detail", "") or exc)
-    return text if text else "invalid request body"
-
-
-# What the JSON decoder raises on hostile bodies (too deeply nested, not UTF-8) besides its own error.
-SEARCH_MAX_AGE = 86400      # spec 01: agents cache search and expansion for 24 hours
-ENTITY_MAX_AGE = 604800     # and entities for 7 days
 
 
 class RequestLogMiddleware:
@@ -313,184 +282,38 @@ def _without_pydantic_plugins(litestar_class):
 
 
 def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = None, bind_host: str | None = None):
-    """Build the Litestar app around one KnowledgeBase (opened now unless given).
+    """The Litestar app: every adapter's routes over one KnowledgeBase (opened now unless given).
 
-    bind_host (default: env HOST) is the address the server listens on; /mcp's Host check follows
-    it (rag_mcp.mcp_host_policy)."""
+    Each adapter module gives a Router with its routes and its own error format: rag_rest's spec 01
+    (whose format is also the app's, for unknown routes) and spec 03, rag_answers' specs 04 and 05,
+    rag_mcp's /mcp.  bind_host (default: env HOST) is the address the server listens on; /mcp's
+    Host check follows it (rag_mcp.mcp_host_policy)."""
+    import logging
     from contextlib import asynccontextmanager
-    from typing import AsyncIterator
 
-    from litestar import Litestar, MediaType, Request, Response, Router, asgi, get, post
-    from litestar.middleware.rate_limit import RateLimitConfig
-    from litestar.params import JSONBody, Parameter
-    from litestar.types import Receive, Scope, Send
-    from litestar.exceptions import HTTPException, ValidationException
+    from litestar import Litestar
     from litestar.openapi import OpenAPIConfig
-    import msgspec
 
     from rag_answers import answer, answer_routes
-    from rag_mcp import LazyMCP
-    from rag_rest import (ApiError, EntityResponse, ErrorBody, ExpandGraphRequest, ExpandGraphResponse,
-                          HealthResponse, RagSearchRequest, RagSearchResponse, SemanticSearchRequest,
-                          SemanticSearchResponse, Spec03Detail, Spec03Error, Spec03Failure, declare_kinds,
-                          expand_documents, get_entity, rag_search, semantic_search, session_key)
+    from rag_mcp import LazyMCP, mcp_routes
+    from rag_rest import spec01_error_handlers, spec01_routes, spec03_routes
 
     settings = check_settings()  # a bad setting stops the start, not the first request
     if kb is None:
         kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
-
-    # Path parameters as documented (docs only: our own checks give spec 01's messages); we also accept
-    # other spellings ("Algorithm", "eq", "(3.2)"), these are the canonical ones.
-    declare_kinds(kb.kinds)
-    EntityTypeParam = Annotated[str, Parameter(description="Entity type: spec 01's four, and every other kind the "
-                                                           "book numbers (image is another name for figure)",
-                                               schema_extra={"enum": [*kb.kinds, "image"]})]
-    EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
-                                                 schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
-
-    def error_response(status: int, detail: str, code: str | None = None, headers: dict | None = None) -> Response:
-        body = ErrorBody(detail=detail, status_code=status, error_code=code or _ERROR_CODES.get(status, "ERROR"),
-                         timestamp=now_iso())
-        return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
-
-    def on_api_error(_: Request, exc: ApiError) -> Response:
-        return error_response(exc.status, exc.detail, exc.code)
-
-    def on_validation(_: Request, exc: ValidationException) -> Response:
-        return error_response(400, _validation_detail(exc))
-
-    def on_http(_: Request, exc: HTTPException) -> Response:
-        detail = exc.detail if exc.status_code != 500 else "internal error"
-        return error_response(exc.status_code, str(detail), headers=exc.headers)  # e.g. Allow on a 405
-
-    def on_crash(_: Request, exc: Exception) -> Response:
-        if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault
-            return error_response(400, decode_error_message(exc))
-        return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
-
-    @get("/health", summary="Service status, the book's title and counts per chunk type",
-         responses=error_responses(500, body=ErrorBody))
-    async def health() -> HealthResponse:
-        return HealthResponse(status="ok", service=SERVICE_NAME, timestamp=now_iso(), book=kb.title,
-                              counts=kb.counts(), build_report=kb.build_report)
-
-    def cached(request: Request, body: Any, max_age: int) -> Response:
-        """A 200 with Cache-Control and an ETag (build hash + request), or 304 when the client has it."""
-        data = msgspec.json.encode(body)  # once: the ETag is a hash of the bytes that are sent
-        key = hashlib.sha1(f"{request.method} {request.url.path} ".encode() + data).hexdigest()
-        etag = f'W/"{kb.build_hash[:16]}-{key[:16]}"'
-        headers = {"Cache-Control": f"public, max-age={max_age}", "ETag": etag}
-        wanted = request.headers.get("if-none-match", "")
-        if etag in [t.strip() for t in wanted.split(",")] or wanted.strip() == "*":
-            return Response(content=b"", status_code=304, headers=headers)
-        return Response(content=data, headers=headers, media_type=MediaType.JSON)
-
-    @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
-          responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
-    async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
-        return cached(request, await off_loop(semantic_search, kb, data), SEARCH_MAX_AGE)
-
-    @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)",
-          responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
-    async def search_expand_graph(request: Request, data: JSONBody[ExpandGraphRequest]) -> Response[ExpandGraphResponse]:
-        return cached(request, expand_documents(kb, data), SEARCH_MAX_AGE)
-
-    @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)",
-         responses=error_responses(400, 401, 404, 500, body=ErrorBody, cached=True))
-    async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam) -> Response[EntityResponse]:
-        return cached(request, get_entity(kb, entity_type, number), ENTITY_MAX_AGE)
-
-    import logging
-
     logging.getLogger("mcp").setLevel(logging.WARNING)  # our request log says what happened
     mcp = LazyMCP(kb, answer=functools.partial(answer, kb), bind_host=bind_host or env("HOST"))
 
-    @asgi("/mcp", is_mount=True, copy_scope=True)
-    async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
-        # Stateless JSON only: no GET event stream (an idle stream would bill a serverless
-        # instance) and no sessions to DELETE.
-        if scope["type"] == "http" and scope["method"] in ("GET", "DELETE"):
-            body = msgspec.json.encode(ErrorBody(
-                detail=f"{scope['method']} is not supported on /mcp: POST JSON-RPC requests",
-                status_code=405, error_code="METHOD_NOT_ALLOWED", timestamp=now_iso()))
-            await send({"type": "http.response.start", "status": 405,
-                        "headers": [(b"content-type", b"application/json"), (b"allow", b"POST"),
-                                    (b"content-length", str(len(body)).encode())]})
-            await send({"type": "http.response.body", "body": body})
-            return
-        # /mcp: the default tool list; /mcp/all: every tool, answer_question included.
-        tools = "default"
-        if scope["type"] == "http" and scope.get("path", "").rstrip("/") == "/all":
-            tools = "all"
-            scope["path"] = "/"
-        if scope["type"] == "http" and scope.get("path", "") == "":
-            scope["path"] = "/"
-        await (await mcp.app(tools))(scope, receive, send)
-
     @asynccontextmanager
-    async def run_mcp(_app) -> AsyncIterator[None]:
+    async def run_mcp(_app):
         async with mcp.running():
             yield
 
-    def spec03_error(request: Request, status: int, error: str, details: list[Spec03Detail],
-                     retry_after: int | None = None, headers: dict | None = None) -> Response:
-        body = Spec03Error(error=error, details=details, timestamp=now_iso(),
-                           request_id=request.scope.get("state", {}).get("request_id"), retry_after=retry_after)
-        return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
-
-    def on_spec03_failure(request: Request, exc: Spec03Failure) -> Response:
-        return spec03_error(request, exc.status, "Invalid request" if exc.status == 400 else "Validation error",
-                            exc.details)
-
-    def on_spec03_http(request: Request, exc: HTTPException) -> Response:
-        if exc.status_code == 429:
-            reset = int((exc.headers or {}).get("RateLimit-Reset", "1") or 1)
-            return spec03_error(request, 429, "Rate limit exceeded", [Spec03Detail(
-                "RATE_LIMIT_EXCEEDED", f"Too many search requests. Try again in {reset} seconds.")],
-                retry_after=reset, headers={**(exc.headers or {}), "Retry-After": str(reset)})
-        if exc.status_code >= 500:
-            return on_spec03_crash(request, exc)
-        code = "INVALID_JSON" if "JSON" in str(exc.detail) else "INVALID_REQUEST"
-        return spec03_error(request, exc.status_code, "Invalid request", [Spec03Detail(code, str(exc.detail))])
-
-    def on_spec03_validation(request: Request, exc: ValidationException) -> Response:
-        return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON", _validation_detail(exc))])
-
-    def on_spec03_crash(request: Request, exc: Exception) -> Response:
-        if isinstance(exc, CLIENT_DECODE_ERRORS):
-            return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON",
-                                                                               decode_error_message(exc))])
-        return spec03_error(request, 500, "Search failed", [Spec03Detail(
-            "SEARCH_ERROR", "An error occurred during search. Please try again.")])
-
-    @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)",
-          responses=error_responses(400, 401, 413, 422, 429, 500, body=Spec03Error))
-    async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
-        return await off_loop(rag_search, kb, data)
-
-    unit, count = settings["rate_limit"]
-    rag_router = Router(
-        path="/api/rag", route_handlers=[api_rag_search],
-        middleware=[RateLimitConfig(rate_limit=(unit, count), identifier_for_request=session_key).middleware],
-        exception_handlers={Spec03Failure: on_spec03_failure, ValidationException: on_spec03_validation,
-                            HTTPException: on_spec03_http, Exception: on_spec03_crash},
-    )
-
     app = _without_pydantic_plugins(Litestar)(
-        route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router,
-                        answer_routes(kb, mcp.list_tools), docs_assets_router()],
+        route_handlers=[spec01_routes(kb), spec03_routes(kb, settings["rate_limit"]),
+                        answer_routes(kb, mcp.list_tools), mcp_routes(mcp), docs_assets_router()],
         lifespan=[run_mcp],
-        # Handlers' annotations are strings (deferred); these names live in this function.
-        signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
-                             "Send": Send, "JSONBody": JSONBody, "EntityTypeParam": EntityTypeParam,
-                             "EntityNumberParam": EntityNumberParam, "HealthResponse": HealthResponse,
-                             "SemanticSearchRequest": SemanticSearchRequest,
-                             "SemanticSearchResponse": SemanticSearchResponse,
-                             "ExpandGraphRequest": ExpandGraphRequest, "ExpandGraphResponse": ExpandGraphResponse,
-                             "EntityResponse": EntityResponse, "RagSearchRequest": RagSearchRequest,
-                             "RagSearchResponse": RagSearchResponse},
-        exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
-                            HTTPException: on_http, Exception: on_crash},
+        exception_handlers=spec01_error_handlers(),
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
                                      description=f"Knowledge service for {kb.title}",
                                      render_plugins=offline_docs_plugins()),

@@ -947,7 +947,7 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
     return Router(path="/", route_handlers=[tools, tool_retrieve_content, ask],
                   exception_handlers={AnswerError: on_answer_error, ValidationException: on_bad_body,
                                       HTTPException: on_http, Exception: on_crash},
-                  signature_namespace={"JSONBody": JSONBody})
+                  signature_namespace={"JSONBody": JSONBody, "Request": Request, "Response": Response})
 
 
 def openai_tool(name: str, description: str, schema: dict) -> dict:

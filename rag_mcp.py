@@ -12,7 +12,7 @@ import re
 from typing import Any, Sequence
 
 from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, TagVocabulary, chunk_type, env,
-                      expand_graph, normalize_number, off_loop, whole_number)
+                      expand_graph, normalize_number, now_iso, off_loop, whole_number)
 
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
@@ -519,6 +519,41 @@ class LazyMCP:
     async def list_tools(self, name: str = "all"):
         await self.app(name)
         return await self.servers[name].list_tools()
+
+
+def mcp_routes(mcp: "LazyMCP"):
+    """A Litestar Router: the MCP servers mounted at /mcp (the default tools) and /mcp/all (every tool).
+
+    The app runs mcp.running() in its lifespan; the servers start on the first request."""
+    import json
+
+    from litestar import Router, asgi
+    from litestar.types import Receive, Scope, Send
+
+    @asgi("/mcp", is_mount=True, copy_scope=True)
+    async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        # Stateless JSON only: no GET event stream (an idle stream would bill a serverless
+        # instance) and no sessions to DELETE.  The 405 body is spec 01's error shape, as on REST.
+        if scope["type"] == "http" and scope["method"] in ("GET", "DELETE"):
+            body = json.dumps({"detail": f"{scope['method']} is not supported on /mcp: POST JSON-RPC requests",
+                               "status_code": 405, "error_code": "METHOD_NOT_ALLOWED",
+                               "timestamp": now_iso()}, separators=(",", ":")).encode()
+            await send({"type": "http.response.start", "status": 405,
+                        "headers": [(b"content-type", b"application/json"), (b"allow", b"POST"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        # /mcp: the default tool list; /mcp/all: every tool, answer_question included.
+        tools = "default"
+        if scope["type"] == "http" and scope.get("path", "").rstrip("/") == "/all":
+            tools = "all"
+            scope["path"] = "/"
+        if scope["type"] == "http" and scope.get("path", "") == "":
+            scope["path"] = "/"
+        await (await mcp.app(tools))(scope, receive, send)
+
+    return Router(path="/", route_handlers=[mcp_endpoint],
+                  signature_namespace={"Scope": Scope, "Receive": Receive, "Send": Send})
 
 
 def answer_tool_on_default() -> bool:
