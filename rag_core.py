@@ -1,8 +1,10 @@
 """bookrag's core: the one embedder, the id rules, the knowledge base and its ranking.
 
 Sections, top-down: configuration, model (the one embedder), ids (the one id rule), knowledge
-base (the read side every route shares), ranking, the worker pool, and the request rules every
-adapter shares.  This module imports no adapter: rag_rest.py (specs 01 and 03), rag_mcp.py
+base (BookReader, the read side every route shares, and KnowledgeBase, which owns a reader, the
+embedder and a Ranker), ranking (the Ranker: it reads through the reader, never back through the
+knowledge base), the worker pool, and the request rules every adapter shares.  The knowledge
+file's shape (schema, rows, opening checks) is rag_store.py's.  This module imports no adapter: rag_rest.py (specs 01 and 03), rag_mcp.py
 (spec 02) and rag_answers.py (specs 04 and 05) import it, and rag.py assembles them into the app,
 the Lambda handler and the CLI.  The builder (build_db.py) imports it too; nothing here imports
 the builder or any PDF library.
@@ -296,11 +298,14 @@ class SearchResult:
 FILTER_COLUMNS = ("part", "chapter", "section", "subsection", "subsubsection", "page", "kind")
 
 
-class KnowledgeBase:
-    """Opens knowledge.sqlite read-only, checks it against the model, answers every query."""
+class BookReader:
+    """The knowledge file's read side: a read-only connection per thread, the book's facts (title,
+    kinds, search tags, parts) read once, and every lookup over it, the ranker's candidates included.
 
-    def __init__(self, db_path: Path | str = DEFAULT_DB, model_dir: Path | str = DEFAULT_MODEL_DIR,
-                 embedder: Embedder | None = None, threads: int = 1):
+    Opening makes rag_store's open-time check of the file's shape; KnowledgeBase adds the model's.
+    """
+
+    def __init__(self, db_path: Path | str = DEFAULT_DB):
         import apsw
 
         self.path = Path(db_path)
@@ -317,8 +322,6 @@ class KnowledgeBase:
             raise ConfigError(f"{self.path} is not a readable knowledge file ({exc})") from None
         try:
             check_version(self.meta, self.path)
-            self.embedder = embedder or Embedder(model_dir, threads=threads)
-            check_model(self.meta, self.path, self.embedder.name, self.embedder.sha256, self.embedder.dim)
         except KnowledgeFileError as exc:
             raise ConfigError(str(exc)) from None
         self.has_spellfix = load_spellfix(self.db) and bool(self.db.execute(
@@ -480,16 +483,18 @@ class KnowledgeBase:
             self._parts = [r[0] for r in self.db.execute("SELECT number FROM sections WHERE level = 0 ORDER BY ord")]
         return list(self._parts)
 
-    # ---- search
-    def search(self, query: str, k: int = 5, filters: dict | None = None,
-               traverse_kinds: Sequence[str] = (), mode: str = "hybrid", tags: Iterable[str] = ()) -> SearchResult:
-        """Ranked chunks for a query: pinned references, then hybrid dense+BM25, then expansion.
+    # ---- candidates: what the ranker reads
+    def word_frequency(self, term: str) -> int:
+        """How often the book prints a word (lower case; 0 when it never does)."""
+        row = self.db.execute("SELECT freq FROM vocab WHERE term = ?", (term,)).fetchone()
+        return row[0] if row else 0
 
-        mode "dense" or "bm25" ranks by one signal alone (for evaluation side by side).  tags (names
-        from self.vocabulary, already checked) re-rank the best k + TAG_POOL candidates: each tag a
-        candidate shares with them adds TAG_BOOST to its score.
-        """
-        return rank(self, query, k, filters or {}, traverse_kinds, mode, tags=tuple(tags))
+    def nearest_word(self, word: str) -> tuple[str, int] | None:
+        """The book's word nearest a misspelled one by spellfix1, with its edit distance; None without one."""
+        if not self.has_spellfix:
+            return None
+        return self.db.execute("SELECT word, distance FROM vocab_fix WHERE word MATCH ? AND top = 3 "
+                               "ORDER BY score LIMIT 1", (word,)).fetchone()
 
     def dense(self, vector: bytes, n: int, filters: dict) -> list[tuple[int, float]]:
         """(rowid, cosine) of the n nearest chunks, filters applied inside the KNN."""
@@ -555,6 +560,44 @@ class KnowledgeBase:
             (vector, *rowids),
         )
         return {rowid: 1.0 - dist for rowid, dist in rows}
+
+
+class KnowledgeBase:
+    """The one knowledge base every route shares: a BookReader, the embedder, and search by a Ranker.
+
+    Opens knowledge.sqlite read-only and checks it against the model.  Lookups (get, entity, toc, …)
+    and the book's facts (title, kinds, meta, …) are its reader's, reached through this object;
+    search is its ranker's, which reads through the reader and embeds with the embedder: nothing
+    calls back into the knowledge base.
+    """
+
+    def __init__(self, db_path: Path | str = DEFAULT_DB, model_dir: Path | str = DEFAULT_MODEL_DIR,
+                 embedder: Embedder | None = None, threads: int = 1):
+        self.reader = BookReader(db_path)
+        self.embedder = embedder or Embedder(model_dir, threads=threads)
+        try:
+            check_model(self.reader.meta, self.reader.path, self.embedder.name, self.embedder.sha256,
+                        self.embedder.dim)
+        except KnowledgeFileError as exc:
+            raise ConfigError(str(exc)) from None
+        self.ranker = Ranker(self.reader, self.embedder)
+
+    def __getattr__(self, name: str):
+        """Anything the knowledge base does not hold itself is its reader's (lookups, the book's facts)."""
+        reader = self.__dict__.get("reader")
+        if reader is None:
+            raise AttributeError(name)
+        return getattr(reader, name)
+
+    def search(self, query: str, k: int = 5, filters: dict | None = None,
+               traverse_kinds: Sequence[str] = (), mode: str = "hybrid", tags: Iterable[str] = ()) -> SearchResult:
+        """Ranked chunks for a query: pinned references, then hybrid dense+BM25, then expansion.
+
+        mode "dense" or "bm25" ranks by one signal alone (for evaluation side by side).  tags (names
+        from self.vocabulary, already checked) re-rank the best k + TAG_POOL candidates: each tag a
+        candidate shares with them adds TAG_BOOST to its score.
+        """
+        return self.ranker.search(query, k, filters or {}, traverse_kinds, mode, tags=tuple(tags))
 
 
 def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
@@ -649,7 +692,7 @@ STOPWORDS = frozenset("""a about an and are as at be by can do does for from how
 show tell that the their then there these this to what when where which who why will with""".split())
 
 
-def query_profile(kb: "KnowledgeBase", query: str) -> dict:
+def query_profile(reader: BookReader, embedder: Embedder, query: str) -> dict:
     """What kind of query this is, for the dense/BM25 weighting: its content words, the identifiers
     it names, and its rare terms (words of this book that are not whole words of the model's English
     vocabulary, such as 'ebadb', 'kwinput', 'linesnumbered', and that occur in few places of the book:
@@ -659,10 +702,10 @@ def query_profile(kb: "KnowledgeBase", query: str) -> dict:
     content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
     rare = []
     for w in dict.fromkeys(content):
-        if w.isdigit() or kb.embedder.is_known_word(w):
+        if w.isdigit() or embedder.is_known_word(w):
             continue
-        row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (w,)).fetchone()
-        if row and row[0] <= max(RARE_MIN_COUNT, RARE_SHARE * kb.chunk_count):
+        freq = reader.word_frequency(w)
+        if freq and freq <= max(RARE_MIN_COUNT, RARE_SHARE * reader.chunk_count):
             rare.append(w)
     return {"identifiers": ids, "words": content, "rare": rare}
 
@@ -763,106 +806,146 @@ def explicit_references(query: str, kinds: Sequence[str] = ENTITY_KINDS, pattern
 _QUERY_WORD_RE = re.compile(r"[^\W\d_]+")
 
 
-def correct_query(kb: KnowledgeBase, query: str) -> tuple[str, list[tuple[str, str]]]:
-    """The query with misspelled words replaced by the book's nearest words, and what changed.
+class Ranker:
+    """Search over one knowledge file: typos corrected, explicit references pinned first, dense and
+    BM25 candidates fused into one score, search tags, short hits continued, one-hop expansion.
 
-    A word is corrected only when the book does not contain it and it is either written in
-    capitals (an acronym such as "POMP") or not a whole word in the model's English vocabulary
-    (so "polcy" is corrected, "fridge" is left alone).  Candidates come from spellfix1 over the
-    book's vocabulary: at most one edit for words of up to five letters, two beyond.
+    Owned by a KnowledgeBase, whose search it answers; it reads through a BookReader and embeds with
+    the Embedder, and calls nothing else back.
     """
-    if not kb.has_spellfix:
-        return query, []
-    changes, spans = [], []
-    for match in _QUERY_WORD_RE.finditer(query):
-        word = match.group(0)
-        lower = word.lower()
-        if len(lower) < 4 or kb.db.execute("SELECT 1 FROM vocab WHERE term = ?", (lower,)).fetchone():
-            continue
-        if not word.isupper() and kb.embedder.is_known_word(lower):
-            continue
-        limit = 100 if len(lower) <= 5 else 200
-        row = kb.db.execute("SELECT word, distance FROM vocab_fix WHERE word MATCH ? AND top = 3 "
-                            "ORDER BY score LIMIT 1", (lower,)).fetchone()
-        if row and row[1] <= limit and row[0] != lower:
-            fixed = row[0].upper() if word.isupper() else (row[0].capitalize() if word[0].isupper() else row[0])
-            changes.append((word, fixed))
-            spans.append((match.start(), match.end(), fixed))
-    # Replace exactly the words that were judged (by position, so "glp_simplx" becomes "glp_simplex"):
-    # the suggestion shown and the query searched are one correction.
-    out = query
-    for start, end, fixed in reversed(spans):
-        out = out[:start] + fixed + out[end:]
-    return out, changes
 
+    def __init__(self, reader: BookReader, embedder: Embedder):
+        self.reader = reader
+        self.embedder = embedder
 
-def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
-         traverse_kinds: Sequence[str], mode: str = "hybrid", tags: Sequence[str] = ()) -> SearchResult:
-    original = query
-    query, changes = correct_query(kb, query) if mode == "hybrid" else (query, [])
-    t0 = time.perf_counter()
-    vector = kb.embedder.embed_query(query)
-    t1 = time.perf_counter()
-    dense = kb.dense(vector, max(CANDIDATES, k), filters) if mode != "bm25" else []
-    t2 = time.perf_counter()
-    lexical = kb.lexical(query, max(CANDIDATES, k), filters) if mode != "dense" else []
-    t3 = time.perf_counter()
+    def search(self, query: str, k: int, filters: dict, traverse_kinds: Sequence[str] = (),
+               mode: str = "hybrid", tags: Sequence[str] = ()) -> SearchResult:
+        """The ranked hits for a query (KnowledgeBase.search says what the arguments do)."""
+        reader = self.reader
+        original = query
+        query, changes = self.correct(query) if mode == "hybrid" else (query, [])
+        t0 = time.perf_counter()
+        vector = self.embedder.embed_query(query)
+        t1 = time.perf_counter()
+        dense = reader.dense(vector, max(CANDIDATES, k), filters) if mode != "bm25" else []
+        t2 = time.perf_counter()
+        lexical = reader.lexical(query, max(CANDIDATES, k), filters) if mode != "dense" else []
+        t3 = time.perf_counter()
 
-    cos = dict(dense)
-    fused = fuse(dense, lexical, weight=dense_weight(query_profile(kb, query)) if mode == "hybrid" else None)
-    missing = [r for r in fused if r not in cos]
-    cos.update(kb.cosine_to(vector, missing))
+        cos = dict(dense)
+        weight = dense_weight(query_profile(reader, self.embedder, query)) if mode == "hybrid" else None
+        fused = fuse(dense, lexical, weight=weight)
+        cos.update(reader.cosine_to(vector, [r for r in fused if r not in cos]))
+        pinned = self.pinned(query, filters) if mode == "hybrid" else []
+        cos.update(reader.cosine_to(vector, [r for r in pinned if r not in cos]))
 
-    pinned: list[int] = []
-    for kind, number in (explicit_references(query, kb.kinds, kb.reference_re) if mode == "hybrid" else []):
-        chunk = kb.entity(kind, number)
-        if chunk and _passes(chunk, filters):
-            pinned.append(chunk.rowid)
-    for number in (section_references(query) if mode == "hybrid" else []):
-        rowid = kb.first_chunk_of_section(number, filters)
-        if rowid is not None and rowid not in pinned:
-            pinned.append(rowid)
-    cos.update(kb.cosine_to(vector, [r for r in pinned if r not in cos]))
+        ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
+        scores = {r: 1.0 if r in pinned else fused.get(r, 0.0) for r in ordered}
+        chunks: dict = {}
+        if tags:
+            ordered, chunks = self.boost_by_tags(ordered[:k + TAG_POOL], pinned, scores, tags)
+        ordered = ordered[:k]
+        hits = self.hits(ordered, chunks or reader.chunks_by_rowid(ordered), scores, cos, pinned)
+        t4 = time.perf_counter()
+        if traverse_kinds:
+            hits.extend(self.expand(hits, traverse_kinds, vector))
+        t5 = time.perf_counter()
+        timings = {"embed": t1 - t0, "knn": t2 - t1, "fts": t3 - t2, "fuse": t4 - t3, "expand": t5 - t4}
+        result = SearchResult(hits, original, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
+        if changes:
+            result.corrected_query = query
+            result.suggestion = "did you mean " + ", ".join(fixed for _, fixed in changes)
+        return result
 
-    ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
-    scores = {r: 1.0 if r in pinned else fused.get(r, 0.0) for r in ordered}
-    chunks: dict = {}
-    if tags:
-        ordered = ordered[:k + TAG_POOL]
-        chunks = kb.chunks_by_rowid(ordered)   # the pool's chunks, reused for the hits below
-        tagged = kb.tags_of([chunks[r].id for r in ordered])
+    def correct(self, query: str) -> tuple[str, list[tuple[str, str]]]:
+        """The query with misspelled words replaced by the book's nearest words, and what changed.
+
+        A word is corrected only when the book does not contain it and it is either written in
+        capitals (an acronym such as "POMP") or not a whole word in the model's English vocabulary
+        (so "polcy" is corrected, "fridge" is left alone).  Candidates come from spellfix1 over the
+        book's vocabulary: at most one edit for words of up to five letters, two beyond.
+        """
+        if not self.reader.has_spellfix:
+            return query, []
+        changes, spans = [], []
+        for match in _QUERY_WORD_RE.finditer(query):
+            word = match.group(0)
+            lower = word.lower()
+            if len(lower) < 4 or self.reader.word_frequency(lower):
+                continue
+            if not word.isupper() and self.embedder.is_known_word(lower):
+                continue
+            limit = 100 if len(lower) <= 5 else 200
+            row = self.reader.nearest_word(lower)
+            if row and row[1] <= limit and row[0] != lower:
+                fixed = row[0].upper() if word.isupper() else (row[0].capitalize() if word[0].isupper() else row[0])
+                changes.append((word, fixed))
+                spans.append((match.start(), match.end(), fixed))
+        # Replace exactly the words that were judged (by position, so "glp_simplx" becomes "glp_simplex"):
+        # the suggestion shown and the query searched are one correction.
+        out = query
+        for start, end, fixed in reversed(spans):
+            out = out[:start] + fixed + out[end:]
+        return out, changes
+
+    def pinned(self, query: str, filters: dict) -> list[int]:
+        """Rowids of what the query names outright, in its order: entities ("Algorithm 3.2"), then sections."""
+        reader = self.reader
+        pinned: list[int] = []
+        for kind, number in explicit_references(query, reader.kinds, reader.reference_re):
+            chunk = reader.entity(kind, number)
+            if chunk and _passes(chunk, filters):
+                pinned.append(chunk.rowid)
+        for number in section_references(query):
+            rowid = reader.first_chunk_of_section(number, filters)
+            if rowid is not None and rowid not in pinned:
+                pinned.append(rowid)
+        return pinned
+
+    def boost_by_tags(self, pool: list[int], pinned: list[int], scores: dict[int, float],
+                      tags: Sequence[str]) -> tuple[list[int], dict]:
+        """The pool re-ranked by search tags (TAG_BOOST per shared tag; pinned references stay first),
+        with the pool's chunks, which the hits reuse."""
+        chunks = self.reader.chunks_by_rowid(pool)
+        tagged = self.reader.tags_of([chunks[r].id for r in pool])
         wanted = set(tags)
-        for r in ordered:
+        for r in pool:
             scores[r] += TAG_BOOST * len(wanted & tagged[chunks[r].id])
-        # Pinned references (the query named them) stay first; the rest by boosted score.
-        rest = sorted((r for r in ordered if r not in pinned), key=lambda r: (-round(scores[r], 6), r))
-        ordered = [r for r in ordered if r in pinned] + rest
-    ordered = ordered[:k]
-    chunks = chunks or kb.chunks_by_rowid(ordered)
-    hits: list[Hit] = []
-    ceiling = 1.0
-    for rowid in ordered:
-        score = scores[rowid]
-        score = min(ceiling, max(0.0, score))  # non-increasing down the list
-        ceiling = score
-        hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
-                        "reference" if rowid in pinned else "search"))
-    for hit in hits:
-        # A short hit (a heading's opening line, a parameter's head, a bare formula) comes with
-        # what follows it, so the reader sees the unit it opens.
-        if len(hit.chunk.content) < SHORT_HIT_CHARS:
-            after = kb.next_in_section(hit.chunk.id)
-            hit.continued = after.content if after else None
-    t4 = time.perf_counter()
-    if traverse_kinds:
-        hits.extend(expand_hits(kb, hits, traverse_kinds, vector))
-    t5 = time.perf_counter()
-    timings = {"embed": t1 - t0, "knn": t2 - t1, "fts": t3 - t2, "fuse": t4 - t3, "expand": t5 - t4}
-    result = SearchResult(hits, original, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
-    if changes:
-        result.corrected_query = query
-        result.suggestion = "did you mean " + ", ".join(fixed for _, fixed in changes)
-    return result
+        rest = sorted((r for r in pool if r not in pinned), key=lambda r: (-round(scores[r], 6), r))
+        return [r for r in pool if r in pinned] + rest, chunks
+
+    def hits(self, ordered: list[int], chunks: dict, scores: dict[int, float], cos: dict[int, float],
+             pinned: list[int]) -> list[Hit]:
+        """Hits in order with scores capped to be non-increasing; a short hit carries what follows it."""
+        hits: list[Hit] = []
+        ceiling = 1.0
+        for rowid in ordered:
+            score = min(ceiling, max(0.0, scores[rowid]))  # non-increasing down the list
+            ceiling = score
+            hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
+                            "reference" if rowid in pinned else "search"))
+        for hit in hits:
+            # A short hit (a heading's opening line, a parameter's head, a bare formula) comes with
+            # what follows it, so the reader sees the unit it opens.
+            if len(hit.chunk.content) < SHORT_HIT_CHARS:
+                after = self.reader.next_in_section(hit.chunk.id)
+                hit.continued = after.content if after else None
+        return hits
+
+    def expand(self, hits: list[Hit], kinds: Sequence[str], vector: bytes) -> list[Hit]:
+        """One hop from each hit, both directions, to chunks of the requested kinds (deduplicated)."""
+        seen = {h.chunk.id for h in hits}
+        docs, _ = expand_graph(self.reader, [h.chunk.id for h in hits], LINK_RELATIONS)
+        chunks = [d["chunk"] for d in docs if d["chunk"].kind in kinds and d["chunk"].id not in seen]
+        cos = self.reader.cosine_to(vector, [c.rowid for c in chunks])
+        # Linked items follow the ranked results: each scores its own cosine scaled by the last ranked
+        # score, so the list stays non-increasing and the scores stay comparable with each other.
+        base = hits[-1].score if hits else 1.0
+        out = [Hit(c, 0.0, round(cos.get(c.rowid, 0.0), 4), "expansion") for c in chunks]
+        out.sort(key=lambda h: (-h.cosine, h.chunk.id))
+        for h in out:
+            h.score = round(max(0.0, h.cosine) * base, 4)
+        return out
 
 
 def fuse(dense: list[tuple[int, float]], lexical: list[tuple[int, float]],
@@ -901,28 +984,12 @@ def _passes(chunk: Chunk, filters: dict) -> bool:
     return True
 
 
-def expand_hits(kb: KnowledgeBase, hits: list[Hit], kinds: Sequence[str], vector: bytes) -> list[Hit]:
-    """One hop from each hit, both directions, to chunks of the requested kinds (deduplicated)."""
-    seen = {h.chunk.id for h in hits}
-    docs, _ = expand_graph(kb, [h.chunk.id for h in hits], LINK_RELATIONS)
-    chunks = [d["chunk"] for d in docs if d["chunk"].kind in kinds and d["chunk"].id not in seen]
-    cos = kb.cosine_to(vector, [c.rowid for c in chunks])
-    # Linked items follow the ranked results: each scores its own cosine scaled by the last ranked
-    # score, so the list stays non-increasing and the scores stay comparable with each other.
-    base = hits[-1].score if hits else 1.0
-    out = [Hit(c, 0.0, round(cos.get(c.rowid, 0.0), 4), "expansion") for c in chunks]
-    out.sort(key=lambda h: (-h.cosine, h.chunk.id))
-    for h in out:
-        h.score = round(max(0.0, h.cosine) * base, 4)
-    return out
-
-
 INVERSE = {"REFERENCES": "REFERENCED_BY", "REFERENCED_BY": "REFERENCES"}
 # The relations that link content to content (not reading order or the section tree).
 LINK_RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES")
 
 
-def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
+def expand_graph(reader: BookReader, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
     """Documents one hop from ids along relations, and the ids that matched nothing.
 
     Each document lists its relationships as seen from the requested document it was reached
@@ -936,12 +1003,12 @@ def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]
     """
     unknown, seeds = [], []
     for raw in ids:
-        cid = kb.resolve_id(raw)
+        cid = reader.resolve_id(raw)
         (seeds.append(cid) if cid else unknown.append(raw))
     seeds = list(dict.fromkeys(seeds))
     links: dict[str, list[dict]] = {}
     for seed in seeds:
-        for src, dst, rel in kb.edges_of(seed, relations):
+        for src, dst, rel in reader.edges_of(seed, relations):
             if src == seed and dst == seed:
                 continue
             if src == seed:
@@ -955,7 +1022,7 @@ def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]
             rels = links.setdefault(other, [])
             if entry not in rels:
                 rels.append(entry)
-    docs = kb.get_many(list(links) + seeds)
+    docs = reader.get_many(list(links) + seeds)
     result = []
     for cid, rels in links.items():
         if cid not in docs:
