@@ -30,7 +30,10 @@ from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ra
 from build_markdown import markdown_structure, parse_front_matter
 from build_pdf import Reading, read_book
 from build_tags import TagsError, Vocabulary, assign_tags, load_vocabulary, read_tables_file, read_tags_file
-from rag_core import DEFAULT_MODEL_DIR, ConfigError, Embedder, identifier_index_terms, normalize_kind, normalize_number
+from rag_core import (DEFAULT_MODEL_DIR, ConfigError, Embedder, identifier_index_terms, normalize_kind, normalize_number,
+                      usable_cpus)
+from rag_text import (APPENDIX_MENTION_RE, CHAPTER_MENTION_RE, CALL_RE, DEF_RE, EQUATION_MENTION_RE,
+                      MENTIONED_NUMBER_RE, PART_MENTION_RE, SECTION_MENTION_RE, mention_pattern)
 from rag_store import CHUNK_FIELDS, SCHEMA_VERSION, Contents, KnowledgeFileError, meta_of, verify_file, write_file
 
 BUILDER_VERSION = "0.1.0"
@@ -39,31 +42,8 @@ RELATED_PER_ENTITY = 3
 
 
 # --------------------------------------------------------------------------- references
-"""References: the edge graph (REFERENCES/REFERENCED_BY, USES_IN, CITES, PART_OF, FOLLOWS, RELATED_TO)."""
-
-_ENTITY_WORDS = (r"(?P<word>algorithms?|algos?|equations?|eqs?\.?|eqn\.?|formulas?|figures?|figs?\.?|"
-                 r"tables?|examples?|exercises?)")
-_NUM = r"\(?(?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?\)?(?![\w.]\d)"
-_NUMS = r"\s*(?P<nums>" + _NUM + r"(?:\s*(?:,|and|or|to|–|-)\s*" + _NUM + r")*)"
-MENTION_RE = re.compile(_ENTITY_WORDS + _NUMS, re.IGNORECASE)
-
-
-def mention_pattern(kinds: Iterable[str]):
-    """Mentions of numbered things: the usual words ("eq.", "Figs.") and every kind the book itself
-    numbers ("by Theorem 5.2", "see Definitions 2.4 and 2.5", "Assumption 3.1")."""
-    words = {re.escape(k) + "s?" for k in kinds if k.isalpha()} | {re.escape(k) + "es" for k in kinds if k.endswith("x")}
-    extra = "|".join(sorted(words, key=len, reverse=True))
-    base = _ENTITY_WORDS[len("(?P<word>"):-1]
-    return re.compile(rf"\b(?P<word>{base}|{extra}|thms?\.?|lems?\.?|props?\.?|cors?\.?|defs?\.?|defns?\.?)" + _NUMS,
-                      re.IGNORECASE) if extra else MENTION_RE
-SECTION_MENTION_RE = re.compile(r"(?:\b[Ss]ections?|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})")
-CHAPTER_MENTION_RE = re.compile(r"\b[Cc]hapters?\s+(\d+|[A-Z])\b")
-APPENDIX_MENTION_RE = re.compile(r"\bAppendix\s+([A-Z])\b")
-PART_MENTION_RE = re.compile(r"\bPart\s+([IVX]+)\b")
-BARE_EQ_RE = re.compile(r"(?<![\w.])\(((?:[A-Z]|\d+)\.\d+[a-z]?)\)")
-DEF_RE = re.compile(r"^\s*(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
-CALL_RE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-
+"""References: the edge graph (REFERENCES/REFERENCED_BY, USES_IN, CITES, PART_OF, FOLLOWS, RELATED_TO),
+from mentions written as rag_text.py describes."""
 
 def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[str, str, str]], list[dict]]:
     """Edges (src, dst, rel) and the references that point at nothing in the book."""
@@ -99,7 +79,7 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
             kind = normalize_kind(m.group("word").rstrip("."), kinds)
             if kind is None:
                 continue
-            for raw in re.findall(_NUM, m.group("nums")):
+            for raw in MENTIONED_NUMBER_RE.findall(m.group("nums")):
                 number = normalize_number(raw)
                 target = entity_ids.get((kind, number)) or printed_ids.get((kind, c.chapter, number)) or (
                     printed_ids.get((kind, *number.rsplit(".", 1))) if number and "." in number else None)
@@ -107,7 +87,7 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
                     ref(c, target)
                 elif number and (kind, number) != (c.kind, c.number) and ("." in number or kind in undotted):
                     unresolved.append({"src": c.id, "kind": kind, "number": number, "text": m.group(0)[:80]})
-        for number in BARE_EQ_RE.findall(text):
+        for number in EQUATION_MENTION_RE.findall(text):
             target = entity_ids.get(("formula", normalize_number(number)))
             if target:
                 ref(c, target)
@@ -284,9 +264,8 @@ def _read_book(source: str, model_dir: str, workers: int) -> Reading:
 
 def build_workers() -> int:
     """Processes the builder reads and embeds with: the CPUs it may use (BUILD_DB_WORKERS overrides)."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     raw = os.environ.get("BUILD_DB_WORKERS", "").strip()
-    return max(1, int(raw)) if raw.isdigit() else max(1, min(usable, 8))
+    return max(1, int(raw)) if raw.isdigit() else max(1, min(usable_cpus(), 8))
 
 
 def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True,

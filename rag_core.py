@@ -29,6 +29,7 @@ from rag_store import (  # noqa: F401  (SCHEMA_VERSION, Chunk, load_spellfix: re
     CHUNK_COLUMNS, SCHEMA_VERSION, SECTION_COLUMNS, Chunk, KnowledgeFileError, Section, check_model, check_version,
     chunk_columns, chunk_from_row, load_spellfix, open_readonly, read_meta, readonly_uri, section_from_row,
 )
+from rag_text import KIND_ALIASES, NUMBER_RE, SECTION_REFERENCE_RE, STOPWORDS, reference_pattern
 
 # --------------------------------------------------------------------------- configuration
 """Configuration: paths, schema version, vocabularies shared by the builder and the service."""
@@ -180,33 +181,12 @@ _cached_query_vector = lru_cache(maxsize=int(env("RAG_QUERY_CACHE", "2048")))(_q
 # --------------------------------------------------------------------------- ids
 """Ids: one rule for readable entity ids, and every alias agents send for them."""
 
-_NUMBER_RE = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*[a-z]?$")
-_KIND_ALIASES = {
-    "formula": "formula", "formulas": "formula", "equation": "formula", "equations": "formula",
-    "eq": "formula", "eqs": "formula", "eqn": "formula", "eqns": "formula", "numbered_formula": "formula",
-    "algorithm": "algorithm", "algorithms": "algorithm", "algo": "algorithm", "algos": "algorithm",
-    "alg": "algorithm",
-    "table": "table", "tables": "table", "tab": "table", "numbered_table": "table",
-    "figure": "figure", "figures": "figure", "fig": "figure", "figs": "figure", "image": "figure",
-    "captioned_image": "figure",
-    "example": "example", "examples": "example", "ex": "example",
-    "exercise": "exercise", "exercises": "exercise", "exr": "exercise", "exer": "exercise",
-    "theorem": "theorem", "theorems": "theorem", "thm": "theorem",
-    "lemma": "lemma", "lemmas": "lemma", "lemmata": "lemma", "lem": "lemma",
-    "proposition": "proposition", "propositions": "proposition", "prop": "proposition",
-    "corollary": "corollary", "corollaries": "corollary", "cor": "corollary",
-    "definition": "definition", "definitions": "definition", "def": "definition", "defn": "definition",
-    "remark": "remark", "remarks": "remark", "rem": "remark",
-    "box": "box", "boxes": "box", "listing": "listing", "listings": "listing", "lst": "listing",
-}
-
-
 def normalize_kind(word: str, kinds: Iterable[str] = ()) -> str | None:
     """Map a type word an agent wrote ('Algorithm', 'eq', 'image', 'Assumptions') to our kind, or None.
 
     kinds: further kinds the knowledge file holds (its book's own words, e.g. 'assumption')."""
     w = word.strip().lower().rstrip(".")
-    found = _KIND_ALIASES.get(w)
+    found = KIND_ALIASES.get(w)
     if found or not kinds:
         return found
     for candidate in (w, w[:-1] if w.endswith("s") else None, w[:-2] if w.endswith("es") else None):
@@ -233,7 +213,7 @@ def normalize_number(text: str) -> str | None:
     if head[:1].isalpha():   # an appendix letter: "a.1" -> "A.1" (and "pt" -> "Pt", which no book holds)
         head = head[0].upper() + head[1:]
     number = head + ("." + rest if rest else "")
-    return number if _NUMBER_RE.match(number) else None
+    return number if NUMBER_RE.match(number) else None
 
 
 def entity_id(kind: str, number: str) -> str:
@@ -687,11 +667,6 @@ def fts_query(text: str) -> str:
     return " OR ".join(dict.fromkeys(terms))
 
 
-# Words that carry no topic: a query made of them and one rare term is a lookup of that term.
-STOPWORDS = frozenset("""a about an and are as at be by can do does for from how i in is it its me of on or
-show tell that the their then there these this to what when where which who why will with""".split())
-
-
 def query_profile(reader: BookReader, embedder: Embedder, query: str) -> dict:
     """What kind of query this is, for the dense/BM25 weighting: its content words, the identifiers
     it names, and its rare terms (words of this book that are not whole words of the model's English
@@ -772,24 +747,12 @@ class TagVocabulary:
         return list(dict.fromkeys(known)), unknown
 
 
-def reference_pattern(kinds: Iterable[str]):
-    """The regex of explicit references to entities of these kinds: 'Algorithm 3.2', 'eq. (3.4)',
-    'Thm 5.1', 'Assumption 2.1' (the book's own kinds), with the aliases agents use."""
-    words = set(_KIND_ALIASES) | set(kinds) | {k + "s" for k in kinds}
-    alternation = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
-    return re.compile(rf"\b({alternation})\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?)\)?(?!\w|\.\d)",
-                      re.IGNORECASE)
-
-
 _REF_RE = reference_pattern(ENTITY_KINDS)
-
-
-_SECTION_REF_RE = re.compile(r"(?:\b[Ss]ection|\bsec\.|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})\b")
 
 
 def section_references(query: str) -> list[str]:
     """Section numbers the query names outright: 'Section 4.2.1', '§ 4.2', 'sec. 3.1'."""
-    return list(dict.fromkeys(normalize_number(n) for n in _SECTION_REF_RE.findall(query) if normalize_number(n)))
+    return list(dict.fromkeys(normalize_number(n) for n in SECTION_REFERENCE_RE.findall(query) if normalize_number(n)))
 
 
 def explicit_references(query: str, kinds: Sequence[str] = ENTITY_KINDS, pattern=None) -> list[tuple[str, str]]:
@@ -1043,9 +1006,15 @@ def expand_graph(reader: BookReader, ids: Sequence[str], relations: Sequence[str
 _kb_workers = None
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one: a container's
+    cpuset, taskset), which the service's threads and the builder's processes are counted by."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def search_threads() -> int:
     """RAG_SEARCH_THREADS, by default the CPUs this process may run on."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    usable = usable_cpus()
     raw = env("RAG_SEARCH_THREADS", str(usable)) or str(usable)
     if not raw.strip().isdigit() or int(raw) < 1:
         raise ConfigError(f"RAG_SEARCH_THREADS must be a whole number of threads, 1 or more; got {raw!r}")

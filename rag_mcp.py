@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, TagVocabulary, chunk_type, env,
                       expand_graph, normalize_number, now_iso, off_loop, whole_number)
+from rag_text import TOP_LEVEL_DEF_RE, called_names
 
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
@@ -127,10 +128,6 @@ def related_code(kb: KnowledgeBase, ids: Sequence[str]) -> tuple[str, list[str]]
     return "\n\n".join(parts), [index[n][0] for n in names]
 
 
-_CALL_RE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-_CALL_ATTR_RE = re.compile(r"\.([A-Za-z_]\w*)\s*\(")
-
-
 def code_index(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
     """{function or class name: (algorithm id, its source)} over every algorithm (built once per file)."""
     if getattr(kb, "_code_index", None) is None:
@@ -142,12 +139,6 @@ def code_index(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
     return kb._code_index
 
 
-def called_names(code: str) -> list[str]:
-    """Names a piece of code calls (plain calls and method calls), in order of first use."""
-    names = _CALL_RE.findall(code) + _CALL_ATTR_RE.findall(code)
-    return list(dict.fromkeys(n for n in names if n not in ("def", "class", "return", "print")))
-
-
 def top_level_definitions(code: str) -> dict[str, str]:
     """{name: source} of each top-level def/class in an algorithm's code (parsed, else by indentation)."""
     import ast
@@ -157,7 +148,7 @@ def top_level_definitions(code: str) -> dict[str, str]:
     except SyntaxError:
         blocks, name, lines = {}, None, []
         for line in code.splitlines():
-            m = re.match(r"(?:def|class)\s+([A-Za-z_]\w*)", line)
+            m = TOP_LEVEL_DEF_RE.match(line)
             if m:
                 if name:
                     blocks[name] = "\n".join(lines).rstrip()
