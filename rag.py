@@ -24,17 +24,23 @@ from typing import Annotated, Any, Sequence
 from rag_core import (  # noqa: F401  (re-exported: the library API of README's "Offline")
     CHUNK_KINDS, DEFAULT_DB, DEFAULT_MODEL_DIR, DEFAULT_PORT, ENTITY_KINDS, RELATIONS, SERVICE_NAME,
     CLIENT_DECODE_ERRORS, MAX_BODY_BYTES, Chunk, ConfigError, Embedder, Hit, KnowledgeBase, SearchResult,
-    decode_error_message, env, error_responses, now_iso, off_loop, search_threads,
+    BudgetExceeded, decode_error_message, env, error_responses, now_iso, off_loop, request_budget, search_threads,
 )
 
 
 # --------------------------------------------------------------------------- app
 """App: the Litestar application serving every adapter over one KnowledgeBase."""
 
+RETRY_AFTER_SECONDS = 1  # a request stopped at its time budget: the Retry-After hint
+# On a stop signal, requests in flight get this long to finish before the server closes them;
+# work that outlives them runs on daemon threads (rag_core.WorkerPool), so nothing holds the exit.
+SHUTDOWN_GRACE_SECONDS = 3
+
 
 _ERROR_CODES = {400: "INVALID_PARAMETER", 401: "UNAUTHORIZED", 404: "NOT_FOUND",
                 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE",
-                429: "RATE_LIMIT_EXCEEDED", 500: "INTERNAL_ERROR"}
+                429: "RATE_LIMIT_EXCEEDED", 500: "INTERNAL_ERROR",
+                503: "TIME_BUDGET_EXCEEDED"}
 
 
 def _validation_detail(exc: Any) -> str:
@@ -249,7 +255,7 @@ def check_settings() -> dict[str, Any]:
     """The environment's settings, parsed at start-up: a bad one stops the start with one line."""
     from rag_rest import rate_limit_setting
 
-    return {"search_threads": search_threads(), "rate_limit": rate_limit_setting()}
+    return {"search_threads": search_threads(), "rate_limit": rate_limit_setting(), "request_budget": request_budget()}
 
 
 
@@ -372,6 +378,9 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         detail = exc.detail if exc.status_code != 500 else "internal error"
         return error_response(exc.status_code, str(detail), headers=exc.headers)  # e.g. Allow on a 405
 
+    def on_budget(_: Request, exc: BudgetExceeded) -> Response:
+        return error_response(503, str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
     def on_crash(_: Request, exc: Exception) -> Response:
         if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault
             return error_response(400, decode_error_message(exc))
@@ -395,7 +404,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         return Response(content=data, headers=headers, media_type=MediaType.JSON)
 
     @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
-          responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
+          responses=error_responses(400, 401, 413, 500, 503, body=ErrorBody, cached=True))
     async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
         return cached(request, await off_loop(semantic_search, kb, data), SEARCH_MAX_AGE)
 
@@ -465,6 +474,10 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     def on_spec03_validation(request: Request, exc: ValidationException) -> Response:
         return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON", _validation_detail(exc))])
 
+    def on_spec03_budget(request: Request, exc: BudgetExceeded) -> Response:
+        return spec03_error(request, 503, "Search timed out", [Spec03Detail("TIME_BUDGET_EXCEEDED", str(exc))],
+                            retry_after=RETRY_AFTER_SECONDS, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
     def on_spec03_crash(request: Request, exc: Exception) -> Response:
         if isinstance(exc, CLIENT_DECODE_ERRORS):
             return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON",
@@ -473,7 +486,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
             "SEARCH_ERROR", "An error occurred during search. Please try again.")])
 
     @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)",
-          responses=error_responses(400, 401, 413, 422, 429, 500, body=Spec03Error))
+          responses=error_responses(400, 401, 413, 422, 429, 500, 503, body=Spec03Error))
     async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
         return await off_loop(rag_search, kb, data)
 
@@ -482,7 +495,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         path="/api/rag", route_handlers=[api_rag_search],
         middleware=[RateLimitConfig(rate_limit=(unit, count), identifier_for_request=session_key).middleware],
         exception_handlers={Spec03Failure: on_spec03_failure, ValidationException: on_spec03_validation,
-                            HTTPException: on_spec03_http, Exception: on_spec03_crash},
+                            HTTPException: on_spec03_http, BudgetExceeded: on_spec03_budget,
+                            Exception: on_spec03_crash},
     )
 
     app = _without_pydantic_plugins(Litestar)(
@@ -499,7 +513,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
                              "EntityResponse": EntityResponse, "RagSearchRequest": RagSearchRequest,
                              "RagSearchResponse": RagSearchResponse},
         exception_handlers={ApiError: on_api_error, ValidationException: on_validation,
-                            HTTPException: on_http, Exception: on_crash},
+                            HTTPException: on_http, BudgetExceeded: on_budget, Exception: on_crash},
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
                                      description=f"Knowledge service for {kb.title}",
                                      render_plugins=offline_docs_plugins()),
@@ -642,7 +656,7 @@ def serve_workers(workers: int, host: str, port: int) -> None:
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config("rag:create_app", factory=True, workers=workers, host=host, port=port,
-                            log_level="warning")
+                            log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS)
     sock = config.bind_socket()
     if sock.family in (socket.AF_INET, socket.AF_INET6):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -748,7 +762,8 @@ examples:
                 kb = None  # opened above only to fail fast; the supervisor itself needs no model
                 serve_workers(args.workers, args.host, args.port)
             else:
-                uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+                uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                            timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS)
             return 0
         if args.command == "search":
             filters = {"chapter": args.chapter} if args.chapter else None
