@@ -93,7 +93,7 @@ def repeated_part(times: int, into: Path) -> Path:
     import pypdfium2 as pdfium
 
     source = pdfium.PdfDocument(str(ROOT / "book" / "book.pdf"))
-    starts = sorted({b.get_dest().get_index() for b in source.get_toc(max_depth=1)
+    starts = sorted({b.get_dest().get_index() for b in source.get_toc(max_depth=16)
                      if b.level == 0 and b.get_dest() is not None} | {len(source)})
     first, end = max(zip(starts, starts[1:]), key=lambda span: span[1] - span[0])
     book = pdfium.PdfDocument.new()
