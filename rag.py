@@ -23,12 +23,16 @@ from typing import Any, Sequence
 from rag_core import (  # noqa: F401  (re-exported: the library API of docs/deployment.md's "Offline")
     CHUNK_KINDS, DEFAULT_DB, DEFAULT_MODEL_DIR, DEFAULT_PORT, ENTITY_KINDS, RELATIONS, SERVICE_NAME,
     CLIENT_DECODE_ERRORS, MAX_BODY_BYTES, Chunk, ConfigError, Embedder, Hit, KnowledgeBase, SearchResult,
-    decode_error_message, env, error_responses, now_iso, off_loop, search_threads,
+    BudgetExceeded, decode_error_message, env, error_responses, now_iso, off_loop, request_budget, search_threads,
 )
 
 
 # --------------------------------------------------------------------------- app
 """App: the Litestar application serving every adapter over one KnowledgeBase."""
+
+# On a stop signal, requests in flight get this long to finish before the server closes them;
+# work that outlives them runs on daemon threads (rag_core.WorkerPool), so nothing holds the exit.
+SHUTDOWN_GRACE_SECONDS = 3
 
 
 class RequestLogMiddleware:
@@ -218,7 +222,7 @@ def check_settings() -> dict[str, Any]:
     """The environment's settings, parsed at start-up: a bad one stops the start with one line."""
     from rag_rest import rate_limit_setting
 
-    return {"search_threads": search_threads(), "rate_limit": rate_limit_setting()}
+    return {"search_threads": search_threads(), "rate_limit": rate_limit_setting(), "request_budget": request_budget()}
 
 
 
@@ -457,7 +461,7 @@ def serve_workers(workers: int, host: str, port: int) -> None:
     from uvicorn.supervisors import Multiprocess
 
     config = uvicorn.Config("rag:create_app", factory=True, workers=workers, host=host, port=port,
-                            log_level="warning")
+                            log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS)
     sock = config.bind_socket()
     if sock.family in (socket.AF_INET, socket.AF_INET6):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -568,7 +572,8 @@ def serve_command(kb: KnowledgeBase, args: argparse.Namespace) -> int:
         os.environ["HOST"] = args.host  # each worker's /mcp Host check follows the bind address
         serve_workers(args.workers, args.host, args.port)
     else:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                    timeout_graceful_shutdown=SHUTDOWN_GRACE_SECONDS)
     return 0
 
 

@@ -22,8 +22,9 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, NONBLANK, Chunk, JsonSchema, KnowledgeBase, decode_error_message,
-                      env, error_responses, now_iso, off_loop, whole_number)
+from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, NONBLANK, RETRY_AFTER_SECONDS, BudgetExceeded, Chunk, JsonSchema,
+                      KnowledgeBase, check_deadline, decode_error_message, env, error_responses, now_iso, off_loop,
+                      request_budget, time_budget, whole_number)
 from rag_text import CITATION_RE, EQUATION_TAG_RE, QUESTION_REFERENCE_RE, QUESTION_STOPWORDS
 
 # --------------------------------------------------------------------------- retrieval
@@ -138,6 +139,11 @@ def split_passages(text: str, max_words: int = 90) -> list[str]:
     return passages
 
 
+def embed_within_budget(kb: KnowledgeBase, passage: str):
+    check_deadline()  # up to 200 passages of selected text, one model run each
+    return kb.embedder.embed([passage])
+
+
 def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str | None = None,
              module: str | None = None) -> RetrievalContext:
     """The chunks for a query: from the book (optionally one module), or only from selected_text."""
@@ -151,7 +157,7 @@ def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str |
         if passages:
             q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
             # One passage per model run: the same text always gets the same vector.
-            vectors = np.vstack([kb.embedder.embed([p]) for p in passages])
+            vectors = np.vstack([embed_within_budget(kb, p) for p in passages])
             sims = vectors @ q
             for i in sorted(range(len(passages)), key=lambda i: (-float(sims[i]), i))[:top_k]:
                 chunks.append(Retrieved(passages[i], round(max(0.0, min(1.0, float(sims[i]))), 4),
@@ -468,6 +474,7 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
     total_weight = sum(weights.values()) or 1.0
     candidates = []
     for ci, chunk in enumerate(considered):
+        check_deadline()
         around = terms(f"{chunk.headings} {chunk.text}")
         topical = sum(w for t, w in weights.items() if t in around) / total_weight
         kind, _, number = chunk.metadata.get("entity", "").partition(" ")
@@ -739,7 +746,12 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
     query, mode, selected_text, top_k, module_filter = validate_ask(kb, query, mode, selected_text, top_k,
                                                                     module_filter)
     try:
-        context = retrieve(kb, query, top_k, selected_text if mode == "selected_text_only" else None, module_filter)
+        with time_budget(request_budget()):  # retrieval and the extractive answer; not an LLM's wait
+            context = retrieve(kb, query, top_k, selected_text if mode == "selected_text_only" else None,
+                               module_filter)
+            extractive = extractive_answer(kb, query, context)
+    except BudgetExceeded as exc:
+        raise AnswerError(503, "service_unavailable", str(exc), "retry") from None
     except Exception as exc:  # the knowledge base failed: spec 05's service_unavailable
         raise AnswerError(503, "service_unavailable", f"retrieval failed: {type(exc).__name__}", "retry") from None
     generated = time.perf_counter()
@@ -757,7 +769,7 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
         if not context.chunks:
             response.update(error_type="empty_results", fallback_action="refuse_answer")
     else:
-        text, used = extractive_answer(kb, query, context)
+        text, used = extractive
         llm_error = None
         if env("OPENAI_API_KEY"):
             try:
@@ -950,7 +962,10 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
         return Response(content=err.body(), status_code=status, media_type=MediaType.JSON)
 
     def on_answer_error(_: Request, exc: AnswerError) -> Response:
-        return error(exc.status, exc)
+        response = error(exc.status, exc)
+        if exc.fallback_action == "retry":
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
     def on_bad_body(_: Request, exc: Exception) -> Response:
         detail = getattr(exc, "detail", "") or "request body must be a JSON object"
@@ -960,6 +975,9 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
         if exc.status_code >= 500:
             return on_crash(_, exc)
         return error(exc.status_code, AnswerError(exc.status_code, "invalid_query", str(exc.detail)))
+
+    def on_budget(request: Request, exc: BudgetExceeded) -> Response:
+        return on_answer_error(request, AnswerError(503, "service_unavailable", str(exc), "retry"))
 
     def on_crash(_: Request, exc: Exception) -> Response:
         if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input
@@ -986,8 +1004,8 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
                         status_code=200, media_type=MediaType.JSON)
 
     return Router(path="/", route_handlers=[tools, tool_retrieve_content, ask],
-                  exception_handlers={AnswerError: on_answer_error, ValidationException: on_bad_body,
-                                      HTTPException: on_http, Exception: on_crash},
+                  exception_handlers={AnswerError: on_answer_error, BudgetExceeded: on_budget,
+                                      ValidationException: on_bad_body, HTTPException: on_http, Exception: on_crash},
                   signature_namespace={"JSONBody": JSONBody, "Request": Request, "Response": Response})
 
 

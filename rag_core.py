@@ -19,6 +19,7 @@ import re
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -325,7 +326,10 @@ class BookReader:
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
-        return open_readonly(self._uri, spellfix=spellfix)
+        db = open_readonly(self._uri, spellfix=spellfix)
+        # A statement past its request's deadline stops (apsw.InterruptError): see time_budget.
+        db.set_progress_handler(past_deadline, PROGRESS_STEPS)
+        return db
 
     @property
     def db(self):
@@ -787,6 +791,7 @@ class Ranker:
         reader = self.reader
         original = query
         query, changes = self.correct(query) if mode == "hybrid" else (query, [])
+        check_deadline()  # between stages: SQLite's progress handler covers the statements themselves
         t0 = time.perf_counter()
         vector = self.embedder.embed_query(query)
         t1 = time.perf_counter()
@@ -794,6 +799,7 @@ class Ranker:
         t2 = time.perf_counter()
         lexical = reader.lexical(query, max(CANDIDATES, k), filters) if mode != "dense" else []
         t3 = time.perf_counter()
+        check_deadline()
 
         cos = dict(dense)
         weight = dense_weight(query_profile(reader, self.embedder, query)) if mode == "hybrid" else None
@@ -810,6 +816,7 @@ class Ranker:
         ordered = ordered[:k]
         hits = self.hits(ordered, chunks or reader.chunks_by_rowid(ordered), scores, cos, pinned)
         t4 = time.perf_counter()
+        check_deadline()
         if traverse_kinds:
             hits.extend(self.expand(hits, traverse_kinds, vector))
         t5 = time.perf_counter()
@@ -1000,6 +1007,61 @@ def expand_graph(reader: BookReader, ids: Sequence[str], relations: Sequence[str
 
 
 
+# --------------------------------------------------------------------------- time budget
+"""Time budget: a deadline per request, checked by SQLite's progress handler and between stages."""
+
+DEFAULT_REQUEST_BUDGET = 5.0  # seconds: a search takes milliseconds, an answer well under one
+BUDGET_GRACE = 1.0            # seconds the caller waits past the deadline for the work to notice it
+PROGRESS_STEPS = 2000         # SQLite virtual-machine steps between deadline checks (~0.1 ms each)
+
+_deadline = threading.local()
+
+
+class BudgetExceeded(Exception):
+    """The request ran past its time budget; its work stopped.  Adapters answer 503 with a retry hint."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        super().__init__(f"the request ran past its time budget of {seconds:g} s and was stopped; "
+                         "try again, or with a shorter or simpler query")
+
+
+@contextmanager
+def time_budget(seconds: float | None):
+    """Within this block (on this thread), check_deadline raises and SQLite statements stop past the
+    deadline; either way the block ends in BudgetExceeded."""
+    import apsw
+
+    outer = getattr(_deadline, "at", None)
+    at = time.monotonic() + seconds if seconds is not None else None
+    _deadline.at = at if outer is None or at is None else min(outer, at)
+    try:
+        yield
+    except apsw.InterruptError:
+        if past_deadline():  # the progress handler stopped a statement at the deadline
+            raise BudgetExceeded(seconds if seconds is not None else request_budget()) from None
+        raise
+    finally:
+        _deadline.at = outer
+
+
+def past_deadline() -> bool:
+    at = getattr(_deadline, "at", None)
+    return at is not None and time.monotonic() > at
+
+
+def check_deadline() -> None:
+    """Raise BudgetExceeded when this thread's request is past its deadline (call between stages)."""
+    if past_deadline():
+        raise BudgetExceeded(request_budget())
+
+
+def bounded(seconds: float, fn, *args, **kwargs):
+    """fn(*args, **kwargs) within a time budget of its own (the worker pool's unit of work)."""
+    with time_budget(seconds):
+        return fn(*args, **kwargs)
+
+
 # --------------------------------------------------------------------------- worker pool
 """Worker pool: searches run in a few threads off the event loop, one SQLite connection each."""
 
@@ -1021,22 +1083,75 @@ def search_threads() -> int:
     return int(raw)
 
 
+class WorkerPool:
+    """A fixed set of daemon threads taking work from one queue (an executor for run_in_executor).
+
+    Unlike concurrent.futures' pool, whose threads the interpreter joins at exit, a stop signal
+    never waits here for work that outlived its request: the process ends when the server has.
+    """
+
+    def __init__(self, threads: int):
+        import queue
+
+        self._work: "queue.SimpleQueue" = queue.SimpleQueue()
+        for n in range(threads):
+            threading.Thread(target=self._serve, name=f"bookrag-kb-{n}", daemon=True).start()
+
+    def submit(self, fn, *args, **kwargs):
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        self._work.put((future, fn, args, kwargs))
+        return future
+
+    def _serve(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._work.get()
+            if not future.set_running_or_notify_cancel():
+                continue  # its caller gave up before it started
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # handed to the caller, as concurrent.futures does
+                future.set_exception(exc)
+
+
+def request_budget() -> float:
+    """RAG_REQUEST_BUDGET: the seconds one search or answer may work, by default 5."""
+    raw = env("RAG_REQUEST_BUDGET", str(DEFAULT_REQUEST_BUDGET)) or str(DEFAULT_REQUEST_BUDGET)
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = -1.0
+    if not 0.001 <= seconds <= 600:  # NaN fails too
+        raise ConfigError(f"RAG_REQUEST_BUDGET must be a number of seconds from 0.001 to 600; got {raw!r}")
+    return seconds
+
+
 async def off_loop(fn, *args, **kwargs):
     """Run knowledge-base work (embedding, SQLite) in the process's small worker pool, off the event loop.
 
     onnxruntime and SQLite release the GIL, so searches use every core while the loop goes on
     reading and answering requests.  Every route and MCP tool that searches shares this one pool
     (one thread per core), which also bounds the SQLite connections: one per thread.
+
+    The work runs inside the request budget (time_budget): SQLite's progress handler interrupts a
+    statement past the deadline and the ranking stages check it between them, so the worker is
+    freed and the caller gets BudgetExceeded.  Should work ever ignore the deadline, the caller
+    still stops waiting a moment after it (the thread finishes on its own).
     """
     import asyncio
     import functools
-    from concurrent.futures import ThreadPoolExecutor
 
     global _kb_workers
     if _kb_workers is None:
-        _kb_workers = ThreadPoolExecutor(max_workers=search_threads(), thread_name_prefix="bookrag-kb")
-    return await asyncio.get_running_loop().run_in_executor(_kb_workers, functools.partial(fn, *args, **kwargs))
-
+        _kb_workers = WorkerPool(search_threads())
+    budget = request_budget()
+    work = functools.partial(bounded, budget, fn, *args, **kwargs)
+    future = asyncio.get_running_loop().run_in_executor(_kb_workers, work)
+    try:
+        return await asyncio.wait_for(future, budget + BUDGET_GRACE)
+    except asyncio.TimeoutError:
+        raise BudgetExceeded(budget) from None
 
 
 # --------------------------------------------------------------------------- request rules
@@ -1054,8 +1169,11 @@ def decode_error_message(exc: BaseException) -> str:
 ERROR_DESCRIPTIONS = {400: "Invalid request: the message names the field", 401: "Missing or wrong API key",
                       404: "Not found", 413: "Request body larger than 1 MB",
                       422: "Query empty or longer than allowed", 429: "Rate limit exceeded",
-                      500: "Internal error", 503: "Knowledge base unavailable; retry"}
+                      500: "Internal error",
+                      503: "The request ran past its time budget (RAG_REQUEST_BUDGET) or the knowledge base "
+                           "is unavailable; retry after Retry-After seconds"}
 MAX_BODY_BYTES = 1_000_000  # every route, MCP included: larger bodies get a 413
+RETRY_AFTER_SECONDS = 1     # a request stopped at its time budget: the Retry-After hint every adapter sends
 
 def error_responses(*statuses: int, body: Any, cached: bool = False) -> dict[int, Any]:
     """A route's OpenAPI responses besides its 200: each error status with the body it really sends."""

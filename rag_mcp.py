@@ -11,8 +11,8 @@ import functools
 import re
 from typing import Any, Sequence
 
-from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, TagVocabulary, chunk_type, env,
-                      expand_graph, normalize_number, now_iso, off_loop, whole_number)
+from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, BudgetExceeded, Chunk, KnowledgeBase, TagVocabulary,
+                      chunk_type, env, expand_graph, normalize_number, now_iso, off_loop, whole_number)
 from rag_text import TOP_LEVEL_DEF_RE, called_names
 
 # --------------------------------------------------------------------------- MCP (spec 02)
@@ -427,9 +427,14 @@ def in_worker_pool(tool):
     its own SQLite connection; the shared pool keeps MCP and REST searches on one core each.
     The SDK reads the signature through __wrapped__, so the tool's schema is unchanged.
     """
+    from mcp.server.mcpserver.exceptions import ToolError
+
     @functools.wraps(tool)
     async def run(**arguments):
-        return await off_loop(tool, **arguments)
+        try:
+            return await off_loop(tool, **arguments)
+        except BudgetExceeded as exc:  # a tool error the model can read: it says to retry
+            raise ToolError(str(exc)) from None
 
     return run
 

@@ -14,9 +14,10 @@ from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
-from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS, SERVICE_NAME,
-                      Chunk, ConfigError, Hit, JsonSchema, KnowledgeBase, decode_error_message, env, error_responses,
-                      expand_graph, id_is_wellformed, label_text, normalize_number, now_iso, off_loop, whole_number)
+from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS,
+                      RETRY_AFTER_SECONDS, SERVICE_NAME, BudgetExceeded, Chunk, ConfigError, Hit, JsonSchema,
+                      KnowledgeBase, decode_error_message, env, error_responses, expand_graph, id_is_wellformed,
+                      label_text, normalize_number, now_iso, off_loop, whole_number)
 
 # --------------------------------------------------------------------------- spec 01 REST
 """REST adapter (spec 01): /search/semantic, /search/expand-graph, /entity/{type}/{number}."""
@@ -481,7 +482,7 @@ SEARCH_MAX_AGE = 86400      # spec 01: agents cache search and expansion for 24 
 ENTITY_MAX_AGE = 604800     # and entities for 7 days
 ERROR_CODES = {400: "INVALID_PARAMETER", 401: "UNAUTHORIZED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
                413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 429: "RATE_LIMIT_EXCEEDED",
-               500: "INTERNAL_ERROR"}
+               500: "INTERNAL_ERROR", 503: "TIME_BUDGET_EXCEEDED"}
 
 
 def validation_detail(exc: Any) -> str:
@@ -528,12 +529,16 @@ def spec01_error_handlers() -> dict:
         detail = exc.detail if exc.status_code != 500 else "internal error"
         return error_response(exc.status_code, str(detail), headers=exc.headers)  # e.g. Allow on a 405
 
+    def on_budget(_, exc: BudgetExceeded):
+        return error_response(503, str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
     def on_crash(_, exc: Exception):
         if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault
             return error_response(400, decode_error_message(exc))
         return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
 
-    return {ApiError: on_api_error, ValidationException: on_validation, HTTPException: on_http, Exception: on_crash}
+    return {ApiError: on_api_error, ValidationException: on_validation, HTTPException: on_http,
+            BudgetExceeded: on_budget, Exception: on_crash}
 
 
 def cached(kb: KnowledgeBase, request, body: Any, max_age: int):
@@ -573,7 +578,7 @@ def spec01_routes(kb: KnowledgeBase):
                               counts=kb.counts(), build_report=kb.build_report)
 
     @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
-          responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
+          responses=error_responses(400, 401, 413, 500, 503, body=ErrorBody, cached=True))
     async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
         return cached(kb, request, await off_loop(semantic_search, kb, data), SEARCH_MAX_AGE)
 
@@ -625,6 +630,10 @@ def spec03_routes(kb: KnowledgeBase, rate_limit: tuple[str, int]):
     def on_validation(request: Request, exc: ValidationException) -> Response:
         return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON", validation_detail(exc))])
 
+    def on_budget(request: Request, exc: BudgetExceeded) -> Response:
+        return spec03_error(request, 503, "Search timed out", [Spec03Detail("TIME_BUDGET_EXCEEDED", str(exc))],
+                            retry_after=RETRY_AFTER_SECONDS, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
     def on_crash(request: Request, exc: Exception) -> Response:
         if isinstance(exc, CLIENT_DECODE_ERRORS):
             return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON",
@@ -633,7 +642,7 @@ def spec03_routes(kb: KnowledgeBase, rate_limit: tuple[str, int]):
             "SEARCH_ERROR", "An error occurred during search. Please try again.")])
 
     @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)",
-          responses=error_responses(400, 401, 413, 422, 429, 500, body=Spec03Error))
+          responses=error_responses(400, 401, 413, 422, 429, 500, 503, body=Spec03Error))
     async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
         return await off_loop(rag_search, kb, data)
 
@@ -642,6 +651,6 @@ def spec03_routes(kb: KnowledgeBase, rate_limit: tuple[str, int]):
         path="/api/rag", route_handlers=[api_rag_search],
         middleware=[RateLimitConfig(rate_limit=(unit, count), identifier_for_request=session_key).middleware],
         exception_handlers={Spec03Failure: on_failure, ValidationException: on_validation,
-                            HTTPException: on_http, Exception: on_crash},
+                            HTTPException: on_http, BudgetExceeded: on_budget, Exception: on_crash},
         signature_namespace={"JSONBody": JSONBody, "Request": Request, "Response": Response},
     )

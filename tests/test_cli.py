@@ -194,6 +194,9 @@ def test_serves_from_a_read_only_filesystem(read_only_dir):
     ("RAG_SEARCH_THREADS", "many", "RAG_SEARCH_THREADS must be a whole number"),
     ("RAG_SEARCH_THREADS", "0", "RAG_SEARCH_THREADS must be a whole number"),
     ("RAG_RATE_LIMIT", "lots", "RAG_RATE_LIMIT must look like '60/minute'"),
+    ("RAG_REQUEST_BUDGET", "soon", "RAG_REQUEST_BUDGET must be a number of seconds"),
+    ("RAG_REQUEST_BUDGET", "0", "RAG_REQUEST_BUDGET must be a number of seconds"),
+    ("RAG_REQUEST_BUDGET", "nan", "RAG_REQUEST_BUDGET must be a number of seconds"),
 ])
 def test_bad_settings_stop_the_start(name, value, fragment):
     import os
