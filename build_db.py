@@ -5,7 +5,7 @@
 
 Stages: read (PDF pages with layout) -> structure (running heads dropped, margin column,
 headings) -> entities and chunks, in build_pdf.py (a folder of Markdown lessons: build_markdown.py;
-the rows both make: build_common.py); then, each a function below: references (the edge graph)
+the rows both make: rag_store.py); then, each a function below: references (the edge graph)
 -> embed (batched) -> related -> tags (build_tags.py) -> write a temporary file -> verify -> atomic
 rename.  An interrupted or
 failed build never touches the existing output file.  Imports the one embedder and the id

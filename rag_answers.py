@@ -1,9 +1,10 @@
-"""Grounded answers and the agent retrieval tool (specs 04 and 05) over rag.KnowledgeBase.
+"""Grounded answers and the agent retrieval tool (specs 04 and 05) over rag_core.KnowledgeBase.
 
 Sections: retrieval (the retrieve_content tool: the book, or only the text a user selected),
 answering (extractive and deterministic by default; an OpenAI-compatible LLM when configured),
-the HTTP routes (/tools, /tools/retrieve_content, /ask) and the MCP tool answer_question.
-A sibling of rag.py because rag.py passed the size DESIGN.md sets; rag.py's app mounts these.
+and the routes: answer_routes gives a Litestar Router with /tools, /tools/retrieve_content and
+/ask in spec 05's error format, which rag.create_app mounts beside the other adapters' routers
+(the MCP tool answer_question is rag_mcp's, over this module's answer).  Imports only the core.
 """
 
 from __future__ import annotations

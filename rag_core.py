@@ -49,7 +49,7 @@ ENTITY_KINDS = SPEC_KINDS + ("example", "exercise", "theorem", "lemma", "proposi
                              "remark", "box", "listing")
 CHUNK_KINDS = ("text",) + ENTITY_KINDS
 
-# Graph relations (spec 01 names); DESIGN.md gives each its one meaning.
+# Graph relations (spec 01 names), each with one meaning: expand_graph below, and docs/api.md.
 RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES", "PART_OF", "FOLLOWS", "RELATED_TO")
 
 # BeliefCraft's chunk_type names (spec 02 metadata) for our kinds.
