@@ -48,9 +48,9 @@ def source_patterns() -> list[tuple[str, int, str, int]]:
 
 def runtime_patterns() -> list[tuple[str, int, str, int]]:
     """Compiled patterns the modules hold, and those their pattern factories build for a book."""
-    from build_db import mention_pattern
     from build_tags import Tag, phrase_pattern
-    from rag_core import ENTITY_KINDS, reference_pattern
+    from rag_core import ENTITY_KINDS
+    from rag_text import mention_pattern, reference_pattern
 
     found = []
     for name in MODULES:
@@ -130,8 +130,8 @@ def attack_strings(limit: int) -> dict[str, str]:
 
 PROBE = textwrap.dedent('''
     import json, sys, time
-    from rag_core import (KnowledgeBase, correct_query, explicit_references, fts_query, identifier_index_terms,
-                          identifiers, query_profile, section_references)
+    from rag_core import (KnowledgeBase, explicit_references, fts_query, identifier_index_terms, identifiers,
+                          query_profile, section_references)
     from rag_rest import (ApiError, RagSearchRequest, SemanticSearchRequest, Spec03Failure, validate_rag_search,
                           validate_semantic)
     from rag_answers import sentences, split_passages, terms, validate_ask
@@ -152,13 +152,13 @@ PROBE = textwrap.dedent('''
         "identifier_index_terms": lambda s: identifier_index_terms(s),
         "explicit_references": lambda s: explicit_references(s, kb.kinds, kb.reference_re),
         "section_references": lambda s: section_references(s),
-        "query_profile": lambda s: query_profile(kb, s),
-        "correct_query": lambda s: correct_query(kb, s),
+        "query_profile": lambda s: query_profile(kb.reader, kb.embedder, s),
+        "correct_query": lambda s: kb.ranker.correct(s),
         "validate_semantic": lambda s: quietly(validate_semantic, SemanticSearchRequest(query=s), kb.kinds),
         "validate_rag_search": lambda s: quietly(validate_rag_search,
                                                  RagSearchRequest(query=s[:500], scope="entire_book")),
         "validate_ask": lambda s: quietly(validate_ask, kb, s, "full_book", None, 5, None),
-        "mcp_filters": lambda s: quietly(mcp_filters, {"part": s, "section": s}),
+        "mcp_filters": lambda s: quietly(mcp_filters, {"part": s, "section": s}, kb.parts()),
         "sentences": lambda s: sentences(s),
         "terms": lambda s: terms(s),
     }
