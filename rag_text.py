@@ -49,7 +49,8 @@ def reference_pattern(kinds: Iterable[str]):
     Groups: the word, the number."""
     words = set(KIND_ALIASES) | set(kinds) | {k + "s" for k in kinds}
     alternation = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
-    return re.compile(rf"\b({alternation})\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?)\)?(?!\w|\.\d)",
+    # "Figure 3-4": books not set by TeX print a hyphen where others print a period
+    return re.compile(rf"\b({alternation})\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:[.-]\d+)*[a-z]?)\)?(?!\w|[.-]\d)",
                       re.IGNORECASE)
 
 
