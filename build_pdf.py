@@ -507,6 +507,7 @@ class ChunkBuilder:
         self.maths = DisplayMaths()
         self.page: Page | None = None
         self.proof_of: str | None = None        # the statement whose proof (or solution) the open text is
+        self.proof_frame: tuple | None = None   # (frame, page) of that statement, when it is set in one
 
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
@@ -570,7 +571,8 @@ class ChunkBuilder:
             case ExerciseItem():
                 self._open_exercise(role, line)
             case EndsStatement():
-                self.open_proof(self.close_block())
+                box, page = (self.block.box, self.block.page) if self.block else (None, 0)
+                self.open_proof(self.close_block(), box, page)
             case EquationLabel(number=number):
                 self.add_equation(line, number, items, idx)
             case _:
@@ -660,11 +662,13 @@ class ChunkBuilder:
         height = max(g[3] for g in strokes) - min(g[1] for g in strokes)
         return line.size * END_MARK_MIN <= width <= line.size and line.size * END_MARK_MIN <= height <= line.size
 
-    def open_proof(self, statement: Chunk | None) -> None:
+    def open_proof(self, statement: Chunk | None, box: tuple | None = None, page: int = 0) -> None:
         """ "Proof." after a statement: the proof is a text chunk of its own (or several), linked to
-        the statement; it ends at its end mark, or where the next head or heading begins."""
+        the statement; it ends at its end mark, at the end of the frame the statement is set in, or
+        where the next head or heading begins."""
         self.flush_text()
         self.proof_of = statement.id if statement is not None else None
+        self.proof_frame = (box, page) if box is not None else None
 
     def add_found(self, found: FoundEntity, pdf_page: int) -> None:
         """An entity found whole on the page; a float or a statement ends the open text (a formula sits in it)."""
@@ -709,6 +713,10 @@ class ChunkBuilder:
                     self.close_block()
                 return
             self.close_block()
+        if self.proof_of is not None and self.proof_frame is not None:
+            frame, page = self.proof_frame
+            if line.page == page and not inside(line, frame, pad=FRAME_PAD):
+                self.flush_text()   # a solution set in the statement's frame ends with it
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
         if self.proof_of is not None and (END_MARK_RE.search(text) or self._drawn_end_mark(line)):
@@ -718,9 +726,9 @@ class ChunkBuilder:
             # The new paragraph opens the next chunk, and takes along the lead-ins just before it, so
             # a unit and what introduces it stay in one chunk.
             carried = self.text.split_off_last()
-            proof_of = self.proof_of
+            proof_of, frame = self.proof_of, self.proof_frame
             self.flush_text()
-            self.proof_of = proof_of   # a long proof goes on in the next chunk, linked all the same
+            self.proof_of, self.proof_frame = proof_of, frame   # a long proof goes on, linked all the same
             self.text.paragraphs = carried
             self.text.tokens = sum(self.count_tokens(l.text) - SPECIAL_TOKENS for p in carried for l in p)
 
@@ -752,6 +760,7 @@ class ChunkBuilder:
         self.text = OpenText()
         last = chunks[-1] if chunks else None
         proof_of, self.proof_of = self.proof_of, None
+        self.proof_frame = None
         if lead_only and proof_of is None and last is not None and last.kind == "text" and \
                 all(getattr(last, k) == v for k, v in self.cursor.location().items()):
             # Lead-ins whose unit never came (a display or an entity took the next lines): they end
