@@ -68,6 +68,7 @@ PROSE_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")      # a plain word of r
 UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
 REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
 SENTENCE_END_RE = re.compile(r"[.!?:;)]$")                   # a line that ends a sentence or a clause
+STRAY_ACCENT_RE = re.compile("[ˆ˜¯˙¨ˇ˘´`^~˚\u0300-\u036f\u20d7]{1,3}")   # a word that is an accent alone
 
 # Words a reference in running text follows: "equation (5.3)", "see (5.3)", "by (5.3)".
 REFERENCE_LEADS = {"equation", "equations", "eq", "eq.", "eqs", "eqs.", "eqn", "eqn.", "and", "or", "see", "by",
@@ -137,6 +138,10 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     """The number of a displayed equation on this line: "(5.3)" at the column's right edge (or
     its left edge, for books that number on the left), standing apart from the formula."""
     words = line.words
+    if len(words) > 1 and STRAY_ACCENT_RE.fullmatch(words[-1].text):
+        while len(words) > 1 and STRAY_ACCENT_RE.fullmatch(words[-1].text):
+            words = words[:-1]   # an accent of the display's top row, set at the label's height
+        line = Line(words, line.page)
     last = words[-1]
     number = equation_number(last.text)
     if number is None and len(words) >= 2 and words[-2].text.startswith("("):
