@@ -164,7 +164,7 @@ FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left 
 FOOTNOTE_RULE_WIDTH = (0.1, 0.6)   # of the column's width: it is a short rule, neither a dash nor a table's
 FOOTNOTE_SIZE = 0.95          # of the body size: footnotes are set smaller than the text
 SCRIPT_SIZE = 0.85            # of a word's size: a raised mark is set smaller than this
-FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+|[a-z])(?=\S)")   # a mark glued to a note's first word
+FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+)(?=[^\W\d_]|$)")   # a note's mark, alone or glued to its first word
 
 
 def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line], list[Item]]:
@@ -184,7 +184,10 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
     blocks: list[list[Line]] = []
     for line in below:
         first = line.words[0]
-        marked = FOOTNOTE_MARK_RE.match(first.text) or (len(line.words) > 1 and first.size < line.words[1].size)
+        # a mark is set smaller than the note's words (alone, or as the first run of its word)
+        smaller = (len(line.words) > 1 and first.size < line.words[1].size * SCRIPT_SIZE) or (
+            len(first.spans) > 1 and first.spans[0].size < max(sp.size for sp in first.spans) * SCRIPT_SIZE)
+        marked = FOOTNOTE_MARK_RE.match(first.text) and smaller
         if not blocks or marked:
             blocks.append([line])
         else:
