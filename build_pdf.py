@@ -740,7 +740,15 @@ class ChunkBuilder:
             self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
 
     def flush_text(self) -> None:
-        paragraphs, notes = self.text.paragraphs, self.text.notes
+        paragraphs = self.text.paragraphs
+        # footnotes are chunks of their own, right after the passage whose line prints their mark
+        footnotes = [n for n in self.text.notes if n.startswith("[Footnote]")]
+        notes = [n for n in self.text.notes if not n.startswith("[Footnote]")]
+        self._flush_passage(paragraphs, notes)
+        for note in footnotes:
+            self.out.emit("text", note, self.page.number if self.page else 1, extra={"footnote": True})
+
+    def _flush_passage(self, paragraphs: list, notes: list[str]) -> None:
         chunks = self.out.chunks
         if not paragraphs:
             if notes and chunks and chunks[-1].kind == "text":
