@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 
-from build_formula import OPERATOR_NAMES, display_latex, font_alphabet, inline_latex, is_maths_font
+from build_formula import (OPERATOR_NAMES, display_latex, font_alphabet, inline_latex, is_maths_font, numbered_rows,
+                           plain_reading)
 from build_glyphs import Word
+from build_heads import equation_number
 
 __all__ = ["display_latex", "inline_latex", "is_math_font", "is_math_word", "math_share", "table_markdown",
-           "prose_with_math", "algorithm_text", "display_block", "is_prose_line"]
+           "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
+           "plain_reading"]
 
 
 # --------------------------------------------------------------------------- maths or text
@@ -362,3 +365,36 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         bottom = max(bottom, ink_extent(lines[j])[1])
         j += 1
     return block
+
+
+def _label_words(line, number: str) -> list:
+    """The words of a labelled line that print its number: "(3.2)" at the right edge (or split
+    as "(3" ".2)"), or at the left edge for books numbered on the left."""
+    words = line.words
+    if equation_number(words[-1].text) == number:
+        return [words[-1]]
+    if len(words) >= 2 and equation_number(words[-2].text + words[-1].text) == number:
+        return words[-2:]
+    if equation_number(words[0].text) == number:
+        return [words[0]]
+    return [w for w in words if equation_number(w.text) == number]
+
+
+def numbered_display(lines: list, at: int, column: tuple[float, float], body: float, label_of,
+                     bars=()) -> dict[str, str]:
+    """LaTeX per equation number for the display block around lines[at] (a labelled line): the
+    block's lines are gathered by ink and prose (display_block), every number in it is found with
+    `label_of(line)`, and its glyphs, the numbers left out, are read once; one number takes the
+    whole block, several share its rows (build_formula.numbered_rows)."""
+    block = [lines[k] for k in display_block(lines, at, column, body)]
+    labels: list[tuple[str, float]] = []
+    words: list[Word] = []
+    for line in block:
+        number = label_of(line)
+        drop = _label_words(line, number) if number is not None else []
+        if drop:
+            labels.append((number, sum(w.baseline for w in drop) / len(drop)))
+        words.extend(w for w in line.words if not any(w is d for d in drop))
+    if not labels:
+        return {}
+    return numbered_rows(words, bars, labels)
