@@ -339,11 +339,13 @@ def ink_extent(line) -> tuple[float, float]:
     return top, bottom
 
 
-def display_block(lines: list, at: int, column: tuple[float, float], body: float) -> list[int]:
+def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
     the lines above and below it that are not prose, overlap the text column and follow one
     another without the space TeX leaves around a display; other numbered rows of the block are
-    in it too (the caller assigns rows to numbers).  Indexes into `lines`, top to bottom."""
+    in it too (the caller assigns rows to numbers), and a line carrying a number (`label_of`) is a
+    display row whatever its words (an align row's `\\text{}` set apart from its maths).  Indexes
+    into `lines`, top to bottom."""
     anchor = lines[at]
     block = [at]
     gap = body * 0.9
@@ -351,11 +353,16 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
     def fits(line) -> bool:
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
-            not is_prose_line(line, column, body)
+            (not is_prose_line(line, column, body) or (label_of is not None and label_of(line) is not None))
+
+    def reach(j: int) -> float:
+        """How low the lines from lines[j] up reach: lines go by their tops, and a taller line just
+        above (a sum with its limits) may reach below the one after it."""
+        return max(ink_extent(lines[k])[1] for k in range(max(0, j - 2), j + 1) if lines[k].page == anchor.page)
 
     top, bottom = ink_extent(anchor)
     j = at - 1
-    while j >= 0 and fits(lines[j]) and top - ink_extent(lines[j])[1] < gap:
+    while j >= 0 and fits(lines[j]) and top - reach(j) < gap:
         block.insert(0, j)
         top = min(top, ink_extent(lines[j])[0])
         j -= 1
@@ -386,7 +393,7 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     block's lines are gathered by ink and prose (display_block), every number in it is found with
     `label_of(line)`, and its glyphs, the numbers left out, are read once; one number takes the
     whole block, several share its rows (build_formula.numbered_rows)."""
-    block = [lines[k] for k in display_block(lines, at, column, body)]
+    block = [lines[k] for k in display_block(lines, at, column, body, label_of)]
     labels: list[tuple[str, float]] = []
     words: list[Word] = []
     for line in block:
