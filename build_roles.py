@@ -145,7 +145,11 @@ def equation_label(line: Line, layout: Layout) -> str | None:
                                                        last.top, last.bottom, last.size, last.bold, last.mono)
     at_edge = last.x1 >= layout.right - LABEL_AT_EDGE or \
         abs(last.x1 - (layout.label_right or layout.right)) <= LABEL_COLUMN_SLACK
-    if number is not None and at_edge and not is_prose_reference(line, layout):
+    # a display wider than the column (into the margin, or the full width) pushes its number out with
+    # it: the formula itself runs past the column's edge, and the number stands apart from it
+    overhang = number is not None and len(words) >= 2 and words[-2].x1 > layout.right and \
+        last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP and any(is_math_font(w.font) for w in words[:-1])
+    if number is not None and (at_edge or overhang) and not is_prose_reference(line, layout):
         if "." in number or len(words) == 1 or last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP:
             return number
         return None
