@@ -146,9 +146,17 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     main: list[Line] = []
     margin: list[Line] = []
     margin_x = page.width + 1 if page.rotated else layout.margin_x
+    # Lines of the main column that run into the margin (a display wider than the column): what
+    # stands after them on their line (the equation number), and maths in the margin within their
+    # height (symbols and single letters: the rows of the same display), are the display's, not a
+    # margin note's.
+    wide = [line for line in page.lines if any(w.x0 < margin_x < w.x1 for w in line.words)]
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
+        if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
+                other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
+            left, right = line.words, []
         if left:
             main.append(Line(left, page.number))
         if right:
@@ -235,6 +243,7 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
             used.update(id(l) for l in content_lines)
         cap.used = True
         rows = table_markdown(content_lines, page.bars)
+        items.extend(equations_in(content_lines, layout, context=f"Table {cap.number}. {cap.title}", bars=page.bars))
         items.append(Item(cap.top, "entity", entity=FoundEntity(
             cap.kind, cap.number, cap.title, "\n\n".join(x for x in (cap.title, rows) if x))))
     return items
