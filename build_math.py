@@ -304,8 +304,8 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     left, right = column
     starts_left = line.x0 <= left + body * 1.5
     full = starts_left and line.x1 >= right - body * 2
-    if line.x0 <= left + body and re.fullmatch(r"\d+:", line.words[0].text):
-        return True       # a numbered line of pseudocode
+    if re.fullmatch(r"\d+:", line.words[0].text):
+        return True       # a numbered line of pseudocode (at the column's edge, or a box's inside it)
     first = line.words[0]
     if line.x0 <= left + body * 2 and re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", first.text) and not is_math_word(first) \
             and first.text.rstrip(",.;:") not in OPERATOR_NAMES:
