@@ -153,11 +153,13 @@ def equation_label(line: Line, layout: Layout) -> str | None:
         if "." in number or len(words) == 1 or last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP:
             return number
         return None
-    first = words[0]
+    # on the left: the leftmost word (a DVI route may write the number after the formula it precedes)
+    first = min(words, key=lambda w: w.x0)
+    rest = sorted((w for w in words if w is not first), key=lambda w: w.x0)
     number = equation_number(first.text)
-    if number is not None and len(words) >= 2 and first.x0 <= layout.left + LABEL_AT_EDGE \
-            and words[1].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP \
-            and is_display(Line(words[1:], line.page), layout):
+    if number is not None and rest and first.x0 <= layout.left + LABEL_AT_EDGE \
+            and rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP \
+            and is_display(Line(rest, line.page), layout):
         return number
     return None
 
