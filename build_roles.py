@@ -157,10 +157,9 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     first = min(words, key=lambda w: w.x0)
     rest = sorted((w for w in words if w is not first), key=lambda w: w.x0)
     number = equation_number(first.text)
-    if number is not None and rest and first.x0 <= layout.left + LABEL_AT_EDGE \
-            and rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP \
-            and is_display(Line(rest, line.page), layout):
-        return number
+    if number is not None and first.x0 <= layout.left + LABEL_AT_EDGE and (not rest or (
+            rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout))):
+        return number     # beside its display, or alone on its line (centred on a display of several rows)
     return None
 
 
