@@ -627,8 +627,8 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=()) -> li
         return number
 
     for i, l in enumerate(lines):
-        if label(l) is not None and (len(l.words) == 1 or equation_number(l.words[0].text) != label(l)):
-            number = equation_number(l.words[-1].text)
+        number = label(l)
+        if number is not None:
             if number not in read:
                 read.update(numbered_display(lines, i, (layout.left, layout.right), layout.body_size, label, bars))
             if read.get(number):
