@@ -22,7 +22,7 @@ from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_lik
 from build_layout import FULL_LINE_WORDS, Layout
 from build_math import (algorithm_text, is_math_word, math_share, numbered_display, plain_reading, prose_with_math,
                         table_markdown)
-from build_roles import ends_with_equation_number, equation_label, inside, prose_pair
+from build_roles import LEFT_LABEL_GAP, ends_with_equation_number, equation_label, inside, prose_pair
 
 
 # --------------------------------------------------------------------------- items
@@ -624,6 +624,14 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=()) -> li
         number = equation_label(line, layout)
         if number is None and len(line.words) > 1 and any(is_math_word(w) for w in line.words[:-1]):
             number = equation_label(line, inner)
+        if number is None and len(line.words) > 1:
+            # on the left, a float's numbers stand at its own indent (a pseudocode step's), apart from
+            # the maths they number
+            first = min(line.words, key=lambda w: w.x0)
+            rest = [w for w in line.words if w is not first]
+            if min(w.x0 for w in rest) - first.x1 > layout.body_size * LEFT_LABEL_GAP and \
+                    any(is_math_word(w) for w in rest):
+                number = equation_number(first.text)
         return number
 
     for i, l in enumerate(lines):
