@@ -531,12 +531,12 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         x0, x1, top, bottom = rect.left, rect.right, height - rect.top, height - rect.bottom
         # one text object may jump back a long way (a DVI route writes a left equation number after
         # its formula): that starts a run of its own, as another object would
-        back = span is not None and obj == last_obj and x0 < span.x1 - size * BACK_JUMP
+        back = span is not None and obj == last_obj and x0 < span.x1 - size * BACK_JUMP and not 0xDC00 <= u <= 0xDFFF
         if obj != last_obj or span is None or pending_break or back:
             if span is not None:
                 span.text = "".join(span_chars)
                 span.boxes = array("f", span_boxes)
-            if obj != last_obj:
+            if obj != last_obj or back:
                 font = raw.font(obj)
                 raw.origin(textpage, j, raw.dx, raw.dy)
                 baseline = height - raw.dy.value
