@@ -360,16 +360,40 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         above (a sum with its limits) may reach below the one after it."""
         return max(ink_extent(lines[k])[1] for k in range(max(0, j - 2), j + 1) if lines[k].page == anchor.page)
 
+    def across(line) -> tuple[float, float] | None:
+        """Where the line's maths runs across, its equation number left out."""
+        words = [w for w in line.words if equation_number(w.text) is None]
+        return (min(w.x0 for w in words), max(w.x1 for w in words)) if words else None
+
+    def beside(line) -> bool:
+        """A line above the block that starts where the prose line above it starts, and ends before
+        the display starts, goes on with that paragraph (TeX's short display skip sets it as close
+        as a row); a display's rows, limits and a fraction's parts reach across into the display,
+        and a display's first row never starts flush with the paragraph before it."""
+        if label_of is not None and label_of(line) is not None:
+            return True
+        span = across(line)
+        if span is None:
+            return False
+        k = lines.index(line)
+        above = lines[k - 1] if k > 0 and lines[k - 1].page == line.page else None
+        continues = above is not None and abs(above.x0 - line.x0) < 1.0 and is_prose_line(above, column, body) \
+            and ink_extent(line)[1] <= top + 0.5
+        return span[1] > x0 or not continues
+
     top, bottom = ink_extent(anchor)
+    x0, x1 = across(anchor) or (anchor.x0, anchor.x1)
     j = at - 1
-    while j >= 0 and fits(lines[j]) and top - reach(j) < gap:
+    while j >= 0 and fits(lines[j]) and top - reach(j) < gap and beside(lines[j]):
         block.insert(0, j)
         top = min(top, ink_extent(lines[j])[0])
+        x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
-    while j < len(lines) and fits(lines[j]) and ink_extent(lines[j])[0] - bottom < gap:
+    while j < len(lines) and fits(lines[j]) and ink_extent(lines[j])[0] - bottom < gap and beside(lines[j]):
         block.append(j)
         bottom = max(bottom, ink_extent(lines[j])[1])
+        x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
     return block
 
