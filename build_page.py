@@ -226,8 +226,11 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
     for cap in captions:
         if cap.used or cap.kind != "table":
             continue
-        rules = sorted(r for r in page.rules if r[0] < layout.margin_x
-                       and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW)
+        # the rule nearest the caption's top first (the class aligns the caption with its tabular;
+        # the table above may end within reach)
+        rules = sorted((r for r in page.rules if r[0] < layout.margin_x
+                        and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW),
+                       key=lambda r: abs(r[1] - cap.top))
         content_lines = []
         if rules:
             top = rules[0][1]
