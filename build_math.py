@@ -366,10 +366,11 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         return (min(w.x0 for w in words), max(w.x1 for w in words)) if words else None
 
     def beside(line) -> bool:
-        """A line above the block that starts where the prose line above it starts, and ends before
-        the display starts, goes on with that paragraph (TeX's short display skip sets it as close
-        as a row); a display's rows, limits and a fraction's parts reach across into the display,
-        and a display's first row never starts flush with the paragraph before it."""
+        """A line above the block that ends before the display starts, under a prose line, and
+        starts where that line starts (or holds only words of text), goes on with that paragraph
+        (TeX's short display skip sets it as close as a row); a display's rows, limits and a
+        fraction's parts reach across into the display, and its first row never starts flush with
+        the paragraph before it."""
         if label_of is not None and label_of(line) is not None:
             return True
         span = across(line)
@@ -377,8 +378,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False
         k = lines.index(line)
         above = lines[k - 1] if k > 0 and lines[k - 1].page == line.page else None
-        continues = above is not None and abs(above.x0 - line.x0) < 1.0 and is_prose_line(above, column, body) \
-            and ink_extent(line)[1] <= top + 0.5
+        worded = all(re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", w.text) and not is_math_word(w) for w in line.words)
+        continues = above is not None and is_prose_line(above, column, body) and ink_extent(line)[1] <= top + 0.5 \
+            and (abs(above.x0 - line.x0) < 1.0 or worded)
         return span[1] > x0 or not continues
 
     top, bottom = ink_extent(anchor)
