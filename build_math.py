@@ -352,8 +352,24 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     left, right = column
 
     def fits(line) -> bool:
+        if label_of is not None and label_of(line) is not None:
+            return line.page == anchor.page
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
-            (not is_prose_line(line, column, body) or (label_of is not None and label_of(line) is not None))
+            not is_prose_line(line, column, body) and not in_prose(line)
+
+    def in_prose(line) -> bool:
+        """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
+        on the axis): its ink straddles that line's baseline, which no display row's does."""
+        k = lines.index(line)
+        ink_top, ink_bottom = ink_extent(line)
+        for other in lines[max(0, k - 2):k + 3]:
+            if other is line or other.page != line.page or not is_prose_line(other, column, body) or \
+                    (label_of is not None and label_of(other) is not None):
+                continue
+            if ink_top < other.baseline - 1.0 and ink_bottom > other.baseline + 0.5 and other.x0 <= line.x0 \
+                    and line.x1 <= other.x1:
+                return True
+        return False
 
     def reach(j: int) -> float:
         """How low the lines from lines[j] up reach: lines go by their tops, and a taller line just
