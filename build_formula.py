@@ -923,11 +923,12 @@ def _delimited(nodes: list[Node]) -> list[Node]:
             continue
         rows = _matrix_rows(between, size)
         if len(rows) < 2:
-            # \left … \right around one row: a fence as tall as the pair between them is \middle
+            # \left … \right around one row: a fence as tall as the pair between them is a relation (\mid:
+            # the pair itself is written as plain delimiters, and \middle needs \left and \right)
             for n in between:
                 if n.kind == "sym" and n.role == "fence" and abs(n.top - left.top) < size * 0.3 \
                         and abs(n.bottom - left.bottom) < size * 0.3:
-                    n.tex = r"\middle" + n.tex
+                    n.tex = n.tex if n.tex != "|" else r"\mid"   # (\middle needs \left, \right around it)
                     n.role = "rel"
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
