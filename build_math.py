@@ -351,19 +351,28 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     gap = body * 0.9
     left, right = column
 
-    def fits(line) -> bool:
+    prose_of: dict[int, bool] = {}
+
+    def prose(k: int) -> bool:
+        if k not in prose_of:
+            prose_of[k] = is_prose_line(lines[k], column, body)
+        return prose_of[k]
+
+    def fits(k: int) -> bool:
+        line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return line.page == anchor.page
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
-            not is_prose_line(line, column, body) and not in_prose(line)
+            not prose(k) and not in_prose(k)
 
-    def in_prose(line) -> bool:
+    def in_prose(k: int) -> bool:
         """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
         on the axis): its ink straddles that line's baseline, which no display row's does."""
-        k = lines.index(line)
+        line = lines[k]
         ink_top, ink_bottom = ink_extent(line)
-        for other in lines[max(0, k - 2):k + 3]:
-            if other is line or other.page != line.page or not is_prose_line(other, column, body) or \
+        for m in range(max(0, k - 2), min(len(lines), k + 3)):
+            other = lines[m]
+            if other is line or other.page != line.page or not prose(m) or \
                     (label_of is not None and label_of(other) is not None):
                 continue
             if ink_top < other.baseline - 1.0 and ink_bottom > other.baseline + 0.5 and other.x0 <= line.x0 \
@@ -381,34 +390,34 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         words = [w for w in line.words if equation_number(w.text) is None]
         return (min(w.x0 for w in words), max(w.x1 for w in words)) if words else None
 
-    def beside(line) -> bool:
+    def beside(k: int) -> bool:
         """A line above the block that ends before the display starts, under a prose line, and
         starts where that line starts (or holds only words of text), goes on with that paragraph
         (TeX's short display skip sets it as close as a row); a display's rows, limits and a
         fraction's parts reach across into the display, and its first row never starts flush with
         the paragraph before it."""
+        line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return True
         span = across(line)
         if span is None:
             return False
-        k = lines.index(line)
         above = lines[k - 1] if k > 0 and lines[k - 1].page == line.page else None
         worded = all(re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", w.text) and not is_math_word(w) for w in line.words)
-        continues = above is not None and is_prose_line(above, column, body) and ink_extent(line)[1] <= top + 0.5 \
+        continues = above is not None and prose(k - 1) and ink_extent(line)[1] <= top + 0.5 \
             and (abs(above.x0 - line.x0) < 1.0 or worded)
         return span[1] > x0 or not continues
 
     top, bottom = ink_extent(anchor)
     x0, x1 = across(anchor) or (anchor.x0, anchor.x1)
     j = at - 1
-    while j >= 0 and fits(lines[j]) and top - reach(j) < gap and beside(lines[j]):
+    while j >= 0 and fits(j) and top - reach(j) < gap and beside(j):
         block.insert(0, j)
         top = min(top, ink_extent(lines[j])[0])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
-    while j < len(lines) and fits(lines[j]) and ink_extent(lines[j])[0] - bottom < gap and beside(lines[j]):
+    while j < len(lines) and fits(j) and ink_extent(lines[j])[0] - bottom < gap and beside(j):
         block.append(j)
         bottom = max(bottom, ink_extent(lines[j])[1])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
