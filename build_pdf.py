@@ -364,6 +364,7 @@ class DisplayMaths:
     def __init__(self):
         self.bars: dict[int, list] = {}
         self._latex: dict[frozenset, str] = {}
+        self.numbers: dict[tuple[int, str], str] = {}   # (page, equation number) -> its display's LaTeX
 
     def latex(self, words: list[Word], page: int) -> str:
         key = frozenset(id(w) for w in words)
@@ -374,19 +375,15 @@ class DisplayMaths:
     def numbered(self, items: list[Item], idx: int, number: str, layout: Layout) -> str:
         """The LaTeX of the display numbered `number` whose label stands on items[idx]: the display
         block around it is read once, and each number in it takes its rows (build_math)."""
-        lines = [it.line for it in items if it.kind == "line"]
-        at = next(k for k, l in enumerate(lines) if l is items[idx].line)
-        def key(line: Line) -> tuple:   # where the line stands (a Line object lives only while its page is read)
-            return "block", line.page, round(line.top, 2), round(line.x0, 2)
-
-        if key(lines[at]) not in self._latex:
+        page = items[idx].line.page
+        if (page, number) not in self.numbers:
+            lines = [it.line for it in items if it.kind == "line"]
+            at = next(k for k, l in enumerate(lines) if l is items[idx].line)
             found = numbered_display(lines, at, (layout.left, layout.right), layout.body_size,
-                                     lambda l: equation_label(l, layout), self.bars.get(lines[at].page, []))
-            for line in lines:
-                if equation_label(line, layout) in found:
-                    self._latex[key(line)] = found
-            self._latex[key(lines[at])] = found
-        return self._latex[key(lines[at])].get(number, "")
+                                     lambda l: equation_label(l, layout), self.bars.get(page, []))
+            self.numbers.update({(page, n): tex for n, tex in found.items()})
+            self.numbers.setdefault((page, number), "")
+        return self.numbers[(page, number)]
 
     def paragraphs(self, paragraphs: list[list[Line]], layout: Layout) -> list[str]:
         """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
@@ -422,6 +419,11 @@ class DisplayMaths:
             for l in lines:
                 for w in l.words:
                     (numbers if equation_number(w.text) and w.text.startswith("(") else words).append(w)
+            read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
+            if numbers and all(read):
+                # numbered displays were read whole as formula entities already: the text shows those
+                out.append(" ".join(f"$${tex}$$ {w.text}" for tex, w in zip(read, numbers)))
+                continue
             latex = self.latex(words, lines[0].page)
             out.append((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers))
         return out
