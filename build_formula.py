@@ -928,7 +928,7 @@ def _delimited(nodes: list[Node]) -> list[Node]:
             for n in between:
                 if n.kind == "sym" and n.role == "fence" and abs(n.top - left.top) < size * 0.3 \
                         and abs(n.bottom - left.bottom) < size * 0.3:
-                    n.tex = n.tex if n.tex != "|" else r"\mid"   # (\middle needs \left, \right around it)
+                    n.tex = n.tex if n.tex != "|" else r"\mid"
                     n.role = "rel"
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
