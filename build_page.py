@@ -146,11 +146,12 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     main: list[Line] = []
     margin: list[Line] = []
     margin_x = page.width + 1 if page.rotated else layout.margin_x
-    # Lines of the main column that run into the margin (a display wider than the column): what
+    # Lines of maths in the main column that run into the margin (a display wider than the column): what
     # stands after them on their line (the equation number), and maths in the margin within their
     # height (symbols and single letters: the rows of the same display), are the display's, not a
     # margin note's.
-    wide = [line for line in page.lines if any(w.x0 < margin_x < w.x1 for w in line.words)]
+    wide = [line for line in page.lines if any(w.x0 < margin_x < w.x1 for w in line.words)
+            and math_share(line.words) >= MOSTLY_MATHS]
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
