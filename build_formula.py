@@ -923,13 +923,16 @@ def _delimited(nodes: list[Node]) -> list[Node]:
             continue
         rows = _matrix_rows(between, size)
         if len(rows) < 2:
-            # \left … \right around one row: a fence as tall as the pair between them is a relation (\mid:
-            # the pair itself is written as plain delimiters, and \middle needs \left and \right)
-            for n in between:
-                if n.kind == "sym" and n.role == "fence" and abs(n.top - left.top) < size * 0.3 \
-                        and abs(n.bottom - left.bottom) < size * 0.3:
-                    n.tex = n.tex if n.tex != "|" else r"\mid"
-                    n.role = "rel"
+            # \left … \right around one row: a fence as tall as the pair between them is \middle (and
+            # the pair is written \left … \right, without which \middle does not parse)
+            middles = [n for n in between if n.kind == "sym" and n.role == "fence" and left.kind == "sym"
+                       and partner.kind == "sym" and abs(n.top - left.top) < size * 0.3
+                       and abs(n.bottom - left.bottom) < size * 0.3]
+            for n in middles:
+                n.tex = r"\middle" + n.tex
+                n.role = "rel"
+            if middles and not left.tex.startswith(r"\left"):
+                left.tex, partner.tex = r"\left" + left.tex, r"\right" + partner.tex
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
         node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
