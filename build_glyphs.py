@@ -339,13 +339,23 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
     for w in ordered:
         target = None
         if _is_accent(w.text) and lines:
-            for k in range(round(w.bottom), round(w.bottom + w.size * 1.2) + 1):
+            # the accent's letter stands under it: on the accent's own baseline (TeX may set the accent
+            # box on its letter's baseline) or on the nearest line below; a line merely spanning it (a
+            # matrix's bracket row, an equation number dropped below) is only the fallback
+            first_below = None
+            for k in range(round(w.baseline) - 2, round(max(w.bottom, w.baseline) + w.size * 1.2) + 1):
                 for i in by_base.get(k, ()):
-                    if lines[i].x0_min - 2 <= w.x0 <= lines[i].x1_max + 2:
+                    if bases[i] < w.baseline - max(1.5, 0.2 * w.size) or \
+                            not lines[i].x0_min - 2 <= w.x0 <= lines[i].x1_max + 2:
+                        continue
+                    if any(o.x0 - 1 < w.x1 and w.x0 < o.x1 + 1 for o in lines[i].words):
                         target = i
                         break
+                    if first_below is None and bases[i] >= w.bottom - 0.5:
+                        first_below = i
                 if target is not None:
                     break
+            target = first_below if target is None else target
             if target is not None:
                 lines[target].words.append(w)
                 continue

@@ -144,6 +144,34 @@ def test_glyph_layer_keeps_the_extension_fonts_tall_parenthesis():
     assert tall
 
 
+def test_accents_stay_on_their_letters_line_and_a_dropped_number_stays_alone():
+    """TeX may set a maths accent's box on its letter's baseline: in a column of hatted letters
+    each hat stays on its letter's line, and an equation number dropped below a display too wide
+    for it (a third-party book's four-matrix product) is a line of its own, read as its label."""
+    import build_glyphs
+    from build_layout import detect_layout
+    from build_roles import equation_label
+    from conftest import require_corpora
+
+    pdf = require_corpora() / "derivations.pdf"
+    pages = build_glyphs.read_pages(str(pdf), list(range(480, 490)), True)
+    layout = detect_layout(pages)
+    page = next(p for p in pages if p.number == 486)
+    at = layout.get(page.number) or next(iter(layout.values()))
+    found = {}
+    for line in page.lines:
+        label = equation_label(line, at)
+        if label:
+            found[label] = line
+    assert {"15.7", "15.8"} <= set(found)
+    assert all(len(found[n].words) == 1 for n in ("15.7", "15.8"))
+    for line in page.lines:
+        for w in line.words:
+            if w.text == "ˆ":   # a hat shares its line with a letter beneath it
+                assert any(o is not w and o.x0 - 1 < w.x1 and w.x0 < o.x1 + 1 and o.text != "ˆ"
+                           for o in line.words), line.text
+
+
 def test_typewriter_text_with_symbol_font_braces_is_not_maths(tmp_path_factory):
     """OT1 text takes `\\{`, `\\}` and the backslash from the math symbol font: a real manual's
     `\\SetKwInput{KwData}{Data}`, set in a typewriter face, is printed text, not a formula."""
