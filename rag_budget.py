@@ -42,7 +42,7 @@ class NavigationError(ValueError):
 TOKEN_RULE = ("tokens are counted on the answer's JSON text as the larger of the embedding model's WordPiece "
               "tokens and one per 4 bytes of UTF-8; both run above GPT/Claude counts for prose")
 DEFAULT_MAX_TOKENS = 6000      # default for every navigation answer and MCP tool: far below 25,000
-MIN_MAX_TOKENS = 200           # smaller budgets cannot hold one block and the answer's own fields
+MIN_MAX_TOKENS = 400           # smaller budgets cannot hold one block beside the answer's own fields
 MAX_MAX_TOKENS = 100_000
 _tokenizers: dict[str, Any] = {}
 _tokenizer_lock = threading.Lock()
@@ -97,18 +97,20 @@ def max_tokens_value(value: Any, default: int = DEFAULT_MAX_TOKENS) -> int:
 
 
 def fit_items(envelope: dict, key: str, items: Sequence[dict], max_tokens: int,
-              cut_text: Callable[[dict, int], dict | None] | None = None) -> tuple[dict, int, bool]:
+              cut_text: Callable[[dict, int], dict | None] | None = None,
+              finish: Callable[[dict, int, bool], dict] | None = None) -> tuple[dict, int, bool]:
     """envelope with envelope[key] = as many of items (in order) as fit in max_tokens.
 
-    Returns (answer, how many items it holds whole, whether the next item was cut and included in
-    part).  cut_text(item, tokens), when given, returns a shorter copy of an item that has about
+    Returns (answer, how many items it holds whole, whether one more item was cut and included in
+    part).  cut_text(item, tokens), when given, returns a shorter copy of an item with at most about
     that many tokens (None when nothing useful fits): it is used only when not even the first item
-    fits whole, so that every answer carries something.  The answer's own fields (truncated and the
-    like, which the caller adds after) are kept in the envelope's count by a reserve.
+    fits whole, so that every answer carries something.  finish(answer, whole, cut) adds the fields
+    that depend on the cut (truncated, next_cursor, hint); the finished answer is what is checked
+    against max_tokens, dropping items from the end until it fits.
     """
-    reserve = 60   # the fields a caller adds after fitting (truncated, next_cursor, hint)
-    answer = dict(envelope, **{key: []})
-    used = answer_tokens(answer) + reserve
+    finish = finish or (lambda answer, whole, cut: answer)
+    answer = finish(dict(envelope, **{key: []}), 0, False)
+    used = answer_tokens(answer) + 2
     kept: list[dict] = []
     for item in items:
         cost = answer_tokens(item) + 1
@@ -117,18 +119,29 @@ def fit_items(envelope: dict, key: str, items: Sequence[dict], max_tokens: int,
         kept.append(item)
         used += cost
     cut = False
+    allowance = max_tokens - used - 4
     if len(kept) < len(items) and not kept and cut_text is not None:
-        part = cut_text(items[0], max(max_tokens - used - 8, 0))
+        part = cut_text(items[0], allowance)
         if part is not None:
             kept.append(part)
             cut = True
-    answer[key] = kept
-    # Sums of parts can differ from the whole by a token at each join: check the whole, drop from the end.
-    while kept and answer_tokens(answer) + reserve > max_tokens:
-        kept.pop()
-        cut = False
-    whole = len(kept) - (1 if cut else 0)
-    return answer, whole, cut
+    # Sums of parts can differ from the whole by a token at each join: check the whole; a cut item is
+    # cut shorter by what the whole is over, whole items are dropped from the end.
+    for _ in range(len(kept) + 8):
+        whole = len(kept) - (1 if cut else 0)
+        answer = finish(dict(envelope, **{key: list(kept)}), whole, cut)
+        over = answer_tokens(answer) - max_tokens
+        if not kept or over <= 0:
+            return answer, whole, cut
+        if cut and len(kept) == 1:
+            allowance -= over + 2
+            part = cut_text(items[0], allowance) if allowance > 0 else None
+            kept = [part] if part is not None else []
+            cut = part is not None
+        else:
+            kept.pop()
+            cut = False
+    return finish(dict(envelope, **{key: []}), 0, False), 0, False
 
 
 def cut_to_tokens(text: str, tokens: int) -> tuple[str, int]:
@@ -139,12 +152,12 @@ def cut_to_tokens(text: str, tokens: int) -> tuple[str, int]:
     if count_tokens(text) <= tokens:
         return text, len(text)
     low, high = 0, len(text)
-    while high - low > 16:
-        middle = (low + high) // 2
+    while low < high:
+        middle = (low + high + 1) // 2
         if count_tokens(text[:middle]) <= tokens:
             low = middle
         else:
-            high = middle
+            high = middle - 1
     blank = text.rfind(" ", max(0, low - 200), low)
     end = blank if blank > 0 else low
     return text[:end], end

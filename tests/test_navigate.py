@@ -119,3 +119,73 @@ def test_outline_depth_and_subtree(fresh_build):
     with pytest.raises(rag_outline.NavigationError) as error:
         rag_outline.outline(kb, under="99.9")
     assert error.value.status == 404
+
+
+# --------------------------------------------------------------------------- reading in order
+def read_all(kb, budget: int, **scope) -> tuple[list[dict], int, int]:
+    """Every page of a reading by cursor: (blocks joined back, pages, largest answer in tokens)."""
+    import rag_reading
+    from rag_budget import answer_tokens
+
+    answer = rag_reading.read(kb, max_tokens=budget, **scope)
+    pages, largest, joined = 1, answer_tokens(answer), {}
+    order: list[str] = []
+    while True:
+        for block in answer["blocks"]:
+            if block["id"] not in joined:
+                order.append(block["id"])
+                joined[block["id"]] = dict(block)
+            else:
+                assert block.get("continued"), block
+                joined[block["id"]]["text"] += block["text"]
+        if not answer["truncated"]:
+            return [joined[i] for i in order], pages, largest
+        assert answer["hint"] and answer["next_cursor"]
+        answer = rag_reading.read(kb, max_tokens=budget, cursor=answer["next_cursor"])
+        pages += 1
+        largest = max(largest, answer_tokens(answer))
+
+
+@pytest.mark.parametrize("budget", [400, 1500])
+def test_reading_a_chapter_in_pages_gives_it_whole(kb, budget):
+    """Paged by any budget, a chapter comes back whole, in order, no answer over its max_tokens."""
+    import rag_reading
+
+    whole = rag_reading.read(kb, section="chapter_2", max_tokens=100_000)
+    assert not whole["truncated"] and whole["block_count"] == len(whole["blocks"]) > 20
+    blocks, pages, largest = read_all(kb, budget, section="2")
+    assert pages > 1 and largest <= budget
+    assert [(b["id"], b["text"]) for b in blocks] == [(b["id"], b["text"]) for b in whole["blocks"]]
+    # In reading order, pages never go back; every display of the chapter is shown once, by id.
+    assert [b["pdf_page"] for b in blocks] == sorted(b["pdf_page"] for b in blocks)
+    shown = [i for b in blocks for i in b.get("holds", [])] + [b["id"] for b in blocks]
+    formulas = [r[0] for r in kb.db.execute("SELECT id FROM chunks WHERE kind = 'formula' AND chapter = '2'")]
+    assert sorted(f for f in shown if f.startswith("formula_")) == sorted(formulas)
+
+
+def test_reading_shows_algorithms_as_code_and_entities_with_pages(kb):
+    import rag_reading
+
+    answer = rag_reading.read(kb, entity="Algorithm 2.1", context=1)
+    ids = [b["id"] for b in answer["blocks"]]
+    assert "algorithm_2_1" in ids and len(ids) >= 3
+    algorithm = answer["blocks"][ids.index("algorithm_2_1")]
+    assert "```" in algorithm["text"] and "def " in algorithm["text"]
+    assert algorithm["page"] == kb.get("algorithm_2_1").page
+    pages = rag_reading.read(kb, page_start=13, page_end=14)
+    assert pages["blocks"] and all(13 <= b["page"] <= 14 for b in pages["blocks"])
+
+
+@pytest.mark.parametrize("request_args, status", [
+    ({}, 400), ({"section": "2", "entity": "formula_2_1"}, 400), ({"section": ""}, 400),
+    ({"section": "99"}, 404), ({"entity": "formula_99_1"}, 404), ({"entity": "formula_2_1", "context": -1}, 400),
+    ({"entity": "formula_2_1", "context": "many"}, 400), ({"page_start": 10_000}, 404),
+    ({"page_start": 20, "page_end": 10}, 400), ({"page_start": [1]}, 400), ({"cursor": "not-a-cursor"}, 400),
+    ({"cursor": "eyJhIjoxfQ"}, 400), ({"section": "2", "max_tokens": 10}, 400),
+    ({"section": "2", "max_tokens": "lots"}, 400)])
+def test_reading_refuses_bad_requests_clearly(kb, request_args, status):
+    import rag_reading
+
+    with pytest.raises(rag_reading.NavigationError) as error:
+        rag_reading.read(kb, **request_args)
+    assert error.value.status == status and str(error.value)
