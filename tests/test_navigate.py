@@ -9,6 +9,7 @@ knowledge file predates the stored bookmarks); corpus books are built once per s
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -189,3 +190,137 @@ def test_reading_refuses_bad_requests_clearly(kb, request_args, status):
     with pytest.raises(rag_reading.NavigationError) as error:
         rag_reading.read(kb, **request_args)
     assert error.value.status == status and str(error.value)
+
+
+# --------------------------------------------------------------------------- quote checks
+# Commands whose printed form the check cannot know from the source alone (a reference's number, a
+# fraction's layout, a note set elsewhere on the page): sentences holding them are left out.
+_UNCHECKABLE = re.compile(r"\\(?:ref|eqref|cite|label|footnote|sidenote|marginnote|frac|sqrt|hat|bar|tilde|"
+                          r"widehat|overline|item|solution|index|url|href|caption|vspace|hspace|noindent|newline|"
+                          r"par|S)\b|%|\\\\")
+_SIMPLE_BRACES = ("\\emph{", "\\texttt{", "\\textbf{", "_{", "^{", "\\mathrm{", "\\mathcal{")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+
+
+def source_sentences() -> list[str]:
+    """The sample book's sentences as its author wrote them (book/chapters/*.tex, LaTeX and all): the
+    prose paragraphs outside environments and displays, split at sentence ends."""
+    out: list[str] = []
+    root = BOOK_PDF.parent / "chapters"
+    for tex in sorted(root.glob("ch*.tex")) + sorted(root.glob("app*.tex")):
+        depth, display, paragraph = 0, False, []
+
+        def flush():
+            text = " ".join(paragraph)
+            paragraph.clear()
+            for sentence in _SENTENCE_END.split(text):
+                sentence = sentence.strip()
+                rest = sentence
+                for opener in _SIMPLE_BRACES:
+                    rest = rest.replace(opener, "")
+                if len(sentence) >= 40 and not _UNCHECKABLE.search(sentence) and sentence.count("$") % 2 == 0 \
+                        and "{" not in rest and sentence.count("{") == sentence.count("}"):
+                    out.append(sentence)
+
+        for line in tex.read_text().splitlines():
+            line = line.strip()
+            if line.startswith("\\begin"):
+                depth += 1
+                flush()
+            elif line.startswith("\\end"):
+                depth = max(depth - 1, 0)
+            elif line.startswith("\\[") or display:
+                display = not line.endswith("\\]")
+                flush()
+            elif depth or not line or line.startswith("\\"):
+                flush()
+            else:
+                paragraph.append(line)
+        flush()
+    return out
+
+
+_LONG_WORD = re.compile(r"(?<![\\$\w])[a-z]{6,}(?![\w}])")
+
+
+def altered_sentences(sentences: list[str], count: int = 100) -> list[str]:
+    """Sentences that read like the book but are not in it: a real sentence with its longest word
+    swapped for the longest word of another sentence ("a regional parameters has to decide …")."""
+    out = []
+    for i in range(0, len(sentences), max(len(sentences) // count, 1)):
+        sentence, donor = sentences[i], sentences[(i * 7 + 3) % len(sentences)]
+        words = _LONG_WORD.findall(sentence)
+        others = [w for w in _LONG_WORD.findall(donor) if w not in words]
+        if words and others:
+            out.append(sentence.replace(max(words, key=len), max(others, key=len), 1))
+        if len(out) == count:
+            break
+    return out
+
+
+def test_every_sentence_of_the_sample_book_is_found_on_its_page(kb):
+    """The author's sentences (LaTeX source) against the text read from the PDF: found, on the printed
+    page where pypdf reads the sentence's start (a chunk running onto the next page counts both)."""
+    import pypdf
+
+    import rag_quotes
+
+    sentences = source_sentences()
+    reader = pypdf.PdfReader(str(BOOK_PDF))
+    labels = list(reader.page_labels)
+    pages = [rag_quotes.fold(page.extract_text() or "") for page in reader.pages]
+    found, placed, unplaced, missed = 0, 0, 0, []
+    for sentence in sentences:
+        answer = rag_quotes.check_quote(kb, sentence)
+        if not answer["found"]:
+            missed.append((sentence, answer["closest"]))
+            continue
+        found += 1
+        start = rag_quotes.fold(sentence)[:30]
+        truth = {labels[i] for i, text in enumerate(pages) if start in text}
+        where = answer["occurrences"][0]
+        span = {str(p) for p in range(where["page"], where.get("page_end", where["page"]) + 1)}
+        if not truth:
+            unplaced += 1
+        elif truth & span:
+            placed += 1
+        else:
+            missed.append((sentence, f"on pages {sorted(span)}, printed on {sorted(truth)}"))
+    print(f"quote check: {len(sentences)} sentences, {found} found, {placed} on their page "
+          f"({unplaced} not placed by pypdf); missed: {missed}")
+    assert len(sentences) >= 500
+    assert found >= 0.99 * len(sentences) and placed == found - unplaced, missed
+
+
+def test_sentences_not_in_the_book_are_reported_absent_with_the_closest(kb):
+    import rag_quotes
+
+    altered = altered_sentences(source_sentences())
+    assert len(altered) == 100
+    answers = [rag_quotes.check_quote(kb, s) for s in altered]
+    wrongly_found = [s for s, a in zip(altered, answers) if a["found"]]
+    assert not wrongly_found
+    # The closest passage is the sentence it was made from: most of it matches.
+    close = [a["closest"]["similarity"] for a in answers if a["closest"]]
+    assert len(close) == 100 and sorted(close)[50] >= 0.6
+
+
+@pytest.mark.parametrize("spelled", [
+    "a joint DISTRIBUTION $P(x_1,\\dots,x_n)$ gives the probability of every combination of values",
+    "A joint distribution P(x₁, …, xₙ) gives the probability of every combination of values.",
+    "A joint distri-\nbution P(x1, ..., xn) gives the  probability of every combination of values"])
+def test_quotes_match_whatever_their_spelling(kb, spelled):
+    import rag_quotes
+
+    answer = rag_quotes.check_quote(kb, spelled)
+    assert answer["found"] and answer["match"] == "normalized"
+    assert answer["occurrences"][0]["page"] == kb.get(answer["occurrences"][0]["id"]).page
+
+
+@pytest.mark.parametrize("passage", ["", "   ", "the value", 42, None, "x" * 5001])
+def test_quote_check_refuses_what_it_cannot_check(kb, passage):
+    import rag_quotes
+
+    with pytest.raises(rag_quotes.NavigationError) as error:
+        rag_quotes.check_quote(kb, passage)
+    assert error.value.status == 400 and str(error.value)
