@@ -324,3 +324,86 @@ def test_quote_check_refuses_what_it_cannot_check(kb, passage):
     with pytest.raises(rag_quotes.NavigationError) as error:
         rag_quotes.check_quote(kb, passage)
     assert error.value.status == 400 and str(error.value)
+
+
+# --------------------------------------------------------------------------- formula search
+_EQUATION = re.compile(r"\\begin\{equation\}(.*?)\\end\{equation\}", re.S)
+_LABEL = re.compile(r"\\label\{[^}]*\}")
+
+
+def source_equations() -> list[tuple[str, str]]:
+    """(formula id, LaTeX as written) of every numbered equation of the sample book: the n-th
+    equation environment of chapter file chNN.tex is equation NN.n (appA.tex: A.n)."""
+    out = []
+    for tex in sorted((BOOK_PDF.parent / "chapters").glob("*.tex")):
+        chapter = "A" if tex.stem.startswith("app") else str(int(tex.stem[2:])) if tex.stem[2:].isdigit() else None
+        if chapter is None:
+            continue
+        for n, match in enumerate(_EQUATION.finditer(tex.read_text()), start=1):
+            out.append((f"formula_{chapter}_{n}", _LABEL.sub("", match.group(1)).strip()))
+    return out
+
+
+def recall(kb, pairs) -> tuple[float, float, list]:
+    import rag_formulas
+
+    first = five = 0
+    misses = []
+    for want, latex in pairs:
+        got = [r["id"] for r in rag_formulas.search_formulas(kb, latex, 5)["results"]]
+        first += got[:1] == [want]
+        five += want in got
+        if got[:1] != [want]:
+            misses.append((want, latex[:60], got[:3]))
+    return first / len(pairs), five / len(pairs), misses
+
+
+def test_formula_search_finds_each_equation_of_the_sample_book_by_its_source(kb):
+    equations = source_equations()
+    assert len(equations) == 125
+    at_1, at_5, misses = recall(kb, equations)
+    print(f"formula search, sample book: R@1 {at_1:.3f}, R@5 {at_5:.3f}; {misses}")
+    assert at_1 >= 0.95 and at_5 == 1.0, misses
+
+
+@pytest.mark.parametrize("setup", ["cm", "newtx", "lmmath"])
+def test_formula_search_on_other_typesetting(setup):
+    """Our formula corpus typeset other ways, built, each formula the builder read searched by its source."""
+    from conftest import ROOT, require_shared
+
+    require_shared("tools/formula_score.py")
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "eval"))
+    import formula_fidelity
+
+    result = formula_fidelity.score(ROOT / "tests" / "formulas" / f"{setup}.pdf",
+                                    ROOT / "tests" / "formulas" / f"setup-{setup}.tex")
+    kb = KnowledgeBase(result["db"])
+    pairs = [("formula_" + r["number"].replace(".", "_"), r["source"]) for r in result["rows"]
+             if not r["missing"] and r["service"].strip() and r["source"].strip()]
+    at_1, at_5, misses = recall(kb, pairs)
+    print(f"formula search, {setup}: {len(pairs)} formulas read, R@1 {at_1:.3f}, R@5 {at_5:.3f}; {misses}")
+    assert at_5 >= 0.9, misses
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("P(a) = \\sum_{b} P(a, b)", "formula_2_1"),             # other names for the bound variables
+    ("P(x)=\\sum_y P(x,y)", "formula_2_1"),                   # other spacing and braces
+    ("P(x) = ∑_y P(x, y)", "formula_2_1"),                    # Unicode maths
+    ("yₜ = min(xₜ + aₜ, dₜ)", "formula_1_1"),                 # Unicode subscripts, operator without backslash
+    ("G = \\sum_{k=0}^{T-1} r_k", "formula_1_4")])
+def test_formula_search_reads_maths_however_written(kb, query, expected):
+    import rag_formulas
+
+    assert rag_formulas.search_formulas(kb, query, 1)["results"][0]["id"] == expected
+
+
+@pytest.mark.parametrize("args", [{"query": ""}, {"query": None}, {"query": "x", "k": 0}, {"query": "x", "k": "5"},
+                                  {"query": "x" * 2001}, {"query": "{ } $ $"}])
+def test_formula_search_refuses_bad_queries(kb, args):
+    import rag_formulas
+
+    with pytest.raises(rag_formulas.NavigationError) as error:
+        rag_formulas.search_formulas(kb, **args)
+    assert error.value.status == 400
