@@ -14,7 +14,7 @@ import unicodedata
 
 import pytest
 
-from conftest import BOOK_PDF, CORPORA, require_corpora
+from conftest import BOOK_PDF, ROOT, require_corpora
 
 import rag_outline
 from rag_core import KnowledgeBase
@@ -406,4 +406,75 @@ def test_formula_search_refuses_bad_queries(kb, args):
 
     with pytest.raises(rag_formulas.NavigationError) as error:
         rag_formulas.search_formulas(kb, **args)
+    assert error.value.status == 400
+
+
+# --------------------------------------------------------------------------- notation
+NOTATION_KEY = ROOT / "tests" / "fixtures" / "notation_key.json"
+
+
+def test_notation_of_the_sample_book_against_its_key(kb):
+    """The symbols chapters 1-2 define (tests/fixtures/notation_key.json, written by reading the source):
+    a definition is right when its symbol is the key's and its meaning holds one of the key's words."""
+    import json
+
+    import rag_notation
+
+    key = json.loads(NOTATION_KEY.read_text())
+    wanted = {rag_notation.symbol_key(e["symbol"]) or e["symbol"]: e["meanings"] for e in key["symbols"]}
+    found = [d for d in rag_notation.listing(kb)["definitions"] if kb.get(d["id"]).chapter in key["chapters"]]
+
+    def right(d):
+        words = wanted.get(rag_notation.symbol_key(d["symbol"]))
+        return words is not None and any(w in d["meaning"].lower() for w in words)
+
+    good = [d for d in found if right(d)]
+    precision = len(good) / len(found)
+    recall = len({rag_notation.symbol_key(d["symbol"]) for d in good}) / len(wanted)
+    print(f"notation, sample book chapters 1-2: {len(found)} definitions, precision {precision:.3f}, "
+          f"recall {recall:.3f}; wrong: {[(d['symbol'], d['meaning']) for d in found if not right(d)]}")
+    assert precision >= 0.9 and recall >= 0.8
+    # Where each is defined: the chunk and its printed page.
+    for d in good:
+        assert kb.get(d["id"]).page == d["page"]
+
+
+@pytest.mark.parametrize("spelled", ["\\gamma", "γ", "$\\gamma$"])
+def test_notation_look_up_by_latex_or_unicode(kb, spelled):
+    import rag_notation
+
+    answer = rag_notation.lookup(kb, spelled)
+    assert answer["found"] and answer["definitions"]
+    assert any("discount" in d["meaning"] for d in answer["definitions"]), answer
+
+
+def test_notation_of_a_formula(kb):
+    import rag_notation
+
+    symbols = rag_notation.for_entity(kb, "formula_1_1")["symbols"]
+    keys = {rag_notation.symbol_key(s["symbol"]) for s in symbols}
+    assert {"x _ t", "a _ t", "d _ t"} <= keys
+
+
+def test_notation_table_of_a_corpus_book(tmp_path_factory):
+    """kaobook's documentation ends with a notation table ("c Speed of light …, h Planck constant")."""
+    require_corpora()
+    from test_corpora import built
+
+    import rag_notation
+
+    _, path, _ = built("kaobook_doc", tmp_path_factory)
+    kb = KnowledgeBase(path)
+    table = {d["symbol"]: d for d in rag_notation.listing(kb)["definitions"] if d["source"] == "notation table"}
+    print(f"notation, kaobook_doc: {len(table)} symbols from its notation table")
+    assert "speed of light" in table["c"]["meaning"].lower() and "planck" in table["h"]["meaning"].lower()
+    assert table["c"]["page"] == 32 and table["c"]["pdf_page"] == 40
+
+
+@pytest.mark.parametrize("symbol", ["", "   ", "0.5", "x" * 201, 7])
+def test_notation_refuses_what_is_not_a_symbol(kb, symbol):
+    import rag_notation
+
+    with pytest.raises(rag_notation.NavigationError) as error:
+        rag_notation.lookup(kb, symbol)
     assert error.value.status == 400
