@@ -478,3 +478,25 @@ def test_notation_refuses_what_is_not_a_symbol(kb, symbol):
     with pytest.raises(rag_notation.NavigationError) as error:
         rag_notation.lookup(kb, symbol)
     assert error.value.status == 400
+
+
+# --------------------------------------------------------------------------- export and llms.txt
+def test_export_writes_every_chapter_with_anchors_pages_maths_and_code(kb, tmp_path):
+    import rag_export
+
+    written = rag_export.export(kb, tmp_path)
+    names = {p.name for p in written}
+    chapters = [r[0] for r in kb.db.execute("SELECT number FROM sections WHERE level = 1")]
+    assert {f"chapter_{n}.md" for n in chapters} <= names and "llms.txt" in names
+    text = {p.name: p.read_text() for p in written if p.suffix == ".md"}
+    # Every numbered entity has one anchor, in its chapter's file.
+    for cid, chapter in kb.db.execute("SELECT id, chapter FROM chunks WHERE kind != 'text'"):
+        holders = [name for name, body in text.items() if f'<a id="{cid}"></a>' in body]
+        assert holders == [f"chapter_{chapter}.md"], (cid, holders)
+    for name, body in text.items():
+        pages = [int(p) for p in re.findall(r"<!-- page (\d+) \(PDF page \d+\) -->", body)]
+        assert pages == sorted(pages), name
+        assert body.count("```") % 2 == 0, name
+    assert "$$" in text["chapter_2.md"] and "```\ndef " in text["chapter_2.md"]
+    index = (tmp_path / "llms.txt").read_text()
+    assert index.startswith(f"# {kb.title}") and "(chapter_2.md)" in index
