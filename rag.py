@@ -339,6 +339,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     from rag_answers import answer, answer_routes
     from rag_mcp import LazyMCP
+    from rag_navigation import add_navigation_tools, navigation_routes
     from rag_rest import (ApiError, EntityResponse, ErrorBody, ExpandGraphRequest, ExpandGraphResponse,
                           HealthResponse, RagSearchRequest, RagSearchResponse, SemanticSearchRequest,
                           SemanticSearchResponse, Spec03Detail, Spec03Error, Spec03Failure, declare_kinds,
@@ -412,7 +413,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     import logging
 
     logging.getLogger("mcp").setLevel(logging.WARNING)  # our request log says what happened
-    mcp = LazyMCP(kb, answer=functools.partial(answer, kb), bind_host=bind_host or env("HOST"))
+    mcp = LazyMCP(kb, answer=functools.partial(answer, kb), bind_host=bind_host or env("HOST"),
+                  extra_tools=lambda server, pool: add_navigation_tools(server, kb, pool))
 
     @asgi("/mcp", is_mount=True, copy_scope=True)
     async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
@@ -487,7 +489,7 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     app = _without_pydantic_plugins(Litestar)(
         route_handlers=[health, search_semantic, search_expand_graph, entity, mcp_endpoint, rag_router,
-                        answer_routes(kb, mcp.list_tools), docs_assets_router()],
+                        answer_routes(kb, mcp.list_tools), navigation_routes(kb), docs_assets_router()],
         lifespan=[run_mcp],
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
@@ -650,6 +652,7 @@ def serve_workers(workers: int, host: str, port: int) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from rag_navigation import CLI_SUMMARY, add_cli_commands, run_cli
     from rag_rest import ApiError, ExpandGraphRequest, SemanticSearchRequest, expand_documents, get_entity, \
         semantic_search
 
@@ -672,6 +675,7 @@ commands:
   entity   one numbered entity by kind and number (JSON)
   expand   documents one hop along the graph from ids (JSON)
   info     what the file holds: counts, entity kinds, the build report (JSON)
+{CLI_SUMMARY}
 
 entity kinds: {kinds} (also: image for figure),
               and whatever else the book numbers (`rag.py info` lists them)
@@ -723,6 +727,7 @@ examples:
                            "entity kinds it answers for, its search tags, and the builder's report (gaps, "
                            "printed pages).",
                    "rag.py --db dm.sqlite info")
+    add_cli_commands(command)
     for cmd in (ent, exp, info):
         cmd.add_argument("--json", action="store_true", help="accepted for symmetry: the output is always JSON")
     args = parser.parse_args(argv)
@@ -778,6 +783,9 @@ examples:
             _print_json(expand_documents(kb, ExpandGraphRequest(document_ids=args.ids,
                                                                 traverse_types=args.relations)))
             return 0
+        navigated = run_cli(kb, args)
+        if navigated is not None:
+            return navigated
     except ConfigError as exc:
         print(f"bookrag: error: {exc}", file=sys.stderr)
         return 2

@@ -185,3 +185,56 @@ def decode_cursor(cursor: Any, expected_keys: Sequence[str]) -> dict:
     if not isinstance(state, dict) or set(state) != set(expected_keys):
         raise bad
     return state
+
+
+# --------------------------------------------------------------------------- tool answers
+"""Tool answers: the MCP tools whose arguments are fixed by their contract (spec 02) take no
+max_tokens; their answers are kept under MCP_ANSWER_TOKENS instead, and a cut one says so in the
+metadata of its last document."""
+
+MCP_ANSWER_TOKENS = 7000   # with the JSON-RPC envelope, under 8,000 tokens
+
+
+def cap_tool_result(result: Any, max_tokens: int = MCP_ANSWER_TOKENS) -> Any:
+    """A spec 02 tool result ({"result": [Document]}, {"result": Document|None} or a Document) inside
+    max_tokens: documents dropped from the end, or one document's content cut at a blank."""
+    if not isinstance(result, dict) or answer_tokens(result) <= max_tokens:
+        return result
+    if isinstance(result.get("result"), list):
+        docs = result["result"]
+
+        def finish(answer: dict, whole: int, cut: bool) -> dict:
+            if answer["result"]:
+                last = dict(answer["result"][-1])
+                last["metadata"] = dict(last.get("metadata") or {}, truncated=True,
+                                        omitted_results=len(docs) - len(answer["result"]),
+                                        hint="answer cut to fit the token budget: ask for fewer results (k), "
+                                             "or fetch a document by id (get_entity_by_number, read_book)")
+                answer["result"] = answer["result"][:-1] + [last]
+            return answer
+
+        def shorter(doc: dict, tokens: int) -> dict | None:
+            return _cut_document(doc, tokens)
+
+        fitted, _, _ = fit_items({k: v for k, v in result.items() if k != "result"}, "result", docs, max_tokens,
+                                 shorter, finish)
+        return fitted
+    document = result.get("result") if isinstance(result.get("result"), dict) else result
+    cut = _cut_document(document, max_tokens - (answer_tokens(result) - answer_tokens(document)) - 80)
+    if cut is None:
+        return result
+    return dict(result, result=cut) if document is not result else cut
+
+
+def _cut_document(doc: dict, tokens: int) -> dict | None:
+    """A Document with its content cut to about `tokens` tokens overall, marked truncated."""
+    content = doc.get("content")
+    if not isinstance(content, str):
+        return None
+    spare = tokens - answer_tokens(dict(doc, content="")) - 60
+    text, _ = cut_to_tokens(content, spare)
+    if not text:
+        return None
+    metadata = dict(doc.get("metadata") or {}, truncated=True,
+                    hint="content cut to fit the token budget: read it whole with read_book(entity=<id>) on /mcp/all")
+    return dict(doc, content=text, metadata=metadata)

@@ -207,11 +207,13 @@ MCP_TOOL_DOCS = {
 }
 
 
-def create_mcp(kb: KnowledgeBase, answer=None):
+def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
     """The MCPServer with spec 02's tools (plus get_related_code_definitions) over the knowledge base.
 
     answer, when given, adds the tool answer_question: a callable (query, mode, selected_text,
     top_k, module_filter) -> spec 04's response that raises ValueError for a question it refuses.
+    extra_tools, when given, is called as extra_tools(server, in_worker_pool) to add more tools
+    (rag_navigation.add_navigation_tools on /mcp/all).
     """
     from typing import Annotated, Literal
 
@@ -362,10 +364,12 @@ def create_mcp(kb: KnowledgeBase, answer=None):
         "return": dict[str, Any]}
     for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions,
                get_search_tags_catalog):
-        server.add_tool(in_worker_pool(fn), name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
+        server.add_tool(in_worker_pool(capped(fn)), name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
     if answer is not None:
         # answer_question may wait seconds on an LLM: it keeps the SDK's own threads, not the search pool.
         server.add_tool(answer_question, name="answer_question", description=MCP_TOOL_DOCS["answer_question"])
+    if extra_tools is not None:
+        extra_tools(server, in_worker_pool)
     for tool in server._tool_manager.list_tools():
         forbid_unknown_arguments(tool)
     return server
@@ -396,6 +400,17 @@ def mcp_search_tags(vocabulary: TagVocabulary, search_tags: dict | None) -> list
     return tags
 
 
+def capped(tool):
+    """The tool with its answer kept under rag_budget.MCP_ANSWER_TOKENS (its schema unchanged)."""
+    from rag_budget import cap_tool_result
+
+    @functools.wraps(tool)
+    def run(**arguments):
+        return cap_tool_result(tool(**arguments))
+
+    return run
+
+
 def in_worker_pool(tool):
     """An async tool that runs the sync one in the service's worker pool (rag.off_loop).
 
@@ -415,17 +430,18 @@ class LazyMCP:
 
     Two tool lists over one knowledge base: "default" (served at /mcp) has exactly BeliefCraft's
     five shared tools, plus answer_question when RAG_MCP_ANSWER_TOOL=1; "all" (served at /mcp/all)
-    adds answer_question.  Importing the MCP SDK takes about half a second, most of the service's
+    adds answer_question and the navigation tools (extra_tools).  Importing the MCP SDK takes about half a second, most of the service's
     cold start; agents that only use REST never pay it.  The session managers' task groups must be
     entered and left in one task, so a task started in the app's lifespan waits for the first
     request, builds the servers, runs their session managers, and stops at shutdown.
     """
 
-    def __init__(self, kb: KnowledgeBase, answer=None, bind_host: str | None = None):
+    def __init__(self, kb: KnowledgeBase, answer=None, bind_host: str | None = None, extra_tools=None):
         import asyncio
 
         self.kb = kb
         self.answer = answer
+        self.extra_tools = extra_tools     # more tools for /mcp/all only (create_mcp's extra_tools)
         self.bind_host = bind_host
         self.servers: dict = {}
         self._apps: dict = {}
@@ -462,7 +478,7 @@ class LazyMCP:
             security = mcp_transport_security(self.bind_host)
             on_default = answer_tool_on_default()
             self.servers = {"default": create_mcp(self.kb, self.answer if on_default else None),
-                            "all": create_mcp(self.kb, self.answer)}
+                            "all": create_mcp(self.kb, self.answer, self.extra_tools)}
             async with AsyncExitStack() as stack:
                 for name, server in self.servers.items():
                     self._apps[name] = server.streamable_http_app(

@@ -500,3 +500,160 @@ def test_export_writes_every_chapter_with_anchors_pages_maths_and_code(kb, tmp_p
     assert "$$" in text["chapter_2.md"] and "```\ndef " in text["chapter_2.md"]
     index = (tmp_path / "llms.txt").read_text()
     assert index.startswith(f"# {kb.title}") and "(chapter_2.md)" in index
+
+
+# --------------------------------------------------------------------------- served: REST
+def test_served_outline_is_the_pdf_outline(fresh_build):
+    """Served from a fresh build (the builder stores the PDF's bookmarks; "A short history" keeps its "A")."""
+    import httpx
+
+    from conftest import start_server
+
+    proc, base = start_server("--db", str(fresh_build[0]))
+    try:
+        body = httpx.get(base + "/outline", params={"depth": "subsubsection", "max_tokens": 100_000}).json()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert not body["truncated"]
+    count, problems = outline_mismatches(BOOK_PDF, flat(body["headings"]))
+    assert count >= 70 and not problems, problems
+
+
+def test_served_reading_pages_by_cursor_within_budget(client):
+    from rag_budget import answer_tokens
+
+    whole = client.get("/read", params={"section": "3", "max_tokens": 100_000}).json()
+    seen, answer, pages = [], client.get("/read", params={"section": "3", "max_tokens": 1000}).json(), 1
+    while True:
+        assert answer_tokens(answer) <= 1000
+        seen += [b["id"] for b in answer["blocks"] if not b.get("continued")]
+        if not answer["truncated"]:
+            break
+        answer = client.get("/read", params={"cursor": answer["next_cursor"], "max_tokens": 1000}).json()
+        pages += 1
+    assert pages > 3 and seen == [b["id"] for b in whole["blocks"]]
+
+
+@pytest.mark.parametrize("method, path, payload", [
+    ("GET", "/outline", {"depth": "paragraph"}), ("GET", "/outline", {"with_ids": "maybe"}),
+    ("GET", "/outline", {"under": "x" * 400}), ("GET", "/outline", {"unknown": "1"}),
+    ("GET", "/read", {}), ("GET", "/read", {"section": "2", "cursor": "abc"}),
+    ("GET", "/read", {"page_start": "10", "page_end": "5"}), ("GET", "/read", {"max_tokens": "-5", "section": "2"}),
+    ("GET", "/read", {"cursor": "%%%"}), ("POST", "/quote/check", {"passage": ""}),
+    ("POST", "/quote/check", {"text": "a passage"}), ("POST", "/quote/check", ["not", "an", "object"]),
+    ("POST", "/search/formula", {"query": "x", "k": 100}), ("POST", "/search/formula", {"query": 5}),
+    ("GET", "/notation", {"symbol": "0.5"}), ("GET", "/notation", {"symbol": "x", "entity": "formula_1_1"})])
+def test_served_navigation_refuses_bad_input_in_spec_01_format(client, method, path, payload):
+    if method == "GET":
+        response = client.get(path, params=payload)
+    else:
+        response = client.post(path, json=payload)
+    assert response.status_code == 400, response.text
+    body = response.json()
+    assert set(body) == {"detail", "status_code", "error_code", "timestamp"}
+    assert body["status_code"] == 400 and body["error_code"] == "INVALID_PARAMETER" and body["detail"]
+
+
+@pytest.mark.parametrize("path, params", [("/read", {"section": "99.9"}), ("/read", {"entity": "formula_99_1"}),
+                                          ("/read", {"page_start": "9999"}), ("/outline", {"under": "42"}),
+                                          ("/notation", {"entity": "formula_99_1"}), ("/book/chapter_99.md", {})])
+def test_served_navigation_says_what_the_book_lacks(client, path, params):
+    response = client.get(path, params=params)
+    assert response.status_code == 404 and response.json()["error_code"] == "NOT_FOUND"
+
+
+def test_served_quote_formula_notation_and_llms_txt(client):
+    quote = client.post("/quote/check", json={
+        "passage": "a JOINT distri-\nbution P(x₁, …, xₙ) gives the probability of every combination of values"}).json()
+    assert quote["found"] and quote["occurrences"][0]["page"] == 13
+    absent = client.post("/quote/check", json={
+        "passage": "A joint distribution gives the likelihood of every pair of values."}).json()
+    assert not absent["found"] and absent["closest"]["page"] == 13
+    formula = client.post("/search/formula", json={"query": "P(a) = ∑_b P(a, b)", "k": 3}).json()
+    assert formula["results"][0]["id"] == "formula_2_1" and formula["results"][0]["page_number"] == 14
+    notation = client.get("/notation", params={"symbol": "\\gamma"}).json()
+    assert any("discount" in d["meaning"] for d in notation["definitions"])
+    listing = client.get("/notation", params={"max_tokens": 1000}).json()
+    assert listing["truncated"] and listing["hint"] and listing["omitted"] > 0
+    index = client.get("/llms.txt")
+    assert index.status_code == 200 and index.headers["content-type"].startswith("text/plain")
+    chapter = client.get("/book/chapter_2.md")
+    assert chapter.status_code == 200 and '<a id="algorithm_2_1"></a>' in chapter.text
+
+
+def test_navigation_routes_are_in_the_openapi_document(client):
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    for path in ("/outline", "/read", "/quote/check", "/search/formula", "/notation", "/llms.txt", "/book/{name}"):
+        assert path in paths, path
+    assert "400" in paths["/read"]["get"]["responses"] and "max_tokens" in paths["/read"]["get"]["description"]
+
+
+# --------------------------------------------------------------------------- served: MCP
+def mcp_session(base: str, path: str, calls):
+    import asyncio
+
+    from mcp import Client
+
+    async def go():
+        async with Client(base + path) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            results = [await client.call_tool(name, args) for name, args in calls]
+            return tools, results
+
+    return asyncio.run(go())
+
+
+def test_mcp_keeps_five_tools_and_all_adds_navigation(server):
+    default, _ = mcp_session(server, "/mcp", [])
+    assert set(default) == {"search_knowledge_base", "expand_graph_by_ids", "get_entity_by_number",
+                            "get_related_code_definitions", "get_search_tags_catalog"}
+    everything, _ = mcp_session(server, "/mcp/all", [])
+    navigation = {"get_book_outline", "read_book", "check_quote", "search_formulas", "lookup_notation"}
+    assert navigation <= set(everything)
+    for name in navigation:
+        tool = everything[name]
+        assert len(tool.description) > 150 and tool.input_schema["additionalProperties"] is False
+        assert "max_tokens" in tool.input_schema["properties"]
+
+
+def test_mcp_navigation_tools_answer_within_budget(server):
+    from rag_budget import answer_tokens
+
+    calls = [("get_book_outline", {"depth": "chapter"}),
+             ("read_book", {"section": "2.1", "max_tokens": 600}),
+             ("check_quote", {"passage": "A Bayesian network is a directed acyclic graph whose nodes are random "
+                                         "variables"}),
+             ("search_formulas", {"query": "y_t = \\min(x_t + a_t, d_t)", "k": 2}),
+             ("lookup_notation", {"symbol": "γ"}),
+             ("read_book", {"section": "2.1", "cursor": "nonsense"})]
+    _, results = mcp_session(server, "/mcp/all", calls)
+    outline_, reading, quote, formula, notation, bad = results
+    assert [h["id"] for h in outline_.structured_content["headings"]][:2] == ["chapter_1", "part_I"]
+    page = reading.structured_content
+    assert page["truncated"] and answer_tokens(page) <= 600
+    _, more = mcp_session(server, "/mcp/all", [("read_book", {"cursor": page["next_cursor"], "max_tokens": 600})])
+    assert more[0].structured_content["first_block"] >= page["first_block"]
+    assert quote.structured_content["found"] and quote.structured_content["occurrences"][0]["page"] == 14
+    assert formula.structured_content["results"][0]["id"] == "formula_1_1"
+    assert notation.structured_content["definitions"]
+    assert bad.is_error and "cursor" in bad.content[0].text
+
+
+def test_mcp_default_tools_stay_under_8000_tokens(server):
+    """The five spec 02 tools take no max_tokens (their contract is fixed): their largest answers are cut."""
+    from rag_budget import answer_tokens
+
+    ids = [r[0] for r in KnowledgeBase(ROOT / "knowledge.sqlite").db.execute(
+        "SELECT id FROM chunks WHERE kind != 'text' ORDER BY ord LIMIT 100")]
+    calls = [("search_knowledge_base", {"query": "policy value iteration Bellman", "k": 20,
+                                        "traverse_types": ["formula", "algorithm", "table", "example"]}),
+             ("expand_graph_by_ids", {"document_ids": ids, "traverse_types": ["formula", "algorithm", "example",
+                                                                              "table", "exercise", "image"]}),
+             ("get_related_code_definitions", {"document_ids": ids[:50]})]
+    _, results = mcp_session(server, "/mcp", calls)
+    sizes = [answer_tokens(r.structured_content) for r in results]
+    print(f"largest MCP answers (tokens): {dict(zip([c[0] for c in calls], sizes))}")
+    assert max(sizes) <= 8000
+    expanded = results[1].structured_content["result"]
+    assert expanded[-1]["metadata"].get("truncated") or answer_tokens(results[1].structured_content) < 7000
