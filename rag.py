@@ -19,7 +19,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from typing import Annotated, Any, Sequence
+from typing import Annotated, Any, Optional, Sequence
 
 from rag_core import (  # noqa: F401  (re-exported: the library API of README's "Offline")
     CHUNK_KINDS, DEFAULT_DB, DEFAULT_MODEL_DIR, DEFAULT_PORT, ENTITY_KINDS, RELATIONS, SERVICE_NAME,
@@ -355,6 +355,11 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
     EntityTypeParam = Annotated[str, Parameter(description="Entity type: spec 01's four, and every other kind the "
                                                            "book numbers (image is another name for figure)",
                                                schema_extra={"enum": [*kb.kinds, "image"]})]
+    # max_tokens (issue 27), checked by get_entity so that a bad value gets spec 01's message.
+    MaxTokensParam = Annotated[Optional[str], Parameter(
+        description="Most tokens the answer may hold (default 16000); a cut answer has truncated and hint. "
+                    "Tokens: the larger of the model's WordPiece count and UTF-8 bytes / 4",
+        schema_extra={"pattern": r"^[0-9]+$"})]
     EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
                                                  schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
 
@@ -407,8 +412,9 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)",
          responses=error_responses(400, 401, 404, 500, body=ErrorBody, cached=True))
-    async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam) -> Response[EntityResponse]:
-        return cached(request, get_entity(kb, entity_type, number), ENTITY_MAX_AGE)
+    async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam,
+                     max_tokens: MaxTokensParam = None) -> Response[EntityResponse]:
+        return cached(request, get_entity(kb, entity_type, number, max_tokens), ENTITY_MAX_AGE)
 
     import logging
 
@@ -494,7 +500,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
         # Handlers' annotations are strings (deferred); these names live in this function.
         signature_namespace={"Request": Request, "Response": Response, "Scope": Scope, "Receive": Receive,
                              "Send": Send, "JSONBody": JSONBody, "EntityTypeParam": EntityTypeParam,
-                             "EntityNumberParam": EntityNumberParam, "HealthResponse": HealthResponse,
+                             "EntityNumberParam": EntityNumberParam, "MaxTokensParam": MaxTokensParam,
+                             "HealthResponse": HealthResponse,
                              "SemanticSearchRequest": SemanticSearchRequest,
                              "SemanticSearchResponse": SemanticSearchResponse,
                              "ExpandGraphRequest": ExpandGraphRequest, "ExpandGraphResponse": ExpandGraphResponse,

@@ -42,6 +42,7 @@ class NavigationError(ValueError):
 TOKEN_RULE = ("tokens are counted on the answer's JSON text as the larger of the embedding model's WordPiece "
               "tokens and one per 4 bytes of UTF-8; both run above GPT/Claude counts for prose")
 DEFAULT_MAX_TOKENS = 6000      # default for every navigation answer and MCP tool: far below 25,000
+REST_MAX_TOKENS = 16_000      # spec 01's routes: its answers are bounded anyway (k <= 20), expansions are not
 MIN_MAX_TOKENS = 400           # smaller budgets cannot hold one block beside the answer's own fields
 MAX_MAX_TOKENS = 100_000
 _tokenizers: dict[str, Any] = {}

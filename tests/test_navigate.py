@@ -657,3 +657,65 @@ def test_mcp_default_tools_stay_under_8000_tokens(server):
     assert max(sizes) <= 8000
     expanded = results[1].structured_content["result"]
     assert expanded[-1]["metadata"].get("truncated") or answer_tokens(results[1].structured_content) < 7000
+
+
+# --------------------------------------------------------------------------- budgets on spec 01's routes
+@pytest.mark.parametrize("budget", [400, 1200, 3000])
+def test_search_expand_and_entity_answers_stay_within_max_tokens(client, budget):
+    from rag_budget import answer_tokens
+
+    search = client.post("/search/semantic", json={"query": "value iteration and policy evaluation", "k": 20,
+                                                   "traverse_types": ["formula", "algorithm"], "max_tokens": budget})
+    ids = [r["id"] for r in client.post("/search/semantic", json={"query": "Bellman backup", "k": 10}).json()["results"]]
+    expand = client.post("/search/expand-graph", json={"document_ids": ids, "max_tokens": budget})
+    entity = client.get("/entity/algorithm/5.1", params={"max_tokens": budget})
+    for response in (search, expand, entity):
+        assert response.status_code == 200
+        body = response.json()
+        assert answer_tokens(body) <= budget
+        if body.get("truncated"):
+            assert body["hint"]
+    assert search.json()["truncated"] and search.json()["omitted"] > 0 and search.json()["results"]
+
+
+def test_spec_01_answers_unchanged_when_they_fit(client):
+    body = client.post("/search/semantic", json={"query": "newsvendor critical ratio", "k": 3}).json()
+    assert set(body) <= {"results", "total_count", "suggestion", "corrected_query"}
+    assert "truncated" not in client.get("/entity/formula/2.1").json()
+
+
+@pytest.mark.parametrize("value", [0, 399, 100_001, "many", 4.5, True])
+def test_max_tokens_out_of_range_is_a_spec_01_error(client, value):
+    response = client.post("/search/semantic", json={"query": "value iteration", "max_tokens": value})
+    assert response.status_code == 400 and "max_tokens" in response.json()["detail"]
+
+
+# --------------------------------------------------------------------------- command line
+def run_cli(*args: str) -> tuple[int, str, str]:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, str(ROOT / "rag.py"), *args], capture_output=True, text=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_cli_navigation_commands(tmp_path):
+    import json
+
+    code, out, _ = run_cli("outline", "--depth", "chapter")
+    assert code == 0 and json.loads(out)["headings"][0]["id"] == "chapter_1"
+    code, out, _ = run_cli("read", "2.1", "--max-tokens", "600")
+    page = json.loads(out)
+    assert code == 0 and page["truncated"]
+    code, out, _ = run_cli("read", "--cursor", page["next_cursor"], "--max-tokens", "600")
+    assert code == 0 and json.loads(out)["first_block"] >= 1
+    code, out, _ = run_cli("quote", "A Bayesian network is a directed acyclic graph")
+    assert code == 0 and json.loads(out)["found"]
+    code, out, _ = run_cli("formula", "P(x) = \\sum_y P(x, y)", "-k", "1")
+    assert code == 0 and json.loads(out)["results"][0]["id"] == "formula_2_1"
+    code, out, _ = run_cli("notation", "γ")
+    assert code == 0 and json.loads(out)["definitions"]
+    code, out, _ = run_cli("export", str(tmp_path / "md"))
+    assert code == 0 and (tmp_path / "md" / "llms.txt").is_file() and (tmp_path / "md" / "chapter_9.md").is_file()
+    code, _, err = run_cli("read", "99.9")
+    assert code == 1 and "no heading" in err
