@@ -19,7 +19,7 @@ from rag_core import KnowledgeBase, now_iso, off_loop
 from rag_export import export, llms_txt, markdown_of
 from rag_formulas import search_formulas
 from rag_notation import for_entity, listing, lookup
-from rag_outline import outline
+from rag_outline import LEVELS, outline
 from rag_quotes import check_quote
 from rag_reading import read
 
@@ -47,7 +47,17 @@ def _budgeted(answer: dict, key: str, budget: int, hint: str) -> dict:
 def outline_answer(kb: KnowledgeBase, depth: Any = None, under: Any = None, with_ids: Any = None,
                    max_tokens: Any = None) -> dict:
     budget = max_tokens_value(max_tokens)
-    answer = outline(kb, "section" if depth is None else depth, under, _flag(with_ids, "with_ids"))
+    ids = _flag(with_ids, "with_ids")
+    answer = outline(kb, "section" if depth is None else depth, under, ids)
+    if answer_tokens(answer) > budget:
+        # Too long at this depth: the deepest shallower outline that fits whole, said so.
+        asked = answer["depth"]
+        for shallower in reversed(LEVELS[:LEVELS.index(asked)]):
+            fewer = outline(kb, shallower, under, ids)
+            if answer_tokens(fewer) <= budget - 80:
+                return dict(fewer, truncated=True, depth_asked=asked, max_tokens=budget,
+                            hint=f"the outline down to {asked} needs more than max_tokens: shown down to "
+                                 f"{shallower}; ask for one heading at depth {asked} with under=<id>")
     return _budgeted(answer, "headings", budget,
                      "ask for one part or chapter with under=<id>, a shallower depth, or a larger max_tokens")
 

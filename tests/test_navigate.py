@@ -719,3 +719,63 @@ def test_cli_navigation_commands(tmp_path):
     assert code == 0 and (tmp_path / "md" / "llms.txt").is_file() and (tmp_path / "md" / "chapter_9.md").is_file()
     code, _, err = run_cli("read", "99.9")
     assert code == 1 and "no heading" in err
+
+
+# --------------------------------------------------------------------------- budgets on every corpus book
+def heavy_mcp_calls(path) -> list[tuple[str, dict]]:
+    """Each MCP tool with default budgets on the largest input its book allows."""
+    book = KnowledgeBase(path)
+    entities = [r[0] for r in book.db.execute("SELECT id FROM chunks WHERE kind != 'text' ORDER BY ord LIMIT 100")]
+    code = [r[0] for r in book.db.execute("SELECT id FROM chunks WHERE kind IN ('algorithm', 'example', 'listing') "
+                                          "ORDER BY length(content) DESC LIMIT 50")]
+    biggest = book.db.execute("SELECT kind, number FROM chunks WHERE number IS NOT NULL AND kind != 'text' "
+                              "ORDER BY length(content) DESC LIMIT 1").fetchone()
+    longest_chapter = book.db.execute("SELECT chapter FROM chunks WHERE chapter IS NOT NULL GROUP BY chapter "
+                                      "ORDER BY sum(length(content)) DESC LIMIT 1").fetchone()
+    passage = " ".join(r[0] for r in book.db.execute("SELECT content FROM chunks WHERE kind = 'text' "
+                                                     "ORDER BY length(content) DESC LIMIT 3"))[:5000]
+    kinds = ["formula", "algorithm", "table", "image", "example", "exercise"]
+    calls = [("search_knowledge_base", {"query": "definition theorem example of the method", "k": 20,
+                                        "traverse_types": kinds}),
+             ("expand_graph_by_ids", {"document_ids": entities or ["chunk"], "traverse_types": kinds}),
+             ("get_search_tags_catalog", {"tag_type": "concepts"}),
+             ("get_book_outline", {"depth": "subsubsection"}),
+             ("lookup_notation", {}),
+             ("check_quote", {"passage": passage}),
+             ("search_formulas", {"query": "x = \\sum_{i} a_i", "k": 50}),
+             ("answer_question", {"query": "What is the main method of this book?"})]
+    if code:
+        calls.append(("get_related_code_definitions", {"document_ids": code}))
+    if biggest:
+        kind = {"figure": "image"}.get(biggest[0], biggest[0])
+        calls.append(("get_entity_by_number", {"entity_type": kind, "number": biggest[1]}))
+    if longest_chapter:
+        calls.append(("read_book", {"section": longest_chapter[0]}))
+    return calls
+
+
+@pytest.mark.parametrize("name", ["aata_2022", "algorithm2e_doc", "datatool_user", "glpk_manual", "kaobook_doc",
+                          "lyryx_linear_algebra_2017", "reportlab_userguide", "tufte_sample_book", "stopt",
+                          "derivations"])
+def test_no_mcp_answer_over_8000_tokens_on_corpus_books(name, tmp_path_factory):
+    """Issue 27's target: with default arguments, no MCP tool answer of /mcp/all over 8,000 tokens."""
+    require_corpora()
+    from test_corpora import built
+
+    from conftest import start_server
+    from rag_budget import answer_tokens
+
+    _, path, _ = built(name, tmp_path_factory)
+    proc, base = start_server("--db", str(path))
+    try:
+        calls = heavy_mcp_calls(path)
+        _, results = mcp_session(base, "/mcp/all", calls)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    sizes = {}
+    for (tool, _), result in zip(calls, results):
+        assert not result.is_error, (tool, result.content[0].text if result.content else "")
+        sizes[tool] = answer_tokens(result.structured_content)
+    print(f"{name}: largest MCP answers (tokens) {sizes}")
+    assert max(sizes.values()) <= 8000, sizes
