@@ -36,6 +36,32 @@ class NavigationError(ValueError):
         self.status = status
 
 
+# --------------------------------------------------------------------------- per knowledge base
+"""Per knowledge base: what the navigation modules build once from a knowledge file (its folded
+text, formula index, notation, outline), kept while the KnowledgeBase lives."""
+
+
+def per_knowledge_base(build: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """build(kb), computed once per KnowledgeBase object (thread-safe; forgotten with the object)."""
+    import functools
+    import weakref
+
+    cache: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+    lock = threading.Lock()
+
+    @functools.wraps(build)
+    def get(kb):
+        value = cache.get(kb)
+        if value is None:
+            with lock:
+                value = cache.get(kb)
+                if value is None:
+                    value = cache[kb] = build(kb)
+        return value
+
+    return get
+
+
 # --------------------------------------------------------------------------- counting tokens
 """Counting: the one token measure every max_tokens uses (see the module docstring)."""
 
@@ -79,6 +105,13 @@ def json_text(value: Any) -> str:
 
 def answer_tokens(value: Any) -> int:
     return count_tokens(json_text(value))
+
+
+def fits(value: Any, max_tokens: int) -> bool:
+    """Whether an answer is within max_tokens; free for short ones: a text never counts more tokens
+    than characters (a WordPiece token spans one or more; 4 bytes of UTF-8 hold at least one)."""
+    text = json_text(value)
+    return len(text) <= max_tokens or count_tokens(text) <= max_tokens
 
 
 def max_tokens_value(value: Any, default: int = DEFAULT_MAX_TOKENS) -> int:
@@ -199,7 +232,7 @@ MCP_ANSWER_TOKENS = 7000   # with the JSON-RPC envelope, under 8,000 tokens
 def cap_tool_result(result: Any, max_tokens: int = MCP_ANSWER_TOKENS) -> Any:
     """A spec 02 tool result ({"result": [Document]}, {"result": Document|None} or a Document) inside
     max_tokens: documents dropped from the end, or one document's content cut at a blank."""
-    if not isinstance(result, dict) or answer_tokens(result) <= max_tokens:
+    if not isinstance(result, dict) or fits(result, max_tokens):
         return result
     if isinstance(result.get("result"), list):
         docs = result["result"]

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import math
 import re
-import threading
 import unicodedata
 from collections import Counter
 from typing import Any
 
-from rag_budget import NavigationError
+from rag_budget import NavigationError, per_knowledge_base
 from rag_core import KnowledgeBase, whole_number
 
 # --------------------------------------------------------------------------- maths tokens
@@ -177,17 +176,7 @@ def _cosine(a: dict[str, float], b: dict[str, float]) -> float:
     return sum(v * b.get(gram, 0.0) for gram, v in a.items())
 
 
-_indexes: dict[int, FormulaIndex] = {}
-_lock = threading.Lock()
-
-
-def formula_index(kb: KnowledgeBase) -> FormulaIndex:
-    key = id(kb)
-    if key not in _indexes:
-        with _lock:
-            if key not in _indexes:
-                _indexes[key] = FormulaIndex(kb)
-    return _indexes[key]
+formula_index = per_knowledge_base(FormulaIndex)
 
 
 def search_formulas(kb: KnowledgeBase, query: Any, k: Any = 5) -> dict:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rag_budget import (DEFAULT_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens, fit_items,
+from rag_budget import (DEFAULT_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens, fit_items, fits,
                         max_tokens_value)
 from rag_core import KnowledgeBase, now_iso, off_loop
 from rag_export import export, llms_txt, markdown_of
@@ -29,7 +29,7 @@ from rag_reading import read
 
 def _budgeted(answer: dict, key: str, budget: int, hint: str) -> dict:
     """The answer with as many of answer[key] as fit; truncated and a hint when some are left out."""
-    if answer_tokens(answer) <= budget:
+    if fits(answer, budget):
         return dict(answer, truncated=False, max_tokens=budget)
     items = answer[key]
 
@@ -49,7 +49,7 @@ def outline_answer(kb: KnowledgeBase, depth: Any = None, under: Any = None, with
     budget = max_tokens_value(max_tokens)
     ids = _flag(with_ids, "with_ids")
     answer = outline(kb, "section" if depth is None else depth, under, ids)
-    if answer_tokens(answer) > budget:
+    if not fits(answer, budget):
         # Too long at this depth: the deepest shallower outline that fits whole, said so.
         asked = answer["depth"]
         for shallower in reversed(LEVELS[:LEVELS.index(asked)]):

@@ -9,10 +9,9 @@ rag_budget, rag_outline and rag_formulas only.  Every pattern runs in linear tim
 from __future__ import annotations
 
 import re
-import threading
 from typing import Any
 
-from rag_budget import NavigationError
+from rag_budget import NavigationError, per_knowledge_base
 from rag_core import KnowledgeBase
 from rag_formulas import maths_tokens
 from rag_outline import all_nodes
@@ -162,17 +161,7 @@ class Notation:
         return pages
 
 
-_notations: dict[int, Notation] = {}
-_lock = threading.Lock()
-
-
-def notation_of(kb: KnowledgeBase) -> Notation:
-    key = id(kb)
-    if key not in _notations:
-        with _lock:
-            if key not in _notations:
-                _notations[key] = Notation(kb)
-    return _notations[key]
+notation_of = per_knowledge_base(Notation)
 
 
 # --------------------------------------------------------------------------- look-ups

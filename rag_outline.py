@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rag_budget import NavigationError
+from rag_budget import NavigationError, per_knowledge_base
 from rag_core import KnowledgeBase
 
 # --------------------------------------------------------------------------- levels and pages
@@ -82,9 +82,6 @@ def printed_of(labels: dict, pdf_page: int | None) -> tuple[int | None, str | No
 
 # --------------------------------------------------------------------------- the outline
 """The outline: every heading in reading order, nested, with page ranges and entity counts."""
-
-
-_cache: dict[int, list[Node]] = {}
 
 
 def _folded(title: str) -> str:
@@ -163,11 +160,9 @@ def merged_headings(kb: KnowledgeBase) -> list[Node]:
     return everything
 
 
+@per_knowledge_base
 def all_nodes(kb: KnowledgeBase) -> list[Node]:
-    """Every heading of the book in reading order, with derived ends and entities (cached per knowledge base)."""
-    key = id(kb)
-    if key in _cache:
-        return _cache[key]
+    """Every heading of the book in reading order, with derived ends and entities (built once per knowledge base)."""
     nodes = merged_headings(kb)
     labels = page_labels(kb)
     last_pdf_page = max(labels, default=None)
@@ -207,7 +202,6 @@ def all_nodes(kb: KnowledgeBase) -> list[Node]:
         node.page_end, node.page_label_end = printed_of(labels, node.pdf_page_end)
         if node.page_end is None or (node.page_start is not None and node.page_end < node.page_start):
             node.page_end = node.page_start
-    _cache[key] = nodes
     return nodes
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import bisect
 import re
-import threading
 import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from rag_budget import NavigationError
+from rag_budget import NavigationError, per_knowledge_base
 from rag_core import KnowledgeBase
 
 # --------------------------------------------------------------------------- folding
@@ -131,17 +130,7 @@ class FoldedBook:
         return bisect.bisect_right(self.starts, position) - 1
 
 
-_books: dict[int, FoldedBook] = {}
-_books_lock = threading.Lock()
-
-
-def folded_book(kb: KnowledgeBase) -> FoldedBook:
-    key = id(kb)
-    if key not in _books:
-        with _books_lock:
-            if key not in _books:
-                _books[key] = FoldedBook(kb)
-    return _books[key]
+folded_book = per_knowledge_base(FoldedBook)
 
 
 # --------------------------------------------------------------------------- the check

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Optional, Sequence
 import msgspec
 
 from rag_budget import (MAX_MAX_TOKENS, MIN_MAX_TOKENS, REST_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens,
-                        cut_to_tokens, fit_items, max_tokens_value)
+                        cut_to_tokens, fit_items, fits, max_tokens_value)
 from rag_core import (BLANKS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS, Chunk, ConfigError, Hit,
                       JsonSchema, KnowledgeBase, env, expand_graph, id_is_wellformed, label_text, normalize_number,
                       whole_number)
@@ -302,7 +302,7 @@ def get_entity(kb: KnowledgeBase, entity_type: str, number: str, max_tokens: Any
                               content=chunk.content, chapter=chunk.chapter, section=section_of(chunk),
                               page_number=chunk.page, pdf_page=chunk.pdf_page, references=refs,
                               cited_by=cited)
-    if answer_tokens(msgspec.to_builtins(response)) <= budget:
+    if fits(msgspec.to_builtins(response), budget):
         return response
     spare = budget - answer_tokens(msgspec.to_builtins(msgspec.structs.replace(response, content=""))) - 60
     content, _ = cut_to_tokens(chunk.content, spare)
@@ -322,7 +322,7 @@ def within_budget(response, field: str, budget: int, hint: str):
     """The response with as many of its `field` items as fit in budget tokens (the first item's
     content cut when not even it fits); truncated, omitted and hint say what was left out."""
     whole = msgspec.to_builtins(response)
-    if answer_tokens(whole) <= budget:
+    if fits(whole, budget):
         return response
     items = getattr(response, field)
 
