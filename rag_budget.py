@@ -207,8 +207,9 @@ def encode_cursor(state: dict) -> str:
 
 
 def decode_cursor(cursor: Any, expected_keys: Sequence[str]) -> dict:
-    """The state a cursor carries; NavigationError (400) for anything this service did not issue."""
-    bad = NavigationError("cursor is not one this service issued: pass next_cursor from a previous answer unchanged")
+    """The state a cursor carries; NavigationError 404 for anything this service did not issue (a cursor
+    names a page of an answer: one the service never gave is not found)."""
+    bad = NavigationError("cursor not found: pass next_cursor from a previous answer unchanged", status=404)
     if not isinstance(cursor, str) or not 0 < len(cursor) <= 2000:
         raise bad
     try:

@@ -96,6 +96,12 @@ def _first_chapter_of(kb: KnowledgeBase, part: Node) -> Node | None:
     return None
 
 
+def exported_names(kb: KnowledgeBase) -> list[str]:
+    """The files export writes (llms.txt aside), in reading order."""
+    front = ["front.md"] if _chunks_of(kb, None) else []
+    return front + [file_name(node) for node in chapters(kb)]
+
+
 def markdown_of(kb: KnowledgeBase, name: str) -> str:
     """One exported file by name (front.md, chapter_3.md, outline_5.md); NavigationError 404 if none."""
     if name == "front.md":
@@ -110,10 +116,10 @@ def export(kb: KnowledgeBase, folder: Path) -> list[Path]:
     """Write every chapter's Markdown and llms.txt into folder; the paths written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for node in [None, *chapters(kb)]:
-        if node is None and not _chunks_of(kb, None):
-            continue
-        path = folder / file_name(node)
+    nodes = {file_name(node): node for node in chapters(kb)}
+    for name in exported_names(kb):
+        node = nodes.get(name)
+        path = folder / name
         path.write_text(chapter_markdown(kb, node), encoding="utf-8")
         written.append(path)
     index = folder / "llms.txt"
@@ -131,7 +137,7 @@ def llms_txt(kb: KnowledgeBase, base: str = "/book/") -> str:
     lines = [f"# {kb.title or 'Book'}", "",
              f"> The book as Markdown, one file per chapter: LaTeX maths, code blocks, printed-page markers "
              f"(<!-- page N -->) and an anchor per numbered entity ({entities}).", ""]
-    if _chunks_of(kb, None):
+    if "front.md" in exported_names(kb):
         lines += ["## Front matter", "", f"- [Front matter]({base}front.md)", ""]
     lines += ["## Chapters", ""]
     for node in chapters(kb):

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from rag_budget import NavigationError, per_knowledge_base
-from rag_core import KnowledgeBase, whole_number
+from rag_core import BLANKS, KnowledgeBase, whole_number
 
 # --------------------------------------------------------------------------- maths tokens
 """Maths tokens: a formula as a sequence of signs in one spelling, whichever way it was typed."""
@@ -181,15 +181,13 @@ formula_index = per_knowledge_base(FormulaIndex)
 
 def search_formulas(kb: KnowledgeBase, query: Any, k: Any = 5) -> dict:
     """The book's numbered formulas nearest in shape and symbols to a formula written as LaTeX or Unicode."""
-    if not isinstance(query, str) or not query.strip():
+    if not isinstance(query, str) or not query.strip(BLANKS):
         raise NavigationError("query must be a formula, as LaTeX (\\sum_{i} P(x_i)) or Unicode maths (∑ᵢ P(xᵢ))")
     if len(query) > MAX_QUERY:
         raise NavigationError(f"query must be at most {MAX_QUERY} characters")
     count = whole_number(k) if k is not None else 5
     if count is None or not 1 <= count <= 50:
         raise NavigationError("k must be a whole number between 1 and 50")
-    if not maths_tokens(query):
-        raise NavigationError("query holds no maths: write the formula, e.g. U(s) = \\max_a Q(s, a)")
     index = formula_index(kb)
     results = []
     for i, score in index.search(query, count):

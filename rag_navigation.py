@@ -11,17 +11,19 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from rag_budget import (DEFAULT_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens, fit_items, fits,
-                        max_tokens_value)
-from rag_core import KnowledgeBase, now_iso, off_loop
-from rag_export import export, llms_txt, markdown_of
-from rag_formulas import search_formulas
+import msgspec
+
+from rag_budget import (DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TOKEN_RULE, NavigationError,
+                        answer_tokens, fit_items, fits, max_tokens_value)
+from rag_core import NONBLANK, JsonSchema, KnowledgeBase, now_iso, off_loop
+from rag_export import export, exported_names, llms_txt, markdown_of
+from rag_formulas import MAX_QUERY, search_formulas
 from rag_notation import for_entity, listing, lookup
 from rag_outline import LEVELS, outline
-from rag_quotes import check_quote
-from rag_reading import read
+from rag_quotes import MAX_PASSAGE, check_quote
+from rag_reading import MAX_CONTEXT, read
 
 # --------------------------------------------------------------------------- answers
 """Answers: each capability's JSON, inside max_tokens; a cut answer says so and how to get the rest."""
@@ -80,7 +82,8 @@ def formula_answer(kb: KnowledgeBase, query: Any, k: Any = None, max_tokens: Any
 def notation_answer(kb: KnowledgeBase, symbol: Any = None, entity: Any = None, max_tokens: Any = None) -> dict:
     budget = max_tokens_value(max_tokens)
     if symbol is not None and entity is not None:
-        raise NavigationError("name a symbol or an entity, not both")
+        both = {**lookup(kb, symbol), **for_entity(kb, entity)}
+        return _budgeted(both, "definitions", budget, "ask with a larger max_tokens")
     if symbol is not None:
         return _budgeted(lookup(kb, symbol), "definitions", budget, "ask with a larger max_tokens")
     if entity is not None:
@@ -106,7 +109,6 @@ _QUERY_PARAMETERS = {
     "read": ("section", "entity", "context", "page_start", "page_end", "cursor", "max_tokens"),
     "notation": ("symbol", "entity", "max_tokens"),
 }
-_BODY_FIELDS = {"quote": ("passage", "max_tokens"), "formula": ("query", "k", "max_tokens")}
 
 _DOCS = {
     "outline": "The book's parts, chapters, sections and subsections with numbers, titles, printed and PDF page "
@@ -128,22 +130,67 @@ _DOCS = {
 }
 
 
+class NavigationErrorBody(msgspec.Struct):
+    """Spec 01's error body."""
+
+    detail: str
+    status_code: int
+    error_code: str
+    timestamp: str
+
+
+# max_tokens in a request body (query parameters say the same with Litestar's Parameter).
+BUDGET_SCHEMA = JsonSchema(type=["integer", "null"], minimum=MIN_MAX_TOKENS, maximum=MAX_MAX_TOKENS,
+                           default=DEFAULT_MAX_TOKENS, description=f"Most tokens the answer may hold. {TOKEN_RULE}")
+
+
+class QuoteRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Body of POST /quote/check."""
+
+    passage: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=MAX_PASSAGE, pattern=NONBLANK,
+                                       description="The sentence or passage to look for")]
+    max_tokens: Annotated[Any, BUDGET_SCHEMA] = None
+
+
+class FormulaRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Body of POST /search/formula."""
+
+    query: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=MAX_QUERY, pattern=NONBLANK,
+                                     description="The formula, as LaTeX or Unicode maths")]
+    k: Annotated[Any, JsonSchema(type=["integer", "null"], minimum=1, maximum=50, default=5)] = None
+    max_tokens: Annotated[Any, BUDGET_SCHEMA] = None
+
+
 def navigation_routes(kb: KnowledgeBase):
-    """A Litestar Router with the navigation routes and spec 01's error body."""
-    import msgspec
+    """A Litestar Router with the navigation routes, their parameters documented, and spec 01's error body."""
+    from typing import Optional
+
     from litestar import MediaType, Request, Response, Router, get, post
     from litestar.exceptions import HTTPException, ValidationException
-    from litestar.params import Body
+    from litestar.params import Parameter
 
     from rag_core import error_responses
 
-    class NavigationErrorBody(msgspec.Struct):
-        """Spec 01's error body."""
+    def text_param(description: str, longest: int):
+        return Annotated[Optional[str], Parameter(description=description, max_length=longest, min_length=1,
+                                                  pattern=NONBLANK)]
 
-        detail: str
-        status_code: int
-        error_code: str
-        timestamp: str
+    Budget = Annotated[Optional[int], Parameter(description=f"Most tokens the answer may hold (default "
+                                                            f"{DEFAULT_MAX_TOKENS}). {TOKEN_RULE}",
+                                                ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)]
+    Depth = Annotated[Optional[str], Parameter(description="Deepest level listed (default section)",
+                                               schema_extra={"enum": list(LEVELS)})]
+    Heading = text_param("A heading: id (chapter_3, section_2_1), number ('2.1', 'Part II') or title", 300)
+    EntityRef = text_param("An entity: id (formula_3_2) or name ('Algorithm 4.1')", 200)
+    Page = text_param("A printed page number or label ('12', 'xii')", 12)
+    Cursor = Annotated[Optional[str], Parameter(description="next_cursor of a previous answer", max_length=2000,
+                                                min_length=1, pattern=r"^[A-Za-z0-9_-]+$")]
+    Context = Annotated[Optional[int], Parameter(description="Text chunks either side of the entity (default 2)",
+                                                 ge=0, le=MAX_CONTEXT)]
+    Flag = Annotated[Optional[bool], Parameter(description="List each heading's entity ids")]
+    Symbol = text_param("A symbol, as LaTeX (\\gamma, U^\\pi) or Unicode (γ)", 200)
+    FileName = Annotated[str, Parameter(description="A file llms.txt lists, e.g. chapter_2.md",
+                                        schema_extra={"enum": exported_names(kb)})]
 
     codes = {400: "INVALID_PARAMETER", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
              415: "UNSUPPORTED_MEDIA_TYPE", 500: "INTERNAL_ERROR"}
@@ -157,8 +204,12 @@ def navigation_routes(kb: KnowledgeBase):
         return error(exc.status, str(exc))
 
     def on_bad_request(_: Request, exc: Exception) -> Response:
-        detail = getattr(exc, "detail", "") or "invalid request"
-        return error(400, f"invalid request: {detail}")
+        # The framework's finding, named by field: "max_tokens: Expected `int` >= 400", "unknown field …".
+        found = getattr(exc, "extra", None)
+        if isinstance(found, list) and found and isinstance(found[0], dict):
+            where = str(found[0].get("key") or "request").removeprefix("$.")
+            return error(400, f"{where}: {found[0].get('message') or 'invalid value'}")
+        return error(400, str(getattr(exc, "detail", "") or "invalid request"))
 
     def on_http(request: Request, exc: HTTPException) -> Response:
         if exc.status_code >= 500:
@@ -172,53 +223,46 @@ def navigation_routes(kb: KnowledgeBase):
             return error(400, decode_error_message(exc))
         return error(500, "internal error: the request could not be completed")
 
-    def params(request: Request, route: str) -> dict[str, Any]:
+    def only_known(request: Request, route: str) -> None:
         allowed = _QUERY_PARAMETERS[route]
-        out: dict[str, Any] = {}
         for name in request.query_params.keys():
             if name not in allowed:
                 raise NavigationError(f"query parameter {name!r} is not supported; use {', '.join(allowed)}")
-            values = request.query_params.getall(name)
-            if len(values) != 1:
-                raise NavigationError(f"query parameter {name!r} given more than once")
-            out[name] = values[0]
-        return out
-
-    def body_fields(data: Any, route: str) -> dict[str, Any]:
-        allowed = _BODY_FIELDS[route]
-        if not isinstance(data, dict):
-            raise NavigationError("request body must be a JSON object")
-        unknown = [k for k in data if k not in allowed]
-        if unknown:
-            raise NavigationError(f"field {unknown[0]!r} is not supported; use {', '.join(allowed)}")
-        return data
 
     errors = error_responses(400, 404, 413, 500, body=NavigationErrorBody)
 
     @get("/outline", summary="The book's outline with page ranges and entities (issue 27)", description=_DOCS["outline"],
          responses=errors)
-    async def get_outline(request: Request) -> dict:
-        return await off_loop(outline_answer, kb, **params(request, "outline"))
+    async def get_outline(request: Request, depth: Depth = None, under: Heading = None, with_ids: Flag = None,
+                          max_tokens: Budget = None) -> dict:
+        only_known(request, "outline")
+        return await off_loop(outline_answer, kb, depth, under, with_ids, max_tokens)
 
     @get("/read", summary="Read a section, an entity's surroundings or pages in order (issue 27)",
          description=_DOCS["read"], responses=errors)
-    async def get_read(request: Request) -> dict:
-        return await off_loop(read_answer, kb, **params(request, "read"))
+    async def get_read(request: Request, section: Heading = None, entity: EntityRef = None, context: Context = None,
+                       page_start: Page = None, page_end: Page = None, cursor: Cursor = None,
+                       max_tokens: Budget = None) -> dict:
+        only_known(request, "read")
+        return await off_loop(read_answer, kb, section=section, entity=entity, context=context, page_start=page_start,
+                              page_end=page_end, cursor=cursor, max_tokens=max_tokens)
 
     @post("/quote/check", status_code=200, summary="Is this passage in the book, and where (issue 27)",
           description=_DOCS["quote"], responses=errors)
-    async def post_quote(data: Any = Body(description='{"passage": "…", "max_tokens": 6000}')) -> dict:
-        return await off_loop(quote_answer, kb, **body_fields(data, "quote"))
+    async def post_quote(data: QuoteRequest) -> dict:
+        return await off_loop(quote_answer, kb, data.passage, data.max_tokens)
 
     @post("/search/formula", status_code=200, summary="Formula search by LaTeX or Unicode maths (issue 27)",
           description=_DOCS["formula"], responses=errors)
-    async def post_formula(data: Any = Body(description='{"query": "\\\\sum_{y} P(x, y)", "k": 5}')) -> dict:
-        return await off_loop(formula_answer, kb, **body_fields(data, "formula"))
+    async def post_formula(data: FormulaRequest) -> dict:
+        return await off_loop(formula_answer, kb, data.query, data.k, data.max_tokens)
 
     @get("/notation", summary="What the book's symbols mean and where each is defined (issue 27)",
          description=_DOCS["notation"], responses=errors)
-    async def get_notation(request: Request) -> dict:
-        return await off_loop(notation_answer, kb, **params(request, "notation"))
+    async def get_notation(request: Request, symbol: Symbol = None, entity: EntityRef = None,
+                           max_tokens: Budget = None) -> dict:
+        only_known(request, "notation")
+        return await off_loop(notation_answer, kb, symbol, entity, max_tokens)
 
     @get("/llms.txt", summary="llms.txt index of the book as Markdown (issue 27)", description=_DOCS["llms"],
          media_type=MediaType.TEXT, responses=errors)
@@ -227,16 +271,17 @@ def navigation_routes(kb: KnowledgeBase):
 
     @get("/book/{name:str}", summary="One chapter as Markdown (issue 27)", description=_DOCS["book"],
          media_type="text/markdown; charset=utf-8", responses=errors)
-    async def get_book_file(name: str) -> str:
-        if len(name) > 100 or not name.endswith(".md"):
-            raise NavigationError("file must be one of the .md names /llms.txt lists, e.g. chapter_2.md", 404)
+    async def get_book_file(name: FileName) -> str:
         return await off_loop(markdown_of, kb, name)
 
     return Router(path="/", route_handlers=[get_outline, get_read, post_quote, post_formula, get_notation,
                                             get_llms_txt, get_book_file],
                   exception_handlers={NavigationError: on_navigation_error, ValidationException: on_bad_request,
                                       HTTPException: on_http, Exception: on_crash},
-                  signature_namespace={"Request": Request, "Body": Body, "Any": Any})
+                  signature_namespace={"Request": Request, "Any": Any, "QuoteRequest": QuoteRequest,
+                                       "FormulaRequest": FormulaRequest, "Depth": Depth, "Heading": Heading,
+                                       "Flag": Flag, "Budget": Budget, "EntityRef": EntityRef, "Context": Context,
+                                       "Page": Page, "Cursor": Cursor, "Symbol": Symbol, "FileName": FileName})
 
 
 # --------------------------------------------------------------------------- MCP

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from rag_budget import NavigationError, per_knowledge_base
-from rag_core import KnowledgeBase
+from rag_core import BLANKS, KnowledgeBase
 from rag_formulas import maths_tokens
 from rag_outline import all_nodes
 
@@ -175,11 +175,12 @@ def _public(definition: dict) -> dict:
 def lookup(kb: KnowledgeBase, symbol: Any) -> dict:
     """The meanings of a symbol, as LaTeX (\\gamma, U^\\pi) or Unicode (γ, Uπ): exact first, then the
     symbol with scripts (x_t for x)."""
-    if not isinstance(symbol, str) or not symbol.strip() or len(symbol) > 200:
+    if not isinstance(symbol, str) or not symbol.strip(BLANKS) or len(symbol) > 200:
         raise NavigationError("symbol must be a symbol as LaTeX (\\gamma, U^\\pi) or Unicode (γ), at most 200 characters")
-    key = symbol_key(symbol.strip().strip("$"))
-    if key is None:
-        raise NavigationError(f"{symbol!r} is not a symbol: write one, such as \\gamma, x_t or U^\\pi")
+    key = symbol_key(symbol.strip(BLANKS).strip("$"))
+    if key is None:     # a number, an assignment, a whole formula: no symbol the book could define
+        return {"symbol": symbol, "definitions": [], "with_scripts": [], "found": False,
+                "note": "not a symbol: write one, such as \\gamma, x_t or U^\\pi"}
     notation = notation_of(kb)
     exact = [d for d in notation.definitions if d["key"] == key]
     # The symbol with scripts or arguments: x_t and x_{t+1} for x, U^π(s) for U^π.
@@ -207,7 +208,7 @@ def symbols_in(kb: KnowledgeBase, latex: str) -> list[dict]:
 
 
 def for_entity(kb: KnowledgeBase, ref: Any) -> dict:
-    if not isinstance(ref, str) or not ref.strip() or len(ref) > 200:
+    if not isinstance(ref, str) or not ref.strip(BLANKS) or len(ref) > 200:
         raise NavigationError("entity must be an id or a name such as formula_3_2 or 'Equation 3.2'")
     chunk = kb.get(ref)
     if chunk is None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rag_budget import NavigationError, per_knowledge_base
-from rag_core import KnowledgeBase
+from rag_core import BLANKS, KnowledgeBase
 
 # --------------------------------------------------------------------------- levels and pages
 """Levels and pages: the five heading levels, and each PDF page's printed number."""
@@ -280,11 +280,11 @@ _HEAD_WORD_RE = re.compile(r"^(?:part|chapter|section|subsection|subsubsection|a
 
 def find_node(kb: KnowledgeBase, ref: Any) -> Node:
     """The heading a client names; NavigationError 400 for a malformed name, 404 when the book has none."""
-    if not isinstance(ref, str) or not ref.strip() or len(ref) > 300:
+    if not isinstance(ref, str) or not ref.strip(BLANKS) or len(ref) > 300:
         raise NavigationError("section must be a heading's id (chapter_3, section_2_1), number (\"2.1\", "
                               "\"Part II\") or title, at most 300 characters")
     nodes = all_nodes(kb)
-    text = ref.strip()
+    text = ref.strip(BLANKS)
     for node in nodes:
         if node.id == text:
             return node

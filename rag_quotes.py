@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from rag_budget import NavigationError, per_knowledge_base
-from rag_core import KnowledgeBase
+from rag_core import BLANKS, KnowledgeBase
 
 # --------------------------------------------------------------------------- folding
 """Folding: the letters, digits and mathematical signs of a text, in order, in one spelling."""
@@ -137,7 +137,6 @@ folded_book = per_knowledge_base(FoldedBook)
 """The check: found (verbatim, or but for spelling), or absent with the closest passage."""
 
 MAX_PASSAGE = 5000
-MIN_FOLDED = 12        # shorter passages ("the value") are everywhere: too short to check
 GRAM = 8               # the closest passage is found by shared runs of this many folded characters
 MAX_OCCURRENCES = 10
 
@@ -168,14 +167,14 @@ def _original(book: FoldedBook, index: int, start: int, length: int) -> str:
 def check_quote(kb: KnowledgeBase, passage: Any) -> dict:
     """Whether the book contains the passage: {"found", "match": "verbatim" | "normalized" | None,
     "occurrences": [{id, kind, page, pdf_page, text}], "closest": {... "similarity"} when absent}."""
-    if not isinstance(passage, str) or not passage.strip():
+    if not isinstance(passage, str) or not passage.strip(BLANKS):
         raise NavigationError("passage must be non-empty text")
     if len(passage) > MAX_PASSAGE:
         raise NavigationError(f"passage must be at most {MAX_PASSAGE} characters: check one sentence or a few")
     wanted = fold(passage)
-    if len(wanted) < MIN_FOLDED:
-        raise NavigationError(f"passage is too short to check: at least {MIN_FOLDED} letters, digits or signs")
     book = folded_book(kb)
+    if not wanted:     # punctuation and spaces only: nothing the book could be said to contain
+        return {"found": False, "match": None, "occurrences": [], "closest": None, "folded_length": 0}
     occurrences = []
     start = book.text.find(wanted)
     while start >= 0 and len(occurrences) < MAX_OCCURRENCES:

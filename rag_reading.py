@@ -13,7 +13,7 @@ from typing import Any
 
 from rag_budget import (DEFAULT_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens, count_tokens, cut_to_tokens,
                         decode_cursor, encode_cursor, fit_items, max_tokens_value)
-from rag_core import CHUNK_COLUMNS, Chunk, KnowledgeBase, _row_to_chunk, whole_number
+from rag_core import BLANKS, CHUNK_COLUMNS, Chunk, KnowledgeBase, _row_to_chunk, whole_number
 from rag_outline import LEVELS, find_node, node_dict, page_labels
 
 # --------------------------------------------------------------------------- scopes
@@ -21,7 +21,7 @@ from rag_outline import LEVELS, find_node, node_dict, page_labels
 
 MAX_CONTEXT = 20          # chunks either side of an entity
 DEFAULT_CONTEXT = 2
-MAX_PAGE_SPAN = 200       # printed pages one request may name
+CURSOR_UNKNOWN = "cursor not found: pass next_cursor from a previous answer unchanged"
 
 
 def section_scope(kb: KnowledgeBase, ref: Any) -> tuple[dict, list[Chunk]]:
@@ -38,7 +38,7 @@ def section_scope(kb: KnowledgeBase, ref: Any) -> tuple[dict, list[Chunk]]:
 
 
 def entity_scope(kb: KnowledgeBase, ref: Any, context: Any) -> tuple[dict, list[Chunk]]:
-    if not isinstance(ref, str) or not ref.strip() or len(ref) > 200:
+    if not isinstance(ref, str) or not ref.strip(BLANKS) or len(ref) > 200:
         raise NavigationError("entity must be an id or a name such as formula_3_2, 'Algorithm 4.1' or algorithm:4.1")
     around = DEFAULT_CONTEXT if context is None else whole_number(context)
     if isinstance(context, str) and context.strip().isdigit():
@@ -64,9 +64,7 @@ def page_scope(kb: KnowledgeBase, first: Any, last: Any) -> tuple[dict, list[Chu
         last = first
     start, end = _printed_page(kb, first, "page_start"), _printed_page(kb, last, "page_end")
     if end < start:
-        raise NavigationError("page_end must not come before page_start")
-    if end - start + 1 > MAX_PAGE_SPAN:
-        raise NavigationError(f"at most {MAX_PAGE_SPAN} pages at a time")
+        raise NavigationError(f"no pages from {first} to {last}: page_end comes before page_start", status=404)
     rows = kb.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE pdf_page BETWEEN ? AND ? ORDER BY ord",
                          (start, end))
     chunks = [_row_to_chunk(r) for r in rows]
@@ -80,9 +78,9 @@ def page_scope(kb: KnowledgeBase, first: Any, last: Any) -> tuple[dict, list[Chu
 def _printed_page(kb: KnowledgeBase, value: Any, name: str) -> int:
     """The PDF page a printed page number or label names; 400 when malformed, 404 when the book has none."""
     if isinstance(value, bool) or not isinstance(value, (int, str)) or (isinstance(value, str) and
-                                                                      not 0 < len(value.strip()) <= 12):
+                                                                      not 0 < len(value.strip(BLANKS)) <= 12):
         raise NavigationError(f"{name} must be a printed page number (12) or label (\"xii\")")
-    text = str(value).strip()
+    text = str(value).strip(BLANKS)
     pdf_pages = [p for p, (_, label) in page_labels(kb).items() if label == text]
     if not pdf_pages and text.lstrip("-").isdigit():
         pdf_pages = [p for p, (number, _) in page_labels(kb).items() if number == int(text)]
@@ -143,41 +141,43 @@ def blocks_of(chunks: list[Chunk]) -> list[dict]:
 
 def read(kb: KnowledgeBase, section: Any = None, entity: Any = None, page_start: Any = None, page_end: Any = None,
          context: Any = None, max_tokens: Any = None, cursor: Any = None) -> dict:
-    """One page of reading: exactly one of section, entity, page_start (with page_end) or cursor."""
+    """One page of reading of one scope: the cursor's, else section, else entity (with context), else
+    pages page_start..page_end, else the whole book from its start."""
     budget = max_tokens_value(max_tokens, DEFAULT_MAX_TOKENS)
-    named = [name for name, value in (("section", section), ("entity", entity), ("page_start", page_start),
-                                      ("cursor", cursor)) if value is not None]
-    if len(named) != 1:
-        raise NavigationError("name exactly one of section, entity, page_start (with page_end) or cursor; "
-                              f"got {', '.join(named) or 'none'}")
     at, offset = 0, 0
+    # One scope is read: the cursor's, else section, else entity, else pages, else the whole book.
     if cursor is not None:
         state = decode_cursor(cursor, ("book", "scope", "at", "char"))
-        if state["book"] != kb.build_hash[:16]:
-            raise NavigationError("cursor belongs to another build of the knowledge file: start the reading again")
         scope = state["scope"]
         at, offset = state["at"], state["char"]
         if not (isinstance(scope, list) and len(scope) == 3 and isinstance(at, int) and isinstance(offset, int)
                 and at >= 0 and offset >= 0):
-            raise NavigationError("cursor is not one this service issued: pass next_cursor from a previous answer "
-                                  "unchanged")
+            raise NavigationError(CURSOR_UNKNOWN, status=404)
+        if state["book"] != kb.build_hash[:16]:
+            raise NavigationError("cursor belongs to another build of the knowledge file: start the reading again",
+                                  status=404)
     elif section is not None:
         scope = ["section", section, None]
     elif entity is not None:
         scope = ["entity", entity, context]
+    elif page_start is not None or page_end is not None:
+        scope = ["pages", page_start if page_start is not None else page_end, page_end]
     else:
-        scope = ["pages", page_start, page_end]
+        scope = ["book", None, None]
     if scope[0] == "section":
         described, chunks = section_scope(kb, scope[1])
     elif scope[0] == "entity":
         described, chunks = entity_scope(kb, scope[1], scope[2])
     elif scope[0] == "pages":
         described, chunks = page_scope(kb, scope[1], scope[2])
+    elif scope[0] == "book":
+        described = {"book": kb.title}
+        chunks = [_row_to_chunk(r) for r in kb.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks ORDER BY ord")]
     else:
-        raise NavigationError("cursor is not one this service issued")
+        raise NavigationError(CURSOR_UNKNOWN, status=404)
     blocks = blocks_of(chunks)
     if at > len(blocks) or (at < len(blocks) and offset > len(blocks[at]["text"])):
-        raise NavigationError("cursor is past the end of what it reads")
+        raise NavigationError(CURSOR_UNKNOWN, status=404)
     rest = blocks[at:]
     if rest and offset:
         first = dict(rest[0], text=rest[0]["text"][offset:], continued=True)
