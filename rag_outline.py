@@ -130,14 +130,31 @@ def merged_headings(kb: KnowledgeBase) -> list[Node]:
     shift = Counter(match.level - depth for depth, match, _ in placed if match is not None)
     default_shift = shift.most_common(1)[0][0] if shift else 1
     made: list[Node] = []
+    # A bookmark of its own takes the level of the found headings beside it at its depth (its
+    # siblings), else the level its depth has in the book; and it sits above its children.
+    sibling_level: dict[int, int] = {}
     for i, (depth, match, (_, title, page)) in enumerate(placed):
+        for deeper in [d for d in sibling_level if d > depth]:
+            del sibling_level[deeper]
         if match is not None:
+            sibling_level[depth] = match.level
             continue
-        level = (level_of_depth[depth].most_common(1)[0][0] if depth in level_of_depth
-                 else min(max(depth + default_shift, 0), len(LEVELS) - 1))
+        level = sibling_level.get(depth)
+        if level is None:
+            level = (level_of_depth[depth].most_common(1)[0][0] if depth in level_of_depth
+                     else min(max(depth + default_shift, 0), len(LEVELS) - 1))
+        children = []
+        for child_depth, child, _ in placed[i + 1:]:
+            if child_depth <= depth:
+                break
+            if child is not None and child_depth == depth + 1:
+                children.append(child.level)
+        if children:
+            level = max(min(level, min(children) - 1), 0)
         printed, _ = printed_of(labels, page)
         made.append(Node(id=f"outline_{i + 1}", level=level, number="", title=" ".join(title.split()),
                          parent_id=None, ord=-1, page_start=printed, pdf_page_start=page))
+
     # One reading order: found headings keep theirs; a bookmark of its own goes before the first found
     # heading on a later page, or on its page at its level or deeper.
     everything: list[Node] = []
@@ -176,19 +193,26 @@ def all_nodes(kb: KnowledgeBase) -> list[Node]:
                 members.setdefault((level, number), []).append((cid, kind, pdf_page))
         if kind != "text" and pdf_page is not None:
             entity_pages.append((pdf_page, cid, kind))
+    for node in nodes:
+        held = members.get((node.level, node.number), []) if node.number else []
+        first = min((p for _, _, p in held if p is not None), default=None)
+        if node.level >= 2 and node.pdf_page_start is not None and first == node.pdf_page_start + 1:
+            # Its text begins on the next page: the heading went there, its anchor (and bookmark) stayed.
+            node.pdf_page_start = first
+            node.page_start = printed_of(labels, first)[0] or node.page_start
     for i, node in enumerate(nodes):
         held = members.get((node.level, node.number), []) if node.number else []
-        # A heading's pages run to the page before the next heading at its level or above, or to the
-        # page of its last chunk when that is later (the next heading starts on the same page).
+        # A heading's pages run to the page before the next heading at its level or above, or onto that
+        # page when one of its chunks starts there (the next heading starts part-way down).  Chunks
+        # beyond it are not the heading's pages (a solutions appendix numbered like the chapter).
         following = next((n for n in nodes[i + 1:] if n.level <= node.level and n.pdf_page_start), None)
-        ends = [p for _, _, p in held if p is not None]
-        if following is not None:
-            ends.append(following.pdf_page_start - 1)
-        elif last_pdf_page is not None:
-            ends.append(last_pdf_page)
+        pages = {p for _, _, p in held if p is not None}
         start = node.pdf_page_start
-        valid = [p for p in ends if start is None or p >= start]
-        node.pdf_page_end = max(valid) if valid else start
+        if following is not None:
+            end = following.pdf_page_start if following.pdf_page_start in pages else following.pdf_page_start - 1
+        else:
+            end = max(pages | ({last_pdf_page} if last_pdf_page is not None else set()), default=start)
+        node.pdf_page_end = max(end, start) if start is not None and end is not None else (end or start)
         if not node.number and start is not None:
             # An unnumbered heading holds the entities printed on its pages.
             held = [(cid, kind, p) for p, cid, kind in entity_pages if start <= p <= (node.pdf_page_end or start)]
