@@ -1,14 +1,16 @@
-"""build_common.py: what the builder's readers and its writer share: the error, the token budget, the rows.
+"""build_common.py: what the builder's readers and its writer share: the error, the token budget, numbering.
 
-build_pdf.py and build_markdown.py turn a source into Chunk and Section rows (text cut to the
-model's window by split_to_budget); build_db.py links, embeds and writes them.  The shared
-definitions live here so that the readers never import build_db.py.  rag.py imports none of this.
+build_pdf.py and build_markdown.py turn a source into Chunk and Section rows (rag_store.py's: the
+knowledge file's own row types; text cut to the model's window by split_to_budget); build_db.py
+links, embeds and writes them.  The shared definitions live here so that the readers never import
+build_db.py.  rag.py imports none of this.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from rag_store import Chunk, Section  # noqa: F401  (the knowledge file's rows, as the readers make them)
 
 MAX_CHUNK_TOKENS = 256      # the model truncates beyond this, so no chunk is longer
 TARGET_CHUNK_TOKENS = 180   # text chunks aim here and close at the next paragraph end
@@ -16,52 +18,6 @@ TARGET_CHUNK_TOKENS = 180   # text chunks aim here and close at the next paragra
 
 class BuildError(Exception):
     """A build that cannot go on; the message is one actionable line."""
-
-
-# --------------------------------------------------------------------------- rows
-"""Rows: a chunk and a section as the readers make them and build_db.py writes them."""
-
-
-@dataclass
-class Chunk:
-    """A chunk as the builder makes it; written to the chunks table."""
-
-    id: str
-    kind: str
-    content: str
-    page: int | None         # the printed page number (None where it is not arabic or not known)
-    pdf_page: int | None     # 1-based index in the PDF (None for docs trees)
-    number: str | None = None
-    page_label: str | None = None   # the page number as printed: "17", "xii"
-    title: str | None = None
-    context: str | None = None
-    part: str | None = None
-    part_title: str | None = None
-    chapter: str | None = None
-    chapter_title: str | None = None
-    section: str | None = None
-    section_title: str | None = None
-    subsection: str | None = None
-    subsection_title: str | None = None
-    subsubsection: str | None = None
-    subsubsection_title: str | None = None
-    source: str | None = None
-    extra: dict = field(default_factory=dict)
-    ord: int = 0
-
-
-@dataclass
-class Section:
-    id: str
-    level: int               # 0 part, 1 chapter, 2 section, 3 subsection, 4 subsubsection
-    number: str
-    title: str
-    parent_id: str | None
-    page_start: int | None
-    pdf_page_start: int | None
-    page_end: int | None = 0
-    content: str = ""
-    ord: int = 0
 
 
 # --------------------------------------------------------------------------- budget

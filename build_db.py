@@ -5,11 +5,12 @@
 
 Stages: read (PDF pages with layout) -> structure (running heads dropped, margin column,
 headings) -> entities and chunks, in build_pdf.py (a folder of Markdown lessons: build_markdown.py;
-the rows both make: build_common.py); then, each a function below: references (the edge graph)
+the rows both make: rag_store.py); then, each a function below: references (the edge graph)
 -> embed (batched) -> related -> tags (build_tags.py) -> write a temporary file -> verify -> atomic
 rename.  An interrupted or
-failed build never touches the existing output file.  Imports the one embedder, the schema
-version and the id rules from rag.py; the PDF library is only needed by the builder.
+failed build never touches the existing output file.  Imports the one embedder and the id
+rules from rag_core.py, and the knowledge file's schema, rows and writer from rag_store.py; the
+PDF library is only needed by the builder.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ra
 from build_markdown import markdown_structure, parse_front_matter
 from build_pdf import Reading, read_book
 from build_tags import TagsError, Vocabulary, assign_tags, load_vocabulary, read_tables_file, read_tags_file
-from rag_core import (
-    DEFAULT_MODEL_DIR, SCHEMA_VERSION, ConfigError, Embedder, identifier_index_terms, load_spellfix,
-    normalize_kind, normalize_number,
-)
+from rag_core import (DEFAULT_MODEL_DIR, ConfigError, Embedder, identifier_index_terms, normalize_kind, normalize_number,
+                      usable_cpus)
+from rag_text import (APPENDIX_MENTION_RE, CHAPTER_MENTION_RE, CALL_RE, DEF_RE, EQUATION_MENTION_RE,
+                      MENTIONED_NUMBER_RE, PART_MENTION_RE, SECTION_MENTION_RE, mention_pattern)
+from rag_store import CHUNK_FIELDS, SCHEMA_VERSION, Contents, KnowledgeFileError, meta_of, verify_file, write_file
 
 BUILDER_VERSION = "0.1.0"
 # One text per model run: int8 activation scales depend on the batch, and queries run alone.
@@ -40,31 +42,8 @@ RELATED_PER_ENTITY = 3
 
 
 # --------------------------------------------------------------------------- references
-"""References: the edge graph (REFERENCES/REFERENCED_BY, USES_IN, CITES, PART_OF, FOLLOWS, RELATED_TO)."""
-
-_ENTITY_WORDS = (r"(?P<word>algorithms?|algos?|equations?|eqs?\.?|eqn\.?|formulas?|figures?|figs?\.?|"
-                 r"tables?|examples?|exercises?)")
-_NUM = r"\(?(?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?\)?(?![\w.]\d)"
-_NUMS = r"\s*(?P<nums>" + _NUM + r"(?:\s*(?:,|and|or|to|–|-)\s*" + _NUM + r")*)"
-MENTION_RE = re.compile(_ENTITY_WORDS + _NUMS, re.IGNORECASE)
-
-
-def mention_pattern(kinds: Iterable[str]):
-    """Mentions of numbered things: the usual words ("eq.", "Figs.") and every kind the book itself
-    numbers ("by Theorem 5.2", "see Definitions 2.4 and 2.5", "Assumption 3.1")."""
-    words = {re.escape(k) + "s?" for k in kinds if k.isalpha()} | {re.escape(k) + "es" for k in kinds if k.endswith("x")}
-    extra = "|".join(sorted(words, key=len, reverse=True))
-    base = _ENTITY_WORDS[len("(?P<word>"):-1]
-    return re.compile(rf"\b(?P<word>{base}|{extra}|thms?\.?|lems?\.?|props?\.?|cors?\.?|defs?\.?|defns?\.?)" + _NUMS,
-                      re.IGNORECASE) if extra else MENTION_RE
-SECTION_MENTION_RE = re.compile(r"(?:\b[Ss]ections?|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})")
-CHAPTER_MENTION_RE = re.compile(r"\b[Cc]hapters?\s+(\d+|[A-Z])\b")
-APPENDIX_MENTION_RE = re.compile(r"\bAppendix\s+([A-Z])\b")
-PART_MENTION_RE = re.compile(r"\bPart\s+([IVX]+)\b")
-BARE_EQ_RE = re.compile(r"(?<![\w.])\(((?:[A-Z]|\d+)\.\d+[a-z]?)\)")
-DEF_RE = re.compile(r"^\s*(?:def|class)\s+([A-Za-z_]\w*)", re.MULTILINE)
-CALL_RE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-
+"""References: the edge graph (REFERENCES/REFERENCED_BY, USES_IN, CITES, PART_OF, FOLLOWS, RELATED_TO),
+from mentions written as rag_text.py describes."""
 
 def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[str, str, str]], list[dict]]:
     """Edges (src, dst, rel) and the references that point at nothing in the book."""
@@ -100,7 +79,7 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
             kind = normalize_kind(m.group("word").rstrip("."), kinds)
             if kind is None:
                 continue
-            for raw in re.findall(_NUM, m.group("nums")):
+            for raw in MENTIONED_NUMBER_RE.findall(m.group("nums")):
                 number = normalize_number(raw)
                 target = entity_ids.get((kind, number)) or printed_ids.get((kind, c.chapter, number)) or (
                     printed_ids.get((kind, *number.rsplit(".", 1))) if number and "." in number else None)
@@ -108,7 +87,7 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
                     ref(c, target)
                 elif number and (kind, number) != (c.kind, c.number) and ("." in number or kind in undotted):
                     unresolved.append({"src": c.id, "kind": kind, "number": number, "text": m.group(0)[:80]})
-        for number in BARE_EQ_RE.findall(text):
+        for number in EQUATION_MENTION_RE.findall(text):
             target = entity_ids.get(("formula", normalize_number(number)))
             if target:
                 ref(c, target)
@@ -285,9 +264,8 @@ def _read_book(source: str, model_dir: str, workers: int) -> Reading:
 
 def build_workers() -> int:
     """Processes the builder reads and embeds with: the CPUs it may use (BUILD_DB_WORKERS overrides)."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     raw = os.environ.get("BUILD_DB_WORKERS", "").strip()
-    return max(1, int(raw)) if raw.isdigit() else max(1, min(usable, 8))
+    return max(1, int(raw)) if raw.isdigit() else max(1, min(usable_cpus(), 8))
 
 
 def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True,
@@ -346,46 +324,7 @@ def _embed_slice(texts: list[str]):
 
 
 # --------------------------------------------------------------------------- write
-"""Write: the schema, a temporary file, verification, atomic rename."""
-
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE sections (
-    id TEXT PRIMARY KEY, level INTEGER NOT NULL, number TEXT NOT NULL, title TEXT NOT NULL,
-    parent_id TEXT, page_start INTEGER, page_end INTEGER, pdf_page_start INTEGER,
-    content TEXT NOT NULL, ord INTEGER NOT NULL);
-CREATE TABLE chunks (
-    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, kind TEXT NOT NULL, number TEXT,
-    title TEXT, content TEXT NOT NULL, context TEXT,
-    part TEXT, part_title TEXT, chapter TEXT, chapter_title TEXT, section TEXT, section_title TEXT,
-    subsection TEXT, subsection_title TEXT, subsubsection TEXT, subsubsection_title TEXT,
-    page INTEGER, page_label TEXT, pdf_page INTEGER, ord INTEGER NOT NULL, source TEXT, extra TEXT);
-CREATE UNIQUE INDEX chunks_kind_number ON chunks(kind, number) WHERE number IS NOT NULL;
-CREATE INDEX chunks_ord ON chunks(ord);
-CREATE VIRTUAL TABLE chunks_fts USING fts5(
-    title, content, content='chunks', content_rowid='rowid', tokenize='porter unicode61');
-CREATE TABLE edges (src TEXT NOT NULL, dst TEXT NOT NULL, rel TEXT NOT NULL,
-    PRIMARY KEY (src, dst, rel)) WITHOUT ROWID;
-CREATE INDEX edges_dst ON edges(dst, rel);
-CREATE TABLE unresolved_refs (src TEXT NOT NULL, kind TEXT NOT NULL, number TEXT NOT NULL, text TEXT);
-CREATE TABLE vocab (term TEXT PRIMARY KEY, freq INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE tags (name TEXT NOT NULL, type TEXT NOT NULL, category TEXT, description TEXT NOT NULL,
-    ord INTEGER NOT NULL, PRIMARY KEY (type, name)) WITHOUT ROWID;
-CREATE TABLE chunk_tags (chunk_id TEXT NOT NULL, type TEXT NOT NULL, tag TEXT NOT NULL, cosine REAL NOT NULL,
-    how TEXT NOT NULL, PRIMARY KEY (chunk_id, type, tag)) WITHOUT ROWID;
-CREATE INDEX chunk_tags_tag ON chunk_tags(tag, type);
-CREATE VIEW entities AS
-    SELECT id, kind, number, title, page, pdf_page, chapter, section, content FROM chunks WHERE kind != 'text';
-CREATE VIEW "references" AS
-    SELECT e.src, s.kind AS src_kind, e.dst, d.kind AS dst_kind, d.number AS dst_number
-    FROM edges e LEFT JOIN chunks s ON s.id = e.src LEFT JOIN chunks d ON d.id = e.dst
-    WHERE e.rel = 'REFERENCES';
-"""
-
-CHUNK_FIELDS = ("id", "kind", "number", "title", "content", "context", "part", "part_title", "chapter",
-                "chapter_title", "section", "section_title", "subsection", "subsection_title", "subsubsection",
-                "subsubsection_title", "page", "page_label", "pdf_page", "ord", "source")
-
+"""Write: the hashes, the full-text rows, the rows handed to rag_store.write_file, verification."""
 
 # Edges derived from the vectors: they vary with the CPU's int8 kernels, as the vectors do.
 NUMERIC_RELATIONS = ("RELATED_TO",)
@@ -413,63 +352,28 @@ def vectors_hash(vectors, edges: Iterable[tuple[str, str, str]]) -> str:
     return h.hexdigest()
 
 
+def fts_rows(chunks: list[Chunk], leads: dict[str, str]) -> list[tuple[str, str]]:
+    """Each chunk's full-text title and body, in order; a section's first text chunk of some substance
+    carries the section's heading (a stub holding only a run-in head would take the heading's weight
+    without the text it heads)."""
+    opened: set = set()
+    rows = []
+    for c in chunks:
+        place = (c.chapter, c.section, c.subsection, c.subsubsection, c.extra.get("heading"))
+        opens = c.kind == "text" and place not in opened and len(c.content.split()) >= OPENING_WORDS
+        if opens:
+            opened.add(place)
+        rows.append(fts_text(c, leads.get(c.id, ""), opens))
+    return rows
+
+
 def write_db(path: Path, chunks: list[Chunk], sections: list[Section], edges: set, unresolved: list[dict],
              vectors, meta: dict, leads: dict[str, str] | None = None, vocabulary: Vocabulary | None = None,
              chunk_tags: list | None = None) -> None:
-    import apsw
-    import sqlite_vec
-
-    db = apsw.Connection(str(path))
-    db.enable_load_extension(True)
-    db.load_extension(sqlite_vec.loadable_path())
-    dim = vectors.shape[1]
-    with db:
-        db.execute(SCHEMA)
-        db.execute(
-            f"CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[{dim}] distance_metric=cosine, "
-            "kind text, part text, chapter text, section text, subsection text, subsubsection text, page integer)")
-        opened: set = set()
-        for rowid, c in enumerate(chunks, start=1):
-            place = (c.chapter, c.section, c.subsection, c.subsubsection, c.extra.get("heading"))
-            # The section's first text chunk of some substance (a stub holding only a run-in head
-            # would take the heading's weight without the text it heads).
-            opens = c.kind == "text" and place not in opened and len(c.content.split()) >= OPENING_WORDS
-            if opens:
-                opened.add(place)
-            db.execute(f"INSERT INTO chunks(rowid, {', '.join(CHUNK_FIELDS)}, extra) VALUES "
-                       f"(?, {', '.join('?' * len(CHUNK_FIELDS))}, ?)",
-                       (rowid, *[getattr(c, f) for f in CHUNK_FIELDS], json.dumps(c.extra) if c.extra else None))
-            db.execute("INSERT INTO chunks_fts(rowid, title, content) VALUES (?, ?, ?)",
-                       (rowid, *fts_text(c, (leads or {}).get(c.id, ""), opens)))
-            db.execute("INSERT INTO chunks_vec(rowid, embedding, kind, part, chapter, section, subsection, "
-                       "subsubsection, page) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       # vec0 metadata columns take no NULL: '' stands for "none" (never a filter value)
-                       (rowid, vectors[rowid - 1].tobytes(), c.kind, c.part or "", c.chapter or "",
-                        c.section or "", c.subsection or "", c.subsubsection or "",
-                        c.page if c.page is not None else -1))
-        for s in sections:
-            db.execute("INSERT INTO sections VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (s.id, s.level, s.number, s.title, s.parent_id, s.page_start, s.page_end,
-                        s.pdf_page_start, s.content, s.ord))
-        db.executemany("INSERT INTO edges VALUES (?, ?, ?)", sorted(edges))
-        db.executemany("INSERT INTO unresolved_refs VALUES (?, ?, ?, ?)",
-                       [(u["src"], u["kind"], u["number"], u["text"]) for u in unresolved])
-        vocab = book_vocabulary(chunks)
-        db.executemany("INSERT INTO vocab VALUES (?, ?)", sorted(vocab.items()))
-        if load_spellfix(db):
-            # spellfix1 index over the same words: typo suggestions at query time ("POMP" -> "POMDP").
-            db.execute("CREATE VIRTUAL TABLE vocab_fix USING spellfix1")
-            db.executemany("INSERT INTO vocab_fix(word, rank) VALUES (?, ?)", sorted(vocab.items()))
-        if vocabulary is not None:
-            db.executemany("INSERT INTO tags VALUES (?, ?, ?, ?, ?)",
-                           [(t.name, t.type, t.category, t.description, i) for i, t in enumerate(vocabulary.tags)])
-            db.executemany("INSERT INTO chunk_tags VALUES (?, ?, ?, ?, ?)",
-                           [(c.id, tag_type, name, cosine, how)
-                            for c, assigned in zip(chunks, chunk_tags or []) for name, tag_type, cosine, how in assigned])
-        db.executemany("INSERT INTO meta VALUES (?, ?)", sorted((k, str(v)) for k, v in meta.items()))
-        db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')")
-    db.execute("VACUUM")
-    db.close()
+    """The knowledge file's rows from the build (rag_store writes them)."""
+    write_file(path, Contents(chunks=chunks, fts=fts_rows(chunks, leads or {}), vectors=vectors, sections=sections,
+                              edges=edges, unresolved=unresolved, vocab=book_vocabulary(chunks), meta=meta,
+                              tags=list(vocabulary.tags) if vocabulary is not None else [], chunk_tags=chunk_tags))
 
 
 def book_vocabulary(chunks: list[Chunk]) -> dict[str, int]:
@@ -485,25 +389,10 @@ VOCAB_WORD_RE = re.compile(r"[^\W\d_]{3,}")
 
 def verify(path: Path, expected_chunks: int) -> None:
     """Open the new file as the service will and check it answers; raise BuildError if not."""
-    import apsw
-    import sqlite_vec
-
-    db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-    db.enable_load_extension(True)
-    db.load_extension(sqlite_vec.loadable_path())
     try:
-        if db.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-            raise BuildError("the new knowledge file failed its integrity check")
-        n = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
-        nv = db.execute("SELECT count(*) FROM chunks_vec").fetchone()[0]
-        if n != expected_chunks or nv != expected_chunks:
-            raise BuildError(f"the new knowledge file holds {n} chunks and {nv} vectors, expected {expected_chunks}")
-        vec = db.execute("SELECT embedding FROM chunks_vec WHERE rowid = 1").fetchone()[0]
-        hit = db.execute("SELECT rowid FROM chunks_vec WHERE embedding MATCH ? AND k = 1", (vec,)).fetchone()
-        if not hit:
-            raise BuildError("the new knowledge file does not answer a nearest-neighbour query")
-    finally:
-        db.close()
+        verify_file(path, expected_chunks)
+    except KnowledgeFileError as exc:
+        raise BuildError(str(exc)) from None
 
 
 # --------------------------------------------------------------------------- build
@@ -672,28 +561,9 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     chunk_tags = tag_chunks(chunks, vectors, vocabulary, model_dir)
     checks["tags"] = tags_report(vocabulary, chunk_tags)
     stage("write")
-    counts = Counter(c.kind for c in chunks)
-    digest = content_hash(chunks, sections, edges)
-    numeric = vectors_hash(vectors, edges)
-    # The file's identity for caches (ETags): it changes when any answer could, vectors included.
-    tags_digest = hashlib.sha256(json.dumps([[t.name, t.type, t.category, t.description] for t in vocabulary.tags]
-                                            + [[c.id, a] for c, a in zip(chunks, chunk_tags)]).encode()).hexdigest()
-    build_id = hashlib.sha256(f"{digest}:{numeric}:{tags_digest}".encode()).hexdigest()
-    printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None and c.pdf_page is not None)
-    meta = {
-        "schema_version": SCHEMA_VERSION, "title": title or source_title(source), "source": source.name,
-        "source_kind": "markdown" if source.is_dir() else "pdf",
-        "source_sha256": sha256_tree(source) if source.is_dir() else sha256_file(source),
-        "model_name": embedder.name, "model_sha256": embedder.sha256,
-        "dim": embedder.dim, "builder_version": BUILDER_VERSION,
-        "page_offset": printed.most_common(1)[0][0] if printed else 0,
-        "counts": json.dumps(dict(sorted(counts.items()))), "content_hash": digest,
-        "vectors_hash": numeric, "build_hash": build_id,
-        "pages": pages,
-        "max_chunk_tokens": MAX_CHUNK_TOKENS,
-        "build_report": json.dumps(checks, ensure_ascii=False),
-        "tags_source": vocabulary.source,
-    }
+    meta = build_meta(source, title, embedder, pages, chunks, sections, edges, vectors, vocabulary, chunk_tags, checks)
+    counts, digest, numeric, build_id = (Counter(c.kind for c in chunks), meta["content_hash"], meta["vectors_hash"],
+                                         meta["build_hash"])
     if reading is not None:
         # The book's own outline and page labels, for the outline and reading routes (rag_outline.py):
         # bookmarks the structure stage could not place (unnumbered chapters) still belong in the outline.
@@ -727,6 +597,35 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "seconds": seconds, "total_seconds": round(end - t0, 2),
         "pages_per_second": round(pages / max(end - t0, 1e-9), 2),
     }
+
+
+def build_meta(source: Path, title: str | None, embedder: Embedder, pages: int, chunks: list[Chunk],
+               sections: list[Section], edges: set, vectors, vocabulary: Vocabulary, chunk_tags: list,
+               checks: dict) -> dict:
+    """The meta table of a new file: what it was built from and with, its counts, hashes and report."""
+    counts = Counter(c.kind for c in chunks)
+    digest = content_hash(chunks, sections, edges)
+    numeric = vectors_hash(vectors, edges)
+    # The file's identity for caches (ETags): it changes when any answer could, vectors included.
+    tags_digest = hashlib.sha256(json.dumps([[t.name, t.type, t.category, t.description] for t in vocabulary.tags]
+                                            + [[c.id, a] for c, a in zip(chunks, chunk_tags)]).encode()).hexdigest()
+    build_id = hashlib.sha256(f"{digest}:{numeric}:{tags_digest}".encode()).hexdigest()
+    printed = Counter(c.pdf_page - c.page for c in chunks if c.page is not None and c.pdf_page is not None)
+    meta = {
+        "schema_version": SCHEMA_VERSION, "title": title or source_title(source), "source": source.name,
+        "source_kind": "markdown" if source.is_dir() else "pdf",
+        "source_sha256": sha256_tree(source) if source.is_dir() else sha256_file(source),
+        "model_name": embedder.name, "model_sha256": embedder.sha256,
+        "dim": embedder.dim, "builder_version": BUILDER_VERSION,
+        "page_offset": printed.most_common(1)[0][0] if printed else 0,
+        "counts": json.dumps(dict(sorted(counts.items()))), "content_hash": digest,
+        "vectors_hash": numeric, "build_hash": build_id,
+        "pages": pages,
+        "max_chunk_tokens": MAX_CHUNK_TOKENS,
+        "build_report": json.dumps(checks, ensure_ascii=False),
+        "tags_source": vocabulary.source,
+    }
+    return meta
 
 
 def tag_chunks(chunks: list[Chunk], vectors, vocabulary: Vocabulary, model_dir: Path) -> list:
@@ -848,17 +747,8 @@ def default_output(source: Path) -> Path:
 
 def built_from(path: Path) -> str | None:
     """The source file name an existing knowledge file was built from (None if it is not one)."""
-    import apsw
-
-    try:
-        db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'source'").fetchone()
-        finally:
-            db.close()
-    except apsw.Error:
-        return None
-    return row[0] if row else None
+    meta = meta_of(path)
+    return meta.get("source") if meta else None
 
 
 EPILOG = """\
@@ -890,9 +780,10 @@ exit codes: 0 built, 2 bad input (unreadable PDF, missing source, unwritable out
 """
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str = "build_db.py") -> int:
+    """The builder's command line (also `bookrag build`): exit 0, 2 for bad input, 3 for gaps with --strict."""
     parser = argparse.ArgumentParser(
-        prog="build_db.py", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
+        prog=prog, formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG,
         description="Build a bookrag knowledge file (one SQLite file: chunks, embeddings, numbered entities, "
                     "cross-reference graph) from a book's PDF or a folder of Markdown lessons.")
     parser.add_argument("sources", nargs="+", type=Path, metavar="SOURCE",

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from build_common import BuildError
+from rag_core import usable_cpus
 
 
 # --------------------------------------------------------------------------- glyphs
@@ -926,7 +927,7 @@ def read_document(path: Path, workers: int | None = None) -> Document:
         labelled = has_page_labels(doc)
     finally:
         doc.close()
-    workers = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, 8)
+    workers = workers or min(usable_cpus(), 8)
     indexes = list(range(total))
     if workers <= 1 or total < 24:
         pages = read_pages(str(path), indexes, labelled)

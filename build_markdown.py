@@ -3,7 +3,7 @@
 Lessons laid out as module/chapter/lesson/readme.md (or chapter/lesson.md) become sections
 (module, chapter, lesson) and chunks (text, code, numbered entities).  build_db.py calls
 markdown_structure (and parse_front_matter for a tree's title).  No PDF library needed; the id
-rules come from rag.py and the rows from build_common.py.  Never imports build_db.py.
+rules come from rag_core.py and the rows from rag_store.py.  Never imports build_db.py.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
-"""Grounded answers and the agent retrieval tool (specs 04 and 05) over rag.KnowledgeBase.
+"""Grounded answers and the agent retrieval tool (specs 04 and 05) over rag_core.KnowledgeBase.
 
 Sections: retrieval (the retrieve_content tool: the book, or only the text a user selected),
 answering (extractive and deterministic by default; an OpenAI-compatible LLM when configured),
-the HTTP routes (/tools, /tools/retrieve_content, /ask) and the MCP tool answer_question.
-A sibling of rag.py because rag.py passed the size DESIGN.md sets; rag.py's app mounts these.
+and the routes: answer_routes gives a Litestar Router with /tools, /tools/retrieve_content and
+/ask in spec 05's error format, which rag.create_app mounts beside the other adapters' routers
+(the MCP tool answer_question is rag_mcp's, over this module's answer).  Imports only the core.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, NONBLANK, Chunk, JsonSchema, KnowledgeBase, decode_error_message,
-                      env, error_responses, now_iso, off_loop, whole_number)
+from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, NONBLANK, RETRY_AFTER_SECONDS, BudgetExceeded, Chunk, JsonSchema,
+                      KnowledgeBase, check_deadline, decode_error_message, env, error_responses, now_iso, off_loop,
+                      request_budget, time_budget, whole_number)
+from rag_text import CITATION_RE, EQUATION_TAG_RE, QUESTION_REFERENCE_RE, QUESTION_STOPWORDS
 
 # --------------------------------------------------------------------------- retrieval
 """Retrieval: the chunks an answer may use, from the book or from the user's selected text."""
@@ -39,9 +42,6 @@ ANSWER_MIN_COSINE = 0.40
 ANSWER_FAIR_COSINE = 0.30
 REFUSAL = "I couldn't find that information in the book."
 
-_STOPWORDS = set("""a an and are as at be by can do does for from how i in into is it its me my of on or
-our should the their them then there these this to use used using was we what when where which who why
-will with would you your about between explain tell give show much many""".split())
 
 
 @dataclass
@@ -105,11 +105,11 @@ def headings_of(chunk: Chunk) -> str:
 
 def modules(kb: KnowledgeBase) -> list[str]:
     """The book's module names (a docs tree's top folders, or a PDF book's parts)."""
-    return [r[0] for r in kb.db.execute("SELECT number FROM sections WHERE level = 0 ORDER BY ord")]
+    return kb.parts()
 
 
 def content_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z][a-z\-]{2,}", text.lower()) if w not in _STOPWORDS]
+    return [w for w in re.findall(r"[a-z][a-z\-]{2,}", text.lower()) if w not in QUESTION_STOPWORDS]
 
 
 def book_word_share(kb: KnowledgeBase, query: str) -> float:
@@ -140,6 +140,11 @@ def split_passages(text: str, max_words: int = 90) -> list[str]:
     return passages
 
 
+def embed_within_budget(kb: KnowledgeBase, passage: str):
+    check_deadline()  # up to 200 passages of selected text, one model run each
+    return kb.embedder.embed([passage])
+
+
 def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str | None = None,
              module: str | None = None) -> RetrievalContext:
     """The chunks for a query: from the book (optionally one module), or only from selected_text."""
@@ -153,7 +158,7 @@ def retrieve(kb: KnowledgeBase, query: str, top_k: int = 5, selected_text: str |
         if passages:
             q = np.frombuffer(kb.embedder.embed_query(query), dtype=np.float32)
             # One passage per model run: the same text always gets the same vector.
-            vectors = np.vstack([kb.embedder.embed([p]) for p in passages])
+            vectors = np.vstack([embed_within_budget(kb, p) for p in passages])
             sims = vectors @ q
             for i in sorted(range(len(passages)), key=lambda i: (-float(sims[i]), i))[:top_k]:
                 chunks.append(Retrieved(passages[i], round(max(0.0, min(1.0, float(sims[i]))), 4),
@@ -197,7 +202,7 @@ def conflicting(chunks: list[Retrieved]) -> bool:
     seen: dict[str, tuple[int, str]] = {}
     for i, chunk in enumerate(chunks):
         for term, number, _unit in _ASSERTION_RE.findall(chunk.text):
-            words = [w for w in term.lower().split() if w not in _STOPWORDS]
+            words = [w for w in term.lower().split() if w not in QUESTION_STOPWORDS]
             if not words:
                 continue
             key = " ".join(words[-2:])
@@ -271,8 +276,6 @@ W_SENTENCE_TERMS, W_CHUNK_TERMS, W_COSINE, RANK_STEP = 0.35, 0.2, 0.5, 0.05
 COVER_BONUS = 0.2  # per share of the question's term weight a later sentence adds to the answer
 GLOSS_BONUS = 0.2  # the sentence after a chosen display usually says what the display means
 
-# An equation number as books print it beside a display: "(6.4)", "(A.2)", "(1:1)".
-_TAG_RE = re.compile(r"\((?:[A-Z]|\d+)(?:[.:]\d+)+[a-z]?\)")
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"\u201c])")
 _DEBRIS_RE = re.compile(r"^((?:\S{1,4}\s+){1,8}?)(?=[A-Z][a-z]{2,}\b)")
 _WORD_RE = re.compile(r"[^\W_]+(?:_[^\W_]+)*")
@@ -292,14 +295,6 @@ _ASKS_REASON = re.compile(r"^\s*why\b|\bwhy (?:is|are|does|do|should|must|can)\b
 _BECAUSE = re.compile(r"\b(?:because|since|so that|therefore|hence|thus|which is why|so)\b", re.IGNORECASE)
 _DEFINING = re.compile(r"\b(?:is|are) (?:called|defined|known as)\b|\bdefined (?:as|by)\b|\bmeans\b|"
                        r"\brefers to\b|\b(?:says|states|guarantees|implies) that\b", re.IGNORECASE)
-_REFERENCE_RE = re.compile(r"\b(figure|fig\.|table|algorithm|theorem|lemma|corollary|proposition|definition|"
-                           r"example|listing|remark|exercise|equation|eq\.)\s*\(?"
-                           r"((?-i:[A-Z])(?:[.:]\d+)+|\d+(?:[.:]\d+)*)\b\)?", re.IGNORECASE)
-# A number that only names a part of the book ("chapter 6", "Algorithm 6.1") or a footnote mark
-# ("earned.7") is not a quantity.
-_CITATION_RE = re.compile(r"\b(?:chapters?|sections?|parts?|pages?|p\.|figures?|fig\.|tables?|algorithms?|theorems?|"
-                          r"lemmas?|corollary|examples?|exercises?|listings?|equations?|eq\.)\s*\(?[A-Z]?[\d.:]+\)?"
-                          r"|\w\.?\d+$", re.IGNORECASE)
 # A signpost announces what a chapter or section will do; it answers nothing itself.
 _SIGNPOST_RE = re.compile(r"^(?:this|the next|the following|the present) (?:chapter|section|part|appendix)\b|"
                           r"^(?:chapter|section|part) [\dA-Z.]+ (?:presents|introduces|develops|treats|shows|covers)\b|"
@@ -340,7 +335,7 @@ def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
     weights: dict[str, float] = {}
     for text in texts:
         for token in _WORD_RE.findall(text.lower()):
-            if token in _STOPWORDS or len(token) < 2 or (len(token) < 3 and not any(c.isdigit() for c in token)):
+            if token in QUESTION_STOPWORDS or len(token) < 2 or (len(token) < 3 and not any(c.isdigit() for c in token)):
                 continue
             row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (token,)).fetchone()
             freq = row[0] if row else 0
@@ -359,7 +354,7 @@ def sentences(text: str) -> tuple[str, ...]:
     pieces = _SENTENCE_END_RE.split(" ".join(text.split()))
     out: list[str] = []
     for piece in pieces:
-        tag = _TAG_RE.match(piece)
+        tag = EQUATION_TAG_RE.match(piece)
         if tag and out:  # "(6.4) The optimal order ..." : the number closes the previous display
             out[-1] += " " + tag.group(0)
             piece = piece[tag.end():].strip()
@@ -379,7 +374,7 @@ def readable(sentence: str) -> bool:
     letters = sum(ch.isalpha() for ch in chars) / max(1, len(chars))
     # Worked numbers count as words ("a posterior with mean 48/3.25 ≈ 14.77"); stray symbols do not.
     words = sum(ch.isalnum() or ch in ".,;:" for ch in chars) / max(1, len(chars))
-    return (letters > 0.45 and words > 0.8) or letters > 0.6 or (letters > 0.25 and bool(_TAG_RE.search(sentence)))
+    return (letters > 0.45 and words > 0.8) or letters > 0.6 or (letters > 0.25 and bool(EQUATION_TAG_RE.search(sentence)))
 
 
 def overlap(a: str, b: str) -> float:
@@ -398,6 +393,47 @@ def sentence_vector(kb: KnowledgeBase, sentence: str):
     return _sentence_vector(kb.embedder, sentence)
 
 
+@dataclass
+class Asks:
+    """What a question asks for, read from its English form (and its typo-corrected form)."""
+
+    formula: bool       # a formula, rule, bound, mean …: a display or an equation number answers
+    number: bool        # how much / how many / a worked example: a number or a formula answers
+    definition: bool    # what is / define: a defining sentence answers
+    reason: bool        # why: a reason answers
+    exercise: bool      # it asks about an exercise or its solution
+    code: bool          # it asks about code, or how to do something
+    references: list[tuple[str, str]]   # the entities it names: ("figure", "3.7"), ("equation", "2.12")
+
+
+def read_question(query: str, corrected: str | None) -> Asks:
+    asked = " ".join([query, corrected or ""])
+    return Asks(
+        formula=bool(_ASKS_FORMULA.search(asked)), number=bool(_ASKS_QUANTITY.search(asked)),
+        definition=bool(_ASKS_DEFINITION.search(asked)), reason=bool(_ASKS_REASON.search(asked)),
+        exercise=bool(re.search(r"\bexercises?\b|\bsolutions?\b", asked, re.IGNORECASE)),
+        # Code answers a question about code, or one asking how to do something (a procedure).
+        code=bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b|\bimplement|\bsteps?\b|"
+                            r"\bprocedure\b|^\s*how (?:do|can|should|would) (?:i|we|you|one|an? \w+)\b",
+                            asked, re.IGNORECASE)),
+        references=[({"fig": "figure", "eq": "equation"}.get(k.lower().rstrip("."), k.lower().rstrip(".")),
+                      n.replace(":", ".")) for k, n in QUESTION_REFERENCE_RE.findall(asked)])
+
+
+@dataclass
+class Candidate:
+    """A sentence that competes for the answer: its score, its passage's index, its index there."""
+
+    score: float
+    passage: int
+    index: int
+    sentence: str
+
+    @property
+    def order(self) -> tuple[int, int]:
+        return self.passage, self.index
+
+
 def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) -> tuple[str, list[Retrieved]]:
     """The sentences of the top chunks that answer the question, with [n] citations.
 
@@ -406,10 +442,10 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
       book (inverse collection frequency), so "newsvendor" counts for more than "order", and
       less so the share its chunk and the chunk's section titles contain (a formula rarely
       repeats the name of its topic);
-    - what the question asks for: a question about a formula, rule or bound favours a sentence
-      holding a display or its equation number; "how much / how many / how likely" favours a
-      sentence with a number; "what is / define / why" a defining sentence; "Figure 3.7" or
-      "equation 2.12" the sentence that names that entity or carries "(2.12)";
+    - what the question asks for (sentence_cues): a question about a formula, rule or bound
+      favours a sentence holding a display or its equation number; "how much / how many / how
+      likely" favours a sentence with a number; "what is / define / why" a defining sentence;
+      "Figure 3.7" or "equation 2.12" the sentence that names that entity or carries "(2.12)";
     - the cosine between the sentence (embedded alone) and the question, for the
       EMBED_CANDIDATES sentences best on the above;
     - a small preference for higher-ranked chunks.
@@ -425,23 +461,51 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
 
     corrected = context.extra.get("corrected_query")
     weights = query_terms(kb, [query] + ([corrected] if corrected and corrected != query else []))
+    asks = read_question(query, corrected)
+    considered, ranks, printed = answer_passages(kb, context, asks)
+    in_book = bool(considered) and considered[0].metadata.get("module") != "selected_text"
+    # Equation numbers the top chunks' captions cite: the display printing one is what they point to.
+    pointed = {tag for c in considered[:3] for tag in EQUATION_TAG_RE.findall(c.title)} \
+        if asks.formula or asks.number else set()
+    # Within the passages at hand, a term most sentences share (the topic) tells them apart less
+    # than one few sentences have (the aspect asked about).
+    unit_terms = [terms(u) for c in considered for u in sentences(c.text)]
+    n_units = max(1, len(unit_terms))
+    weights = {t: w * math.log(1 + n_units / (1 + sum(t in ut for ut in unit_terms))) for t, w in weights.items()}
     total_weight = sum(weights.values()) or 1.0
-    asked = " ".join([query, corrected or ""])
-    wants_formula = bool(_ASKS_FORMULA.search(asked))
-    wants_number = bool(_ASKS_QUANTITY.search(asked))
-    wants_definition = bool(_ASKS_DEFINITION.search(asked))
-    wants_reason = bool(_ASKS_REASON.search(asked))
-    references = [({"fig": "figure", "eq": "equation"}.get(k.lower().rstrip("."), k.lower().rstrip(".")),
-                   n.replace(":", ".")) for k, n in _REFERENCE_RE.findall(asked)]
-    asks_exercise = bool(re.search(r"\bexercises?\b|\bsolutions?\b", asked, re.IGNORECASE))
-    # Code answers a question about code, or one asking how to do something (a procedure).
-    asks_code = bool(re.search(r"\w_\w|\w\(|\bcode\b|\bfunction\b|\bcommand\b|\bimplement|\bsteps?\b|"
-                               r"\bprocedure\b|^\s*how (?:do|can|should|would) (?:i|we|you|one|an? \w+)\b",
-                               asked, re.IGNORECASE))
+    candidates = []
+    for ci, chunk in enumerate(considered):
+        check_deadline()
+        around = terms(f"{chunk.headings} {chunk.text}")
+        topical = sum(w for t, w in weights.items() if t in around) / total_weight
+        kind, _, number = chunk.metadata.get("entity", "").partition(" ")
+        for si, sentence in enumerate(passage_units(kb, chunk, kind, number, ci in printed, in_book)):
+            if not readable(sentence):
+                continue
+            found = terms(sentence)
+            lexical = sum(w for t, w in weights.items() if t in found) / total_weight
+            bonus = sentence_cues(sentence, si, kind, number, asks, pointed)
+            candidates.append(Candidate(W_SENTENCE_TERMS * lexical + W_CHUNK_TERMS * topical + bonus
+                                        - RANK_STEP * ranks[ci], ci, si, sentence))
+    if not candidates:
+        return "", []
+    q = np.frombuffer(kb.embedder.embed_query(corrected or query), dtype=np.float32)  # typos fixed
+    candidates.sort(key=lambda c: (-c.score, *c.order))
+    for cand in candidates[:EMBED_CANDIDATES]:
+        cand.score += W_COSINE * float(sentence_vector(kb, cand.sentence) @ q)
+    best = choose_sentences(candidates, weights, total_weight)
+    used = list(dict.fromkeys(c.passage for c in best))
+    parts = [f"{c.sentence} [{used.index(c.passage) + 1}]" for c in best]
+    return " ".join(parts), [considered[ci] for ci in used]
 
+
+def answer_passages(kb: KnowledgeBase, context: RetrievalContext, asks: Asks
+                    ) -> tuple[list[Retrieved], list[int], set[int]]:
+    """The passages whose sentences compete, the rank each counts as, and the formula entities read
+    in their printing passage instead: the top chunks, the passages printing the formulas among them,
+    and, for a formula or quantity question, the passages printing the displays they cite."""
     considered = context.chunks[:ANSWER_CHUNKS]
-    hits = len(considered)
-    ranks = list(range(hits))
+    ranks = list(range(len(considered)))
     printed: set[int] = set()  # formula entities whose printing passage is among the candidates
     in_book = bool(considered) and considered[0].metadata.get("module") != "selected_text"
     if in_book:
@@ -452,115 +516,100 @@ def extractive_answer(kb: KnowledgeBase, query: str, context: RetrievalContext) 
             if found is not None:
                 considered.append(found)
                 ranks.append(ci)
-    if (wants_formula or wants_number) and in_book:
+    if (asks.formula or asks.number) and in_book:
         shown = cited_displays(kb, considered, module=context.extra.get("module"))
         considered = considered + shown
         ranks += [1] * len(shown)  # a display cited by a top chunk ranks just below the first
-    # Equation numbers the top chunks' captions cite: the display printing one is what they point to.
-    pointed = {tag for c in considered[:3] for tag in _TAG_RE.findall(c.title)} if wants_formula or wants_number \
-        else set()
-    # Within the passages at hand, a term most sentences share (the topic) tells them apart less
-    # than one few sentences have (the aspect asked about).
-    unit_terms = [terms(u) for c in considered for u in sentences(c.text)]
-    n_units = max(1, len(unit_terms))
-    weights = {t: w * math.log(1 + n_units / (1 + sum(t in ut for ut in unit_terms))) for t, w in weights.items()}
-    total_weight = sum(weights.values()) or 1.0
-    candidates = []
-    for ci, chunk in enumerate(considered):
-        around = terms(f"{chunk.headings} {chunk.text}")
-        topical = sum(w for t, w in weights.items() if t in around) / total_weight
-        entity = chunk.metadata.get("entity", "")
-        kind, _, number = entity.partition(" ")
-        units = list(sentences(chunk.text))
-        if kind == "formula" and ci in printed:
-            units = []  # its display is read in the passage that prints it, added above
-        elif kind == "formula" and units:
-            # A display on its own: one unit, with the number the book prints beside it.
-            units = [" ".join(chunk.text.split()) + ("" if f"({number})" in chunk.text else f" ({number})")]
-        elif kind and chunk.title and not " ".join(chunk.text.split()).startswith(chunk.title[:40]):
-            # An algorithm's or a listing's caption says what it does; its body is code.
-            units = [f"{kind.capitalize()} {number}: {chunk.title}"] + units
-        if units and not kind and in_book and unfinished(units[-1]):
-            # The chunk ends inside a sentence (a display or a page cut it): the sentence goes on in
-            # the next chunk of the section, which often holds the part that answers.
-            joined = f"{units[-1]} {continuation(kb, chunk.chunk_id)}".strip()
-            if readable(joined):  # not when the two make a run too long to read as one sentence
-                units[-1] = joined
-        for si, sentence in enumerate(units):
-            if not readable(sentence):
-                continue
-            found = terms(sentence)
-            lexical = sum(w for t, w in weights.items() if t in found) / total_weight
-            bonus = 0.0
-            if _CODE_RE.search(sentence) and not asks_code:
-                bonus -= 0.20  # a listing's body answers a question about code, rarely a question in prose
-            has_tag = bool(_TAG_RE.search(sentence))
-            has_math = has_tag or len(_MATH_RE.findall(sentence)) >= 2
-            has_number = bool(re.search(r"\d", _CITATION_RE.sub("", _TAG_RE.sub("", sentence))))
-            if wants_formula and has_math:
-                bonus += 0.10 + (0.05 if has_tag else 0.0)
-            if wants_number and (has_number or has_math):
-                bonus += 0.10
-            if has_tag and any(prints_display(sentence, tag) for tag in pointed):
-                bonus += 0.10
-            if (wants_formula or wants_number) and not (has_number or has_math):
-                bonus -= 0.10  # asked for a quantity, it states none
-            if wants_definition and _DEFINING.search(sentence):
-                bonus += 0.05
-            if wants_reason and _BECAUSE.search(sentence):
-                bonus += 0.05
-            if kind == "exercise" and not asks_exercise:
-                bonus -= 0.10  # an exercise asks or drills; the exposition states
-            if sentence.count(" | ") >= 4 and not references:
-                bonus -= 0.10  # a table's cells read as a run of words
-            if _SIGNPOST_RE.search(sentence):
-                bonus -= 0.10
-            if sentence.endswith("?"):
-                bonus -= 0.15  # a question (an exercise's) does not answer one
-            elif sentence[-1] in ",;" or (sentence[-1].isalpha() and not has_tag):
-                bonus -= 0.05  # a fragment cut off by the chunk or the extraction
-            for ref_kind, ref_number in references:
-                if ref_kind == "equation" and (prints_display(sentence, f"({ref_number})")
-                                               or (kind == "formula" and number == ref_number)):
-                    bonus += 0.25  # the display itself
-                elif ref_kind == "equation" and f"({ref_number})" in sentence:
-                    bonus += 0.10  # a sentence that uses it
-                elif kind == ref_kind and number == ref_number and si == 0:
-                    bonus += 0.30  # the named entity's own caption or first sentence
-                elif re.search(rf"\b{re.escape(ref_kind)}\w*\.?\s*{re.escape(ref_number)}\b", sentence,
-                               re.IGNORECASE):
-                    bonus += 0.10  # a sentence that mentions it
-            rank = ranks[ci]
-            candidates.append([W_SENTENCE_TERMS * lexical + W_CHUNK_TERMS * topical + bonus
-                               - RANK_STEP * rank,
-                               ci, si, sentence])
-    if not candidates:
-        return "", []
-    q = np.frombuffer(kb.embedder.embed_query(corrected or query), dtype=np.float32)  # typos fixed
-    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
-    for cand in candidates[:EMBED_CANDIDATES]:
-        cand[0] += W_COSINE * float(sentence_vector(kb, cand[3]) @ q)
-    pool = sorted(candidates, key=lambda c: (-c[0], c[1], c[2]))
-    best: list = []
-    while pool and len(best) < ANSWER_SENTENCES:
-        # The next sentence is the best one that does not repeat what the answer already says.
-        covered = set().union(*(terms(b[3]) for b in best)) if best else set()
+    return considered, ranks, printed
 
-        def novel(c):
-            seen = max((overlap(c[3], b[3]) for b in best), default=0.0)
-            gloss = any(b[1] == c[1] and c[2] == b[2] + 1 and _TAG_RE.search(b[3]) for b in best)
+
+def passage_units(kb: KnowledgeBase, chunk: Retrieved, kind: str, number: str, printed: bool,
+                  in_book: bool) -> list[str]:
+    """A passage's sentences as they compete: a display alone is one unit with its number, a captioned
+    entity leads with its caption, a last sentence cut short goes on in the book's next chunk."""
+    units = list(sentences(chunk.text))
+    if kind == "formula" and printed:
+        return []  # its display is read in the passage that prints it
+    if kind == "formula" and units:
+        # A display on its own: one unit, with the number the book prints beside it.
+        return [" ".join(chunk.text.split()) + ("" if f"({number})" in chunk.text else f" ({number})")]
+    if kind and chunk.title and not " ".join(chunk.text.split()).startswith(chunk.title[:40]):
+        # An algorithm's or a listing's caption says what it does; its body is code.
+        units = [f"{kind.capitalize()} {number}: {chunk.title}"] + units
+    if units and not kind and in_book and unfinished(units[-1]):
+        # The chunk ends inside a sentence (a display or a page cut it): the sentence goes on in
+        # the next chunk of the section, which often holds the part that answers.
+        joined = f"{units[-1]} {continuation(kb, chunk.chunk_id)}".strip()
+        if readable(joined):  # not when the two make a run too long to read as one sentence
+            units[-1] = joined
+    return units
+
+
+def sentence_cues(sentence: str, si: int, kind: str, number: str, asks: Asks, pointed: set[str]) -> float:
+    """What a sentence offers for what the question asks (about 0.1 a cue), less what tells against it."""
+    bonus = 0.0
+    if _CODE_RE.search(sentence) and not asks.code:
+        bonus -= 0.20  # a listing's body answers a question about code, rarely a question in prose
+    has_tag = bool(EQUATION_TAG_RE.search(sentence))
+    has_math = has_tag or len(_MATH_RE.findall(sentence)) >= 2
+    has_number = bool(re.search(r"\d", CITATION_RE.sub("", EQUATION_TAG_RE.sub("", sentence))))
+    if asks.formula and has_math:
+        bonus += 0.10 + (0.05 if has_tag else 0.0)
+    if asks.number and (has_number or has_math):
+        bonus += 0.10
+    if has_tag and any(prints_display(sentence, tag) for tag in pointed):
+        bonus += 0.10
+    if (asks.formula or asks.number) and not (has_number or has_math):
+        bonus -= 0.10  # asked for a quantity, it states none
+    if asks.definition and _DEFINING.search(sentence):
+        bonus += 0.05
+    if asks.reason and _BECAUSE.search(sentence):
+        bonus += 0.05
+    if kind == "exercise" and not asks.exercise:
+        bonus -= 0.10  # an exercise asks or drills; the exposition states
+    if sentence.count(" | ") >= 4 and not asks.references:
+        bonus -= 0.10  # a table's cells read as a run of words
+    if _SIGNPOST_RE.search(sentence):
+        bonus -= 0.10
+    if sentence.endswith("?"):
+        bonus -= 0.15  # a question (an exercise's) does not answer one
+    elif sentence[-1] in ",;" or (sentence[-1].isalpha() and not has_tag):
+        bonus -= 0.05  # a fragment cut off by the chunk or the extraction
+    for ref_kind, ref_number in asks.references:
+        if ref_kind == "equation" and (prints_display(sentence, f"({ref_number})")
+                                       or (kind == "formula" and number == ref_number)):
+            bonus += 0.25  # the display itself
+        elif ref_kind == "equation" and f"({ref_number})" in sentence:
+            bonus += 0.10  # a sentence that uses it
+        elif kind == ref_kind and number == ref_number and si == 0:
+            bonus += 0.30  # the named entity's own caption or first sentence
+        elif re.search(rf"\b{re.escape(ref_kind)}\w*\.?\s*{re.escape(ref_number)}\b", sentence, re.IGNORECASE):
+            bonus += 0.10  # a sentence that mentions it
+    return bonus
+
+
+def choose_sentences(candidates: list[Candidate], weights: dict[str, float], total_weight: float) -> list[Candidate]:
+    """The ANSWER_SENTENCES best candidates, each next one the best that does not repeat what the answer
+    already says (and gains for the question's terms not yet covered, or for glossing a chosen display);
+    in reading order."""
+    pool = sorted(candidates, key=lambda c: (-c.score, *c.order))
+    best: list[Candidate] = []
+    while pool and len(best) < ANSWER_SENTENCES:
+        covered = set().union(*(terms(b.sentence) for b in best)) if best else set()
+
+        def novel(c: Candidate) -> float:
+            seen = max((overlap(c.sentence, b.sentence) for b in best), default=0.0)
+            gloss = any(b.passage == c.passage and c.index == b.index + 1 and EQUATION_TAG_RE.search(b.sentence)
+                        for b in best)
             # A question in two parts needs both: terms of the question not yet answered count again.
-            has = terms(c[3])
+            has = terms(c.sentence)
             gain = sum(w for t, w in weights.items() if t in has and t not in covered) / total_weight \
                 if best else 0.0
-            return c[0] - 0.3 * seen + (GLOSS_BONUS if gloss else 0.0) + COVER_BONUS * gain
-        pick = max(pool, key=lambda c: (novel(c), -c[1], -c[2]))
+            return c.score - 0.3 * seen + (GLOSS_BONUS if gloss else 0.0) + COVER_BONUS * gain
+        pick = max(pool, key=lambda c: (novel(c), -c.passage, -c.index))
         best.append(pick)
         pool.remove(pick)
-    best.sort(key=lambda c: (c[1], c[2]))
-    used = list(dict.fromkeys(ci for _, ci, _, _ in best))
-    parts = [f"{sentence} [{used.index(ci) + 1}]" for _, ci, _, sentence in best]
-    return " ".join(parts), [considered[ci] for ci in used]
+    return sorted(best, key=lambda c: c.order)
 
 
 def prints_display(text: str, tag: str) -> bool:
@@ -575,7 +624,7 @@ def prints_display(text: str, tag: str) -> bool:
 def unfinished(sentence: str) -> bool:
     """True when a chunk's last sentence stops short: no full stop, question mark or equation number."""
     end = sentence.rstrip()
-    return bool(end) and end[-1] not in ".!?" and not _TAG_RE.search(end[-12:])
+    return bool(end) and end[-1] not in ".!?" and not EQUATION_TAG_RE.search(end[-12:])
 
 
 _CONTINUATIONS: dict[tuple[str, str], str] = {}
@@ -640,7 +689,7 @@ def cited_displays(kb: KnowledgeBase, chunks: list[Retrieved], limit: int = 3,
     tags: list[str] = []
     # A caption's citations first ("The critical fractile rule (6.4) applied to ..."), then the text's.
     for text in [c.title for c in chunks[:3]] + [c.text for c in chunks[:3]]:
-        for tag in _TAG_RE.findall(text):
+        for tag in EQUATION_TAG_RE.findall(text):
             if tag not in tags:
                 tags.append(tag)
     rowids: list[int] = []
@@ -698,7 +747,12 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
     query, mode, selected_text, top_k, module_filter = validate_ask(kb, query, mode, selected_text, top_k,
                                                                     module_filter)
     try:
-        context = retrieve(kb, query, top_k, selected_text if mode == "selected_text_only" else None, module_filter)
+        with time_budget(request_budget()):  # retrieval and the extractive answer; not an LLM's wait
+            context = retrieve(kb, query, top_k, selected_text if mode == "selected_text_only" else None,
+                               module_filter)
+            extractive = extractive_answer(kb, query, context)
+    except BudgetExceeded as exc:
+        raise AnswerError(503, "service_unavailable", str(exc), "retry") from None
     except Exception as exc:  # the knowledge base failed: spec 05's service_unavailable
         raise AnswerError(503, "service_unavailable", f"retrieval failed: {type(exc).__name__}", "retry") from None
     generated = time.perf_counter()
@@ -716,7 +770,7 @@ def answer(kb: KnowledgeBase, query: Any, mode: Any = "full_book", selected_text
         if not context.chunks:
             response.update(error_type="empty_results", fallback_action="refuse_answer")
     else:
-        text, used = extractive_answer(kb, query, context)
+        text, used = extractive
         llm_error = None
         if env("OPENAI_API_KEY"):
             try:
@@ -909,7 +963,10 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
         return Response(content=err.body(), status_code=status, media_type=MediaType.JSON)
 
     def on_answer_error(_: Request, exc: AnswerError) -> Response:
-        return error(exc.status, exc)
+        response = error(exc.status, exc)
+        if exc.fallback_action == "retry":
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
     def on_bad_body(_: Request, exc: Exception) -> Response:
         detail = getattr(exc, "detail", "") or "request body must be a JSON object"
@@ -919,6 +976,9 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
         if exc.status_code >= 500:
             return on_crash(_, exc)
         return error(exc.status_code, AnswerError(exc.status_code, "invalid_query", str(exc.detail)))
+
+    def on_budget(request: Request, exc: BudgetExceeded) -> Response:
+        return on_answer_error(request, AnswerError(503, "service_unavailable", str(exc), "retry"))
 
     def on_crash(_: Request, exc: Exception) -> Response:
         if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input
@@ -945,9 +1005,9 @@ def answer_routes(kb: KnowledgeBase, list_mcp_tools):
                         status_code=200, media_type=MediaType.JSON)
 
     return Router(path="/", route_handlers=[tools, tool_retrieve_content, ask],
-                  exception_handlers={AnswerError: on_answer_error, ValidationException: on_bad_body,
-                                      HTTPException: on_http, Exception: on_crash},
-                  signature_namespace={"JSONBody": JSONBody})
+                  exception_handlers={AnswerError: on_answer_error, BudgetExceeded: on_budget,
+                                      ValidationException: on_bad_body, HTTPException: on_http, Exception: on_crash},
+                  signature_namespace={"JSONBody": JSONBody, "Request": Request, "Response": Response})
 
 
 def openai_tool(name: str, description: str, schema: dict) -> dict:

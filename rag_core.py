@@ -1,8 +1,10 @@
 """bookrag's core: the one embedder, the id rules, the knowledge base and its ranking.
 
 Sections, top-down: configuration, model (the one embedder), ids (the one id rule), knowledge
-base (the read side every route shares), ranking, the worker pool, and the request rules every
-adapter shares.  This module imports no adapter: rag_rest.py (specs 01 and 03), rag_mcp.py
+base (BookReader, the read side every route shares, and KnowledgeBase, which owns a reader, the
+embedder and a Ranker), ranking (the Ranker: it reads through the reader, never back through the
+knowledge base), the worker pool, and the request rules every adapter shares.  The knowledge
+file's shape (schema, rows, opening checks) is rag_store.py's.  This module imports no adapter: rag_rest.py (specs 01 and 03), rag_mcp.py
 (spec 02) and rag_answers.py (specs 04 and 05) import it, and rag.py assembles them into the app,
 the Lambda handler and the CLI.  The builder (build_db.py) imports it too; nothing here imports
 the builder or any PDF library.
@@ -17,11 +19,18 @@ import re
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
+
+from rag_store import (  # noqa: F401  (SCHEMA_VERSION, Chunk, load_spellfix: re-exported for scripts)
+    CHUNK_COLUMNS, SCHEMA_VERSION, SECTION_COLUMNS, Chunk, KnowledgeFileError, Section, check_model, check_version,
+    chunk_columns, chunk_from_row, load_spellfix, open_readonly, read_meta, readonly_uri, section_from_row,
+)
+from rag_text import KIND_ALIASES, NUMBER_RE, SECTION_REFERENCE_RE, STOPWORDS, reference_pattern
 
 # --------------------------------------------------------------------------- configuration
 """Configuration: paths, schema version, vocabularies shared by the builder and the service."""
@@ -32,9 +41,6 @@ DEFAULT_MODEL_DIR = HERE / "models"
 DEFAULT_PORT = 8001
 SERVICE_NAME = "rag-service"
 
-# Bump when the knowledge file's tables change shape; the service refuses other versions.
-SCHEMA_VERSION = "3"  # 3 added the search-tag tables `tags` and `chunk_tags`
-
 # Kinds of chunk.  Numbered entities are chunks too, unique by (kind, number).  Spec 01 names four
 # kinds; textbooks print many more, and a knowledge file holds whatever numbered things its book
 # prints ("assumption", "problem" …): KnowledgeBase.kinds lists them.
@@ -43,7 +49,7 @@ ENTITY_KINDS = SPEC_KINDS + ("example", "exercise", "theorem", "lemma", "proposi
                              "remark", "box", "listing")
 CHUNK_KINDS = ("text",) + ENTITY_KINDS
 
-# Graph relations (spec 01 names); DESIGN.md gives each its one meaning.
+# Graph relations (spec 01 names), each with one meaning: expand_graph below, and docs/api.md.
 RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES", "PART_OF", "FOLLOWS", "RELATED_TO")
 
 # BeliefCraft's chunk_type names (spec 02 metadata) for our kinds.
@@ -67,25 +73,6 @@ def now_iso() -> str:
 
 class ConfigError(Exception):
     """A problem with the knowledge file or model that stops the service from starting."""
-
-
-@lru_cache(maxsize=None)
-def _sqlite_vec_path() -> str:
-    """sqlite-vec's loadable extension, found without importing the package (it imports sqlite3 and numpy)."""
-    from importlib.util import find_spec
-
-    return os.path.join(os.path.dirname(find_spec("sqlite_vec").origin), "vec0")
-
-
-def load_spellfix(db) -> bool:
-    """Load SQLite's spellfix1 extension (shipped in apsw's wheels); False when unavailable."""
-    try:
-        import apsw.sqlite_extra
-
-        apsw.sqlite_extra.load(db, "spellfix")
-        return True
-    except Exception:
-        return False
 
 
 # --------------------------------------------------------------------------- model
@@ -195,33 +182,12 @@ _cached_query_vector = lru_cache(maxsize=int(env("RAG_QUERY_CACHE", "2048")))(_q
 # --------------------------------------------------------------------------- ids
 """Ids: one rule for readable entity ids, and every alias agents send for them."""
 
-_NUMBER_RE = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*[a-z]?$")
-_KIND_ALIASES = {
-    "formula": "formula", "formulas": "formula", "equation": "formula", "equations": "formula",
-    "eq": "formula", "eqs": "formula", "eqn": "formula", "eqns": "formula", "numbered_formula": "formula",
-    "algorithm": "algorithm", "algorithms": "algorithm", "algo": "algorithm", "algos": "algorithm",
-    "alg": "algorithm",
-    "table": "table", "tables": "table", "tab": "table", "numbered_table": "table",
-    "figure": "figure", "figures": "figure", "fig": "figure", "figs": "figure", "image": "figure",
-    "captioned_image": "figure",
-    "example": "example", "examples": "example", "ex": "example",
-    "exercise": "exercise", "exercises": "exercise", "exr": "exercise", "exer": "exercise",
-    "theorem": "theorem", "theorems": "theorem", "thm": "theorem",
-    "lemma": "lemma", "lemmas": "lemma", "lemmata": "lemma", "lem": "lemma",
-    "proposition": "proposition", "propositions": "proposition", "prop": "proposition",
-    "corollary": "corollary", "corollaries": "corollary", "cor": "corollary",
-    "definition": "definition", "definitions": "definition", "def": "definition", "defn": "definition",
-    "remark": "remark", "remarks": "remark", "rem": "remark",
-    "box": "box", "boxes": "box", "listing": "listing", "listings": "listing", "lst": "listing",
-}
-
-
 def normalize_kind(word: str, kinds: Iterable[str] = ()) -> str | None:
     """Map a type word an agent wrote ('Algorithm', 'eq', 'image', 'Assumptions') to our kind, or None.
 
     kinds: further kinds the knowledge file holds (its book's own words, e.g. 'assumption')."""
     w = word.strip().lower().rstrip(".")
-    found = _KIND_ALIASES.get(w)
+    found = KIND_ALIASES.get(w)
     if found or not kinds:
         return found
     for candidate in (w, w[:-1] if w.endswith("s") else None, w[:-2] if w.endswith("es") else None):
@@ -248,7 +214,7 @@ def normalize_number(text: str) -> str | None:
     if head[:1].isalpha():   # an appendix letter: "a.1" -> "A.1" (and "pt" -> "Pt", which no book holds)
         head = head[0].upper() + head[1:]
     number = head + ("." + rest if rest else "")
-    return number if _NUMBER_RE.match(number) else None
+    return number if NUMBER_RE.match(number) else None
 
 
 def entity_id(kind: str, number: str) -> str:
@@ -283,49 +249,8 @@ def parse_entity_alias(text: str, kinds: Iterable[str] = ()) -> tuple[str, str] 
 """Knowledge base: the one read-only view of knowledge.sqlite under every route."""
 
 
-@dataclass
-class Chunk:
-    """One retrievable unit of the book: text, or a numbered entity."""
-
-    rowid: int
-    id: str
-    kind: str
-    number: str | None
-    title: str | None
-    content: str
-    part: str | None
-    part_title: str | None
-    chapter: str | None
-    chapter_title: str | None
-    section: str | None
-    section_title: str | None
-    subsection: str | None
-    subsection_title: str | None
-    subsubsection: str | None
-    subsubsection_title: str | None
-    page: int | None
-    pdf_page: int | None
-    ord: int
-    source: str | None = None
-    extra: dict = field(default_factory=dict)
-    page_label: str | None = None   # the page number as printed ("17", "xii")
-
-
-CHUNK_COLUMNS = (
-    "rowid, id, kind, number, title, content, part, part_title, chapter, chapter_title, "
-    "section, section_title, subsection, subsection_title, subsubsection, subsubsection_title, "
-    "page, pdf_page, ord, source, extra, page_label"
-)
 # The same columns of a second chunk table "b" in a join (KnowledgeBase.next_in_section).
-_NEXT_COLUMNS = ", ".join("b." + c.strip() for c in CHUNK_COLUMNS.split(","))
-
-
-SECTION_COLUMNS = "id, level, number, title, page_start, pdf_page_start, content, ord"
-
-
-def _row_to_chunk(row: Sequence[Any]) -> Chunk:
-    *head, extra, label = row
-    return Chunk(*head, extra=json.loads(extra) if extra else {}, page_label=label)
+_NEXT_COLUMNS = chunk_columns("b.")
 
 
 @dataclass
@@ -354,39 +279,32 @@ class SearchResult:
 FILTER_COLUMNS = ("part", "chapter", "section", "subsection", "subsubsection", "page", "kind")
 
 
-class KnowledgeBase:
-    """Opens knowledge.sqlite read-only, checks it against the model, answers every query."""
+class BookReader:
+    """The knowledge file's read side: a read-only connection per thread, the book's facts (title,
+    kinds, search tags, parts) read once, and every lookup over it, the ranker's candidates included.
 
-    def __init__(self, db_path: Path | str = DEFAULT_DB, model_dir: Path | str = DEFAULT_MODEL_DIR,
-                 embedder: Embedder | None = None, threads: int = 1):
+    Opening makes rag_store's open-time check of the file's shape; KnowledgeBase adds the model's.
+    """
+
+    def __init__(self, db_path: Path | str = DEFAULT_DB):
         import apsw
 
         self.path = Path(db_path)
         if not self.path.is_file():
             raise ConfigError(f"knowledge file not found: {self.path}")
-        self._uri = f"file:{self.path.resolve()}?mode=ro&immutable=1"
+        self._uri = readonly_uri(self.path)
         # One connection per thread: an apsw Connection refuses to be used by two threads at once
         # (ThreadingViolationError), and searches run in worker threads (MCP tools, search pool).
         self._local = threading.local()
         try:
             self._local.db = self._connect(spellfix=False)
-            self.meta = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+            self.meta = read_meta(self.db)
         except apsw.Error as exc:
             raise ConfigError(f"{self.path} is not a readable knowledge file ({exc})") from None
-        version = self.meta.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise ConfigError(
-                f"{self.path} has schema version {version!r}, this service reads {SCHEMA_VERSION!r}:"
-                " rebuild it with build_db.py"
-            )
-        self.embedder = embedder or Embedder(model_dir, threads=threads)
-        if self.meta.get("model_sha256") != self.embedder.sha256 or int(self.meta.get("dim", 0)) != self.embedder.dim:
-            raise ConfigError(
-                f"{self.path} was embedded with model {self.meta.get('model_name')} "
-                f"(sha256 {str(self.meta.get('model_sha256'))[:12]}…, dim {self.meta.get('dim')}), "
-                f"but models/ holds {self.embedder.name} (sha256 {self.embedder.sha256[:12]}…, "
-                f"dim {self.embedder.dim}): rebuild the knowledge file or restore the model"
-            )
+        try:
+            check_version(self.meta, self.path)
+        except KnowledgeFileError as exc:
+            raise ConfigError(str(exc)) from None
         self.has_spellfix = load_spellfix(self.db) and bool(self.db.execute(
             "SELECT 1 FROM sqlite_master WHERE name = 'vocab_fix'").fetchone())
         self.title = self.meta.get("title", "")
@@ -404,17 +322,13 @@ class KnowledgeBase:
         self.kinds: tuple[str, ...] = ENTITY_KINDS + tuple(sorted(held - set(ENTITY_KINDS)))
         self.reference_re = reference_pattern(self.kinds)
         self.vocabulary = self._load_vocabulary()
+        self._parts: list[str] | None = None
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
-        import apsw
-
-        db = apsw.Connection(self._uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
-        db.enable_load_extension(True)
-        db.load_extension(_sqlite_vec_path())
-        db.enable_load_extension(False)
-        if spellfix:
-            load_spellfix(db)
+        db = open_readonly(self._uri, spellfix=spellfix)
+        # A statement past its request's deadline stops (apsw.InterruptError): see time_budget.
+        db.set_progress_handler(past_deadline, PROGRESS_STEPS)
         return db
 
     @property
@@ -460,7 +374,7 @@ class KnowledgeBase:
         if canonical is None:
             return None
         row = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id = ?", (canonical,)).fetchone()
-        return _row_to_chunk(row) if row else None
+        return chunk_from_row(row) if row else None
 
     def get_many(self, ids: Iterable[str]) -> dict[str, Chunk]:
         """Chunks by canonical id; section nodes (part_I, chapter_5, section_5_2) come as kind 'section'."""
@@ -469,25 +383,25 @@ class KnowledgeBase:
             return {}
         marks = ",".join("?" * len(ids))
         rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id IN ({marks})", ids)
-        found = {c.id: c for c in map(_row_to_chunk, rows)}
+        found = {c.id: c for c in map(chunk_from_row, rows)}
         rest = [i for i in ids if i not in found]
         if rest:
             marks = ",".join("?" * len(rest))
             for row in self.db.execute(f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", rest):
-                section = self._section_chunk(row)
-                found[section.id] = section
+                node = self._section_chunk(section_from_row(row))
+                found[node.id] = node
         return found
 
-    def _section_chunk(self, row: Sequence[Any]) -> Chunk:
+    def _section_chunk(self, section: Section) -> Chunk:
         """A section node as a document: its heading and opening text, placed in the hierarchy."""
-        sid, level, number, title, page, pdf_page, content, order = row
         names = ["part", "chapter", "section", "subsection", "subsubsection"]
         place: dict[str, Any] = {n: None for n in names} | {f"{n}_title": None for n in names}
-        place[names[level]], place[f"{names[level]}_title"] = number, title
-        if level >= 2:
-            place["chapter"] = number.split(".")[0]
-        return Chunk(rowid=-1, id=sid, kind="section", number=number, title=title, content=content,
-                     page=page, pdf_page=pdf_page, ord=order, **place)
+        place[names[section.level]], place[f"{names[section.level]}_title"] = section.number, section.title
+        if section.level >= 2:
+            place["chapter"] = section.number.split(".")[0]
+        return Chunk(rowid=-1, id=section.id, kind="section", number=section.number, title=section.title,
+                     content=section.content, page=section.page_start, pdf_page=section.pdf_page_start,
+                     ord=section.ord, **place)
 
     def resolve_id(self, text: str) -> str | None:
         """Canonical chunk id for an id or any alias agents produce; None if unknown."""
@@ -521,7 +435,7 @@ class KnowledgeBase:
                 f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE kind = ? AND json_extract(extra, '$.printed_number') = ? "
                 "LIMIT 2", (kind, number)).fetchall()
             row = rows[0] if len(rows) == 1 else None
-        return _row_to_chunk(row) if row else None
+        return chunk_from_row(row) if row else None
 
     def edges_of(self, chunk_id: str, relations: Sequence[str] = RELATIONS) -> list[tuple[str, str, str]]:
         """Edges (src, dst, rel) touching chunk_id in either direction, restricted to relations."""
@@ -547,16 +461,24 @@ class KnowledgeBase:
         )
         return [{"level": lvl, "number": num, "title": title, "page": page} for lvl, num, title, page in rows]
 
-    # ---- search
-    def search(self, query: str, k: int = 5, filters: dict | None = None,
-               traverse_kinds: Sequence[str] = (), mode: str = "hybrid", tags: Iterable[str] = ()) -> SearchResult:
-        """Ranked chunks for a query: pinned references, then hybrid dense+BM25, then expansion.
+    def parts(self) -> list[str]:
+        """The book's parts as it numbers them ("I"…"V", "Appendices"; a docs tree's modules), in order."""
+        if self._parts is None:
+            self._parts = [r[0] for r in self.db.execute("SELECT number FROM sections WHERE level = 0 ORDER BY ord")]
+        return list(self._parts)
 
-        mode "dense" or "bm25" ranks by one signal alone (for evaluation side by side).  tags (names
-        from self.vocabulary, already checked) re-rank the best k + TAG_POOL candidates: each tag a
-        candidate shares with them adds TAG_BOOST to its score.
-        """
-        return rank(self, query, k, filters or {}, traverse_kinds, mode, tags=tuple(tags))
+    # ---- candidates: what the ranker reads
+    def word_frequency(self, term: str) -> int:
+        """How often the book prints a word (lower case; 0 when it never does)."""
+        row = self.db.execute("SELECT freq FROM vocab WHERE term = ?", (term,)).fetchone()
+        return row[0] if row else 0
+
+    def nearest_word(self, word: str) -> tuple[str, int] | None:
+        """The book's word nearest a misspelled one by spellfix1, with its edit distance; None without one."""
+        if not self.has_spellfix:
+            return None
+        return self.db.execute("SELECT word, distance FROM vocab_fix WHERE word MATCH ? AND top = 3 "
+                               "ORDER BY score LIMIT 1", (word,)).fetchone()
 
     def dense(self, vector: bytes, n: int, filters: dict) -> list[tuple[int, float]]:
         """(rowid, cosine) of the n nearest chunks, filters applied inside the KNN."""
@@ -595,7 +517,7 @@ class KnowledgeBase:
             sql = (f"SELECT {b_columns} FROM edges e JOIN chunks a ON a.id = e.dst JOIN chunks b ON b.id = e.src "
                    f"WHERE e.dst = ? AND e.rel = 'FOLLOWS' AND {same_place} LIMIT 1")
         row = self.db.execute(sql, (chunk_id,)).fetchone()
-        return _row_to_chunk(row) if row else None
+        return chunk_from_row(row) if row else None
 
     def first_chunk_of_section(self, number: str, filters: dict) -> int | None:
         """Rowid of the first text chunk under a numbered section (at any depth), within filters."""
@@ -610,7 +532,7 @@ class KnowledgeBase:
             return {}
         marks = ",".join("?" * len(rowids))
         rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE rowid IN ({marks})", list(rowids))
-        return {c.rowid: c for c in map(_row_to_chunk, rows)}
+        return {c.rowid: c for c in map(chunk_from_row, rows)}
 
     def cosine_to(self, vector: bytes, rowids: Sequence[int]) -> dict[int, float]:
         """Cosine similarity of the query vector to specific chunks (for pinned/linked items)."""
@@ -622,6 +544,44 @@ class KnowledgeBase:
             (vector, *rowids),
         )
         return {rowid: 1.0 - dist for rowid, dist in rows}
+
+
+class KnowledgeBase:
+    """The one knowledge base every route shares: a BookReader, the embedder, and search by a Ranker.
+
+    Opens knowledge.sqlite read-only and checks it against the model.  Lookups (get, entity, toc, …)
+    and the book's facts (title, kinds, meta, …) are its reader's, reached through this object;
+    search is its ranker's, which reads through the reader and embeds with the embedder: nothing
+    calls back into the knowledge base.
+    """
+
+    def __init__(self, db_path: Path | str = DEFAULT_DB, model_dir: Path | str = DEFAULT_MODEL_DIR,
+                 embedder: Embedder | None = None, threads: int = 1):
+        self.reader = BookReader(db_path)
+        self.embedder = embedder or Embedder(model_dir, threads=threads)
+        try:
+            check_model(self.reader.meta, self.reader.path, self.embedder.name, self.embedder.sha256,
+                        self.embedder.dim)
+        except KnowledgeFileError as exc:
+            raise ConfigError(str(exc)) from None
+        self.ranker = Ranker(self.reader, self.embedder)
+
+    def __getattr__(self, name: str):
+        """Anything the knowledge base does not hold itself is its reader's (lookups, the book's facts)."""
+        reader = self.__dict__.get("reader")
+        if reader is None:
+            raise AttributeError(name)
+        return getattr(reader, name)
+
+    def search(self, query: str, k: int = 5, filters: dict | None = None,
+               traverse_kinds: Sequence[str] = (), mode: str = "hybrid", tags: Iterable[str] = ()) -> SearchResult:
+        """Ranked chunks for a query: pinned references, then hybrid dense+BM25, then expansion.
+
+        mode "dense" or "bm25" ranks by one signal alone (for evaluation side by side).  tags (names
+        from self.vocabulary, already checked) re-rank the best k + TAG_POOL candidates: each tag a
+        candidate shares with them adds TAG_BOOST to its score.
+        """
+        return self.ranker.search(query, k, filters or {}, traverse_kinds, mode, tags=tuple(tags))
 
 
 def _filter_sql(filters: dict, table: str) -> tuple[str, list]:
@@ -711,12 +671,7 @@ def fts_query(text: str) -> str:
     return " OR ".join(dict.fromkeys(terms))
 
 
-# Words that carry no topic: a query made of them and one rare term is a lookup of that term.
-STOPWORDS = frozenset("""a about an and are as at be by can do does for from how i in is it its me of on or
-show tell that the their then there these this to what when where which who why will with""".split())
-
-
-def query_profile(kb: "KnowledgeBase", query: str) -> dict:
+def query_profile(reader: BookReader, embedder: Embedder, query: str) -> dict:
     """What kind of query this is, for the dense/BM25 weighting: its content words, the identifiers
     it names, and its rare terms (words of this book that are not whole words of the model's English
     vocabulary, such as 'ebadb', 'kwinput', 'linesnumbered', and that occur in few places of the book:
@@ -726,10 +681,10 @@ def query_profile(kb: "KnowledgeBase", query: str) -> dict:
     content = [w for w in words if w not in STOPWORDS and (len(w) > 1 or w.isdigit())]
     rare = []
     for w in dict.fromkeys(content):
-        if w.isdigit() or kb.embedder.is_known_word(w):
+        if w.isdigit() or embedder.is_known_word(w):
             continue
-        row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (w,)).fetchone()
-        if row and row[0] <= max(RARE_MIN_COUNT, RARE_SHARE * kb.chunk_count):
+        freq = reader.word_frequency(w)
+        if freq and freq <= max(RARE_MIN_COUNT, RARE_SHARE * reader.chunk_count):
             rare.append(w)
     return {"identifiers": ids, "words": content, "rare": rare}
 
@@ -754,7 +709,7 @@ def dense_weight(profile: dict) -> float:
 
 # Fusion of the dense and BM25 lists (see fuse) and the query-adaptive weight (dense_weight);
 # tests/eval/tune_fusion.py prints every candidate side by side on the dev books (the sample book,
-# glpk_manual, algorithm2e_doc) and the held-out ones (README "Retrieval quality").
+# glpk_manual, algorithm2e_doc) and the held-out ones (docs/evaluation.md, "Retrieval quality").
 FUSION = "convex"
 DENSE_WEIGHT = 0.8          # a question in prose
 LOOKUP_DENSE_WEIGHT = 0.2   # a lookup: an identifier, or a short query holding a rare term
@@ -796,24 +751,12 @@ class TagVocabulary:
         return list(dict.fromkeys(known)), unknown
 
 
-def reference_pattern(kinds: Iterable[str]):
-    """The regex of explicit references to entities of these kinds: 'Algorithm 3.2', 'eq. (3.4)',
-    'Thm 5.1', 'Assumption 2.1' (the book's own kinds), with the aliases agents use."""
-    words = set(_KIND_ALIASES) | set(kinds) | {k + "s" for k in kinds}
-    alternation = "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
-    return re.compile(rf"\b({alternation})\.?\s*\(?((?:[A-Z](?![A-Za-z])|\d+)(?:\.\d+)*[a-z]?)\)?(?!\w|\.\d)",
-                      re.IGNORECASE)
-
-
 _REF_RE = reference_pattern(ENTITY_KINDS)
-
-
-_SECTION_REF_RE = re.compile(r"(?:\b[Ss]ection|\bsec\.|§)\s*((?:[A-Z]|\d+)(?:\.\d+){1,3})\b")
 
 
 def section_references(query: str) -> list[str]:
     """Section numbers the query names outright: 'Section 4.2.1', '§ 4.2', 'sec. 3.1'."""
-    return list(dict.fromkeys(normalize_number(n) for n in _SECTION_REF_RE.findall(query) if normalize_number(n)))
+    return list(dict.fromkeys(normalize_number(n) for n in SECTION_REFERENCE_RE.findall(query) if normalize_number(n)))
 
 
 def explicit_references(query: str, kinds: Sequence[str] = ENTITY_KINDS, pattern=None) -> list[tuple[str, str]]:
@@ -830,106 +773,149 @@ def explicit_references(query: str, kinds: Sequence[str] = ENTITY_KINDS, pattern
 _QUERY_WORD_RE = re.compile(r"[^\W\d_]+")
 
 
-def correct_query(kb: KnowledgeBase, query: str) -> tuple[str, list[tuple[str, str]]]:
-    """The query with misspelled words replaced by the book's nearest words, and what changed.
+class Ranker:
+    """Search over one knowledge file: typos corrected, explicit references pinned first, dense and
+    BM25 candidates fused into one score, search tags, short hits continued, one-hop expansion.
 
-    A word is corrected only when the book does not contain it and it is either written in
-    capitals (an acronym such as "POMP") or not a whole word in the model's English vocabulary
-    (so "polcy" is corrected, "fridge" is left alone).  Candidates come from spellfix1 over the
-    book's vocabulary: at most one edit for words of up to five letters, two beyond.
+    Owned by a KnowledgeBase, whose search it answers; it reads through a BookReader and embeds with
+    the Embedder, and calls nothing else back.
     """
-    if not kb.has_spellfix:
-        return query, []
-    changes, spans = [], []
-    for match in _QUERY_WORD_RE.finditer(query):
-        word = match.group(0)
-        lower = word.lower()
-        if len(lower) < 4 or kb.db.execute("SELECT 1 FROM vocab WHERE term = ?", (lower,)).fetchone():
-            continue
-        if not word.isupper() and kb.embedder.is_known_word(lower):
-            continue
-        limit = 100 if len(lower) <= 5 else 200
-        row = kb.db.execute("SELECT word, distance FROM vocab_fix WHERE word MATCH ? AND top = 3 "
-                            "ORDER BY score LIMIT 1", (lower,)).fetchone()
-        if row and row[1] <= limit and row[0] != lower:
-            fixed = row[0].upper() if word.isupper() else (row[0].capitalize() if word[0].isupper() else row[0])
-            changes.append((word, fixed))
-            spans.append((match.start(), match.end(), fixed))
-    # Replace exactly the words that were judged (by position, so "glp_simplx" becomes "glp_simplex"):
-    # the suggestion shown and the query searched are one correction.
-    out = query
-    for start, end, fixed in reversed(spans):
-        out = out[:start] + fixed + out[end:]
-    return out, changes
 
+    def __init__(self, reader: BookReader, embedder: Embedder):
+        self.reader = reader
+        self.embedder = embedder
 
-def rank(kb: KnowledgeBase, query: str, k: int, filters: dict,
-         traverse_kinds: Sequence[str], mode: str = "hybrid", tags: Sequence[str] = ()) -> SearchResult:
-    original = query
-    query, changes = correct_query(kb, query) if mode == "hybrid" else (query, [])
-    t0 = time.perf_counter()
-    vector = kb.embedder.embed_query(query)
-    t1 = time.perf_counter()
-    dense = kb.dense(vector, max(CANDIDATES, k), filters) if mode != "bm25" else []
-    t2 = time.perf_counter()
-    lexical = kb.lexical(query, max(CANDIDATES, k), filters) if mode != "dense" else []
-    t3 = time.perf_counter()
+    def search(self, query: str, k: int, filters: dict, traverse_kinds: Sequence[str] = (),
+               mode: str = "hybrid", tags: Sequence[str] = ()) -> SearchResult:
+        """The ranked hits for a query (KnowledgeBase.search says what the arguments do)."""
+        reader = self.reader
+        original = query
+        query, changes = self.correct(query) if mode == "hybrid" else (query, [])
+        check_deadline()  # between stages: SQLite's progress handler covers the statements themselves
+        t0 = time.perf_counter()
+        vector = self.embedder.embed_query(query)
+        t1 = time.perf_counter()
+        dense = reader.dense(vector, max(CANDIDATES, k), filters) if mode != "bm25" else []
+        t2 = time.perf_counter()
+        lexical = reader.lexical(query, max(CANDIDATES, k), filters) if mode != "dense" else []
+        t3 = time.perf_counter()
+        check_deadline()
 
-    cos = dict(dense)
-    fused = fuse(dense, lexical, weight=dense_weight(query_profile(kb, query)) if mode == "hybrid" else None)
-    missing = [r for r in fused if r not in cos]
-    cos.update(kb.cosine_to(vector, missing))
+        cos = dict(dense)
+        weight = dense_weight(query_profile(reader, self.embedder, query)) if mode == "hybrid" else None
+        fused = fuse(dense, lexical, weight=weight)
+        cos.update(reader.cosine_to(vector, [r for r in fused if r not in cos]))
+        pinned = self.pinned(query, filters) if mode == "hybrid" else []
+        cos.update(reader.cosine_to(vector, [r for r in pinned if r not in cos]))
 
-    pinned: list[int] = []
-    for kind, number in (explicit_references(query, kb.kinds, kb.reference_re) if mode == "hybrid" else []):
-        chunk = kb.entity(kind, number)
-        if chunk and _passes(chunk, filters):
-            pinned.append(chunk.rowid)
-    for number in (section_references(query) if mode == "hybrid" else []):
-        rowid = kb.first_chunk_of_section(number, filters)
-        if rowid is not None and rowid not in pinned:
-            pinned.append(rowid)
-    cos.update(kb.cosine_to(vector, [r for r in pinned if r not in cos]))
+        ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
+        scores = {r: 1.0 if r in pinned else fused.get(r, 0.0) for r in ordered}
+        chunks: dict = {}
+        if tags:
+            ordered, chunks = self.boost_by_tags(ordered[:k + TAG_POOL], pinned, scores, tags)
+        ordered = ordered[:k]
+        hits = self.hits(ordered, chunks or reader.chunks_by_rowid(ordered), scores, cos, pinned)
+        t4 = time.perf_counter()
+        check_deadline()
+        if traverse_kinds:
+            hits.extend(self.expand(hits, traverse_kinds, vector))
+        t5 = time.perf_counter()
+        timings = {"embed": t1 - t0, "knn": t2 - t1, "fts": t3 - t2, "fuse": t4 - t3, "expand": t5 - t4}
+        result = SearchResult(hits, original, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
+        if changes:
+            result.corrected_query = query
+            result.suggestion = "did you mean " + ", ".join(fixed for _, fixed in changes)
+        return result
 
-    ordered = pinned + [r for r, _ in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0])) if r not in pinned]
-    scores = {r: 1.0 if r in pinned else fused.get(r, 0.0) for r in ordered}
-    chunks: dict = {}
-    if tags:
-        ordered = ordered[:k + TAG_POOL]
-        chunks = kb.chunks_by_rowid(ordered)   # the pool's chunks, reused for the hits below
-        tagged = kb.tags_of([chunks[r].id for r in ordered])
+    def correct(self, query: str) -> tuple[str, list[tuple[str, str]]]:
+        """The query with misspelled words replaced by the book's nearest words, and what changed.
+
+        A word is corrected only when the book does not contain it and it is either written in
+        capitals (an acronym such as "POMP") or not a whole word in the model's English vocabulary
+        (so "polcy" is corrected, "fridge" is left alone).  Candidates come from spellfix1 over the
+        book's vocabulary: at most one edit for words of up to five letters, two beyond.
+        """
+        if not self.reader.has_spellfix:
+            return query, []
+        changes, spans = [], []
+        for match in _QUERY_WORD_RE.finditer(query):
+            word = match.group(0)
+            lower = word.lower()
+            if len(lower) < 4 or self.reader.word_frequency(lower):
+                continue
+            if not word.isupper() and self.embedder.is_known_word(lower):
+                continue
+            limit = 100 if len(lower) <= 5 else 200
+            row = self.reader.nearest_word(lower)
+            if row and row[1] <= limit and row[0] != lower:
+                fixed = row[0].upper() if word.isupper() else (row[0].capitalize() if word[0].isupper() else row[0])
+                changes.append((word, fixed))
+                spans.append((match.start(), match.end(), fixed))
+        # Replace exactly the words that were judged (by position, so "glp_simplx" becomes "glp_simplex"):
+        # the suggestion shown and the query searched are one correction.
+        out = query
+        for start, end, fixed in reversed(spans):
+            out = out[:start] + fixed + out[end:]
+        return out, changes
+
+    def pinned(self, query: str, filters: dict) -> list[int]:
+        """Rowids of what the query names outright, in its order: entities ("Algorithm 3.2"), then sections."""
+        reader = self.reader
+        pinned: list[int] = []
+        for kind, number in explicit_references(query, reader.kinds, reader.reference_re):
+            chunk = reader.entity(kind, number)
+            if chunk and _passes(chunk, filters):
+                pinned.append(chunk.rowid)
+        for number in section_references(query):
+            rowid = reader.first_chunk_of_section(number, filters)
+            if rowid is not None and rowid not in pinned:
+                pinned.append(rowid)
+        return pinned
+
+    def boost_by_tags(self, pool: list[int], pinned: list[int], scores: dict[int, float],
+                      tags: Sequence[str]) -> tuple[list[int], dict]:
+        """The pool re-ranked by search tags (TAG_BOOST per shared tag; pinned references stay first),
+        with the pool's chunks, which the hits reuse."""
+        chunks = self.reader.chunks_by_rowid(pool)
+        tagged = self.reader.tags_of([chunks[r].id for r in pool])
         wanted = set(tags)
-        for r in ordered:
+        for r in pool:
             scores[r] += TAG_BOOST * len(wanted & tagged[chunks[r].id])
-        # Pinned references (the query named them) stay first; the rest by boosted score.
-        rest = sorted((r for r in ordered if r not in pinned), key=lambda r: (-round(scores[r], 6), r))
-        ordered = [r for r in ordered if r in pinned] + rest
-    ordered = ordered[:k]
-    chunks = chunks or kb.chunks_by_rowid(ordered)
-    hits: list[Hit] = []
-    ceiling = 1.0
-    for rowid in ordered:
-        score = scores[rowid]
-        score = min(ceiling, max(0.0, score))  # non-increasing down the list
-        ceiling = score
-        hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
-                        "reference" if rowid in pinned else "search"))
-    for hit in hits:
-        # A short hit (a heading's opening line, a parameter's head, a bare formula) comes with
-        # what follows it, so the reader sees the unit it opens.
-        if len(hit.chunk.content) < SHORT_HIT_CHARS:
-            after = kb.next_in_section(hit.chunk.id)
-            hit.continued = after.content if after else None
-    t4 = time.perf_counter()
-    if traverse_kinds:
-        hits.extend(expand_hits(kb, hits, traverse_kinds, vector))
-    t5 = time.perf_counter()
-    timings = {"embed": t1 - t0, "knn": t2 - t1, "fts": t3 - t2, "fuse": t4 - t3, "expand": t5 - t4}
-    result = SearchResult(hits, original, timings_ms={k: round(v * 1000, 3) for k, v in timings.items()})
-    if changes:
-        result.corrected_query = query
-        result.suggestion = "did you mean " + ", ".join(fixed for _, fixed in changes)
-    return result
+        rest = sorted((r for r in pool if r not in pinned), key=lambda r: (-round(scores[r], 6), r))
+        return [r for r in pool if r in pinned] + rest, chunks
+
+    def hits(self, ordered: list[int], chunks: dict, scores: dict[int, float], cos: dict[int, float],
+             pinned: list[int]) -> list[Hit]:
+        """Hits in order with scores capped to be non-increasing; a short hit carries what follows it."""
+        hits: list[Hit] = []
+        ceiling = 1.0
+        for rowid in ordered:
+            score = min(ceiling, max(0.0, scores[rowid]))  # non-increasing down the list
+            ceiling = score
+            hits.append(Hit(chunks[rowid], round(score, 4), round(cos.get(rowid, 0.0), 4),
+                            "reference" if rowid in pinned else "search"))
+        for hit in hits:
+            # A short hit (a heading's opening line, a parameter's head, a bare formula) comes with
+            # what follows it, so the reader sees the unit it opens.
+            if len(hit.chunk.content) < SHORT_HIT_CHARS:
+                after = self.reader.next_in_section(hit.chunk.id)
+                hit.continued = after.content if after else None
+        return hits
+
+    def expand(self, hits: list[Hit], kinds: Sequence[str], vector: bytes) -> list[Hit]:
+        """One hop from each hit, both directions, to chunks of the requested kinds (deduplicated)."""
+        seen = {h.chunk.id for h in hits}
+        docs, _ = expand_graph(self.reader, [h.chunk.id for h in hits], LINK_RELATIONS)
+        chunks = [d["chunk"] for d in docs if d["chunk"].kind in kinds and d["chunk"].id not in seen]
+        cos = self.reader.cosine_to(vector, [c.rowid for c in chunks])
+        # Linked items follow the ranked results: each scores its own cosine scaled by the last ranked
+        # score, so the list stays non-increasing and the scores stay comparable with each other.
+        base = hits[-1].score if hits else 1.0
+        out = [Hit(c, 0.0, round(cos.get(c.rowid, 0.0), 4), "expansion") for c in chunks]
+        out.sort(key=lambda h: (-h.cosine, h.chunk.id))
+        for h in out:
+            h.score = round(max(0.0, h.cosine) * base, 4)
+        return out
 
 
 def fuse(dense: list[tuple[int, float]], lexical: list[tuple[int, float]],
@@ -968,28 +954,12 @@ def _passes(chunk: Chunk, filters: dict) -> bool:
     return True
 
 
-def expand_hits(kb: KnowledgeBase, hits: list[Hit], kinds: Sequence[str], vector: bytes) -> list[Hit]:
-    """One hop from each hit, both directions, to chunks of the requested kinds (deduplicated)."""
-    seen = {h.chunk.id for h in hits}
-    docs, _ = expand_graph(kb, [h.chunk.id for h in hits], LINK_RELATIONS)
-    chunks = [d["chunk"] for d in docs if d["chunk"].kind in kinds and d["chunk"].id not in seen]
-    cos = kb.cosine_to(vector, [c.rowid for c in chunks])
-    # Linked items follow the ranked results: each scores its own cosine scaled by the last ranked
-    # score, so the list stays non-increasing and the scores stay comparable with each other.
-    base = hits[-1].score if hits else 1.0
-    out = [Hit(c, 0.0, round(cos.get(c.rowid, 0.0), 4), "expansion") for c in chunks]
-    out.sort(key=lambda h: (-h.cosine, h.chunk.id))
-    for h in out:
-        h.score = round(max(0.0, h.cosine) * base, 4)
-    return out
-
-
 INVERSE = {"REFERENCES": "REFERENCED_BY", "REFERENCED_BY": "REFERENCES"}
 # The relations that link content to content (not reading order or the section tree).
 LINK_RELATIONS = ("REFERENCES", "REFERENCED_BY", "USES_IN", "CITES")
 
 
-def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
+def expand_graph(reader: BookReader, ids: Sequence[str], relations: Sequence[str]) -> tuple[list[dict], list[str]]:
     """Documents one hop from ids along relations, and the ids that matched nothing.
 
     Each document lists its relationships as seen from the requested document it was reached
@@ -1003,12 +973,12 @@ def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]
     """
     unknown, seeds = [], []
     for raw in ids:
-        cid = kb.resolve_id(raw)
+        cid = reader.resolve_id(raw)
         (seeds.append(cid) if cid else unknown.append(raw))
     seeds = list(dict.fromkeys(seeds))
     links: dict[str, list[dict]] = {}
     for seed in seeds:
-        for src, dst, rel in kb.edges_of(seed, relations):
+        for src, dst, rel in reader.edges_of(seed, relations):
             if src == seed and dst == seed:
                 continue
             if src == seed:
@@ -1022,7 +992,7 @@ def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]
             rels = links.setdefault(other, [])
             if entry not in rels:
                 rels.append(entry)
-    docs = kb.get_many(list(links) + seeds)
+    docs = reader.get_many(list(links) + seeds)
     result = []
     for cid, rels in links.items():
         if cid not in docs:
@@ -1037,19 +1007,124 @@ def expand_graph(kb: KnowledgeBase, ids: Sequence[str], relations: Sequence[str]
 
 
 
+# --------------------------------------------------------------------------- time budget
+"""Time budget: a deadline per request, checked by SQLite's progress handler and between stages."""
+
+DEFAULT_REQUEST_BUDGET = 5.0  # seconds: a search takes milliseconds, an answer well under one
+BUDGET_GRACE = 1.0            # seconds the caller waits past the deadline for the work to notice it
+PROGRESS_STEPS = 2000         # SQLite virtual-machine steps between deadline checks (~0.1 ms each)
+
+_deadline = threading.local()
+
+
+class BudgetExceeded(Exception):
+    """The request ran past its time budget; its work stopped.  Adapters answer 503 with a retry hint."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        super().__init__(f"the request ran past its time budget of {seconds:g} s and was stopped; "
+                         "try again, or with a shorter or simpler query")
+
+
+@contextmanager
+def time_budget(seconds: float | None):
+    """Within this block (on this thread), check_deadline raises and SQLite statements stop past the
+    deadline; either way the block ends in BudgetExceeded."""
+    import apsw
+
+    outer = getattr(_deadline, "at", None)
+    at = time.monotonic() + seconds if seconds is not None else None
+    _deadline.at = at if outer is None or at is None else min(outer, at)
+    try:
+        yield
+    except apsw.InterruptError:
+        if past_deadline():  # the progress handler stopped a statement at the deadline
+            raise BudgetExceeded(seconds if seconds is not None else request_budget()) from None
+        raise
+    finally:
+        _deadline.at = outer
+
+
+def past_deadline() -> bool:
+    at = getattr(_deadline, "at", None)
+    return at is not None and time.monotonic() > at
+
+
+def check_deadline() -> None:
+    """Raise BudgetExceeded when this thread's request is past its deadline (call between stages)."""
+    if past_deadline():
+        raise BudgetExceeded(request_budget())
+
+
+def bounded(seconds: float, fn, *args, **kwargs):
+    """fn(*args, **kwargs) within a time budget of its own (the worker pool's unit of work)."""
+    with time_budget(seconds):
+        return fn(*args, **kwargs)
+
+
 # --------------------------------------------------------------------------- worker pool
 """Worker pool: searches run in a few threads off the event loop, one SQLite connection each."""
 
 _kb_workers = None
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one: a container's
+    cpuset, taskset), which the service's threads and the builder's processes are counted by."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
 def search_threads() -> int:
     """RAG_SEARCH_THREADS, by default the CPUs this process may run on."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    usable = usable_cpus()
     raw = env("RAG_SEARCH_THREADS", str(usable)) or str(usable)
     if not raw.strip().isdigit() or int(raw) < 1:
         raise ConfigError(f"RAG_SEARCH_THREADS must be a whole number of threads, 1 or more; got {raw!r}")
     return int(raw)
+
+
+class WorkerPool:
+    """A fixed set of daemon threads taking work from one queue (an executor for run_in_executor).
+
+    Unlike concurrent.futures' pool, whose threads the interpreter joins at exit, a stop signal
+    never waits here for work that outlived its request: the process ends when the server has.
+    """
+
+    def __init__(self, threads: int):
+        import queue
+
+        self._work: "queue.SimpleQueue" = queue.SimpleQueue()
+        for n in range(threads):
+            threading.Thread(target=self._serve, name=f"bookrag-kb-{n}", daemon=True).start()
+
+    def submit(self, fn, *args, **kwargs):
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        self._work.put((future, fn, args, kwargs))
+        return future
+
+    def _serve(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._work.get()
+            if not future.set_running_or_notify_cancel():
+                continue  # its caller gave up before it started
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as exc:  # handed to the caller, as concurrent.futures does
+                future.set_exception(exc)
+
+
+def request_budget() -> float:
+    """RAG_REQUEST_BUDGET: the seconds one search or answer may work, by default 5."""
+    raw = env("RAG_REQUEST_BUDGET", str(DEFAULT_REQUEST_BUDGET)) or str(DEFAULT_REQUEST_BUDGET)
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = -1.0
+    if not 0.001 <= seconds <= 600:  # NaN fails too
+        raise ConfigError(f"RAG_REQUEST_BUDGET must be a number of seconds from 0.001 to 600; got {raw!r}")
+    return seconds
 
 
 async def off_loop(fn, *args, **kwargs):
@@ -1058,16 +1133,25 @@ async def off_loop(fn, *args, **kwargs):
     onnxruntime and SQLite release the GIL, so searches use every core while the loop goes on
     reading and answering requests.  Every route and MCP tool that searches shares this one pool
     (one thread per core), which also bounds the SQLite connections: one per thread.
+
+    The work runs inside the request budget (time_budget): SQLite's progress handler interrupts a
+    statement past the deadline and the ranking stages check it between them, so the worker is
+    freed and the caller gets BudgetExceeded.  Should work ever ignore the deadline, the caller
+    still stops waiting a moment after it (the thread finishes on its own).
     """
     import asyncio
     import functools
-    from concurrent.futures import ThreadPoolExecutor
 
     global _kb_workers
     if _kb_workers is None:
-        _kb_workers = ThreadPoolExecutor(max_workers=search_threads(), thread_name_prefix="bookrag-kb")
-    return await asyncio.get_running_loop().run_in_executor(_kb_workers, functools.partial(fn, *args, **kwargs))
-
+        _kb_workers = WorkerPool(search_threads())
+    budget = request_budget()
+    work = functools.partial(bounded, budget, fn, *args, **kwargs)
+    future = asyncio.get_running_loop().run_in_executor(_kb_workers, work)
+    try:
+        return await asyncio.wait_for(future, budget + BUDGET_GRACE)
+    except asyncio.TimeoutError:
+        raise BudgetExceeded(budget) from None
 
 
 # --------------------------------------------------------------------------- request rules
@@ -1085,8 +1169,11 @@ def decode_error_message(exc: BaseException) -> str:
 ERROR_DESCRIPTIONS = {400: "Invalid request: the message names the field", 401: "Missing or wrong API key",
                       404: "Not found", 413: "Request body larger than 1 MB",
                       422: "Query empty or longer than allowed", 429: "Rate limit exceeded",
-                      500: "Internal error", 503: "Knowledge base unavailable; retry"}
+                      500: "Internal error",
+                      503: "The request ran past its time budget (RAG_REQUEST_BUDGET) or the knowledge base "
+                           "is unavailable; retry after Retry-After seconds"}
 MAX_BODY_BYTES = 1_000_000  # every route, MCP included: larger bodies get a 413
+RETRY_AFTER_SECONDS = 1     # a request stopped at its time budget: the Retry-After hint every adapter sends
 
 def error_responses(*statuses: int, body: Any, cached: bool = False) -> dict[int, Any]:
     """A route's OpenAPI responses besides its 200: each error status with the body it really sends."""

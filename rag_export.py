@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from rag_budget import NavigationError
-from rag_core import CHUNK_COLUMNS, KnowledgeBase, _row_to_chunk
+from rag_core import KnowledgeBase
 from rag_outline import LEVELS, Node, all_nodes
 from rag_reading import blocks_of
+from rag_store import CHUNK_COLUMNS, chunk_from_row
 
 # --------------------------------------------------------------------------- files
 """Files: each chapter (numbered, or an unnumbered chapter-level bookmark) is one file; the pages
@@ -37,7 +38,7 @@ def _chunks_of(kb: KnowledgeBase, node: Node | None) -> list:
     else:
         rows = kb.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE pdf_page BETWEEN ? AND ? ORDER BY ord",
                              (node.pdf_page_start, node.pdf_page_end))
-    return [_row_to_chunk(r) for r in rows]
+    return [chunk_from_row(r) for r in rows]
 
 
 # --------------------------------------------------------------------------- one chapter

@@ -1,17 +1,19 @@
 """bookrag's MCP adapter (spec 02): the official SDK's MCPServer with the book's tools, mounted at /mcp.
 
-The SDK takes about half a second to import, so nothing here is imported at start-up: rag.py's
-app holds a LazyMCP that builds the server on the first /mcp or /tools request.
+The SDK takes about half a second to import, so nothing here is imported at start-up: the app holds
+a LazyMCP that builds the server on the first /mcp or /tools request.  Tools are plain functions
+whose annotations give their input schemas; the module leaves annotations eager (no `from
+__future__ import annotations`) because the types of a tool's arguments are built for the served
+book (its entity kinds, its parts, its tag categories) in the function that defines the tool.
 """
-
-from __future__ import annotations
 
 import functools
 import re
 from typing import Any, Sequence
 
-from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, Chunk, KnowledgeBase, TagVocabulary, chunk_type, env,
-                      expand_graph, normalize_number, off_loop, whole_number)
+from rag_core import (BLANKS, LINK_RELATIONS, MAX_BODY_BYTES, BudgetExceeded, Chunk, KnowledgeBase, TagVocabulary,
+                      chunk_type, env, expand_graph, normalize_number, now_iso, off_loop, whole_number)
+from rag_text import TOP_LEVEL_DEF_RE, called_names
 
 # --------------------------------------------------------------------------- MCP (spec 02)
 """MCP adapter (spec 02): the official SDK's MCPServer, stateless JSON, mounted at /mcp."""
@@ -23,7 +25,8 @@ MCP_ENTITY_TYPES = ("formula", "table", "algorithm", "image", "exercise", "examp
 
 def mcp_entity_types(kinds) -> tuple[str, ...]:
     return MCP_ENTITY_TYPES + tuple(k for k in kinds if k not in MCP_ENTITY_TYPES)
-MCP_PARTS = ("I", "II", "III", "IV", "V", "Appendices")
+
+
 _KIND_OF_MCP_TYPE = {"image": "figure"}
 _MCP_TYPE_OF_KIND = {"figure": "image"}
 
@@ -60,17 +63,20 @@ def mcp_document(chunk: Chunk, kb: KnowledgeBase, cosine: float | None = None) -
     return doc
 
 
-def mcp_filters(filters: dict | None) -> dict:
-    """spec 02 SearchFilters -> knowledge-base filters, with messages that name the allowed values."""
+def mcp_filters(filters: dict | None, parts: Sequence[str]) -> dict:
+    """spec 02 SearchFilters -> knowledge-base filters, with messages that name the allowed values.
+
+    parts: the book's own parts (KnowledgeBase.parts: "I"…"V" and "Appendices" in the sample book)."""
     out: dict[str, Any] = {}
     for key, value in (filters or {}).items():
         if value is None:
             continue
         if key == "part":
             part = str(value).strip()
-            match = next((p for p in MCP_PARTS if p.lower() == part.lower()), None)
+            match = next((p for p in parts if p.lower() == part.lower()), None)
             if match is None:
-                raise ValueError(f"filters.part must be one of {', '.join(MCP_PARTS)}; got {part!r}")
+                allowed = f"one of {', '.join(parts)}" if parts else "left out: this book has no parts"
+                raise ValueError(f"filters.part must be {allowed}; got {part!r}")
             out["part"] = match
         elif key in ("section", "subsection", "subsubsection"):
             number = normalize_number(str(value))
@@ -122,10 +128,6 @@ def related_code(kb: KnowledgeBase, ids: Sequence[str]) -> tuple[str, list[str]]
     return "\n\n".join(parts), [index[n][0] for n in names]
 
 
-_CALL_RE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\(")
-_CALL_ATTR_RE = re.compile(r"\.([A-Za-z_]\w*)\s*\(")
-
-
 def code_index(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
     """{function or class name: (algorithm id, its source)} over every algorithm (built once per file)."""
     if getattr(kb, "_code_index", None) is None:
@@ -137,12 +139,6 @@ def code_index(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
     return kb._code_index
 
 
-def called_names(code: str) -> list[str]:
-    """Names a piece of code calls (plain calls and method calls), in order of first use."""
-    names = _CALL_RE.findall(code) + _CALL_ATTR_RE.findall(code)
-    return list(dict.fromkeys(n for n in names if n not in ("def", "class", "return", "print")))
-
-
 def top_level_definitions(code: str) -> dict[str, str]:
     """{name: source} of each top-level def/class in an algorithm's code (parsed, else by indentation)."""
     import ast
@@ -152,7 +148,7 @@ def top_level_definitions(code: str) -> dict[str, str]:
     except SyntaxError:
         blocks, name, lines = {}, None, []
         for line in code.splitlines():
-            m = re.match(r"(?:def|class)\s+([A-Za-z_]\w*)", line)
+            m = TOP_LEVEL_DEF_RE.match(line)
             if m:
                 if name:
                     blocks[name] = "\n".join(lines).rstrip()
@@ -212,27 +208,51 @@ def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
 
     answer, when given, adds the tool answer_question: a callable (query, mode, selected_text,
     top_k, module_filter) -> spec 04's response that raises ValueError for a question it refuses.
-    extra_tools, when given, is called as extra_tools(server, in_worker_pool) to add more tools
-    (rag_navigation.add_navigation_tools on /mcp/all).
+    extra_tools, when given, is called to get more tools, {name: (function, description)}
+    (rag_navigation.navigation_tools, on /mcp/all).  Built with the SDK's public API: each tool a
+    Tool made from its function, handed to MCPServer.
     """
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool
+
+    # Searches run in the service's worker pool; answer_question may wait seconds on an LLM, so it
+    # keeps the SDK's own threads.
+    # spec 02's tools take no max_tokens (their arguments are BeliefCraft's): their answers are capped.
+    functions = {name: in_worker_pool(capped(fn)) for name, fn in book_tools(kb).items()}
+    docs = dict(MCP_TOOL_DOCS)
+    if answer is not None:
+        functions["answer_question"] = answer_tool(answer)
+    for name, (fn, description) in (extra_tools() if extra_tools is not None else {}).items():
+        functions[name], docs[name] = in_worker_pool(fn), description
+    tools = [strict_arguments(Tool.from_function(fn, name=name, description=docs[name]))
+             for name, fn in functions.items()]
+    toc = "\n".join(f"{'  ' * row['level']}{'Part ' if row['level'] == 0 else ''}{row['number']} "
+                    f"{row['title']} (p. {row['page']})" for row in kb.toc())
+    return MCPServer(name="bookrag", version="0.1.0", tools=tools,
+                     instructions=(f"Knowledge service for the textbook '{kb.title}'. Cite printed pages from "
+                                   f"metadata.page. Contents:\n{toc}"))
+
+
+def tool_types(kb: KnowledgeBase):
+    """The tools' argument and result types for the served book: its entity kinds, parts and tag categories."""
+    from types import SimpleNamespace
     from typing import Annotated, Literal
 
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import ConfigDict, Field
     from typing_extensions import NotRequired, TypedDict
 
-    # Functional TypedDicts: this module defers annotations, and these types live in a function.
+    parts = kb.parts()
+    part_help = f"One of {', '.join(parts)}; null for any" if parts else "The book has no parts: leave null"
+    # Functional TypedDicts: the fields' descriptions and enums are the served book's.
     # Every filter field is nullable: null means "no filter" (LLMs fill optional fields with null).
     SearchFilters = TypedDict("SearchFilters", {
-        "part": Annotated[str | None, Field(description="One of I, II, III, IV, V, Appendices; null for any")],
+        "part": Annotated[str | None, Field(description=part_help)],
         "section": Annotated[str | None, Field(description="Chapter number, e.g. '2'; null for any")],
         "subsection": Annotated[str | None, Field(description="Section number, e.g. '2.3'; null for any")],
         "subsubsection": Annotated[str | None, Field(description="Subsection number, e.g. '2.3.1'; null for any")],
         "page_number": Annotated[int | None, Field(description="Printed page number; null for any")],
     }, total=False)
     SearchFilters.__pydantic_config__ = ConfigDict(extra="forbid")
-    vocabulary = kb.vocabulary
     SearchTags = TypedDict("SearchTags", {
         "bc_concepts": Annotated[list[Annotated[str, Field(max_length=80)]] | None, Field(
             description="Concept tags (names from get_search_tags_catalog with tag_type 'concepts'); each one a "
@@ -245,19 +265,39 @@ def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
     Document = TypedDict("Document", {
         "id": str, "content": str, "cosine_similarity": NotRequired[float], "metadata": dict[str, Any],
     })
-    # Results are {"result": ...} objects, so structuredContent and the JSON text block are the same.
-    ListResult = TypedDict("ListResult", {"result": list[Document]})
-    EntityResult = TypedDict("EntityResult", {"result": Document | None})
-    EntityType = Literal[mcp_entity_types(kb.kinds)]
-    toc = "\n".join(f"{'  ' * row['level']}{'Part ' if row['level'] == 0 else ''}{row['number']} "
-                    f"{row['title']} (p. {row['page']})" for row in kb.toc())
-    server = MCPServer(
-        name="bookrag", version="0.1.0",
-        instructions=(f"Knowledge service for the textbook '{kb.title}'. Cite printed pages from "
-                      f"metadata.page. Contents:\n{toc}"),
+    concepts = kb.vocabulary.concepts
+    return SimpleNamespace(
+        SearchFilters=SearchFilters, SearchTags=SearchTags, Document=Document,
+        # Results are {"result": ...} objects, so structuredContent and the JSON text block are the same.
+        ListResult=TypedDict("ListResult", {"result": list[Document]}),
+        EntityResult=TypedDict("EntityResult", {"result": Document | None}),
+        EntityType=Literal[mcp_entity_types(kb.kinds)],
+        # The category enum is the loaded vocabulary's (a file with no concept tags takes any name).
+        Category=Literal[tuple(concepts)] if concepts else str,
+        Ids=Annotated[list[Annotated[str, Field(max_length=128)]],
+                      Field(description="Document ids from earlier results", max_length=100)],
     )
 
-    def search_knowledge_base(query, k=5, traverse_types=None, filters=None, search_tags=None):
+
+def book_tools(kb: KnowledgeBase) -> dict[str, Any]:
+    """spec 02's five tools over the knowledge base, by name; their annotations are their input schemas."""
+    from typing import Annotated, Literal
+
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import Field
+
+    T = tool_types(kb)
+    vocabulary, parts = kb.vocabulary, kb.parts()
+
+    def search_knowledge_base(
+            query: Annotated[str, Field(description="Text query for semantic search", max_length=2000)],
+            k: Annotated[int | None, Field(description="Number of results, 1-20 (default 5)")] = 5,
+            traverse_types: Annotated[list[T.EntityType] | None,
+                                      Field(description="Entity types to add via links")] = None,
+            filters: Annotated[T.SearchFilters | None, Field(description="Metadata filters; null for none")] = None,
+            search_tags: Annotated[T.SearchTags | None, Field(
+                description="Tags that boost results carrying them (see get_search_tags_catalog); null for none")] = None,
+    ) -> T.ListResult:
         # On MCP a query of one or two characters ("MC", "Q") is a search; only a blank one is refused.
         if not query or not query.strip(BLANKS):
             raise ToolError("query must not be empty")
@@ -265,7 +305,7 @@ def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
         if not 1 <= k <= 20:
             raise ToolError("k must be between 1 and 20")
         try:
-            kb_filters = mcp_filters(filters)
+            kb_filters = mcp_filters(filters, parts)
             tags = mcp_search_tags(vocabulary, search_tags)
         except ValueError as exc:
             raise ToolError(str(exc)) from None
@@ -279,20 +319,10 @@ def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
             docs.append(doc)
         return {"result": docs}
 
-    def get_search_tags_catalog(tag_type, category=None):
-        if tag_type == "tables":
-            items, category = list(vocabulary.tables), None
-        elif category:
-            if category not in vocabulary.concepts:
-                raise ToolError(f"category {category!r} is not one of {', '.join(vocabulary.concepts) or 'none'}")
-            items = list(vocabulary.concepts[category])
-        else:
-            items = vocabulary.all_concepts
-        return {"id": f"search_tags_{tag_type}" + (f"_{category}" if category else ""),
-                "content": f"Available search_tags {tag_type}",
-                "metadata": {"tag_type": tag_type, "selected_category": category, "items": items}}
-
-    def expand_graph_by_ids(document_ids, traverse_types):
+    def expand_graph_by_ids(
+            document_ids: T.Ids,
+            traverse_types: Annotated[list[T.EntityType], Field(description="Types of linked objects to retrieve")],
+    ) -> T.ListResult:
         if not document_ids:
             raise ToolError("document_ids must be a non-empty list of ids")
         kinds = set(mcp_kinds(traverse_types))
@@ -306,14 +336,17 @@ def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
                 out.append(doc)
         return {"result": out}
 
-    def get_entity_by_number(entity_type, number):
+    def get_entity_by_number(
+            entity_type: Annotated[T.EntityType, Field(description="Type of entity")],
+            number: Annotated[str, Field(description="Entity number, e.g. '3.2' or 'A.1'", max_length=32)],
+    ) -> T.EntityResult:
         num = normalize_number(number)
         if num is None:
             raise ToolError(f"number {number!r} is not an entity number; expected e.g. '3.2', '16.4' or 'A.1'")
         chunk = kb.entity(_KIND_OF_MCP_TYPE.get(entity_type, entity_type), num)
         return {"result": mcp_document(chunk, kb) if chunk else None}
 
-    def get_related_code_definitions(document_ids):
+    def get_related_code_definitions(document_ids: T.Ids) -> T.Document:
         if not document_ids:
             raise ToolError("document_ids must be a non-empty list of algorithm or example ids")
         code, sources = related_code(kb, document_ids[:50])
@@ -321,63 +354,55 @@ def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
         return {"id": "code_for_" + "_".join(kb.resolve_id(i) or i for i in document_ids[:5]),
                 "content": code, "metadata": {"chunk_type": "code", "source_ids": sources}}
 
-    ids_arg = Annotated[list[Annotated[str, Field(max_length=128)]],
-                        Field(description="Document ids from earlier results", max_length=100)]
-    search_knowledge_base.__annotations__ = {
-        "query": Annotated[str, Field(description="Text query for semantic search", max_length=2000)],
-        "k": Annotated[int | None, Field(description="Number of results, 1-20 (default 5)")],
-        "traverse_types": Annotated[list[EntityType] | None,
-                                    Field(description="Entity types to add via links")],
-        "filters": Annotated[SearchFilters | None, Field(description="Metadata filters; null for none")],
-        "search_tags": Annotated[SearchTags | None, Field(
-            description="Tags that boost results carrying them (see get_search_tags_catalog); null for none")],
-        "return": ListResult}
-    # The category enum is the loaded vocabulary's (a file with no concept tags takes any name).
-    Category = Literal[tuple(vocabulary.concepts)] if vocabulary.concepts else str
-    get_search_tags_catalog.__annotations__ = {
-        "tag_type": Annotated[Literal["concepts", "tables"], Field(description="Which tags to list")],
-        "category": Annotated[Category | None, Field(
-            description="Concepts only: one category's tags; null or left out for every concept")],
-        "return": Document}
-    expand_graph_by_ids.__annotations__ = {
-        "document_ids": ids_arg,
-        "traverse_types": Annotated[list[EntityType], Field(description="Types of linked objects to retrieve")],
-        "return": ListResult}
-    get_entity_by_number.__annotations__ = {
-        "entity_type": Annotated[EntityType, Field(description="Type of entity")],
-        "number": Annotated[str, Field(description="Entity number, e.g. '3.2' or 'A.1'", max_length=32)],
-        "return": EntityResult}
-    get_related_code_definitions.__annotations__ = {"document_ids": ids_arg, "return": Document}
+    def get_search_tags_catalog(
+            tag_type: Annotated[Literal["concepts", "tables"], Field(description="Which tags to list")],
+            category: Annotated[T.Category | None, Field(
+                description="Concepts only: one category's tags; null or left out for every concept")] = None,
+    ) -> T.Document:
+        if tag_type == "tables":
+            items, category = list(vocabulary.tables), None
+        elif category:
+            if category not in vocabulary.concepts:
+                raise ToolError(f"category {category!r} is not one of {', '.join(vocabulary.concepts) or 'none'}")
+            items = list(vocabulary.concepts[category])
+        else:
+            items = vocabulary.all_concepts
+        return {"id": f"search_tags_{tag_type}" + (f"_{category}" if category else ""),
+                "content": f"Available search_tags {tag_type}",
+                "metadata": {"tag_type": tag_type, "selected_category": category, "items": items}}
 
-    def answer_question(query, mode="full_book", selected_text=None, top_k=5, module_filter=None):
+    return {fn.__name__: fn for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number,
+                                       get_related_code_definitions, get_search_tags_catalog)}
+
+
+def answer_tool(answer):
+    """The tool answer_question over an answerer (query, mode, selected_text, top_k, module_filter) -> dict."""
+    from typing import Annotated, Literal
+
+    from mcp.server.mcpserver.exceptions import ToolError
+    from pydantic import Field
+
+    def answer_question(
+            query: Annotated[str, Field(description="The question", max_length=2000)],
+            mode: Annotated[Literal["full_book", "selected_text_only"], Field(description="Where to look")] = "full_book",
+            selected_text: Annotated[str | None, Field(
+                description="The text to answer from in selected_text_only mode")] = None,
+            top_k: Annotated[int, Field(description="Chunks to retrieve, 1-100")] = 5,
+            module_filter: Annotated[str | None, Field(
+                description="Restrict to one module (or part) of the book")] = None,
+    ) -> dict[str, Any]:
         try:
             return answer(query, mode, selected_text, top_k, module_filter)
         except ValueError as exc:  # a question the answerer refuses to take: the tool error says why
             raise ToolError(str(exc)) from None
 
-    answer_question.__annotations__ = {
-        "query": Annotated[str, Field(description="The question", max_length=2000)],
-        "mode": Annotated[Literal["full_book", "selected_text_only"], Field(description="Where to look")],
-        "selected_text": Annotated[str | None, Field(description="The text to answer from in selected_text_only mode")],
-        "top_k": Annotated[int, Field(description="Chunks to retrieve, 1-100")],
-        "module_filter": Annotated[str | None, Field(description="Restrict to one module (or part) of the book")],
-        "return": dict[str, Any]}
-    for fn in (search_knowledge_base, expand_graph_by_ids, get_entity_by_number, get_related_code_definitions,
-               get_search_tags_catalog):
-        server.add_tool(in_worker_pool(capped(fn)), name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
-    if answer is not None:
-        # answer_question may wait seconds on an LLM: it keeps the SDK's own threads, not the search pool.
-        server.add_tool(answer_question, name="answer_question", description=MCP_TOOL_DOCS["answer_question"])
-    if extra_tools is not None:
-        extra_tools(server, in_worker_pool)
-    for tool in server._tool_manager.list_tools():
-        forbid_unknown_arguments(tool)
-    return server
+    return answer_question
 
 
-def forbid_unknown_arguments(tool) -> None:
-    """The tool's top-level inputSchema gets additionalProperties: false, and an unknown argument
-    becomes a tool error that names it (the SDK would otherwise drop it silently)."""
+def strict_arguments(tool):
+    """The tool with additionalProperties: false in its inputSchema, and an unknown argument a tool
+    error that names it (the SDK would otherwise drop it silently).  FuncMetadata's fields are read
+    on each call, so the stricter argument model takes effect as it is assigned."""
     from pydantic import ConfigDict
 
     base = tool.fn_metadata.arg_model
@@ -385,6 +410,7 @@ def forbid_unknown_arguments(tool) -> None:
                                            "__module__": base.__module__})
     tool.fn_metadata.arg_model = strict
     tool.parameters = strict.model_json_schema(by_alias=True)
+    return tool
 
 
 def mcp_search_tags(vocabulary: TagVocabulary, search_tags: dict | None) -> list[str]:
@@ -418,9 +444,14 @@ def in_worker_pool(tool):
     its own SQLite connection; the shared pool keeps MCP and REST searches on one core each.
     The SDK reads the signature through __wrapped__, so the tool's schema is unchanged.
     """
+    from mcp.server.mcpserver.exceptions import ToolError
+
     @functools.wraps(tool)
     async def run(**arguments):
-        return await off_loop(tool, **arguments)
+        try:
+            return await off_loop(tool, **arguments)
+        except BudgetExceeded as exc:  # a tool error the model can read: it says to retry
+            raise ToolError(str(exc)) from None
 
     return run
 
@@ -430,7 +461,7 @@ class LazyMCP:
 
     Two tool lists over one knowledge base: "default" (served at /mcp) has exactly BeliefCraft's
     five shared tools, plus answer_question when RAG_MCP_ANSWER_TOOL=1; "all" (served at /mcp/all)
-    adds answer_question and the navigation tools (extra_tools).  Importing the MCP SDK takes about half a second, most of the service's
+    adds answer_question and the extra tools (the navigation tools of rag_navigation).  Importing the MCP SDK takes about half a second, most of the service's
     cold start; agents that only use REST never pay it.  The session managers' task groups must be
     entered and left in one task, so a task started in the app's lifespan waits for the first
     request, builds the servers, runs their session managers, and stops at shutdown.
@@ -502,6 +533,41 @@ class LazyMCP:
     async def list_tools(self, name: str = "all"):
         await self.app(name)
         return await self.servers[name].list_tools()
+
+
+def mcp_routes(mcp: "LazyMCP"):
+    """A Litestar Router: the MCP servers mounted at /mcp (the default tools) and /mcp/all (every tool).
+
+    The app runs mcp.running() in its lifespan; the servers start on the first request."""
+    import json
+
+    from litestar import Router, asgi
+    from litestar.types import Receive, Scope, Send
+
+    @asgi("/mcp", is_mount=True, copy_scope=True)
+    async def mcp_endpoint(scope: Scope, receive: Receive, send: Send) -> None:
+        # Stateless JSON only: no GET event stream (an idle stream would bill a serverless
+        # instance) and no sessions to DELETE.  The 405 body is spec 01's error shape, as on REST.
+        if scope["type"] == "http" and scope["method"] in ("GET", "DELETE"):
+            body = json.dumps({"detail": f"{scope['method']} is not supported on /mcp: POST JSON-RPC requests",
+                               "status_code": 405, "error_code": "METHOD_NOT_ALLOWED",
+                               "timestamp": now_iso()}, separators=(",", ":")).encode()
+            await send({"type": "http.response.start", "status": 405,
+                        "headers": [(b"content-type", b"application/json"), (b"allow", b"POST"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        # /mcp: the default tool list; /mcp/all: every tool, answer_question included.
+        tools = "default"
+        if scope["type"] == "http" and scope.get("path", "").rstrip("/") == "/all":
+            tools = "all"
+            scope["path"] = "/"
+        if scope["type"] == "http" and scope.get("path", "") == "":
+            scope["path"] = "/"
+        await (await mcp.app(tools))(scope, receive, send)
+
+    return Router(path="/", route_handlers=[mcp_endpoint],
+                  signature_namespace={"Scope": Scope, "Receive": Receive, "Send": Send})
 
 
 def answer_tool_on_default() -> bool:

@@ -6,7 +6,6 @@ the three adapters), REST (a Litestar Router rag.py mounts), MCP (tools added to
 /mcp keeps BeliefCraft's five) and the CLI (subcommands rag.py adds).  Imports the core only.
 """
 
-from __future__ import annotations
 
 import json
 import sys
@@ -318,15 +317,19 @@ MCP_TOOL_DOCS = {
 }
 
 
-def add_navigation_tools(server, kb: KnowledgeBase, in_worker_pool) -> None:
-    """Register the navigation tools on one MCPServer (the /mcp/all one)."""
+def navigation_tools(kb: KnowledgeBase) -> dict[str, tuple[Any, str]]:
+    """The navigation tools over a knowledge base, {name: (function, description)}; their annotations
+    are their input schemas.  The MCP adapter (rag_mcp.create_mcp) serves them on /mcp/all."""
     from typing import Annotated, Literal
 
     from mcp.server.mcpserver.exceptions import ToolError
     from pydantic import Field
 
-    budget = Annotated[int | None, Field(description=f"Most tokens the answer may hold (default {DEFAULT_MAX_TOKENS}, "
-                                                     f"400-100000); {TOKEN_RULE}")]
+    Budget = Annotated[int | None, Field(description=f"Most tokens the answer may hold (default {DEFAULT_MAX_TOKENS}, "
+                                                     f"{MIN_MAX_TOKENS}-{MAX_MAX_TOKENS}); {TOKEN_RULE}")]
+
+    def text(description: str, longest: int = 300):
+        return Annotated[str | None, Field(description=description, max_length=longest)]
 
     def tool_errors(fn):
         import functools
@@ -335,60 +338,56 @@ def add_navigation_tools(server, kb: KnowledgeBase, in_worker_pool) -> None:
         def run(**arguments):
             try:
                 return fn(**arguments)
-            except NavigationError as exc:
+            except NavigationError as exc:       # a tool error the model can read: it says what to send
                 raise ToolError(str(exc)) from None
         return run
 
-    def get_book_outline(depth="section", under=None, with_entity_ids=False, max_tokens=None):
+    def get_book_outline(
+            depth: Annotated[Literal["part", "chapter", "section", "subsection", "subsubsection"],
+                             Field(description="Deepest level to list (default section)")] = "section",
+            under: text("Only this heading and what it holds: an id (chapter_3) or number ('3', '2.1', "
+                        "'Part II')") = None,
+            with_entity_ids: Annotated[bool, Field(description="Also list each heading's entity ids")] = False,
+            max_tokens: Budget = None) -> dict[str, Any]:
         return outline_answer(kb, depth, under, with_entity_ids, max_tokens)
 
-    def read_book(section=None, entity=None, context=None, page_start=None, page_end=None, cursor=None,
-                  max_tokens=None):
+    def read_book(
+            section: text("A heading to read whole: id (section_2_1), number ('2.1', '3', 'Part II') or title") = None,
+            entity: text("An entity to read in context: id (formula_3_2) or name ('Algorithm 4.1')", 200) = None,
+            context: Annotated[int | None, Field(description="With entity: text chunks either side, 0-20 "
+                                                             "(default 2)")] = None,
+            page_start: text("First printed page to read (e.g. '12' or 'xii')", 12) = None,
+            page_end: text("Last printed page to read (default: page_start)", 12) = None,
+            cursor: text("next_cursor of the previous answer, to continue (alone)", 2000) = None,
+            max_tokens: Budget = None) -> dict[str, Any]:
         return read_answer(kb, section=section, entity=entity, context=context, page_start=page_start,
                            page_end=page_end, cursor=cursor, max_tokens=max_tokens)
 
-    def check_quote(passage, max_tokens=None):
+    def check_quote(
+            passage: Annotated[str, Field(description="The sentence or passage to look for", max_length=MAX_PASSAGE)],
+            max_tokens: Budget = None) -> dict[str, Any]:
         return quote_answer(kb, passage, max_tokens)
 
-    def search_formulas(query, k=5, max_tokens=None):
+    def search_formulas(
+            query: Annotated[str, Field(description="The formula, as LaTeX or Unicode maths", max_length=MAX_QUERY)],
+            k: Annotated[int | None, Field(description="Number of formulas, 1-50 (default 5)")] = 5,
+            max_tokens: Budget = None) -> dict[str, Any]:
         return formula_answer(kb, query, k, max_tokens)
 
-    def lookup_notation(symbol=None, entity=None, max_tokens=None):
+    def lookup_notation(
+            symbol: text("The symbol, as LaTeX (\\gamma, U^\\pi) or Unicode (γ)", 200) = None,
+            entity: text("A formula's id or name, for the meanings of its symbols", 200) = None,
+            max_tokens: Budget = None) -> dict[str, Any]:
         return notation_answer(kb, symbol, entity, max_tokens)
 
-    text = lambda description, length=300: Annotated[str | None, Field(description=description, max_length=length)]
-    get_book_outline.__annotations__ = {
-        "depth": Annotated[Literal["part", "chapter", "section", "subsection", "subsubsection"],
-                           Field(description="Deepest level to list (default section)")],
-        "under": text("Only this heading and what it holds: an id (chapter_3) or number ('3', '2.1', 'Part II')"),
-        "with_entity_ids": Annotated[bool, Field(description="Also list each heading's entity ids")],
-        "max_tokens": budget, "return": dict[str, Any]}
-    read_book.__annotations__ = {
-        "section": text("A heading to read whole: id (section_2_1), number ('2.1', '3', 'Part II') or title"),
-        "entity": text("An entity to read in context: id (formula_3_2) or name ('Algorithm 4.1')", 200),
-        "context": Annotated[int | None, Field(description="With entity: text chunks either side, 0-20 (default 2)")],
-        "page_start": text("First printed page to read (e.g. '12' or 'xii')", 12),
-        "page_end": text("Last printed page to read (default: page_start)", 12),
-        "cursor": text("next_cursor of the previous answer, to continue (alone)", 2000),
-        "max_tokens": budget, "return": dict[str, Any]}
-    check_quote.__annotations__ = {
-        "passage": Annotated[str, Field(description="The sentence or passage to look for", max_length=5000)],
-        "max_tokens": budget, "return": dict[str, Any]}
-    search_formulas.__annotations__ = {
-        "query": Annotated[str, Field(description="The formula, as LaTeX or Unicode maths", max_length=2000)],
-        "k": Annotated[int | None, Field(description="Number of formulas, 1-50 (default 5)")],
-        "max_tokens": budget, "return": dict[str, Any]}
-    lookup_notation.__annotations__ = {
-        "symbol": text("The symbol, as LaTeX (\\gamma, U^\\pi) or Unicode (γ)", 200),
-        "entity": text("A formula's id or name, for the meanings of its symbols", 200),
-        "max_tokens": budget, "return": dict[str, Any]}
-    for fn in (get_book_outline, read_book, check_quote, search_formulas, lookup_notation):
-        server.add_tool(in_worker_pool(tool_errors(fn)), name=fn.__name__, description=MCP_TOOL_DOCS[fn.__name__])
+    return {fn.__name__: (tool_errors(fn), MCP_TOOL_DOCS[fn.__name__])
+            for fn in (get_book_outline, read_book, check_quote, search_formulas, lookup_notation)}
 
 
 # --------------------------------------------------------------------------- CLI
 """CLI: rag.py outline | read | quote | formula | notation | export."""
 
+CLI_COMMANDS = ("outline", "read", "quote", "formula", "notation", "export")
 CLI_SUMMARY = """\
   outline  the book's outline with printed page ranges and entity counts (JSON)
   read     a section, an entity's surroundings or printed pages in reading order (JSON, paged by --max-tokens)
@@ -430,7 +429,7 @@ def add_cli_commands(command) -> None:
 
 
 def run_cli(kb: KnowledgeBase, args) -> int | None:
-    """Run a navigation subcommand; None when args.command is not one of them."""
+    """Run a navigation subcommand (exit 0, or 1 for a bad request); None when args.command is not one of them."""
     try:
         if args.command == "outline":
             result: Any = outline_answer(kb, args.depth, args.under, args.ids, args.max_tokens)

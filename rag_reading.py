@@ -13,8 +13,9 @@ from typing import Any
 
 from rag_budget import (DEFAULT_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens, count_tokens, cut_to_tokens,
                         decode_cursor, encode_cursor, fit_items, max_tokens_value)
-from rag_core import BLANKS, CHUNK_COLUMNS, Chunk, KnowledgeBase, _row_to_chunk, whole_number
+from rag_core import BLANKS, KnowledgeBase, whole_number
 from rag_outline import LEVELS, find_node, node_dict, page_labels
+from rag_store import CHUNK_COLUMNS, Chunk, chunk_from_row
 
 # --------------------------------------------------------------------------- scopes
 """Scopes: what is read, as the chunks it holds in reading order, with a description for the answer."""
@@ -34,7 +35,7 @@ def section_scope(kb: KnowledgeBase, ref: Any) -> tuple[dict, list[Chunk]]:
                              (node.pdf_page_start, node.pdf_page_end))
     described = {"section": node_dict(node, with_ids=False)}
     described["section"].pop("entities", None)
-    return described, [_row_to_chunk(r) for r in rows]
+    return described, [chunk_from_row(r) for r in rows]
 
 
 def entity_scope(kb: KnowledgeBase, ref: Any, context: Any) -> tuple[dict, list[Chunk]]:
@@ -55,7 +56,7 @@ def entity_scope(kb: KnowledgeBase, ref: Any, context: Any) -> tuple[dict, list[
                           "ORDER BY ord LIMIT ?)", (chunk.ord, around)).fetchone()[0]
     rows = kb.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE ord BETWEEN ? AND ? ORDER BY ord",
                          (before if before is not None else chunk.ord, after if after is not None else chunk.ord))
-    return {"entity": chunk.id, "context": around}, [_row_to_chunk(r) for r in rows]
+    return {"entity": chunk.id, "context": around}, [chunk_from_row(r) for r in rows]
 
 
 def page_scope(kb: KnowledgeBase, first: Any, last: Any) -> tuple[dict, list[Chunk]]:
@@ -67,7 +68,7 @@ def page_scope(kb: KnowledgeBase, first: Any, last: Any) -> tuple[dict, list[Chu
         raise NavigationError(f"no pages from {first} to {last}: page_end comes before page_start", status=404)
     rows = kb.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE pdf_page BETWEEN ? AND ? ORDER BY ord",
                          (start, end))
-    chunks = [_row_to_chunk(r) for r in rows]
+    chunks = [chunk_from_row(r) for r in rows]
     if not chunks:
         raise NavigationError(f"no text on pages {first}–{last} of this book", status=404)
     labels = page_labels(kb)
@@ -172,7 +173,7 @@ def read(kb: KnowledgeBase, section: Any = None, entity: Any = None, page_start:
         described, chunks = page_scope(kb, scope[1], scope[2])
     elif scope[0] == "book":
         described = {"book": kb.title}
-        chunks = [_row_to_chunk(r) for r in kb.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks ORDER BY ord")]
+        chunks = [chunk_from_row(r) for r in kb.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks ORDER BY ord")]
     else:
         raise NavigationError(CURSOR_UNKNOWN, status=404)
     blocks = blocks_of(chunks)

@@ -1,8 +1,9 @@
 """bookrag's REST adapters: spec 01 (search, expansion, entities) and spec 03 (lesson-scoped search).
 
 Each adapter is request and response types in spec words, the validation that gives the spec's
-messages, and one function per route that calls the knowledge base.  The Litestar app in rag.py
-mounts them; nothing here knows about HTTP beyond status codes.
+messages, one function per route that calls the knowledge base (the CLI calls them too), and, in
+the last section, a Litestar Router per spec with its routes and its error format.  rag.create_app
+mounts the routers, as it mounts every adapter's.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import msgspec
 
 from rag_budget import (MAX_MAX_TOKENS, MIN_MAX_TOKENS, REST_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens,
                         cut_to_tokens, fit_items, fits, max_tokens_value)
-from rag_core import (BLANKS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS, Chunk, ConfigError, Hit,
-                      JsonSchema, KnowledgeBase, env, expand_graph, id_is_wellformed, label_text, normalize_number,
-                      whole_number)
+from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS,
+                      RETRY_AFTER_SECONDS, SERVICE_NAME, BudgetExceeded, Chunk, ConfigError, Hit, JsonSchema,
+                      KnowledgeBase, decode_error_message, env, error_responses, expand_graph, id_is_wellformed,
+                      label_text, normalize_number, now_iso, off_loop, whole_number)
 
 # --------------------------------------------------------------------------- spec 01 REST
 """REST adapter (spec 01): /search/semantic, /search/expand-graph, /entity/{type}/{number}."""
@@ -531,3 +533,190 @@ def session_key(request) -> str:
     client = request.client
     return "address:" + (client.host if client else "unknown")
 
+
+
+# --------------------------------------------------------------------------- routes
+"""Routes: spec 01's and spec 03's handlers as Litestar routers, each answering errors in its spec's format."""
+
+SEARCH_MAX_AGE = 86400      # spec 01: agents cache search and expansion for 24 hours
+ENTITY_MAX_AGE = 604800     # and entities for 7 days
+ERROR_CODES = {400: "INVALID_PARAMETER", 401: "UNAUTHORIZED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
+               413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 429: "RATE_LIMIT_EXCEEDED",
+               500: "INTERNAL_ERROR", 503: "TIME_BUDGET_EXCEEDED"}
+
+
+def validation_detail(exc: Any) -> str:
+    """Turn a framework validation error into one sentence naming the field."""
+    extra = getattr(exc, "extra", None) or []
+    if isinstance(extra, list) and extra and isinstance(extra[0], dict):
+        item = extra[0]
+        key = str(item.get("key") or "").removeprefix("$.") or "body"
+        message = str(item.get("message") or "invalid value")
+        if "unknown field" in message:
+            name = message.split("`")[1] if "`" in message else key
+            return f"unknown field {name!r} in request body"
+        if "missing required field" in message:
+            name = message.split("`")[1] if "`" in message else key
+            return f"{name} is required"
+        if key == "k":
+            return "k must be an integer between 1 and 20"
+        return f"{key}: {message}"
+    text = str(getattr(exc, "detail", "") or exc)
+    return text if text else "invalid request body"
+
+
+def error_response(status: int, detail: str, code: str | None = None, headers: dict | None = None):
+    """spec 01's error body {detail, status_code, error_code, timestamp} as a response."""
+    from litestar import MediaType, Response
+
+    body = ErrorBody(detail=detail, status_code=status, error_code=code or ERROR_CODES.get(status, "ERROR"),
+                     timestamp=now_iso())
+    return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
+
+
+def spec01_error_handlers() -> dict:
+    """spec 01's error format for its routes, and app-wide for every route that has none of its own
+    (an unknown path's 404, a wrong method's 405)."""
+    from litestar.exceptions import HTTPException, ValidationException
+
+    def on_api_error(_, exc: ApiError):
+        return error_response(exc.status, exc.detail, exc.code)
+
+    def on_validation(_, exc: ValidationException):
+        return error_response(400, validation_detail(exc))
+
+    def on_http(_, exc: HTTPException):
+        detail = exc.detail if exc.status_code != 500 else "internal error"
+        return error_response(exc.status_code, str(detail), headers=exc.headers)  # e.g. Allow on a 405
+
+    def on_budget(_, exc: BudgetExceeded):
+        return error_response(503, str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+    def on_crash(_, exc: Exception):
+        if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault
+            return error_response(400, decode_error_message(exc))
+        return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
+
+    return {ApiError: on_api_error, ValidationException: on_validation, HTTPException: on_http,
+            BudgetExceeded: on_budget, Exception: on_crash}
+
+
+def cached(kb: KnowledgeBase, request, body: Any, max_age: int):
+    """A 200 with Cache-Control and an ETag (build hash + request), or 304 when the client has it."""
+    import hashlib
+
+    from litestar import MediaType, Response
+
+    data = msgspec.json.encode(body)  # once: the ETag is a hash of the bytes that are sent
+    key = hashlib.sha1(f"{request.method} {request.url.path} ".encode() + data).hexdigest()
+    etag = f'W/"{kb.build_hash[:16]}-{key[:16]}"'
+    headers = {"Cache-Control": f"public, max-age={max_age}", "ETag": etag}
+    wanted = request.headers.get("if-none-match", "")
+    if etag in [t.strip() for t in wanted.split(",")] or wanted.strip() == "*":
+        return Response(content=b"", status_code=304, headers=headers)
+    return Response(content=data, headers=headers, media_type=MediaType.JSON)
+
+
+def spec01_routes(kb: KnowledgeBase):
+    """A Litestar Router: spec 01's three routes and GET /health (spec 02's), in spec 01's error format."""
+    from litestar import Request, Response, Router, get, post
+    from litestar.params import JSONBody, Parameter
+
+    # Path parameters as documented (docs only: our own checks give spec 01's messages); we also accept
+    # other spellings ("Algorithm", "eq", "(3.2)"), these are the canonical ones.
+    declare_kinds(kb.kinds)
+    EntityTypeParam = Annotated[str, Parameter(description="Entity type: spec 01's four, and every other kind the "
+                                                           "book numbers (image is another name for figure)",
+                                               schema_extra={"enum": [*kb.kinds, "image"]})]
+    EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
+                                                 schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
+    # max_tokens (issue 27), checked by get_entity so that a bad value gets spec 01's message.
+    MaxTokensParam = Annotated[Optional[str], Parameter(
+        description=f"Most tokens the answer may hold (default {REST_MAX_TOKENS}); a cut answer has truncated and "
+                    f"hint. {TOKEN_RULE}", schema_extra={"pattern": r"^[0-9]+$"})]
+
+    @get("/health", summary="Service status, the book's title and counts per chunk type",
+         responses=error_responses(500, body=ErrorBody))
+    async def health() -> HealthResponse:
+        return HealthResponse(status="ok", service=SERVICE_NAME, timestamp=now_iso(), book=kb.title,
+                              counts=kb.counts(), build_report=kb.build_report)
+
+    @post("/search/semantic", status_code=200, summary="Hybrid search over the book (spec 01)",
+          responses=error_responses(400, 401, 413, 500, 503, body=ErrorBody, cached=True))
+    async def search_semantic(request: Request, data: JSONBody[SemanticSearchRequest]) -> Response[SemanticSearchResponse]:
+        return cached(kb, request, await off_loop(semantic_search, kb, data), SEARCH_MAX_AGE)
+
+    @post("/search/expand-graph", status_code=200, summary="One hop along the reference graph (spec 01)",
+          responses=error_responses(400, 401, 413, 500, body=ErrorBody, cached=True))
+    async def search_expand_graph(request: Request, data: JSONBody[ExpandGraphRequest]) -> Response[ExpandGraphResponse]:
+        return cached(kb, request, expand_documents(kb, data), SEARCH_MAX_AGE)
+
+    @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)",
+         responses=error_responses(400, 401, 404, 500, body=ErrorBody, cached=True))
+    async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam,
+                     max_tokens: MaxTokensParam = None) -> Response[EntityResponse]:
+        return cached(kb, request, get_entity(kb, entity_type, number, max_tokens), ENTITY_MAX_AGE)
+
+    # Handlers' annotations are strings (deferred); these names live in this function.
+    return Router(path="/", route_handlers=[health, search_semantic, search_expand_graph, entity],
+                  exception_handlers=spec01_error_handlers(),
+                  signature_namespace={"Request": Request, "Response": Response, "JSONBody": JSONBody,
+                                       "EntityTypeParam": EntityTypeParam, "EntityNumberParam": EntityNumberParam,
+                                       "MaxTokensParam": MaxTokensParam})
+
+
+def spec03_routes(kb: KnowledgeBase, rate_limit: tuple[str, int]):
+    """A Litestar Router: POST /api/rag/search with its rate limit, in spec 03's error envelope."""
+    from litestar import MediaType, Request, Response, Router, post
+    from litestar.exceptions import HTTPException, ValidationException
+    from litestar.middleware.rate_limit import RateLimitConfig
+    from litestar.params import JSONBody
+
+    def spec03_error(request: Request, status: int, error: str, details: list[Spec03Detail],
+                     retry_after: int | None = None, headers: dict | None = None) -> Response:
+        body = Spec03Error(error=error, details=details, timestamp=now_iso(),
+                           request_id=request.scope.get("state", {}).get("request_id"), retry_after=retry_after)
+        return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
+
+    def on_failure(request: Request, exc: Spec03Failure) -> Response:
+        return spec03_error(request, exc.status, "Invalid request" if exc.status == 400 else "Validation error",
+                            exc.details)
+
+    def on_http(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 429:
+            reset = int((exc.headers or {}).get("RateLimit-Reset", "1") or 1)
+            return spec03_error(request, 429, "Rate limit exceeded", [Spec03Detail(
+                "RATE_LIMIT_EXCEEDED", f"Too many search requests. Try again in {reset} seconds.")],
+                retry_after=reset, headers={**(exc.headers or {}), "Retry-After": str(reset)})
+        if exc.status_code >= 500:
+            return on_crash(request, exc)
+        code = "INVALID_JSON" if "JSON" in str(exc.detail) else "INVALID_REQUEST"
+        return spec03_error(request, exc.status_code, "Invalid request", [Spec03Detail(code, str(exc.detail))])
+
+    def on_validation(request: Request, exc: ValidationException) -> Response:
+        return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON", validation_detail(exc))])
+
+    def on_budget(request: Request, exc: BudgetExceeded) -> Response:
+        return spec03_error(request, 503, "Search timed out", [Spec03Detail("TIME_BUDGET_EXCEEDED", str(exc))],
+                            retry_after=RETRY_AFTER_SECONDS, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+    def on_crash(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, CLIENT_DECODE_ERRORS):
+            return spec03_error(request, 400, "Invalid request", [Spec03Detail("INVALID_JSON",
+                                                                               decode_error_message(exc))])
+        return spec03_error(request, 500, "Search failed", [Spec03Detail(
+            "SEARCH_ERROR", "An error occurred during search. Please try again.")])
+
+    @post("/search", status_code=200, summary="Lesson-, chapter- or book-scoped search (spec 03)",
+          responses=error_responses(400, 401, 413, 422, 429, 500, 503, body=Spec03Error))
+    async def api_rag_search(data: JSONBody[RagSearchRequest]) -> RagSearchResponse:
+        return await off_loop(rag_search, kb, data)
+
+    unit, count = rate_limit
+    return Router(
+        path="/api/rag", route_handlers=[api_rag_search],
+        middleware=[RateLimitConfig(rate_limit=(unit, count), identifier_for_request=session_key).middleware],
+        exception_handlers={Spec03Failure: on_failure, ValidationException: on_validation,
+                            HTTPException: on_http, BudgetExceeded: on_budget, Exception: on_crash},
+        signature_namespace={"JSONBody": JSONBody, "Request": Request, "Response": Response},
+    )

@@ -283,7 +283,7 @@ What we changed (all by models/export_model.py, which reproduces the files):
   * added mean pooling over the attention mask and L2 normalisation inside the graph,
     so the graph outputs the final 384-dimensional sentence embedding;
   * quantised the weights to int8 (onnxruntime dynamic quantisation, per channel),
-    which changes the numbers slightly (cosine to the fp32 model is recorded in README.md);
+    which changes the numbers slightly (cosine to the fp32 model is recorded in docs/evaluation.md);
   * in tokenizer.json, set truncation to 256 tokens and removed the fixed padding to 128.
 
 No other changes were made. The model was not retrained or fine-tuned.

@@ -18,7 +18,6 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 from rag import KnowledgeBase  # noqa: E402
 
@@ -40,7 +39,7 @@ def require_corpora() -> Path:
     """The third-party PDFs live outside the repo; skip (or fail in CI) when they are absent."""
     if not CORPORA.is_dir():
         message = (f"third-party corpora not found at {CORPORA}: real textbook PDFs by other authors, with answer "
-                   "keys, kept beside the checkout (never committed); CI has them; README 'Tests on third-party "
+                   "keys, kept beside the checkout (never committed); CI has them; docs/development.md 'Tests on third-party "
                    "PDFs' says how to fetch them")
         if os.environ.get("CI"):
             pytest.fail(message)

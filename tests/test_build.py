@@ -36,7 +36,7 @@ def test_committed_knowledge_file_matches_model():
 
 # The lowest cosine allowed between a chunk's vector in a fresh build and in the committed file.
 # onnxruntime's int8 kernels differ by instruction set: a build on an AVX2-only CPU against one
-# made with AVX-512 VNNI differs by up to 0.053 in a component, lowest cosine 0.979 (README,
+# made with AVX-512 VNNI differs by up to 0.053 in a component, lowest cosine 0.979 (docs/knowledge-file.md,
 # "What is exact").  On one kind of CPU the vectors are identical.
 VECTOR_COSINE_TOLERANCE = 0.97
 

@@ -37,6 +37,30 @@ def test_entity_and_expand(kb):
     assert "expanded_documents" in body
 
 
+def test_installed_bookrag_command_builds_then_answers(tmp_path):
+    """`pip install` gives a `bookrag` command: build a docs tree with it, then query the file it wrote."""
+    from pathlib import Path
+
+    command = Path(sys.executable).parent / "bookrag"
+    assert command.is_file(), "the project is installed with `pip install -e .`, which makes the bookrag command"
+
+    def bookrag(*args):
+        return subprocess.run([str(command), *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+    usage = bookrag("build", "--help")
+    assert usage.returncode == 0 and usage.stdout.startswith("usage: bookrag build") and "--tags" in usage.stdout
+    out = tmp_path / "site.sqlite"
+    built = bookrag("build", str(ROOT / "tests" / "fixtures" / "docs-book"), "-o", str(out), "--quiet")
+    assert built.returncode == 0 and out.is_file(), built.stderr
+    info = json.loads(bookrag("--db", str(out), "info").stdout)
+    assert info["counts"]["text"] > 0 and info["source"] == "docs-book"
+    found = json.loads(bookrag("search", "moving average forecast", "-k", "2", "--json", "--db", str(out)).stdout)
+    assert found["total_count"] == 2
+    for args in (["serve", "--help"], ["search", "--help"], ["entity", "--help"], ["expand", "--help"]):
+        helped = bookrag(*args)
+        assert helped.returncode == 0 and helped.stdout.startswith(f"usage: bookrag {args[0]}"), helped.stderr
+
+
 def test_missing_knowledge_file(tmp_path):
     proc = rag("--db", str(tmp_path / "missing.sqlite"), "search", "anything")
     assert proc.returncode == 2
@@ -170,6 +194,9 @@ def test_serves_from_a_read_only_filesystem(read_only_dir):
     ("RAG_SEARCH_THREADS", "many", "RAG_SEARCH_THREADS must be a whole number"),
     ("RAG_SEARCH_THREADS", "0", "RAG_SEARCH_THREADS must be a whole number"),
     ("RAG_RATE_LIMIT", "lots", "RAG_RATE_LIMIT must look like '60/minute'"),
+    ("RAG_REQUEST_BUDGET", "soon", "RAG_REQUEST_BUDGET must be a number of seconds"),
+    ("RAG_REQUEST_BUDGET", "0", "RAG_REQUEST_BUDGET must be a number of seconds"),
+    ("RAG_REQUEST_BUDGET", "nan", "RAG_REQUEST_BUDGET must be a number of seconds"),
 ])
 def test_bad_settings_stop_the_start(name, value, fragment):
     import os

@@ -18,8 +18,7 @@ import pytest
 
 from conftest import CORPORA, ROOT, require_corpora
 
-sys.path.insert(0, str(ROOT / "tests" / "corpora"))
-from score import passes, score, table  # noqa: E402
+from score import passes, score, table  # tests/corpora/score.py (pytest's pythonpath)
 
 # Books with a key beside them in the corpus, and the two we keyed ourselves.
 KEYED = sorted(p.stem for p in (CORPORA / "keys").glob("*.json")) if (CORPORA / "keys").is_dir() else []

@@ -10,14 +10,12 @@ the committed knowledge file.  The scorer is the shared tool, run as it is (test
 from __future__ import annotations
 
 import sqlite3
-import sys
 
 import pytest
 
 from conftest import KNOWLEDGE, ROOT, SHARED, require_shared
 
-sys.path.insert(0, str(ROOT / "tests" / "eval"))
-import formula_fidelity  # noqa: E402
+import formula_fidelity  # tests/eval/formula_fidelity.py (pytest's pythonpath)
 
 
 @pytest.fixture(scope="module")

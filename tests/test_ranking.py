@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 
 import pytest
 
 from conftest import CORPORA, ROOT, require_corpora
 
-sys.path.insert(0, str(ROOT / "tests" / "eval"))
-from evaluate import corpus_books, corpus_questions, evaluate  # noqa: E402
+from evaluate import corpus_books, corpus_questions, evaluate  # tests/eval/evaluate.py (pytest's pythonpath)
 
 QUESTIONS = json.loads((ROOT / "tests" / "eval" / "questions.json").read_text())
 
@@ -224,13 +222,13 @@ def test_lookups_lean_on_bm25_and_prose_on_meaning(kb):
     a frequent book word ('inventory') alone is a topic, not a lookup."""
     from rag_core import DENSE_WEIGHT, LOOKUP_DENSE_WEIGHT, dense_weight, query_profile
 
-    assert dense_weight(query_profile(kb, "update_belief")) == LOOKUP_DENSE_WEIGHT
+    assert dense_weight(query_profile(kb.reader, kb.embedder, "update_belief")) == LOOKUP_DENSE_WEIGHT
     rare = next(t for (t,) in kb.db.execute("SELECT term FROM vocab WHERE freq <= 3 AND length(term) > 6 ORDER BY term")
                 if not kb.embedder.is_known_word(t))
-    assert dense_weight(query_profile(kb, f"{rare} meaning")) == LOOKUP_DENSE_WEIGHT, rare
-    assert dense_weight(query_profile(kb, "inventory")) == DENSE_WEIGHT
+    assert dense_weight(query_profile(kb.reader, kb.embedder, f"{rare} meaning")) == LOOKUP_DENSE_WEIGHT, rare
+    assert dense_weight(query_profile(kb.reader, kb.embedder, "inventory")) == DENSE_WEIGHT
     prose = "How do I decide how much stock to order when demand is uncertain?"
-    assert dense_weight(query_profile(kb, prose)) == DENSE_WEIGHT
+    assert dense_weight(query_profile(kb.reader, kb.embedder, prose)) == DENSE_WEIGHT
 
 
 def test_a_short_hit_comes_with_what_follows(kb):

@@ -3,6 +3,8 @@
     python tests/bench/bench_build.py                      # this checkout vs the builder before PDFium
     python tests/bench/bench_build.py --baseline HEAD~3    # any git ref as the baseline
     python tests/bench/bench_build.py --no-baseline --pdf derivations.pdf
+    python tests/bench/bench_build.py --scaling            # seconds per stage: lyryx, derivations, a
+                                                           # synthetic book of one part 1, 2, 4, 8 times
 
 Each PDF is built by both builders, alternately, each build in its own process tree; the script
 prints wall seconds, seconds per stage, and peak resident memory of the whole build (the builder
@@ -11,7 +13,9 @@ taken from git (`git archive`) into a temporary folder; it needs the libraries i
 builder before PDFium read with pdfplumber and pypdf: `pip install pdfplumber pypdf`).
 
 Targets (issue 15): derivations.pdf, 796 pages, end to end <= 60 s on 2 cores with peak memory
-<= 400 MB.  This machine is noisy: compare figures from one run, side by side.
+<= 400 MB.  Issue 23 (--scaling): every stage close to linear in the book's size (seconds per page
+flat as the synthetic book doubles), lyryx_linear_algebra_2017.pdf (608 pages) and derivations.pdf
+each <= 60 s.  This machine is noisy: compare figures from one run, side by side.
 """
 
 from __future__ import annotations
@@ -83,6 +87,58 @@ def checkout(ref: str, into: Path) -> Path:
     return into
 
 
+def repeated_part(times: int, into: Path) -> Path:
+    """A synthetic book: the sample book's longest top-level outline entry (a part of several
+    chapters), its pages repeated `times` times, so that cost per page can be read as size grows."""
+    import pypdfium2 as pdfium
+
+    source = pdfium.PdfDocument(str(ROOT / "book" / "book.pdf"))
+    starts = sorted({b.get_dest().get_index() for b in source.get_toc(max_depth=16)
+                     if b.level == 0 and b.get_dest() is not None} | {len(source)})
+    first, end = max(zip(starts, starts[1:]), key=lambda span: span[1] - span[0])
+    book = pdfium.PdfDocument.new()
+    for _ in range(times):
+        book.import_pages(source, list(range(first, end)))
+    path = into / f"part_x{times}.pdf"
+    book.save(str(path))
+    return path
+
+
+def stage_table(results: dict[str, dict]) -> str:
+    """Seconds per stage, one column per book, then seconds per page (the figure that must stay flat)."""
+    stages = list(dict.fromkeys(k for r in results.values() for k in r["seconds"]))
+    width = max(12, *(len(n) + 2 for n in results))
+    rows = ["stage".ljust(14) + "".join(n.rjust(width) for n in results)]
+    rows.append("pages".ljust(14) + "".join(str(r["pages"]).rjust(width) for r in results.values()))
+    for stage in stages:
+        rows.append(stage.ljust(14) + "".join(f"{r['seconds'].get(stage, 0.0):.2f}".rjust(width)
+                                              for r in results.values()))
+    rows.append("wall".ljust(14) + "".join(f"{r['wall_seconds']:.1f}".rjust(width) for r in results.values()))
+    rows.append("ms per page".ljust(14) + "".join(f"{1000 * r['wall_seconds'] / max(1, r['pages']):.0f}".rjust(width)
+                                                  for r in results.values()))
+    for stage in stages:
+        rows.append(f"  {stage} ms/pg".ljust(14) + "".join(
+            f"{1000 * r['seconds'].get(stage, 0.0) / max(1, r['pages']):.1f}".rjust(width) for r in results.values()))
+    return "\n".join(rows)
+
+
+def scaling() -> int:
+    """Issue 23's table: lyryx, derivations and the synthetic book at 1, 2, 4 and 8 times one part."""
+    results: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        books = [(f"part x{n}", repeated_part(n, Path(tmp))) for n in (1, 2, 4, 8)]
+        for name in ("lyryx_linear_algebra_2017.pdf", "derivations.pdf"):
+            if (CORPORA / name).exists():
+                books.append((name.split("_")[0].removesuffix(".pdf"), CORPORA / name))
+            else:
+                print(f"{CORPORA / name} not found: left out")
+        for name, pdf in books:
+            results[name] = build(ROOT, pdf)
+            print(f"{name}: {results[name]['pages']} pages, {results[name]['wall_seconds']} s", file=sys.stderr)
+    print(stage_table(results))
+    return 0
+
+
 def line(name: str, r: dict) -> str:
     stages = ", ".join(f"{k} {v:.1f}" for k, v in r["seconds"].items() if v >= 0.05)
     return (f"  {name:9} {r['wall_seconds']:7.1f} s wall, peak {r['peak_mb']:5} MB, {r['chunks']} chunks, "
@@ -94,9 +150,13 @@ def main(argv=None) -> int:
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git ref of the builder to compare with "
                                                                      f"(default {DEFAULT_BASELINE})")
     parser.add_argument("--no-baseline", action="store_true", help="measure this checkout only")
+    parser.add_argument("--scaling", action="store_true", help="seconds per stage and per page: lyryx, "
+                                                                "derivations, one part repeated 1, 2, 4, 8 times")
     parser.add_argument("--pdf", action="append", help="a PDF (path, or a name in ../shared/corpora); "
                                                        "default: the sample book, glpk, StOpt, derivations")
     args = parser.parse_args(argv)
+    if args.scaling:
+        return scaling()
     if args.pdf:
         pdfs = [Path(p) if Path(p).exists() else CORPORA / p for p in args.pdf]
     else:

@@ -35,12 +35,10 @@ import json
 import mmap
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from rag_core import Embedder  # noqa: E402
 

@@ -40,7 +40,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 os.environ["RAG_QUERY_CACHE"] = "0"  # before rag is imported, here and in every subprocess
 os.environ["ANONYMIZED_TELEMETRY"] = "False"  # Chroma: no telemetry attempts

@@ -25,8 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests"))  # the tests' server harness (conftest.start_server)
 
 os.environ["RAG_QUERY_CACHE"] = "0"  # every query is embedded, here and in the server we start
 
@@ -61,7 +60,6 @@ def in_process(kb, queries, rounds):
 OTHER_IN_PROCESS = """
 import json, sys, time
 root, db = sys.argv[1], sys.argv[2]
-sys.path.insert(0, root)
 from rag import KnowledgeBase
 kb = KnowledgeBase(db)
 kb.search("warm up", k=5)
@@ -81,7 +79,9 @@ class OtherInProcess:
     def __init__(self, root: Path, db: Path):
         import subprocess
 
-        self.proc = subprocess.Popen([sys.executable, "-c", OTHER_IN_PROCESS, str(root), str(db)],
+        # Run in the other checkout's folder: `python -c` puts the working folder first on the
+        # import path, so its rag.py is the one imported.
+        self.proc = subprocess.Popen([sys.executable, "-c", OTHER_IN_PROCESS, str(root), str(db)], cwd=str(root),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout.readline().strip() == "ready"
 

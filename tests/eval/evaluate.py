@@ -28,7 +28,6 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 from rag import KnowledgeBase  # noqa: E402
 

@@ -34,7 +34,6 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
 
 
 # Hyphens and dashes are dropped: PDF text loses the hyphen of a word broken at a line end

@@ -30,7 +30,6 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from evaluate import knowledge_file  # noqa: E402
 

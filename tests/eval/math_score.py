@@ -26,7 +26,6 @@ import argparse
 import json
 import re
 import sqlite3
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -307,7 +306,6 @@ def markdown_cells(content: str) -> list[list[str]]:
 # --------------------------------------------------------------------------- scoring
 def built_entities(kb: Path | None, pdf: Path | None) -> dict[tuple[str, str], dict]:
     if pdf is not None:
-        sys.path.insert(0, str(ROOT))
         import build_pdf
 
         reading = build_pdf.read_book(pdf, lambda text: len(text.split()))

@@ -18,8 +18,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import rag_core as rag  # noqa: E402  (the ranking settings live in the core)
 from evaluate import (OWN_SETS, SAMPLE, book_questions, corpus_books, evaluate, identifier_lookups,  # noqa: E402
