@@ -842,3 +842,43 @@ def test_no_mcp_answer_over_8000_tokens_on_corpus_books(name, tmp_path_factory):
         sizes[tool] = answer_tokens(result.structured_content)
     print(f"{name}: largest MCP answers (tokens) {sizes}")
     assert max(sizes.values()) <= 8000, sizes
+
+
+# --------------------------------------------------------------------------- docs/navigation.md, run
+DOCS = ROOT / "docs" / "navigation.md"
+_SHELL_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.M | re.S)
+
+
+def docs_lines() -> list[str]:
+    return [line for block in _SHELL_BLOCK.findall(DOCS.read_text()) for line in block.splitlines() if line.strip()]
+
+
+def test_docs_show_one_example_of_each_capability():
+    lines = docs_lines()
+    for route in ("/outline", "/read", "/quote/check", "/search/formula", "/notation", "/llms.txt", "/book/"):
+        assert any(route in line for line in lines if line.startswith("curl ")), route
+    for command in ("outline", "read", "quote", "formula", "notation", "export"):
+        assert any(line.startswith(f".venv/bin/bookrag {command} ") for line in lines), command
+
+
+def test_docs_examples_answer_as_written(server, tmp_path):
+    """Every curl line against the served app, every bookrag line with this checkout's rag.py."""
+    import json
+    import shlex
+    import subprocess
+    import sys
+
+    for line in docs_lines():
+        words = shlex.split(line.replace("localhost:8001", server.removeprefix("http://")))
+        if words[0] == "curl":
+            proc = subprocess.run(words + ["-w", "\n%{http_code}"], capture_output=True, text=True, timeout=60)
+            body, _, status = proc.stdout.rpartition("\n")
+            assert status == "200", (line, body[:500])
+            if "/book/" not in line and "llms.txt" not in line:
+                json.loads(body)
+        else:
+            assert words[0] == ".venv/bin/bookrag", line
+            args = [str(tmp_path / "md") if w == "/tmp/book-md" else w for w in words[1:]]
+            proc = subprocess.run([sys.executable, str(ROOT / "rag.py"), *args], capture_output=True, text=True,
+                                  timeout=120)
+            assert proc.returncode == 0, (line, proc.stderr[-500:])
