@@ -17,7 +17,7 @@ import msgspec
 from rag_budget import (DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TOKEN_RULE, NavigationError,
                         answer_tokens, fit_items, fits, max_tokens_value)
 from rag_core import NONBLANK, JsonSchema, KnowledgeBase, now_iso, off_loop
-from rag_export import export, exported_names, llms_txt, markdown_of
+from rag_export import export, llms_txt, markdown_of
 from rag_formulas import MAX_QUERY, search_formulas
 from rag_notation import for_entity, listing, lookup
 from rag_outline import LEVELS, outline
@@ -184,12 +184,13 @@ def navigation_routes(kb: KnowledgeBase):
     Page = text_param("A printed page number or label ('12', 'xii')", 12)
     Cursor = Annotated[Optional[str], Parameter(description="next_cursor of a previous answer", max_length=2000,
                                                 min_length=1, pattern=r"^[A-Za-z0-9_-]+$")]
+    # minimum 0 stated outright: Litestar leaves out a ge of 0 from the document.
     Context = Annotated[Optional[int], Parameter(description="Text chunks either side of the entity (default 2)",
-                                                 ge=0, le=MAX_CONTEXT)]
+                                                 ge=0, le=MAX_CONTEXT, schema_extra={"minimum": 0})]
     Flag = Annotated[Optional[bool], Parameter(description="List each heading's entity ids")]
     Symbol = text_param("A symbol, as LaTeX (\\gamma, U^\\pi) or Unicode (γ)", 200)
     FileName = Annotated[str, Parameter(description="A file llms.txt lists, e.g. chapter_2.md",
-                                        schema_extra={"enum": exported_names(kb)})]
+                                        schema_extra={"pattern": r"^[A-Za-z0-9_]{1,100}\.md$"})]
 
     codes = {400: "INVALID_PARAMETER", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
              415: "UNSUPPORTED_MEDIA_TYPE", 500: "INTERNAL_ERROR"}

@@ -206,7 +206,9 @@ def validate_semantic(req: SemanticSearchRequest, kinds: Sequence[str] = ENTITY_
         if key == "page_number":
             if whole_number(value) is None:
                 raise ApiError(400, "page_number must be an integer")
-            filters["page"] = whole_number(value)
+            # Beyond SQLite's 64-bit integers a number cannot be bound; it is no page of the book
+            # either: -2 (no chunk has it) finds nothing, as any other page the book lacks.
+            filters["page"] = whole_number(value) if -2**63 <= whole_number(value) < 2**63 else -2
         else:
             label = label_text(value)
             if label is None:
@@ -630,10 +632,10 @@ def spec01_routes(kb: KnowledgeBase):
                                                schema_extra={"enum": [*kb.kinds, "image"]})]
     EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
                                                  schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
-    # max_tokens (issue 27), checked by get_entity so that a bad value gets spec 01's message.
-    MaxTokensParam = Annotated[Optional[str], Parameter(
+    # max_tokens (issue 27): a whole number in range (the framework's check, in spec 01's error format).
+    MaxTokensParam = Annotated[Optional[int], Parameter(
         description=f"Most tokens the answer may hold (default {REST_MAX_TOKENS}); a cut answer has truncated and "
-                    f"hint. {TOKEN_RULE}", schema_extra={"pattern": r"^[0-9]+$"})]
+                    f"hint. {TOKEN_RULE}", ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)]
 
     @get("/health", summary="Service status, the book's title and counts per chunk type",
          responses=error_responses(500, body=ErrorBody))
