@@ -380,6 +380,7 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
 
 
 def _assemble(nodes: list[Node]) -> list[Node]:
+    nodes = _blackboard_digits(nodes)
     nodes = _pieces(nodes)
     nodes = _negations(nodes)
     nodes = _dot_runs(nodes)
@@ -432,6 +433,25 @@ def _pieces(nodes: list[Node]) -> list[Node]:
         if s.height > s.size * 1.15 and s.role in ("open", "close", "fence", "op", "radical"):
             s.base = s.cy + s.size * 0.25
     return out
+
+
+# The AMS blackboard font (MSBM) has no digits: its slots 0x30-0x39 hold negated relations, and
+# `\mathbb{1}` (an indicator) prints the one at slot 0x31.  Set as an ordinary symbol (no relation's
+# thick spaces around it) such a glyph is the digit the author asked for.
+_MSBM_DIGIT_SLOTS = {"⊬": "0", "⊮": "1", "⊭": "2", "⊯": "3", "⋭": "4", "⋬": "5", "⋪": "6", "⋫": "7",
+                     "↚": "8", "↛": "9"}
+
+
+def _blackboard_digits(nodes: list[Node]) -> list[Node]:
+    for n in nodes:
+        digit = _MSBM_DIGIT_SLOTS.get(n.ch)
+        if digit is None or "MSBM" not in n.font.upper():
+            continue
+        after = [m.adv0 - n.adv1 for m in nodes if m is not n and abs(m.base - n.base) < n.size * 0.3
+                 and m.adv0 >= n.adv1 - 0.5]
+        if after and min(after) < n.size * 0.2:       # no thick space after it: an ordinary symbol
+            n.ch, n.style, n.tex, n.role = digit, "bb", rf"\mathbb{{{digit}}}", "ord"
+    return nodes
 
 
 def _negations(nodes: list[Node]) -> list[Node]:
@@ -903,12 +923,16 @@ def _delimited(nodes: list[Node]) -> list[Node]:
             continue
         rows = _matrix_rows(between, size)
         if len(rows) < 2:
-            # \left … \right around one row: a fence as tall as the pair between them is \middle
-            for n in between:
-                if n.kind == "sym" and n.role == "fence" and abs(n.top - left.top) < size * 0.3 \
-                        and abs(n.bottom - left.bottom) < size * 0.3:
-                    n.tex = r"\middle" + n.tex
-                    n.role = "rel"
+            # \left … \right around one row: a fence as tall as the pair between them is \middle (and
+            # the pair is written \left … \right, without which \middle does not parse)
+            middles = [n for n in between if n.kind == "sym" and n.role == "fence" and left.kind == "sym"
+                       and partner.kind == "sym" and abs(n.top - left.top) < size * 0.3
+                       and abs(n.bottom - left.bottom) < size * 0.3]
+            for n in middles:
+                n.tex = r"\middle" + n.tex
+                n.role = "rel"
+            if middles and not left.tex.startswith(r"\left"):
+                left.tex, partner.tex = r"\left" + left.tex, r"\right" + partner.tex
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
         node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,

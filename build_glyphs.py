@@ -530,11 +530,14 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             u = 0x2D
         loose_box(textpage, j, rect_ref)
         x0, x1, top, bottom = rect.left, rect.right, height - rect.top, height - rect.bottom
-        if obj != last_obj or span is None or pending_break:
+        # one text object may jump back a long way (a DVI route writes a left equation number after
+        # its formula): that starts a run of its own, as another object would
+        back = span is not None and obj == last_obj and x0 < span.x1 - size * BACK_JUMP and not 0xDC00 <= u <= 0xDFFF
+        if obj != last_obj or span is None or pending_break or back:
             if span is not None:
                 span.text = "".join(span_chars)
                 span.boxes = array("f", span_boxes)
-            if obj != last_obj:
+            if obj != last_obj or back:
                 font = raw.font(obj)
                 raw.origin(textpage, j, raw.dx, raw.dy)
                 baseline = height - raw.dy.value
@@ -544,7 +547,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 runs += 1
                 if turned:
                     sideways += 1
-            if pending_break or not current or (obj != last_obj and _starts_new_word(current[-1], x0, baseline, size)):
+            if pending_break or not current or ((obj != last_obj or back)
+                                                and _starts_new_word(current[-1], x0, baseline, size)):
                 if current:
                     words.append(current)
                 current = []
@@ -604,6 +608,10 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     if current:
         words.append(current)
     return words, sideways / max(runs, 1)
+
+
+BACK_JUMP = 1.0   # em: a glyph this far left of its text object's run so far starts a new run (kerns and
+                  # accents step back less)
 
 
 def _starts_new_word(previous: Span, x0: float, baseline: float, size: float) -> bool:

@@ -40,7 +40,9 @@ def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
 
 
 _ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
-_GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=\D)|(?<=\D)(\d{1,4})$")
+# digits glued to a word ("REWARD234"), never to a relation or operator sign: "i=1" at a page's foot
+# is a sum's lower limit, not its folio
+_GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=[^\d=<>+−])|(?<=[^\d=<>+−])(\d{1,4})$")
 
 
 def folio_candidates(line: Line) -> list[str]:

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 
-from build_formula import OPERATOR_NAMES, display_latex, font_alphabet, inline_latex, is_maths_font
+from build_formula import (OPERATOR_NAMES, display_latex, font_alphabet, inline_latex, is_maths_font, numbered_rows,
+                           plain_reading)
 from build_glyphs import Word
+from build_heads import equation_number
 
 __all__ = ["display_latex", "inline_latex", "is_math_font", "is_math_word", "math_share", "table_markdown",
-           "prose_with_math", "algorithm_text", "display_block", "is_prose_line"]
+           "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
+           "plain_reading"]
 
 
 # --------------------------------------------------------------------------- maths or text
@@ -301,8 +304,8 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     left, right = column
     starts_left = line.x0 <= left + body * 1.5
     full = starts_left and line.x1 >= right - body * 2
-    if line.x0 <= left + body and re.fullmatch(r"\d+:", line.words[0].text):
-        return True       # a numbered line of pseudocode
+    if re.fullmatch(r"\d+:", line.words[0].text):
+        return True       # a numbered line of pseudocode (at the column's edge, or a box's inside it)
     first = line.words[0]
     if line.x0 <= left + body * 2 and re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", first.text) and not is_math_word(first) \
             and first.text.rstrip(",.;:") not in OPERATOR_NAMES:
@@ -336,29 +339,120 @@ def ink_extent(line) -> tuple[float, float]:
     return top, bottom
 
 
-def display_block(lines: list, at: int, column: tuple[float, float], body: float) -> list[int]:
+def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
     the lines above and below it that are not prose, overlap the text column and follow one
     another without the space TeX leaves around a display; other numbered rows of the block are
-    in it too (the caller assigns rows to numbers).  Indexes into `lines`, top to bottom."""
+    in it too (the caller assigns rows to numbers), and a line carrying a number (`label_of`) is a
+    display row whatever its words (an align row's `\\text{}` set apart from its maths).  Indexes
+    into `lines`, top to bottom."""
     anchor = lines[at]
     block = [at]
     gap = body * 0.9
     left, right = column
 
-    def fits(line) -> bool:
+    prose_of: dict[int, bool] = {}
+
+    def prose(k: int) -> bool:
+        if k not in prose_of:
+            prose_of[k] = is_prose_line(lines[k], column, body)
+        return prose_of[k]
+
+    def fits(k: int) -> bool:
+        line = lines[k]
+        if label_of is not None and label_of(line) is not None:
+            return line.page == anchor.page
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
-            not is_prose_line(line, column, body)
+            not prose(k) and not in_prose(k)
+
+    def in_prose(k: int) -> bool:
+        """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
+        on the axis): its ink straddles that line's baseline, which no display row's does."""
+        line = lines[k]
+        ink_top, ink_bottom = ink_extent(line)
+        for m in range(max(0, k - 2), min(len(lines), k + 3)):
+            other = lines[m]
+            if other is line or other.page != line.page or not prose(m) or \
+                    (label_of is not None and label_of(other) is not None):
+                continue
+            if ink_top < other.baseline - 1.0 and ink_bottom > other.baseline + 0.5 and other.x0 <= line.x0 \
+                    and line.x1 <= other.x1:
+                return True
+        return False
+
+    def reach(j: int) -> float:
+        """How low the lines from lines[j] up reach: lines go by their tops, and a taller line just
+        above (a sum with its limits) may reach below the one after it."""
+        return max(ink_extent(lines[k])[1] for k in range(max(0, j - 2), j + 1) if lines[k].page == anchor.page)
+
+    def across(line) -> tuple[float, float] | None:
+        """Where the line's maths runs across, its equation number left out."""
+        words = [w for w in line.words if equation_number(w.text) is None]
+        return (min(w.x0 for w in words), max(w.x1 for w in words)) if words else None
+
+    def beside(k: int) -> bool:
+        """A line above the block that ends before the display starts, under a prose line, and
+        starts where that line starts (or holds only words of text), goes on with that paragraph
+        (TeX's short display skip sets it as close as a row); a display's rows, limits and a
+        fraction's parts reach across into the display, and its first row never starts flush with
+        the paragraph before it."""
+        line = lines[k]
+        if label_of is not None and label_of(line) is not None:
+            return True
+        span = across(line)
+        if span is None:
+            return False
+        above = lines[k - 1] if k > 0 and lines[k - 1].page == line.page else None
+        worded = all(re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", w.text) and not is_math_word(w) for w in line.words)
+        continues = above is not None and prose(k - 1) and ink_extent(line)[1] <= top + 0.5 \
+            and (abs(above.x0 - line.x0) < 1.0 or worded)
+        return span[1] > x0 or not continues
 
     top, bottom = ink_extent(anchor)
+    x0, x1 = across(anchor) or (anchor.x0, anchor.x1)
     j = at - 1
-    while j >= 0 and fits(lines[j]) and top - ink_extent(lines[j])[1] < gap:
+    while j >= 0 and fits(j) and top - reach(j) < gap and beside(j):
         block.insert(0, j)
         top = min(top, ink_extent(lines[j])[0])
+        x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
-    while j < len(lines) and fits(lines[j]) and ink_extent(lines[j])[0] - bottom < gap:
+    while j < len(lines) and fits(j) and ink_extent(lines[j])[0] - bottom < gap and beside(j):
         block.append(j)
         bottom = max(bottom, ink_extent(lines[j])[1])
+        x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
     return block
+
+
+def _label_words(line, number: str) -> list:
+    """The words of a labelled line that print its number: "(3.2)" at the right edge (or split
+    as "(3" ".2)"), or at the left edge for books numbered on the left."""
+    words = line.words
+    if equation_number(words[-1].text) == number:
+        return [words[-1]]
+    if len(words) >= 2 and equation_number(words[-2].text + words[-1].text) == number:
+        return words[-2:]
+    if equation_number(words[0].text) == number:
+        return [words[0]]
+    return [w for w in words if equation_number(w.text) == number]
+
+
+def numbered_display(lines: list, at: int, column: tuple[float, float], body: float, label_of,
+                     bars=()) -> dict[str, str]:
+    """LaTeX per equation number for the display block around lines[at] (a labelled line): the
+    block's lines are gathered by ink and prose (display_block), every number in it is found with
+    `label_of(line)`, and its glyphs, the numbers left out, are read once; one number takes the
+    whole block, several share its rows (build_formula.numbered_rows)."""
+    block = [lines[k] for k in display_block(lines, at, column, body, label_of)]
+    labels: list[tuple[str, float]] = []
+    words: list[Word] = []
+    for line in block:
+        number = label_of(line)
+        drop = _label_words(line, number) if number is not None else []
+        if drop:
+            labels.append((number, sum(w.baseline for w in drop) / len(drop)))
+        words.extend(w for w in line.words if not any(w is d for d in drop))
+    if not labels:
+        return {}
+    return numbered_rows(words, bars, labels)

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from build_common import Chunk
 from build_glyphs import Line, Page, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FULL_LINE_WORDS, Layout
-from build_math import algorithm_text, math_share, prose_with_math, table_markdown
-from build_roles import ends_with_equation_number, equation_label, inside, prose_pair
+from build_math import (algorithm_text, is_math_word, math_share, numbered_display, plain_reading, prose_with_math,
+                        table_markdown)
+from build_roles import LEFT_LABEL_GAP, ends_with_equation_number, equation_label, inside, prose_pair
 
 
 # --------------------------------------------------------------------------- items
@@ -145,9 +146,18 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     main: list[Line] = []
     margin: list[Line] = []
     margin_x = page.width + 1 if page.rotated else layout.margin_x
+    # Lines of maths in the main column that run into the margin (a display wider than the column): what
+    # stands after them on their line (the equation number), and maths in the margin within their
+    # height (symbols and single letters: the rows of the same display), are the display's, not a
+    # margin note's.
+    wide = [line for line in page.lines if any(w.x0 < margin_x < w.x1 for w in line.words)
+            and math_share(line.words) >= MOSTLY_MATHS]
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
+        if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
+                other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
+            left, right = line.words, []
         if left:
             main.append(Line(left, page.number))
         if right:
@@ -198,7 +208,8 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
             continue  # an uncaptioned box stays ordinary text
         cap.used = True
         used.update(id(l) for l in framed)
-        items.extend(equations_in(framed, layout, context=f"{cap.kind.capitalize()} {cap.number}. {cap.title}"))
+        items.extend(equations_in(framed, layout, context=f"{cap.kind.capitalize()} {cap.number}. {cap.title}",
+                                  bars=page.bars))
         if cap.kind in ("algorithm", "listing") and all(w.mono for l in framed for w in l.words):
             content = code_text(framed, min(l.x0 for l in framed))
         else:
@@ -216,8 +227,11 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
     for cap in captions:
         if cap.used or cap.kind != "table":
             continue
-        rules = sorted(r for r in page.rules if r[0] < layout.margin_x
-                       and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW)
+        # the rule nearest the caption's top first (the class aligns the caption with its tabular;
+        # the table above may end within reach)
+        rules = sorted((r for r in page.rules if r[0] < layout.margin_x
+                        and cap.top - TABLE_RULE_ABOVE <= r[1] <= cap.top + TABLE_RULE_BELOW),
+                       key=lambda r: abs(r[1] - cap.top))
         content_lines = []
         if rules:
             top = rules[0][1]
@@ -233,6 +247,7 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
             used.update(id(l) for l in content_lines)
         cap.used = True
         rows = table_markdown(content_lines, page.bars)
+        items.extend(equations_in(content_lines, layout, context=f"Table {cap.number}. {cap.title}", bars=page.bars))
         items.append(Item(cap.top, "entity", entity=FoundEntity(
             cap.kind, cap.number, cap.title, "\n\n".join(x for x in (cap.title, rows) if x))))
     return items
@@ -294,7 +309,7 @@ def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Li
         if kind == "listing" and not body:
             body = _code_near(main, cap_lines, used)
         used.update(id(l) for l in body)
-        items.extend(equations_in(body, layout, context=f"{kind.capitalize()} {number}. {title}"))
+        items.extend(equations_in(body, layout, context=f"{kind.capitalize()} {number}. {title}", bars=page.bars))
         if body and all(w.mono for l in body for w in l.words):
             content = code_text(body, min(l.x0 for l in body))
         else:
@@ -305,6 +320,7 @@ def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Li
         body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
         used.update(id(l) for l in body)
         rows = table_markdown(body, page.bars)
+        items.extend(equations_in(body, layout, context=f"Table {number}. {title}", bars=page.bars))
         items.append(Item(line.top, "entity", entity=FoundEntity(kind, number, title, f"{title}\n\n{rows}".strip())))
     else:
         drawn = _drawing_text(page, main, cap_lines, used, layout)
@@ -599,12 +615,39 @@ LABEL_ROWS = 3          # lines: a number standing alone is centred on a display
 LABEL_ROW_REACH = 24    # pt: ... whose rows stand this close to it
 
 
-def equations_in(lines: list[Line], layout: Layout, context: str) -> list[Item]:
-    """Numbered equations displayed inside a box or float, as formula entities."""
+def equations_in(lines: list[Line], layout: Layout, context: str, bars=()) -> list[Item]:
+    """Numbered equations displayed inside a box or float (pseudocode, a table's cell), as formula
+    entities: their LaTeX read from the display's glyphs, or their text where it cannot be read."""
     out = []
+    read: dict[str, str] = {}
+    # A float's or box's numbers end at its own right edge (the frame's padding, a cell's width), not
+    # the column's: the rightmost end of its lines stands for it, where a number follows maths.
+    inner = replace(layout, right=max((l.x1 for l in lines), default=layout.right), label_right=0.0)
+
+    def label(line: Line) -> str | None:
+        number = equation_label(line, layout)
+        if number is None and len(line.words) > 1 and any(is_math_word(w) for w in line.words[:-1]):
+            number = equation_label(line, inner)
+        if number is None and len(line.words) > 1:
+            # on the left, a float's numbers stand at its own indent (a pseudocode step's), apart from
+            # the maths they number
+            first = min(line.words, key=lambda w: w.x0)
+            rest = [w for w in line.words if w is not first]
+            if min(w.x0 for w in rest) - first.x1 > layout.body_size * LEFT_LABEL_GAP and \
+                    any(is_math_word(w) for w in rest):
+                number = equation_number(first.text)
+        return number
+
     for i, l in enumerate(lines):
-        if ends_with_equation_number(l, layout):
-            number = equation_number(l.words[-1].text)
+        number = label(l)
+        if number is not None:
+            if number not in read:
+                read.update(numbered_display(lines, i, (layout.left, layout.right), layout.body_size, label, bars))
+            if read.get(number):
+                out.append(Item(l.top, "entity", entity=FoundEntity(
+                    "formula", number, None, read[number], context=context,
+                    extra={"text": plain_reading(read[number])})))
+                continue
             content = " ".join(w.text for w in l.words[:-1])
             if not content:  # the number stands alone, centred on a display of several lines
                 near = [n for n in lines[max(0, i - LABEL_ROWS):i + LABEL_ROWS + 1] if n is not l

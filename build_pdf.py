@@ -23,13 +23,13 @@ from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import OutlineHeading, entity_kind, equation_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, printed_pages)
-from build_math import display_latex, math_share
+from build_math import display_latex, math_share, numbered_display, plain_reading
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
 from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
-                         RunInHead, inside, is_display, read_line)
+                         RunInHead, equation_label, inside, is_display, read_line)
 from rag_core import entity_id, normalize_number
 
 
@@ -364,12 +364,26 @@ class DisplayMaths:
     def __init__(self):
         self.bars: dict[int, list] = {}
         self._latex: dict[frozenset, str] = {}
+        self.numbers: dict[tuple[int, str], str] = {}   # (page, equation number) -> its display's LaTeX
 
     def latex(self, words: list[Word], page: int) -> str:
         key = frozenset(id(w) for w in words)
         if key not in self._latex:
             self._latex[key] = display_latex(words, self.bars.get(page, []))
         return self._latex[key]
+
+    def numbered(self, items: list[Item], idx: int, number: str, layout: Layout) -> str:
+        """The LaTeX of the display numbered `number` whose label stands on items[idx]: the display
+        block around it is read once, and each number in it takes its rows (build_math)."""
+        page = items[idx].line.page
+        if (page, number) not in self.numbers:
+            lines = [it.line for it in items if it.kind == "line"]
+            at = next(k for k, l in enumerate(lines) if l is items[idx].line)
+            found = numbered_display(lines, at, (layout.left, layout.right), layout.body_size,
+                                     lambda l: equation_label(l, layout), self.bars.get(page, []))
+            self.numbers.update({(page, n): tex for n, tex in found.items()})
+            self.numbers.setdefault((page, number), "")
+        return self.numbers[(page, number)]
 
     def paragraphs(self, paragraphs: list[list[Line]], layout: Layout) -> list[str]:
         """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
@@ -405,6 +419,11 @@ class DisplayMaths:
             for l in lines:
                 for w in l.words:
                     (numbers if equation_number(w.text) and w.text.startswith("(") else words).append(w)
+            read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
+            if numbers and all(read):
+                # numbered displays were read whole as formula entities already: the text shows those
+                out.append(" ".join(f"$${tex}$$ {w.text}" for tex, w in zip(read, numbers)))
+                continue
             latex = self.latex(words, lines[0].page)
             out.append((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers))
         return out
@@ -633,9 +652,9 @@ class ChunkBuilder:
         before = " ".join(join_lines(p) for p in self.text.paragraphs[-1:]) if self.text.paragraphs else ""
         sentences = re.split(r"(?<=[.!?])\s+", before.strip())
         context = sentences[-1] if sentences and sentences[-1] else None
-        latex = self.maths.latex(glyphs, line.page)
+        latex = self.maths.numbered(items, idx, number, self.layout)
         chunk = self.out.emit("formula", latex or equation, line.page, number=number, title=None, context=context,
-                              extra={"text": equation} if latex else None)
+                              extra={"text": plain_reading(latex)} if latex else None)
         # A formula chunk sits inside the flow of text: keep it after the open text in reading order.
         chunk.extra["in_text"] = True
 

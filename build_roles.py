@@ -23,7 +23,7 @@ from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, match_head)
 from build_layout import LABEL_GAP, SAME_SIZE, Layout
-from build_math import is_math_font
+from build_math import is_math_font, math_share
 from rag_core import normalize_number
 
 
@@ -50,6 +50,7 @@ UNNUMBERED_HEAD_WORDS = 4       # words: an unnumbered run-in head ("Proof.", "P
 LABEL_AT_EDGE = 6               # pt: an equation number ends at the column's edge (starts at it, when on the left)
 LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers end, when that is not the edge
 LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
+LEFT_LABEL_MATHS_GAP = 0.8      # em: ... or this far before a line of maths only (far wider than a word space)
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
 WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
 PROSE_START = 25                # pt: a line of prose starts at the column's edge or a paragraph indent
@@ -145,15 +146,23 @@ def equation_label(line: Line, layout: Layout) -> str | None:
                                                        last.top, last.bottom, last.size, last.bold, last.mono)
     at_edge = last.x1 >= layout.right - LABEL_AT_EDGE or \
         abs(last.x1 - (layout.label_right or layout.right)) <= LABEL_COLUMN_SLACK
-    if number is not None and at_edge and not is_prose_reference(line, layout):
+    # a display wider than the column (into the margin, or the full width) pushes its number out with
+    # it: the formula itself runs past the column's edge, and the number stands apart from it
+    overhang = number is not None and len(words) >= 2 and words[-2].x1 > layout.right and \
+        last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP and any(is_math_font(w.font) for w in words[:-1])
+    if number is not None and (at_edge or overhang) and not is_prose_reference(line, layout):
         if "." in number or len(words) == 1 or last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP:
             return number
         return None
-    first = words[0]
+    # on the left: the leftmost word (a DVI route may write the number after the formula it precedes)
+    first = min(words, key=lambda w: w.x0)
+    rest = sorted((w for w in words if w is not first), key=lambda w: w.x0)
     number = equation_number(first.text)
-    if number is not None and len(words) >= 2 and first.x0 <= layout.left + LABEL_AT_EDGE \
-            and words[1].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP \
-            and is_display(Line(words[1:], line.page), layout):
+    if number is not None and first.x0 <= layout.left + LABEL_AT_EDGE and (not rest or (
+            rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout))
+            or (rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_MATHS_GAP and math_share(rest) >= 1.0)):
+        # beside its display, alone on its line (centred on a display of several rows), or closer
+        # before a line of maths only (multline's first row starts a \multlinegap after it)
         return number
     return None
 

@@ -117,8 +117,7 @@ def book_word_share(kb: KnowledgeBase, query: str) -> float:
     if not words:
         return 0.0
     # A word the book uses only once or twice (in passing) is no evidence that it covers the topic.
-    found = sum(1 for w in words if (kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (w,)).fetchone()
-                                     or (0,))[0] >= 3)
+    found = sum(1 for w in words if kb.word_frequency(w) >= 3)
     return found / len(words)
 
 
@@ -300,7 +299,6 @@ _SIGNPOST_RE = re.compile(r"^(?:this|the next|the following|the present) (?:chap
                           r"^(?:chapter|section|part) [\dA-Z.]+ (?:presents|introduces|develops|treats|shows|covers)\b|"
                           r"^in this (?:chapter|section)\b", re.IGNORECASE)
 _CODE_RE = re.compile(r"\bdef \w+\(|\"\"\"|\breturn\b.*=|\bfor \w+ in range\(")
-_VOCAB_TOTAL: dict[str, int] = {}
 
 
 def stem(word: str) -> str:
@@ -328,17 +326,13 @@ def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
     A word the book never uses carries no weight unless it looks like an identifier (digits or
     underscores): a misspelling must not make every sentence look like a partial match.
     """
-    key = f"{kb.path}:{kb.build_hash}"  # a rebuilt file has new totals
-    if key not in _VOCAB_TOTAL:
-        _VOCAB_TOTAL[key] = int(kb.db.execute("SELECT coalesce(sum(freq), 0) FROM vocab").fetchone()[0]) or 1
-    total = _VOCAB_TOTAL[key]
+    total = kb.word_total()
     weights: dict[str, float] = {}
     for text in texts:
         for token in _WORD_RE.findall(text.lower()):
             if token in QUESTION_STOPWORDS or len(token) < 2 or (len(token) < 3 and not any(c.isdigit() for c in token)):
                 continue
-            row = kb.db.execute("SELECT freq FROM vocab WHERE term = ?", (token,)).fetchone()
-            freq = row[0] if row else 0
+            freq = kb.word_frequency(token)
             if not freq and not re.search(r"[\d_]", token):
                 continue
             weight = math.log((total + 1) / (freq + 1))
@@ -659,8 +653,7 @@ def printing_passages(kb: KnowledgeBase, chunks: list[Retrieved], module: str | 
         if kind != "formula" or not number:
             continue
         tag = f"({number})"
-        rows = kb.db.execute("SELECT rowid, id, content FROM chunks WHERE kind = 'text' AND instr(content, ?) > 0 "
-                             "AND (? IS NULL OR part = ?) ORDER BY ord LIMIT 8", (tag, module, module)).fetchall()
+        rows = kb.passages_containing(tag, module)
         for rowid, chunk_id, content in rows:
             if not prints_display(content, tag):
                 continue
@@ -694,8 +687,7 @@ def cited_displays(kb: KnowledgeBase, chunks: list[Retrieved], limit: int = 3,
                 tags.append(tag)
     rowids: list[int] = []
     for tag in tags[:4]:
-        rows = kb.db.execute("SELECT rowid, id, content FROM chunks WHERE kind = 'text' AND instr(content, ?) > 0 "
-                             "AND (? IS NULL OR part = ?) ORDER BY ord LIMIT 8", (tag, module, module)).fetchall()
+        rows = kb.passages_containing(tag, module)
         for rowid, chunk_id, content in rows:
             if chunk_id in have or rowid in rowids:
                 continue

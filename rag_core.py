@@ -323,6 +323,7 @@ class BookReader:
         self.reference_re = reference_pattern(self.kinds)
         self.vocabulary = self._load_vocabulary()
         self._parts: list[str] | None = None
+        self._word_total: int | None = None
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
@@ -472,6 +473,22 @@ class BookReader:
         """How often the book prints a word (lower case; 0 when it never does)."""
         row = self.db.execute("SELECT freq FROM vocab WHERE term = ?", (term,)).fetchone()
         return row[0] if row else 0
+
+    def word_total(self) -> int:
+        """How many words (of three letters or more) the book prints in all, at least 1 (read once)."""
+        if self._word_total is None:
+            self._word_total = int(self.db.execute("SELECT coalesce(sum(freq), 0) FROM vocab").fetchone()[0]) or 1
+        return self._word_total
+
+    def passages_containing(self, text: str, module: str | None = None, limit: int = 8) -> list[tuple[int, str, str]]:
+        """(rowid, id, content) of the first text chunks, in reading order, whose text holds text verbatim
+        (within one part or module when given)."""
+        return self.db.execute("SELECT rowid, id, content FROM chunks WHERE kind = 'text' AND instr(content, ?) > 0 "
+                               "AND (? IS NULL OR part = ?) ORDER BY ord LIMIT ?", (text, module, module, limit)).fetchall()
+
+    def contents_of_kind(self, kind: str) -> list[tuple[str, str]]:
+        """(id, content) of every chunk of a kind, in reading order."""
+        return self.db.execute("SELECT id, content FROM chunks WHERE kind = ? ORDER BY ord", (kind,)).fetchall()
 
     def nearest_word(self, word: str) -> tuple[str, int] | None:
         """The book's word nearest a misspelled one by spellfix1, with its edit distance; None without one."""

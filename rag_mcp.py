@@ -128,15 +128,19 @@ def related_code(kb: KnowledgeBase, ids: Sequence[str]) -> tuple[str, list[str]]
     return "\n\n".join(parts), [index[n][0] for n in names]
 
 
+_CODE_INDEXES: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+
+
 def code_index(kb: KnowledgeBase) -> dict[str, tuple[str, str]]:
     """{function or class name: (algorithm id, its source)} over every algorithm (built once per file)."""
-    if getattr(kb, "_code_index", None) is None:
+    key = (str(kb.path), kb.build_hash)  # a rebuilt file has other code
+    if key not in _CODE_INDEXES:
         index: dict[str, tuple[str, str]] = {}
-        for cid, content in kb.db.execute("SELECT id, content FROM chunks WHERE kind = 'algorithm' ORDER BY ord"):
+        for cid, content in kb.contents_of_kind("algorithm"):
             for name, source in top_level_definitions(content).items():
                 index.setdefault(name, (cid, source))
-        kb._code_index = index
-    return kb._code_index
+        _CODE_INDEXES[key] = index
+    return _CODE_INDEXES[key]
 
 
 def top_level_definitions(code: str) -> dict[str, str]:

@@ -62,13 +62,13 @@ def test_book_counts_meet_the_minimums(client):
 
 
 def test_lettered_and_appendix_numbers():
-    import build_db
     import build_heads
     from rag_core import normalize_number
+    from rag_text import MENTION_RE
 
     assert build_heads.EQ_NUMBER_RE.match("(5.142a)").group(1) == "5.142a"
     assert build_heads.EQ_NUMBER_RE.match("(A.3)").group(1) == "A.3"
     assert normalize_number("5.142a") == "5.142a" and normalize_number("b.3") == "B.3"
-    mentions = [(m.group("word"), m.group("nums")) for m in build_db.MENTION_RE.finditer(
+    mentions = [(m.group("word"), m.group("nums")) for m in MENTION_RE.finditer(
         "see equations (5.142a) and (5.142b), and Table B.3")]
     assert mentions == [("equations", "(5.142a) and (5.142b)"), ("Table", "B.3")]
