@@ -418,6 +418,20 @@ def check_writable(output: Path) -> None:
                          "(choose a writable --output)") from None
 
 
+def pdf_outline(source: Path) -> list[list]:
+    """The PDF's bookmarks as [depth, title, pdf page] (an empty list when it has none or cannot be read)."""
+    from build_glyphs import _open, read_outline
+
+    try:
+        document = _open(source)
+    except BuildError:
+        return []
+    try:
+        return [[entry.level, entry.title, entry.page] for entry in read_outline(document)]
+    finally:
+        document.close()
+
+
 def remove_stale_temp_files(output: Path) -> None:
     """Delete temporary files that killed builds of this output left behind (their process is gone)."""
     for tmp in output.parent.glob(f".{output.name}.tmp-*"):
@@ -555,6 +569,11 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     meta = build_meta(source, title, embedder, pages, chunks, sections, edges, vectors, vocabulary, chunk_tags, checks)
     counts, digest, numeric, build_id = (Counter(c.kind for c in chunks), meta["content_hash"], meta["vectors_hash"],
                                          meta["build_hash"])
+    if reading is not None:
+        # The book's own outline and page labels, for the outline and reading routes (rag_outline.py):
+        # bookmarks the structure stage could not place (unnumbered chapters) still belong in the outline.
+        meta["pdf_outline"] = json.dumps(pdf_outline(source), ensure_ascii=False)
+        meta["page_labels"] = json.dumps({str(k): v for k, v in sorted(reading.printed.labels.items()) if v})
     output.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temp_files(output)
     tmp = output.with_name(f".{output.name}.tmp-{os.getpid()}")

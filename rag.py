@@ -25,6 +25,7 @@ from rag_core import (  # noqa: F401  (re-exported: the library API of docs/depl
     CLIENT_DECODE_ERRORS, MAX_BODY_BYTES, Chunk, ConfigError, Embedder, Hit, KnowledgeBase, SearchResult,
     BudgetExceeded, decode_error_message, env, error_responses, now_iso, off_loop, request_budget, search_threads,
 )
+from rag_navigation import CLI_COMMANDS, CLI_SUMMARY, add_cli_commands, run_cli
 
 
 # --------------------------------------------------------------------------- app
@@ -300,13 +301,15 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     from rag_answers import answer, answer_routes
     from rag_mcp import LazyMCP, mcp_routes
+    from rag_navigation import navigation_routes, navigation_tools
     from rag_rest import spec01_error_handlers, spec01_routes, spec03_routes
 
     settings = check_settings()  # a bad setting stops the start, not the first request
     if kb is None:
         kb = KnowledgeBase(db_path or env("RAG_DB", str(DEFAULT_DB)), env("RAG_MODEL_DIR", str(DEFAULT_MODEL_DIR)))
     logging.getLogger("mcp").setLevel(logging.WARNING)  # our request log says what happened
-    mcp = LazyMCP(kb, answer=functools.partial(answer, kb), bind_host=bind_host or env("HOST"))
+    mcp = LazyMCP(kb, answer=functools.partial(answer, kb), bind_host=bind_host or env("HOST"),
+                  extra_tools=functools.partial(navigation_tools, kb))
 
     @asynccontextmanager
     async def run_mcp(_app):
@@ -315,7 +318,8 @@ def create_app(kb: KnowledgeBase | None = None, db_path: Path | str | None = Non
 
     app = _without_pydantic_plugins(Litestar)(
         route_handlers=[spec01_routes(kb), spec03_routes(kb, settings["rate_limit"]),
-                        answer_routes(kb, mcp.list_tools), mcp_routes(mcp), docs_assets_router()],
+                        answer_routes(kb, mcp.list_tools), mcp_routes(mcp), navigation_routes(kb),
+                        docs_assets_router()],
         lifespan=[run_mcp],
         exception_handlers=spec01_error_handlers(),
         openapi_config=OpenAPIConfig(title="bookrag", version="0.1.0",
@@ -476,6 +480,7 @@ commands:
   expand   documents one hop along the graph from ids (JSON)
   info     what the file holds: counts, entity kinds, the build report (JSON)
   build    build a knowledge file from a PDF or a Markdown docs tree (build_db.py; needs the [build] extra)
+{navigation}
 
 entity kinds: {kinds} (also: image for figure),
               and whatever else the book numbers (`%(prog)s info` lists them)
@@ -505,7 +510,7 @@ def cli_parser(prog: str | None = None) -> argparse.ArgumentParser:
         prog=prog, parents=[common], formatter_class=formatter,
         description="bookrag: serve a textbook's knowledge file over REST and MCP, or query it from the "
                     "command line with no server.",
-        epilog=CLI_EPILOG.format(kinds=kinds, relations=", ".join(RELATIONS)))
+        epilog=CLI_EPILOG.format(kinds=kinds, relations=", ".join(RELATIONS), navigation=CLI_SUMMARY))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, summary: str, example: str):
@@ -544,6 +549,7 @@ def cli_parser(prog: str | None = None) -> argparse.ArgumentParser:
                            "entity kinds it answers for, its search tags, and the builder's report (gaps, "
                            "printed pages).",
                    "--db dm.sqlite info")
+    add_cli_commands(command)
     for cmd in (ent, exp, info):
         cmd.add_argument("--json", action="store_true", help="accepted for symmetry: the output is always JSON")
     # No options of its own (prefix_chars that no argument starts with): "build --help" is build_db's.
@@ -636,7 +642,8 @@ def build_command(build_args: list[str], prog: str) -> int:
 
 
 COMMANDS = {"serve": serve_command, "search": search_command, "entity": entity_command,
-            "expand": expand_command, "info": info_command}
+            "expand": expand_command, "info": info_command,
+            **{name: run_cli for name in CLI_COMMANDS}}     # outline, read, quote, … (rag_navigation)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -207,22 +207,28 @@ MCP_TOOL_DOCS = {
 }
 
 
-def create_mcp(kb: KnowledgeBase, answer=None):
+def create_mcp(kb: KnowledgeBase, answer=None, extra_tools=None):
     """The MCPServer with spec 02's tools (plus get_related_code_definitions) over the knowledge base.
 
     answer, when given, adds the tool answer_question: a callable (query, mode, selected_text,
     top_k, module_filter) -> spec 04's response that raises ValueError for a question it refuses.
-    Built with the SDK's public API: each tool a Tool made from its function, handed to MCPServer.
+    extra_tools, when given, is called to get more tools, {name: (function, description)}
+    (rag_navigation.navigation_tools, on /mcp/all).  Built with the SDK's public API: each tool a
+    Tool made from its function, handed to MCPServer.
     """
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.tools import Tool
 
     # Searches run in the service's worker pool; answer_question may wait seconds on an LLM, so it
     # keeps the SDK's own threads.
-    functions = {name: in_worker_pool(fn) for name, fn in book_tools(kb).items()}
+    # spec 02's tools take no max_tokens (their arguments are BeliefCraft's): their answers are capped.
+    functions = {name: in_worker_pool(capped(fn)) for name, fn in book_tools(kb).items()}
+    docs = dict(MCP_TOOL_DOCS)
     if answer is not None:
         functions["answer_question"] = answer_tool(answer)
-    tools = [strict_arguments(Tool.from_function(fn, name=name, description=MCP_TOOL_DOCS[name]))
+    for name, (fn, description) in (extra_tools() if extra_tools is not None else {}).items():
+        functions[name], docs[name] = in_worker_pool(fn), description
+    tools = [strict_arguments(Tool.from_function(fn, name=name, description=docs[name]))
              for name, fn in functions.items()]
     toc = "\n".join(f"{'  ' * row['level']}{'Part ' if row['level'] == 0 else ''}{row['number']} "
                     f"{row['title']} (p. {row['page']})" for row in kb.toc())
@@ -424,6 +430,17 @@ def mcp_search_tags(vocabulary: TagVocabulary, search_tags: dict | None) -> list
     return tags
 
 
+def capped(tool):
+    """The tool with its answer kept under rag_budget.MCP_ANSWER_TOKENS (its schema unchanged)."""
+    from rag_budget import cap_tool_result
+
+    @functools.wraps(tool)
+    def run(**arguments):
+        return cap_tool_result(tool(**arguments))
+
+    return run
+
+
 def in_worker_pool(tool):
     """An async tool that runs the sync one in the service's worker pool (rag.off_loop).
 
@@ -448,17 +465,18 @@ class LazyMCP:
 
     Two tool lists over one knowledge base: "default" (served at /mcp) has exactly BeliefCraft's
     five shared tools, plus answer_question when RAG_MCP_ANSWER_TOOL=1; "all" (served at /mcp/all)
-    adds answer_question.  Importing the MCP SDK takes about half a second, most of the service's
+    adds answer_question and the extra tools (the navigation tools of rag_navigation).  Importing the MCP SDK takes about half a second, most of the service's
     cold start; agents that only use REST never pay it.  The session managers' task groups must be
     entered and left in one task, so a task started in the app's lifespan waits for the first
     request, builds the servers, runs their session managers, and stops at shutdown.
     """
 
-    def __init__(self, kb: KnowledgeBase, answer=None, bind_host: str | None = None):
+    def __init__(self, kb: KnowledgeBase, answer=None, bind_host: str | None = None, extra_tools=None):
         import asyncio
 
         self.kb = kb
         self.answer = answer
+        self.extra_tools = extra_tools     # more tools for /mcp/all only (create_mcp's extra_tools)
         self.bind_host = bind_host
         self.servers: dict = {}
         self._apps: dict = {}
@@ -495,7 +513,7 @@ class LazyMCP:
             security = mcp_transport_security(self.bind_host)
             on_default = answer_tool_on_default()
             self.servers = {"default": create_mcp(self.kb, self.answer if on_default else None),
-                            "all": create_mcp(self.kb, self.answer)}
+                            "all": create_mcp(self.kb, self.answer, self.extra_tools)}
             async with AsyncExitStack() as stack:
                 for name, server in self.servers.items():
                     self._apps[name] = server.streamable_http_app(

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Optional, Sequence
 
 import msgspec
 
+from rag_budget import (MAX_MAX_TOKENS, MIN_MAX_TOKENS, REST_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens,
+                        cut_to_tokens, fit_items, fits, max_tokens_value)
 from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS,
                       RETRY_AFTER_SECONDS, SERVICE_NAME, BudgetExceeded, Chunk, ConfigError, Hit, JsonSchema,
                       KnowledgeBase, decode_error_message, env, error_responses, expand_graph, id_is_wellformed,
@@ -38,6 +40,11 @@ class ApiError(Exception):
         super().__init__(detail)
         self.status, self.detail, self.code = status, detail, code
 
+
+# max_tokens (issue 27): the most tokens an answer may hold; see rag_budget for how they are counted.
+MAX_TOKENS_SCHEMA = JsonSchema(type=["integer", "null"], minimum=MIN_MAX_TOKENS, maximum=MAX_MAX_TOKENS,
+                               default=REST_MAX_TOKENS, description=f"Most tokens the answer may hold (default "
+                               f"{REST_MAX_TOKENS}); a cut answer has truncated, omitted and hint. {TOKEN_RULE}")
 
 # traverse_types: spec 01's values and every entity kind the served book holds (see declare_kinds).
 TRAVERSE_TYPES_SCHEMA = JsonSchema(type=["array", "null"], items={"type": "string", "enum": list(SPEC01_TRAVERSE_TYPES)})
@@ -64,6 +71,7 @@ class SemanticSearchRequest(msgspec.Struct, forbid_unknown_fields=True):
         type=["object", "null"], additionalProperties=False,
         properties={"chapter": FILTER_VALUE, "section": FILTER_VALUE,
                     "page_number": {"type": ["integer", "null"]}})] = None
+    max_tokens: Annotated[Any, MAX_TOKENS_SCHEMA] = None
 
 
 class SearchFiltersOut(msgspec.Struct):
@@ -98,6 +106,9 @@ class SemanticSearchResponse(msgspec.Struct, omit_defaults=True):
     total_count: int
     suggestion: str | None = None
     corrected_query: str | None = None
+    truncated: bool | None = None     # with omitted and hint: the answer was cut to max_tokens
+    omitted: int | None = None
+    hint: str | None = None
 
 
 class ExpandGraphRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -108,6 +119,7 @@ class ExpandGraphRequest(msgspec.Struct, forbid_unknown_fields=True):
         items={"type": "string", "pattern": r"^[A-Za-z0-9_.:\- ()]{1,128}$"})]
     traverse_types: Annotated[Optional[list[str]], JsonSchema(
         type=["array", "null"], items={"type": "string", "enum": list(RELATIONS)})] = None
+    max_tokens: Annotated[Any, MAX_TOKENS_SCHEMA] = None
 
 
 class Relationship(msgspec.Struct):
@@ -125,9 +137,12 @@ class ExpandGraphResponse(msgspec.Struct, omit_defaults=True):
     expanded_documents: list[ExpandedDocument]
     relationship_count: int
     warnings: list[str] | None = None
+    truncated: bool | None = None     # with omitted and hint: the answer was cut to max_tokens
+    omitted: int | None = None
+    hint: str | None = None
 
 
-class EntityResponse(msgspec.Struct):
+class EntityResponse(msgspec.Struct, omit_defaults=True):
     id: str
     type: str
     number: str | None
@@ -139,6 +154,8 @@ class EntityResponse(msgspec.Struct):
     pdf_page: int | None
     references: list[str]
     cited_by: list[str]
+    truncated: bool | None = None     # with hint: content was cut to max_tokens
+    hint: str | None = None
 
 
 class ErrorBody(msgspec.Struct):
@@ -189,7 +206,9 @@ def validate_semantic(req: SemanticSearchRequest, kinds: Sequence[str] = ENTITY_
         if key == "page_number":
             if whole_number(value) is None:
                 raise ApiError(400, "page_number must be an integer")
-            filters["page"] = whole_number(value)
+            # Beyond SQLite's 64-bit integers a number cannot be bound; it is no page of the book
+            # either: -2 (no chunk has it) finds nothing, as any other page the book lacks.
+            filters["page"] = whole_number(value) if -2**63 <= whole_number(value) < 2**63 else -2
         else:
             label = label_text(value)
             if label is None:
@@ -227,10 +246,12 @@ def semantic_search(kb: KnowledgeBase, req: SemanticSearchRequest) -> SemanticSe
     if "appendix" in types and "section" not in types:
         hits = [h for h in hits if h.via != "expansion" or h.chunk.kind != "text"
                 or (h.chunk.chapter or "").isalpha()]
-    return SemanticSearchResponse(
+    response = SemanticSearchResponse(
         results=[semantic_result(h) for h in hits], total_count=len(hits),
         suggestion=result.suggestion, corrected_query=result.corrected_query,
     )
+    return within_budget(response, "results", rest_max_tokens(req.max_tokens),
+                         "ask for fewer results (k), or read one by id with GET /read?entity=<id>")
 
 
 def validate_expand(req: ExpandGraphRequest) -> tuple[list[str], list[str]]:
@@ -251,6 +272,7 @@ def validate_expand(req: ExpandGraphRequest) -> tuple[list[str], list[str]]:
 
 
 def expand_documents(kb: KnowledgeBase, req: ExpandGraphRequest) -> ExpandGraphResponse:
+    budget = rest_max_tokens(req.max_tokens)
     ids, relations = validate_expand(req)
     docs, unknown = expand_graph(kb, ids, relations)
     out = []
@@ -263,10 +285,12 @@ def expand_documents(kb: KnowledgeBase, req: ExpandGraphRequest) -> ExpandGraphR
                                     title=c.title, chapter=c.chapter, section=section_of(c),
                                     page_number=c.page, relationships=rels))
     warnings = [f"document id not found: {u}" for u in unknown] or None
-    return ExpandGraphResponse(expanded_documents=out, relationship_count=count, warnings=warnings)
+    return within_budget(ExpandGraphResponse(expanded_documents=out, relationship_count=count, warnings=warnings),
+                         "expanded_documents", budget, "expand fewer ids at a time, or fewer traverse_types")
 
 
-def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityResponse:
+def get_entity(kb: KnowledgeBase, entity_type: str, number: str, max_tokens: Any = None) -> EntityResponse:
+    budget = rest_max_tokens(max_tokens)
     kind = entity_type.strip().lower()
     kind = "figure" if kind == "image" else kind
     if kind not in kb.kinds:
@@ -278,10 +302,48 @@ def get_entity(kb: KnowledgeBase, entity_type: str, number: str) -> EntityRespon
     if chunk is None:
         raise ApiError(404, f"{kind.capitalize()} {num} not found in knowledge base", "NOT_FOUND")
     refs, cited = kb.references_of(chunk.id)
-    return EntityResponse(id=chunk.id, type=chunk.kind, number=chunk.number, title=chunk.title,
-                          content=chunk.content, chapter=chunk.chapter, section=section_of(chunk),
-                          page_number=chunk.page, pdf_page=chunk.pdf_page, references=refs,
-                          cited_by=cited)
+    response = EntityResponse(id=chunk.id, type=chunk.kind, number=chunk.number, title=chunk.title,
+                              content=chunk.content, chapter=chunk.chapter, section=section_of(chunk),
+                              page_number=chunk.page, pdf_page=chunk.pdf_page, references=refs,
+                              cited_by=cited)
+    if fits(msgspec.to_builtins(response), budget):
+        return response
+    spare = budget - answer_tokens(msgspec.to_builtins(msgspec.structs.replace(response, content=""))) - 60
+    content, _ = cut_to_tokens(chunk.content, spare)
+    return msgspec.structs.replace(response, content=content, truncated=True,
+                                   hint=f"content cut to max_tokens: read the rest with GET /read?entity={chunk.id}")
+
+
+def rest_max_tokens(value: Any) -> int:
+    """A request's max_tokens (None: REST_MAX_TOKENS), or ApiError 400 with the rule."""
+    try:
+        return max_tokens_value(value, REST_MAX_TOKENS)
+    except NavigationError as exc:
+        raise ApiError(400, str(exc)) from None
+
+
+def within_budget(response, field: str, budget: int, hint: str):
+    """The response with as many of its `field` items as fit in budget tokens (the first item's
+    content cut when not even it fits); truncated, omitted and hint say what was left out."""
+    whole = msgspec.to_builtins(response)
+    if fits(whole, budget):
+        return response
+    items = getattr(response, field)
+
+    def cut(item: dict, tokens: int) -> dict | None:
+        spare = tokens - answer_tokens(dict(item, content="")) - 8
+        text, _ = cut_to_tokens(item.get("content") or "", spare)
+        return dict(item, content=text) if text else None
+
+    def finish(answer: dict, kept: int, was_cut: bool) -> dict:
+        return dict(answer, truncated=True, omitted=len(items) - kept, hint=hint)
+
+    envelope = {k: v for k, v in whole.items() if k != field}
+    answer, kept, was_cut = fit_items(envelope, field, whole[field], budget, cut, finish)
+    out = list(items[:kept])
+    if was_cut:
+        out.append(msgspec.structs.replace(items[0], content=answer[field][-1]["content"]))
+    return msgspec.structs.replace(response, **{field: out}, truncated=True, omitted=len(items) - kept, hint=hint)
 
 
 # --------------------------------------------------------------------------- spec 03 REST
@@ -570,6 +632,10 @@ def spec01_routes(kb: KnowledgeBase):
                                                schema_extra={"enum": [*kb.kinds, "image"]})]
     EntityNumberParam = Annotated[str, Parameter(description="Printed number, e.g. 3.2 or A.1",
                                                  schema_extra={"pattern": r"^(?:[A-Za-z]|[0-9]+)(?:\.[0-9]+)*[a-z]?$"})]
+    # max_tokens (issue 27): a whole number in range (the framework's check, in spec 01's error format).
+    MaxTokensParam = Annotated[Optional[int], Parameter(
+        description=f"Most tokens the answer may hold (default {REST_MAX_TOKENS}); a cut answer has truncated and "
+                    f"hint. {TOKEN_RULE}", ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)]
 
     @get("/health", summary="Service status, the book's title and counts per chunk type",
          responses=error_responses(500, body=ErrorBody))
@@ -589,14 +655,16 @@ def spec01_routes(kb: KnowledgeBase):
 
     @get("/entity/{entity_type:str}/{number:str}", summary="A numbered entity by type and number (spec 01)",
          responses=error_responses(400, 401, 404, 500, body=ErrorBody, cached=True))
-    async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam) -> Response[EntityResponse]:
-        return cached(kb, request, get_entity(kb, entity_type, number), ENTITY_MAX_AGE)
+    async def entity(request: Request, entity_type: EntityTypeParam, number: EntityNumberParam,
+                     max_tokens: MaxTokensParam = None) -> Response[EntityResponse]:
+        return cached(kb, request, get_entity(kb, entity_type, number, max_tokens), ENTITY_MAX_AGE)
 
     # Handlers' annotations are strings (deferred); these names live in this function.
     return Router(path="/", route_handlers=[health, search_semantic, search_expand_graph, entity],
                   exception_handlers=spec01_error_handlers(),
                   signature_namespace={"Request": Request, "Response": Response, "JSONBody": JSONBody,
-                                       "EntityTypeParam": EntityTypeParam, "EntityNumberParam": EntityNumberParam})
+                                       "EntityTypeParam": EntityTypeParam, "EntityNumberParam": EntityNumberParam,
+                                       "MaxTokensParam": MaxTokensParam})
 
 
 def spec03_routes(kb: KnowledgeBase, rate_limit: tuple[str, int]):

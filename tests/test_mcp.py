@@ -174,7 +174,9 @@ def test_mcp_all_adds_answer_question(server):
         async with Client(StreamableHttpTransport(server + "/mcp/all")) as client:
             return await client.list_tools()
 
-    assert {t.name for t in run(go())} == TOOLS | {"answer_question"}
+    # and the navigation tools of issue 27 (tests/test_navigate.py)
+    assert {t.name for t in run(go())} == TOOLS | {"answer_question", "get_book_outline", "read_book", "check_quote",
+                                                   "search_formulas", "lookup_notation"}
 
 
 def test_sdk_client_both_protocol_eras(server, kb):
