@@ -26,6 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+import msgspec
+
 from rag_store import (  # noqa: F401  (SCHEMA_VERSION, Chunk, load_spellfix: re-exported for scripts)
     CHUNK_COLUMNS, SCHEMA_VERSION, SECTION_COLUMNS, Chunk, KnowledgeFileError, Section, check_model, check_version,
     chunk_columns, chunk_from_row, load_spellfix, open_readonly, read_meta, readonly_uri, section_from_row,
@@ -1239,3 +1241,84 @@ def label_text(value: Any) -> str | None:
         return value.strip(BLANKS) or None
     number = whole_number(value)
     return None if number is None else str(number)
+
+
+# --------------------------------------------------------------------------- spec 01 errors
+"""Spec 01's error body and its handlers: every adapter that answers in spec 01's format uses these."""
+
+class ApiError(Exception):
+    """A client error with the HTTP status, message and machine-readable code to report."""
+
+    def __init__(self, status: int, detail: str, code: str = "INVALID_PARAMETER"):
+        super().__init__(detail)
+        self.status, self.detail, self.code = status, detail, code
+
+
+class ErrorBody(msgspec.Struct):
+    """Spec 01's error body."""
+
+    detail: str
+    status_code: int
+    error_code: str
+    timestamp: str
+
+
+ERROR_CODES = {400: "INVALID_PARAMETER", 401: "UNAUTHORIZED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
+               413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 429: "RATE_LIMIT_EXCEEDED",
+               500: "INTERNAL_ERROR", 503: "TIME_BUDGET_EXCEEDED"}
+
+
+def validation_detail(exc: Any) -> str:
+    """Turn a framework validation error into one sentence naming the field."""
+    extra = getattr(exc, "extra", None) or []
+    if isinstance(extra, list) and extra and isinstance(extra[0], dict):
+        item = extra[0]
+        key = str(item.get("key") or "").removeprefix("$.") or "body"
+        message = str(item.get("message") or "invalid value")
+        if "unknown field" in message:
+            name = message.split("`")[1] if "`" in message else key
+            return f"unknown field {name!r} in request body"
+        if "missing required field" in message:
+            name = message.split("`")[1] if "`" in message else key
+            return f"{name} is required"
+        if key == "k":
+            return "k must be an integer between 1 and 20"
+        return f"{key}: {message}"
+    text = str(getattr(exc, "detail", "") or exc)
+    return text if text else "invalid request body"
+
+
+def error_response(status: int, detail: str, code: str | None = None, headers: dict | None = None):
+    """spec 01's error body {detail, status_code, error_code, timestamp} as a response."""
+    from litestar import MediaType, Response
+
+    body = ErrorBody(detail=detail, status_code=status, error_code=code or ERROR_CODES.get(status, "ERROR"),
+                     timestamp=now_iso())
+    return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
+
+
+def spec01_error_handlers() -> dict:
+    """spec 01's error format for its routes, and app-wide for every route that has none of its own
+    (an unknown path's 404, a wrong method's 405)."""
+    from litestar.exceptions import HTTPException, ValidationException
+
+    def on_api_error(_, exc: ApiError):
+        return error_response(exc.status, exc.detail, exc.code)
+
+    def on_validation(_, exc: ValidationException):
+        return error_response(400, validation_detail(exc))
+
+    def on_http(_, exc: HTTPException):
+        detail = exc.detail if exc.status_code != 500 else "internal error"
+        return error_response(exc.status_code, str(detail), headers=exc.headers)  # e.g. Allow on a 405
+
+    def on_budget(_, exc: BudgetExceeded):
+        return error_response(503, str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+    def on_crash(_, exc: Exception):
+        if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault
+            return error_response(400, decode_error_message(exc))
+        return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
+
+    return {ApiError: on_api_error, ValidationException: on_validation, HTTPException: on_http,
+            BudgetExceeded: on_budget, Exception: on_crash}

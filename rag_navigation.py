@@ -16,7 +16,8 @@ import msgspec
 
 from rag_budget import (DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TOKEN_RULE, NavigationError,
                         answer_tokens, fit_items, fits, max_tokens_value)
-from rag_core import NONBLANK, JsonSchema, KnowledgeBase, now_iso, off_loop
+from rag_core import (NONBLANK, ErrorBody, JsonSchema, KnowledgeBase, error_response, error_responses, off_loop,
+                      spec01_error_handlers)
 from rag_export import export, llms_txt, markdown_of
 from rag_formulas import MAX_QUERY, search_formulas
 from rag_notation import for_entity, listing, lookup
@@ -129,15 +130,6 @@ _DOCS = {
 }
 
 
-class NavigationErrorBody(msgspec.Struct):
-    """Spec 01's error body."""
-
-    detail: str
-    status_code: int
-    error_code: str
-    timestamp: str
-
-
 # max_tokens in a request body (query parameters say the same with Litestar's Parameter).
 BUDGET_SCHEMA = JsonSchema(type=["integer", "null"], minimum=MIN_MAX_TOKENS, maximum=MAX_MAX_TOKENS,
                            default=DEFAULT_MAX_TOKENS, description=f"Most tokens the answer may hold. {TOKEN_RULE}")
@@ -164,11 +156,11 @@ def navigation_routes(kb: KnowledgeBase):
     """A Litestar Router with the navigation routes, their parameters documented, and spec 01's error body."""
     from typing import Optional
 
-    from litestar import MediaType, Request, Response, Router, get, post
-    from litestar.exceptions import HTTPException, ValidationException
+    from litestar import MediaType, Request, Router, get, post
     from litestar.params import Parameter
 
-    from rag_core import error_responses
+    def on_navigation_error(_: Request, exc: NavigationError):
+        return error_response(exc.status, str(exc))
 
     def text_param(description: str, longest: int):
         return Annotated[Optional[str], Parameter(description=description, max_length=longest, min_length=1,
@@ -192,44 +184,13 @@ def navigation_routes(kb: KnowledgeBase):
     FileName = Annotated[str, Parameter(description="A file llms.txt lists, e.g. chapter_2.md",
                                         schema_extra={"pattern": r"^[A-Za-z0-9_]{1,100}\.md$"})]
 
-    codes = {400: "INVALID_PARAMETER", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
-             415: "UNSUPPORTED_MEDIA_TYPE", 500: "INTERNAL_ERROR"}
-
-    def error(status: int, detail: str) -> Response:
-        body = NavigationErrorBody(detail=detail, status_code=status, error_code=codes.get(status, "ERROR"),
-                                   timestamp=now_iso())
-        return Response(content=body, status_code=status, media_type=MediaType.JSON)
-
-    def on_navigation_error(_: Request, exc: NavigationError) -> Response:
-        return error(exc.status, str(exc))
-
-    def on_bad_request(_: Request, exc: Exception) -> Response:
-        # The framework's finding, named by field: "max_tokens: Expected `int` >= 400", "unknown field …".
-        found = getattr(exc, "extra", None)
-        if isinstance(found, list) and found and isinstance(found[0], dict):
-            where = str(found[0].get("key") or "request").removeprefix("$.")
-            return error(400, f"{where}: {found[0].get('message') or 'invalid value'}")
-        return error(400, str(getattr(exc, "detail", "") or "invalid request"))
-
-    def on_http(request: Request, exc: HTTPException) -> Response:
-        if exc.status_code >= 500:
-            return on_crash(request, exc)
-        return error(exc.status_code, str(exc.detail))
-
-    def on_crash(_: Request, exc: Exception) -> Response:
-        from rag_core import CLIENT_DECODE_ERRORS, decode_error_message
-
-        if isinstance(exc, CLIENT_DECODE_ERRORS):
-            return error(400, decode_error_message(exc))
-        return error(500, "internal error: the request could not be completed")
-
     def only_known(request: Request, route: str) -> None:
         allowed = _QUERY_PARAMETERS[route]
         for name in request.query_params.keys():
             if name not in allowed:
                 raise NavigationError(f"query parameter {name!r} is not supported; use {', '.join(allowed)}")
 
-    errors = error_responses(400, 404, 413, 500, body=NavigationErrorBody)
+    errors = error_responses(400, 404, 413, 500, 503, body=ErrorBody)
 
     @get("/outline", summary="The book's outline with page ranges and entities (issue 27)", description=_DOCS["outline"],
          responses=errors)
@@ -276,8 +237,7 @@ def navigation_routes(kb: KnowledgeBase):
 
     return Router(path="/", route_handlers=[get_outline, get_read, post_quote, post_formula, get_notation,
                                             get_llms_txt, get_book_file],
-                  exception_handlers={NavigationError: on_navigation_error, ValidationException: on_bad_request,
-                                      HTTPException: on_http, Exception: on_crash},
+                  exception_handlers={**spec01_error_handlers(), NavigationError: on_navigation_error},
                   signature_namespace={"Request": Request, "Any": Any, "QuoteRequest": QuoteRequest,
                                        "FormulaRequest": FormulaRequest, "Depth": Depth, "Heading": Heading,
                                        "Flag": Flag, "Budget": Budget, "EntityRef": EntityRef, "Context": Context,

@@ -16,10 +16,11 @@ import msgspec
 
 from rag_budget import (MAX_MAX_TOKENS, MIN_MAX_TOKENS, REST_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens,
                         cut_to_tokens, fit_items, fits, max_tokens_value)
-from rag_core import (BLANKS, CLIENT_DECODE_ERRORS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS,
-                      RETRY_AFTER_SECONDS, SERVICE_NAME, BudgetExceeded, Chunk, ConfigError, Hit, JsonSchema,
-                      KnowledgeBase, decode_error_message, env, error_responses, expand_graph, id_is_wellformed,
-                      label_text, normalize_number, now_iso, off_loop, whole_number)
+from rag_core import (  # noqa: F401  (ApiError, ErrorBody, spec01_error_handlers: re-exported for rag.py, tests)
+    BLANKS, CLIENT_DECODE_ERRORS, ENTITY_KINDS, NONBLANK, QUERY_PATTERN, RELATIONS, RETRY_AFTER_SECONDS,
+    SERVICE_NAME, ApiError, BudgetExceeded, Chunk, ConfigError, ErrorBody, Hit, JsonSchema, KnowledgeBase,
+    decode_error_message, env, error_responses, expand_graph, id_is_wellformed, label_text,
+    normalize_number, now_iso, off_loop, spec01_error_handlers, validation_detail, whole_number)
 
 # --------------------------------------------------------------------------- spec 01 REST
 """REST adapter (spec 01): /search/semantic, /search/expand-graph, /entity/{type}/{number}."""
@@ -31,14 +32,6 @@ SPEC01_FILTER_KEYS = ("chapter", "section", "page_number")
 SPEC01_ENTITY_TYPES = ("formula", "algorithm", "table", "figure")
 LABEL = {"type": ["string", "integer"], "pattern": NONBLANK}  # a chapter or section: "3", "3.1" or 3
 FILTER_VALUE = {"type": ["string", "integer", "null"], "pattern": NONBLANK}
-
-
-class ApiError(Exception):
-    """A client error with the HTTP status, message and machine-readable code to report."""
-
-    def __init__(self, status: int, detail: str, code: str = "INVALID_PARAMETER"):
-        super().__init__(detail)
-        self.status, self.detail, self.code = status, detail, code
 
 
 # max_tokens (issue 27): the most tokens an answer may hold; see rag_budget for how they are counted.
@@ -156,15 +149,6 @@ class EntityResponse(msgspec.Struct, omit_defaults=True):
     cited_by: list[str]
     truncated: bool | None = None     # with hint: content was cut to max_tokens
     hint: str | None = None
-
-
-class ErrorBody(msgspec.Struct):
-    """Spec 01's error body."""
-
-    detail: str
-    status_code: int
-    error_code: str
-    timestamp: str
 
 
 class HealthResponse(msgspec.Struct, omit_defaults=True):
@@ -542,67 +526,6 @@ def session_key(request) -> str:
 
 SEARCH_MAX_AGE = 86400      # spec 01: agents cache search and expansion for 24 hours
 ENTITY_MAX_AGE = 604800     # and entities for 7 days
-ERROR_CODES = {400: "INVALID_PARAMETER", 401: "UNAUTHORIZED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
-               413: "PAYLOAD_TOO_LARGE", 415: "UNSUPPORTED_MEDIA_TYPE", 429: "RATE_LIMIT_EXCEEDED",
-               500: "INTERNAL_ERROR", 503: "TIME_BUDGET_EXCEEDED"}
-
-
-def validation_detail(exc: Any) -> str:
-    """Turn a framework validation error into one sentence naming the field."""
-    extra = getattr(exc, "extra", None) or []
-    if isinstance(extra, list) and extra and isinstance(extra[0], dict):
-        item = extra[0]
-        key = str(item.get("key") or "").removeprefix("$.") or "body"
-        message = str(item.get("message") or "invalid value")
-        if "unknown field" in message:
-            name = message.split("`")[1] if "`" in message else key
-            return f"unknown field {name!r} in request body"
-        if "missing required field" in message:
-            name = message.split("`")[1] if "`" in message else key
-            return f"{name} is required"
-        if key == "k":
-            return "k must be an integer between 1 and 20"
-        return f"{key}: {message}"
-    text = str(getattr(exc, "detail", "") or exc)
-    return text if text else "invalid request body"
-
-
-def error_response(status: int, detail: str, code: str | None = None, headers: dict | None = None):
-    """spec 01's error body {detail, status_code, error_code, timestamp} as a response."""
-    from litestar import MediaType, Response
-
-    body = ErrorBody(detail=detail, status_code=status, error_code=code or ERROR_CODES.get(status, "ERROR"),
-                     timestamp=now_iso())
-    return Response(content=body, status_code=status, media_type=MediaType.JSON, headers=headers)
-
-
-def spec01_error_handlers() -> dict:
-    """spec 01's error format for its routes, and app-wide for every route that has none of its own
-    (an unknown path's 404, a wrong method's 405)."""
-    from litestar.exceptions import HTTPException, ValidationException
-
-    def on_api_error(_, exc: ApiError):
-        return error_response(exc.status, exc.detail, exc.code)
-
-    def on_validation(_, exc: ValidationException):
-        return error_response(400, validation_detail(exc))
-
-    def on_http(_, exc: HTTPException):
-        detail = exc.detail if exc.status_code != 500 else "internal error"
-        return error_response(exc.status_code, str(detail), headers=exc.headers)  # e.g. Allow on a 405
-
-    def on_budget(_, exc: BudgetExceeded):
-        return error_response(503, str(exc), headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
-
-    def on_crash(_, exc: Exception):
-        if isinstance(exc, CLIENT_DECODE_ERRORS):  # the JSON decoder on hostile input: the client's fault
-            return error_response(400, decode_error_message(exc))
-        return error_response(500, "internal error: the request could not be completed", "INTERNAL_ERROR")
-
-    return {ApiError: on_api_error, ValidationException: on_validation, HTTPException: on_http,
-            BudgetExceeded: on_budget, Exception: on_crash}
-
-
 def cached(kb: KnowledgeBase, request, body: Any, max_age: int):
     """A 200 with Cache-Control and an ETag (build hash + request), or 304 when the client has it."""
     import hashlib
