@@ -500,6 +500,19 @@ class _Raw:
         return codes
 
 
+def _stands_on(font, u: int, top: float, bottom: float, baseline: float, size: float) -> float:
+    """The baseline a run's first glyph belongs to: its own, except for glyphs TeX hangs from their origin."""
+    # TeX hangs an extension-font glyph (big operator, tall delimiter) from its origin and centres
+    # it on the math axis, a quarter em above the baseline of the formula it belongs to
+    if font.encoding == "OMX" or _EXTENSION_NAME.search(font.name):
+        return (top + bottom) / 2 + size * 0.25
+    # A radical sign of the symbol font hangs from its origin too; it reaches a little below the
+    # baseline of what it covers.
+    if u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
+        return bottom - size * 0.2
+    return baseline
+
+
 def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset = frozenset()
                 ) -> tuple[list[list[Span]], float]:
     """The page's glyph runs grouped into words; and the share of runs that go sideways (rotation)."""
@@ -566,16 +579,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 if current:
                     words.append(current)
                 current = []
-            # TeX hangs an extension-font glyph (big operator, tall delimiter) from its origin and centres
-            # it on the math axis, a quarter em above the baseline of the formula it belongs to
-            # A radical sign of the symbol font hangs from its origin too; it reaches a little below the
-            # baseline of what it covers.
-            stands_on = baseline
-            if font.encoding == "OMX" or _EXTENSION_NAME.search(font.name):
-                stands_on = (top + bottom) / 2 + size * 0.25
-            elif u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
-                stands_on = bottom - size * 0.2
-            span = Span("", x0, x1, top, bottom, stands_on, size, font)
+            span = Span("", x0, x1, top, bottom, _stands_on(font, u, top, bottom, baseline, size), size, font)
             if obj in overprinted:
                 span.overprinted = True
             span_chars = []

@@ -506,6 +506,20 @@ class EmittedChunks:
 HEADING_LINES = (BookmarkedHeading, DivisionLabel, AppendicesDivider, DivisionTitle, HeadingContinues)
 
 
+def drawn_end_mark(page: Page | None, line: Line) -> bool:
+    """An end-of-proof box drawn with rules (amsthm's \\qed) right after the line's last word: a
+    small square of strokes within the line's height, at its end."""
+    if page is None or page.number != line.page:
+        return False
+    strokes = [g for g in page.graphics if g[0] >= line.x1 - 1 and g[1] >= line.top - END_MARK_SLACK
+               and g[3] <= line.bottom + END_MARK_SLACK and g[0] - line.x1 < line.size * END_MARK_REACH]
+    if not strokes:
+        return False
+    width = max(g[2] for g in strokes) - min(g[0] for g in strokes)
+    height = max(g[3] for g in strokes) - min(g[1] for g in strokes)
+    return line.size * END_MARK_MIN <= width <= line.size and line.size * END_MARK_MIN <= height <= line.size
+
+
 class ChunkBuilder:
     """Walks the items of every page once and emits sections, entity chunks and text chunks.
 
@@ -667,20 +681,6 @@ class ChunkBuilder:
         return self.add_entity(FoundEntity(block.kind, block.number, block.title or None, text, extra=extra or None),
                                block.page)
 
-    def _drawn_end_mark(self, line: Line) -> bool:
-        """An end-of-proof box drawn with rules (amsthm's \\qed) right after the line's last word: a
-        small square of strokes within the line's height, at its end."""
-        page = self.page
-        if page is None or page.number != line.page:
-            return False
-        strokes = [g for g in page.graphics if g[0] >= line.x1 - 1 and g[1] >= line.top - END_MARK_SLACK
-                   and g[3] <= line.bottom + END_MARK_SLACK and g[0] - line.x1 < line.size * END_MARK_REACH]
-        if not strokes:
-            return False
-        width = max(g[2] for g in strokes) - min(g[0] for g in strokes)
-        height = max(g[3] for g in strokes) - min(g[1] for g in strokes)
-        return line.size * END_MARK_MIN <= width <= line.size and line.size * END_MARK_MIN <= height <= line.size
-
     def open_proof(self, statement: Chunk | None, box: tuple | None = None, page: int = 0) -> None:
         """ "Proof." after a statement: the proof is a text chunk of its own (or several), linked to
         the statement; it ends at its end mark, at the end of the frame the statement is set in, or
@@ -728,7 +728,7 @@ class ChunkBuilder:
         if self.block is not None:
             if self.block.takes(line, self.layout):
                 self.block.lines.append(line)
-                if END_MARK_RE.search(text) or self._drawn_end_mark(line):
+                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line):
                     self.close_block()
                 return
             self.close_block()
@@ -738,7 +738,7 @@ class ChunkBuilder:
                 self.flush_text()   # a solution set in the statement's frame ends with it
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
-        if self.proof_of is not None and (END_MARK_RE.search(text) or self._drawn_end_mark(line)):
+        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line)):
             self.flush_text()   # the proof ends at its mark; the text after it is the book's again
             return
         if self.text.tokens >= TARGET_CHUNK_TOKENS and len(self.text.paragraphs) > 1:
