@@ -1054,7 +1054,28 @@ def _scripts(nodes: list[Node]) -> list[Node]:
         node = _composite("script", [base] + run, base.base, base.size, nucleus=base, sub=sub, sup=sup)
         out.append(node)
         i = j
-    return out
+    return _relation_bars(out)
+
+
+# TeX sets a relation between thick spaces (\thickmuskip, 5mu = 0.28 em, which never shrinks) and an
+# ordinary symbol with none: a bar with such a gap on both sides is \mid (p(x \mid y)); a bar tight
+# against its neighbours is an ordinary | (|x|, p(x|y) as some authors write it).
+RELATION_GAP = 0.15       # em, between the bar's advance box and its neighbours' ink
+RELATION_GAP_INK = 0.3    # em, ink to ink, where the PDF gave no advance box (a bar's own side bearings)
+
+
+def _relation_bars(row: list[Node]) -> list[Node]:
+    """A plain bar set with a relation's spaces around it is \mid."""
+    ordered = [n for n in row if n.kind != "space"]
+    for k in range(1, len(ordered) - 1):
+        n = ordered[k]
+        if n.kind != "sym" or n.tex != "|":
+            continue
+        left, right = (n.adv0, n.adv1) if n.adv1 > n.adv0 else (n.x0, n.x1)
+        gap = (RELATION_GAP if n.adv1 > n.adv0 else RELATION_GAP_INK) * n.size
+        if left - ordered[k - 1].x1 >= gap and ordered[k + 1].x0 - right >= gap:
+            n.tex = r"\mid"
+    return row
 
 
 def _small(n: Node, size: float) -> bool:

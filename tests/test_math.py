@@ -43,6 +43,14 @@ def test_formula_served_over_mcp_is_latex(server):
         or ("b_{t}" in doc["content"] and r"\mid" in doc["content"]), doc["content"]
 
 
+def test_a_bar_set_as_a_relation_is_mid_and_one_set_tight_is_a_bar(kb):
+    """TeX spaces a relation (\\mid) and not an ordinary bar (|x|): the gaps in the PDF tell them apart."""
+    content = dict(kb.db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert r"\prod_{i = 1}^{n}P(x_{i} \mid x_{1}" in content["2.3"], content["2.3"]
+    assert r"(|\mathcal{X}_{i}|-1)" in content["2.6"] and r"\mid" not in content["2.6"], content["2.6"]
+    assert r"|G_{t}|" in content["5.4"], content["5.4"]
+
+
 def test_plain_text_of_a_formula_stays_searchable(kb):
     extra = kb.db.execute("SELECT extra FROM chunks WHERE id = 'formula_8_1'").fetchone()[0]
     assert '"text"' in extra
