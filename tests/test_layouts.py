@@ -21,8 +21,7 @@ import pytest
 from conftest import ROOT
 
 LAYOUTS = ROOT / "tests" / "layouts"
-sys.path.insert(0, str(ROOT / "tests" / "corpora"))
-from score import score, table  # noqa: E402
+from score import score, table  # tests/corpora/score.py (pytest's pythonpath)
 
 
 def build(name: str, tmp_path_factory):

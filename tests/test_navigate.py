@@ -426,10 +426,7 @@ def test_formula_search_on_other_typesetting(setup):
     from conftest import ROOT, require_shared
 
     require_shared("tools/formula_score.py")
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tests" / "eval"))
-    import formula_fidelity
+    import formula_fidelity  # tests/eval/formula_fidelity.py (pytest's pythonpath)
 
     result = formula_fidelity.score(ROOT / "tests" / "formulas" / f"{setup}.pdf",
                                     ROOT / "tests" / "formulas" / f"setup-{setup}.tex")
