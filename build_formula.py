@@ -1425,25 +1425,20 @@ def numbered_rows(words, bars, labels: list[tuple[str, float]]) -> dict[str, str
 def display_latex(words, bars=()) -> str:
     """LaTeX for a displayed formula: its words (every line of the display, the equation number left
     out) and the page's thin bars among them; "" when it cannot be read (a formula never stops a build)."""
-    try:
-        nodes = glyphs_of(words)
-        if not nodes:
-            return ""
-        x0, x1, top, bottom = _box(nodes)
-        rules = _rules_within(bars, x0, x1, top, bottom)
-        return read(nodes, rules, display=True)
-    except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
-        return ""
+    return _latex(words, bars, display=True)
 
 
 def inline_latex(words, bars=()) -> str:
     """LaTeX for maths within a line of text (one row; the rules of its fractions and roots)."""
+    return _latex(words, bars, display=False)
+
+
+def _latex(words, bars, display: bool) -> str:
     try:
         nodes = glyphs_of(words)
         if not nodes:
             return ""
         x0, x1, top, bottom = _box(nodes)
-        rules = _rules_within(bars, x0, x1, top, bottom)
-        return read(nodes, rules, display=False)
+        return read(nodes, _rules_within(bars, x0, x1, top, bottom), display=display)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""

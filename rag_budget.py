@@ -18,11 +18,19 @@ import base64
 import json
 import math
 import threading
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from rag_core import DEFAULT_MODEL_DIR, whole_number
+
+# --------------------------------------------------------------------------- request limits
+"""Request limits of the navigation routes, here so that the routes' documents need not load the modules."""
+
+LEVELS = ("part", "chapter", "section", "subsection", "subsubsection")   # an outline's depths, outermost first
+MAX_CONTEXT = 20          # text chunks either side of an entity a reading may ask for
+MAX_FORMULA_QUERY = 2000  # characters of a formula search's query
+MAX_PASSAGE = 5000        # characters of a passage to check
+
 
 # --------------------------------------------------------------------------- errors
 """Errors: what a navigation request got wrong, with the HTTP status an adapter should send."""

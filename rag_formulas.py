@@ -14,7 +14,7 @@ import unicodedata
 from collections import Counter
 from typing import Any
 
-from rag_budget import NavigationError, per_knowledge_base
+from rag_budget import MAX_FORMULA_QUERY, NavigationError, per_knowledge_base
 from rag_core import BLANKS, KnowledgeBase, whole_number
 
 # --------------------------------------------------------------------------- maths tokens
@@ -52,7 +52,7 @@ _SUBSCRIPTS = dict(zip("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒ�
 _SUPERSCRIPTS = dict(zip("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ", "0123456789+-=()inT"))
 
 _TOKEN_RE = re.compile(r"\\([A-Za-z]+)|\\(.)|([A-Za-z]+)|(\d+(?:\.\d+)?)|(\S)")
-MAX_QUERY = 2000
+MAX_QUERY = MAX_FORMULA_QUERY
 
 
 def _unicode_as_latex(text: str) -> str:

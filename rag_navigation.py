@@ -14,16 +14,10 @@ from typing import Annotated, Any
 
 import msgspec
 
-from rag_budget import (DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS, TOKEN_RULE, NavigationError,
-                        answer_tokens, fit_items, fits, max_tokens_value)
+from rag_budget import (DEFAULT_MAX_TOKENS, LEVELS, MAX_CONTEXT, MAX_FORMULA_QUERY, MAX_MAX_TOKENS, MAX_PASSAGE,
+                        MIN_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens, fit_items, fits, max_tokens_value)
 from rag_core import (NONBLANK, ErrorBody, JsonSchema, KnowledgeBase, error_response, error_responses, off_loop,
                       spec01_error_handlers)
-from rag_export import export, llms_txt, markdown_of
-from rag_formulas import MAX_QUERY, search_formulas
-from rag_notation import for_entity, listing, lookup
-from rag_outline import LEVELS, outline
-from rag_quotes import MAX_PASSAGE, check_quote
-from rag_reading import MAX_CONTEXT, read
 
 # --------------------------------------------------------------------------- answers
 """Answers: each capability's JSON, inside max_tokens; a cut answer says so and how to get the rest."""
@@ -50,6 +44,8 @@ def outline_answer(kb: KnowledgeBase, depth: Any = None, under: Any = None, with
                    max_tokens: Any = None) -> dict:
     budget = max_tokens_value(max_tokens)
     ids = _flag(with_ids, "with_ids")
+    from rag_outline import outline   # the navigation modules load at first use: a quicker start
+
     answer = outline(kb, "section" if depth is None else depth, under, ids)
     if not fits(answer, budget):
         # Too long at this depth: the deepest shallower outline that fits whole, said so.
@@ -65,21 +61,29 @@ def outline_answer(kb: KnowledgeBase, depth: Any = None, under: Any = None, with
 
 
 def read_answer(kb: KnowledgeBase, **request: Any) -> dict:
+    from rag_reading import read
+
     return read(kb, **request)
 
 
 def quote_answer(kb: KnowledgeBase, passage: Any, max_tokens: Any = None) -> dict:
+    from rag_quotes import check_quote
+
     budget = max_tokens_value(max_tokens)
     return _budgeted(check_quote(kb, passage), "occurrences", budget, "ask with a larger max_tokens")
 
 
 def formula_answer(kb: KnowledgeBase, query: Any, k: Any = None, max_tokens: Any = None) -> dict:
+    from rag_formulas import search_formulas
+
     budget = max_tokens_value(max_tokens)
     return _budgeted(search_formulas(kb, query, 5 if k is None else k), "results", budget,
                      "ask for fewer results (k) or with a larger max_tokens")
 
 
 def notation_answer(kb: KnowledgeBase, symbol: Any = None, entity: Any = None, max_tokens: Any = None) -> dict:
+    from rag_notation import for_entity, listing, lookup
+
     budget = max_tokens_value(max_tokens)
     if symbol is not None and entity is not None:
         both = {**lookup(kb, symbol), **for_entity(kb, entity)}
@@ -146,7 +150,7 @@ class QuoteRequest(msgspec.Struct, forbid_unknown_fields=True):
 class FormulaRequest(msgspec.Struct, forbid_unknown_fields=True):
     """Body of POST /search/formula."""
 
-    query: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=MAX_QUERY, pattern=NONBLANK,
+    query: Annotated[Any, JsonSchema(type="string", minLength=1, maxLength=MAX_FORMULA_QUERY, pattern=NONBLANK,
                                      description="The formula, as LaTeX or Unicode maths")]
     k: Annotated[Any, JsonSchema(type=["integer", "null"], minimum=1, maximum=50, default=5)] = None
     max_tokens: Annotated[Any, BUDGET_SCHEMA] = None
@@ -228,11 +232,15 @@ def navigation_routes(kb: KnowledgeBase):
     @get("/llms.txt", summary="llms.txt index of the book as Markdown (issue 27)", description=_DOCS["llms"],
          media_type=MediaType.TEXT, responses=errors)
     async def get_llms_txt() -> str:
+        from rag_export import llms_txt
+
         return await off_loop(llms_txt, kb)
 
     @get("/book/{name:str}", summary="One chapter as Markdown (issue 27)", description=_DOCS["book"],
          media_type="text/markdown; charset=utf-8", responses=errors)
     async def get_book_file(name: FileName) -> str:
+        from rag_export import markdown_of
+
         return await off_loop(markdown_of, kb, name)
 
     return Router(path="/", route_handlers=[get_outline, get_read, post_quote, post_formula, get_notation,
@@ -330,7 +338,7 @@ def navigation_tools(kb: KnowledgeBase) -> dict[str, tuple[Any, str]]:
         return quote_answer(kb, passage, max_tokens)
 
     def search_formulas(
-            query: Annotated[str, Field(description="The formula, as LaTeX or Unicode maths", max_length=MAX_QUERY)],
+            query: Annotated[str, Field(description="The formula, as LaTeX or Unicode maths", max_length=MAX_FORMULA_QUERY)],
             k: Annotated[int | None, Field(description="Number of formulas, 1-50 (default 5)")] = 5,
             max_tokens: Budget = None) -> dict[str, Any]:
         return formula_answer(kb, query, k, max_tokens)
@@ -406,6 +414,8 @@ def run_cli(kb: KnowledgeBase, args) -> int | None:
         elif args.command == "notation":
             result = notation_answer(kb, args.symbol, args.entity, args.max_tokens)
         elif args.command == "export":
+            from rag_export import export
+
             for path in export(kb, Path(args.folder)):
                 print(path)
             return 0

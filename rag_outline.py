@@ -16,13 +16,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from rag_budget import NavigationError, per_knowledge_base
+from rag_budget import LEVELS, NavigationError, per_knowledge_base
 from rag_core import BLANKS, KnowledgeBase
 
 # --------------------------------------------------------------------------- levels and pages
 """Levels and pages: the five heading levels, and each PDF page's printed number."""
 
-LEVELS = ("part", "chapter", "section", "subsection", "subsubsection")
 
 
 @dataclass

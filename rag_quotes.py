@@ -13,7 +13,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from rag_budget import NavigationError, per_knowledge_base
+from rag_budget import MAX_PASSAGE, NavigationError, per_knowledge_base
 from rag_core import BLANKS, KnowledgeBase
 
 # --------------------------------------------------------------------------- folding
@@ -136,7 +136,6 @@ folded_book = per_knowledge_base(FoldedBook)
 # --------------------------------------------------------------------------- the check
 """The check: found (verbatim, or but for spelling), or absent with the closest passage."""
 
-MAX_PASSAGE = 5000
 GRAM = 8               # the closest passage is found by shared runs of this many folded characters
 MAX_OCCURRENCES = 10
 

@@ -8,10 +8,9 @@ rag_outline only.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from rag_budget import (DEFAULT_MAX_TOKENS, TOKEN_RULE, NavigationError, answer_tokens, count_tokens, cut_to_tokens,
+from rag_budget import (DEFAULT_MAX_TOKENS, MAX_CONTEXT, TOKEN_RULE, NavigationError, answer_tokens, cut_to_tokens,
                         decode_cursor, encode_cursor, fit_items, max_tokens_value)
 from rag_core import BLANKS, KnowledgeBase, whole_number
 from rag_outline import LEVELS, find_node, node_dict, page_labels
@@ -20,7 +19,6 @@ from rag_store import CHUNK_COLUMNS, Chunk, chunk_from_row
 # --------------------------------------------------------------------------- scopes
 """Scopes: what is read, as the chunks it holds in reading order, with a description for the answer."""
 
-MAX_CONTEXT = 20          # chunks either side of an entity
 DEFAULT_CONTEXT = 2
 CURSOR_UNKNOWN = "cursor not found: pass next_cursor from a previous answer unchanged"
 
