@@ -258,7 +258,8 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
     """Light boxes holding a float or a run-in block whose caption stands in the margin beside them."""
     items: list[Item] = []
     for box in sorted(page.boxes, key=lambda b: b[1]):
-        framed = [l for l in main if inside(l, box)]
+        # a line belongs to one box: a frame drawn twice (its fill, then its stroke) frames nothing new
+        framed = [l for l in main if inside(l, box) and id(l) not in used]
         if not framed:
             continue
         cap = min((c for c in captions if not c.used and c.kind != "table"
