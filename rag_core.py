@@ -1134,8 +1134,10 @@ class WorkerPool:
                 future.set_exception(exc)
 
 
+@lru_cache(maxsize=1)
 def request_budget() -> float:
-    """RAG_REQUEST_BUDGET: the seconds one search or answer may work, by default 5."""
+    """RAG_REQUEST_BUDGET: the seconds one search or answer may work, by default 5.  Read once: every
+    request asks, and the setting is fixed for the process (checked at start-up, a bad value refused)."""
     raw = env("RAG_REQUEST_BUDGET", str(DEFAULT_REQUEST_BUDGET)) or str(DEFAULT_REQUEST_BUDGET)
     try:
         seconds = float(raw)
