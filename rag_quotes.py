@@ -65,11 +65,80 @@ def _folded_char(ch: str) -> str:
     return "".join(out)
 
 
+def _script_end(text: str, i: int) -> int:
+    """Where the argument of a script mark ending just before i ends: a braced group, a command, or
+    one character (spaces before it skipped)."""
+    n = len(text)
+    while i < n and text[i] == " ":
+        i += 1
+    if i >= n:
+        return i
+    if text[i] == "{":
+        depth, i = 0, i
+        while i < n:
+            if text[i] == "\\":
+                i += 2
+                continue
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                return i
+        return n
+    if text[i] == "\\":
+        j = i + 1
+        while j < n and text[j].isalpha():
+            j += 1
+        return max(j, min(i + 2, n))
+    return i + 1
+
+
+def scripts_in_order(text: str) -> tuple[str, list[int]]:
+    """LaTeX with every superscript written before its subscript (`G^{(i)}_{d-1}`) turned round
+    (`G_{d-1}^{(i)}`): both print the same, and the book's text may hold either.  Returns the text
+    and, per character, its index in the original.  One pass: each argument is read once."""
+    out: list[str] = []
+    where: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n:          # an escaped character or a command is copied whole
+            out.append(text[i:i + 2])
+            where.extend((i, i + 1))
+            i += 2
+            continue
+        if ch == "^":
+            sup_end = _script_end(text, i + 1)
+            j = sup_end
+            while j < n and text[j] == " ":
+                j += 1
+            if j < n and text[j] == "_":
+                sub_end = _script_end(text, j + 1)
+                for start, end in ((j, sub_end), (i, sup_end)):
+                    out.append(text[start:end])
+                    where.extend(range(start, end))
+                i = sub_end
+                continue
+        out.append(ch)
+        where.append(i)
+        i += 1
+    return "".join(out), where
+
+
 def fold_with_positions(text: str) -> tuple[str, list[int]]:
     """The text in one spelling, with the index in text each folded character comes from: LaTeX
-    commands as the signs they print, NFKC (ligatures, script and subscript letters), case folded,
-    and only letters, digits and mathematical signs kept (so spacing, hyphenation, line-end hyphens
-    and punctuation no longer count)."""
+    commands as the signs they print (superscripts after subscripts), NFKC (ligatures, script and
+    subscript letters), case folded, and only letters, digits and mathematical signs kept (so spacing,
+    hyphenation, line-end hyphens and punctuation no longer count)."""
+    if "^" in text and "_" in text:
+        ordered, original = scripts_in_order(text)
+        if ordered != text:
+            folded, where = _fold_signs(ordered)
+            return folded, [original[k] for k in where]
+    return _fold_signs(text)
+
+
+def _fold_signs(text: str) -> tuple[str, list[int]]:
+    """fold_with_positions() for text whose scripts are in order."""
     out: list[str] = []
     where: list[int] = []
     position = 0
@@ -92,7 +161,7 @@ def fold_with_positions(text: str) -> tuple[str, list[int]]:
 
 def fold(text: str) -> str:
     """fold_with_positions() without the positions."""
-    if "\\" in text:
+    if "\\" in text or ("^" in text and "_" in text):
         return fold_with_positions(text)[0]
     return "".join(map(_folded_char, text))
 
@@ -158,9 +227,9 @@ def _original(book: FoldedBook, index: int, start: int, length: int) -> str:
     _, where = fold_with_positions(content)
     if not where:
         return ""
-    first = where[min(max(start, 0), len(where) - 1)]
-    last = where[min(start + length, len(where)) - 1]
-    return content[first:last + 1]
+    start = min(max(start, 0), len(where) - 1)
+    span = where[start:max(min(start + length, len(where)), start + 1)]
+    return content[min(span):max(span) + 1]      # scripts put in order may have moved a character
 
 
 def check_quote(kb: KnowledgeBase, passage: Any) -> dict:

@@ -232,9 +232,10 @@ def test_reading_refuses_bad_requests_clearly(kb, request_args, status):
 
 # --------------------------------------------------------------------------- quote checks
 # Commands whose printed form the check cannot know from the source alone (a reference's number, a
-# fraction's layout, a note set elsewhere on the page): sentences holding them are left out.
-_UNCHECKABLE = re.compile(r"\\(?:ref|eqref|cite|label|footnote|sidenote|marginnote|frac|sqrt|hat|bar|tilde|"
-                          r"widehat|overline|item|solution|index|url|href|caption|vspace|hspace|noindent|newline|"
+# note set elsewhere on the page, a list's item mark): sentences holding them are left out.  Inline
+# maths of every kind stays in (fractions, roots, accents).
+_UNCHECKABLE = re.compile(r"\\(?:ref|eqref|cite|label|footnote|sidenote|marginnote|"
+                          r"item|solution|index|url|href|caption|vspace|hspace|noindent|newline|"
                           r"par|S)\b|%|\\\\")
 _SIMPLE_BRACES = ("\\emph{", "\\texttt{", "\\textbf{", "_{", "^{", "\\mathrm{", "\\mathcal{")
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
@@ -327,7 +328,7 @@ def test_every_sentence_of_the_sample_book_is_found_on_its_page(kb):
     print(f"quote check: {len(sentences)} sentences, {found} found, {placed} on their page "
           f"({unplaced} not placed by pypdf); missed: {missed}")
     assert len(sentences) >= 500
-    assert found >= 0.99 * len(sentences) and placed == found - unplaced, missed
+    assert found == len(sentences) and placed == found - unplaced, missed
 
 
 def test_sentences_not_in_the_book_are_reported_absent_with_the_closest(kb):
@@ -346,7 +347,9 @@ def test_sentences_not_in_the_book_are_reported_absent_with_the_closest(kb):
 @pytest.mark.parametrize("spelled", [
     "a joint DISTRIBUTION $P(x_1,\\dots,x_n)$ gives the probability of every combination of values",
     "A joint distribution P(x₁, …, xₙ) gives the probability of every combination of values.",
-    "A joint distri-\nbution P(x1, ..., xn) gives the  probability of every combination of values"])
+    "A joint distri-\nbution P(x1, ..., xn) gives the  probability of every combination of values",
+    # a superscript written before its subscript prints the same as after it
+    "and $G_{d-1}^{(i)}$ is the return of a $(d-1)$-step run", "and $G^{(i)}_{d-1}$ is the return of a $(d-1)$-step run"])
 def test_quotes_match_whatever_their_spelling(kb, spelled):
     import rag_quotes
 
