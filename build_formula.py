@@ -1065,7 +1065,7 @@ RELATION_GAP_INK = 0.3    # em, ink to ink, where the PDF gave no advance box (a
 
 
 def _relation_bars(row: list[Node]) -> list[Node]:
-    """A plain bar set with a relation's spaces around it is \mid."""
+    """A plain bar set with a relation's spaces around it is `\\mid`."""
     ordered = [n for n in row if n.kind != "space"]
     for k in range(1, len(ordered) - 1):
         n = ordered[k]

@@ -322,9 +322,19 @@ def _word_from_spans(spans: list[Span]) -> Word:
 _ACCENT_MARKS = set("ˆ˜¯˙¨ˇ˘´`^~˚\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030c\u20d7")
 
 
-def _is_accent(text: str) -> bool:
+def is_accent(text: str) -> bool:
     """A word that is nothing but accent marks (TeX prints a maths accent as a glyph of its own)."""
     return bool(text) and len(text) <= 3 and all(c in _ACCENT_MARKS for c in text)
+
+
+_TEXT_STYLE_OPERATORS = set("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂⨀⨄⨆")
+
+
+def _is_raisable_operator(w: Word) -> bool:
+    """A big operator in its small (text-style) form: TeX takes it from the extension font at full size
+    even inside an exponent (`\\lambda^{\\sum_i x_i}`), so its size says nothing about being a script and
+    its baseline may be none of a line's."""
+    return len(w.text) == 1 and w.text in _TEXT_STYLE_OPERATORS and w.bottom - w.top <= 1.25 * w.size
 
 
 def group_lines(words: list[Word], page: int) -> list[Line]:
@@ -334,11 +344,14 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
     lines: list[Line] = []
     by_base: dict[int, list[int]] = {}
     bases: list[float] = []
-    # accents TeX sets apart above their letter (its own baseline, raised) go last, onto the line below
-    ordered = sorted(words, key=lambda w: (_is_accent(w.text), -w.size, round(w.baseline), w.x0))
+    scripts: set[int] = set()     # ids of the words that joined a line as its sub- or superscripts
+    # accents TeX sets apart above their letter (its own baseline, raised) go last, onto the line below;
+    # small big operators just before them, once the lines they may be raised inside exist
+    ordered = sorted(words, key=lambda w: (is_accent(w.text), _is_raisable_operator(w), -w.size,
+                                           round(w.baseline), w.x0))
     for w in ordered:
         target = None
-        if _is_accent(w.text) and lines:
+        if is_accent(w.text) and lines:
             # the accent's letter stands under it: on the accent's own baseline (TeX may set the accent
             # box on its letter's baseline) or on the nearest line below; a line merely spanning it (a
             # matrix's bracket row, an equation number dropped below) is only the fallback
@@ -365,9 +378,14 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
             for i in by_base.get(k, ()):
                 if abs(bases[i] - w.baseline) < tolerance:
                     target = i
+                    founder = lines[i].words[0].size
+                    if w.size < founder * 0.85 and abs(bases[i] - w.baseline) >= founder * 0.1:
+                        scripts.add(id(w))   # a subscript lowered less than the tolerance (`\hat U_0`)
                     break
             if target is not None:
                 break
+        if target is None and lines and _is_raisable_operator(w):
+            target = _line_raising(lines, by_base, bases, w)
         if target is None and lines and w.size < ordered[0].size * 0.95:
             mid = (w.top + w.bottom) / 2
             for k in range(round(mid - w.size), round(mid + w.size * 2) + 1):
@@ -375,11 +393,13 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
                     line = lines[i]
                     first = line.words[0]
                     # smaller than every word on the line's baseline: a script, not a line of text set
-                    # beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt)
-                    body = min(x.size for x in line.words if abs(x.baseline - bases[i]) < 1.5)
+                    # beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt); the
+                    # line's own scripts are not its body
+                    body = min(x.size for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts)
                     if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= bases[i] + first.size * 0.45 \
                             and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
                         target = i
+                        scripts.add(id(w))
                         break
                 if target is not None:
                     break
@@ -397,6 +417,17 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
         del line.x0_min, line.x1_max
     lines.sort(key=lambda l: (round(l.baseline), l.x0))
     return lines
+
+
+def _line_raising(lines: list[Line], by_base: dict, bases: list[float], w: Word) -> int | None:
+    """The line a text-style big operator off every baseline is raised inside: its ink lies above that
+    line's baseline, within a body height of it, and it stands beside one of the line's words."""
+    for k in range(round(w.bottom), round(w.bottom + w.size) + 1):
+        for i in by_base.get(k, ()):
+            if bases[i] - w.size <= w.bottom <= bases[i] + 0.5 and \
+                    any(abs(o.x0 - w.x1) < w.size or abs(w.x0 - o.x1) < w.size for o in lines[i].words):
+                return i
+    return None
 
 
 # --------------------------------------------------------------------------- pages

@@ -13,7 +13,7 @@ import re
 
 from build_formula import (OPERATOR_NAMES, display_latex, font_alphabet, inline_latex, is_maths_font, numbered_rows,
                            plain_reading)
-from build_glyphs import Word
+from build_glyphs import Word, is_accent
 from build_heads import equation_number
 
 __all__ = ["display_latex", "inline_latex", "is_math_font", "is_math_word", "math_share", "table_markdown",
@@ -227,6 +227,13 @@ def _bridges(w: Word) -> bool:
         and not re.fullmatch(r"\(\d+(\.\d+)*[a-z]?\)[.,;:]?", w.text)   # an equation's number in brackets
 
 
+def _accents(w: Word, other: Word | None) -> bool:
+    """A maths accent TeX takes from the text face (`\\hat\\lambda`: a circumflex above the letter),
+    standing over the maths word beside it in reading order: part of that formula."""
+    return other is not None and is_accent(w.text) and is_math_word(other) and \
+        w.x0 < other.x1 and other.x0 < w.x1 and w.bottom <= other.baseline
+
+
 def prose_with_math(words: list[Word], bars=()) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
     in the signs and numbers beside it; punctuation of the text face at its end stays outside."""
@@ -235,7 +242,7 @@ def prose_with_math(words: list[Word], bars=()) -> str:
     n = len(words)
     while k < n:
         w = words[k]
-        if not is_math_word(w):
+        if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)):
             out.append(w.text)
             k += 1
             continue
@@ -245,7 +252,7 @@ def prose_with_math(words: list[Word], bars=()) -> str:
             start -= 1
             out.pop()
         end = k + 1
-        while end < n and (is_math_word(words[end]) or (_bridges(words[end]) and (
+        while end < n and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))):
             end += 1
         run = words[start:end]
@@ -339,6 +346,9 @@ def ink_extent(line) -> tuple[float, float]:
     return top, bottom
 
 
+_LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
+
+
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
     the lines above and below it that are not prose, overlap the text column and follow one
@@ -362,6 +372,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return line.page == anchor.page
+        if len(line.words) == 1 and _LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
+            return False      # a list item's mark alone on its line, left of the display it introduces
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
             not prose(k) and not in_prose(k)
 
@@ -439,12 +451,15 @@ def _label_words(line, number: str) -> list:
 
 
 def numbered_display(lines: list, at: int, column: tuple[float, float], body: float, label_of,
-                     bars=()) -> dict[str, str]:
+                     bars=(), block_out: list | None = None) -> dict[str, str]:
     """LaTeX per equation number for the display block around lines[at] (a labelled line): the
     block's lines are gathered by ink and prose (display_block), every number in it is found with
     `label_of(line)`, and its glyphs, the numbers left out, are read once; one number takes the
-    whole block, several share its rows (build_formula.numbered_rows)."""
+    whole block, several share its rows (build_formula.numbered_rows).  The block's lines are added
+    to `block_out` when given."""
     block = [lines[k] for k in display_block(lines, at, column, body, label_of)]
+    if block_out is not None:
+        block_out.extend(block)
     labels: list[tuple[str, float]] = []
     words: list[Word] = []
     for line in block:

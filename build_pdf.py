@@ -23,7 +23,7 @@ from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, printed_pages)
-from build_math import display_latex, math_share, numbered_display, plain_reading
+from build_math import display_latex, is_math_word, math_share, numbered_display, plain_reading
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
 from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
@@ -153,10 +153,15 @@ def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str
         found = sorted(((_number_key(n), p) for n, p in numbers[kind].items()))
         for number in missing[:SECOND_LOOK_MAX]:
             key = _number_key(number)
-            before = max((p for k, p in found if k < key), default=1)
-            after = min((p for k, p in found if k > key), default=before)
+            # between its neighbours in the sequence: the pages of the numbers just before and after it
+            before = next((p for k, p in reversed(found) if k < key), None)
+            after = next((p for k, p in found if k > key), None)
+            if before is not None and after is not None and before > after:
+                before = max(1, after - SECOND_LOOK_SPAN)   # out of order (a number used again in an appendix)
+            before = 1 if before is None else before          # the first of its kind: from the start
+            after = before if after is None else after        # the last: on its predecessor's page
             near = after - before <= SECOND_LOOK_SPAN
-            pages = set(range(min(before, after), max(before, after) + 1)) if near else set()
+            pages = set(range(before, after + 1)) if near else set()
             wanted[(kind, number)] = pages | anchors.get((kind, number), set())
     return {k: v for k, v in wanted.items() if v}
 
@@ -390,6 +395,31 @@ class OpenText:
         return carried
 
 
+def _stands_as_display(line: Line) -> bool:
+    """A line of maths that is a formula of its own: a few glyphs at least, some set in a maths font
+    (an index entry or a table row of numbers is not), the first of them maths."""
+    first = line.words[0]
+    return len("".join(w.text for w in line.words)) >= 6 and any(is_math_word(w) for w in line.words) \
+        and (is_math_word(first) or not re.fullmatch(r"[A-Za-z]+[,.;:]?", first.text))
+
+
+def _numbered_rows_apart(paragraphs: list[list[Line]], block_of) -> list[list[Line]]:
+    """Paragraphs with the lines read into a numbered display split off those they were set with (a
+    denominator below the numbered row followed by the prose after the display): a line read into a
+    display is never prose too."""
+    out: list[list[Line]] = []
+    for p in paragraphs:
+        run: list[Line] = []
+        for line in p:
+            if run and (block_of(line) is None) != (block_of(run[-1]) is None):
+                out.append(run)
+                run = []
+            run.append(line)
+        if run:
+            out.append(run)
+    return out
+
+
 class DisplayMaths:
     """Each page's thin rules (fraction bars, radicals) and the LaTeX of every display read so far:
     a display is read once, and its formula entity and the running text share it."""
@@ -398,6 +428,9 @@ class DisplayMaths:
         self.bars: dict[int, list] = {}
         self._latex: dict[frozenset, str] = {}
         self.numbers: dict[tuple[int, str], str] = {}   # (page, equation number) -> its display's LaTeX
+        # a line read into a numbered display -> that display (its first line); lines have no equality
+        # of their own, so by identity, the line kept alive beside its id so the id is never reused
+        self._blocks: dict[int, tuple[Line, int]] = {}
 
     def latex(self, words: list[Word], page: int) -> str:
         key = frozenset(id(w) for w in words)
@@ -412,26 +445,43 @@ class DisplayMaths:
         if (page, number) not in self.numbers:
             lines = [it.line for it in items if it.kind == "line"]
             at = next(k for k, l in enumerate(lines) if l is items[idx].line)
+            block: list[Line] = []
+            anchor = items[idx].line
+
+            def label_of(line: Line) -> str | None:    # the anchor's number may be one a second look found
+                return number if line is anchor else equation_label(line, layout)
             found = numbered_display(lines, at, (layout.left, layout.right), layout.body_size,
-                                     lambda l: equation_label(l, layout), self.bars.get(page, []))
+                                     label_of, self.bars.get(page, []), block)
+            if found:
+                self._blocks.update((id(line), (line, id(block[0]))) for line in block)
             self.numbers.update({(page, n): tex for n, tex in found.items()})
             self.numbers.setdefault((page, number), "")
         return self.numbers[(page, number)]
+
+    def block_of(self, line: Line) -> int | None:
+        """The numbered display the line was read into, if any."""
+        entry = self._blocks.get(id(line))
+        return entry[1] if entry is not None and entry[0] is line else None
 
     def paragraphs(self, paragraphs: list[list[Line]], layout: Layout) -> list[str]:
         """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
         (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it."""
         def display(p: list[Line]) -> bool:
-            return all(l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS for l in p)
+            return all(self.block_of(l) is not None or
+                       (l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS) for l in p)
 
         groups: list[tuple[bool, list[Line]]] = []
 
         def goes_on(line: Line) -> bool:   # the next line of the display just above
             last = groups[-1] if groups else None
-            return bool(last and last[0] and line.page == last[1][-1].page
-                        and line.top - last[1][-1].bottom < layout.body_size * DISPLAY_LINE_GAP)
+            if not (last and last[0] and line.page == last[1][-1].page):
+                return False
+            block = self.block_of(line)
+            if block is not None and any(self.block_of(l) == block for l in last[1]):
+                return True     # a row of the numbered display just read (a fraction's denominator)
+            return line.top - last[1][-1].bottom < layout.body_size * DISPLAY_LINE_GAP
 
-        for p in paragraphs:
+        for p in _numbered_rows_apart(paragraphs, self.block_of):
             if display(p):
                 if goes_on(p[0]):
                     groups[-1][1].extend(p)
@@ -441,6 +491,13 @@ class DisplayMaths:
             p = list(p)
             while p and display(p[:1]) and goes_on(p[0]):   # a display's last line (limits) opens the paragraph
                 groups[-1][1].append(p.pop(0))
+            lead = []
+            # a display the paragraph's text runs on from ("…, where each p is"): a formula of some
+            # length that starts with maths, not a stray script or a word carried over a hyphen
+            while p and display(p[:1]) and _stands_as_display(p[0]):
+                lead.append(p.pop(0))
+            if lead:
+                groups.append((True, lead))
             if p:
                 groups.append((False, p))
         out = []
@@ -448,10 +505,15 @@ class DisplayMaths:
             if not shown:
                 out.append(join_lines(lines, maths=True, bars=self.bars))
                 continue
+            if all(self.block_of(l) is not None for l in lines) and \
+                    not any(equation_label(l, layout) for l in lines):
+                continue     # rows of a numbered display shown with its number (a denominator on the next chunk)
             words, numbers = [], []
             for l in lines:
                 for w in l.words:
-                    (numbers if equation_number(w.text) and w.text.startswith("(") else words).append(w)
+                    # a number stands at the row's end (or its start): "(S)" inside a row is maths
+                    edge = w is l.words[-1] or w is l.words[0]
+                    (numbers if edge and equation_number(w.text) and w.text.startswith("(") else words).append(w)
             read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
             if numbers and all(read):
                 # numbered displays were read whole as formula entities already: the text shows those
@@ -573,7 +635,8 @@ class ChunkBuilder:
         return LineContext(self.layout, line.text.strip(), line.size, self.outline.get(line.page, ()),
                            bool(self.outline), cursor.number("chapter"), cursor.pending is not None, cursor.wrap,
                            exercises.next if exercises else None, self.text.last_line(),
-                           block.kind if block else None, self.page.boxes, self.wanted)
+                           block.kind if block else None, block.lines[-1] if block and block.lines else None,
+                           self.page.boxes, self.wanted)
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""
@@ -713,10 +776,12 @@ class ChunkBuilder:
         if not self.out.claim("formula", number):
             return
         equation, glyphs = display_text(display_lines(items, idx, self.layout), line, number)
-        before = " ".join(join_lines(p) for p in self.text.paragraphs[-1:]) if self.text.paragraphs else ""
+        latex = self.maths.numbered(items, idx, number, self.layout)
+        # the sentence before the display: the display's own rows above its number (a numerator) are not it
+        before = next((join_lines(kept) for p in reversed(self.text.paragraphs)
+                       if (kept := [l for l in p if self.maths.block_of(l) is None])), "")
         sentences = re.split(r"(?<=[.!?])\s+", before.strip())
         context = sentences[-1] if sentences and sentences[-1] else None
-        latex = self.maths.numbered(items, idx, number, self.layout)
         chunk = self.out.emit("formula", latex or equation, line.page, number=number, title=None, context=context,
                               extra={"text": plain_reading(latex)} if latex else None)
         # A formula chunk sits inside the flow of text: keep it after the open text in reading order.

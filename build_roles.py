@@ -325,6 +325,7 @@ class LineContext(NamedTuple):
     exercise_next: int | None = None            # the next number of an open exercise list
     previous_line: Line | None = None           # the last line of the open text
     block_kind: str | None = None               # the kind of the open statement ("theorem", …)
+    block_last: Line | None = None              # the open statement's last line
     boxes: tuple = ()                           # the frames drawn on the page
     wanted: dict = {}                           # a second look: {(kind, number): pages} missed (never written)
 
@@ -457,6 +458,9 @@ def exercise_item(line: Line, ctx: LineContext) -> Role | None:
 
 def ends_statement(line: Line, ctx: LineContext) -> Role | None:
     """ "Proof.", "Solution." in a face of its own while a statement (not an exercise) is open."""
+    last = ctx.block_last
+    if last is not None and last.page == line.page and last.text.rstrip().endswith("-"):
+        return None     # the line goes on with a word broken at the end of the last ("Well-" "Ordering.")
     if ctx.block_kind is not None and ctx.block_kind not in ("exercise", "problem") and \
             unnumbered_head(line, ctx.layout):
         return EndsStatement()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -138,6 +137,31 @@ def test_prose_carries_its_maths_as_latex(kb):
         except Exception:
             failed += 1
     assert failed <= len(pieces) * 0.02, failed
+
+
+def test_prose_shows_each_numbered_display_once_whole_and_none_of_its_rows_again(kb):
+    """The running text shows every numbered display as its formula entity's LaTeX with its number,
+    once; no row of it (a fraction's denominator, a sum's limits) comes back as prose after it, and
+    no display is read as inline maths inside a paragraph."""
+    text = "\n\n".join(c for (c,) in kb.db.execute("SELECT content FROM chunks WHERE kind = 'text' ORDER BY ord"))
+    formulas = kb.db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'").fetchall()
+    assert len(formulas) == 125
+    assert [n for n, tex in formulas if text.count(f"$${tex}$$ ({n})") != 1] == []
+    assert re.findall(r"(?<!\$)\$ \(((?:\d|A)\.\d+)\)", text) == []       # "…$ (2.7)": a display read inline
+    # a fraction's rule read in prose as a bar over its denominator: the book prints no \overline
+    assert re.findall(r"(?<!\$)\$[^$]{0,200}\\(?:overline|underline)", text) == []
+
+
+def test_a_big_operator_raised_into_an_exponent_stays_on_its_line():
+    """TeX sets a sum in an exponent from the extension font at full size (`\\lambda^{\\sum_i x_i}`):
+    the sum, its limits and the exponent after it belong to the line of the letter they are raised on."""
+    import build_glyphs
+
+    page = build_glyphs.read_pages(str(ROOT / "book" / "book.pdf"), [34], True)[0]   # PDF page 35
+    line = next(l for l in page.lines if any(w.text == "gives" for w in l.words) and
+                any(w.text == "∑" for w in l.words))
+    assert [w.text for w in line.words][:3] == ["λ", "∑", "i"]
+    assert not any(l.text.startswith("∑") for l in page.lines)
 
 
 def test_glyph_layer_keeps_the_extension_fonts_tall_parenthesis():
