@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Iterable
 
 from build_common import MAX_CHUNK_TOKENS, BuildError, Chunk, Section, number_ranges, numbering_gaps
+from build_formula import plain_reading
 from build_markdown import markdown_structure, parse_front_matter
 from build_pdf import Reading, read_book
 from build_tags import TagsError, Vocabulary, assign_tags, load_vocabulary, read_tables_file, read_tags_file
@@ -212,7 +213,10 @@ LEAD_IN_CHARS = 300
 def embedding_text(c: Chunk, lead_in: str = "") -> str:
     heading = heading_of(c)
     if c.kind == "text":
-        return f"{heading}. {c.content}" if heading else c.content
+        # its maths read out plainly ("P(x|y) = (P(y|x)P(x))/(P(y))"): the model reads words and
+        # signs, and LaTeX markup only blurs them
+        body = readable(c.content)
+        return f"{heading}. {body}" if heading else body
     label = f"{c.kind.capitalize()} {c.number}"
     # a formula's content is LaTeX: it is embedded as its plain text; a statement holding code or
     # data rows, as its words
@@ -226,6 +230,20 @@ def embedding_text(c: Chunk, lead_in: str = "") -> str:
     name = ". ".join(p for p in (c.title, heading if heading != c.title else None) if p)
     intro = " ".join(p for p in (lead_in, c.context if c.context and c.context not in lead_in else None) if p)
     return " ".join(p for p in (f"{label}.", f"{name}." if name else "", intro, words) if p).strip()
+
+
+def readable(content: str) -> str:
+    """Text with each `$…$` and `$$…$$` of LaTeX replaced by its plain reading (one pass over the text)."""
+    if "$" not in content:
+        return content
+    out = []
+    for i, piece in enumerate(content.split("$$")):
+        if i % 2:
+            out.append(plain_reading(piece))
+            continue
+        for j, part in enumerate(piece.split("$")):
+            out.append(plain_reading(part) if j % 2 else part)
+    return "".join(out)
 
 
 SAYS_ENOUGH_WORDS = 6    # an entity whose own text has this many words (3+ letters) is embedded as it reads

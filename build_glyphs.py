@@ -312,7 +312,11 @@ def _word_from_spans(spans: list[Span]) -> Word:
         f = s.font
         return Word(s.text, s.x0, s.x1, s.top, s.bottom, round(s.size, 1), f.bold, f.mono, f.italic, f.name,
                     s.baseline, boxes=s.boxes, raw=s.raw, overprinted=s.overprinted)
-    main = max(spans, key=lambda s: (len(s.text) * s.size, s.size))
+    # the word's baseline and size are its body's, not a script's (a subscript is smaller: "Z" "16")
+    # nor an accent's (set on a baseline of its own above its letter)
+    body = [s for s in spans if not is_accent(s.text)] or spans
+    largest = max(s.size for s in body)
+    main = max((s for s in body if s.size >= largest * 0.85), key=lambda s: (len(s.text) * s.size, s.size))
     first = spans[0].font
     return Word("".join(s.text for s in spans), min(s.x0 for s in spans), max(s.x1 for s in spans),
                 min(s.top for s in spans), max(s.bottom for s in spans), round(main.size, 1), first.bold,

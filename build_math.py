@@ -16,7 +16,7 @@ from build_formula import (OPERATOR_NAMES, display_latex, font_alphabet, inline_
 from build_glyphs import Word, is_accent
 from build_heads import equation_number
 
-__all__ = ["display_latex", "inline_latex", "is_math_font", "is_math_word", "math_share", "table_markdown",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "math_share", "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
 
@@ -346,7 +346,7 @@ def ink_extent(line) -> tuple[float, float]:
     return top, bottom
 
 
-_LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
+LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
 
 
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None) -> list[int]:
@@ -372,7 +372,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return line.page == anchor.page
-        if len(line.words) == 1 and _LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
+        if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
             not prose(k) and not in_prose(k)

@@ -23,7 +23,7 @@ from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, printed_pages)
-from build_math import display_latex, is_math_word, math_share, numbered_display, plain_reading
+from build_math import LIST_MARK_RE, display_latex, is_math_word, math_share, numbered_display, plain_reading
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
 from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
@@ -293,7 +293,7 @@ class OpenBlock:
     lines: list[Line] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def takes(self, line: Line, layout: Layout) -> bool:
+    def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement.
 
         It ends at a box's edge (a shaded theorem), where a statement set in italic returns to the
@@ -305,6 +305,8 @@ class OpenBlock:
             return is_display(l, layout) or all(w.mono for w in l.words)
         if self.box is not None and line.page == self.page and not inside(line, self.box, pad=FRAME_PAD):
             return False
+        if self.box is not None and line.page != self.page and not any(inside(line, b, pad=FRAME_PAD) for b in boxes):
+            return False      # a framed statement goes on overleaf only in the frame's continuation
         if self.italic:
             prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2]
             if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not set_apart(line):
@@ -380,8 +382,8 @@ class OpenText:
     def add(self, line: Line, layout: Layout) -> None:
         """A line joins the last paragraph, or opens a new one after an indent or extra space."""
         last = self.last_line()
-        if last is None or line.x0 > layout.left + PARAGRAPH_INDENT or \
-                line.top - last.bottom > line.size * PARAGRAPH_SKIP:
+        if last is None or line.top - last.bottom > line.size * PARAGRAPH_SKIP or (
+                line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)):
             self.paragraphs.append([line])
         else:
             self.paragraphs[-1].append(line)
@@ -393,6 +395,19 @@ class OpenText:
         while len(self.paragraphs) > 1 and len(carried) <= LEAD_IN_PARAGRAPHS and _is_lead_in(self.paragraphs[-1]):
             carried.insert(0, self.paragraphs.pop())
         return carried
+
+
+def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
+    """A list item's next line: it starts where the item's text started on the line above (a hanging
+    indent), and that line ran to the column's right edge, so the item's sentence goes on."""
+    if line.page != last.page or last.x1 < layout.right - layout.body_size * FULL_LINE_SLACK:
+        return False
+    first = last.words[1] if len(last.words) > 1 and LIST_MARK_RE.fullmatch(last.words[0].text) else last.words[0]
+    return abs(line.x0 - first.x0) <= HANG_SLACK and math_share(line.words) < MOSTLY_MATHS
+
+
+FULL_LINE_SLACK = 1.5   # em: a line that ends this close to the column's right edge is full
+HANG_SLACK = 1.5        # pt: a continuation line starts this close under the item's text
 
 
 def _stands_as_display(line: Line) -> bool:
@@ -463,12 +478,13 @@ class DisplayMaths:
         entry = self._blocks.get(id(line))
         return entry[1] if entry is not None and entry[0] is line else None
 
-    def paragraphs(self, paragraphs: list[list[Line]], layout: Layout) -> list[str]:
+    def paragraphs(self, paragraphs: list[list[Line]], layout: Layout, prose: Line | None = None) -> list[str]:
         """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
-        (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it."""
+        (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it.
+        `prose`: a line that is text whatever its indent (a statement's first line, after its head)."""
         def display(p: list[Line]) -> bool:
-            return all(self.block_of(l) is not None or
-                       (l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS) for l in p)
+            return all(l is not prose and (self.block_of(l) is not None or (
+                l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS)) for l in p)
 
         groups: list[tuple[bool, list[Line]]] = []
 
@@ -505,15 +521,14 @@ class DisplayMaths:
             if not shown:
                 out.append(join_lines(lines, maths=True, bars=self.bars))
                 continue
-            if all(self.block_of(l) is not None for l in lines) and \
-                    not any(equation_label(l, layout) for l in lines):
-                continue     # rows of a numbered display shown with its number (a denominator on the next chunk)
             words, numbers = [], []
             for l in lines:
                 for w in l.words:
                     # a number stands at the row's end (or its start): "(S)" inside a row is maths
                     edge = w is l.words[-1] or w is l.words[0]
                     (numbers if edge and equation_number(w.text) and w.text.startswith("(") else words).append(w)
+            if not numbers and all(self.block_of(l) is not None for l in lines):
+                continue     # rows of a numbered display shown with its number (a denominator on the next chunk)
             read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
             if numbers and all(read):
                 # numbered displays were read whole as formula entities already: the text shows those
@@ -732,12 +747,20 @@ class ChunkBuilder:
         block, self.block = self.block, None
         if block is None:
             return None
-        text = join_lines(block.lines)
+        plain = join_lines(block.lines)
+        # its maths as LaTeX, as in running text: inline $…$, displays $$…$$ on their own
+        paragraphs = OpenText()
+        for line in block.lines:
+            paragraphs.add(line, self.layout)
+        text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout,
+                                                              prose=block.lines[0] if block.lines else None) if p)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
         if block.notes:
             text += "\n" + "\n".join(block.notes)
         extra = {"printed_number": block.printed} if block.printed else {}
+        if text != plain:
+            extra["text"] = plain       # the plain reading, for the embedding model
         opening = statement_opening(block.lines)
         if opening is not None:
             extra["words"] = opening
@@ -791,7 +814,7 @@ class ChunkBuilder:
     def add_line(self, line: Line) -> None:
         text = line.text
         if self.block is not None:
-            if self.block.takes(line, self.layout):
+            if self.block.takes(line, self.layout, self.page.boxes):
                 self.block.lines.append(line)
                 if END_MARK_RE.search(text) or drawn_end_mark(self.page, line):
                     self.close_block()

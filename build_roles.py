@@ -40,6 +40,7 @@ SAME_EDGE = 3                   # pt: two lines aligned on one left edge
 TITLE_WRAP_GAP = 0.8            # em: a heading's title wraps onto a line set solid below it
 RUN_IN_INDENT = 3               # em: a run-in head starts at the column's edge or at a paragraph's indent
 FRAME_PAD = 3                   # pt: a line stands inside the frame it is set in, give or take a rule's width
+TITLE_BAR_GAP = 1.5             # em: a head on a title bar ends this close above the frame below it
 SPACE_ABOVE_HEAD = 0.8          # em: a head that follows an unfinished sentence stands after extra space
 LIST_INDENT = 2.5               # em: an exercise list's numbers stand at the column's edge or a list indent
 MISSED_LABEL_REACH = 30         # pt: on a second look, an equation number may stop this short of the right edge
@@ -437,8 +438,18 @@ def run_in_head(line: Line, ctx: LineContext) -> Role | None:
     head = match_head(line, layout.body_font)
     if head and head.kind not in FLOAT_KINDS and (starts_statement(line, head, ctx) or (
             _missed(ctx, head.kind, head.number, line) and line.x0 <= layout.left + layout.body_size * RUN_IN_INDENT)):
-        return RunInHead(head, next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None))
+        return RunInHead(head, _frame_of_head(line, ctx))
     return None
+
+
+def _frame_of_head(line: Line, ctx: LineContext) -> tuple | None:
+    """The frame a statement's head opens: the one it is set in, or the one just below it when the
+    head stands on a title bar above the frame (the bar itself is no frame of the text)."""
+    inner = next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None)
+    if inner is not None:
+        return inner
+    return next((b for b in ctx.boxes if b[0] - FRAME_PAD <= line.x0 and line.x1 <= b[2] + FRAME_PAD
+                 and 0 <= b[1] - line.bottom <= ctx.layout.body_size * TITLE_BAR_GAP), None)
 
 
 def exercise_item(line: Line, ctx: LineContext) -> Role | None:

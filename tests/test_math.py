@@ -152,6 +152,15 @@ def test_prose_shows_each_numbered_display_once_whole_and_none_of_its_rows_again
     assert re.findall(r"(?<!\$)\$[^$]{0,200}\\(?:overline|underline)", text) == []
 
 
+def test_a_list_items_lines_hang_together(kb):
+    """A list item's continuation lines start under its text (a hanging indent), past the column's
+    edge: they go on with the item, words broken at their ends joined again."""
+    text = "\n\n".join(c for (c,) in kb.db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "• A transition model $T(s' \\mid s, a)$ giving the probability of moving to state $s'$ when action " \
+           "$a$ is taken in state $s$." in text
+    assert "• When the model is unknown, Q-learning (Algorithm 7.4) estimates the lookahead values" in text
+
+
 def test_a_big_operator_raised_into_an_exponent_stays_on_its_line():
     """TeX sets a sum in an exponent from the extension font at full size (`\\lambda^{\\sum_i x_i}`):
     the sum, its limits and the exponent after it belong to the line of the letter they are raised on."""
