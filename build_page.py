@@ -586,6 +586,33 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
     return body
 
 
+def _typeset_rule(g: tuple, lines: list[Line]) -> bool:
+    """A fraction's bar typeset in the text, not a stroke of a drawing: a thin rule with glyphs just
+    above it and just below it, within its ends, the wider of the two as wide as the rule (TeX sets
+    the bar to its numerator's or denominator's width; a drawing's line with labels is longer)."""
+    if g[3] - g[1] > FRACTION_RULE_THICKNESS:
+        return False
+    near = [l for l in lines if _touches(l, g)]
+    over = [w for l in near if g[1] - FRACTION_RULE_REACH <= l.bottom <= g[3] + 1
+            for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
+    under = [w for l in near if g[1] - 1 <= l.top <= g[3] + FRACTION_RULE_REACH
+             for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
+    if not over or not under:
+        return False
+    spans = [(min(w.x0 for w in ws), max(w.x1 for w in ws)) for ws in (over, under)]
+    within = all(g[0] - FRACTION_RULE_REACH <= a and b <= g[2] + FRACTION_RULE_REACH for a, b in spans)
+    return within and max(b - a for a, b in spans) >= (g[2] - g[0]) - FRACTION_RULE_REACH
+
+
+def _touches(l: Line, g: tuple) -> bool:
+    return l.top - FRACTION_RULE_REACH <= g[3] and l.bottom + FRACTION_RULE_REACH >= g[1] and \
+        any(w.x0 < g[2] and w.x1 > g[0] for w in l.words)
+
+
+FRACTION_RULE_THICKNESS = 1.6   # pt: a fraction's bar is a rule this thin or thinner
+FRACTION_RULE_REACH = 4         # pt: its numerator ends, and its denominator starts, this close to it
+
+
 def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int], layout: Layout) -> list[Line]:
     """Text inside the drawing next to a figure caption (above or below it), never body text.
 
@@ -601,8 +628,10 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
                 + [b[3] for b in page.boxes if b[3] <= top] + [0.0])
     ceiling = min([l.top for l in main if is_body(l) and l.top >= bottom]
                   + [b[1] for b in page.boxes if b[1] >= bottom] + [page.height])
-    above = [g for g in page.graphics if floor < g[1] and g[3] <= top + 2 and g[0] < layout.margin_x]
-    below = [g for g in page.graphics if g[1] >= bottom - 2 and g[3] < ceiling and g[0] < layout.margin_x]
+    typeset = [g for g in page.graphics if _typeset_rule(g, main)]
+    shapes = [g for g in page.graphics if g not in typeset]
+    above = [g for g in shapes if floor < g[1] and g[3] <= top + 2 and g[0] < layout.margin_x]
+    below = [g for g in shapes if g[1] >= bottom - 2 and g[3] < ceiling and g[0] < layout.margin_x]
     # A rule alone (a statement's closing rule, a table's) is no drawing: a drawing has height.
     if below and max(g[3] for g in below) - min(g[1] for g in below) < layout.body_size:
         below = []
@@ -643,7 +672,9 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
             sum(1 for w in l.words if PROSE_WORD_RE.fullmatch(w.text)) < PROSE_LINE_WORDS
             and l.x1 > region[0] and l.x0 < region[2]
             and l.top < region[3] and l.bottom > region[1])
-    candidates = [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1]
+    # a line beside a fraction's bar or under a radical is a display's row, never a drawing's label
+    candidates = [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1
+                  and not any(_touches(l, r) for r in typeset)]
     taken: list[Line] = []
     for _ in range(DRAWING_TEXT_ROUNDS):
         # an axis's title stands beyond its tick labels: the text found widens the drawing's reach

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_heads import OutlineHeading, entity_kind, equation_number, head_number, outline_headings
+from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, printed_pages)
 from build_math import LIST_MARK_RE, display_latex, is_math_word, math_share, numbered_display, plain_reading
@@ -777,7 +777,13 @@ class ChunkBuilder:
 
     def add_found(self, found: FoundEntity, pdf_page: int) -> None:
         """An entity found whole on the page; a float or a statement ends the open text (a formula sits in it)."""
-        if found.kind != "formula":
+        block = self.block
+        # a float set at the top of the next page interrupts a statement without ending it: TeX moves
+        # floats to a page's top and the statement's text goes on below
+        overleaf = block is not None and found.kind in FLOAT_KINDS and \
+            pdf_page > (block.lines[-1].page if block.lines else block.page) and \
+            not any(l.page == pdf_page for l in block.lines)
+        if found.kind != "formula" and not overleaf:
             self.flush_text()
             self.close_block()
         chunk = self.add_entity(found, pdf_page)
