@@ -706,6 +706,25 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
     return taken
 
 
+def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list[Node]:
+    """What stands on (or hangs from) a rule, unless it is part of a row that runs on past the rule's
+    end: TeX boxes a fraction's numerator and denominator (and an overlined body), so nothing on
+    their level crosses the rule's ends; a glyph that does makes the part a piece of the row above or
+    below (the closing bar of |z| over the bar of a conjugate), and the rule none of its business."""
+    if not part:
+        return part
+    _, _, top, bottom = _box(part)
+    for n in nodes:
+        if n in part or n.top >= bottom - ROW_OVERLAP or n.bottom <= top + ROW_OVERLAP:
+            continue
+        if any(n.x0 < end - ROW_OVERLAP and n.x1 > end + ROW_OVERLAP for end in (x0, x1)):
+            return []
+    return part
+
+
+ROW_OVERLAP = 0.5   # pt: a glyph crosses a rule's end, or shares a part's level, by more than this
+
+
 def _fractions(nodes: list[Node], rules: list[tuple]):
     """A rule with glyphs standing on it and hanging from it, within its length: a fraction.  The
     shortest rule first, so that nested fractions are built from the inside out."""
@@ -717,8 +736,8 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         size = _size(inside) if inside else 10.0
         above = [n for n in inside if n.bottom <= top + size * 0.12]
         below = [n for n in inside if n.top >= bottom - size * 0.12]
-        num = _stack(above, top, True, size)
-        den = _stack(below, bottom, False, size)
+        num = _row_part(_stack(above, top, True, size), nodes, x0, x1)
+        den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1)
         if not num or not den:
             left.append(rule)
             continue
@@ -746,8 +765,9 @@ def _lines(nodes: list[Node], rules: list[tuple]):
         x0, top, x1, bottom = rule
         inside = [n for n in nodes if _inside(n, x0, x1, 1.0) and n.x1 - n.x0 > 0]
         size = _size(inside) if inside else 10.0
-        under = _stack([n for n in inside if n.top >= bottom - size * 0.1], bottom, False, size)
-        over = _stack([n for n in inside if n.bottom <= top + size * 0.1], top, True, size)
+        under = _row_part(_stack([n for n in inside if n.top >= bottom - size * 0.1], bottom, False, size),
+                          nodes, x0, x1)
+        over = _row_part(_stack([n for n in inside if n.bottom <= top + size * 0.1], top, True, size), nodes, x0, x1)
         target, kind = (under, "overline") if under and not over else ((over, "underline") if over and not under
                                                                        else (None, None))
         if not target:
@@ -1206,10 +1226,22 @@ def _rows_tex(rows: list[list[list[Node]]]) -> list[str]:
     return out
 
 
+# TeX's widest automatic maths space is a thick space (5/18 em); a gap of most of an em between two
+# pieces of one row was put there on purpose (\quad, an alignment's column gap) and is kept as \quad,
+# so "1·9 = 9   2·9 = 2" never reads as "9 2" glued into 92 (beside a relation the gap is a column's:
+# eqnarray's).
+QUAD_GAP = 0.8   # em
+
+
 def _row_tex(nodes: list[Node]) -> list[str]:
     out: list[str] = []
+    last: Node | None = None
     for n in sorted(nodes, key=lambda n: n.x0):
+        if last is not None and out and n.x0 - last.x1 >= QUAD_GAP * max(n.size, last.size) \
+                and "rel" not in (n.role, last.role):   # eqnarray sets its relation column apart
+            out.append(r"\quad")
         out += _tex(n)
+        last = n if last is None or n.x1 > last.x1 else last
     return out
 
 
@@ -1384,8 +1416,8 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
                        min(n.x0 for n in row) > min(m for m in marks if m is not None) - size else render(toks))
             continue
         ordered = sorted(row, key=lambda n: n.x0)
-        before = [t for n in ordered if n.x1 <= mark + 0.5 for t in _tex(n)]
-        after = [t for n in ordered if n.x1 > mark + 0.5 for t in _tex(n)]
+        before = _row_tex([n for n in ordered if n.x1 <= mark + 0.5])
+        after = _row_tex([n for n in ordered if n.x1 > mark + 0.5])
         out.append(render([*before, "&", *after]))
     return r"\begin{aligned}" + r" \\ ".join(out) + r"\end{aligned}"
 

@@ -82,9 +82,8 @@ def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
     sizes: Counter = Counter(w.size for page in pages for line in page.lines for w in line.words)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     for page in pages:
-        for line in page.lines:
-            if _in_band(line, page, body):
-                band_counts[_shape(line.text)] += 1
+        # pages, not lines: rows of one display broken over a page's foot share a shape ("# · # = #")
+        band_counts.update({_shape(line.text) for line in page.lines if _in_band(line, page, body)})
     threshold = REPEATS if len(pages) >= 6 else REPEATS - 1
     for page in pages:
         kept = []
