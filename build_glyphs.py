@@ -263,6 +263,7 @@ class Word:
     boxes: array | None = None                  # a single run's per-glyph boxes and raw text (see Span)
     raw: str | None = None
     overprinted: bool = False
+    prose_letter: bool = False    # a lone italic letter the book's own evidence says is a word (build_math)
 
 
 @dataclass

@@ -16,7 +16,8 @@ from build_formula import (OPERATOR_NAMES, display_latex, font_alphabet, inline_
 from build_glyphs import Word, is_accent
 from build_heads import equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "math_share", "table_markdown",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_prose_letters", "math_share",
+           "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
 
@@ -44,10 +45,42 @@ def _maths_letters(raw: str | None) -> bool:
     return bool(raw) and any("\U0001d400" <= ch <= "\U0001d7ff" for ch in raw)
 
 
+def mark_prose_letters(pages) -> int:
+    """A book that sets its variables in a maths font does not set them in its text italic: there a
+    lone letter of the text italic is a word ("Let $G$ be a group" in an italic theorem), not maths.
+    The evidence is the book's own: lone letters in maths fonts outnumber those in its text italic
+    (a book whose maths italic is its text italic, mathptmx's Times, has few of the former).  Marks
+    those words and returns how many it marked."""
+    maths, text = 0, []
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                if not _LONE_LETTER.fullmatch(w.text.rstrip(".,;:")):
+                    continue
+                fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
+                if all(is_math_font(f) for f in fonts):
+                    maths += 1
+                elif not any(is_math_font(f) for f in fonts) and not _maths_letters(w.raw) and \
+                        (w.italic if not w.spans else all(s.font.italic for s in w.spans)):
+                    text.append(w)
+    if maths < PROSE_LETTER_EVIDENCE or maths < len(text) * PROSE_LETTER_RATIO:
+        return 0
+    for w in text:
+        w.prose_letter = True
+    return len(text)
+
+
+PROSE_LETTER_EVIDENCE = 50   # lone letters in maths fonts: fewer say nothing about the book's maths
+PROSE_LETTER_RATIO = 3       # ... and they outnumber the text italic's lone letters this many times
+
+
 def is_math_word(w) -> bool:
     """Whether a word is (part of) a formula: some glyph of it is set in a maths font (other than
     the few a text face borrows from the symbol font between its own letters), it carries Unicode
-    maths alphanumerics, or it is a lone italic letter."""
+    maths alphanumerics, or it is a lone italic letter (unless the book sets its variables in a
+    maths font: mark_prose_letters)."""
+    if w.prose_letter:
+        return False
     if not w.spans:
         return is_math_font(w.font) or _maths_letters(w.raw) or (w.italic and bool(_LONE_LETTER.fullmatch(w.text)))
     if any(s.raw and _maths_letters(s.raw) for s in w.spans):

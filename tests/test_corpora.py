@@ -229,3 +229,18 @@ def test_a_display_broken_over_a_page_keeps_its_rows_and_columns(tmp_path_factor
     assert "9\\quad2\\cdot9" in products and "92\\cdot9" not in products and "1011" not in products, products
     conjugate = db.execute("SELECT content FROM chunks WHERE kind = 'example' AND number = '4.16'").fetchone()[0]
     assert "\\overline{z} & = 2-3i" in conjugate and "|z| & = \\sqrt{13}" in conjugate, conjugate
+
+
+def test_a_lone_italic_word_is_no_variable_where_the_book_sets_variables_in_a_maths_font(tmp_path_factory):
+    """Abstract Algebra sets its variables in a maths italic (CMMI) and its theorems in the text
+    italic: the article "a" of an italic theorem is a word, not the variable $a$ ("Every subgroup of
+    a cyclic group is cyclic"), while its G stays maths."""
+    import apsw
+
+    require_corpora()
+    _, path, _ = built("aata_2022", tmp_path_factory)
+    db = apsw.Connection(f"file:{path}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    theorem = db.execute("SELECT content FROM chunks WHERE kind = 'theorem' AND number = '4.10'").fetchone()[0]
+    proposition = db.execute("SELECT content FROM chunks WHERE kind = 'proposition' AND number = '4.12'").fetchone()[0]
+    assert theorem.startswith("Every subgroup of a cyclic group is cyclic"), theorem
+    assert proposition.startswith("Let $G$ be a cyclic group of order $n$"), proposition
