@@ -311,10 +311,17 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
                for parity in (0, 1)}
     every = _column_edges([p for p in pages if not p.rotated], body)
     for parity, found in layouts.items():
-        # A parity with too few pages to tell (a short document) takes the whole document's edges.
+        # A parity with too few pages to tell (a short document) takes the whole document's edges,
+        # shifted to where its own few lines stand when they agree with that width: a two-sided
+        # layout moves the text block from page to page but never changes its width.
         if found is None:
-            layouts[parity] = every or Layout(left=72, right=pages[0].width * 0.8,
-                                              margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
+            own = _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body, FEW_LINES)
+            if every and own and abs((own.right - own.left) - (every.right - every.left)) <= SAME_WIDTH:
+                found = own
+        if found is None:
+            found = every or Layout(left=72, right=pages[0].width * 0.8,
+                                    margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
+        layouts[parity] = found
         layouts[parity].body_font = body_font
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
         layouts[parity].leading = _leading(pages, body)
@@ -352,14 +359,18 @@ def _label_column(pages: list[Page], layout: Layout) -> float:
         else layout.right
 
 
-def _column_edges(pages: list[Page], body: float) -> Layout | None:
+FEW_LINES = 5      # full lines: enough to place a text block whose width the rest of the book gives
+SAME_WIDTH = 3     # pt: two text blocks this close in width are one block, shifted
+
+
+def _column_edges(pages: list[Page], body: float, least: int = 20) -> Layout | None:
     starts, ends = Counter(), Counter()
     for page in pages:
         for line in page.lines:
             if len(line.words) >= FULL_LINE_WORDS:
                 starts[round(line.x0)] += 1
                 ends[round(line.x1)] += 1
-    if sum(ends.values()) < 20:
+    if sum(ends.values()) < least:
         return None
     width = pages[0].width
     left = starts.most_common(1)[0][0]

@@ -75,3 +75,16 @@ def test_a_statement_is_whole_and_its_footnote_apart(monograph):
         body, _, notes = content.partition("[Footnote]")
         assert "still belongs to it" in body and "Uniqueness" not in body, (number, content)
         assert "Uniqueness follows" in notes, (number, content)
+
+
+def test_a_short_two_sided_document_places_each_pages_text_block(tmp_path_factory):
+    """handout.pdf: three pages of a two-sided article whose text block moves between odd and even
+    pages; its even page holds too few lines to place the block by itself, so it takes the width
+    the odd pages give at the place its own lines start, and the three numbered displays there are
+    found (with the odd pages' edges, none was: their numbers stood off the supposed edge)."""
+    _, db, _ = build("handout", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula' AND pdf_page = 2"))
+    assert set(formulas) == {"1.1", "1.2", "1.3"}, formulas
+    assert formulas["1.1"].startswith(r"\begin{bmatrix}x_{1} \\ x_{2}\end{bmatrix} = \begin{bmatrix}\Sigma_{11}")
+    assert formulas["1.2"] == r"\pi(q) = \sum_{d = 0}^{\infty}p(d)(r\min(q, d)-cq)"
+    assert formulas["1.3"] == r"q^{*} = \min\{q:F(q) \geq \frac{r-c}{r}\}"
