@@ -65,7 +65,28 @@ def _folded_char(ch: str) -> str:
     return "".join(out)
 
 
-def _script_end(text: str, i: int) -> int:
+def _group_ends(text: str) -> list[int]:
+    """For each "{" of the text, the index just after the "}" that closes it (the text's end when none
+    does), every other index mapped to itself; escaped braces (\\{) are no group.  One pass."""
+    ends = list(range(len(text)))
+    open_at: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            open_at.append(i)
+        elif ch == "}" and open_at:
+            ends[open_at.pop()] = i + 1
+        i += 1
+    for k in open_at:
+        ends[k] = n
+    return ends
+
+
+def _script_end(text: str, i: int, group_end: list[int]) -> int:
     """Where the argument of a script mark ending just before i ends: a braced group, a command, or
     one character (spaces before it skipped)."""
     n = len(text)
@@ -74,16 +95,7 @@ def _script_end(text: str, i: int) -> int:
     if i >= n:
         return i
     if text[i] == "{":
-        depth, i = 0, i
-        while i < n:
-            if text[i] == "\\":
-                i += 2
-                continue
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-            if depth == 0:
-                return i
-        return n
+        return group_end[i]
     if text[i] == "\\":
         j = i + 1
         while j < n and text[j].isalpha():
@@ -95,7 +107,9 @@ def _script_end(text: str, i: int) -> int:
 def scripts_in_order(text: str) -> tuple[str, list[int]]:
     """LaTeX with every superscript written before its subscript (`G^{(i)}_{d-1}`) turned round
     (`G_{d-1}^{(i)}`): both print the same, and the book's text may hold either.  Returns the text
-    and, per character, its index in the original.  One pass: each argument is read once."""
+    and, per character, its index in the original.  Linear: braces are matched once, up front, so
+    no argument is scanned again for each script mark inside it."""
+    group_end = _group_ends(text)
     out: list[str] = []
     where: list[int] = []
     i, n = 0, len(text)
@@ -107,12 +121,12 @@ def scripts_in_order(text: str) -> tuple[str, list[int]]:
             i += 2
             continue
         if ch == "^":
-            sup_end = _script_end(text, i + 1)
+            sup_end = _script_end(text, i + 1, group_end)
             j = sup_end
             while j < n and text[j] == " ":
                 j += 1
             if j < n and text[j] == "_":
-                sub_end = _script_end(text, j + 1)
+                sub_end = _script_end(text, j + 1, group_end)
                 for start, end in ((j, sub_end), (i, sup_end)):
                     out.append(text[start:end])
                     where.extend(range(start, end))

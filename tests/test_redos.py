@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from rag_budget import MAX_PASSAGE   # /quote/check's longest passage
+
 ROOT = Path(__file__).resolve().parents[1]
 # The project's modules: every top-level .py of the checkout (the library, the builder, the entry points).
 MODULES = sorted(p.stem for p in ROOT.glob("*.py"))
@@ -121,7 +123,8 @@ def attack_strings(limit: int) -> dict[str, str]:
         strings[f"run of {name}"] = ch * limit
     alternations = {"camel digits": "aB0", "word space": "ab ", "reference": "Algorithm 1.", "section": "§1.",
                     "eq parens": "(1.1)", "dotted number": "1.", "camel": "aBc", "tag": "[1]", "mixed": "x_1^2 ",
-                    "sentence": "Ab. ", "hyphenated": "ab-"}
+                    "sentence": "Ab. ", "hyphenated": "ab-", "script group": "^{", "script pair": "^{a}_",
+                    "command script": "^\\alpha_"}
     for name, unit in alternations.items():
         strings[f"repeat {name}"] = (unit * (limit // len(unit) + 1))[:limit]
     strings["camel then digits"] = ("aB" + "0" * limit + "Cd_")[:limit]
@@ -136,8 +139,10 @@ PROBE = textwrap.dedent('''
                           validate_semantic)
     from rag_answers import sentences, split_passages, terms, validate_ask
     from rag_mcp import mcp_filters
+    from rag_formulas import search_formulas
+    from rag_quotes import check_quote
 
-    strings, long_strings, db = json.loads(sys.stdin.read())
+    strings, long_strings, passages, db = json.loads(sys.stdin.read())
     kb = KnowledgeBase(db)
 
     def quietly(fn, *args):
@@ -161,6 +166,8 @@ PROBE = textwrap.dedent('''
         "mcp_filters": lambda s: quietly(mcp_filters, {"part": s, "section": s}, kb.parts()),
         "sentences": lambda s: sentences(s),
         "terms": lambda s: terms(s),
+        "check_quote": lambda s: quietly(check_quote, kb, s),
+        "search_formulas": lambda s: quietly(search_formulas, kb, s),
     }
     long_entry_points = {"split_passages": split_passages, "sentences": sentences, "terms": terms}
     worst = {}
@@ -174,6 +181,10 @@ PROBE = textwrap.dedent('''
             started = time.perf_counter()
             fn(s)
             worst[f"{name} on {label} ({len(s)} chars)"] = time.perf_counter() - started
+    for label, s in passages.items():     # the quote check takes longer text than a query
+        started = time.perf_counter()
+        quietly(check_quote, kb, s)
+        worst[f"check_quote on {label} ({len(s)} chars)"] = time.perf_counter() - started
     print(json.dumps(worst))
 ''')
 
@@ -186,7 +197,8 @@ def test_query_path_stays_fast_on_hostile_input():
     strings = attack_strings(QUERY_LIMIT)
     long_strings = {k: v for k, v in attack_strings(SELECTED_TEXT_LIMIT).items()
                     if k.startswith(("run of", "repeat"))}
-    payload = json.dumps([strings, long_strings, str(ROOT / "knowledge.sqlite")])
+    passages = attack_strings(MAX_PASSAGE)
+    payload = json.dumps([strings, long_strings, passages, str(ROOT / "knowledge.sqlite")])
     try:
         out = subprocess.run([sys.executable, "-c", PROBE], input=payload, capture_output=True, text=True,
                              cwd=ROOT, timeout=WHOLE_RUN_BOUND)
@@ -194,6 +206,6 @@ def test_query_path_stays_fast_on_hostile_input():
         pytest.fail(f"the query path did not finish {len(strings)} hostile strings in {WHOLE_RUN_BOUND} s")
     assert out.returncode == 0, out.stderr[-3000:]
     seconds = json.loads(out.stdout.strip().splitlines()[-1])
-    assert len(seconds) >= 13 * len(strings)
+    assert len(seconds) >= 15 * len(strings)
     slow = {k: round(v, 3) for k, v in seconds.items() if v > PER_CALL_BOUND}
     assert not slow, slow
