@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from build_glyphs import Line, Page
 from build_heads import equation_number
@@ -318,9 +318,9 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
             own = _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body, FEW_LINES)
             if every and own and abs((own.right - own.left) - (every.right - every.left)) <= SAME_WIDTH:
                 found = own
-        if found is None:
-            found = every or Layout(left=72, right=pages[0].width * 0.8,
-                                    margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
+        if found is None:   # a copy each: the fields set below are the parity's own
+            found = replace(every) if every else Layout(left=72, right=pages[0].width * 0.8,
+                                                        margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
         layouts[parity] = found
         layouts[parity].body_font = body_font
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
