@@ -176,7 +176,7 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
     # width, a guessed weight), and a bold maths font says so in its name
-    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b", name))
+    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b", name))
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI", name))
     if is_bold:
         return "bfit" if is_italic else "bf"
@@ -190,7 +190,7 @@ def is_maths_font(font: str) -> bool:
     name = font.upper()
     if re.search(r"^CMMI|^CMB?SY|^CMEX|^MSAM|^MSBM|^EUFM|^EUSM|^RSFS|MATH|^TXSY|^PXSY|^TXEX|^PXEX|^NEWTXMI|"
                  r"^NEWPXMI|^NEWTXBMI|^NEWPXBMI|^TXMIA|^PXMIA|^TXBMIA|^PXBMIA|^ZPLM|^ZTMCM|STANDARDSYM|^SYMBOL|"
-                 r"^ESINT|^STMARY|^WASY", name):
+                 r"^ESINT|^STMARY|^WASY|^EUR[MB]\d", name):
         return True
     return bool(re.search(r"MATHITALIC|MATHSYMBOL|MATHEXTENSION|PAZOMATH", name))
 
@@ -886,7 +886,9 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
     """Whether a small glyph is the script of a larger one just before it (its subscript hanging
     over an operator in the row below, its superscript under one in the row above)."""
     for m in nodes:
-        if m is n or m is op or m.size < n.size * 1.15:
+        # an opening delimiter takes no scripts: a limit starting just right of a tall bracket
+        # (\Big[\sum_{k=1}) is the operator's
+        if m is n or m is op or m.size < n.size * 1.15 or m.role == "open":
             continue
         if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3:
             return True
