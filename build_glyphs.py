@@ -264,6 +264,8 @@ class Word:
     raw: str | None = None
     overprinted: bool = False
     prose_letter: bool = False    # a lone italic letter the book's own evidence says is a word (build_math)
+    maths_word: bool = False      # maths by the book's own evidence: a lone bold letter among regular words,
+                                  # or set in a text family's italic that serves as the maths italic (build_math)
 
 
 @dataclass
@@ -397,10 +399,14 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
                 for i in by_base.get(k, ()):
                     line = lines[i]
                     first = line.words[0]
-                    # smaller than every word on the line's baseline: a script, not a line of text set
-                    # beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt); the
-                    # line's own scripts are not its body
-                    body = min(x.size for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts)
+                    # smaller than the words on the line's baseline beside it: a script, not a line
+                    # of text set beside a larger label ("NOTE" in 20 pt beside a two-line note in
+                    # 10 pt); the line's own scripts are not its body.  Beside it, because a margin
+                    # note in a smaller size may share the baseline (a side note's mark on the body
+                    # text is no script of the note's 8 pt words)
+                    on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
+                    near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
+                    body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
                     if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= bases[i] + first.size * 0.45 \
                             and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
                         target = i

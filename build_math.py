@@ -16,7 +16,7 @@ from build_formula import (OPERATOR_NAMES, display_latex, font_alphabet, inline_
 from build_glyphs import Word, is_accent
 from build_heads import equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_maths_italics", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -45,6 +45,41 @@ def _maths_letters(raw: str | None) -> bool:
     return bool(raw) and any("\U0001d400" <= ch <= "\U0001d7ff" for ch in raw)
 
 
+_WORD_RUN = re.compile(r"[^\W\d_]{4,}")
+
+
+def mark_maths_italics(pages) -> int:
+    """A text family's italic that the book uses as its maths italic (mathpazo's Palatino italic
+    beside a Pagella text face): its glyphs never spell a word of four letters or more, and they
+    share words with glyphs of maths fonts (`hF(q)`, `n/2|Σ|`).  A text italic spells words.  Marks
+    the words set partly in such a font and returns how many it marked."""
+    spans: dict[str, list] = {}
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                runs = [(s.font.name, s.font.italic, s.text) for s in w.spans] if w.spans else [(w.font, w.italic, w.text)]
+                with_maths = any(is_math_font(f) for f, _, _ in runs)
+                for font, italic, text in runs:
+                    if italic and not is_math_font(font):
+                        spans.setdefault(font, []).append((w, bool(_WORD_RUN.search(text)), with_maths))
+    marked = 0
+    for font, seen in spans.items():
+        n = len(seen)
+        if n < MATHS_ITALIC_EVIDENCE or sum(1 for _, spelt, _ in seen if spelt) > n * MATHS_ITALIC_WORDS or \
+                sum(1 for _, _, m in seen if m) < n * MATHS_ITALIC_WITH_MATHS:
+            continue
+        for w, _, _ in seen:
+            if not w.maths_word and not w.prose_letter:
+                w.maths_word = True
+                marked += 1
+    return marked
+
+
+MATHS_ITALIC_EVIDENCE = 20      # glyph runs in the font: fewer say nothing
+MATHS_ITALIC_WORDS = 0.03       # ... at most this share of them spell a word (four letters or more)
+MATHS_ITALIC_WITH_MATHS = 0.05  # ... and at least this share stand in a word with a maths font's glyphs
+
+
 def mark_prose_letters(pages) -> int:
     """A book that sets its variables in a maths font does not set them in its text italic: there a
     lone letter of the text italic is a word ("Let $G$ be a group" in an italic theorem), not maths.
@@ -58,7 +93,7 @@ def mark_prose_letters(pages) -> int:
                 if not _LONE_LETTER.fullmatch(w.text.rstrip(".,;:")):
                     continue
                 fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
-                if all(is_math_font(f) for f in fonts):
+                if w.maths_word or all(is_math_font(f) for f in fonts):
                     maths += 1
                 elif not any(is_math_font(f) for f in fonts) and not _maths_letters(w.raw) and \
                         (w.italic if not w.spans else all(s.font.italic for s in w.spans)):
@@ -68,6 +103,35 @@ def mark_prose_letters(pages) -> int:
     for w in text:
         w.prose_letter = True
     return len(text)
+
+
+_BOLD_LETTER = re.compile(r"[A-Za-z][0-9]*[.,;:]?")
+
+
+def mark_bold_symbols(pages) -> int:
+    """A lone bold letter between words of the regular weight is a bold maths symbol (a vector
+    `$\\mathbf{x}$`, a matrix), whatever font the book's \\mathbf takes: heads, labels and bold
+    terms are bold words beside bold words, or open their line with punctuation ("(a)", "A.").  Marks
+    those words and returns how many it marked."""
+    marked = 0
+    for page in pages:
+        for line in page.lines:
+            words = line.words
+            for i, w in enumerate(words):
+                if not w.bold or w.italic or not _BOLD_LETTER.fullmatch(w.text) or is_math_word(w):
+                    continue
+                left = words[i - 1] if i else None
+                right = words[i + 1] if i + 1 < len(words) else None
+                if left is None and (right is None or w.text[-1] in ".,;:"):
+                    continue
+                # a neighbour of the text face is of the regular weight and size; maths beside it
+                # (its exponent, `\\mathbf{R}^{\\pi}`) says nothing against it
+                if any(o is not None and not is_math_word(o) and (o.bold or abs(o.size - w.size) > w.size * 0.1)
+                       for o in (left, right)):
+                    continue
+                w.maths_word = True
+                marked += 1
+    return marked
 
 
 PROSE_LETTER_EVIDENCE = 50   # lone letters in maths fonts: fewer say nothing about the book's maths
@@ -81,12 +145,21 @@ def is_math_word(w) -> bool:
     maths font: mark_prose_letters)."""
     if w.prose_letter:
         return False
+    if w.maths_word:
+        return True
     if not w.spans:
         return is_math_font(w.font) or _maths_letters(w.raw) or (w.italic and bool(_LONE_LETTER.fullmatch(w.text)))
     if any(s.raw and _maths_letters(s.raw) for s in w.spans):
         return True
     math = [s for s in w.spans if is_math_font(s.font.name)]
     if not math:
+        first = w.spans[0]
+        # an italic letter carrying a smaller script ($d_{1:m}$ where the maths italic is a text
+        # family's italic): prose sets no subscripts
+        if first.font.italic and _LONE_LETTER.fullmatch(first.text) and \
+                any(s.size < first.size * 0.85 and abs(s.baseline - first.baseline) > first.size * 0.1
+                    for s in w.spans[1:]):
+            return True
         return any(s.font.italic and _LONE_LETTER.fullmatch(s.text) for s in w.spans) and \
             _LONE_LETTER.fullmatch(w.text.rstrip(".,;:")) is not None
     borrowed = all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT for s in math)
@@ -267,6 +340,18 @@ def _accents(w: Word, other: Word | None) -> bool:
         w.x0 < other.x1 and other.x0 < w.x1 and w.bottom <= other.baseline
 
 
+def _note_mark(w: Word, before: Word) -> bool:
+    """A small raised number just after a formula's closing punctuation: a note's mark (`$\\lambda$:`
+    then the side note's 1), not an exponent."""
+    return before.text[-1:] in ".,;:" and w.text.isdigit() and w.size < before.size * 0.85 and \
+        w.baseline < before.baseline - before.size * 0.2
+
+
+def _bracket_depth(text: str) -> int:
+    """How many round or square brackets a word opens and leaves open (negative: closes)."""
+    return text.count("(") + text.count("[") - text.count(")") - text.count("]")
+
+
 def prose_with_math(words: list[Word], bars=()) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
     in the signs and numbers beside it; punctuation of the text face at its end stays outside."""
@@ -285,8 +370,13 @@ def prose_with_math(words: list[Word], bars=()) -> str:
             start -= 1
             out.pop()
         end = k + 1
-        while end < n and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
-                end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))):
+        # brackets the run opened and has not closed: a closing bracket after it is the formula's
+        # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
+        depth = sum(_bracket_depth(x.text) for x in words[start:end])
+        while end < n and not _note_mark(words[end], words[end - 1]) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
+                end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
+                or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)):
+            depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
         tail = ""

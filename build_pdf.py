@@ -23,7 +23,8 @@ from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, printed_pages)
-from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_prose_letters, math_share, numbered_display,
+from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_maths_italics,
+                        mark_prose_letters, math_share, numbered_display,
                         plain_reading)
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
@@ -82,7 +83,9 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     them) say where to look.  The walk runs again accepting, for those numbers on those pages
     only, a head in the body face or an equation number a little off the column's edge."""
     pages = document.pages
+    mark_maths_italics(pages)
     mark_prose_letters(pages)
+    mark_bold_symbols(pages)
     folios = drop_running_lines(pages)
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
     drop_folio_lines(pages, printed)
