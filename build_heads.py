@@ -154,6 +154,12 @@ def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
+def _after_number(title: str, text: str) -> bool:
+    """Whether a line prints the title right after a number ("4.2 A Single Order")."""
+    at = text.find(title)
+    return at > 0 and re.search(r"\d[.:]?\s*$", text[:at]) is not None
+
+
 _LEADING_NUMBER = re.compile(r"^(?:(?P<word>chapter|part|appendix|lecture)\s+)?(?P<num>(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+))"
                              r"(?:\.|:)?(?:\s+|$)", re.IGNORECASE)
 
@@ -199,6 +205,11 @@ def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
         # Bookmarks often carry the number: "I Probabilistic Reasoning", "2.1 Sets"; the page sets it apart.
         prefix = _LEADING_NUMBER.match(entry.title.strip())
         core = entry.title.strip()[prefix.end():] if prefix and len(entry.title.strip()[prefix.end():]) >= 3 else ""
+        # a lone capital is a number (Appendix "A Notation") unless the page prints it after the
+        # heading's own number ("4.2 A Single Order": an article)
+        if core and not prefix.group("word") and re.fullmatch(r"[A-Z]", prefix.group("num")) and \
+                any(_after_number(_norm(entry.title)[:24], _norm(l.text)) for l in page.lines):
+            core = ""
         title = _norm(core or entry.title)
         if len(title) < 3:
             found.append(None)

@@ -24,7 +24,7 @@ FURNITURE_SIZE = 1.05    # of the body size: a head or foot is set no larger tha
 HEAD_FOLIO_BAND = 0.15   # of the page's height: a head or foot seen once carries a folio above this height
 FOOT_FOLIO_BAND = 0.85   # ... or below this one
 FURNITURE_WORDS = 12     # a running head or foot is a short line
-FOLIO_GAP = 1.0          # em: a folio beside a head's or foot's words stands further off than a word space
+FOLIO_GAP = 0.8          # em: a folio beside a head's or foot's words stands further off than a word space (a \quad, less its ink's side bearings)
 REPEATS = 3              # a head or foot's shape (digits aside) recurs on this many pages (2 in a short document)
 
 

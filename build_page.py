@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from build_common import Chunk
@@ -119,6 +119,7 @@ class MarginCaption:
     lines: list[Line]
     used: bool = False
     printed: str = ""
+    drawn: list[Line] = field(default_factory=list)   # text drawn in the margin figure it captions
 
 
 def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[Item]:
@@ -160,6 +161,12 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
+        # words that go on across the edge with a word space between, in the same size, are one
+        # line set across the full width (the class's fullwidth text): a margin note stands clear
+        # of the text block by the margin's gap
+        if left and right and right[0].x0 - max(w.x1 for w in left) < layout.body_size * FULL_WIDTH_SPACE \
+                and abs(right[0].size - left[-1].size) < 0.5:
+            left, right = line.words, []
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
             left, right = line.words, []
@@ -170,6 +177,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     return main, margin
 
 
+FULL_WIDTH_SPACE = 0.5        # ems: words across the margin's edge this close are one line of full-width text
 FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left edge
 FOOTNOTE_RULE_WIDTH = (0.1, 0.6)   # of the column's width: it is a short rule, neither a dash nor a table's
 FOOTNOTE_SIZE = 0.95          # of the body size: footnotes are set smaller than the text
@@ -240,7 +248,8 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
             blocks.append([line])
         else:
             blocks[-1].append(line)
-    captions, notes = [], []
+    captions, notes, drawn = [], [], []
+    shapes = [g for g in page.graphics if g[2] > layout.margin_x]     # drawings in the margin column
     for block in blocks:
         text = join_lines(block)
         head = _margin_caption(Line([w for l in block for w in l.words], page.number), layout)
@@ -249,8 +258,43 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
             captions.append(MarginCaption(head.kind, head.number, title, block[0].top, block[-1].bottom, block,
                                           printed=head.printed))
         else:
-            notes.append(Item(block[0].top, "note", text=text))
+            on = _drawn_lines(block, shapes, layout.body_size)
+            if on:
+                drawn.append(on)
+                taken = {id(l) for l in on}
+                block = [l for l in block if id(l) not in taken]
+            if block:
+                notes.append(Item(block[0].top, "note", text=join_lines(block) if on else text))
+    # text drawn in a margin figure (its ticks and axis labels) is the figure's, never a side note:
+    # it goes to the nearest figure caption of the margin, or stays out of the notes
+    figures = [c for c in captions if c.kind == "figure"]
+    for block in drawn:
+        cap = min(figures, key=lambda c: min(abs(c.top - block[-1].bottom), abs(block[0].top - c.bottom)), default=None)
+        if cap is not None:
+            cap.drawn.extend(block)
     return captions, notes
+
+
+def _drawn_lines(block: list[Line], shapes: list[tuple], pad: float) -> list[Line]:
+    """The lines of a margin block that stand on or right beside drawn shapes and are not prose (a
+    plot's tick labels and axis titles); a side note's lines are prose, whatever stands near them."""
+    if not shapes:
+        return []
+    reach = list(shapes)
+    short = [l for l in block if sum(1 for w in l.words if PROSE_WORD_RE.fullmatch(w.text)) < PROSE_LINE_WORDS]
+
+    def near(l: Line) -> bool:
+        return any(g[0] - pad <= l.x1 and l.x0 <= g[2] + pad and g[1] - pad <= l.bottom and l.top <= g[3] + pad
+                   for g in reach)
+    on: set[int] = set()
+    # an axis's title stands beyond its tick labels: the labels found widen the drawing's reach
+    for _ in range(DRAWING_TEXT_ROUNDS):
+        more = [l for l in short if id(l) not in on and near(l)]
+        if not more:
+            break
+        on.update(id(l) for l in more)
+        reach += [(l.x0, l.top, l.x1, l.bottom) for l in more]
+    return [l for l in block if id(l) in on]
 
 
 def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[MarginCaption], used: set[int],
@@ -268,17 +312,40 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
             continue  # an uncaptioned box stays ordinary text
         cap.used = True
         used.update(id(l) for l in framed)
-        items.extend(equations_in(framed, layout, context=f"{cap.kind.capitalize()} {cap.number}. {cap.title}",
-                                  bars=page.bars))
+        formulas = equations_in(framed, layout, context=f"{cap.kind.capitalize()} {cap.number}. {cap.title}",
+                                bars=page.bars)
+        items.extend(formulas)
+        extra = None
         if cap.kind in ("algorithm", "listing") and all(w.mono for l in framed for w in l.words):
             content = code_text(framed, min(l.x0 for l in framed))
         else:
-            content = "\n".join(join_lines([l]) for l in framed if not ends_with_equation_number(l, layout))
+            content, plain = framed_text(framed, layout, page.bars, formulas)
+            extra = {"text": plain} if plain != content else None
         # A box that runs to the page's foot goes on at the head of the next page (a breakable box).
         items.append(Item(box[1], "entity", entity=FoundEntity(
             cap.kind, cap.number, cap.title, content, continues="box" if box[3] > page.height * BOX_AT_FOOT else None,
-            printed=cap.printed or None)))
+            printed=cap.printed or None, extra=extra)))
     return items
+
+
+def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = ()) -> tuple[str, str]:
+    """A framed statement's lines as (LaTeX, plain reading): its maths as `$…$` in the text, as in
+    running text, and each numbered display inside the frame as `$$…$$ (N)`, read once."""
+    read = {it.entity.number: it.entity.content for it in formulas if it.entity is not None}
+    latex, plain = [], []
+    for line in lines:
+        number = equation_label(line, layout) if ends_with_equation_number(line, layout) else None
+        if number is None and len(line.words) > 1:
+            number = equation_number(line.words[-1].text) if equation_number(line.words[-1].text) in read else None
+        if number is not None and read.get(number):
+            latex.append(f"$${read[number]}$$ ({number})")
+            plain.append(f"{plain_reading(read[number])} ({number})")
+            continue
+        if number is not None:
+            continue      # a display whose LaTeX could not be read: its formula entity holds its text
+        latex.append(join_lines([line], maths=True, bars={line.page: bars}))
+        plain.append(join_lines([line]))
+    return "\n".join(latex), "\n".join(plain)
 
 
 def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], used: set[int],
@@ -327,6 +394,7 @@ def _margin_floats(page: Page, main: list[Line], captions: list[MarginCaption], 
             cap.used = True
             near = _drawing_text(page, main, cap.lines, used, layout) if cap.kind == "figure" else []
             used.update(id(l) for l in near)
+            near = sorted(near + cap.drawn, key=lambda l: (l.top, l.x0))
             content = cap.title + ("\n" + " / ".join(l.text for l in near) if near else "")
             items.append(Item(cap.top, "entity", entity=FoundEntity(cap.kind, cap.number, cap.title, content,
                                                                     printed=cap.printed or None)))
@@ -730,7 +798,9 @@ def continued_float(carry: FloatCarry | None, page: Page, items: list[Item], lay
     if body and all(w.mono for l in body for w in l.words):
         more = code_text(body, min(l.x0 for l in body))
     else:
-        more = "\n".join(join_lines([l]) for l in body)
+        more, plain = framed_text(body, layout, page.bars)
+        if "text" in chunk.extra or plain != more:
+            chunk.extra["text"] = f"{chunk.extra.get('text') or chunk.content}\n{plain}".strip()
     chunk.content = f"{chunk.content}\n{more}".strip()
     chunk.extra["continued_on_pdf_page"] = page.number
     ids = {id(it) for it in taken}
