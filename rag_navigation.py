@@ -161,7 +161,7 @@ def navigation_routes(kb: KnowledgeBase):
     from typing import Optional
 
     from litestar import MediaType, Request, Router, get, post
-    from litestar.params import Parameter
+    from litestar.params import JSONBody, Parameter
 
     def on_navigation_error(_: Request, exc: NavigationError):
         return error_response(exc.status, str(exc))
@@ -214,12 +214,12 @@ def navigation_routes(kb: KnowledgeBase):
 
     @post("/quote/check", status_code=200, summary="Is this passage in the book, and where (issue 27)",
           description=_DOCS["quote"], responses=errors)
-    async def post_quote(data: QuoteRequest) -> dict:
+    async def post_quote(data: JSONBody[QuoteRequest]) -> dict:
         return await off_loop(quote_answer, kb, data.passage, data.max_tokens)
 
     @post("/search/formula", status_code=200, summary="Formula search by LaTeX or Unicode maths (issue 27)",
           description=_DOCS["formula"], responses=errors)
-    async def post_formula(data: FormulaRequest) -> dict:
+    async def post_formula(data: JSONBody[FormulaRequest]) -> dict:
         return await off_loop(formula_answer, kb, data.query, data.k, data.max_tokens)
 
     @get("/notation", summary="What the book's symbols mean and where each is defined (issue 27)",
