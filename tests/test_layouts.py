@@ -88,3 +88,46 @@ def test_a_short_two_sided_document_places_each_pages_text_block(tmp_path_factor
     assert formulas["1.1"].startswith(r"\begin{bmatrix}x_{1} \\ x_{2}\end{bmatrix} = \begin{bmatrix}\Sigma_{11}")
     assert formulas["1.2"] == r"\pi(q) = \sum_{d = 0}^{\infty}p(d)(r\min(q, d)-cq)"
     assert formulas["1.3"] == r"q^{*} = \min\{q:F(q) \geq \frac{r-c}{r}\}"
+
+
+@pytest.fixture(scope="module")
+def tufte_chapter(tmp_path_factory):
+    """tests/formulas/tuftechapter.pdf: a chapter of ours in the class of the user's book (LuaLaTeX,
+    Pagella text, Palatino maths: its maths italic is URW Palladio's text italic)."""
+    out = tmp_path_factory.mktemp("tuftechapter") / "knowledge.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(ROOT / "tests" / "formulas" / "tuftechapter.pdf"),
+                           "-o", str(out), "--quiet"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return apsw.Connection(f"file:{out}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+
+
+def test_inline_maths_in_a_book_whose_maths_italic_is_a_text_italic(tufte_chapter):
+    """Inline formulas read whole where the maths italic is a text family's italic (told by the
+    book's own evidence: that italic never spells a word), bold vectors are maths, a bracket the
+    formula opened closes it, and a side note's mark after a formula is no exponent."""
+    text = "\n".join(c for (c,) in tufte_chapter.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    for inline in (r"$d_{1:m}$", r"$hF(q)-p(1-F(q))$", r"$\mathcal{N}(\mu, \sigma^{2})$", r"$\rho \in [-1, 1]$",
+                   r"demands $\mathbf{x}$ of", r"$\mathbf{R}^{\pi}$", r"good orders $\mathbf{y}$ is",
+                   r"rate $\lambda$: 1"):
+        assert inline in text, inline
+
+
+def test_margin_figures_keep_their_drawn_text_and_side_notes_stay_whole(tufte_chapter):
+    """A margin figure's tick labels and axis titles are the figure's drawn text, never a side note;
+    each of the five side notes is a note of its own."""
+    figures = dict(tufte_chapter.execute("SELECT number, content FROM chunks WHERE kind = 'figure'"))
+    assert "demand d" in figures["4.1"] and "order q" in figures["4.2"], figures
+    notes = [n for (c,) in tufte_chapter.execute("SELECT content FROM chunks WHERE kind = 'text'")
+             for n in c.split("[Side note] ")[1:]]
+    assert [n.split()[0] for n in notes] == ["1", "2", "3", "4", "5"], notes
+    assert not any("order q" in n or "demand d" in n or "0.1" in n for n in notes), notes
+
+
+def test_a_shaded_example_carries_its_maths_as_latex(tufte_chapter):
+    """An example in a shaded box with its caption in the margin: its maths as LaTeX, its numbered
+    display as $$…$$ with its number, and the plain reading beside it for the embedding model."""
+    content, plain = tufte_chapter.execute(
+        "SELECT content, json_extract(extra, '$.text') FROM chunks WHERE kind = 'example' AND number = '4.1'").fetchone()
+    assert r"the prior $\alpha = 2, \beta = 1$." in content, content
+    assert r"$$\alpha' = 2+(3+5+2+6) = 18\quad\beta' = 1+4 = 5$$ (4.9)" in content, content
+    assert plain and "$" not in plain and "α = 2" in plain, plain
