@@ -157,7 +157,7 @@ def _norm(text: str) -> str:
 def _after_number(title: str, text: str) -> bool:
     """Whether a line prints the title right after a number ("4.2 A Single Order")."""
     at = text.find(title)
-    return at > 0 and re.search(r"\d[.:]?\s*$", text[:at]) is not None
+    return at > 0 and text[:at].rstrip(".: ")[-1:].isdigit()
 
 
 _LEADING_NUMBER = re.compile(r"^(?:(?P<word>chapter|part|appendix|lecture)\s+)?(?P<num>(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*|[IVXLC]+))"

@@ -278,10 +278,12 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
 def _drawn_lines(block: list[Line], shapes: list[tuple], pad: float) -> list[Line]:
     """The lines of a margin block that stand on or right beside drawn shapes and are not prose (a
     plot's tick labels and axis titles); a side note's lines are prose, whatever stands near them."""
-    if not shapes:
-        return []
-    reach = list(shapes)
     short = [l for l in block if sum(1 for w in l.words if PROSE_WORD_RE.fullmatch(w.text)) < PROSE_LINE_WORDS]
+    if not shapes or not short:
+        return []
+    # only shapes level with the block can be beside its lines (a page of many drawn paths)
+    top, bottom = min(l.top for l in short) - pad, max(l.bottom for l in short) + pad
+    reach = [g for g in shapes if g[1] <= bottom and g[3] >= top]
 
     def near(l: Line) -> bool:
         return any(g[0] - pad <= l.x1 and l.x0 <= g[2] + pad and g[1] - pad <= l.bottom and l.top <= g[3] + pad
