@@ -109,10 +109,10 @@ _BOLD_LETTER = re.compile(r"[A-Za-z][0-9]*[.,;:]?")
 
 
 def mark_bold_symbols(pages) -> int:
-    """A lone bold letter between words of the regular weight is a bold maths symbol (a vector
-    `$\\mathbf{x}$`, a matrix), whatever font the book's \\mathbf takes: heads, labels and bold
-    terms are bold words beside bold words, or open their line with punctuation ("(a)", "A.").  Marks
-    those words and returns how many it marked."""
+    """A lone bold letter in a sentence, between words of the regular weight, is a bold maths symbol
+    (a vector `$\\mathbf{x}$`, a matrix), whatever font the book's \\mathbf takes: heads and bold
+    terms are bold words beside bold words, labels stand apart from their text.  Marks those words
+    and returns how many it marked."""
     marked = 0
     for page in pages:
         for line in page.lines:
@@ -122,7 +122,10 @@ def mark_bold_symbols(pages) -> int:
                     continue
                 left = words[i - 1] if i else None
                 right = words[i + 1] if i + 1 < len(words) else None
-                if left is None and (right is None or w.text[-1] in ".,;:"):
+                # in a sentence: a word space from the words beside it (a label stands a column's gap
+                # from its text, an index's letter head a column's gap from the entries beside it)
+                if (left is None and right is None) or (left is not None and w.x0 - left.x1 > w.size) or \
+                        (right is not None and right.x0 - w.x1 > w.size) or (left is None and w.text[-1] in ".,;:"):
                     continue
                 # a neighbour of the text face is of the regular weight and size; maths beside it
                 # (its exponent, `\\mathbf{R}^{\\pi}`) says nothing against it
