@@ -266,12 +266,15 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
             if block:
                 notes.append(Item(block[0].top, "note", text=join_lines(block) if on else text))
     # text drawn in a margin figure (its ticks and axis labels) is the figure's, never a side note:
-    # it goes to the nearest figure caption of the margin, or stays out of the notes
+    # it goes to the nearest figure caption of the margin; with none on the page it stays a note,
+    # still searchable
     figures = [c for c in captions if c.kind == "figure"]
     for block in drawn:
         cap = min(figures, key=lambda c: min(abs(c.top - block[-1].bottom), abs(block[0].top - c.bottom)), default=None)
         if cap is not None:
             cap.drawn.extend(block)
+        else:
+            notes.append(Item(block[0].top, "note", text=join_lines(block)))
     return captions, notes
 
 
@@ -343,8 +346,7 @@ def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = 
             latex.append(f"$${read[number]}$$ ({number})")
             plain.append(f"{plain_reading(read[number])} ({number})")
             continue
-        if number is not None:
-            continue      # a display whose LaTeX could not be read: its formula entity holds its text
+        # a line of text, or a display not read here (a frame's part overleaf): as the line reads
         latex.append(join_lines([line], maths=True, bars={line.page: bars}))
         plain.append(join_lines([line]))
     return "\n".join(latex), "\n".join(plain)
