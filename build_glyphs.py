@@ -458,6 +458,7 @@ class Page:
     rotated: bool = False  # printed sideways; read in its own frame
     links: list = field(default_factory=list)          # (x0, top, x1, bottom, target page, target top)
     bars: list = field(default_factory=list)           # every thin horizontal stroke (fraction bars included)
+    strokes: list = field(default_factory=list)        # paths with a curve or a slanted segment (no rectangles)
 
 
 class _Raw:
@@ -723,22 +724,29 @@ def _overprinted(raw: _Raw, page_handle) -> frozenset:
 
 
 def _drawings(raw: _Raw, page_handle, height: float):
-    """Light filled boxes, thin horizontal rules, and the bounds of every other drawing or image."""
+    """Light filled boxes, thin horizontal rules, the bounds of every other drawing or image, and of
+    the paths among them that curve or slant (what a drawing is made of, never a table's rules)."""
     c = raw.c
-    boxes, rules, graphics, bars = [], [], [], []
+    boxes, rules, graphics, bars, strokes = [], [], [], [], []
     l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
 
-    def visit(obj, depth: int) -> None:
+    def visit(obj, depth: int, place) -> None:
         kind = c.FPDFPageObj_GetType(obj)
         if kind == c.FPDF_PAGEOBJ_FORM and depth < 4:
+            # a form's objects report their bounds in the form's own space: carry its matrix down
+            m = c.FS_MATRIX()
+            c.FPDFPageObj_GetMatrix(obj, m)
+            inner = _compose((m.a, m.b, m.c, m.d, m.e, m.f), place)
             for k in range(c.FPDFFormObj_CountObjects(obj)):
-                visit(c.FPDFFormObj_GetObject(obj, k), depth + 1)
+                visit(c.FPDFFormObj_GetObject(obj, k), depth + 1, inner)
             return
         if kind not in (c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_SHADING):
             return
         if not c.FPDFPageObj_GetBounds(obj, l, b, r, t):
             return
-        box = (l.value, height - t.value, r.value, height - b.value)
+        x0, y0, x1, y1 = _placed((l.value, b.value, r.value, t.value), place) if place else \
+            (l.value, b.value, r.value, t.value)
+        box = (x0, height - y1, x1, height - y0)
         w, h = box[2] - box[0], box[3] - box[1]
         if kind == c.FPDF_PAGEOBJ_PATH:
             fillmode, stroke = ctypes.c_int(), ctypes.c_int()
@@ -752,11 +760,56 @@ def _drawings(raw: _Raw, page_handle, height: float):
                 if 0.75 < gray < 0.995 and raw.a.value > 0:
                     boxes.append(box)
                     return
+            if min(w, h) > 1.6 and _curves_or_slants(c, obj):
+                strokes.append(box)
         graphics.append(box)
 
     for k in range(c.FPDFPage_CountObjects(page_handle)):
-        visit(c.FPDFPage_GetObject(page_handle, k), 0)
-    return boxes, rules, graphics, bars
+        visit(c.FPDFPage_GetObject(page_handle, k), 0, None)
+    return boxes, rules, graphics, bars, strokes
+
+
+PATH_SEGMENTS_LOOKED_AT = 64    # a path that has not curved or slanted by then is taken for rectangles
+
+
+def _curves_or_slants(c, obj) -> bool:
+    """A path with a Bézier segment or a line that is neither horizontal nor vertical."""
+    x, y = ctypes.c_float(), ctypes.c_float()
+    last = None
+    for k in range(min(c.FPDFPath_CountSegments(obj), PATH_SEGMENTS_LOOKED_AT)):
+        seg = c.FPDFPath_GetPathSegment(obj, k)
+        kind = c.FPDFPathSegment_GetType(seg)
+        if kind == c.FPDF_SEGMENT_BEZIERTO:
+            return True
+        if not c.FPDFPathSegment_GetPoint(seg, x, y):
+            continue
+        if kind == c.FPDF_SEGMENT_LINETO and last is not None and \
+                abs(x.value - last[0]) > SLANT and abs(y.value - last[1]) > SLANT:
+            return True
+        last = (x.value, y.value)
+    return False
+
+
+SLANT = 0.5    # pt: a segment moving this much both across and down is slanted
+
+
+def _compose(inner: tuple, outer: tuple | None) -> tuple:
+    """The affine matrix (a, b, c, d, e, f) of `inner` applied first, then `outer` (PDF's row-vector order)."""
+    if outer is None:
+        return inner
+    a, b, c, d, e, f = inner
+    A, B, C, D, E, F = outer
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+
+
+def _placed(bounds: tuple, m: tuple) -> tuple:
+    """A box (x0, y0, x1, y1) in a form's space, as the box of its four corners on the page."""
+    x0, y0, x1, y1 = bounds
+    xs, ys = [], []
+    for x, y in ((x0, y0), (x0, y1), (x1, y0), (x1, y1)):
+        xs.append(m[0] * x + m[2] * y + m[4])
+        ys.append(m[1] * x + m[3] * y + m[5])
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _turn(box, turn: int, width: float, height: float):
@@ -835,13 +888,14 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
             spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height,
                                           _overprinted(raw, page.raw))
             words = _words(spans)
-            boxes, rules, graphics, bars = _drawings(raw, page.raw, height)
+            boxes, rules, graphics, bars, strokes = _drawings(raw, page.raw, height)
             links = _links(raw, doc.raw, page.raw, height, target_height)
             turn = 0
             if words and sideways > 0.5:
                 turn = _sideways_turn(raw, textpage.raw)
             if turn:
                 words = [_turn_word(w, turn, width, height) for w in words]
+                strokes = [_turn(b, turn, width, height) for b in strokes]
                 graphics = [_turn(b, turn, width, height) for b in graphics + boxes + rules]
                 rules = [g for g in graphics if g[3] - g[1] < 1.6 and g[2] - g[0] > 20]
                 bars = [g for g in graphics if g[3] - g[1] < 1.6]
@@ -849,7 +903,7 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
                 width, height = height, width
             label = doc.get_page_label(index) if labelled else None
             out.append(Page(index + 1, label or None, float(width), float(height), group_lines(words, index + 1),
-                            boxes, rules, graphics, rotated=bool(turn), links=links, bars=bars))
+                            boxes, rules, graphics, rotated=bool(turn), links=links, bars=bars, strokes=strokes))
             textpage.close()
             page.close()
         return out
