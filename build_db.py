@@ -263,7 +263,7 @@ def fts_text(c: Chunk, lead_in: str = "", opens_section: bool = False) -> tuple[
     else:
         title = " ".join(p for p in (c.kind, c.number, c.title) if p)
     # a formula's or a passage's plain text (its content carries LaTeX) is searchable too
-    body = "\n".join(p for p in (c.content, c.extra.get("text"), c.context, lead_in) if p)
+    body = "\n".join(p for p in (c.content, c.extra.get("text"), c.extra.get("drawn"), c.context, lead_in) if p)
     extra = identifier_index_terms(body)
     return title, f"{body}\n{extra}" if extra else body
 

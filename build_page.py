@@ -49,14 +49,15 @@ class Item:
     """One thing on a page in reading order: a line of text, a finished entity, or a margin note."""
 
     top: float
-    kind: str                 # "line", "entity", "note"
+    kind: str                 # "line", "entity", "note", "drawn" (the text inside an uncaptioned drawing)
     line: Line | None = None
     entity: FoundEntity | None = None
     text: str = ""
+    bottom: float = 0.0       # a drawing's: where it ends (its top is the item's)
 
 
 # Items that share a height: a float before the line beside it, margin notes after both.
-ITEM_ORDER = {"entity": 0, "line": 1, "note": 2}
+ITEM_ORDER = {"entity": 0, "line": 1, "note": 2, "drawn": 3}
 
 
 def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None) -> str:
@@ -138,6 +139,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
     items.extend(_margin_tables(page, main, captions, used, layout))
     items.extend(_margin_floats(page, main, captions, used, layout, notes))
     items.extend(_captioned_floats(page, main, used, layout, wanted or {}))
+    items.extend(_uncaptioned_drawings(page, main, used, layout))
     # Everything else in the main column flows as lines.
     for line in main:
         if id(line) not in used:
@@ -760,6 +762,95 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
                   max([region[2]] + [l.x1 + DRAWING_SIDE for l in more]),
                   max([region[3]] + [l.bottom + DRAWING_ABOVE_BELOW for l in more]))
     return sorted(taken, key=lambda l: (l.top, l.x0))
+
+
+def _uncaptioned_drawings(page: Page, main: list[Line], used: set[int], layout: Layout) -> list[Item]:
+    """Text drawn inside a drawing no caption names (a circuit in an example, a plot set inline): the
+    labels standing among its strokes, as one "drawn" item per drawing, never lines of prose.
+
+    A drawing is a cluster of the main column's drawn shapes with at least two paths that curve or
+    slant (a circle, an arrowhead, a resistor's zigzag, a plotted curve): a table's rules and shaded
+    cells, an augmented matrix's bar, are rectangles; a fraction's bar is typeset with its text; and
+    a shape holding a line of text (a frame, a title bar, a shaded cell) is where text is set."""
+    free = [l for l in main if id(l) not in used]
+    if not free or sum(1 for g in page.strokes if g[0] < layout.margin_x) < DRAWING_MIN_STROKES:
+        return []
+    width = layout.right - layout.left
+    worded = [l for l in main if _is_prose(l) or is_head_like(l)]
+
+    def holds_text(g: tuple) -> bool:
+        # a frame or a bar across the column, a shaded paragraph, a cell's shading one line tall; and
+        # a shape across a line of prose (a path's bounds take in its curves' control points, so an
+        # arc's reach can cover text it never touches)
+        return g[2] - g[0] >= width * FULL_WIDTH or any(
+            l.x0 < g[2] and g[0] < l.x1 and l.top < g[3] and g[1] < l.bottom for l in worded) or any(
+            inside(l, g, pad=1) and g[3] - g[1] < (l.bottom - l.top) * TEXT_BACKING for l in main)
+    shapes = [g for g in page.graphics if g[0] < layout.margin_x and not _typeset_rule(g, main)
+              and not holds_text(g)]
+    strokes = set(page.strokes)
+    items: list[Item] = []
+    for cluster in _shape_clusters(shapes):
+        solid = [g for g in cluster if g in strokes]
+        x0, y0 = min(g[0] for g in cluster), min(g[1] for g in cluster)
+        x1, y1 = max(g[2] for g in cluster), max(g[3] for g in cluster)
+        if len(solid) < DRAWING_MIN_STROKES or min(x1 - x0, y1 - y0) < layout.body_size * DRAWING_MIN_EM:
+            continue
+        pad = layout.body_size
+        region = (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+        # a label stands among the strokes or within an em of them, beside ("18 volts" left of its
+        # battery), above or below: most of its height inside that reach (a display's row above, its
+        # tall delimiters' boxes reaching down towards the drawing, stays the display's)
+        labels = [l for l in free if id(l) not in used
+                  and min(l.bottom, region[3]) - max(l.top, region[1]) > (l.bottom - l.top) / 2
+                  and l.x1 > region[0] and l.x0 < region[2] and not _is_prose(l) and not _is_sentence(l)
+                  and equation_label(l, layout) is None and not is_head_like(l)]
+        if not labels:
+            continue
+        used.update(id(l) for l in labels)
+        labels.sort(key=lambda l: (round(l.top), l.x0))
+        items.append(Item(min(y0, labels[0].top), "drawn", text=" / ".join(l.text for l in labels),
+                          bottom=max([y1] + [l.bottom for l in labels])))
+    return items
+
+
+def _shape_clusters(shapes: list[tuple]) -> list[list[tuple]]:
+    """Drawn shapes grouped by nearness: each shape widened by half of DRAWING_JOIN is entered in the
+    cells of a grid of that pitch it covers, and shapes sharing a cell join (union-find), so a page
+    of thousands of strokes costs the cells they cover, not every pair."""
+    parent = list(range(len(shapes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    first_in: dict[tuple[int, int], int] = {}
+    half = DRAWING_JOIN / 2
+    for i, g in enumerate(shapes):
+        for cx in range(int((g[0] - half) // DRAWING_JOIN), int((g[2] + half) // DRAWING_JOIN) + 1):
+            for cy in range(int((g[1] - half) // DRAWING_JOIN), int((g[3] + half) // DRAWING_JOIN) + 1):
+                j = first_in.setdefault((cx, cy), i)
+                a, b = root(i), root(j)
+                if a != b:
+                    parent[a] = b
+    clusters: dict[int, list[tuple]] = {}
+    for i, g in enumerate(shapes):
+        clusters.setdefault(root(i), []).append(g)
+    return list(clusters.values())
+
+
+def _is_prose(line: Line) -> bool:
+    return sum(1 for w in line.words if PROSE_WORD_RE.fullmatch(w.text)) >= PROSE_LINE_WORDS
+
+
+def _is_sentence(line: Line) -> bool:
+    """A line of words closed as a sentence ("Draw the sum."), which no drawing's label is."""
+    return line.text.rstrip()[-1:] in ".:?" and any(PROSE_WORD_RE.fullmatch(w.text) for w in line.words)
+
+
+TEXT_BACKING = 2.5            # lines: a shape holding a line and less tall than this is the line's backing
+DRAWING_MIN_STROKES = 2       # strokes that are neither rules nor thin: fewer, and it is no drawing
+DRAWING_MIN_EM = 2            # em: a drawing is at least this tall and this wide
 
 
 # --------------------------------------------------------------------------- floats across pages

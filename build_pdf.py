@@ -297,6 +297,8 @@ class OpenBlock:
     box: tuple | None         # the frame it is set in
     lines: list[Line] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    drawn: list[str] = field(default_factory=list)   # the text inside drawings it holds, kept apart
+    drawing: tuple | None = None                      # (page, bottom) of the last drawing it holds
 
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement.
@@ -316,7 +318,11 @@ class OpenBlock:
             prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2]
             if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not set_apart(line):
                 return False
-        if lines and line.page == lines[-1].page and line.top - lines[-1].bottom > layout.body_size * STATEMENT_BREAK \
+        # below a drawing the statement holds, the gap is measured from the drawing, as after a display
+        drawn = self.drawing is not None and self.drawing[0] == line.page and bool(lines) and \
+            lines[-1].page == line.page and self.drawing[1] > lines[-1].bottom
+        above = self.drawing[1] if drawn else lines[-1].bottom if lines else 0.0
+        if lines and line.page == lines[-1].page and line.top - above > layout.body_size * STATEMENT_BREAK \
                 and not set_apart(line):
             return False
         if lines and self.box is None and is_display(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
@@ -329,7 +335,7 @@ class OpenBlock:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.
                 if line.baseline - last.baseline > leading * ENVIRONMENT_SKIP and not set_apart(line) \
-                        and not set_apart(last):
+                        and not set_apart(last) and not drawn:
                     return False
             elif SENTENCE_ENDS_RE.search(last.text) and layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
                     layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS:
@@ -602,6 +608,9 @@ def drawn_end_mark(page: Page | None, line: Line) -> bool:
     return line.size * END_MARK_MIN <= width <= line.size and line.size * END_MARK_MIN <= height <= line.size
 
 
+DRAWING_MARK = "[Drawing]"     # opens the text drawn inside an uncaptioned drawing, in running text
+
+
 class ChunkBuilder:
     """Walks the items of every page once and emits sections, entity chunks and text chunks.
 
@@ -635,6 +644,8 @@ class ChunkBuilder:
                 self.add_found(item.entity, page.number)
             elif item.kind == "note":
                 self.add_note(item.text)
+            elif item.kind == "drawn":
+                self.add_drawn(item.text, item.top, item.bottom, page.number)
             else:
                 self.feed_line(item.line, items, idx)
 
@@ -766,6 +777,8 @@ class ChunkBuilder:
         extra = {"printed_number": block.printed} if block.printed else {}
         if text != plain:
             extra["text"] = plain       # the plain reading, for the embedding model
+        if block.drawn:
+            extra["drawn"] = "\n".join(block.drawn)    # searchable, never read as the statement's words
         opening = statement_opening(block.lines)
         if opening is not None:
             extra["words"] = opening
@@ -857,6 +870,22 @@ class ChunkBuilder:
             self.text.notes.append(text)
             self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
 
+    def add_drawn(self, text: str, top: float, bottom: float, page: int) -> None:
+        """The labels inside a drawing no caption names: a statement the drawing is set in (it starts
+        within a statement's break of its last line, or inside its frame) keeps them apart from its
+        words and goes on below it; in running text they follow the passage like a margin note,
+        marked as a drawing's."""
+        block = self.block
+        if block is not None:
+            last = block.lines[-1] if block.lines else None
+            if block.box is not None or last is None or last.page != page or \
+                    top - last.bottom <= self.layout.body_size * STATEMENT_BREAK:
+                block.drawn.append(text)
+                block.drawing = (page, bottom)
+                return
+            self.close_block()
+        self.add_note(f"{DRAWING_MARK} {text}")
+
     def flush_text(self) -> None:
         paragraphs = self.text.paragraphs
         # footnotes are chunks of their own, right after the passage whose line prints their mark
@@ -880,7 +909,7 @@ class ChunkBuilder:
         plain = "\n\n".join(p for p in (join_lines(p) for p in paragraphs) if p)
         text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs, self.layout) if p)
         if notes:
-            marked = "\n\n" + "\n".join(f"[Side note] {n}" for n in notes)
+            marked = "\n\n" + "\n".join(n if n.startswith(DRAWING_MARK) else f"[Side note] {n}" for n in notes)
             text, plain = text + marked, plain + marked
         lead_only = all(_is_lead_in(p) for p in paragraphs)
         self.text = OpenText()

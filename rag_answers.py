@@ -344,7 +344,7 @@ def query_terms(kb: KnowledgeBase, texts: list[str]) -> dict[str, float]:
 @lru_cache(maxsize=4096)
 def sentences(text: str) -> tuple[str, ...]:
     """A chunk's text as sentences; an equation number stays with the display it numbers."""
-    text = re.sub(r"\[Side note\][^\n]*", "", text)
+    text = re.sub(r"\[(?:Side note|Drawing)\][^\n]*", "", text)
     pieces = _SENTENCE_END_RE.split(" ".join(text.split()))
     out: list[str] = []
     for piece in pieces:

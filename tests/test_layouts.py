@@ -131,3 +131,29 @@ def test_a_shaded_example_carries_its_maths_as_latex(tufte_chapter):
     assert r"the prior $\alpha = 2, \beta = 1$." in content, content
     assert r"$$\alpha' = 2+(3+5+2+6) = 18\quad\beta' = 1+4 = 5$$ (4.9)" in content, content
     assert plain and "$" not in plain and "α = 2" in plain, plain
+
+
+def test_text_drawn_in_an_uncaptioned_drawing_stays_out_of_statements_and_prose(tmp_path_factory):
+    """drawing.pdf: a circuit drawn inside an example, a sketch in running text placed as a form
+    XObject (as an included PDF figure is), and a shaded table and an augmented matrix (rectangles
+    and rules, not drawings).  The labels among a drawing's strokes are kept apart: the example's
+    words run on past its drawing to its last sentence, its labels go to `extra.drawn` (and stay
+    searchable); the sketch's labels follow their passage marked "[Drawing]"; the table's cells and
+    the matrix's entries stay the passage's text."""
+    _, db, _ = build("drawing", tmp_path_factory)
+    content, extra = db.execute("SELECT content, extra FROM chunks WHERE kind = 'example' AND number = '1.1'").fetchone()
+    extra = json.loads(extra)
+    assert content.startswith("Find the current") and "arrow turns because the source drives it that way." in content
+    assert "volts" not in content and "Ω" not in content.split("8")[0], content
+    drawn = extra["drawn"].split(" / ")
+    assert {"12 volts", "I"} <= set(drawn) and sum("Ω" in d for d in drawn) == 2, extra
+    texts = [c for (c,) in db.execute("SELECT content FROM chunks WHERE kind = 'text' ORDER BY ord")]
+    sketch = next(t for t in texts if "capacitor in the loop" in t)
+    body, _, labels = sketch.partition("[Drawing]")
+    assert "q(t)" not in body and "charge\n" not in body and "\ntime" not in body, sketch
+    assert {"charge", "q(t)", "time"} <= {w.strip() for w in labels.split("/")}, sketch
+    table = next(t for t in texts if "shaded cells" in t)
+    assert "[Drawing]" not in table and "amperes" in table and "0.75" in table, table
+    kinds = {k for (k,) in db.execute("SELECT c.kind FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid "
+                                        "WHERE chunks_fts MATCH 'volts'")}
+    assert "example" in kinds, kinds     # found by its drawing's labels
