@@ -429,6 +429,9 @@ def algorithm_text(lines: list, bars=()) -> str:
 
 
 # --------------------------------------------------------------------------- display blocks
+SENTENCE_OPENING = 3    # words of text opening a line that ends as a sentence make it one
+
+
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     """A line of running text, not a display row: it starts at the column's left edge (or runs to
     its right edge) and holds several words of letters in a text face."""
@@ -449,6 +452,9 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
         return True       # words and no maths at all: a lead-in set apart ("subject to linear constraints")
     if line.x0 <= left + body and words and math_share(line.words) < 0.5:
         return True       # flush with the column and worded: text, a list item
+    opening = line.words[:SENTENCE_OPENING]
+    if len(line.words) > SENTENCE_OPENING and all(w in worded for w in opening) and line.text.rstrip()[-1:] in ".:":
+        return True       # a sentence, however indented ("for any scalar k, provided k ≠ 0." under a display)
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
 
 

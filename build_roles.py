@@ -15,7 +15,7 @@ it must be tried, and give the role its branch in ChunkBuilder._act.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, ClassVar, NamedTuple
 
 from build_common import Section
@@ -43,6 +43,7 @@ FRAME_PAD = 3                   # pt: a line stands inside the frame it is set i
 TITLE_BAR_GAP = 1.5             # em: a head on a title bar ends this close above the frame below it
 SPACE_ABOVE_HEAD = 0.8          # em: a head that follows an unfinished sentence stands after extra space
 LIST_INDENT = 2.5               # em: an exercise list's numbers stand at the column's edge or a list indent
+FRAME_LABEL_INSET = 1.5        # em: in a frame, an equation number ends within this of the frame's rule
 MISSED_LABEL_REACH = 30         # pt: on a second look, an equation number may stop this short of the right edge
 DISPLAY_INDENT = 2              # em: a displayed line is indented into the column by more than a paragraph indent
 DISPLAY_SHORT = 4               # em: ... and ends this far short of the right edge, unless it holds little prose
@@ -482,6 +483,11 @@ def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
     """ "(X.Y)" at the right edge of the main column or at its left edge; on a second look, a
     number the sequence misses a little short of the edge (not after "see", "equation")."""
     label = equation_label(line, ctx.layout)
+    frame = next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None)
+    if label is None and frame is not None:
+        # a display in a frame is numbered at the frame's inner edge, a padding short of its rule
+        inner = replace(ctx.layout, right=frame[2] - ctx.layout.body_size * FRAME_LABEL_INSET, label_right=0.0)
+        label = equation_label(line, inner)
     if label is None and ctx.wanted:
         words = line.words
         last = equation_number(words[-1].text)
