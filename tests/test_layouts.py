@@ -157,3 +157,17 @@ def test_text_drawn_in_an_uncaptioned_drawing_stays_out_of_statements_and_prose(
     kinds = {k for (k,) in db.execute("SELECT c.kind FROM chunks_fts f JOIN chunks c ON c.rowid = f.rowid "
                                         "WHERE chunks_fts MATCH 'volts'")}
     assert "example" in kinds, kinds     # found by its drawing's labels
+
+
+def test_displays_numbered_inside_a_frame_are_found_without_the_words_under_them(tmp_path_factory):
+    """frame.pdf: a theorem in a shaded frame (tcolorbox, its title on a dark bar) numbers its three
+    displays at the frame's inner edge, a padding short of where the running text's four equations
+    put theirs; the condition under a display ("for any scale λ, provided λ ≠ 0.", indented in a
+    list) is a sentence of the statement, not a row of the display."""
+    _, db, report = build("frame", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'").fetchall())
+    assert sorted(formulas) == ["1.1", "1.2", "1.3", "2.1", "2.2", "2.3", "2.4"], formulas
+    assert formulas["1.3"] == r"\lambda s_{1}+\lambda t_{1} = \lambda c", formulas["1.3"]
+    theorem = db.execute("SELECT content FROM chunks WHERE kind = 'theorem' AND number = '1.1'").fetchone()[0]
+    assert theorem.rstrip().endswith(r"for any scale $\lambda$, provided $\lambda \neq 0$."), theorem
+    assert "$$ (1.1)" in theorem and "$$ (1.3)" in theorem, theorem
