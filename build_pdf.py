@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_common import TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
+from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
 from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
@@ -493,6 +493,11 @@ class DisplayMaths:
         """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
         (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it.
         `prose`: a line that is text whatever its indent (a statement's first line, after its head)."""
+        return [tex for tex, _ in self.paragraph_groups(paragraphs, layout, prose)]
+
+    def paragraph_groups(self, paragraphs: list[list[Line]], layout: Layout,
+                         prose: Line | None = None) -> list[tuple[str, list[Line]]]:
+        """As `paragraphs`, each with the lines it was read from (its plain reading is theirs)."""
         def display(p: list[Line]) -> bool:
             return all(l is not prose and (self.block_of(l) is not None or (
                 l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS)) for l in p)
@@ -527,10 +532,10 @@ class DisplayMaths:
                 groups.append((True, lead))
             if p:
                 groups.append((False, p))
-        out = []
+        out: list[tuple[str, list[Line]]] = []
         for shown, lines in groups:
             if not shown:
-                out.append(join_lines(lines, maths=True, bars=self.bars))
+                out.append((join_lines(lines, maths=True, bars=self.bars), lines))
                 continue
             words, numbers = [], []
             for l in lines:
@@ -543,10 +548,11 @@ class DisplayMaths:
             read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
             if numbers and all(read):
                 # numbered displays were read whole as formula entities already: the text shows those
-                out.append(" ".join(f"$${tex}$$ {w.text}" for tex, w in zip(read, numbers)))
+                out.append((" ".join(f"$${tex}$$ {w.text}" for tex, w in zip(read, numbers)), lines))
                 continue
             latex = self.latex(words, lines[0].page)
-            out.append((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers))
+            out.append(((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers),
+                        lines))
         return out
 
 
@@ -924,18 +930,74 @@ class ChunkBuilder:
                 last.extra["text"] = (last.extra.get("text") or last.content) + "\n\n" + plain
             last.content += "\n\n" + text
             return
-        # pieces within the model's window, cut by the plain text (what is embedded); the LaTeX goes with
-        # them when it cuts into as many pieces, else the passage keeps the text layer
+        # pieces within the model's window, cut by the plain text (what is embedded), each with its LaTeX
         pieces = split_to_budget(plain, self.count_tokens)
-        latex = split_to_budget(text, self.count_tokens) if len(pieces) > 1 else [text]
-        if len(latex) != len(pieces):
-            latex = pieces
+        latex = [text]
+        if len(pieces) > 1:
+            latex, pieces = self._cut_with_maths(paragraphs, notes)
         for piece, words in zip(latex, pieces):
             extra = {"text": words.strip()} if piece != words else {}
             if proof_of:
                 extra["proof_of"] = proof_of
             self.out.emit("text", piece, first.page, extra=extra or None)
 
+
+
+    def _cut_with_maths(self, paragraphs: list, notes: list[str]) -> tuple[list[str], list[str]]:
+        """A passage too long for one chunk, cut between its paragraphs and displays (the groups its
+        LaTeX is read in) so that each piece's LaTeX and plain text hold the same lines; a group too
+        long alone is cut by its plain text, and keeps its LaTeX only where that cuts alike."""
+        groups: list[tuple[str, str]] = []
+        budget = MAX_CHUNK_TOKENS - BUDGET_SLACK
+        for tex, lines in self.maths.paragraph_groups(paragraphs, self.layout):
+            words = join_lines(lines)
+            if tex and self.count_tokens(words) > budget and tex == join_lines(lines, maths=True, bars=self.maths.bars):
+                # a paragraph of text too long alone: its runs of whole lines, each read as the whole was
+                run: list[Line] = []
+                held = SPECIAL_TOKENS       # tokens counted line by line: linear in the paragraph's length
+                for line in lines:
+                    more = self.count_tokens(line.text) - SPECIAL_TOKENS
+                    if run and held + more > budget:
+                        groups.append((join_lines(run, maths=True, bars=self.maths.bars), join_lines(run)))
+                        run, held = [], SPECIAL_TOKENS
+                    run.append(line)
+                    held += more
+                if run:
+                    groups.append((join_lines(run, maths=True, bars=self.maths.bars), join_lines(run)))
+            elif tex:
+                groups.append((tex, words))
+        if notes:
+            marked = "\n".join(n if n.startswith(DRAWING_MARK) else f"[Side note] {n}" for n in notes)
+            groups.append((marked, marked))
+        latex, plain = [], []
+        current: list[tuple[str, str]] = []
+
+        def close() -> None:
+            if current:
+                latex.append("\n\n".join(t for t, _ in current))
+                plain.append("\n\n".join(p for _, p in current))
+                current.clear()
+        held = SPECIAL_TOKENS
+        for tex, words in groups:
+            size = self.count_tokens(words) - SPECIAL_TOKENS
+            if size + SPECIAL_TOKENS > budget:
+                close()
+                held = SPECIAL_TOKENS
+                cut_plain = split_to_budget(words, self.count_tokens)
+                cut_tex = split_to_budget(tex, self.count_tokens)
+                latex.extend(cut_tex if len(cut_tex) == len(cut_plain) else cut_plain)
+                plain.extend(cut_plain)
+                continue
+            if current and held + size > budget:
+                close()
+                held = SPECIAL_TOKENS
+            current.append((tex, words))
+            held += size
+        close()
+        return latex, plain
+
+
+BUDGET_SLACK = 16     # tokens: a piece stops this short of the model's window (as split_to_budget does)
 
 
 # --------------------------------------------------------------------------- lead-ins
