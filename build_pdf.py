@@ -953,15 +953,22 @@ class ChunkBuilder:
             words = join_lines(lines)
             if tex and self.count_tokens(words) > budget and tex == join_lines(lines, maths=True, bars=self.maths.bars):
                 # a paragraph of text too long alone: its runs of whole lines, each read as the whole was
-                run: list[Line] = []
+                run: list[tuple[Line, int]] = []
                 held = SPECIAL_TOKENS       # tokens counted line by line: linear in the paragraph's length
+                ends = 0                    # the run's lines up to the last that ends a sentence
                 for line in lines:
                     more = self.count_tokens(line.text) - SPECIAL_TOKENS
                     if run and held + more > budget:
-                        groups.append((join_lines(run, maths=True, bars=self.maths.bars), join_lines(run)))
-                        run, held = [], SPECIAL_TOKENS
-                    run.append(line)
+                        # cut after the run's last sentence when it has one; its rest opens the next run
+                        cut = ends or len(run)
+                        done, run = [l for l, _ in run[:cut]], run[cut:]
+                        groups.append((join_lines(done, maths=True, bars=self.maths.bars), join_lines(done)))
+                        held, ends = SPECIAL_TOKENS + sum(n for _, n in run), 0
+                    run.append((line, more))
                     held += more
+                    if SENTENCE_ENDS_RE.search(line.text):
+                        ends = len(run)
+                run = [l for l, _ in run]
                 if run:
                     groups.append((join_lines(run, maths=True, bars=self.maths.bars), join_lines(run)))
             elif tex:

@@ -171,3 +171,18 @@ def test_displays_numbered_inside_a_frame_are_found_without_the_words_under_them
     theorem = db.execute("SELECT content FROM chunks WHERE kind = 'theorem' AND number = '1.1'").fetchone()[0]
     assert theorem.rstrip().endswith(r"for any scale $\lambda$, provided $\lambda \neq 0$."), theorem
     assert "$$ (1.1)" in theorem and "$$ (1.3)" in theorem, theorem
+
+
+def test_a_passage_cut_for_the_models_window_keeps_its_maths(tmp_path_factory):
+    """frame.pdf's last section is a passage longer than the model's window, with inline maths and
+    four numbered displays: each piece it is cut into holds its maths as LaTeX, with the plain
+    reading of the same lines in extra.text (a LaTeX cut into more pieces than the plain text once
+    dropped the maths of the whole passage, and a display's denominator "D2 + 1" ran into it as words)."""
+    _, db, _ = build("frame", tmp_path_factory)
+    rows = db.execute("SELECT content, extra FROM chunks WHERE kind = 'text' AND content LIKE '%shelves%' "
+                      "ORDER BY ord").fetchall()
+    assert len(rows) >= 2, rows
+    for content, extra in rows:
+        assert "$" in content and extra and json.loads(extra)["text"], content
+        assert "D2 + 1" not in content, content
+    assert any(r"$\sqrt{V}$" in content for content, _ in rows)
