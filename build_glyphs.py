@@ -344,6 +344,9 @@ def _is_raisable_operator(w: Word) -> bool:
     return len(w.text) == 1 and w.text in _TEXT_STYLE_OPERATORS and w.bottom - w.top <= 1.25 * w.size
 
 
+PRIMES = "′″‴'"      # TeX sets these as superscripts only
+
+
 def group_lines(words: list[Word], page: int) -> list[Line]:
     """Words into visual lines: a word joins the line whose baseline it shares, or, when it is
     smaller (a sub- or superscript), the line whose body it overlaps.  Lines are found through a
@@ -395,6 +398,7 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
             target = _line_raising(lines, by_base, bases, w)
         if target is None and lines and w.size < ordered[0].size * 0.95:
             mid = (w.top + w.bottom) / 2
+            prime = bool(w.text) and all(ch in PRIMES for ch in w.text)
             for k in range(round(mid - w.size), round(mid + w.size * 2) + 1):
                 for i in by_base.get(k, ()):
                     line = lines[i]
@@ -407,7 +411,9 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
                     on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
                     near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
                     body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
-                    if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= bases[i] + first.size * 0.45 \
+                    # a prime is only ever raised: below a line's baseline it is no script of that line
+                    low = bases[i] if prime else bases[i] + first.size * 0.45
+                    if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= low \
                             and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
                         target = i
                         scripts.add(id(w))
