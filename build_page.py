@@ -849,7 +849,7 @@ def _is_sentence(line: Line) -> bool:
 
 
 TEXT_BACKING = 2.5            # lines: a shape holding a line and less tall than this is the line's backing
-DRAWING_MIN_STROKES = 2       # strokes that are neither rules nor thin: fewer, and it is no drawing
+DRAWING_MIN_STROKES = 2       # paths that curve or slant: fewer, and the shapes are no drawing
 DRAWING_MIN_EM = 2            # em: a drawing is at least this tall and this wide
 
 
