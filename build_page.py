@@ -60,6 +60,11 @@ class Item:
 ITEM_ORDER = {"entity": 0, "line": 1, "note": 2, "drawn": 3}
 
 
+def _is_prose(line: Line) -> bool:
+    """A line holding several plain words of running text (never a drawing's label or a tick)."""
+    return sum(1 for w in line.words if PROSE_WORD_RE.fullmatch(w.text)) >= PROSE_LINE_WORDS
+
+
 def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None) -> str:
     """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$
     (bars: each page's thin rules, for roots and fractions in a line)."""
@@ -283,7 +288,7 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
 def _drawn_lines(block: list[Line], shapes: list[tuple], pad: float) -> list[Line]:
     """The lines of a margin block that stand on or right beside drawn shapes and are not prose (a
     plot's tick labels and axis titles); a side note's lines are prose, whatever stands near them."""
-    short = [l for l in block if sum(1 for w in l.words if PROSE_WORD_RE.fullmatch(w.text)) < PROSE_LINE_WORDS]
+    short = [l for l in block if not _is_prose(l)]
     if not shapes or not short:
         return []
     # only shapes level with the block can be beside its lines (a page of many drawn paths)
@@ -743,7 +748,7 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
         # inside the drawing's reach; or a short line that reaches into it from beside it (an axis's
         # tick labels, set flush against the axis however wide they are)
         return inside(l, region, pad=2) or (
-            sum(1 for w in l.words if PROSE_WORD_RE.fullmatch(w.text)) < PROSE_LINE_WORDS
+            not _is_prose(l)
             and l.x1 > region[0] and l.x0 < region[2]
             and l.top < region[3] and l.bottom > region[1])
     # a line beside a fraction's bar or under a radical is a display's row, never a drawing's label
@@ -837,10 +842,6 @@ def _shape_clusters(shapes: list[tuple]) -> list[list[tuple]]:
     for i, g in enumerate(shapes):
         clusters.setdefault(root(i), []).append(g)
     return list(clusters.values())
-
-
-def _is_prose(line: Line) -> bool:
-    return sum(1 for w in line.words if PROSE_WORD_RE.fullmatch(w.text)) >= PROSE_LINE_WORDS
 
 
 def _is_sentence(line: Line) -> bool:

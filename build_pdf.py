@@ -915,7 +915,7 @@ class ChunkBuilder:
         plain = "\n\n".join(p for p in (join_lines(p) for p in paragraphs) if p)
         text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs, self.layout) if p)
         if notes:
-            marked = "\n\n" + "\n".join(n if n.startswith(DRAWING_MARK) else f"[Side note] {n}" for n in notes)
+            marked = "\n\n" + _marked_notes(notes)
             text, plain = text + marked, plain + marked
         lead_only = all(_is_lead_in(p) for p in paragraphs)
         self.text = OpenText()
@@ -974,7 +974,7 @@ class ChunkBuilder:
             elif tex:
                 groups.append((tex, words))
         if notes:
-            marked = "\n".join(n if n.startswith(DRAWING_MARK) else f"[Side note] {n}" for n in notes)
+            marked = _marked_notes(notes)
             groups.append((marked, marked))
         latex, plain = [], []
         current: list[tuple[str, str]] = []
@@ -1002,6 +1002,11 @@ class ChunkBuilder:
             held += size
         close()
         return latex, plain
+
+
+def _marked_notes(notes: list[str]) -> str:
+    """A passage's margin notes as they follow it: each "[Side note] …", a drawing's text as it came."""
+    return "\n".join(n if n.startswith(DRAWING_MARK) else f"[Side note] {n}" for n in notes)
 
 
 BUDGET_SLACK = 16     # tokens: a piece stops this short of the model's window (as split_to_budget does)

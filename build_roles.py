@@ -483,8 +483,8 @@ def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
     """ "(X.Y)" at the right edge of the main column or at its left edge; on a second look, a
     number the sequence misses a little short of the edge (not after "see", "equation")."""
     label = equation_label(line, ctx.layout)
-    frame = next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None)
-    if label is None and frame is not None:
+    frame = None if label is not None else next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None)
+    if frame is not None:
         # a display in a frame is numbered at the frame's inner edge, a padding short of its rule
         inner = replace(ctx.layout, right=frame[2] - ctx.layout.body_size * FRAME_LABEL_INSET, label_right=0.0)
         label = equation_label(line, inner)
