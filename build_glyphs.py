@@ -431,9 +431,60 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
             line.x0_min, line.x1_max = min(line.x0_min, w.x0), max(line.x1_max, w.x1)
     for line in lines:
         line.words.sort(key=lambda w: w.x0)
+        line.words = join_letter_spaced(line.words)
         del line.x0_min, line.x1_max
     lines.sort(key=lambda l: (round(l.baseline), l.x0))
     return lines
+
+
+LETTER_SPACED_LETTERS = 3   # letters: a run of lone characters with at least this many is a word set letter-spaced
+LETTER_GAP_MAX = 0.5        # em: letter-spacing opens gaps narrower than this (a matrix's columns stand further apart)
+LETTER_GAP_SPREAD = 1.5     # a run's gaps stay within this multiple of its narrowest (a word space is wider) ...
+LETTER_GAP_SLACK = 0.05     # em: ... give or take this (ink boxes, in a scan's text layer, vary with the letter)
+_LETTER_SPACED_CHARS = re.compile(r"[^\W_]|[.,:;\-]")
+
+
+def join_letter_spaced(words: list[Word]) -> list[Word]:
+    """A line's words (in x order) with words set letter-spaced ("F i g . 2 .") joined again: runs of
+    lone upright characters (letters, digits, punctuation) of one font and size, each a like gap from
+    the next, with LETTER_SPACED_LETTERS letters among them; the wider gap of a word space ends a run,
+    and a short run after it, its gap no wider, is letter-spaced too ("2 .")."""
+    def lone(w: Word) -> bool:
+        return len(w.text) == 1 and not w.italic and bool(_LETTER_SPACED_CHARS.fullmatch(w.text))
+
+    out: list[Word] = []
+    spaced_gap = None        # the gap of a letter-spaced run already found on this line
+    i = 0
+    while i < len(words):
+        j = i + 1
+        narrowest = None
+        while j < len(words) and lone(words[i]) and lone(words[j]) and words[j].font == words[i].font \
+                and words[j].size == words[i].size:
+            gap = words[j].x0 - words[j - 1].x1
+            size = words[i].size
+            if not 0 < gap < LETTER_GAP_MAX * size:
+                break
+            low = min(gap, narrowest if narrowest is not None else gap)
+            if gap > low * LETTER_GAP_SPREAD + LETTER_GAP_SLACK * size or \
+                    (narrowest is not None and narrowest > gap * LETTER_GAP_SPREAD + LETTER_GAP_SLACK * size):
+                break
+            narrowest = low
+            j += 1
+        run = words[i:j]
+        letters = sum(1 for w in run if w.text.isalpha())
+        again = spaced_gap is not None and narrowest is not None and \
+            narrowest <= spaced_gap * LETTER_GAP_SPREAD + LETTER_GAP_SLACK * run[0].size
+        if len(run) >= 2 and (letters >= LETTER_SPACED_LETTERS or again):
+            first = run[0]
+            out.append(Word("".join(w.text for w in run), first.x0, run[-1].x1, min(w.top for w in run),
+                            max(w.bottom for w in run), first.size, first.bold, first.mono, first.italic,
+                            first.font, first.baseline))
+            spaced_gap = narrowest if spaced_gap is None else spaced_gap
+            i = j
+        else:
+            out.append(words[i])
+            i += 1
+    return out
 
 
 def _line_raising(lines: list[Line], by_base: dict, bases: list[float], w: Word) -> int | None:
@@ -465,6 +516,7 @@ class Page:
     links: list = field(default_factory=list)          # (x0, top, x1, bottom, target page, target top)
     bars: list = field(default_factory=list)           # every thin horizontal stroke (fraction bars included)
     strokes: list = field(default_factory=list)        # paths with a curve or a slanted segment (no rectangles)
+    column: int = 0        # 0: the whole text block; 1, 2: the left or right column of a page set in two
 
 
 class _Raw:
@@ -729,7 +781,10 @@ def _overprinted(raw: _Raw, page_handle) -> frozenset:
     return frozenset(out)
 
 
-def _drawings(raw: _Raw, page_handle, height: float):
+PAGE_IMAGE = 0.8    # of a page's area: an image this large is the page itself (a scan, a background), no drawing on it
+
+
+def _drawings(raw: _Raw, page_handle, width: float, height: float):
     """Light filled boxes, thin horizontal rules, the bounds of every other drawing or image, and of
     the paths among them that curve or slant (what a drawing is made of, never a table's rules)."""
     c = raw.c
@@ -754,6 +809,8 @@ def _drawings(raw: _Raw, page_handle, height: float):
             (l.value, b.value, r.value, t.value)
         box = (x0, height - y1, x1, height - y0)
         w, h = box[2] - box[0], box[3] - box[1]
+        if kind == c.FPDF_PAGEOBJ_IMAGE and w * h >= PAGE_IMAGE * width * height:
+            return
         if kind == c.FPDF_PAGEOBJ_PATH:
             fillmode, stroke = ctypes.c_int(), ctypes.c_int()
             c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
@@ -894,7 +951,7 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
             spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height,
                                           _overprinted(raw, page.raw))
             words = _words(spans)
-            boxes, rules, graphics, bars, strokes = _drawings(raw, page.raw, height)
+            boxes, rules, graphics, bars, strokes = _drawings(raw, page.raw, width, height)
             links = _links(raw, doc.raw, page.raw, height, target_height)
             turn = 0
             if words and sideways > 0.5:

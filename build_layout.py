@@ -289,14 +289,17 @@ class Layout:
     body_font: str = ""  # the font most of the running text is set in
     label_right: float = 0.0   # where equation numbers end, when the book sets them off the text block's edge
     leading: float = 0.0       # the usual distance from one line of running text to the next
+    faceless: bool = False     # the text layer names one font for all its text (a scan's OCR layer): no face sets a head apart
 
 
-def detect_layout(pages: list[Page]) -> dict[int, Layout]:
-    """Main column edges and margin column per page parity (two-sided books shift the text block).
+def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
+    """Main column edges and margin column per page parity (two-sided books shift the text block)
+    and per column (pages set in two columns are read as frames, build_layout.read_columns).
 
     The left edge is where most long lines start; the right edge is the most common end of
     long lines (justified text ends there); words starting right of it are margin text.
-    Returns {0: layout of even pages, 1: layout of odd pages}.
+    Returns {(parity, column): layout}: parity 0 for even pages, 1 for odd; column 0 for the whole
+    text block, 1 and 2 for the left and right column where the book sets two.
     """
     sizes: Counter = Counter()
     fonts: Counter = Counter()
@@ -307,6 +310,23 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
                 fonts[(w.font, w.size)] += len(w.text)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
     body_font = max(((n, f) for (f, size), n in fonts.items() if size == body), default=(0, ""))[1]
+    layouts = {}
+    for column in sorted({p.column for p in pages}):
+        for parity, layout in _parity_layouts([p for p in pages if p.column == column], body).items():
+            layouts[(parity, column)] = layout
+    for parity in (0, 1):
+        left, right = layouts.get((parity, 1)), layouts.get((parity, 2))
+        if left and right:   # a page in two columns: what runs across both spans the two
+            layouts[(parity, 0)] = replace(left, right=right.right, margin_x=right.margin_x,
+                                           label_right=max(right.label_right, right.right))
+    faceless = len({font for font, _ in fonts}) == 1
+    for layout in layouts.values():
+        layout.body_font, layout.faceless = body_font, faceless
+    return layouts
+
+
+def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
+    """The text block of even and of odd pages ({0: even, 1: odd}), read from their long lines."""
     layouts = {parity: _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body)
                for parity in (0, 1)}
     every = _column_edges([p for p in pages if not p.rotated], body)
@@ -322,10 +342,14 @@ def detect_layout(pages: list[Page]) -> dict[int, Layout]:
             found = replace(every) if every else Layout(left=72, right=pages[0].width * 0.8,
                                                         margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
         layouts[parity] = found
-        layouts[parity].body_font = body_font
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
         layouts[parity].leading = _leading(pages, body)
     return layouts
+
+
+def layout_of(layouts: dict[tuple[int, int], Layout], page: Page) -> Layout:
+    """The text block a page (or one column of it) is read against."""
+    return layouts.get((page.number % 2, page.column)) or layouts[(page.number % 2, 0)]
 
 
 def _leading(pages: list[Page], body: float) -> float:
@@ -376,6 +400,162 @@ def _column_edges(pages: list[Page], body: float, least: int = 20) -> Layout | N
     left = starts.most_common(1)[0][0]
     right = max((n, x) for x, n in ends.items() if x < width * 0.95)[1]
     return Layout(left=left, right=right, margin_x=right + MARGIN_GAP, body_size=body)
+
+
+# --------------------------------------------------------------------------- columns
+"""Columns: a page set in two columns read as frames, one after the other: what runs across both
+columns (a title, an abstract, a wide figure), then the left column, then the right."""
+
+GUTTER_MIN = 0.8      # em: two columns stand at least this far apart (a word space is a third of an em)
+COLUMN_WORDS = 4      # words: a line this long is running text, in a column or across the page
+COLUMN_LINES = 6      # lines of running text on each side of a page's gutter, at the least
+CROSSING = 0.25       # of a page's lines of text: at most these run across its gutter (a title, a wide float)
+COLUMN_PAGES = 0.3    # of the pages of a parity with text on them: this share at least shows one gutter
+GUTTER_BIN = 6        # pt: the gutters of pages are compared to this step
+CROSS_SLACK = 0.3     # em: a word reaching this far into the gutter runs across it (an overfull line, less)
+BODY_TYPE = 0.9       # of the body size: the columns' running text is set this large at least (a margin's notes are smaller)
+COLUMN_RATIO = 0.6    # the narrower column is at least this share of the wider one's width (a margin column is narrower)
+
+
+def page_gutter(page: Page, body: float) -> tuple[float, float] | None:
+    """The gutter of a page set in two columns: the widest strip in the middle half of the page
+    that few lines of text run across (a title, a wide float), with running text ending left of it
+    and starting right of it on several lines each.  A line covers the x its words cover and the
+    word spaces between them (a gap under GUTTER_MIN em).  None for a page in one column."""
+    width = int(page.width) + 2
+    cover = [0] * (width + 1)        # lines covering each x (a difference array, summed below)
+    ends, starts = [0] * (width + 1), [0] * (width + 1)
+    reach = GUTTER_MIN * body / 2
+    text_lines = 0
+    left_edge, right_edge = float(width), 0.0
+    for line in page.lines:
+        if len(line.words) < COLUMN_WORDS:
+            continue
+        text_lines += 1
+        if line.size >= body * BODY_TYPE:
+            ends[min(width, max(0, int(line.x1) + 1))] += 1
+            starts[min(width, max(0, int(line.x0)))] += 1
+            left_edge, right_edge = min(left_edge, line.x0), max(right_edge, line.x1)
+        runs: list[list[float]] = []
+        for w in line.words:   # a line's words are in x order
+            if runs and w.x0 - reach <= runs[-1][1]:
+                runs[-1][1] = max(runs[-1][1], w.x1 + reach)
+            else:
+                runs.append([w.x0 - reach, w.x1 + reach])
+        for x0, x1 in runs:
+            cover[min(width, max(0, int(x0) + 1))] += 1
+            cover[min(width, max(0, int(x1)))] -= 1
+    if text_lines < 2 * COLUMN_LINES:
+        return None
+    for x in range(1, width + 1):
+        cover[x] += cover[x - 1]
+        ends[x] += ends[x - 1]                      # lines ending at or left of x
+    for x in range(width - 1, -1, -1):
+        starts[x] += starts[x + 1]                  # lines starting at or right of x
+    best: tuple[int, int, int] | None = None        # (crossing lines, -width of the strip, its left x)
+    x = width // 4
+    while x < width * 3 // 4:
+        if cover[x] <= CROSSING * text_lines and ends[x] >= COLUMN_LINES and starts[x] >= COLUMN_LINES:
+            run = x
+            while run + 1 < width * 3 // 4 and cover[run + 1] == cover[x]:
+                run += 1
+            if best is None or (cover[x], x - run) < best[:2]:
+                best = (cover[x], x - run, x)
+            x = run + 1
+        else:
+            x += 1
+    if best is None:
+        return None
+    lo, hi = best[2] - reach + 1, best[2] - best[1] + reach
+    narrow, wide = sorted((lo - left_edge, right_edge - hi))
+    return (lo, hi) if narrow >= COLUMN_RATIO * wide else None
+
+
+def find_gutters(pages: list[Page], body: float) -> dict[int, tuple[float, float]]:
+    """Where a book set in two columns has its gutter, per page parity: (the x its left column's
+    lines end at, the x its right column's lines start at), when enough of its pages show one at
+    the same x (page_gutter).  {} for a book in one column."""
+    gutters = {}
+    for parity in (0, 1):
+        seen = [page_gutter(p, body) for p in pages if p.number % 2 == parity and not p.rotated and p.lines]
+        found = [g for g in seen if g]
+        if not found:
+            continue
+        common = Counter(round((a + b) / 2 / GUTTER_BIN) for a, b in found).most_common(1)[0][0]
+        agree = [g for g in found if abs((g[0] + g[1]) / 2 / GUTTER_BIN - common) <= 1]
+        if len(agree) >= COLUMN_PAGES * len(seen):
+            gutters[parity] = (sorted(a for a, _ in agree)[len(agree) // 2], sorted(b for _, b in agree)[len(agree) // 2])
+    return gutters
+
+
+def read_columns(pages: list[Page]) -> list[Page]:
+    """Every page of a book set in two columns as its frames in reading order (see column_frames);
+    a book in one column as it is."""
+    if not pages:
+        return pages
+    body = Counter(w.size for p in pages for l in p.lines for w in l.words).most_common(1)[0][0] \
+        if any(p.lines for p in pages) else 10.0
+    gutters = find_gutters(pages, body)
+    if not gutters:
+        return pages
+    frames: list[Page] = []
+    for page in pages:
+        gutter = gutters.get(page.number % 2) or next(iter(gutters.values()))
+        frames.extend(column_frames(page, gutter, body) if not page.rotated else [page])
+    return frames
+
+
+def column_frames(page: Page, gutter: tuple[float, float], body: float) -> list[Page]:
+    """A page cut into frames at its gutter: bands of lines that run across the gutter (a title, a
+    wide float) and bands set in the two columns, each cut into its left and right column; the
+    drawings, boxes and links go with the frame their middle lies in.  A page whose lines mostly run
+    across the gutter (one set in a single column) stays whole."""
+    left_end, right_start = gutter
+    middle = (left_end + right_start) / 2
+    slack = CROSS_SLACK * body
+
+    def across(line: Line) -> bool:
+        return any(w.x0 < right_start - slack and w.x1 > left_end + slack for w in line.words)
+
+    lines = sorted(page.lines, key=lambda l: (l.top, l.x0))
+    wide = [across(l) for l in lines]
+    if sum(wide) * 2 >= len(lines):
+        return [page]
+    bands: list[tuple[bool, list[Line]]] = []
+    for line, runs_across in zip(lines, wide):
+        if bands and bands[-1][0] == runs_across:
+            bands[-1][1].append(line)
+        else:
+            bands.append((runs_across, [line]))
+    # each band reaches halfway to its neighbours, the first from the page's top, the last to its foot
+    edges = [0.0] + [(max(l.bottom for l in a[1]) + min(l.top for l in b[1])) / 2
+                     for a, b in zip(bands, bands[1:])] + [page.height]
+    frames: list[Page] = []
+    for (runs_across, band), top, bottom in zip(bands, edges, edges[1:]):
+        if runs_across:
+            frames.append(_frame(page, band, (0.0, top, page.width, bottom), 0))
+            continue
+        for column, (x0, x1) in ((1, (0.0, middle)), (2, (middle, page.width))):
+            own = []
+            for line in band:
+                words = [w for w in line.words if x0 <= (w.x0 + w.x1) / 2 < x1]
+                if words:
+                    own.append(Line(words, line.page))
+            frames.append(_frame(page, own, (x0, top, x1, bottom), column))
+    return frames
+
+
+def _frame(page: Page, lines: list[Line], rect: tuple[float, float, float, float], column: int) -> Page:
+    """The part of a page within rect: its lines, and the drawings, boxes, rules and links whose
+    middle lies inside (every thin stroke stays: a fraction bar is found by the maths it divides)."""
+    x0, top, x1, bottom = rect
+
+    def inside(shapes):
+        return [s for s in shapes if x0 <= (s[0] + s[2]) / 2 < x1 and top <= (s[1] + s[3]) / 2 < bottom]
+
+    return replace(page, lines=lines, boxes=inside(page.boxes), rules=inside(page.rules),
+                   graphics=inside(page.graphics), links=inside(page.links), strokes=inside(page.strokes),
+                   column=column)
 
 
 # --------------------------------------------------------------------------- contents pages

@@ -429,7 +429,9 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         if not head.distinct and not missed:
             # In the body face, a caption still shows itself: "Figure 2.2:" with a colon, or
             # "Fig. 1." centred or next to its drawing; never a line that reads on from the one above.
-            if not (head.sep == ":" or (head.sep and caption_context(line, page, layout))):
+            # (A text layer with one font, a scan's, shows no faces and no drawings: its separator
+            # must do, on a line that does not read on from the one above.)
+            if not (head.sep == ":" or (head.sep and (layout.faceless or caption_context(line, page, layout)))):
                 continue
             if i > 0 and _continues_paragraph(main[i - 1], line, layout):
                 continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption

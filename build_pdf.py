@@ -22,7 +22,7 @@ from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, 
 from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
-                          is_contents_page, printed_pages)
+                          is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_maths_italics,
                         mark_prose_letters, math_share, numbered_display,
                         plain_reading)
@@ -89,6 +89,7 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     folios = drop_running_lines(pages)
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
     drop_folio_lines(pages, printed)
+    pages = read_columns(pages)
     layouts = detect_layout(pages)
     contents = {p.number for p in pages if is_contents_page(p)}
     outline = outline_headings(document)
@@ -118,16 +119,16 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
         s.page_end = max([c.page for c in members if c.page is not None], default=s.page_start)
         first_text = next((c.content for c in members if c.kind == "text"), "")
         s.content = f"{s.number} {s.title}\n\n{first_text[:600]}".strip()
-    return Reading(chunks, builder.cursor.sections, printed, builder.out.duplicates, recovered, layouts[1])
+    return Reading(chunks, builder.cursor.sections, printed, builder.out.duplicates, recovered, layouts[(1, 0)])
 
 
-def _walk(pages: list[Page], layouts: dict[int, Layout], printed: PrintedPages, count_tokens, source: str,
+def _walk(pages: list[Page], layouts: dict[tuple[int, int], Layout], printed: PrintedPages, count_tokens, source: str,
           skip: set[int], wanted: dict, outline: dict) -> "ChunkBuilder":
-    builder = ChunkBuilder(layouts[1], printed, count_tokens, source, outline, wanted)
+    builder = ChunkBuilder(layouts[(1, 0)], printed, count_tokens, source, outline, wanted)
     for page in pages:
         if page.number in skip:
             continue
-        builder.layout = layouts[page.number % 2]
+        builder.layout = layout_of(layouts, page)
         builder.feed_page(page, page_items(page, builder.layout, wanted))
     builder.finish()
     return builder

@@ -51,6 +51,7 @@ DISPLAY_PROSE_WORDS = 4         # words: a display holds fewer plain words than 
 UNNUMBERED_HEAD_WORDS = 4       # words: an unnumbered run-in head ("Proof.", "Proof of Lemma 2:") ends within these
 LABEL_AT_EDGE = 6               # pt: an equation number ends at the column's edge (starts at it, when on the left)
 LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers end, when that is not the edge
+NARROW_LABEL_GAP = 0.6          # em: ... less after a display of maths only that fills its column (a narrow one)
 LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
 LEFT_LABEL_MATHS_GAP = 0.8      # em: ... or this far before a line of maths only (far wider than a word space)
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
@@ -107,8 +108,8 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
     first = line.words[0]
     if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text):
         return False
-    distinct = first.bold or (first.font != layout.body_font
-                              and (first.italic or bool(CAPS_FONT_RE.search(first.font))))
+    distinct = first.bold or layout.faceless or (first.font != layout.body_font
+                                                 and (first.italic or bool(CAPS_FONT_RE.search(first.font))))
     if not distinct:
         return False
     words = line.words
@@ -158,7 +159,9 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     overhang = number is not None and len(words) >= 2 and words[-2].x1 > layout.right and \
         last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP and any(is_math_font(w.font) for w in words[:-1])
     if number is not None and (at_edge or overhang) and not is_prose_reference(line, layout):
-        if "." in number or len(words) == 1 or last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP:
+        gap = last.x0 - words[-2].x1 if len(words) > 1 else 0.0
+        if "." in number or len(words) == 1 or gap > layout.body_size * LABEL_GAP or \
+                (gap > layout.body_size * NARROW_LABEL_GAP and math_share(words[:-1]) >= 1.0):
             return number
         return None
     # on the left: the leftmost word (a DVI route may write the number after the formula it precedes)
@@ -422,7 +425,8 @@ def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
     """A head in a face of its own opens an entity; a bold one anywhere at a line start, an
     italic or capitals one only where a new paragraph can begin."""
     layout = ctx.layout
-    if not head.distinct or line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
+    # a text layer with one font (a scan's) shows no faces: a head there need only open a paragraph
+    if not (head.distinct or layout.faceless) or line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
         return False
     if line.bold:
         return True

@@ -186,3 +186,36 @@ def test_a_passage_cut_for_the_models_window_keeps_its_maths(tmp_path_factory):
         assert "$" in content and extra and json.loads(extra)["text"], content
         assert "D2 + 1" not in content, content
     assert any(r"$\sqrt{V}$" in content for content, _ in rows)
+
+
+def test_a_two_column_article_is_read_one_column_after_the_other(tmp_path_factory):
+    """article.pdf: a journal article in two columns (title across both, equations numbered at each
+    column's right edge, figures whose labels are letter-spaced, "F i g . 1 ."). Every numbered
+    thing is found on its page, and a column's lines are never read together with the lines of the
+    other column that share their baselines."""
+    path, db, report = build("article", tmp_path_factory)
+    result = score(LAYOUTS / "article-labels.txt", path)
+    total = result["_all"]
+    assert total["found"] == total["expected"] == 13, table("article", result)
+    assert total["right_printed"] == total["judged_printed"] == 13, table("article", result)
+    assert report["checks"]["kinds"]["formula"].get("recovered") is None, report["checks"]["kinds"]["formula"]
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks ORDER BY ord"))
+    assert "where $h$ is the cost of a unit left over and $p$ the cost of a unit short." in text
+    definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition'").fetchone()[0]
+    assert definition.rstrip().endswith("falls on a shortage."), definition
+    figure = db.execute("SELECT title FROM chunks WHERE kind = 'figure' AND number = '1'").fetchone()[0]
+    assert figure.startswith("The expected cost of an order"), figure
+
+
+def test_a_scanned_article_with_an_ocr_text_layer(tmp_path_factory):
+    """article-scan.pdf: the same article printed, scanned at 300 dpi and read by Tesseract (the page
+    an image, the text an invisible layer in one font, so no head is told by its face). Its columns
+    are read in turn, its heads and captions found where they open a paragraph; the two numbers OCR
+    misread ("(6)" as "©)", "(4)" lost in the fraction beside it) stay missing, and no folio was read."""
+    path, db, _ = build("article-scan", tmp_path_factory)
+    result = score(LAYOUTS / "article-labels.txt", path)
+    assert result["_all"]["found"] >= 11, table("article-scan", result)
+    for kind in ("definition", "theorem", "figure", "table"):
+        assert result[kind]["found"] == result[kind]["expected"], table("article-scan", result)
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks ORDER BY ord"))
+    assert "the cost of a unit left over and p the cost of a unit short." in text
