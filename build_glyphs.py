@@ -438,6 +438,8 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
 
 
 LETTER_SPACED_LETTERS = 3   # letters: a run of lone characters with at least this many is a word set letter-spaced
+LETTER_SPACED_LINE = 6      # lone letters: a line with this many ...
+SPACED_OUT = 0.7            # ... making this share of its words is spaced out throughout
 LETTER_GAP_MAX = 0.5        # em: letter-spacing opens gaps narrower than this (a matrix's columns stand further apart)
 LETTER_GAP_SPREAD = 1.5     # a run's gaps stay within this multiple of its narrowest (a word space is wider) ...
 LETTER_GAP_SLACK = 0.05     # em: ... give or take this (ink boxes, in a scan's text layer, vary with the letter)
@@ -445,13 +447,30 @@ _LETTER_SPACED_CHARS = re.compile(r"[^\W_]|[.,:;\-]")
 
 
 def join_letter_spaced(words: list[Word]) -> list[Word]:
-    """A line's words (in x order) with words set letter-spaced ("F i g . 2 .") joined again: runs of
-    lone upright characters (letters, digits, punctuation) of one font and size, each a like gap from
-    the next, with LETTER_SPACED_LETTERS letters among them; the wider gap of a word space ends a run,
-    and a short run after it, its gap no wider, is letter-spaced too ("2 .")."""
+    """A line's words (in x order) with words set letter-spaced joined again.  A line spaced out
+    throughout (nearly all its words lone characters, an epigraph in spaced capitals): its letter gap is
+    the middle one of the gaps beside a lone character, and every gap no wider (kerned pairs such as
+    "AT" stand closer) is inside a word.  Otherwise runs of lone upright characters of one font and
+    size, each a like gap from the next, with LETTER_SPACED_LETTERS letters among them ("F i g ."):
+    the wider gap of a word space ends a run, and a short run after it, its gap no wider, is
+    letter-spaced too ("2 .")."""
     def lone(w: Word) -> bool:
         return len(w.text) == 1 and not w.italic and bool(_LETTER_SPACED_CHARS.fullmatch(w.text))
 
+    alone = [w for w in words if lone(w)]
+    if len(alone) >= SPACED_OUT * len(words) and sum(1 for w in alone if w.text.isalpha()) >= LETTER_SPACED_LINE:
+        size = alone[0].size
+        gaps = sorted(b.x0 - a.x1 for a, b in zip(words, words[1:]) if lone(a) or lone(b))
+        letter_gap = gaps[len(gaps) // 2]
+        if 0 < letter_gap < LETTER_GAP_MAX * size:
+            limit = letter_gap * LETTER_GAP_SPREAD + LETTER_GAP_SLACK * size
+            groups = [[words[0]]]
+            for a, b in zip(words, words[1:]):
+                if b.x0 - a.x1 <= limit and not a.italic and not b.italic:
+                    groups[-1].append(b)
+                else:
+                    groups.append([b])
+            return [_joined(g) for g in groups]
     out: list[Word] = []
     spaced_gap = None        # the gap of a letter-spaced run already found on this line
     i = 0
@@ -475,16 +494,23 @@ def join_letter_spaced(words: list[Word]) -> list[Word]:
         again = spaced_gap is not None and narrowest is not None and \
             narrowest <= spaced_gap * LETTER_GAP_SPREAD + LETTER_GAP_SLACK * run[0].size
         if len(run) >= 2 and (letters >= LETTER_SPACED_LETTERS or again):
-            first = run[0]
-            out.append(Word("".join(w.text for w in run), first.x0, run[-1].x1, min(w.top for w in run),
-                            max(w.bottom for w in run), first.size, first.bold, first.mono, first.italic,
-                            first.font, first.baseline))
+            out.append(_joined(run))
             spaced_gap = narrowest if spaced_gap is None else spaced_gap
             i = j
         else:
             out.append(words[i])
             i += 1
     return out
+
+
+def _joined(run: list[Word]) -> Word:
+    """Words that are pieces of one word, as one (a text face's: no glyph boxes are kept)."""
+    if len(run) == 1:
+        return run[0]
+    first = run[0]
+    return Word("".join(w.text for w in run), first.x0, max(w.x1 for w in run), min(w.top for w in run),
+                max(w.bottom for w in run), first.size, first.bold, first.mono, first.italic, first.font,
+                first.baseline)
 
 
 def _line_raising(lines: list[Line], by_base: dict, bases: list[float], w: Word) -> int | None:

@@ -168,10 +168,12 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
-        # words that go on across the edge with a word space between, in the same size, are one
-        # line set across the full width (the class's fullwidth text): a margin note stands clear
-        # of the text block by the margin's gap
-        if left and right and right[0].x0 - max(w.x1 for w in left) < layout.body_size * FULL_WIDTH_SPACE \
+        # words that go on across the edge with a word space between (no wider than the line's usual
+        # one, which letter-spacing widens), in the same size, are one line set across the full width (the
+        # class's fullwidth text): a margin note stands clear of the text block by the margin's gap
+        spaces = sorted(b.x0 - a.x1 for a, b in zip(left, left[1:]))
+        space = max(layout.body_size * FULL_WIDTH_SPACE, spaces[len(spaces) // 2] * FULL_WIDTH_SPREAD if spaces else 0)
+        if left and right and right[0].x0 - max(w.x1 for w in left) < space \
                 and abs(right[0].size - left[-1].size) < 0.5:
             left, right = line.words, []
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
@@ -185,6 +187,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
 
 
 FULL_WIDTH_SPACE = 0.5        # ems: words across the margin's edge this close are one line of full-width text
+FULL_WIDTH_SPREAD = 1.2       # ... or no further apart than this times the line's middle word space left of the edge
 FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left edge
 FOOTNOTE_RULE_WIDTH = (0.1, 0.6)   # of the column's width: it is a short rule, neither a dash nor a table's
 FOOTNOTE_SIZE = 0.95          # of the body size: footnotes are set smaller than the text
