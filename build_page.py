@@ -746,13 +746,15 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
                 rest.remove(g)
                 y0, y1 = min(y0, g[1]), max(y1, g[3])
                 grew = True
-    region = (min(g[0] for g in cluster) - DRAWING_SIDE, y0 - DRAWING_ABOVE_BELOW,
-              max(g[2] for g in cluster) + DRAWING_SIDE, y1 + DRAWING_ABOVE_BELOW)
+    core = (min(g[0] for g in cluster), y0, max(g[2] for g in cluster), y1)
+    region = (core[0] - DRAWING_SIDE, y0 - DRAWING_ABOVE_BELOW, core[2] + DRAWING_SIDE, y1 + DRAWING_ABOVE_BELOW)
 
     def drawn(l: Line) -> bool:
-        # inside the drawing's reach; or a short line that reaches into it from beside it (an axis's
-        # tick labels, set flush against the axis however wide they are)
-        return inside(l, region, pad=2) or (
+        # inside the drawing's reach (a line of prose only level with the drawn shapes: above or below
+        # them it is a paragraph's last line set close to the drawing); or a short line that reaches
+        # into it from beside it (an axis's tick labels, set flush against the axis however wide they are)
+        level = l.bottom > core[1] and l.top < core[3]
+        return (inside(l, region, pad=2) and (level or not _is_prose(l))) or (
             not _is_prose(l)
             and l.x1 > region[0] and l.x0 < region[2]
             and l.top < region[3] and l.bottom > region[1])
