@@ -301,15 +301,7 @@ def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
     Returns {(parity, column): layout}: parity 0 for even pages, 1 for odd; column 0 for the whole
     text block, 1 and 2 for the left and right column where the book sets two.
     """
-    sizes: Counter = Counter()
-    fonts: Counter = Counter()
-    for page in pages:
-        for line in page.lines:
-            for w in line.words:
-                sizes[w.size] += len(w.text)
-                fonts[(w.font, w.size)] += len(w.text)
-    body = sizes.most_common(1)[0][0] if sizes else 10.0
-    body_font = max(((n, f) for (f, size), n in fonts.items() if size == body), default=(0, ""))[1]
+    body, body_font, faceless = body_type(pages)
     layouts = {}
     for column in sorted({p.column for p in pages}):
         for parity, layout in _parity_layouts([p for p in pages if p.column == column], body).items():
@@ -319,10 +311,24 @@ def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
         if left and right:   # a page in two columns: what runs across both spans the two
             layouts[(parity, 0)] = replace(left, right=right.right, margin_x=right.margin_x,
                                            label_right=max(right.label_right, right.right))
-    faceless = len({font for font, _ in fonts}) == 1
     for layout in layouts.values():
         layout.body_font, layout.faceless = body_font, faceless
     return layouts
+
+
+def body_type(pages: list[Page]) -> tuple[float, str, bool]:
+    """The size and font most of the book's text is set in (counted by characters), and whether its
+    text layer names one font only (faceless: a scan's OCR layer)."""
+    sizes: Counter = Counter()
+    fonts: Counter = Counter()
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                sizes[w.size] += len(w.text)
+                fonts[(w.font, w.size)] += len(w.text)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    body_font = max(((n, f) for (f, size), n in fonts.items() if size == body), default=(0, ""))[1]
+    return body, body_font, len({font for font, _ in fonts}) == 1
 
 
 def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
@@ -491,10 +497,7 @@ def find_gutters(pages: list[Page], body: float) -> dict[int, tuple[float, float
 def read_columns(pages: list[Page]) -> list[Page]:
     """Every page of a book set in two columns as its frames in reading order (see column_frames);
     a book in one column as it is."""
-    if not pages:
-        return pages
-    body = Counter(w.size for p in pages for l in p.lines for w in l.words).most_common(1)[0][0] \
-        if any(p.lines for p in pages) else 10.0
+    body = body_type(pages)[0]
     gutters = find_gutters(pages, body)
     if not gutters:
         return pages
