@@ -510,6 +510,7 @@ BODY_LINE_START = 20          # pt: a line of running text starts this close to 
 DRAWING_JOIN = 20             # pt: a drawn shape this close to the drawing is part of it
 DRAWING_SIDE = 30             # pt: text drawn inside a figure lies within this of its shapes, across ...
 DRAWING_ABOVE_BELOW = 12      # pt: ... and within this above and below them
+SAME_LEFT = 2                 # pt: two lines start at one left edge
 DRAWING_TEXT_ROUNDS = 3       # rounds: text found in a drawing widens its reach this many times at most
 
 
@@ -746,18 +747,24 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
                 rest.remove(g)
                 y0, y1 = min(y0, g[1]), max(y1, g[3])
                 grew = True
-    core = (min(g[0] for g in cluster), y0, max(g[2] for g in cluster), y1)
-    region = (core[0] - DRAWING_SIDE, y0 - DRAWING_ABOVE_BELOW, core[2] + DRAWING_SIDE, y1 + DRAWING_ABOVE_BELOW)
+    region = (min(g[0] for g in cluster) - DRAWING_SIDE, y0 - DRAWING_ABOVE_BELOW,
+              max(g[2] for g in cluster) + DRAWING_SIDE, y1 + DRAWING_ABOVE_BELOW)
+    line_above = {id(b): a for a, b in zip(main, main[1:])}
+
+    def ends_paragraph(l: Line) -> bool:
+        # set solid under a full line of running text, at its left edge: the paragraph's last line,
+        # however close to the drawing below it
+        a = line_above.get(id(l))
+        return a is not None and is_body(a) and abs(l.x0 - a.x0) <= SAME_LEFT and \
+            0 <= l.top - a.bottom < layout.body_size
 
     def drawn(l: Line) -> bool:
-        # inside the drawing's reach (a line of prose only level with the drawn shapes: above or below
-        # them it is a paragraph's last line set close to the drawing); or a short line that reaches
-        # into it from beside it (an axis's tick labels, set flush against the axis however wide they are)
-        level = l.bottom > core[1] and l.top < core[3]
-        return (inside(l, region, pad=2) and (level or not _is_prose(l))) or (
+        # inside the drawing's reach; or a short line that reaches into it from beside it (an axis's
+        # tick labels, set flush against the axis however wide they are)
+        return not ends_paragraph(l) and (inside(l, region, pad=2) or (
             not _is_prose(l)
             and l.x1 > region[0] and l.x0 < region[2]
-            and l.top < region[3] and l.bottom > region[1])
+            and l.top < region[3] and l.bottom > region[1]))
     # a line beside a fraction's bar or under a radical is a display's row, never a drawing's label
     candidates = [l for l in main if id(l) not in used and lo < l.top and l.bottom < hi + 1
                   and not any(_touches(l, r) for r in typeset)]
