@@ -310,7 +310,7 @@ def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
         left, right = layouts.get((parity, 1)), layouts.get((parity, 2))
         if left and right:   # a page in two columns: what runs across both spans the two
             layouts[(parity, 0)] = replace(left, right=right.right, margin_x=right.margin_x,
-                                           label_right=max(right.label_right, right.right))
+                                           label_right=right.label_right)
     for layout in layouts.values():
         layout.body_font, layout.faceless = body_font, faceless
     return layouts

@@ -154,6 +154,13 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
     return items
 
 
+def _word_space(words: list[Word], layout: Layout) -> float:
+    """The widest gap that is still a word space on a line: FULL_WIDTH_SPACE, or more where the
+    line's own middle gap is wider (letter-spacing widens it)."""
+    spaces = sorted(b.x0 - a.x1 for a, b in zip(words, words[1:]))
+    return max(layout.body_size * FULL_WIDTH_SPACE, spaces[len(spaces) // 2] * FULL_WIDTH_SPREAD if spaces else 0.0)
+
+
 def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     """Each line's words cut at the margin column's edge: (main-column lines, margin lines)."""
     main: list[Line] = []
@@ -171,9 +178,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         # words that go on across the edge with a word space between (no wider than the line's usual
         # one, which letter-spacing widens), in the same size, are one line set across the full width (the
         # class's fullwidth text): a margin note stands clear of the text block by the margin's gap
-        spaces = sorted(b.x0 - a.x1 for a, b in zip(left, left[1:]))
-        space = max(layout.body_size * FULL_WIDTH_SPACE, spaces[len(spaces) // 2] * FULL_WIDTH_SPREAD if spaces else 0)
-        if left and right and right[0].x0 - max(w.x1 for w in left) < space \
+        if left and right and right[0].x0 - max(w.x1 for w in left) < _word_space(left, layout) \
                 and abs(right[0].size - left[-1].size) < 0.5:
             left, right = line.words, []
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
