@@ -76,7 +76,7 @@ RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\s
              r"\leftarrow", r"\Rightarrow", r"\Leftarrow", r"\Leftrightarrow", r"\longleftarrow",
              r"\longrightarrow", r"\Longrightarrow", r"\Longleftarrow", r"\Longleftrightarrow", r"\mid", r"\ll",
              r"\gg", r"\prec", r"\succ", r"\preceq", r"\succeq", r"\mapsto", r"\longmapsto", ":=", r"\perp",
-             r"\models", r"\vdash", r"\triangleq", r"\asymp", r"\leftrightarrow", r"\iff", r"\gets", r"\coloneqq",
+             r"\models", r"\vdash", r"\triangleq", r"\asymp", r"\leftrightarrow", r"\longleftrightarrow", r"\iff", r"\implies", r"\impliedby", r"\gets", r"\coloneqq",
              r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow"}
 BINARIES = {"+", "-", r"\pm", r"\mp", r"\times", r"\cdot", r"\div", r"\cup", r"\cap", r"\wedge", r"\vee",
             r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet"}
@@ -385,7 +385,32 @@ def _assemble(nodes: list[Node]) -> list[Node]:
     nodes = _negations(nodes)
     nodes = _dot_runs(nodes)
     nodes = _joined_arrows(nodes)
+    nodes = _multiple_integrals(nodes)
     return nodes
+
+
+def _multiple_integrals(nodes: list[Node]) -> list[Node]:
+    """Integral signs of one size whose inks overlap are one multiple integral: amsmath sets \\iint
+    and \\iiint as signs kerned into each other where \\int\\int keeps a space between them."""
+    signs = sorted((n for n in nodes if n.kind == "sym" and n.ch == "∫"), key=lambda n: n.x0)
+    if len(signs) < 2:
+        return nodes
+    gone: set[int] = set()
+    runs: list[list[Node]] = []
+    for n in signs:
+        last = runs[-1][-1] if runs else None
+        if last is not None and n.x0 < last.x1 and abs(n.base - last.base) < n.size * 0.1 and \
+                abs(n.height - last.height) < n.size * 0.1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    for run in runs:
+        if 2 <= len(run) <= 3:
+            keep = run[-1]
+            keep.tex, keep.ch = (r"\iint", "∬") if len(run) == 2 else (r"\iiint", "∭")
+            keep.x0, keep.adv0 = run[0].x0, run[0].adv0
+            gone.update(id(n) for n in run[:-1])
+    return [n for n in nodes if id(n) not in gone]
 
 
 def _pieces(nodes: list[Node]) -> list[Node]:
@@ -526,20 +551,49 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
 
 
 def _joined_arrows(nodes: list[Node]) -> list[Node]:
-    """A minus or equals sign run into an arrow is TeX's long arrow (\\longrightarrow is − and →)."""
-    rels = sorted((n for n in nodes if n.tex in ("-", "=", r"\leftarrow", r"\to", r"\Leftarrow", r"\Rightarrow",
-                                                     ":", r"\mapsto")), key=lambda n: n.x0)
-    gone = set()
-    for a, b in zip(rels, rels[1:]):
-        if id(a) in gone or abs(a.base - b.base) > a.size * 0.1 or b.x0 - a.x1 > a.size * 0.12:
+    """A minus or equals sign run into an arrow is TeX's long arrow (\\longrightarrow is − and →,
+    \\Longleftrightarrow is ⇐ and ⇒ overlapping); the stem of \\mapsto is a glyph of its own set over
+    the arrow's tail.  Pairs are joined until none is left (\\longmapsto: the stem, then − and →)."""
+    joined = {("-", r"\to"): r"\longrightarrow", (r"\leftarrow", "-"): r"\longleftarrow",
+              ("=", r"\Rightarrow"): r"\Longrightarrow", (r"\Leftarrow", "="): r"\Longleftarrow",
+              (r"\Leftarrow", r"\Rightarrow"): r"\Longleftrightarrow", (r"\leftarrow", r"\to"): r"\longleftrightarrow",
+              (":", "="): ":=", (r"\mapsto", r"\to"): r"\mapsto", (r"\to", r"\mapsto"): r"\mapsto",
+              (r"\mapsto", r"\longrightarrow"): r"\longmapsto", (r"\longrightarrow", r"\mapsto"): r"\longmapsto"}
+    for _ in range(3):
+        rels = sorted((n for n in nodes if n.kind == "sym" and any(n.tex in pair for pair in joined)),
+                      key=lambda n: n.x0)
+        gone = set()
+        for a, b in zip(rels, rels[1:]):
+            if id(a) in gone or abs(a.base - b.base) > a.size * 0.1 or b.x0 - a.x1 > a.size * 0.12:
+                continue
+            tex = joined.get((a.tex, b.tex))
+            if tex:
+                b.tex, b.ch, b.role, b.x0, b.x1 = tex, "", "rel", min(a.x0, b.x0), max(a.x1, b.x1)
+                b.adv0, b.adv1 = min(a.adv0, b.adv0), max(a.adv1, b.adv1)
+                gone.add(id(a))
+        if not gone:
+            break
+        nodes = [n for n in nodes if id(n) not in gone]
+    return _spaced_implications(nodes)
+
+
+SPACED_RELATION = 0.42   # em each side: a relation's own space (5mu) and a \; more (\iff, \implies)
+_SPACED_FORMS = {r"\Longleftrightarrow": r"\iff", r"\Longrightarrow": r"\implies", r"\Longleftarrow": r"\impliedby"}
+
+
+def _spaced_implications(nodes: list[Node]) -> list[Node]:
+    """\\iff, \\implies and \\impliedby are long double arrows with a thick space more on either
+    side: told from the bare arrows by the gaps to their neighbours on the baseline."""
+    for n in nodes:
+        if n.kind != "sym" or n.tex not in _SPACED_FORMS:
             continue
-        joined = {("-", r"\to"): r"\longrightarrow", (r"\leftarrow", "-"): r"\longleftarrow",
-                  ("=", r"\Rightarrow"): r"\Longrightarrow", (r"\Leftarrow", "="): r"\Longleftarrow",
-                  (":", "="): ":=", (r"\mapsto", r"\to"): r"\longmapsto"}.get((a.tex, b.tex))
-        if joined:
-            b.tex, b.role, b.x0 = joined, "rel", a.x0
-            gone.add(id(a))
-    return [n for n in nodes if id(n) not in gone]
+        level = [m for m in nodes if m is not n and abs(m.base - n.base) < n.size * 0.1]
+        left = max((m.x1 for m in level if m.x1 <= n.x0 + 0.1), default=None)
+        right = min((m.x0 for m in level if m.x0 >= n.x1 - 0.1), default=None)
+        if left is not None and right is not None and n.x0 - left >= n.size * SPACED_RELATION and \
+                right - n.x1 >= n.size * SPACED_RELATION:
+            n.tex = _SPACED_FORMS[n.tex]
+    return nodes
 
 
 def _words(nodes: list[Node]) -> list[Node]:
@@ -673,7 +727,7 @@ def _main_base(nodes: list[Node]) -> float:
     votes: dict[float, float] = {}
     for n in full:
         key = round(n.base * 2) / 2
-        votes[key] = votes.get(key, 0) + (3 if n.kind in ("frac", "root", "matrix") else 1)
+        votes[key] = votes.get(key, 0) + (3 if n.kind in ("frac", "root", "matrix", "binom") else 1)
     best = max(votes.items(), key=lambda kv: (kv[1], -kv[0]))[0]
     near = [n.base for n in full if abs(n.base - best) < 0.6]
     return sum(near) / len(near) if near else best
@@ -828,8 +882,8 @@ def _accents(nodes: list[Node]) -> list[Node]:
 def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     """Glyphs stacked above and below a big operator or an operator's name, centred on it and
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
-    ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op")),
-                 key=lambda n: -n.size)
+    ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op")
+                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS)), key=lambda n: -n.size)
     if not ops:
         return nodes
     gone: set[int] = set()
@@ -863,16 +917,56 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             above = []
         if op.kind == "word" and op.role != "op" and not below:
             continue
+        if op.role == "rel" and not (above or below) or op.role == "rel" and (above and below):
+            continue
         if not below and not above:
             continue
-        parts = {"op": op, "lower": _row_of(below, []) if below else None, "upper": _row_of(above, []) if above else None}
+        lines = _limit_lines(below, op)
+        while lines:      # \substack: more lines of limit under the first, each centred on the operator
+            taken = [n for line in lines for n in line]
+            edge = _box(lines[-1])[3]
+            seed = [n for n in pool if n not in taken and near_x(n) and edge - 0.5 <= n.top <= edge + text * 0.4
+                    and not _hangs_on(n, nodes, op)]
+            line = _grow_limit(seed, [n for n in pool if n not in taken], op)
+            if not line or not (op.x0 - 1 <= (min(n.x0 for n in line) + max(n.x1 for n in line)) / 2 <= op.x1 + 1) \
+                    or any(n.top < edge - 0.5 for n in line):
+                break
+            lines.append(line)
+        below = [n for line in lines for n in line]
+        parts = {"op": op, "lower": _row_of(below, []) if len(lines) == 1 else None,
+                 "lower_lines": [_row_of(line, []) for line in lines] if len(lines) > 1 else None,
+                 "upper": _row_of(above, []) if above else None}
         base = op.base
         node = _composite("op", [op] + below + above, base, op.size, **parts)
-        node.role = "op"
+        node.role = "rel" if op.role == "rel" else "op"
         for n in [op] + below + above:
             gone.add(id(n))
         made.append(node)
     return [n for n in nodes if id(n) not in gone] + made
+
+
+def _limit_lines(limit: list[Node], op: Node) -> list[list[Node]]:
+    """A limit in lines (\\substack): its largest glyphs on baselines whose inks do not overlap,
+    each line centred on the operator; the smaller glyphs (scripts) go with the nearest line."""
+    if not limit:
+        return []
+    big = max(n.size for n in limit)
+    main = sorted((n for n in limit if n.size >= big * 0.9), key=lambda n: n.base)
+    bands: list[list[Node]] = []
+    for n in main:
+        if bands and n.base - bands[-1][-1].base < big * 0.3:
+            bands[-1].append(n)
+        else:
+            bands.append([n])
+    if len(bands) < 2 or any(_box(a)[3] > _box(b)[2] + 0.5 for a, b in zip(bands, bands[1:])):
+        return [limit]
+    lines: list[list[Node]] = [[] for _ in bands]
+    for n in limit:
+        k = min(range(len(bands)), key=lambda i: abs(sum(m.base for m in bands[i]) / len(bands[i]) - n.base))
+        lines[k].append(n)
+    if any(not (op.x0 - 1 <= (min(n.x0 for n in line) + max(n.x1 for n in line)) / 2 <= op.x1 + 1) for line in lines):
+        return [limit]
+    return lines
 
 
 def _rule_between(rules, upper: Node, lower: Node) -> bool:
@@ -933,6 +1027,9 @@ def _delimited(nodes: list[Node]) -> list[Node]:
                    and n.cx > left.x1 and (partner is None or n.cx < partner.x0)
                    and n.cy > left.top and n.cy < left.bottom]
         if partner is None:
+            if left.role == "fence" and left.kind == "sym":
+                made.extend(_evaluation_bar(left, nodes, tall))
+                continue
             if left.ch != "{" or not between:
                 continue
             rows = _matrix_rows(between, size)
@@ -947,21 +1044,66 @@ def _delimited(nodes: list[Node]) -> list[Node]:
         if len(rows) < 2:
             # \left … \right around one row: a fence as tall as the pair between them is \middle (and
             # the pair is written \left … \right, without which \middle does not parse)
-            middles = [n for n in between if n.kind == "sym" and n.role == "fence" and left.kind == "sym"
-                       and partner.kind == "sym" and abs(n.top - left.top) < size * 0.3
-                       and abs(n.bottom - left.bottom) < size * 0.3]
+            middles = sorted((n for n in between if n.kind == "sym" and n.role == "fence" and left.kind == "sym"
+                              and partner.kind == "sym" and abs(n.top - left.top) < size * 0.3
+                              and abs(n.bottom - left.bottom) < size * 0.3), key=lambda n: n.x0)
+            # an even number of them, one character, are pairs of their own (\left( \left| … \right| … \right)):
+            # \middle divides a group once (a set's "such that")
+            if len(middles) % 2 == 0 and len({n.ch for n in middles}) == 1:
+                for first, last in zip(middles[::2], middles[1::2]):
+                    first.tex, last.tex = r"\left" + FENCES[first.ch], r"\right" + FENCES[last.ch]
+                    first.role, last.role = "open", "close"
+                middles = []
             for n in middles:
-                n.tex = r"\middle" + n.tex
+                n.tex = r"\middle" + FENCES[n.ch]
                 n.role = "rel"
             if middles and not left.tex.startswith(r"\left"):
                 left.tex, partner.tex = r"\left" + left.tex, r"\right" + partner.tex
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
-        node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
-                          right=partner.ch)
+        if _binomial(cells, left, partner, size):
+            node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
+        else:
+            node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
+                              right=partner.ch)
         used.update(id(n) for n in [left, partner] + between)
         made.append(node)
     return [n for n in nodes if id(n) not in used] + made
+
+
+def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
+    """A tall bar that no bar before it opens closes a group opened by nothing: \\left. … \\right|
+    (an evaluation, \\left. \\frac{x^3}{3} \\right|_0^1).  The invisible opening goes after the last
+    relation before it on its level, or where that level starts; returned as a node to add."""
+    if any(t is not bar and t.ch == bar.ch and t.x1 <= bar.x0 and abs(t.cy - bar.cy) < bar.height * 0.3 for t in tall):
+        return []
+    level = [n for n in nodes if n is not bar and n.x1 <= bar.x0 and n.top < bar.cy < n.bottom]
+    if not level:
+        return []
+    relations = [n for n in level if n.kind == "sym" and n.role == "rel"]
+    at = max(n.x1 for n in relations) + 0.01 if relations else min(n.x0 for n in level) - 0.01
+    bar.tex, bar.role = r"\right" + FENCES[bar.ch], "close"
+    return [Node("sym", at, at, bar.cy, bar.cy, bar.base, bar.size, tex=r"\left.", role="open", adv0=at, adv1=at)]
+
+
+BINOMIAL_PITCH = 1.25   # em: a rule-less fraction's parts at least this far apart (array rows: \baselineskip)
+
+
+def _binomial(cells: list[list[list[Node]]], left: Node, right: Node, size: float) -> bool:
+    """\\binom{n}{k}, not a column vector: TeX sets a rule-less fraction's numerator and denominator
+    by the font's shifts (about 1.3 em apart in the Computer Modern metrics and their successors)
+    where an array's rows stand a \\baselineskip apart (1.2 em in the standard classes).  The
+    pitch alone is not enough (a class with a loose leading spreads its matrices as wide), so the
+    parts must also read as counts: italic letters, digits and signs, no scripts, no bold (a
+    vector's entries are x_1, \\mathbf{x}_B).  One column of two rows in parentheses."""
+    if (left.ch, right.ch) != ("(", ")") or len(cells) != 2 or any(len(row) != 1 or not row[0] for row in cells):
+        return False
+    for row in cells:
+        for n in row[0]:
+            if n.kind != "sym" or not (n.style == "it" and n.ch.isalpha() or n.ch.isdigit() or n.tex in ("+", "-")):
+                return False
+    pitch = _main_base(cells[1][0]) - _main_base(cells[0][0])
+    return pitch >= size * BINOMIAL_PITCH
 
 
 def _matrix_rows(nodes: list[Node], size: float) -> list[list[Node]]:
@@ -972,7 +1114,7 @@ def _matrix_rows(nodes: list[Node], size: float) -> list[list[Node]]:
 def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
     """Nodes in rows by the baselines of their full-size members; every other node goes with the
     row whose baseline is nearest its own."""
-    full = sorted((n for n in nodes if n.size >= size * 0.8 or n.kind in ("frac", "op", "root", "matrix", "cases")),
+    full = sorted((n for n in nodes if n.size >= size * 0.8 or n.kind in ("frac", "op", "root", "matrix", "cases", "binom")),
                   key=lambda n: n.base)
     if not full:
         return [nodes] if nodes else []
@@ -1165,11 +1307,18 @@ def _tex(n: Node) -> list[str]:
     if k == "op":
         op = n.parts["op"]
         head = _tex(op)
+        if op.role == "rel":         # a relation with a note over or under it
+            over = n.parts.get("upper")
+            under = n.parts.get("lower") or [m for line in n.parts.get("lower_lines") or [] for m in line]
+            return [r"\overset" if over else r"\underset", "{", *_row_tex(over or under), "}", "{", *head, "}"]
         if op.kind == "word" and op.role != "op":
             head = [r"\operatorname*{" + op.ch + "}"]
         out = list(head)
         if n.parts.get("lower"):
             out += ["_", "{", *_row_tex(n.parts["lower"]), "}"]
+        elif n.parts.get("lower_lines"):
+            lines = [_row_tex(line) for line in n.parts["lower_lines"]]
+            out += ["_", "{", r"\substack", "{", *[t for k, line in enumerate(lines) for t in ([r"\\"] if k else []) + line], "}", "}"]
         if n.parts.get("upper"):
             out += ["^", "{", *_row_tex(n.parts["upper"]), "}"]
         return out
@@ -1197,6 +1346,8 @@ def _tex(n: Node) -> list[str]:
                 r"\right" + _delim(n.parts["right"])]
     if k == "cases":
         return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
+    if k == "binom":
+        return [r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
 
 
@@ -1244,6 +1395,29 @@ def _row_tex(nodes: list[Node]) -> list[str]:
             out.append(r"\quad")
         out += _tex(n)
         last = n if last is None or n.x1 > last.x1 else last
+    return _modulus(out)
+
+
+def _modulus(tokens: list[str]) -> list[str]:
+    """"(mod m)" set after a congruence is \\pmod{m} (its quad before it is part of it)."""
+    if r"\mod" not in tokens:
+        return tokens
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i] == "(" and i + 1 < len(tokens) and tokens[i + 1] == r"\mod":
+            depth, j = 0, i + 2
+            while j < len(tokens) and not (depth == 0 and tokens[j] == ")"):
+                depth += tokens[j] in ("{", "(") or -(tokens[j] in ("}", ")"))
+                j += 1
+            if j < len(tokens) and j > i + 2:
+                if out and out[-1] == r"\quad":
+                    out.pop()
+                out += [r"\pmod", "{", *tokens[i + 2:j], "}"]
+                i = j + 1
+                continue
+        out.append(tokens[i])
+        i += 1
     return out
 
 
@@ -1281,7 +1455,7 @@ def _reverse(table: dict) -> dict:
 
 _PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
           r"\{": "{", r"\}": "}", r"\|": "‖", r"\mid": "|", r"\cdot": "·", r"\dots": "…", r"\ldots": "…",
-          r"\cdots": "⋯", r"\le": "≤", r"\ge": "≥", r"\ne": "≠", r"\gets": "←", r"\top": "ᵀ", r"\intercal": "ᵀ",
+          r"\cdots": "⋯", r"\iff": "⟺", r"\implies": "⟹", r"\impliedby": "⟸", r"\longleftrightarrow": "⟷", r"\le": "≤", r"\ge": "≥", r"\ne": "≠", r"\gets": "←", r"\top": "ᵀ", r"\intercal": "ᵀ",
           r"\lvert": "|", r"\rvert": "|", r"\lVert": "‖", r"\rVert": "‖", r"\quad": " ", r"\qquad": " ",
           r"\,": " ", r"\;": " ", r"\ ": " ", r"\%": "%", r"\&": "&", r"\#": "#", r"\_": "_", "&": " ", "~": " ",
           "-": "−", "*": "*", "'": "′"}

@@ -570,6 +570,7 @@ class _Raw:
         D = ctypes.POINTER(ctypes.c_double)
         self.ink_box = fn("FPDFText_GetCharBox", I, P, I, D, D, D, D)
         self.map_error = fn("FPDFText_HasUnicodeMapError", I, P, I)
+        self.generated = fn("FPDFText_IsGenerated", I, P, I)     # a space PDFium put between words
         self.ink = [ctypes.c_double() for _ in range(4)]      # left, right, bottom, top
         self.ink_refs = [ctypes.byref(v) for v in self.ink]
         self.origin = fn("FPDFText_GetCharOrigin", I, P, I, ctypes.POINTER(ctypes.c_double),
@@ -669,9 +670,18 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # a space (printed or inserted by PDFium) or a line end: the word ends; but codes 9, 10, 13
             # and 32 of TeX's maths fonts are glyphs (a tall "}", "(" …) that a layer without their
             # names reports as white space
+            # and code 32 of another maths font that has no Unicode for it (the big "(" of newtx's and
+            # newpx's extension font) is its glyph, read by its name
             obj = text_object(textpage, j) if u != 0xA0 else None
-            if obj is None or raw.font(obj).encoding not in ("OMX", "OMS", "OML") or \
-                    (u != 0x20 or raw.font(obj).encoding != "OMX") and raw.map_error(textpage, j) <= 0:
+            if obj is None or raw.generated(textpage, j) == 1:
+                pending_break = True
+                continue
+            maths = raw.font(obj)
+            if maths.encoding in ("OMX", "OMS", "OML"):
+                glyph = u == 0x20 and maths.encoding == "OMX" or raw.map_error(textpage, j) > 0
+            else:
+                glyph = u == 0x20 and not maths.plain and raw.map_error(textpage, j) > 0
+            if not glyph:
                 pending_break = True
                 continue
             omx_space = True
@@ -724,7 +734,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         if hyphen and (font.encoding == "OMX" or not font.plain):
             hyphen, u = False, 0x02   # code 2 of a maths font is a glyph (TeX's big "["), not a line-end hyphen
         if omx_space:
-            ch = code_char(u, raw.font(obj).encoding)
+            ch = code_char(u, font.encoding) if font.encoding else raw.code_name_char(obj, u)
         elif u < 0x100 and (font.encoding or not font.plain) and (u < 0x20 or raw.map_error(textpage, j) > 0):
             # no Unicode for it: PDFium reports the code.  A TeX maths font's code reads through the
             # encoding its name implies (the PDF re-encodes it so); another font's through the glyph

@@ -481,6 +481,24 @@ def ink_extent(line) -> tuple[float, float]:
 LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
 
 
+TALL_GLYPH = 1.6   # × the body size: taller than any letter, a big operator or a one-line delimiter
+
+
+def tall_glyphs(line, body: float) -> list[tuple[float, float, float, float]]:
+    """The boxes (x0, x1, top, bottom) of a line's glyphs taller than any line of text: delimiters
+    grown around several rows, integrals."""
+    out = []
+    for w in line.words:
+        for r in w.spans or [w]:
+            boxes = r.boxes
+            if boxes is None:
+                continue
+            for k in range(0, len(boxes) - 5, 6):
+                if boxes[k + 3] - boxes[k + 2] >= body * TALL_GLYPH:
+                    out.append((boxes[k], boxes[k + 1], boxes[k + 2], boxes[k + 3]))
+    return out
+
+
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
     the lines above and below it that are not prose, overlap the text column and follow one
@@ -504,10 +522,25 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return line.page == anchor.page
+        if enclosed(k):
+            return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
             not prose(k) and not in_prose(k)
+
+    spans: list[tuple[float, float, float, float]] = []   # the block's tall glyphs (x0, x1, top, bottom)
+
+    def enclosed(k: int) -> bool:
+        """A line whose ink lies within the height of a tall glyph of the block (a matrix's
+        delimiters, an integral) and across from it is one of the display's rows, whatever its words
+        look like (bold maths letters set in the text's bold face read as words: "Ax + By")."""
+        line = lines[k]
+        if line.page != anchor.page:
+            return False
+        ink_top, ink_bottom = ink_extent(line)
+        return line.x0 < x1 + body and line.x1 > x0 - body and \
+            any(t - 0.5 <= ink_top and ink_bottom <= b + 0.5 for _, _, t, b in spans)
 
     def in_prose(k: int) -> bool:
         """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
@@ -543,6 +576,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return True
+        if enclosed(k):
+            return True
         span = across(line)
         if span is None:
             return False
@@ -554,15 +589,18 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
     top, bottom = ink_extent(anchor)
     x0, x1 = across(anchor) or (anchor.x0, anchor.x1)
+    spans.extend(tall_glyphs(anchor, body))
     j = at - 1
     while j >= 0 and fits(j) and top - reach(j) < gap and beside(j):
         block.insert(0, j)
+        spans.extend(tall_glyphs(lines[j], body))
         top = min(top, ink_extent(lines[j])[0])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
     while j < len(lines) and fits(j) and ink_extent(lines[j])[0] - bottom < gap and beside(j):
         block.append(j)
+        spans.extend(tall_glyphs(lines[j], body))
         bottom = max(bottom, ink_extent(lines[j])[1])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
