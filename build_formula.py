@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -361,6 +362,11 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     if extension:
         style = "up"
     tex = _char_tex(ch, style)
+    if plain is not None and style == "bf" and ch in GREEK and alphabet not in ("bf", "bfit"):
+        # an OpenType maths font (one regular font holding every alphabet) tells upright bold Greek
+        # (\mathbf, \symbf) from bold italic (\bm, \symbfit); a bold Type 1 font's Greek stays \bm,
+        # as the class of the user's book writes it (\bm{\Sigma} prints upright there)
+        tex = rf"\mathbf{{{GREEK[ch]}}}"
     node = Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=tex, style=style, font=font, adv0=adv0,
                 adv1=adv1)
     if extension:
@@ -676,6 +682,7 @@ def _composite(kind: str, members: list[Node], base: float, size: float, **parts
 def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     """Structures from the inside out: each becomes one node holding its parts (read recursively)."""
     nodes = _words(nodes)
+    nodes, rules = _braces(nodes, rules)
     nodes, rules = _roots(nodes, rules)
     nodes = _accents(nodes)
     nodes = _limits(nodes, rules)
@@ -684,6 +691,80 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     nodes = _limits(nodes)
     nodes = _delimited(nodes)
     return nodes
+
+
+BRACE_PIECES = set("⏞⏟⎴⎵︷︸")
+
+
+def _braces(nodes: list[Node], rules: list[tuple]):
+    """A horizontal brace (its tips and middle, and the rules between them, one flat run) over or
+    under a stretch of a row: \\overbrace{body}^{note} / \\underbrace{body}_{note}, the body on the
+    side where the row's full-size glyphs are, the note the small glyphs centred on the other."""
+    pieces = [n for n in nodes if n.kind == "sym" and n.ch in BRACE_PIECES]
+    if not pieces:
+        return nodes, rules
+    text = _size(nodes)
+    top_of = min(n.top for n in pieces) - 1
+    bottom_of = max(n.bottom for n in pieces) + 1
+    flat = [r for r in rules if top_of <= r[1] and r[3] <= bottom_of and r[3] - r[1] < text * 0.2]
+    items = sorted([(n.x0, n.x1, n.top, n.bottom, n) for n in pieces] + [(r[0], r[2], r[1], r[3], r) for r in flat],
+                   key=lambda t: t[0])
+    # one run: items on one level, each touching the next; or an end and the middle (tips hooked
+    # the other way: the other character), with a gap between them that nothing else of the formula
+    # fills on that level (a font whose straight runs the text layer does not show); two braces side
+    # by side meet end to end, with tips of one character, and stay apart
+    others = [n for n in nodes if n.ch not in BRACE_PIECES]
+    runs: list[list[tuple]] = []
+    for item in items:
+        last = runs[-1] if runs else None
+        if last is not None and item[2] < max(t[3] for t in last) + 1 and item[3] > min(t[2] for t in last) - 1:
+            reach = max(t[1] for t in last)
+            before = max(last, key=lambda t: t[1])
+            if item[0] - reach <= 1.0 or isinstance(item[4], Node) and isinstance(before[4], Node) and \
+                    item[4].ch != before[4].ch and not any(
+                    n.x1 > reach and n.x0 < item[0] and n.top < item[3] and n.bottom > item[2] for n in others):
+                last.append(item)
+                continue
+        runs.append([item])
+    gone: set[int] = set()
+    used_rules: list[tuple] = []
+    made: list[Node] = []
+    for run in runs:
+        tips = [t[4] for t in run if isinstance(t[4], Node)]
+        x0, x1 = min(t[0] for t in run), max(t[1] for t in run)
+        top, bottom = min(t[2] for t in run), max(t[3] for t in run)
+        if not tips or x1 - x0 < text:
+            continue
+        pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
+        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1]
+        below = [n for n in inside if n.size >= text * 0.8 and n.top >= bottom - 0.5 and n.top - bottom < text]
+        above = [n for n in inside if n.size >= text * 0.8 and n.bottom <= top + 0.5 and top - n.bottom < text]
+        over = bool(below) and not above
+        if not below and not above:
+            continue
+        main = _main_base(below if over else above)
+        if over:
+            body = [n for n in inside if n.top >= bottom - 0.5 and n.top < main + text * 0.5]
+            seed = [n for n in pool if n.size < text * 0.92 and n.bottom <= top + 0.5 and top - n.bottom < text * 0.8
+                    and x0 - text <= n.cx <= x1 + text]
+        else:
+            body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > main - text * 1.5]
+            seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
+                    and x0 - text <= n.cx <= x1 + text]
+        note = [n for n in _grow_limit(seed, [n for n in pool if n.size < text * 0.92 and n not in body], body[0] if body else pieces[0])
+                if n not in body] if seed else []
+        if not body:
+            continue
+        bx0, bx1, btop, bbottom = _box(body)
+        inner = [r for r in rules if r not in flat and bx0 - 1 <= r[0] and r[2] <= bx1 + 1 and btop - 1 <= r[1] <= bbottom + 1]
+        node = _composite("brace", body + note + tips, main, text, body=_row_of(body, inner),
+                          note=_row_of(note, []) if note else [], over=over)
+        gone.update(id(n) for n in body + note + tips)
+        used_rules.extend(t[4] for t in run if not isinstance(t[4], Node))
+        made.append(node)
+    if not made:
+        return nodes, rules
+    return [n for n in nodes if id(n) not in gone] + made, [r for r in rules if r not in used_rules]
 
 
 def _inside(n: Node, x0: float, x1: float, pad: float) -> bool:
@@ -917,8 +998,9 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             above = []
         if op.kind == "word" and op.role != "op" and not below:
             continue
-        if op.role == "rel" and not (above or below) or op.role == "rel" and (above and below):
-            continue
+        if op.role == "rel" and (not (above or below) or (above and below) or op.size < text * 0.9
+                                 or any(n.size > op.size * 0.85 for n in above + below)):
+            continue          # a note is set smaller over or under a relation of the row's size
         if not below and not above:
             continue
         lines = _limit_lines(below, op)
@@ -926,7 +1008,7 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             taken = [n for line in lines for n in line]
             edge = _box(lines[-1])[3]
             seed = [n for n in pool if n not in taken and near_x(n) and edge - 0.5 <= n.top <= edge + text * 0.4
-                    and not _hangs_on(n, nodes, op)]
+                    and not _hangs_on(n, nodes, op) and not _over_operator(n, nodes, op, text)]
             line = _grow_limit(seed, [n for n in pool if n not in taken], op)
             if not line or not (op.x0 - 1 <= (min(n.x0 for n in line) + max(n.x1 for n in line)) / 2 <= op.x1 + 1) \
                     or any(n.top < edge - 0.5 for n in line):
@@ -943,6 +1025,12 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             gone.add(id(n))
         made.append(node)
     return [n for n in nodes if id(n) not in gone] + made
+
+
+def _over_operator(n: Node, nodes: list[Node], op: Node, text: float) -> bool:
+    """Whether a small glyph stands right over another big operator (its upper limit, a row below)."""
+    return any(o is not op and o.role == "op" and o.x0 - 1 <= n.cx <= o.x1 + 1 and -0.5 <= o.top - n.bottom < text * 0.6
+               for o in nodes)
 
 
 def _limit_lines(limit: list[Node], op: Node) -> list[list[Node]]:
@@ -1077,6 +1165,11 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
     relation before it on its level, or where that level starts; returned as a node to add."""
     if any(t is not bar and t.ch == bar.ch and t.x1 <= bar.x0 and abs(t.cy - bar.cy) < bar.height * 0.3 for t in tall):
         return []
+    # an evaluation's bar carries the limits it is evaluated at, as scripts; a bar that divides a set
+    # ({A | A B = B A}) carries none
+    if not any(n.size < bar.size * 0.85 and -0.5 <= n.x0 - bar.x1 < bar.size * 0.3 and
+               (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35) for n in nodes):
+        return []
     level = [n for n in nodes if n is not bar and n.x1 <= bar.x0 and n.top < bar.cy < n.bottom]
     if not level:
         return []
@@ -1086,24 +1179,51 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
     return [Node("sym", at, at, bar.cy, bar.cy, bar.base, bar.size, tex=r"\left.", role="open", adv0=at, adv1=at)]
 
 
-BINOMIAL_PITCH = 1.25   # em: a rule-less fraction's parts at least this far apart (array rows: \baselineskip)
+# A rule-less fraction's parts stand the font's numerator and denominator shifts apart: 1.36 em in the
+# Computer Modern metrics and the Type 1 fonts made on them (Palatino, Times).  An array's rows stand
+# \arraystretch × \baselineskip apart: 1.2 em in the standard classes, and up to 1.33 em seen in a
+# book with a loose leading.  Between the two, a pitch says nothing (a font with tighter shifts, STIX
+# Two's 1.27 em, sets binomials that read as matrices).
+BINOMIAL_PITCH = 1.34
+# The book's leading (\baselineskip) while a formula is read, 0 when the caller does not know it: rows
+# exactly that far apart are an array's.
+LEADING: ContextVar[float] = ContextVar("LEADING", default=0.0)
 
 
 def _binomial(cells: list[list[list[Node]]], left: Node, right: Node, size: float) -> bool:
-    """\\binom{n}{k}, not a column vector: TeX sets a rule-less fraction's numerator and denominator
-    by the font's shifts (about 1.3 em apart in the Computer Modern metrics and their successors)
-    where an array's rows stand a \\baselineskip apart (1.2 em in the standard classes).  The
-    pitch alone is not enough (a class with a loose leading spreads its matrices as wide), so the
-    parts must also read as counts: italic letters, digits and signs, no scripts, no bold (a
-    vector's entries are x_1, \\mathbf{x}_B).  One column of two rows in parentheses."""
+    """\\binom{n}{k}, not a column vector: two parts in parentheses at least BINOMIAL_PITCH apart and
+    not the book's leading apart, that read as counts (italic letters, digits and signs, with
+    scripts); bold entries (a vector's \\mathbf{x}_B) and built structures (fractions, sums,
+    matrices) are never a binomial's."""
     if (left.ch, right.ch) != ("(", ")") or len(cells) != 2 or any(len(row) != 1 or not row[0] for row in cells):
         return False
-    for row in cells:
-        for n in row[0]:
-            if n.kind != "sym" or not (n.style == "it" and n.ch.isalpha() or n.ch.isdigit() or n.tex in ("+", "-")):
-                return False
+    if any(n.kind not in ("sym", "script") for row in cells for n in row[0]):
+        return False
+    leaves = _leaves([n for row in cells for n in row[0]])
+    for n in leaves:
+        if n.kind != "sym" or not (n.style == "it" and n.ch.isalpha() or n.ch.isdigit() or n.tex in ("+", "-")):
+            return False
+    # the parts' own type size, from their letters and digits (the formula's may be a big operator's,
+    # a sign's may come from a symbol font set larger)
+    em = max(n.size for n in leaves if n.ch.isalnum())
     pitch = _main_base(cells[1][0]) - _main_base(cells[0][0])
-    return pitch >= size * BINOMIAL_PITCH
+    leading = LEADING.get()
+    return pitch >= em * BINOMIAL_PITCH and not (leading and abs(pitch - leading) < em * 0.03)
+
+
+def _leaves(nodes: list[Node]) -> list[Node]:
+    """The glyphs under built nodes (a script's nucleus and scripts, …)."""
+    out: list[Node] = []
+    for n in nodes:
+        if n.kind in ("sym", "word"):
+            out.append(n)
+            continue
+        for part in n.parts.values():
+            if isinstance(part, Node):
+                out.extend(_leaves([part]))
+            elif isinstance(part, list):
+                out.extend(_leaves([m for m in part if isinstance(m, Node)]))
+    return out
 
 
 def _matrix_rows(nodes: list[Node], size: float) -> list[list[Node]]:
@@ -1346,6 +1466,10 @@ def _tex(n: Node) -> list[str]:
                 r"\right" + _delim(n.parts["right"])]
     if k == "cases":
         return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
+    if k == "brace":
+        command, mark = (r"\overbrace", "^") if n.parts["over"] else (r"\underbrace", "_")
+        out = [command, "{", *_row_tex(n.parts["body"]), "}"]
+        return out + [mark, "{", *_row_tex(n.parts["note"]), "}"] if n.parts["note"] else out
     if k == "binom":
         return [r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
@@ -1460,7 +1584,7 @@ _PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
           r"\,": " ", r"\;": " ", r"\ ": " ", r"\%": "%", r"\&": "&", r"\#": "#", r"\_": "_", "&": " ", "~": " ",
           "-": "−", "*": "*", "'": "′"}
 _SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈", "∉", "⊂", "⊆", "⊃", "⊇", "→", "←", "⇒", "⇔",
-           "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":="}
+           "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":=", "⟺", "⟹", "⟸", "⟷"}
 _DROPPED = {r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
             r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
 _WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
@@ -1504,6 +1628,20 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
             den, i = _plain_arg(tokens, i, text)
             wrap = lambda s: s.strip() if re.fullmatch(r"[\w′.]+", s.strip()) else f"({s.strip()})"
             out += f"{wrap(num)}/{wrap(den)}"
+        elif t == r"\binom":
+            top, i = _plain_arg(tokens, i, text)
+            bottom, i = _plain_arg(tokens, i, text)
+            out += f"C({top.strip()}, {bottom.strip()})"
+        elif t in (r"\overbrace", r"\underbrace", r"\overset", r"\underset", r"\pmod", r"\substack"):
+            # a brace's body, then its note in brackets; a relation's note first; "mod m" in brackets
+            first, i = _plain_arg(tokens, i, text)
+            if t in (r"\overset", r"\underset"):
+                second, i = _plain_arg(tokens, i, text)
+                out += f" {second.strip()}[{first.strip()}] "
+            elif t == r"\pmod":
+                out += f" (mod {first.strip()})"
+            else:
+                out += first.strip() if t == r"\substack" else f"{first.strip()} "
         elif t == r"\sqrt":
             index = ""
             if i < len(tokens) and tokens[i] == "[":
@@ -1526,6 +1664,8 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
         elif t == r"\\":
             out += "; "
         elif t in _DROPPED:
+            if t in (r"\left", r"\right", r"\middle") and i < len(tokens) and tokens[i] == ".":
+                i += 1             # the invisible delimiter
             continue
         else:
             ch = _PLAIN.get(t, t[1:] if t.startswith("\\") and t[1:].isalpha() else t)
@@ -1598,7 +1738,7 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     return r"\begin{aligned}" + r" \\ ".join(out) + r"\end{aligned}"
 
 
-def numbered_rows(words, bars, labels: list[tuple[str, float]]) -> dict[str, str]:
+def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float = 0.0) -> dict[str, str]:
     """LaTeX per equation number for a display block (all its lines, the numbers left out) and the
     baselines its numbers stand on.  One number is the whole block's (a split, an aligned or
     multline block, cases); several are each their own row's (align, gather), whose limits and
@@ -1607,7 +1747,8 @@ def numbered_rows(words, bars, labels: list[tuple[str, float]]) -> dict[str, str
     if not labels:
         return {}
     if len(labels) == 1:
-        return {labels[0][0]: display_latex(words, bars)}
+        return {labels[0][0]: display_latex(words, bars, leading)}
+    token = LEADING.set(leading)
     try:
         nodes = glyphs_of(words)
         if not nodes:
@@ -1628,20 +1769,25 @@ def numbered_rows(words, bars, labels: list[tuple[str, float]]) -> dict[str, str
         return out
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return {number: "" for number, _ in labels}
+    finally:
+        LEADING.reset(token)
 
 
-def display_latex(words, bars=()) -> str:
+def display_latex(words, bars=(), leading: float = 0.0) -> str:
     """LaTeX for a displayed formula: its words (every line of the display, the equation number left
-    out) and the page's thin bars among them; "" when it cannot be read (a formula never stops a build)."""
-    return _latex(words, bars, display=True)
+    out) and the page's thin bars among them; "" when it cannot be read (a formula never stops a build).
+    `leading` is the book's distance between lines of running text, when known (it tells an array's
+    rows from a binomial's parts)."""
+    return _latex(words, bars, True, leading)
 
 
-def inline_latex(words, bars=()) -> str:
+def inline_latex(words, bars=(), leading: float = 0.0) -> str:
     """LaTeX for maths within a line of text (one row; the rules of its fractions and roots)."""
-    return _latex(words, bars, display=False)
+    return _latex(words, bars, False, leading)
 
 
-def _latex(words, bars, display: bool) -> str:
+def _latex(words, bars, display: bool, leading: float) -> str:
+    token = LEADING.set(leading)
     try:
         nodes = glyphs_of(words)
         if not nodes:
@@ -1650,3 +1796,5 @@ def _latex(words, bars, display: bool) -> str:
         return read(nodes, _rules_within(bars, x0, x1, top, bottom), display=display)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""
+    finally:
+        LEADING.reset(token)

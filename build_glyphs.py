@@ -46,7 +46,9 @@ _OMS = ("−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘∙≍≡⊆⊇≤≥⪯⪰∼
         "ℵABCDEFGHIJKLMNOPQRSTUVWXYZ∪∩⊎∧∨"
         "⊢⊣⌊⌋⌈⌉{}⟨⟩|‖↕⇕\\≀√⨿∇∫⊔⊓⊑⊒§†‡¶♣♢♡♠")
 _OMX = ("()[]⌊⌋⌈⌉{}⟨⟩|‖/\\" "()()[]⌊⌋⌈⌉{}⟨⟩/\\" "()[]⌊⌋⌈⌉{}⟨⟩/\\/\\" "⎛⎞⎡⎤⎣⎦⎢⎥⎧⎫⎩⎭⎨⎬⎪⏐"
-        "⎝⎠⎜⎟⟨⟩⨆⨆∮∮⨀⨀⨁⨁⨂⨂" "∑∏∫⋃⋂⨄⋀⋁∑∏∫⋃⋂⨄⋀⋁" "∐∐^^^~~~[]⌊⌋⌈⌉{}" "√√√√⎷⏐⏐║      ⇑⇓")
+        "⎝⎠⎜⎟⟨⟩⨆⨆∮∮⨀⨀⨁⨁⨂⨂" "∑∏∫⋃⋂⨄⋀⋁∑∏∫⋃⋂⨄⋀⋁" "∐∐^^^~~~[]⌊⌋⌈⌉{}" "√√√√⎷⏐⏐║  ⏞⏞⏟⏟⇑⇓")
+# (codes 0x7A-0x7D are the tips of a horizontal brace, hooked down or up: pieces of \overbrace and
+# \underbrace, whose middles are the other pair and whose runs between are rules)
 # ASCII that a symbol font's glyph never stands for (it has no digits, lower-case letters or these
 # marks): seen from an OMS font, they are its codes read as ASCII.  Braces, bars, "*", "-", "/"
 # and capitals can be right (a ToUnicode map gives them), so they are left alone.
@@ -88,7 +90,8 @@ _TEX_GLYPH_NAMES = {
     "intersection": "⋂", "unionmulti": "⨄", "logicaland": "⋀", "logicalor": "⋁", "circledot": "⨀",
     "circleplus": "⨁", "circlemultiply": "⨂", "unionsq": "⨆", "hat": "^", "tilde": "~", "check": "ˇ",
     "vextendsingle": "⏐", "vextenddouble": "‖", "braceex": "⎪", "bracelefttp": "⎧", "braceleftmid": "⎨",
-    "braceleftbt": "⎩", "bracerighttp": "⎫", "bracerightmid": "⎬", "bracerightbt": "⎭", "parenlefttp": "⎛",
+    "braceleftbt": "⎩", "bracehtipdownleft": "⏞", "bracehtipdownright": "⏞", "bracehtipupleft": "⏟",
+    "bracehtipupright": "⏟", "bracerighttp": "⎫", "bracerightmid": "⎬", "bracerightbt": "⎭", "parenlefttp": "⎛",
     "parenleftex": "⎜", "parenleftbt": "⎝", "parenrighttp": "⎞", "parenrightex": "⎟", "parenrightbt": "⎠",
     "bracketlefttp": "⎡", "bracketleftex": "⎢", "bracketleftbt": "⎣", "bracketrighttp": "⎤",
     "bracketrightex": "⎥", "bracketrightbt": "⎦", "radicalbt": "⎷", "radicalvertex": "⏐", "radicaltp": "⏐",

@@ -621,12 +621,12 @@ def _label_words(line, number: str) -> list:
 
 
 def numbered_display(lines: list, at: int, column: tuple[float, float], body: float, label_of,
-                     bars=(), block_out: list | None = None) -> dict[str, str]:
+                     bars=(), block_out: list | None = None, leading: float = 0.0) -> dict[str, str]:
     """LaTeX per equation number for the display block around lines[at] (a labelled line): the
     block's lines are gathered by ink and prose (display_block), every number in it is found with
     `label_of(line)`, and its glyphs, the numbers left out, are read once; one number takes the
     whole block, several share its rows (build_formula.numbered_rows).  The block's lines are added
-    to `block_out` when given."""
+    to `block_out` when given; `leading` is the book's line pitch, when known."""
     block = [lines[k] for k in display_block(lines, at, column, body, label_of)]
     if block_out is not None:
         block_out.extend(block)
@@ -640,4 +640,4 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
         words.extend(w for w in line.words if not any(w is d for d in drop))
     if not labels:
         return {}
-    return numbered_rows(words, bars, labels)
+    return numbered_rows(words, bars, labels, leading)

@@ -459,10 +459,10 @@ class DisplayMaths:
         # of their own, so by identity, the line kept alive beside its id so the id is never reused
         self._blocks: dict[int, tuple[Line, int]] = {}
 
-    def latex(self, words: list[Word], page: int) -> str:
+    def latex(self, words: list[Word], page: int, leading: float = 0.0) -> str:
         key = frozenset(id(w) for w in words)
         if key not in self._latex:
-            self._latex[key] = display_latex(words, self.bars.get(page, []))
+            self._latex[key] = display_latex(words, self.bars.get(page, []), leading)
         return self._latex[key]
 
     def numbered(self, items: list[Item], idx: int, number: str, layout: Layout) -> str:
@@ -478,7 +478,7 @@ class DisplayMaths:
             def label_of(line: Line) -> str | None:    # the anchor's number may be one a second look found
                 return number if line is anchor else equation_label(line, layout)
             found = numbered_display(lines, at, (layout.left, layout.right), layout.body_size,
-                                     label_of, self.bars.get(page, []), block)
+                                     label_of, self.bars.get(page, []), block, layout.leading)
             if found:
                 self._blocks.update((id(line), (line, id(block[0]))) for line in block)
             self.numbers.update({(page, n): tex for n, tex in found.items()})
@@ -551,7 +551,7 @@ class DisplayMaths:
                 # numbered displays were read whole as formula entities already: the text shows those
                 out.append((" ".join(f"$${tex}$$ {w.text}" for tex, w in zip(read, numbers)), lines))
                 continue
-            latex = self.latex(words, lines[0].page)
+            latex = self.latex(words, lines[0].page, layout.leading)
             out.append(((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers),
                         lines))
         return out

@@ -27,12 +27,17 @@ def corpus(tmp_path_factory):
             for name in formula_fidelity.setups()}
 
 
+SECOND_BODY = ["tufte-b", "cm-b", "newpx-b", "lmmath-b", "stix2-b"]
+
+
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
-    assert set(corpus) >= {"tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips"}
+    assert set(corpus) >= {"tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips",
+                           *SECOND_BODY}
     for name, result in corpus.items():
         # the body's set-ups print all of its equations; the chapter in the class (its formulas in
-        # their surroundings: side notes, margin figures, shaded examples) prints its own 26
-        assert result["equations"] >= (26 if name == "tuftechapter" else 60), name
+        # their surroundings: side notes, margin figures, shaded examples) prints its own 26, the
+        # second body its 53
+        assert result["equations"] >= {"tuftechapter": 26}.get(name, 53 if name.endswith("-b") else 60), name
 
 
 @pytest.mark.parametrize("name", ["tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips"])
@@ -42,6 +47,19 @@ def test_corpus_targets_per_set_up(corpus, name):
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     assert result["exact"] >= 0.90, (name, result["exact"], wrong)
+    assert result["similarity"] >= 0.98, (name, result["similarity"], wrong)
+
+
+@pytest.mark.parametrize("name", SECOND_BODY)
+def test_second_body_per_set_up(corpus, name):
+    """The second body (body-b.tex) was written after the builder had been tuned on the first, as a
+    held-out check, and scored 53-58 % exact before any change for it.  It is held to where the
+    builder stands on it now (below issue 24's 90 %: what still differs is listed in evaluation.md),
+    so that it can only move up: exact >= 75 %, mean similarity >= 0.98, nothing missing or empty."""
+    result = corpus[name]
+    wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
+    assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
+    assert result["exact"] >= 0.75, (name, result["exact"], wrong)
     assert result["similarity"] >= 0.98, (name, result["similarity"], wrong)
 
 
