@@ -1149,7 +1149,7 @@ def _delimited(nodes: list[Node]) -> list[Node]:
                 left.tex, partner.tex = r"\left" + left.tex, r"\right" + partner.tex
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
-        if _binomial(cells, left, partner, size):
+        if _binomial(cells, left, partner):
             node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
         else:
             node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
@@ -1190,7 +1190,7 @@ BINOMIAL_PITCH = 1.34
 LEADING: ContextVar[float] = ContextVar("LEADING", default=0.0)
 
 
-def _binomial(cells: list[list[list[Node]]], left: Node, right: Node, size: float) -> bool:
+def _binomial(cells: list[list[list[Node]]], left: Node, right: Node) -> bool:
     """\\binom{n}{k}, not a column vector: two parts in parentheses at least BINOMIAL_PITCH apart and
     not the book's leading apart, that read as counts (italic letters, digits and signs, with
     scripts); bold entries (a vector's \\mathbf{x}_B) and built structures (fractions, sums,

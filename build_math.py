@@ -484,9 +484,9 @@ LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|
 TALL_GLYPH = 1.6   # × the body size: taller than any letter, a big operator or a one-line delimiter
 
 
-def tall_glyphs(line, body: float) -> list[tuple[float, float, float, float]]:
-    """The boxes (x0, x1, top, bottom) of a line's glyphs taller than any line of text: delimiters
-    grown around several rows, integrals."""
+def tall_glyphs(line, body: float) -> list[tuple[float, float]]:
+    """The tops and bottoms of a line's glyphs taller than any line of text: delimiters grown around
+    several rows, integrals."""
     out = []
     for w in line.words:
         for r in w.spans or [w]:
@@ -495,7 +495,7 @@ def tall_glyphs(line, body: float) -> list[tuple[float, float, float, float]]:
                 continue
             for k in range(0, len(boxes) - 5, 6):
                 if boxes[k + 3] - boxes[k + 2] >= body * TALL_GLYPH:
-                    out.append((boxes[k], boxes[k + 1], boxes[k + 2], boxes[k + 3]))
+                    out.append((boxes[k + 2], boxes[k + 3]))
     return out
 
 
@@ -529,18 +529,18 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         return line.page == anchor.page and line.x1 > left and line.x0 < right and \
             not prose(k) and not in_prose(k)
 
-    spans: list[tuple[float, float, float, float]] = []   # the block's tall glyphs (x0, x1, top, bottom)
+    spans: list[tuple[float, float]] = []   # the block's tall glyphs (top, bottom)
 
     def enclosed(k: int) -> bool:
         """A line whose ink lies within the height of a tall glyph of the block (a matrix's
-        delimiters, an integral) and across from it is one of the display's rows, whatever its words
-        look like (bold maths letters set in the text's bold face read as words: "Ax + By")."""
+        delimiters, an integral), across the display, is one of its rows, whatever its words look
+        like (bold maths letters set in the text's bold face read as words: "Ax + By")."""
         line = lines[k]
         if line.page != anchor.page:
             return False
         ink_top, ink_bottom = ink_extent(line)
         return line.x0 < x1 + body and line.x1 > x0 - body and \
-            any(t - 0.5 <= ink_top and ink_bottom <= b + 0.5 for _, _, t, b in spans)
+            any(t - 0.5 <= ink_top and ink_bottom <= b + 0.5 for t, b in spans)
 
     def in_prose(k: int) -> bool:
         """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
