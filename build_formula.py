@@ -751,8 +751,7 @@ def _braces(nodes: list[Node], rules: list[tuple]):
             body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > main - text * 1.5]
             seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
-        note = [n for n in _grow_limit(seed, [n for n in pool if n.size < text * 0.92 and n not in body], body[0] if body else pieces[0])
-                if n not in body] if seed else []
+        note = _grow_limit([n for n in seed if n not in body], [n for n in pool if n.size < text * 0.92 and n not in body])
         if not body:
             continue
         bx0, bx1, btop, bbottom = _box(body)
@@ -984,17 +983,17 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
                  and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)]
         # limits are centred on the operator: their middle within its width
-        below = _grow_limit(below, pool, op)
-        above = _grow_limit(above, pool, op)
+        below = _grow_limit(below, pool)
+        above = _grow_limit(above, pool)
         # a group that goes on from a neighbour's script is that script (an exponent over the
         # operator of the row below), not a limit
         if any(_hangs_on(n, [m for m in nodes if m not in below], op) for n in below):
             below = []
         if any(_hangs_on(n, [m for m in nodes if m not in above], op) for n in above):
             above = []
-        if below and not (op.x0 - 1 <= (min(n.x0 for n in below) + max(n.x1 for n in below)) / 2 <= op.x1 + 1):
+        if below and not _centred_on(below, op):
             below = []
-        if above and not (op.x0 - 1 <= (min(n.x0 for n in above) + max(n.x1 for n in above)) / 2 <= op.x1 + 1):
+        if above and not _centred_on(above, op):
             above = []
         if op.kind == "word" and op.role != "op" and not below:
             continue
@@ -1009,8 +1008,8 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             edge = _box(lines[-1])[3]
             seed = [n for n in pool if n not in taken and near_x(n) and edge - 0.5 <= n.top <= edge + text * 0.4
                     and not _hangs_on(n, nodes, op) and not _over_operator(n, nodes, op, text)]
-            line = _grow_limit(seed, [n for n in pool if n not in taken], op)
-            if not line or not (op.x0 - 1 <= (min(n.x0 for n in line) + max(n.x1 for n in line)) / 2 <= op.x1 + 1) \
+            line = _grow_limit(seed, [n for n in pool if n not in taken])
+            if not line or not _centred_on(line, op) \
                     or any(n.top < edge - 0.5 for n in line):
                 break
             lines.append(line)
@@ -1052,7 +1051,7 @@ def _limit_lines(limit: list[Node], op: Node) -> list[list[Node]]:
     for n in limit:
         k = min(range(len(bands)), key=lambda i: abs(sum(m.base for m in bands[i]) / len(bands[i]) - n.base))
         lines[k].append(n)
-    if any(not (op.x0 - 1 <= (min(n.x0 for n in line) + max(n.x1 for n in line)) / 2 <= op.x1 + 1) for line in lines):
+    if any(not _centred_on(line, op) for line in lines):
         return [limit]
     return lines
 
@@ -1077,7 +1076,12 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
     return False
 
 
-def _grow_limit(seed: list[Node], pool: list[Node], op: Node) -> list[Node]:
+def _centred_on(group: list[Node], op: Node) -> bool:
+    """Whether a group's middle stands within an operator's width (TeX centres limits on it)."""
+    return op.x0 - 1 <= (min(n.x0 for n in group) + max(n.x1 for n in group)) / 2 <= op.x1 + 1
+
+
+def _grow_limit(seed: list[Node], pool: list[Node]) -> list[Node]:
     """A limit's glyphs: the seed and what continues it on its level (and its own scripts)."""
     if not seed:
         return []
