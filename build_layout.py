@@ -75,9 +75,11 @@ def folio_candidates(line: Line) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
-    """Remove running heads and feet in place; return each page's folio candidates {pdf page: [text]}."""
+def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """Remove running heads and feet in place; return each page's folio candidates {pdf page: [text]},
+    and those of the lines removed."""
     candidates: dict[int, list[str]] = {}
+    removed: dict[int, list[str]] = {}
     band_counts: Counter = Counter()
     sizes: Counter = Counter(w.size for page in pages for line in page.lines for w in line.words)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
@@ -93,20 +95,24 @@ def drop_running_lines(pages: list[Page]) -> dict[int, list[str]]:
                 alone = re.fullmatch(r"[\divxlcdm]{1,8}", line.text.strip().strip("-–— "))
                 if alone or (band_counts[_shape(line.text)] >= threshold):
                     candidates.setdefault(page.number, []).extend(found)
+                    removed.setdefault(page.number, []).extend(found)
                     continue
                 if found and len(line.words) <= FURNITURE_WORDS and (line is page.lines[0] or line is page.lines[-1]):
                     candidates.setdefault(page.number, []).extend(found)   # a head seen once, on its page's edge
             kept.append(line)
         page.lines = kept
-    return candidates
+    return candidates, removed
 
 
-def drop_folio_lines(pages: list[Page], printed: "PrintedPages") -> None:
+def drop_folio_lines(pages: list[Page], printed: "PrintedPages", removed: dict[int, list[str]]) -> None:
     """A head or foot that no other page repeats (a short chapter's only even page) still carries
-    the page's own number: once the sequence has confirmed that number, the line goes too."""
+    the page's own number: once the sequence has confirmed that number, the line goes too.  A page
+    prints its folio once: where a running line already removed carried it (`removed`, from
+    drop_running_lines), a last line ending in that number is the page's text (a fraction's
+    denominator "2" at the foot of page 2)."""
     for page in pages:
         label = printed.labels.get(page.number)
-        if not label or not page.lines:
+        if not label or not page.lines or label in removed.get(page.number, ()):
             continue
         for line in {id(l): l for l in (page.lines[0], page.lines[-1])}.values():
             if len(line.words) <= FURNITURE_WORDS and label in folio_candidates(line) and _stands_apart(line, label) \

@@ -86,9 +86,9 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     mark_maths_italics(pages)
     mark_prose_letters(pages)
     mark_bold_symbols(pages)
-    folios = drop_running_lines(pages)
+    folios, removed = drop_running_lines(pages)
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
-    drop_folio_lines(pages, printed)
+    drop_folio_lines(pages, printed, removed)
     pages = read_columns(pages)
     layouts = detect_layout(pages)
     contents = {p.number for p in pages if is_contents_page(p)}
