@@ -522,7 +522,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return line.page == anchor.page
-        if enclosed(k):
+        if enclosed(k) or level_with_row(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -541,6 +541,13 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         ink_top, ink_bottom = ink_extent(line)
         return line.x0 < x1 + body and line.x1 > x0 - body and \
             any(t - 0.5 <= ink_top and ink_bottom <= b + 0.5 for t, b in spans)
+
+    def level_with_row(k: int) -> bool:
+        """Words on the baseline of one of the block's lines and within its width (a note's
+        `\\text{}` under a brace, which the text layer gave a line of its own) are the block's."""
+        line = lines[k]
+        return line.page == anchor.page and x0 - body <= line.x0 and line.x1 <= x1 + body and \
+            any(abs(lines[b].baseline - line.baseline) < 1.0 for b in block)
 
     def in_prose(k: int) -> bool:
         """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
@@ -585,6 +592,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         worded = all(re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", w.text) and not is_math_word(w) for w in line.words)
         continues = above is not None and prose(k - 1) and ink_extent(line)[1] <= top + 0.5 \
             and (abs(above.x0 - line.x0) < 1.0 or worded)
+        if continues and abs(above.x0 - line.x0) < 1.0 and line.baseline - above.baseline < body * 1.5:
+            return False   # flush under the prose line, a line's pitch apart: only a display that starts at
+            # the edge is flush, and TeX sets the full display skip above that one
         return span[1] > x0 or not continues
 
     top, bottom = ink_extent(anchor)

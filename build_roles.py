@@ -170,9 +170,11 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     number = equation_number(first.text)
     if number is not None and first.x0 <= layout.left + LABEL_AT_EDGE and (not rest or (
             rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout))
-            or (rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_MATHS_GAP and math_share(rest) >= 1.0)):
+            or (rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_MATHS_GAP and
+                (math_share(rest) >= 1.0 or (is_math_font(rest[0].font) and math_share(rest) >= 0.5)))):
         # beside its display, alone on its line (centred on a display of several rows), or closer
-        # before a line of maths only (multline's first row starts a \multlinegap after it)
+        # before a line of maths only (multline's first row starts a \multlinegap after it), or of
+        # maths first and mostly (a display too wide to centre, with a \text{} of words in it)
         return number
     return None
 
