@@ -246,6 +246,8 @@ def _char_tex(ch: str, style: str) -> str:
         return rf"\mathbf{{{ch}}}" if style in ("bf", "bfit") else (rf"\mathbb{{{ch}}}" if style == "bb" else ch)
     if ch in ("ℓ", "∂", "∇") and style in ("bf", "bfit"):
         return rf"\bm{{{SYMBOLS[ch]}}}"
+    if ch == "∅" and style == "bb":
+        return r"\varnothing"     # the AMS symbol font's empty set (the round one is \emptyset, in the symbol font)
     return SYMBOLS.get(ch, ch)
 
 
@@ -487,12 +489,17 @@ def _blackboard_digits(nodes: list[Node]) -> list[Node]:
 
 def _negations(nodes: list[Node]) -> list[Node]:
     """A slash laid over a relation negates it (TeX's \\not): ≠, ∉, \\not\\equiv."""
-    slashes = [n for n in nodes if n.ch in ("\u0338", "̸") or (n.ch == "/" and n.style == "cal")]
+    slashes = [n for n in nodes if n.ch in ("\u0338", "̸", "/")]
     if not slashes:
         return nodes
     gone = set()
     for sl in slashes:
-        target = min((n for n in nodes if n is not sl and n.role == "rel" and abs(n.cx - sl.cx) < n.size * 0.45),
+        # the symbol font's negation slash sits over its relation; LaTeX's \notin overlays an ordinary
+        # "/" from a text or maths italic font, which then lies within the relation's ink
+        negation = sl.ch != "/" or sl.style == "cal"
+        target = min((n for n in nodes if n is not sl and n.role == "rel" and abs(n.cx - sl.cx) < n.size * 0.45
+                      and abs(n.base - sl.base) < n.size * 0.3
+                      and (negation or (n.x0 - 0.3 <= sl.x0 and sl.x1 <= n.x1 + 0.3))),
                       key=lambda n: abs(n.cx - sl.cx), default=None)
         if target is None:
             if sl.ch != "/":
@@ -565,6 +572,7 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
               (r"\Leftarrow", r"\Rightarrow"): r"\Longleftrightarrow", (r"\leftarrow", r"\to"): r"\longleftrightarrow",
               (":", "="): ":=", (r"\mapsto", r"\to"): r"\mapsto", (r"\to", r"\mapsto"): r"\mapsto",
               (r"\mapsto", r"\longrightarrow"): r"\longmapsto", (r"\longrightarrow", r"\mapsto"): r"\longmapsto"}
+    nodes = _stretched_arrows(nodes)
     for _ in range(3):
         rels = sorted((n for n in nodes if n.kind == "sym" and any(n.tex in pair for pair in joined)),
                       key=lambda n: n.x0)
@@ -583,21 +591,55 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
     return _spaced_implications(nodes)
 
 
+def _stretched_arrows(nodes: list[Node]) -> list[Node]:
+    """An arrow stretched to its notes' width (\\xrightarrow, \\xleftarrow) is an arrow head and a run
+    of minus signs, each touching the next, running into it: one arrow (\\longrightarrow carries a
+    single minus; a run of dashes with no head, a rule drawn in type, stays as it is)."""
+    minus = sorted((n for n in nodes if n.kind == "sym" and n.tex == "-"), key=lambda n: n.x0)
+    heads = [n for n in nodes if n.kind == "sym" and n.tex in (r"\to", r"\leftarrow")]
+    if len(minus) < 2 or not heads:
+        return nodes
+    touching = lambda a, b: abs(a.base - b.base) < a.size * 0.1 and a.x0 < b.x0 < a.x1 + a.size * 0.05
+    gone: set[int] = set()
+    for head in heads:
+        chain: list[Node] = []
+        right = head.tex == r"\to"
+        edge = head
+        while True:
+            step = next((m for m in minus if id(m) not in gone and m not in chain and
+                         (touching(m, edge) if right else touching(edge, m))), None)
+            if step is None:
+                break
+            chain.append(step)
+            edge = step
+        if len(chain) < 2:
+            continue
+        head.x0, head.x1 = min([head.x0] + [m.x0 for m in chain]), max([head.x1] + [m.x1 for m in chain])
+        head.adv0, head.adv1 = min([head.adv0] + [m.adv0 for m in chain]), max([head.adv1] + [m.adv1 for m in chain])
+        head.tex, head.ch, head.role = (r"\longrightarrow" if right else r"\longleftarrow"), "", "rel"
+        head.parts["stretched"] = True
+        gone.update(id(m) for m in chain)
+    return [n for n in nodes if id(n) not in gone]
+
+
 SPACED_RELATION = 0.42   # em each side: a relation's own space (5mu) and a \; more (\iff, \implies)
+QUAD_SPACED = 0.85       # em: ... but a quad or more on both sides is a \quad written round a bare one
+                         # (ink to ink: a prime or a fraction beside it may look further off, so the nearer side decides)
 _SPACED_FORMS = {r"\Longleftrightarrow": r"\iff", r"\Longrightarrow": r"\implies", r"\Longleftarrow": r"\impliedby"}
 
 
 def _spaced_implications(nodes: list[Node]) -> list[Node]:
     """\\iff, \\implies and \\impliedby are long double arrows with a thick space more on either
-    side: told from the bare arrows by the gaps to their neighbours on the baseline."""
+    side: told from the bare arrows by the gaps to their neighbours on the baseline (a thick space
+    more, not a quad: `\\quad\\Longrightarrow\\quad` is the bare arrow spaced by hand)."""
     for n in nodes:
         if n.kind != "sym" or n.tex not in _SPACED_FORMS:
             continue
         level = [m for m in nodes if m is not n and abs(m.base - n.base) < n.size * 0.1]
         left = max((m.x1 for m in level if m.x1 <= n.x0 + 0.1), default=None)
         right = min((m.x0 for m in level if m.x0 >= n.x1 - 0.1), default=None)
-        if left is not None and right is not None and n.x0 - left >= n.size * SPACED_RELATION and \
-                right - n.x1 >= n.size * SPACED_RELATION:
+        if left is not None and right is not None and \
+                n.size * SPACED_RELATION <= min(n.x0 - left, right - n.x1) < n.size * QUAD_SPACED:
             n.tex = _SPACED_FORMS[n.tex]
     return nodes
 
@@ -627,7 +669,7 @@ def _words(nodes: list[Node]) -> list[Node]:
                 del open_runs[k]
         open_runs[key] = run
     words: list[Node] = []
-    for run in runs:
+    for run in [part for run in runs for part in _operator_pair(run)]:
         text = "".join(n.ch for n in run)
         if len(run) == 1 and text not in OPERATOR_NAMES:
             continue
@@ -654,6 +696,18 @@ def _words(nodes: list[Node]) -> list[Node]:
         joined.append(w)
     taken = {id(g) for w in joined for g in w.parts["glyphs"]}
     return [n for n in nodes if id(n) not in taken] + joined
+
+
+def _operator_pair(run: list[Node]) -> list[list[Node]]:
+    """Two operators' names with no space the text layer shows between them (\\log\\Pr) are two
+    names: a run that is no name itself but two names one after the other is split between them."""
+    text = "".join(n.ch for n in run)
+    if text in OPERATOR_NAMES or text in TWO_WORD_OPERATORS:
+        return [run]
+    for k in range(2, len(run) - 1):
+        if text[:k] in OPERATOR_NAMES and text[k:] in OPERATOR_NAMES:
+            return [run[:k], run[k:]]
+    return [run]
 
 
 # --------------------------------------------------------------------------- structure
@@ -733,7 +787,10 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         tips = [t[4] for t in run if isinstance(t[4], Node)]
         x0, x1 = min(t[0] for t in run), max(t[1] for t in run)
         top, bottom = min(t[2] for t in run), max(t[3] for t in run)
-        if not tips or x1 - x0 < text:
+        # an OpenType maths font sets a short brace as one glyph (a size variant); TeX's extension
+        # font builds every brace of pieces, and a piece alone is no brace
+        whole = len(run) == 1 and tips and not tips[0].parts.get("ext")
+        if not tips or (x1 - x0 < text and not whole):
             continue
         pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
         inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1]
@@ -940,6 +997,9 @@ def _accents(nodes: list[Node]) -> list[Node]:
             continue
         nearest = min(n.top for n in under)
         under = [n for n in under if n.top - nearest < acc.size * 0.5]
+        # a script hangs on the accented letter past the accent's end (\hat{d}_{t}): not under it
+        largest = max(n.size for n in under)
+        under = [n for n in under if n.size >= largest * 0.85 or n.x1 <= acc.x1 + 0.3] or under
         kind = ACCENTS.get(acc.ch, "hat")
         if acc.ch == "→" and not (acc.size < min(n.size for n in under) * 0.95 or acc.x1 - acc.x0 < acc.size * 0.7):
             continue                   # an arrow of its own, not the vector accent
@@ -978,23 +1038,22 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
-        below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
-                 and not _hangs_on(n, nodes, op) and not _rule_between(rules, op, n)]
-        above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
-                 and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)]
-        # limits are centred on the operator: their middle within its width
-        below = _grow_limit(below, pool)
-        above = _grow_limit(above, pool)
-        # a group that goes on from a neighbour's script is that script (an exponent over the
-        # operator of the row below), not a limit
-        if any(_hangs_on(n, [m for m in nodes if m not in below], op) for n in below):
-            below = []
-        if any(_hangs_on(n, [m for m in nodes if m not in above], op) for n in above):
-            above = []
-        if below and not _centred_on(below, op):
-            below = []
-        if above and not _centred_on(above, op):
-            above = []
+        (below, above), grown = _limit_groups(op, pool, nodes, rules, top, bottom, ref, near_x)
+        # two big operators side by side have limits that may nearly touch (TeX centres each on its
+        # own): a limit grown across both, centred on neither, is split between them where the
+        # glyphs nearer the other operator are centred on that one
+        off_centre = (grown[0] and not below) or (grown[1] and not above)
+        beside = [o for o in nodes if off_centre and o is not op and o.kind == "sym" and o.role == "op"
+                  and o.top < op.bottom and o.bottom > op.top]
+        if beside:
+            apart = [n for n in pool if not any(_span_gap(n, o) < _span_gap(n, op) for o in beside)]
+            split, _ = _limit_groups(op, apart, nodes, rules, top, bottom, ref, near_x)
+            found = [below, above]
+            for k in (0, 1):
+                rest = [n for n in grown[k] if n not in split[k]]
+                if not found[k] and split[k] and rest and any(_centred_on(rest, o) for o in beside):
+                    found[k] = split[k]
+            below, above = found
         if op.kind == "word" and op.role != "op" and not below:
             continue
         if op.role == "rel" and (not (above or below) or (above and below) or op.size < text * 0.9
@@ -1024,6 +1083,32 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             gone.add(id(n))
         made.append(node)
     return [n for n in nodes if id(n) not in gone] + made
+
+
+def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: float, bottom: float, ref: float,
+                  near_x) -> tuple[tuple[list[Node], list[Node]], tuple[list[Node], list[Node]]]:
+    """The glyphs under and over an operator that are its limits, grown from those next to it; and
+    the groups as grown, before those not centred on it were let go."""
+    below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
+             and not _hangs_on(n, nodes, op) and not _rule_between(rules, op, n)]
+    above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
+             and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)]
+    below = _grow_limit(below, pool)
+    above = _grow_limit(above, pool)
+    # a group that goes on from a neighbour's script is that script (an exponent over the
+    # operator of the row below), not a limit; limits are centred on the operator
+    grown = []
+    for group in (below, above):
+        if any(_hangs_on(n, [m for m in nodes if m not in group], op) for n in group):
+            group = []
+        grown.append(group)
+    kept = [group if group and _centred_on(group, op) else [] for group in grown]
+    return (kept[0], kept[1]), (grown[0], grown[1])
+
+
+def _span_gap(n: Node, op: Node) -> float:
+    """How far a glyph's middle stands to either side of an operator's width (0 within it)."""
+    return max(op.x0 - n.cx, n.cx - op.x1, 0.0)
 
 
 def _over_operator(n: Node, nodes: list[Node], op: Node, text: float) -> bool:
@@ -1327,6 +1412,8 @@ def _scripts(nodes: list[Node]) -> list[Node]:
                 if not (run and _small(m, size) and m.x0 <= max(r.x1 for r in run) + m.size * 0.5):
                     break
                 lv = levels[-1]
+            elif m.role == "prime" and run and levels[-1] < 0 and _primes_script(m, run[-1]):
+                lv = levels[-1]
             run.append(m)
             levels.append(lv)
             j += 1
@@ -1369,6 +1456,12 @@ def _relation_bars(row: list[Node]) -> list[Node]:
 def _small(n: Node, size: float) -> bool:
     """Set smaller than the row's glyphs (a script's size), the extension font's glyphs aside."""
     return n.size < size * 0.85 and not (n.kind == "sym" and (n.parts.get("ext") or n.role == "op"))
+
+
+def _primes_script(prime: Node, script: Node) -> bool:
+    """Whether a prime after a subscript is that subscript's own (x_{t'}): it follows the script's
+    ink, one size smaller; a base's prime stands over its subscript (x'_t), not after it."""
+    return prime.x0 >= script.x1 - prime.size * 0.2 and prime.size < script.size * 0.9
 
 
 def _level(n: Node, main: float, size: float, base: Node | None) -> int:
@@ -1434,6 +1527,9 @@ def _tex(n: Node) -> list[str]:
         if op.role == "rel":         # a relation with a note over or under it
             over = n.parts.get("upper")
             under = n.parts.get("lower") or [m for line in n.parts.get("lower_lines") or [] for m in line]
+            if op.parts.get("stretched") and op.tex in _STRETCHED:     # an arrow as long as its notes
+                return [_STRETCHED[op.tex], *(["[", *_row_tex(under), "]"] if under else []),
+                        "{", *(_row_tex(over) if over else []), "}"]
             return [r"\overset" if over else r"\underset", "{", *_row_tex(over or under), "}", "{", *head, "}"]
         if op.kind == "word" and op.role != "op":
             head = [r"\operatorname*{" + op.ch + "}"]
@@ -1477,6 +1573,9 @@ def _tex(n: Node) -> list[str]:
     if k == "binom":
         return [r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
+
+
+_STRETCHED = {r"\longrightarrow": r"\xrightarrow", r"\longleftarrow": r"\xleftarrow"}
 
 
 def _delim(ch: str) -> str:
@@ -1636,6 +1735,16 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
             top, i = _plain_arg(tokens, i, text)
             bottom, i = _plain_arg(tokens, i, text)
             out += f"C({top.strip()}, {bottom.strip()})"
+        elif t in (r"\xrightarrow", r"\xleftarrow"):
+            # an arrow with its notes in brackets: over, then under (optional, written first)
+            under = ""
+            if i < len(tokens) and tokens[i] == "[":
+                j = tokens.index("]", i) if "]" in tokens[i:] else i
+                under, _ = _plain_group(tokens[i + 1:j] + ["}"], 0, "}", text)
+                i = j + 1
+            over, i = _plain_arg(tokens, i, text)
+            arrow = "→" if t == r"\xrightarrow" else "←"
+            out += f" {arrow}[{' '.join(x.strip() for x in (over, under) if x.strip())}] "
         elif t in (r"\overbrace", r"\underbrace", r"\overset", r"\underset", r"\pmod", r"\substack"):
             # a brace's body, then its note in brackets; a relation's note first; "mod m" in brackets
             first, i = _plain_arg(tokens, i, text)

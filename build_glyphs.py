@@ -641,6 +641,10 @@ def _stands_on(font, u: int, top: float, bottom: float, baseline: float, size: f
     # baseline of what it covers.
     if u == 0x221A and font.encoding == "OMS" and bottom - top > size * 1.2:
         return bottom - size * 0.2
+    # so does an OpenType maths font's (its glyphs hang from an origin by the rule): a radical
+    # reaching more than half an em below its origin stands on the baseline near its foot
+    if u == 0x221A and bottom - baseline > size * 0.5:
+        return bottom - size * 0.2
     return baseline
 
 
