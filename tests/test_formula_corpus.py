@@ -2,7 +2,8 @@
 
 Our formula corpus (tests/formulas: one body of our own maths typeset by the class of the user's book
 under LuaLaTeX, pdfLaTeX with Computer Modern, Times and Palatino maths, unicode-math with two OpenType
-maths fonts, and two DVI routes; and a chapter of our own written as books in that class are) is built by build_db.py, served for real, and scored by
+maths fonts, and two DVI routes; and a chapter of our own written as books in that class are; and two
+bodies written later as held-out checks, each under set-ups of its own) is built by build_db.py, served for real, and scored by
 ../shared/tools/formula_score.py against the LaTeX it was typeset from; the sample book likewise, built by
 this checkout.  The scorer is the shared tool, run as it is (tests/eval/formula_fidelity.py).
 """
@@ -28,21 +29,26 @@ def corpus(tmp_path_factory):
 
 
 SECOND_BODY = ["tufte-b", "cm-b", "newpx-b", "lmmath-b", "stix2-b"]
+THIRD_BODY = ["tufte-c", "quarto-c", "ptmx-c", "pagella-c"]
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
     assert set(corpus) >= {"tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips",
-                           *SECOND_BODY}
+                           *SECOND_BODY, *THIRD_BODY}
     for name, result in corpus.items():
         # the body's set-ups print all of its equations; the chapter in the class (its formulas in
         # their surroundings: side notes, margin figures, shaded examples) prints its own 26, the
-        # second body its 53
-        assert result["equations"] >= {"tuftechapter": 26}.get(name, 53 if name.endswith("-b") else 60), name
+        # second body its 53, the third its 52
+        least = {"tuftechapter": 26}.get(name, 53 if name.endswith("-b") else 52 if name.endswith("-c") else 60)
+        assert result["equations"] >= least, name
 
 
-@pytest.mark.parametrize("name", ["tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips"])
+@pytest.mark.parametrize("name", ["tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips",
+                                  *THIRD_BODY])
 def test_corpus_targets_per_set_up(corpus, name):
-    """Issue 24's targets: exact >= 90 %, mean similarity >= 0.98, no numbered formula missing or empty."""
+    """Issue 24's targets: exact >= 90 %, mean similarity >= 0.98, no numbered formula missing or empty.
+    The third body (body-c.tex, held out in its turn: 75-85 % exact before any change for it) is
+    held to them too."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
