@@ -1043,8 +1043,8 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         # own): a limit grown across both, centred on neither, is split between them where the
         # glyphs nearer the other operator are centred on that one
         off_centre = (grown[0] and not below) or (grown[1] and not above)
-        beside = [o for o in nodes if off_centre and o is not op and o.kind == "sym" and o.role == "op"
-                  and o.top < op.bottom and o.bottom > op.top]
+        beside = [o for o in nodes if o is not op and o.kind == "sym" and o.role == "op"
+                  and o.top < op.bottom and o.bottom > op.top] if off_centre else []
         if beside:
             apart = [n for n in pool if not any(_span_gap(n, o) < _span_gap(n, op) for o in beside)]
             split, _ = _limit_groups(op, apart, nodes, rules, top, bottom, ref, near_x)

@@ -592,9 +592,10 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         worded = all(re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", w.text) and not is_math_word(w) for w in line.words)
         continues = above is not None and prose(k - 1) and ink_extent(line)[1] <= top + 0.5 \
             and (abs(above.x0 - line.x0) < 1.0 or worded)
+        # flush under the prose line and a line's pitch below it: that paragraph's last line (only a
+        # display that starts at the column's edge is flush, and TeX sets the full display skip over it)
         if continues and abs(above.x0 - line.x0) < 1.0 and line.baseline - above.baseline < body * 1.5:
-            return False   # flush under the prose line, a line's pitch apart: only a display that starts at
-            # the edge is flush, and TeX sets the full display skip above that one
+            return False
         return span[1] > x0 or not continues
 
     top, bottom = ink_extent(anchor)
