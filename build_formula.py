@@ -1737,11 +1737,7 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
             out += f"C({top.strip()}, {bottom.strip()})"
         elif t in (r"\xrightarrow", r"\xleftarrow"):
             # an arrow with its notes in brackets: over, then under (optional, written first)
-            under = ""
-            if i < len(tokens) and tokens[i] == "[":
-                j = tokens.index("]", i) if "]" in tokens[i:] else i
-                under, _ = _plain_group(tokens[i + 1:j] + ["}"], 0, "}", text)
-                i = j + 1
+            under, i = _plain_optional(tokens, i, text)
             over, i = _plain_arg(tokens, i, text)
             arrow = "→" if t == r"\xrightarrow" else "←"
             out += f" {arrow}[{' '.join(x.strip() for x in (over, under) if x.strip())}] "
@@ -1756,11 +1752,7 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
             else:
                 out += first.strip() if t == r"\substack" else f"{first.strip()} "
         elif t == r"\sqrt":
-            index = ""
-            if i < len(tokens) and tokens[i] == "[":
-                j = tokens.index("]", i) if "]" in tokens[i:] else i
-                index, _ = _plain_group(tokens[i + 1:j] + ["}"], 0, "}", text)
-                i = j + 1
+            index, i = _plain_optional(tokens, i, text)
             body, i = _plain_arg(tokens, i, text)
             out += f"{index}√({body.strip()})"
         elif t.startswith("\\") and t[1:] in _ACCENT_MARKS:
@@ -1803,6 +1795,18 @@ def _plain_arg(tokens: list[str], i: int, text: bool) -> tuple[str, int]:
         return _plain_group(tokens, i + 1, "}", text)
     inner, _ = _plain_group([tokens[i]], 0, None, text)
     return inner, i + 1
+
+
+def _plain_optional(tokens: list[str], i: int, text: bool) -> tuple[str, int]:
+    """An optional [argument] (a root's index, an arrow's lower note), or nothing."""
+    if i >= len(tokens) or tokens[i] != "[":
+        return "", i
+    try:
+        j = tokens.index("]", i)
+    except ValueError:
+        return "", i + 1
+    inner, _ = _plain_group(tokens[i + 1:j] + ["}"], 0, "}", text)
+    return inner, j + 1
 
 
 def _plain_env(env: str, body: str) -> str:
