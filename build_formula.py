@@ -20,6 +20,7 @@ rows and scripts, writing, entry points.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from contextvars import ContextVar
@@ -64,7 +65,7 @@ SYMBOLS = {
     "▽": r"\triangledown", "◁": r"\triangleleft", "▷": r"\triangleright", "⊎": r"\uplus", "⊔": r"\sqcup",
     "⊓": r"\sqcap", "⊑": r"\sqsubseteq", "⊒": r"\sqsupseteq", "§": r"\S", "¶": r"\P", "≍": r"\asymp",
     "⊖": r"\ominus", "⊘": r"\oslash", "◯": r"\bigcirc", "⋄": r"\diamond", "≀": r"\wr", "∣": r"\mid",
-    "≜": r"\triangleq", "≔": ":=", "⊊": r"\subsetneq", "∖": r"\setminus", "⨯": r"\times", "ℕ": r"\mathbb{N}",
+    "≜": r"\triangleq", "≔": r"\coloneqq", "⊊": r"\subsetneq", "∖": r"\setminus", "⨯": r"\times", "ℕ": r"\mathbb{N}",
     "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "ℝ": r"\mathbb{R}", "ℂ": r"\mathbb{C}", "ℙ": r"\mathbb{P}",
     "ℍ": r"\mathbb{H}", "′": "'", "″": "''", "‴": "'''", "⃗": r"\vec", "∤": r"\nmid", "≰": r"\nleq",
     "≱": r"\ngeq", "⊈": r"\nsubseteq", "⌣": r"\smile", "⌢": r"\frown", "↼": r"\leftharpoonup",
@@ -78,7 +79,7 @@ RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\s
              r"\longrightarrow", r"\Longrightarrow", r"\Longleftarrow", r"\Longleftrightarrow", r"\mid", r"\ll",
              r"\gg", r"\prec", r"\succ", r"\preceq", r"\succeq", r"\mapsto", r"\longmapsto", ":=", r"\perp",
              r"\models", r"\vdash", r"\triangleq", r"\asymp", r"\leftrightarrow", r"\longleftrightarrow", r"\iff", r"\implies", r"\impliedby", r"\gets", r"\coloneqq",
-             r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow"}
+             r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow", r"\parallel"}
 BINARIES = {"+", "-", r"\pm", r"\mp", r"\times", r"\cdot", r"\div", r"\cup", r"\cap", r"\wedge", r"\vee",
             r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet"}
 # Operator names TeX sets upright (\log, \max); those with limits below in a display take them.
@@ -156,28 +157,41 @@ def _maths_alphanumeric(ch: str) -> tuple[str, str] | None:
     return (style, plain) if plain else None
 
 
+FORMAL_SCRIPT = "(FORMALSCRIPT)"   # a script font's name ends so where it prints \mathscr (build_math)
+
+
+def is_script_capital(ch: str) -> bool:
+    """A Unicode maths script capital (𝒜, ℬ …): what an OpenType maths font prints for \\mathcal."""
+    found = _maths_alphanumeric(ch)
+    return found is not None and found[0] == "cal" and found[1].isupper()
+
+
 @lru_cache(maxsize=4096)
 def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     """A font's alphabet for the letters it prints in a formula: 'it' (maths italic, a variable),
     'up' (upright), 'bf' (bold upright), 'bfit' (bold italic), 'bb' (blackboard), 'cal' (the
-    capitals of a symbol or script font), 'frak', 'sf', 'tt', or 'ext' (an extension font)."""
+    capitals of a symbol or script font), 'scr' (a script font marked as the book's \\mathscr), 'frak',
+    'sf', 'tt', or 'ext' (an extension font)."""
     name = font.upper()
+    compact = re.sub(r"[-_ ]", "", name)     # families write "Math-Cal", "MathCal", "Math_Cal"
     if re.search(r"CMEX|MATHEXTENSION|^TXEX|^PXEX|ESINT|EXTENSION", name):
         return "ext"
     if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|DSROM|^BBM|TXSYB|PXSYB|BBOLD", name):
         return "bb"
     if re.search(r"EUFM|EUFB|FRAKTUR|YFRAK|GOTH", name):
         return "frak"
+    if FORMAL_SCRIPT in compact:
+        return "scr"     # the formal script beside the book's own calligraphic capitals (build_math.mark_formal_script)
     if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|RSFS|EUSM|EUSB|SCRIPT|CALLIGR|^ZSCR|MATHCAL",
-                 name):
+                 compact):
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
         return "tt"
-    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS", name) and "MATH" not in name:
+    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-", name) and "MATH" not in name:
         return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
     # width, a guessed weight), and a bold maths font says so in its name
-    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b", name))
+    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|MEDIUM", name))
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI", name))
     if is_bold:
         return "bfit" if is_italic else "bf"
@@ -213,7 +227,7 @@ class Node:
     size: float
     ch: str = ""              # a glyph's character (maths alphanumerics already plain)
     tex: str = ""             # a leaf's LaTeX
-    style: str = "up"         # alphabet: it, up, bf, bfit, bb, cal, frak, sf, tt, ext
+    style: str = "up"         # alphabet: it, up, bf, bfit, bb, cal, scr, frak, sf, tt, ext
     role: str = "ord"         # ord, op, rel, bin, open, close, fence, punct, accent, piece, radical, prime, dot
     font: str = ""
     adv0: float = 0.0         # the advance box (origin to origin + advance): spaces are gaps between these
@@ -241,6 +255,7 @@ def _char_tex(ch: str, style: str) -> str:
     if ch.isascii() and ch.isalpha():
         return {"it": ch, "up": rf"\mathrm{{{ch}}}", "bf": rf"\mathbf{{{ch}}}", "bfit": rf"\bm{{{ch}}}",
                 "bb": rf"\mathbb{{{ch}}}", "cal": rf"\mathcal{{{ch}}}" if ch.isupper() else ch,
+                "scr": rf"\mathscr{{{ch}}}" if ch.isupper() else ch,
                 "frak": rf"\mathfrak{{{ch}}}", "sf": rf"\mathsf{{{ch}}}", "tt": rf"\mathtt{{{ch}}}"}.get(style, ch)
     if ch.isdigit():
         return rf"\mathbf{{{ch}}}" if style in ("bf", "bfit") else (rf"\mathbb{{{ch}}}" if style == "bb" else ch)
@@ -282,6 +297,26 @@ def _role(ch: str, tex: str) -> str:
 _X_HEIGHT = set("acemnorsuvwxz.,:;-=+−")
 _DESCENDERS = set("gjpqy,;()[]{}|")
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
+
+
+def _one_glyph_ellipsis(chars: list, boxes) -> tuple[list, object]:
+    """Three periods sharing one glyph's box are that glyph, an ellipsis (a font's own ellipsis glyph,
+    which the text layer maps to three periods), not three glyphs to split it between."""
+    if len(chars) < 3 or "." not in chars:
+        return chars, boxes
+    out_chars, out_boxes = [], []
+    k = 0
+    while k < len(chars):
+        if chars[k:k + 3] == [".", ".", "."] and boxes[6 * k:6 * k + 6] == boxes[6 * k + 6:6 * k + 12] \
+                == boxes[6 * k + 12:6 * k + 18]:
+            out_chars.append("…")
+            out_boxes += boxes[6 * k:6 * k + 6]
+            k += 3
+            continue
+        out_chars.append(chars[k])
+        out_boxes += boxes[6 * k:6 * k + 6]
+        k += 1
+    return out_chars, out_boxes
 
 
 def _spread_shared(boxes, count: int) -> list:
@@ -334,6 +369,7 @@ def glyphs_of(words) -> list[Node]:
                     top = base - size * (0.45 if ch in _X_HEIGHT else 0.7)
                     bottom = base + (size * 0.2 if ch in _DESCENDERS else 0.0)
                     boxes += (a, b, top, bottom, a, b)
+            chars, boxes = _one_glyph_ellipsis(chars, boxes)
             boxes = _spread_shared(boxes, len(chars))
             for k, ch in enumerate(chars):
                 if ch.isspace():
@@ -353,12 +389,18 @@ def glyphs_of(words) -> list[Node]:
     return out
 
 
+# Characters the text layer may give for a glyph that has a maths twin (a font naming its angle
+# brackets "angleleft" maps them to the CJK brackets; another's ToUnicode to the deprecated technical ones)
+_TWINS = {"\u3008": "⟨", "\u3009": "⟩", "\u2329": "⟨", "\u232a": "⟩"}
+
+
 def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> Node:
+    ch = _TWINS.get(ch, ch)
     style = alphabet
     plain = _maths_alphanumeric(ch)
     if plain is not None:
         style, ch = plain
-    elif alphabet == "cal" and ch.isascii() and ch.isalpha() and ch.islower():
+    elif alphabet in ("cal", "scr") and ch.isascii() and ch.isalpha() and ch.islower():
         style = "it"
     extension = style == "ext"
     if extension:
@@ -581,6 +623,8 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
             if id(a) in gone or abs(a.base - b.base) > a.size * 0.1 or b.x0 - a.x1 > a.size * 0.12:
                 continue
             tex = joined.get((a.tex, b.tex))
+            if tex == ":=" and a.base < b.base - a.size * 0.015 and a.adv1 > b.adv0 + a.size * 0.02:
+                tex = r"\coloneqq"   # mathtools centres the colon on the axis and pulls the sign in (-1.2mu)
             if tex:
                 b.tex, b.ch, b.role, b.x0, b.x1 = tex, "", "rel", min(a.x0, b.x0), max(a.x1, b.x1)
                 b.adv0, b.adv1 = min(a.adv0, b.adv0), max(a.adv1, b.adv1)
@@ -623,23 +667,28 @@ def _stretched_arrows(nodes: list[Node]) -> list[Node]:
 
 
 SPACED_RELATION = 0.42   # em each side: a relation's own space (5mu) and a \; more (\iff, \implies)
-QUAD_SPACED = 0.85       # em: ... but a quad or more on both sides is a \quad written round a bare one
+QUAD_SPACED = 0.85       # em: ... but a quad more on both sides is a \quad written round the arrow: what is
+                         # left over a whole number of quads tells the bare arrow from the spaced one
                          # (ink to ink: a prime or a fraction beside it may look further off, so the nearer side decides)
 _SPACED_FORMS = {r"\Longleftrightarrow": r"\iff", r"\Longrightarrow": r"\implies", r"\Longleftarrow": r"\impliedby"}
 
 
 def _spaced_implications(nodes: list[Node]) -> list[Node]:
     """\\iff, \\implies and \\impliedby are long double arrows with a thick space more on either
-    side: told from the bare arrows by the gaps to their neighbours on the baseline (a thick space
-    more, not a quad: `\\quad\\Longrightarrow\\quad` is the bare arrow spaced by hand)."""
+    side: told from the bare arrows by the glue to their neighbours, advance box to advance box (a
+    thick space more, or that and whole quads: `\\quad\\Longrightarrow\\quad` is the bare arrow spaced
+    by hand).  A neighbour is whatever stands nearest beside the arrow's height: a script, a big operator."""
     for n in nodes:
         if n.kind != "sym" or n.tex not in _SPACED_FORMS:
             continue
-        level = [m for m in nodes if m is not n and abs(m.base - n.base) < n.size * 0.1]
-        left = max((m.x1 for m in level if m.x1 <= n.x0 + 0.1), default=None)
-        right = min((m.x0 for m in level if m.x0 >= n.x1 - 0.1), default=None)
-        if left is not None and right is not None and \
-                n.size * SPACED_RELATION <= min(n.x0 - left, right - n.x1) < n.size * QUAD_SPACED:
+        beside = [m for m in nodes if m is not n and m.top < n.bottom + n.size * 0.3 and m.bottom > n.top - n.size * 0.3]
+        left = max((m.adv1 for m in beside if m.adv1 <= n.adv0 + 0.1), default=None)
+        right = min((m.adv0 for m in beside if m.adv0 >= n.adv1 - 0.1), default=None)
+        if left is None or right is None:
+            continue
+        gap = min(n.adv0 - left, right - n.adv1) / n.size
+        gap -= math.floor(gap + 1 - QUAD_SPACED)      # the quads written round it by hand
+        if SPACED_RELATION <= gap < QUAD_SPACED:
             n.tex = _SPACED_FORMS[n.tex]
     return nodes
 
@@ -682,7 +731,7 @@ def _words(nodes: list[Node]) -> list[Node]:
     joined: list[Node] = []
     for w in words:
         prev = next((j for j in reversed(joined) if abs(j.base - w.base) < w.size * 0.1 and j.font == w.font), None)
-        if prev is not None and 0 <= w.adv0 - prev.adv1 < w.size * 0.45:
+        if prev is not None and 0 <= w.adv0 - prev.adv1 < w.size * 0.45 and not _between(nodes, prev, w):
             name = prev.ch + w.ch
             if name in TWO_WORD_OPERATORS or (prev.ch not in OPERATOR_NAMES and w.ch not in OPERATOR_NAMES):
                 spaced = name not in TWO_WORD_OPERATORS
@@ -696,6 +745,12 @@ def _words(nodes: list[Node]) -> list[Node]:
         joined.append(w)
     taken = {id(g) for w in joined for g in w.parts["glyphs"]}
     return [n for n in nodes if id(n) not in taken] + joined
+
+
+def _between(nodes: list[Node], left: Node, right: Node) -> bool:
+    """Whether a glyph stands in the gap between two words on their line (the hyphen of "to-go")."""
+    return any(left.x1 - 0.1 <= n.cx <= right.x0 + 0.1 and n.top < right.bottom and n.bottom > right.top
+               for n in nodes if n.kind == "sym" and not (n.style == "up" and n.ch.isascii() and n.ch.isalpha()))
 
 
 def _operator_pair(run: list[Node]) -> list[list[Node]]:
@@ -733,8 +788,15 @@ def _composite(kind: str, members: list[Node], base: float, size: float, **parts
     return Node(kind, x0, x1, top, bottom, base, size, parts=parts, adv0=x0, adv1=x1)
 
 
+def upright(rule: tuple) -> bool:
+    """An upright thin rule (an array's column rule), not a horizontal one (a fraction's bar)."""
+    return rule[2] - rule[0] < rule[3] - rule[1]
+
+
 def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     """Structures from the inside out: each becomes one node holding its parts (read recursively)."""
+    columns = [r for r in rules if upright(r)]
+    rules = [r for r in rules if not upright(r)]
     nodes = _words(nodes)
     nodes, rules = _braces(nodes, rules)
     nodes, rules = _roots(nodes, rules)
@@ -743,7 +805,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     nodes, rules = _fractions(nodes, rules)
     nodes, rules = _lines(nodes, rules)
     nodes = _limits(nodes)
-    nodes = _delimited(nodes)
+    nodes = _delimited(nodes, columns)
     return nodes
 
 
@@ -843,9 +905,13 @@ def _roots(nodes: list[Node], rules: list[tuple]):
         rules.remove(rule)
         body = [n for n in nodes if n is not rad and n.cx > rule[0] and n.cx < rule[2] + 0.5 and n.top >= rule[1] - 0.5
                 and n.top < rad.bottom]
+        # (TeX backs up 10mu after the index, so its last glyph reaches over the sign: a script that
+        # ends before the sign begins is a neighbour's, "z_{1-\alpha/2}" before the root of a fraction)
         index = [n for n in nodes if n is not rad and n not in body and n.x1 <= rad.x0 + (rad.x1 - rad.x0) * 0.75 + 1
                  and n.x0 >= rad.x0 - rad.size * 0.9 and n.bottom <= rad.cy + rad.size * 0.1
                  and n.size < rad.size * 0.85 and n.top >= rad.top - rad.size * 0.6]
+        if index and max(n.x1 for n in index) <= rad.x0:
+            index = []
         inner = [r for r in rules if rule[0] - 0.5 <= r[0] and r[2] <= rule[2] + 0.5 and rule[1] < r[1] < rad.bottom]
         rules = [r for r in rules if r not in inner]
         content = _row_of(body, inner)
@@ -1019,6 +1085,11 @@ def _accents(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone] + made
 
 
+LIMIT_SIZE = 0.85   # a limit is set in script style, at most about 0.75 of the row's size; a row's own fonts
+                    # differ by up to a tenth (one scaled to match another's x-height: an unscaled script
+                    # capital beside a text face set at 0.92), so a glyph within that of the largest is no limit
+
+
 def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     """Glyphs stacked above and below a big operator or an operator's name, centred on it and
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
@@ -1033,7 +1104,7 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         if id(op) in gone:
             continue
         ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
-        pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * 0.92
+        pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * LIMIT_SIZE
                 and n.role not in ("op",)]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
@@ -1184,9 +1255,9 @@ def _grow_limit(seed: list[Node], pool: list[Node]) -> list[Node]:
     return group
 
 
-def _delimited(nodes: list[Node]) -> list[Node]:
-    """Rows between two tall matching delimiters are a matrix; rows after an opening brace that
-    nothing closes are `cases`."""
+def _delimited(nodes: list[Node], columns: list[tuple] = ()) -> list[Node]:
+    """Rows between two tall matching delimiters are a matrix (an array, where upright rules
+    divide its columns); rows after an opening brace that nothing closes are `cases`."""
     size = _size(nodes)
     tall = sorted((n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6),
                   key=lambda n: n.x0)
@@ -1242,10 +1313,50 @@ def _delimited(nodes: list[Node]) -> list[Node]:
             node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
         else:
             node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
-                              right=partner.ch)
+                              right=partner.ch, spec=_column_spec(cells, columns, left, partner))
         used.update(id(n) for n in [left, partner] + between)
         made.append(node)
     return [n for n in nodes if id(n) not in used] + made
+
+
+def _column_spec(cells: list[list[list[Node]]], columns: list[tuple], left: Node, right: Node) -> str | None:
+    """An array's column specification ("ccc|c") where upright rules stand between a matrix's columns
+    (an augmented matrix), each column's letter from how its cells line up (flush right, flush left,
+    or centred); None where no rule divides it (a matrix environment's)."""
+    width = max(len(row) for row in cells)
+    if width < 2 or any(len(row) != width for row in cells):
+        return None
+    extents = []
+    for c in range(width):
+        boxes = [_box(row[c]) for row in cells if row[c]]
+        if not boxes:
+            return None
+        extents.append((min(b[0] for b in boxes), max(b[1] for b in boxes), boxes))
+    top, bottom = min(left.top, right.top), max(left.bottom, right.bottom)
+    after: set[int] = set()
+    for rule in columns:
+        mid = (rule[0] + rule[2]) / 2
+        if not (left.x1 < mid < right.x0 and rule[1] < (top + bottom) / 2 < rule[3]):
+            continue
+        k = next((k for k in range(width - 1) if extents[k][1] < mid < extents[k + 1][0]), None)
+        if k is not None:
+            after.add(k)
+    if not after:
+        return None
+    spec = ""
+    for c, (_, _, boxes) in enumerate(extents):
+        spread = {"l": max(b[0] for b in boxes) - min(b[0] for b in boxes),
+                  "r": max(b[1] for b in boxes) - min(b[1] for b in boxes),
+                  "c": max((b[0] + b[1]) / 2 for b in boxes) - min((b[0] + b[1]) / 2 for b in boxes)}
+        best = min(spread.values())
+        # centred unless one edge lines up clearly better (cells of one width line up every way)
+        spec += "c" if spread["c"] <= best + COLUMN_ALIGN else min(spread, key=spread.get)
+        if c in after:
+            spec += "|"
+    return spec
+
+
+COLUMN_ALIGN = 0.5   # pt: cells lined up on an edge or their middles stand this close to it
 
 
 def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
@@ -1274,6 +1385,11 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
 # book with a loose leading.  Between the two, a pitch says nothing (a font with tighter shifts, STIX
 # Two's 1.27 em, sets binomials that read as matrices).
 BINOMIAL_PITCH = 1.34
+# But rows of letters and digits in an array stand exactly the book's leading apart (their struts
+# decide), to a hundredth of a point; closer than that and at least BINOMIAL_LEAST apart, two parts
+# are a binomial's, whatever the font's shifts.
+PITCH_EXACT = 0.1     # pt
+BINOMIAL_LEAST = 1.1  # em
 # The book's leading (\baselineskip) while a formula is read, 0 when the caller does not know it: rows
 # exactly that far apart are an array's.
 LEADING: ContextVar[float] = ContextVar("LEADING", default=0.0)
@@ -1297,7 +1413,11 @@ def _binomial(cells: list[list[list[Node]]], left: Node, right: Node) -> bool:
     em = max(n.size for n in leaves if n.ch.isalnum())
     pitch = _main_base(cells[1][0]) - _main_base(cells[0][0])
     leading = LEADING.get()
-    return pitch >= em * BINOMIAL_PITCH and not (leading and abs(pitch - leading) < em * 0.03)
+    if leading and abs(pitch - leading) < PITCH_EXACT:
+        return False
+    if leading and em * BINOMIAL_LEAST <= pitch < leading - PITCH_EXACT:
+        return True       # closer than any array's rows of such parts: a fraction's shifts (any font's)
+    return pitch >= em * BINOMIAL_PITCH
 
 
 def _leaves(nodes: list[Node]) -> list[Node]:
@@ -1437,19 +1557,22 @@ def _scripts(nodes: list[Node]) -> list[Node]:
 # against its neighbours is an ordinary | (|x|, p(x|y) as some authors write it).
 RELATION_GAP = 0.15       # em, between the bar's advance box and its neighbours' ink
 RELATION_GAP_INK = 0.3    # em, ink to ink, where the PDF gave no advance box (a bar's own side bearings)
+PARALLEL_GAP = 0.25       # em, ... for a double bar: a relation's 5mu and the neighbour's bearing, more than \,'s 3mu
 
 
 def _relation_bars(row: list[Node]) -> list[Node]:
-    """A plain bar set with a relation's spaces around it is `\\mid`."""
+    """A plain bar set with a relation's spaces around it is `\\mid`, a double one `\\parallel`."""
     ordered = [n for n in row if n.kind != "space"]
     for k in range(1, len(ordered) - 1):
         n = ordered[k]
-        if n.kind != "sym" or n.tex != "|":
+        if n.kind != "sym" or n.tex not in ("|", r"\|"):
             continue
         left, right = (n.adv0, n.adv1) if n.adv1 > n.adv0 else (n.x0, n.x1)
         gap = (RELATION_GAP if n.adv1 > n.adv0 else RELATION_GAP_INK) * n.size
+        if n.tex != "|":
+            gap += (PARALLEL_GAP - RELATION_GAP) * n.size   # a norm's bars spaced by hand (\,\|\,) stay \|
         if left - ordered[k - 1].x1 >= gap and ordered[k + 1].x0 - right >= gap:
-            n.tex = r"\mid"
+            n.tex = r"\mid" if n.tex == "|" else r"\parallel"
     return row
 
 
@@ -1560,6 +1683,9 @@ def _tex(n: Node) -> list[str]:
         env = {("(", ")"): "pmatrix", ("[", "]"): "bmatrix", ("|", "|"): "vmatrix", ("‖", "‖"): "Vmatrix",
                ("{", "}"): "Bmatrix"}.get((n.parts["left"], n.parts["right"]))
         body = _rows_tex(n.parts["rows"])
+        if n.parts.get("spec"):
+            return [r"\left" + _delim(n.parts["left"]), r"\begin{array}{" + n.parts["spec"] + "}", *body,
+                    r"\end{array}", r"\right" + _delim(n.parts["right"])]
         if env:
             return [r"\begin{" + env + "}", *body, r"\end{" + env + "}"]
         return [r"\left" + _delim(n.parts["left"]), r"\begin{matrix}", *body, r"\end{matrix}",
@@ -1681,13 +1807,14 @@ def _reverse(table: dict) -> dict:
 
 
 _PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
-          r"\{": "{", r"\}": "}", r"\|": "‖", r"\mid": "|", r"\cdot": "·", r"\dots": "…", r"\ldots": "…",
+          r"\{": "{", r"\}": "}", r"\|": "‖", r"\mid": "|", r"\parallel": "∥", r"\cdot": "·", r"\dots": "…", r"\ldots": "…",
           r"\cdots": "⋯", r"\iff": "⟺", r"\implies": "⟹", r"\impliedby": "⟸", r"\longleftrightarrow": "⟷", r"\le": "≤", r"\ge": "≥", r"\ne": "≠", r"\gets": "←", r"\top": "ᵀ", r"\intercal": "ᵀ",
           r"\lvert": "|", r"\rvert": "|", r"\lVert": "‖", r"\rVert": "‖", r"\quad": " ", r"\qquad": " ",
           r"\,": " ", r"\;": " ", r"\ ": " ", r"\%": "%", r"\&": "&", r"\#": "#", r"\_": "_", "&": " ", "~": " ",
           "-": "−", "*": "*", "'": "′"}
 _SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈", "∉", "⊂", "⊆", "⊃", "⊇", "→", "←", "⇒", "⇔",
-           "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":=", "⟺", "⟹", "⟸", "⟷"}
+           "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":=", "⟺", "⟹", "⟸", "⟷",
+           "≔", "∥"}
 _DROPPED = {r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
             r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
 _WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
@@ -1764,6 +1891,8 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
             out += body if t not in (r"\text",) else f" {body.strip()} "
         elif t.startswith(r"\begin{"):
             env = t[7:-1]
+            if env == "array":
+                _, i = _plain_arg(tokens, i, True)     # the column specification ("ccc|c") is no content
             body, i = _plain_group(tokens, i, "end", text)
             out += _plain_env(env, body)
         elif t == r"\\":
@@ -1855,37 +1984,90 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     return r"\begin{aligned}" + r" \\ ".join(out) + r"\end{aligned}"
 
 
-def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float = 0.0) -> dict[str, str]:
+@dataclass
+class NumberedRows:
+    """A numbered display block as read: each number's LaTeX, and the block's rows in order as the
+    running text shows them (a row's LaTeX, with the number it carries or None)."""
+
+    numbers: dict[str, str]
+    shown: list[tuple[str, str | None]]
+
+
+def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float = 0.0) -> NumberedRows:
     """LaTeX per equation number for a display block (all its lines, the numbers left out) and the
     baselines its numbers stand on.  One number is the whole block's (a split, an aligned or
-    multline block, cases); several are each their own row's (align, gather), whose limits and
-    scripts are told from the neighbours' by the structure read over the whole block; a row with no
-    number of its own (\\nonumber) belongs to none of them."""
+    multline block, cases), unless it stands level with one row of separate equations (an align
+    whose other rows are \\nonumber): then it is that row's, and the text shows the whole block with
+    it; several are each their own row's (align, gather), whose limits and scripts are told from the
+    neighbours' by the structure read over the whole block; a row with no number of its own
+    (\\nonumber) belongs to none of them, and the text shows it in its place."""
     if not labels:
-        return {}
+        return NumberedRows({}, [])
     if len(labels) == 1:
-        return {labels[0][0]: display_latex(words, bars, leading)}
+        whole = display_latex(words, bars, leading)
+        own = _own_row(words, bars, labels[0][1], leading)
+        return NumberedRows({labels[0][0]: whole if own is None else own}, [(whole, labels[0][0])])
     token = LEADING.set(leading)
     try:
         nodes = glyphs_of(words)
         if not nodes:
-            return {number: "" for number, _ in labels}
+            return NumberedRows({number: "" for number, _ in labels}, [])
         x0, x1, top, bottom = _box(nodes)
         rules = _rules_within(bars, x0, x1, top, bottom)
         nodes = _assemble(nodes)
         size = _size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
         bases = [_main_base(r) for r in rows]
+        texts = [render(_row_tex(_scripts(row))) for row in rows]
         out: dict[str, str] = {}
+        carried: dict[int, str] = {}
         for number, baseline in labels:
             k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline), default=None)
             if k is None or abs(bases[k] - baseline) > size * 0.6:
                 out[number] = ""
                 continue
-            out[number] = render(_row_tex(_scripts(rows[k])))
-        return out
+            out[number] = texts[k]
+            carried.setdefault(k, number)
+        return NumberedRows(out, [(tex, carried.get(k)) for k, tex in enumerate(texts) if tex])
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
-        return {number: "" for number, _ in labels}
+        return NumberedRows({number: "" for number, _ in labels}, [])
+    finally:
+        LEADING.reset(token)
+
+
+def _own_row(words, bars, baseline: float, leading: float) -> str | None:
+    """The one numbered row of a block whose other rows have no number (align, gather or eqnarray
+    rows with \\notag), or None when the number is the whole block's.  A number TeX gives a whole
+    block (aligned, split, gathered) is centred on it: level with its first or last row it is that
+    row's own, when the rows are separate equations: set on one relation's column, or each centred
+    on one line (a multline's rows, one formula broken, are neither: flush left, then flush right)."""
+    token = LEADING.set(leading)
+    try:
+        nodes = glyphs_of(words)
+        if not nodes:
+            return None
+        x0, x1, top, bottom = _box(nodes)
+        nodes = _assemble(nodes)
+        size = _size(nodes)
+        rows = _display_rows(_build(nodes, _rules_within(bars, x0, x1, top, bottom)), size)
+        if len(rows) < 2:
+            return None
+        bases = [_main_base(r) for r in rows]
+        k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline))
+        if abs(bases[k] - baseline) > size * 0.15 or k not in (0, len(rows) - 1):
+            return None
+        marks = []
+        for row in rows:
+            rel = next((n for n in row if n.kind == "sym" and n.role == "rel"), None)
+            marks.append(rel.x0 if rel is not None else None)
+        on_column = None not in marks and max(marks) - min(marks) < 0.5
+        centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
+        centred = max(centres) - min(centres) < 1.0
+        if not (on_column or centred):
+            return None
+        return render(_row_tex(_scripts(rows[k])))
+    except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
+        return None
     finally:
         LEADING.reset(token)
 

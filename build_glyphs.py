@@ -98,9 +98,10 @@ _TEX_GLYPH_NAMES = {
     "arrowvertex": "⏐", "arrowdblvertex": "‖", "emptyset": "∅", "universal": "∀", "existential": "∃",
     "logicalnot": "¬", "perpendicular": "⊥", "turnstileleft": "⊢", "angle": "∠", "triangle": "△",
     "barex": "⏐", "dotacc": "˙", "ddotacc": "¨", "vec": "\u20d7", "dotaccent": "˙", "dieresis": "¨",
+    "colonequal": "≔", "defines": "≜",
     "circumflex": "ˆ", "macron": "¯", "breve": "˘", "caron": "ˇ", "acute": "´", "grave": "`", "ring": "˚",
 }
-_SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest)$")
+_SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest|low)$")
 
 
 def glyph_name_char(name: str) -> str:
@@ -207,6 +208,36 @@ _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium"
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 # URW's Courier is "NimbusMonL" (TeX's courier package, Ghostscript's base-14 substitute)
 _MONO_NAME = re.compile(r"Mono|MonL|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
+
+
+# A Type 1 maths font whose name says nothing of its role (a family's own naming, "Kp--M-Ex-Regular")
+# says it through its glyph names: an extension font names the sizes of its operators and the pieces
+# of its delimiters (summationdisplay, parenleftBig, bracelefttp); a symbol font names relations and
+# arrows and has no small letters (its capitals are the calligraphic ones).
+_SIZED_GLYPH = re.compile(r"(?:big|Big|bigg|Bigg|display|tp|bt|ex|mid)$")
+_SYMBOL_GLYPHS = frozenset({"arrowleft", "arrowright", "arrowdblright", "arrowdblleft", "element", "lessequal",
+                            "greaterequal", "infinity", "similar", "approxequal", "propersubset", "reflexsubset",
+                            "universal", "existential", "angbracketleft", "angbracketright", "floorleft",
+                            "ceilingleft", "equivalence", "asteriskmath", "periodcentered", "multiply",
+                            "plusminus", "nabla", "emptyset", "logicalnot", "perpendicular", "bardbl"})
+# the role's name appended to the font's, in the words the name-based rules already read
+MATHS_ROLE_SUFFIX = {"extension": " (MathExtension)", "symbols": " (MathSymbols)"}
+
+
+def maths_role(glyph_names) -> str | None:
+    """'extension' or 'symbols' when a font's own glyph names say it is one, else None."""
+    names = set(glyph_names)
+    sized = sum(1 for n in names if _SIZED_GLYPH.search(n) and n[:1].islower() and glyph_name_char(n))
+    if sized >= 2:
+        return "extension"
+    if any(len(n) == 1 and n.islower() for n in names):
+        return None
+    # relations and arrows (a font of a few glyphs, "colonequal", may hold nothing else)
+    symbols = sum(1 for n in names if n in _SYMBOL_GLYPHS or not glyph_name_char(n).isascii()
+                  and not glyph_name_char(n).isalpha())
+    if names and symbols >= min(3, len(names)):
+        return "symbols"
+    return None
 
 
 def describe_font(name: str, flags: int, weight: int) -> Font:
@@ -543,7 +574,8 @@ class Page:
     graphics: list[tuple[float, float, float, float]]  # drawn paths and images
     rotated: bool = False  # printed sideways; read in its own frame
     links: list = field(default_factory=list)          # (x0, top, x1, bottom, target page, target top)
-    bars: list = field(default_factory=list)           # every thin horizontal stroke (fraction bars included)
+    bars: list = field(default_factory=list)           # every thin horizontal stroke (fraction bars included),
+                                                       # and the thin upright ones (an array's column rules)
     strokes: list = field(default_factory=list)        # paths with a curve or a slanted segment (no rectangles)
     column: int = 0        # 0: the whole text block; 1, 2: the left or right column of a page set in two
 
@@ -601,13 +633,16 @@ class _Raw:
             n = self.font_name(handle, self.buf, 512)
             name = self.buf.raw[:max(0, n - 1)].decode("latin-1", "replace") if n else ""
             weight = self.font_weight(handle)
-            found = self.fonts[handle or 0] = describe_font(name, self.font_flags(handle), weight if weight > 0 else 400)
+            found = describe_font(name, self.font_flags(handle), weight if weight > 0 else 400)
+            if found.plain and not found.encoding:
+                role = maths_role(self.glyph_names(handle).values())
+                if role:
+                    found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
+            self.fonts[handle or 0] = found
         return found
 
-    def code_name_char(self, textobj: int, code: int) -> str | None:
-        """For a glyph PDFium gives no Unicode for: the character its code names in the embedded font
-        program's own encoding (None when the font carries no such encoding)."""
-        handle = self.object_font(textobj)
+    def glyph_names(self, handle: int) -> dict[int, str]:
+        """The embedded font program's own encoding, code -> glyph name ({} when it has none)."""
         names = self.names.get(handle or 0)
         if names is None:
             names = {}
@@ -617,7 +652,12 @@ class _Raw:
                 if self.font_data(handle, data, size.value, ctypes.byref(size)):
                     names = builtin_names(bytes(data))
             self.names[handle or 0] = names
-        name = names.get(code)
+        return names
+
+    def code_name_char(self, textobj: int, code: int) -> str | None:
+        """For a glyph PDFium gives no Unicode for: the character its code names in the embedded font
+        program's own encoding (None when the font carries no such encoding)."""
+        name = self.glyph_names(self.object_font(textobj)).get(code)
         return glyph_name_char(name) if name else None
 
     def page_text(self, textpage: int, count: int) -> list[int]:
@@ -677,8 +717,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # a space (printed or inserted by PDFium) or a line end: the word ends; but codes 9, 10, 13
             # and 32 of TeX's maths fonts are glyphs (a tall "}", "(" …) that a layer without their
             # names reports as white space
-            # and code 32 of another maths font that has no Unicode for it (the big "(" of newtx's and
-            # newpx's extension font) is its glyph, read by its name
+            # and codes 9, 10, 13 and 32 of another maths font that has no Unicode for them (the big "(" of
+            # newtx's and newpx's extension font, kpfonts' "‖") are its glyphs, read by their names
             obj = text_object(textpage, j) if u != 0xA0 else None
             if obj is None or raw.generated(textpage, j) == 1:
                 pending_break = True
@@ -687,7 +727,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             if maths.encoding in ("OMX", "OMS", "OML"):
                 glyph = u == 0x20 and maths.encoding == "OMX" or raw.map_error(textpage, j) > 0
             else:
-                glyph = u == 0x20 and not maths.plain and raw.map_error(textpage, j) > 0
+                glyph = not maths.plain and raw.map_error(textpage, j) > 0
             if not glyph:
                 pending_break = True
                 continue
@@ -794,8 +834,10 @@ def _words(spans_by_word: list[list[Span]]) -> list[Word]:
             if text.strip():
                 if text != s.text:
                     s.raw = _joined_pairs(s.text)
-                elif s.font.plain and len(text) > 1 and (len(text) > 3 or text.isalpha()):
-                    s.boxes = None     # a word of a text face: formulas need no glyph boxes for it
+                elif s.font.plain and len(text) > 1 and (len(text) > 3 or text.isalpha()) and "..." not in text:
+                    # a word of a text face: formulas need no glyph boxes for it (but an ellipsis glyph,
+                    # which the text layer gives as three periods, is told by the box they share)
+                    s.boxes = None
                 s.text = text
                 kept.append(s)
         if kept:
@@ -857,8 +899,9 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
         if kind == c.FPDF_PAGEOBJ_PATH:
             fillmode, stroke = ctypes.c_int(), ctypes.c_int()
             c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
-            if h < 1.6 and w > 2:
-                bars.append(box)       # fraction bars, radicals' tops, over- and underlines (and rules)
+            if h < 1.6 and w > 2 or w < 1.6 and h > VERTICAL_BAR:
+                bars.append(box)       # fraction bars, radicals' tops, over- and underlines (and rules);
+                                       # upright: an array's column rules
             if h < 1.6 and w > 20:
                 rules.append(box)      # a table's or an algorithm's rule, or a long stroke of a drawing
             if fillmode.value and w > 100 and h > 8 and c.FPDFPageObj_GetFillColor(obj, raw.r, raw.g, raw.b, raw.a):
@@ -875,6 +918,7 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
     return boxes, rules, graphics, bars, strokes
 
 
+VERTICAL_BAR = 6                # pt: a thin upright stroke this tall is a rule (an array's |), no glyph's part
 PATH_SEGMENTS_LOOKED_AT = 64    # a path that has not curved or slanted by then is taken for rectangles
 
 

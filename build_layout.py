@@ -365,15 +365,21 @@ def layout_of(layouts: dict[tuple[int, int], Layout], page: Page) -> Layout:
 
 
 def _leading(pages: list[Page], body: float) -> float:
-    """Baseline to baseline between consecutive lines of body text: the most common such distance."""
+    """Baseline to baseline between consecutive lines of body text: the most common such distance (the
+    half point it falls in, then the median of the steps there: exact, as \\baselineskip is)."""
     steps: Counter = Counter()
+    exact: dict[float, list[float]] = {}
     for page in pages[:400]:
         lines = [l for l in page.lines if abs(l.size - body) < SAME_SIZE and len(l.words) >= FULL_LINE_WORDS]
         for a, b in zip(lines, lines[1:]):
             step = b.baseline - a.baseline
             if body * LEADING_RANGE[0] < step < body * LEADING_RANGE[1]:
                 steps[round(step * 2) / 2] += 1
-    return steps.most_common(1)[0][0] if steps else body * 1.2
+                exact.setdefault(round(step * 2) / 2, []).append(step)
+    if not steps:
+        return body * 1.2
+    found = sorted(exact[steps.most_common(1)[0][0]])
+    return round(found[len(found) // 2], 2)
 
 
 def _label_column(pages: list[Page], layout: Layout) -> float:

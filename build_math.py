@@ -10,13 +10,14 @@ tables, inline maths in prose, typeset algorithms, display blocks.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from build_formula import (OPERATOR_NAMES, display_latex, font_alphabet, inline_latex, is_maths_font, numbered_rows,
-                           plain_reading)
+from build_formula import (FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet, inline_latex,
+                           is_maths_font, is_script_capital, numbered_rows, plain_reading, upright)
 from build_glyphs import Word, is_accent
 from build_heads import equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_maths_italics", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -137,6 +138,34 @@ def mark_bold_symbols(pages) -> int:
     return marked
 
 
+def mark_formal_script(pages) -> int:
+    """Ralph Smith's formal script (RSFS) is a book's \\mathscr beside its own calligraphic capitals
+    (mathrsfs; \\mathcal then prints the symbol font's), or else is the book's \\mathcal itself (mathptmx
+    and calrsfs print it so).  Where the book prints calligraphic capitals of another font too, its
+    RSFS runs are renamed so that formulas read them as \\mathscr; returns how many were."""
+    formal: list = []
+    other = False
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                for run in (w.spans or [w]):
+                    font = run.font.name if w.spans else run.font
+                    if re.match(r"RSFS", font, re.I):
+                        formal.append((w, run))
+                    elif not other and any(ch.isupper() for ch in run.text) and (
+                            font_alphabet(font, False) == "cal" and any(ch.isascii() for ch in run.text)
+                            or any(is_script_capital(ch) for ch in (run.raw or run.text))):
+                        other = True
+    if not other:
+        return 0
+    for w, run in formal:
+        if w.spans:
+            run.font = replace(run.font, name=run.font.name + " " + FORMAL_SCRIPT)
+        else:
+            w.font = w.font + " " + FORMAL_SCRIPT
+    return len(formal)
+
+
 PROSE_LETTER_EVIDENCE = 50   # lone letters in maths fonts: fewer say nothing about the book's maths
 PROSE_LETTER_RATIO = 3       # ... and they outnumber the text italic's lone letters this many times
 
@@ -233,6 +262,7 @@ def table_markdown(lines: list, bars=()) -> str:
     # text beside it, inside another line's height, belongs to that line (a sum's sign, its limits)
     # lines with the most words (a table's rows) are hosts first; pieces join them
     lines = sorted([l for l in lines if l.words], key=lambda l: (-len(l.words), l.top))
+    bars = [b for b in bars if not upright(b)]     # a fraction's bars, not the table's column rules
 
     def fraction_bars(line) -> list:
         """Bars just above or below the line's words, each word within one: the line holds numerators
@@ -522,7 +552,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return line.page == anchor.page
-        if enclosed(k) or level_with_row(k):
+        if enclosed(k) or level_with_row(k) or braced_note(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -548,6 +578,24 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         return line.page == anchor.page and x0 - body <= line.x0 and line.x1 <= x1 + body and \
             any(abs(lines[b].baseline - line.baseline) < 1.0 for b in block)
+
+    def braced_note(k: int) -> bool:
+        """Words set just under a horizontal brace of the block (or just over one) and within its
+        reach are its note (`\\underbrace{…}_{\\text{…}}`), however much they read as prose."""
+        line = lines[k]
+        if line.page != anchor.page:
+            return False
+        ink_top, ink_bottom = ink_extent(line)
+        for b in block:
+            pieces = [w for w in lines[b].words if any(c in w.text for c in "⏟⏞")]
+            if not pieces:
+                continue
+            left, right = min(w.x0 for w in pieces), max(w.x1 for w in pieces)
+            top, bottom = min(w.top for w in pieces), max(w.bottom for w in pieces)
+            if left - body <= line.x0 and line.x1 <= right + body and \
+                    (0 <= ink_top - bottom < body * 1.2 or 0 <= top - ink_bottom < body * 1.2):
+                return True
+        return False
 
     def in_prose(k: int) -> bool:
         """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
@@ -632,23 +680,66 @@ def _label_words(line, number: str) -> list:
 
 
 def numbered_display(lines: list, at: int, column: tuple[float, float], body: float, label_of,
-                     bars=(), block_out: list | None = None, leading: float = 0.0) -> dict[str, str]:
+                     bars=(), block_out: list | None = None, leading: float = 0.0,
+                     shown_out: list | None = None) -> dict[str, str]:
     """LaTeX per equation number for the display block around lines[at] (a labelled line): the
     block's lines are gathered by ink and prose (display_block), every number in it is found with
     `label_of(line)`, and its glyphs, the numbers left out, are read once; one number takes the
     whole block, several share its rows (build_formula.numbered_rows).  The block's lines are added
-    to `block_out` when given; `leading` is the book's line pitch, when known."""
+    to `block_out` when given; `leading` is the book's line pitch, when known.  `shown_out` receives
+    the block as the running text shows it, every row in its place: "$$…$$ (5.3) $$…$$ (5.4)"."""
     block = [lines[k] for k in display_block(lines, at, column, body, label_of)]
     if block_out is not None:
         block_out.extend(block)
     labels: list[tuple[str, float]] = []
+    printed: dict[str, str] = {}      # each number's label as printed, "(5.3)"
     words: list[Word] = []
+    numbers = {id(line): label_of(line) for line in block}
+    drops = {id(line): _label_words(line, numbers[id(line)]) if numbers[id(line)] is not None else []
+             for line in block}
+    # where the block's numbers stand, at the right edge or the left (a tag in words stands there too)
+    right = [drops[id(line)][-1].x1 for line in block if drops[id(line)] and drops[id(line)][-1] is line.words[-1]]
+    left = [drops[id(line)][0].x0 for line in block if drops[id(line)] and drops[id(line)][0] is line.words[0]]
     for line in block:
-        number = label_of(line)
-        drop = _label_words(line, number) if number is not None else []
+        number, drop = numbers[id(line)], drops[id(line)]
+        if not drop and (right or left) and len(line.words) > 1:
+            drop = _word_tag(line, max(right) if right else None, min(left) if left else None, body)
+            number = WORD_TAG if drop else None
         if drop:
             labels.append((number, sum(w.baseline for w in drop) / len(drop)))
+            printed[number] = "".join(w.text for w in drop) if len(drop) == 2 and number != WORD_TAG \
+                else " ".join(w.text for w in drop)
         words.extend(w for w in line.words if not any(w is d for d in drop))
-    if not labels:
+    if not any(number != WORD_TAG for number, _ in labels):
         return {}
-    return numbered_rows(words, bars, labels, leading)
+    read = numbered_rows(words, bars, labels, leading)
+    if shown_out is not None and read.shown:
+        shown_out.append(" ".join(f"$${tex}$$" + (f" {printed[number]}" if number else "")
+                                  for tex, number in read.shown))
+    read.numbers.pop(WORD_TAG, None)
+    return read.numbers
+
+
+WORD_TAG = "tag in words"   # the stand-in number of a row tagged in words: its row is its own, never stored
+LABEL_EDGE_SLACK = 1.5      # pt: labels set flush right end this close together
+TAG_GAP = 1.0               # em: ... and stand at least a quad from their row (TeX's minimum is half of that)
+
+
+def _word_tag(line, right: float | None, left: float | None, body: float) -> list:
+    """The words of a row's tag written in words (`\\tag*{(Fisher)}`, "(KKT)"): a parenthesised run of
+    a text face ending where the block's equation numbers end (or starting where they start, on the
+    left), standing apart from the row as they do."""
+    words = line.words
+    tag: list = []
+    if right is not None and words[-1].text.endswith(")") and abs(words[-1].x1 - right) <= LABEL_EDGE_SLACK:
+        start = next((k for k in range(len(words) - 1, 0, -1) if words[k].text.startswith("(")), None)
+        if start is not None and words[start].x0 - words[start - 1].x1 >= body * TAG_GAP:
+            tag = words[start:]
+    elif left is not None and words[0].text.startswith("(") and abs(words[0].x0 - left) <= LABEL_EDGE_SLACK:
+        end = next((k for k in range(len(words) - 1) if words[k].text.endswith(")")), None)
+        if end is not None and words[end + 1].x0 - words[end].x1 >= body * TAG_GAP:
+            tag = words[:end + 1]
+    if not tag or len(tag) > 4 or any(is_math_font(w.font) for w in tag) or \
+            not any(c.isalpha() for w in tag for c in w.text):
+        return []
+    return tag

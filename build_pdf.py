@@ -23,9 +23,8 @@ from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
-from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_maths_italics,
-                        mark_prose_letters, math_share, numbered_display,
-                        plain_reading)
+from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
+                        mark_maths_italics, mark_prose_letters, math_share, numbered_display, plain_reading)
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
 from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
@@ -86,6 +85,7 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     mark_maths_italics(pages)
     mark_prose_letters(pages)
     mark_bold_symbols(pages)
+    mark_formal_script(pages)
     folios, removed = drop_running_lines(pages)
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
     drop_folio_lines(pages, printed, removed)
@@ -458,6 +458,8 @@ class DisplayMaths:
         # a line read into a numbered display -> that display (its first line); lines have no equality
         # of their own, so by identity, the line kept alive beside its id so the id is never reused
         self._blocks: dict[int, tuple[Line, int]] = {}
+        self._shown: dict[int, str] = {}     # a display (its first line's id) -> how the text shows it, every
+                                             # row in its place (build_math.numbered_display)
 
     def latex(self, words: list[Word], page: int, leading: float = 0.0) -> str:
         key = frozenset(id(w) for w in words)
@@ -473,14 +475,17 @@ class DisplayMaths:
             lines = [it.line for it in items if it.kind == "line"]
             at = next(k for k, l in enumerate(lines) if l is items[idx].line)
             block: list[Line] = []
+            shown: list[str] = []
             anchor = items[idx].line
 
             def label_of(line: Line) -> str | None:    # the anchor's number may be one a second look found
                 return number if line is anchor else equation_label(line, layout)
             found = numbered_display(lines, at, (layout.left, layout.right), layout.body_size,
-                                     label_of, self.bars.get(page, []), block, layout.leading)
+                                     label_of, self.bars.get(page, []), block, layout.leading, shown)
             if found:
                 self._blocks.update((id(line), (line, id(block[0]))) for line in block)
+                if shown:
+                    self._shown[id(block[0])] = shown[0]
             self.numbers.update({(page, n): tex for n, tex in found.items()})
             self.numbers.setdefault((page, number), "")
         return self.numbers[(page, number)]
@@ -547,6 +552,12 @@ class DisplayMaths:
             if not numbers and all(self.block_of(l) is not None for l in lines):
                 continue     # rows of a numbered display shown with its number (a denominator on the next chunk)
             read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
+            blocks = {self.block_of(l) for l in lines}
+            block = blocks.pop() if len(blocks) == 1 else None
+            if numbers and all(read) and block in self._shown:
+                # the display as read with its numbers: its rows with no number of their own too
+                out.append((self._shown.pop(block), lines))
+                continue
             if numbers and all(read):
                 # numbered displays were read whole as formula entities already: the text shows those
                 out.append((" ".join(f"$${tex}$$ {w.text}" for tex, w in zip(read, numbers)), lines))

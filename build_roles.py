@@ -23,7 +23,7 @@ from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, match_head)
 from build_layout import LABEL_GAP, SAME_SIZE, Layout
-from build_math import is_math_font, math_share
+from build_math import is_math_font, is_math_word, math_share
 from rag_core import normalize_number
 
 
@@ -171,7 +171,7 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     if number is not None and first.x0 <= layout.left + LABEL_AT_EDGE and (not rest or (
             rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout))
             or (rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_MATHS_GAP and
-                (math_share(rest) >= 1.0 or (is_math_font(rest[0].font) and math_share(rest) >= 0.5)))):
+                (math_share(rest) >= 1.0 or (is_math_word(rest[0]) and math_share(rest) >= 0.5)))):
         # beside its display, alone on its line (centred on a display of several rows), or closer
         # before a line of maths only (multline's first row starts a \multlinegap after it), or of
         # maths first and mostly (a display too wide to centre, with a \text{} of words in it)
