@@ -44,7 +44,7 @@ GREEK = {
 SYMBOLS = {
     "−": "-", "–": "-", "·": r"\cdot", "⋅": r"\cdot", "×": r"\times", "∗": "*", "÷": r"\div", "±": r"\pm",
     "∓": r"\mp", "⊕": r"\oplus", "⊗": r"\otimes", "⊙": r"\odot", "∘": r"\circ", "∙": r"\bullet", "≡": r"\equiv",
-    "⊆": r"\subseteq", "⊇": r"\supseteq", "≤": r"\leq", "≥": r"\geq", "⩽": r"\leq", "⩾": r"\geq",
+    "⊆": r"\subseteq", "⊇": r"\supseteq", "≤": r"\leq", "≥": r"\geq", "⩽": r"\leqslant", "⩾": r"\geqslant", "∵": r"\because", "∴": r"\therefore",
     "⪯": r"\preceq", "⪰": r"\succeq", "∼": r"\sim", "≈": r"\approx", "⊂": r"\subset", "⊃": r"\supset",
     "≪": r"\ll", "≫": r"\gg", "≺": r"\prec", "≻": r"\succ", "←": r"\leftarrow", "→": r"\to", "↑": r"\uparrow",
     "↓": r"\downarrow", "↔": r"\leftrightarrow", "≃": r"\simeq", "≅": r"\cong", "⇐": r"\Leftarrow",
@@ -79,7 +79,8 @@ RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\s
              r"\longrightarrow", r"\Longrightarrow", r"\Longleftarrow", r"\Longleftrightarrow", r"\mid", r"\ll",
              r"\gg", r"\prec", r"\succ", r"\preceq", r"\succeq", r"\mapsto", r"\longmapsto", ":=", r"\perp",
              r"\models", r"\vdash", r"\triangleq", r"\asymp", r"\leftrightarrow", r"\longleftrightarrow", r"\iff", r"\implies", r"\impliedby", r"\gets", r"\coloneqq",
-             r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow", r"\parallel"}
+             r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow", r"\parallel",
+             r"\leqslant", r"\geqslant"}
 BINARIES = {"+", "-", r"\pm", r"\mp", r"\times", r"\cdot", r"\div", r"\cup", r"\cap", r"\wedge", r"\vee",
             r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet"}
 # Operator names TeX sets upright (\log, \max); those with limits below in a display take them.
@@ -88,7 +89,8 @@ OPERATOR_NAMES = {"min", "max", "log", "ln", "lg", "exp", "sin", "cos", "tan", "
                   "ker", "gcd", "hom", "liminf", "limsup", "mod", "injlim", "projlim"}
 TWO_WORD_OPERATORS = {"argmax": r"\operatorname*{arg\,max}", "argmin": r"\operatorname*{arg\,min}",
                       "liminf": r"\liminf", "limsup": r"\limsup", "argsup": r"\operatorname*{arg\,sup}",
-                      "arginf": r"\operatorname*{arg\,inf}"}
+                      "arginf": r"\operatorname*{arg\,inf}", "esssup": r"\operatorname*{ess\,sup}",
+                      "essinf": r"\operatorname*{ess\,inf}"}
 OPENERS = {"(": "(", "[": "[", "{": r"\{", "⟨": r"\langle", "〈": r"\langle", "⌊": r"\lfloor", "⌈": r"\lceil"}
 CLOSERS = {")": ")", "]": "]", "}": r"\}", "⟩": r"\rangle", "〉": r"\rangle", "⌋": r"\rfloor", "⌉": r"\rceil"}
 FENCES = {"|": "|", "‖": r"\|", "∥": r"\|", "∣": "|", "⏐": "|", "│": "|"}
@@ -103,7 +105,13 @@ ACCENTS = {"ˆ": "hat", "^": "hat", "\u0302": "hat", "˜": "tilde", "~": "tilde"
            "\u0308": "ddot", "ˇ": "check", "\u030c": "check", "˘": "breve", "\u0306": "breve", "´": "acute",
            "\u0301": "acute", "`": "grave", "\u0300": "grave", "⃗": "vec", "\u20d7": "vec", "→": "vec",
            "˚": "mathring", "\u030a": "mathring"}
-WIDE = {"hat": "widehat", "tilde": "widetilde", "bar": "overline"}
+WIDE = {"hat": "widehat", "tilde": "widetilde", "bar": "overline", "vec": "overrightarrow"}
+# Arrows set over what they span (\overrightarrow{uv}): a relation's arrow read as one glyph, or an
+# OpenType maths font's pieces (the shaft's glyphs and the head, U+20D6/U+20D7/U+20E1 in its layer).
+OVER_ARROWS = {r"\to": "overrightarrow", r"\longrightarrow": "overrightarrow", r"\leftarrow": "overleftarrow",
+               r"\longleftarrow": "overleftarrow", r"\leftrightarrow": "overleftrightarrow",
+               r"\longleftrightarrow": "overleftrightarrow"}
+ARROW_PIECES = {"\u20d6", "\u20d7", "\u20e1", "\u20d0", "\u20d1"}
 PRIMES = {"′": 1, "″": 2, "‴": 3, "'": 1, "’": 1}
 DOTS = {".", "·", "⋅", "∙"}
 
@@ -169,14 +177,18 @@ def is_script_capital(ch: str) -> bool:
 @lru_cache(maxsize=4096)
 def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     """A font's alphabet for the letters it prints in a formula: 'it' (maths italic, a variable),
-    'up' (upright), 'bf' (bold upright), 'bfit' (bold italic), 'bb' (blackboard), 'cal' (the
-    capitals of a symbol or script font), 'scr' (a script font marked as the book's \\mathscr), 'frak',
-    'sf', 'tt', or 'ext' (an extension font)."""
+    'up' (upright), 'bf' (bold upright), 'bfit' (bold italic), 'bb', 'ds', 'bbm' (blackboard: amssymb's,
+    dsfont's, bbm's), 'cal' (the capitals of a symbol or script font), 'scr' (a script font marked as
+    the book's \\mathscr), 'frak', 'sf', 'tt', or 'ext' (an extension font)."""
     name = font.upper()
     compact = re.sub(r"[-_ ]", "", name)     # families write "Math-Cal", "MathCal", "Math_Cal"
     if re.search(r"CMEX|MATHEXTENSION|^TXEX|^PXEX|ESINT|EXTENSION", name):
         return "ext"
-    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|DSROM|^BBM|TXSYB|PXSYB|BBOLD", name):
+    if re.search(r"^DSROM|^DSSS|^DSTT", name):
+        return "ds"      # dsfont's double-struck letters and digits: \mathds, an indicator's 1
+    if re.search(r"^BBM", name):
+        return "bbm"     # the bbm fonts: \mathbbm
+    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|TXSYB|PXSYB", name):
         return "bb"
     if re.search(r"EUFM|EUFB|FRAKTUR|YFRAK|GOTH", name):
         return "frak"
@@ -187,12 +199,13 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
         return "tt"
-    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-", name) and "MATH" not in name:
+    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^NIMBUSSAN", name) and "MATH" not in name:
         return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
     # width, a guessed weight), and a bold maths font says so in its name
     is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|MEDIUM", name))
-    is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI", name))
+    # (Euler's roman is a maths font's letters, upright as drawn but variables all the same)
+    is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI|^EUR[MB]", name))
     if is_bold:
         return "bfit" if is_italic else "bf"
     return "it" if is_italic else "up"
@@ -227,7 +240,7 @@ class Node:
     size: float
     ch: str = ""              # a glyph's character (maths alphanumerics already plain)
     tex: str = ""             # a leaf's LaTeX
-    style: str = "up"         # alphabet: it, up, bf, bfit, bb, cal, scr, frak, sf, tt, ext
+    style: str = "up"         # alphabet: it, up, bf, bfit, bb, ds, bbm, cal, scr, frak, sf, tt, ext
     role: str = "ord"         # ord, op, rel, bin, open, close, fence, punct, accent, piece, radical, prime, dot
     font: str = ""
     adv0: float = 0.0         # the advance box (origin to origin + advance): spaces are gaps between these
@@ -247,6 +260,9 @@ class Node:
         return self.bottom - self.top
 
 
+_DOUBLE_STRUCK = {"bb": r"\mathbb", "ds": r"\mathds", "bbm": r"\mathbbm"}   # by the font that prints them
+
+
 def _char_tex(ch: str, style: str) -> str:
     """A single character's LaTeX in an alphabet."""
     if ch in GREEK:
@@ -254,11 +270,13 @@ def _char_tex(ch: str, style: str) -> str:
         return rf"\bm{{{tex}}}" if style in ("bf", "bfit") else tex
     if ch.isascii() and ch.isalpha():
         return {"it": ch, "up": rf"\mathrm{{{ch}}}", "bf": rf"\mathbf{{{ch}}}", "bfit": rf"\bm{{{ch}}}",
-                "bb": rf"\mathbb{{{ch}}}", "cal": rf"\mathcal{{{ch}}}" if ch.isupper() else ch,
+                "bb": rf"\mathbb{{{ch}}}", "ds": rf"\mathds{{{ch}}}", "bbm": rf"\mathbbm{{{ch}}}",
+                "cal": rf"\mathcal{{{ch}}}" if ch.isupper() else ch,
                 "scr": rf"\mathscr{{{ch}}}" if ch.isupper() else ch,
                 "frak": rf"\mathfrak{{{ch}}}", "sf": rf"\mathsf{{{ch}}}", "tt": rf"\mathtt{{{ch}}}"}.get(style, ch)
     if ch.isdigit():
-        return rf"\mathbf{{{ch}}}" if style in ("bf", "bfit") else (rf"\mathbb{{{ch}}}" if style == "bb" else ch)
+        return rf"\mathbf{{{ch}}}" if style in ("bf", "bfit") else (rf"{_DOUBLE_STRUCK[style]}{{{ch}}}"
+                                                                     if style in _DOUBLE_STRUCK else ch)
     if ch in ("ℓ", "∂", "∇") and style in ("bf", "bfit"):
         return rf"\bm{{{SYMBOLS[ch]}}}"
     if ch == "∅" and style == "bb":
@@ -418,9 +436,11 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     node.role = _role(ch, tex)
     if alphabet == "ext" and ch in ("^", "~"):
         node.role = "accent"       # the extension font's wide hat and tilde
-    if extension or node.role in ("op", "open", "close", "fence", "piece", "radical") and node.height > size * 1.15:
+    hung = ("op", "open", "close", "fence", "piece", "radical", "accent")
+    if extension and node.role in hung or node.role in hung[:6] and node.height > size * 1.15:
         # a tall glyph hangs from its origin (TeX's extension font) or straddles the axis: its own
-        # baseline is the one its middle sits a quarter em above
+        # baseline is the one its middle sits a quarter em above (an extension font's ordinary
+        # symbol, Euler's ∞, stands on its baseline like any other)
         node.base = node.cy + size * 0.25
     return node
 
@@ -431,12 +451,42 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
 
 def _assemble(nodes: list[Node]) -> list[Node]:
     nodes = _blackboard_digits(nodes)
+    nodes = _arrow_pieces(nodes)
     nodes = _pieces(nodes)
     nodes = _negations(nodes)
     nodes = _dot_runs(nodes)
     nodes = _joined_arrows(nodes)
     nodes = _multiple_integrals(nodes)
     return nodes
+
+
+def _arrow_pieces(nodes: list[Node]) -> list[Node]:
+    """An arrow stretched over what it spans is drawn in pieces end to end at one height (an OpenType
+    maths font's shaft glyphs and its head): one arrow accent, pointing where its head is."""
+    pieces = sorted((n for n in nodes if n.kind == "sym" and n.ch in ARROW_PIECES), key=lambda n: n.x0)
+    if len(pieces) < 2:
+        return nodes
+    runs: list[list[Node]] = []
+    for n in pieces:
+        last = runs[-1][-1] if runs else None
+        if last is not None and n.x0 <= last.x1 + n.size * 0.1 and abs(n.cy - last.cy) < n.size * 0.15:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    gone: set[int] = set()
+    made: list[Node] = []
+    for run in runs:
+        if len(run) < 2:
+            continue
+        right, left = run[-1].ch in ("\u20d7", "\u20e1", "\u20d1"), run[0].ch in ("\u20d6", "\u20e1", "\u20d0")
+        ch = "↔" if right and left and run[-1].ch == "\u20e1" else "→" if right else "←"
+        x0, x1, top, bottom = _box(run)
+        node = Node("sym", x0, x1, top, bottom, run[0].base, run[0].size, ch=ch,
+                    tex={"→": r"\to", "←": r"\leftarrow", "↔": r"\leftrightarrow"}[ch], role="accent",
+                    font=run[0].font, adv0=run[0].adv0, adv1=run[-1].adv1, parts={"pieces": True})
+        gone.update(id(n) for n in run)
+        made.append(node)
+    return [n for n in nodes if id(n) not in gone] + made
 
 
 def _multiple_integrals(nodes: list[Node]) -> list[Node]:
@@ -623,9 +673,16 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
             if id(a) in gone or abs(a.base - b.base) > a.size * 0.1 or b.x0 - a.x1 > a.size * 0.12:
                 continue
             tex = joined.get((a.tex, b.tex))
+            if tex is None and {a.tex, b.tex} in ({"-", r"\to"}, {"-", r"\leftarrow"}) and \
+                    min(a.adv1, b.adv1) - max(a.adv0, b.adv0) > a.size * JOINREL_MAX:
+                # a stretched arrow's shaft may start under its head (\xrightarrow{x}, a short note)
+                tex = r"\longrightarrow" if r"\to" in (a.tex, b.tex) else r"\longleftarrow"
             if tex == ":=" and a.base < b.base - a.size * 0.015 and a.adv1 > b.adv0 + a.size * 0.02:
                 tex = r"\coloneqq"   # mathtools centres the colon on the axis and pulls the sign in (-1.2mu)
             if tex:
+                if tex in (r"\longrightarrow", r"\longleftarrow") and \
+                        min(a.adv1, b.adv1) - max(a.adv0, b.adv0) > a.size * JOINREL_MAX:
+                    b.parts["stretched"] = True      # pieces laid over each other, not \joinrel'd
                 b.tex, b.ch, b.role, b.x0, b.x1 = tex, "", "rel", min(a.x0, b.x0), max(a.x1, b.x1)
                 b.adv0, b.adv1 = min(a.adv0, b.adv0), max(a.adv1, b.adv1)
                 gone.add(id(a))
@@ -633,6 +690,11 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
             break
         nodes = [n for n in nodes if id(n) not in gone]
     return _spaced_implications(nodes)
+
+
+# \longrightarrow joins its minus and head with \joinrel (their advance boxes overlap by 3mu, 0.17 em);
+# the arrows amsmath stretches to a note (\xrightarrow) lay their pieces over each other by 7mu or more.
+JOINREL_MAX = 0.22   # em
 
 
 def _stretched_arrows(nodes: list[Node]) -> list[Node]:
@@ -650,8 +712,10 @@ def _stretched_arrows(nodes: list[Node]) -> list[Node]:
         right = head.tex == r"\to"
         edge = head
         while True:
-            step = next((m for m in minus if id(m) not in gone and m not in chain and
-                         (touching(m, edge) if right else touching(edge, m))), None)
+            # the piece nearest the edge (the shaft's pieces overlap: the far one may touch it too)
+            steps = [m for m in minus if id(m) not in gone and m not in chain and
+                     (touching(m, edge) if right else touching(edge, m))]
+            step = (max(steps, key=lambda m: m.x0) if right else min(steps, key=lambda m: m.x0)) if steps else None
             if step is None:
                 break
             chain.append(step)
@@ -697,7 +761,7 @@ def _words(nodes: list[Node]) -> list[Node]:
     """Upright letters set side by side in one font are a word: an operator's name (\\log, \\max)
     or roman text; words a thin space apart (arg max) or a word space apart in a text face
     (subject to) read as one name."""
-    letters = sorted((n for n in nodes if n.kind == "sym" and n.style == "up" and n.ch.isascii()
+    letters = sorted((n for n in nodes if n.kind == "sym" and n.style in ("up", "sf", "tt") and n.ch.isascii()
                       and n.ch.isalpha()), key=lambda n: n.x0)
     if not letters:
         return nodes
@@ -723,8 +787,11 @@ def _words(nodes: list[Node]) -> list[Node]:
         if len(run) == 1 and text not in OPERATOR_NAMES:
             continue
         first, last = run[0], run[-1]
+        if first.style != "up" and len(run) == 1:
+            continue
         words.append(Node("word", first.x0, last.x1, min(n.top for n in run), max(n.bottom for n in run), first.base,
-                          first.size, ch=text, tex=text, style="up", role="op" if text in OPERATOR_NAMES else "ord",
+                          first.size, ch=text, tex=text, style=first.style,
+                          role="op" if text in OPERATOR_NAMES and first.style == "up" else "ord",
                           font=first.font, adv0=first.adv0, adv1=last.adv1, parts={"glyphs": run}))
     # names a thin space apart: arg max, lim sup; phrases of a text face: subject to
     words.sort(key=lambda n: n.x0)
@@ -772,6 +839,18 @@ def _operator_pair(run: list[Node]) -> list[list[Node]]:
 def _box(nodes: list[Node]) -> tuple[float, float, float, float]:
     return (min(n.x0 for n in nodes), max(n.x1 for n in nodes), min(n.top for n in nodes),
             max(n.bottom for n in nodes))
+
+
+# The type size of the formula being read (its rows' largest glyphs), set when a formula's glyphs are
+# assembled: a row of its own glyphs at a small fraction of it is set in TeX's smallest style.
+TEXT_SIZE: ContextVar[float] = ContextVar("TEXT_SIZE", default=0.0)
+
+
+def _formula_size(nodes: list[Node]) -> float:
+    """The formula's size (_size), kept as TEXT_SIZE for the rows read inside it."""
+    size = _size(nodes)
+    TEXT_SIZE.set(size)
+    return size
 
 
 def _size(nodes: list[Node]) -> float:
@@ -1043,7 +1122,8 @@ def _lines(nodes: list[Node], rules: list[tuple]):
 def _accents(nodes: list[Node]) -> list[Node]:
     """An accent glyph just above glyphs that its ink overlaps accents them: one glyph \\hat{x}, several
     a wide accent \\widehat{AB}."""
-    accents = [n for n in nodes if n.role == "accent" or (n.ch in ("^", "~", "→") and n.kind == "sym")]
+    accents = [n for n in nodes if n.role == "accent" or (n.ch in ("^", "~", "→") and n.kind == "sym")
+               or (n.kind == "sym" and n.tex in OVER_ARROWS)]
     if not accents:
         return nodes
     gone: set[int] = set()
@@ -1055,7 +1135,16 @@ def _accents(nodes: list[Node]) -> list[Node]:
         under = [n for n in pool if min(n.x1, acc.x1) - max(n.x0, acc.x0) > min(width, n.x1 - n.x0) * 0.3
                  and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6
                  and n.kind != "word"]
+        over_arrow = acc.tex in OVER_ARROWS and acc.ch != "→"
+        if over_arrow:
+            # just below it (TeX sets it a point or two over their ink), not a piece beside it, nor a
+            # glyph of the next line under an arrow of its own
+            under = [n for n in under if n.cy > acc.bottom and n.top - acc.bottom < acc.size * 0.3]
+        if over_arrow and any(n.size < acc.size * 0.95 for n in under):
+            continue                   # a note under an arrow (\xrightarrow[…]{}), not what it is set over
         if not under:
+            if over_arrow:
+                continue
             if acc.role == "accent" and acc.ch in ("^", "~") and not acc.parts.get("ext"):
                 acc.role = "ord"
             elif acc.role == "accent":
@@ -1066,10 +1155,13 @@ def _accents(nodes: list[Node]) -> list[Node]:
         # a script hangs on the accented letter past the accent's end (\hat{d}_{t}): not under it
         largest = max(n.size for n in under)
         under = [n for n in under if n.size >= largest * 0.85 or n.x1 <= acc.x1 + 0.3] or under
-        kind = ACCENTS.get(acc.ch, "hat")
-        if acc.ch == "→" and not (acc.size < min(n.size for n in under) * 0.95 or acc.x1 - acc.x0 < acc.size * 0.7):
-            continue                   # an arrow of its own, not the vector accent
-        wide = len(under) > 1 or acc.style == "ext" and kind in ("hat", "tilde")
+        kind = OVER_ARROWS[acc.tex] if over_arrow else ACCENTS.get(acc.ch, "hat")
+        if acc.ch == "→" and not acc.parts.get("pieces") and \
+                not (acc.size < min(n.size for n in under) * 0.95 or acc.x1 - acc.x0 < acc.size * 0.7):
+            if len(under) < 2:
+                continue               # an arrow of its own, not the vector accent
+            kind = "overrightarrow"    # a full-size arrow over what it spans
+        wide = len(under) > 1 or acc.style == "ext" and kind in ("hat", "tilde") or acc.parts.get("pieces")
         if len(under) > 1 and kind in WIDE:
             kind = WIDE[kind]
         elif wide and kind in ("hat", "tilde"):
@@ -1093,7 +1185,8 @@ LIMIT_SIZE = 0.85   # a limit is set in script style, at most about 0.75 of the 
 def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     """Glyphs stacked above and below a big operator or an operator's name, centred on it and
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
-    ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op")
+    ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op"
+                                                                              and n.style == "up")
                   or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS)), key=lambda n: -n.size)
     if not ops:
         return nodes
@@ -1587,12 +1680,16 @@ def _primes_script(prime: Node, script: Node) -> bool:
     return prime.x0 >= script.x1 - prime.size * 0.2 and prime.size < script.size * 0.9
 
 
+SMALLEST_STYLE = 0.62   # of the formula's size: scriptscript style (5 pt to 10, 6 to 11 or 12); script is 0.7
+
+
 def _level(n: Node, main: float, size: float, base: Node | None) -> int:
     """0 on the baseline, 1 raised (superscript), -1 lowered (subscript)."""
     if n.kind == "space":
         return 0
-    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op"):
-        # TeX's extension font has one size for every style: where the glyph sits tells
+    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op") and n.size >= size * 0.85:
+        # TeX's extension font has one size for every style: where the glyph sits tells (one set
+        # smaller than the row, Euler's ∞ in a subscript, is told by its size like any other)
         axis = main - size * 0.25
         if n.cy < axis - size * 0.35 and n.bottom < main - size * 0.1:
             return 1
@@ -1603,6 +1700,14 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
             and n.bottom < base.base and n.size > base.size * 0.6:
         return 1          # a prime one size below its base (a smaller one is a script's own prime)
     small = n.size < size * 0.85 or (n.kind in ("frac", "root", "accent", "op", "script") and n.size < size * 0.85)
+    if not small and size <= TEXT_SIZE.get() * SMALLEST_STYLE and n.size <= size * 1.05:
+        # a row in TeX's smallest style (the numerator of a fraction in an exponent): its scripts
+        # keep its size, raised less where the style is cramped (a denominator's)
+        if n.base < main - size * 0.2:
+            return 1
+        if n.base > main + size * 0.15:
+            return -1
+        return 0
     if not small:
         return 0
     if n.base < main - size * 0.17:
@@ -1710,6 +1815,8 @@ def _delim(ch: str) -> str:
 
 
 def _word_tex(n: Node) -> list[str]:
+    if n.style in ("sf", "tt"):          # a name set in a sans or typewriter face: \mathsf{left}
+        return [rf"\math{n.style}{{" + n.ch.replace(" ", r"\ ") + "}"]
     name = n.ch.replace(" ", "")
     if name in TWO_WORD_OPERATORS:
         return [TWO_WORD_OPERATORS[name]]
@@ -1814,10 +1921,10 @@ _PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
           "-": "−", "*": "*", "'": "′"}
 _SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈", "∉", "⊂", "⊆", "⊃", "⊇", "→", "←", "⇒", "⇔",
            "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":=", "⟺", "⟹", "⟸", "⟷",
-           "≔", "∥"}
+           "≔", "∥", "⩽", "⩾", "∵", "∴"}
 _DROPPED = {r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
             r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
-_WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
+_WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathds", r"\mathbbm", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
              r"\mathsf", r"\mathtt", r"\text", r"\operatorname", r"\operatorname*", r"\mathscr", r"\symbfit"}
 _ACCENT_MARKS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0304",
                  "overline": "\u0305", "dot": "\u0307", "ddot": "\u0308", "vec": "\u20d7", "check": "\u030c",
@@ -1959,7 +2066,7 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     if not nodes:
         return ""
     nodes = _assemble(nodes)
-    size = _size(nodes)
+    size = _formula_size(nodes)
     built = _build(nodes, rules)
     rows = _display_rows(built, size) if display else [built]
     if len(rows) <= 1:
@@ -2015,7 +2122,7 @@ def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float =
         x0, x1, top, bottom = _box(nodes)
         rules = _rules_within(bars, x0, x1, top, bottom)
         nodes = _assemble(nodes)
-        size = _size(nodes)
+        size = _formula_size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
         bases = [_main_base(r) for r in rows]
         texts = [render(_row_tex(_scripts(row))) for row in rows]
@@ -2048,7 +2155,7 @@ def _own_row(words, bars, baseline: float, leading: float) -> str | None:
             return None
         x0, x1, top, bottom = _box(nodes)
         nodes = _assemble(nodes)
-        size = _size(nodes)
+        size = _formula_size(nodes)
         rows = _display_rows(_build(nodes, _rules_within(bars, x0, x1, top, bottom)), size)
         if len(rows) < 2:
             return None

@@ -101,7 +101,7 @@ _TEX_GLYPH_NAMES = {
     "colonequal": "≔", "defines": "≜",
     "circumflex": "ˆ", "macron": "¯", "breve": "˘", "caron": "ˇ", "acute": "´", "grave": "`", "ring": "˚",
 }
-_SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest|low)$")
+_SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest|low)\d{0,2}$")   # mathdesign: big1..big5
 
 
 def glyph_name_char(name: str) -> str:
@@ -122,6 +122,8 @@ def glyph_name_char(name: str) -> str:
         return _TEX_GLYPH_NAMES[stem]
     if len(name) == 1 and name.isalnum():
         return name
+    if re.fullmatch(r"[A-Za-z](?:cal|bbb|frak|scr)", name):   # a letter named with its alphabet (mathdesign)
+        return name[0]
     for case in ("SMALL", "CAPITAL"):
         try:
             if (case == "SMALL") == name[:1].islower():
@@ -221,12 +223,18 @@ _SYMBOL_GLYPHS = frozenset({"arrowleft", "arrowright", "arrowdblright", "arrowdb
                             "ceilingleft", "equivalence", "asteriskmath", "periodcentered", "multiply",
                             "plusminus", "nabla", "emptyset", "logicalnot", "perpendicular", "bardbl"})
 # the role's name appended to the font's, in the words the name-based rules already read
-MATHS_ROLE_SUFFIX = {"extension": " (MathExtension)", "symbols": " (MathSymbols)"}
+MATHS_ROLE_SUFFIX = {"extension": " (MathExtension)", "symbols": " (MathSymbols)", "blackboard": " (Blackboard)"}
 
 
-def maths_role(glyph_names) -> str | None:
-    """'extension' or 'symbols' when a font's own glyph names say it is one, else None."""
+def maths_role(glyph_names, lettered: bool = False) -> str | None:
+    """'extension', 'blackboard' or 'symbols' when a font's own glyph names say it is one, else None.
+    `lettered`: only what its letters' names say (capitals named "Ebbb" or "Acal"), for a font whose
+    name already says it is a maths font."""
     names = set(glyph_names)
+    if any(re.fullmatch(r"[A-Z]bbb", n) for n in names):
+        return "blackboard"      # letters named with their alphabet: "Ebbb" (its symbols read as before)
+    if lettered:
+        return "symbols" if any(re.fullmatch(r"[A-Z]cal", n) for n in names) else None
     sized = sum(1 for n in names if _SIZED_GLYPH.search(n) and n[:1].islower() and glyph_name_char(n))
     if sized >= 2:
         return "extension"
@@ -634,8 +642,10 @@ class _Raw:
             name = self.buf.raw[:max(0, n - 1)].decode("latin-1", "replace") if n else ""
             weight = self.font_weight(handle)
             found = describe_font(name, self.font_flags(handle), weight if weight > 0 else 400)
-            if found.plain and not found.encoding:
-                role = maths_role(self.glyph_names(handle).values())
+            if not found.encoding:
+                # a maths font's name may say nothing of its role, or a role other than its letters'
+                # (mathdesign's "…-Symbol-10" holds "Acal", "…SymbolA-10" holds "Ebbb")
+                role = maths_role(self.glyph_names(handle).values(), lettered=not found.plain)
                 if role:
                     found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
             self.fonts[handle or 0] = found
@@ -719,15 +729,18 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # names reports as white space
             # and codes 9, 10, 13 and 32 of another maths font that has no Unicode for them (the big "(" of
             # newtx's and newpx's extension font, kpfonts' "‖") are its glyphs, read by their names
-            obj = text_object(textpage, j) if u != 0xA0 else None
+            obj = text_object(textpage, j)
             if obj is None or raw.generated(textpage, j) == 1:
                 pending_break = True
                 continue
             maths = raw.font(obj)
-            if maths.encoding in ("OMX", "OMS", "OML"):
+            if u == 0xA0 and maths.plain:
+                glyph = False        # a no-break space of a text face (a maths font's code 160 may be ⌈)
+            elif maths.encoding in ("OMX", "OMS", "OML"):
                 glyph = u == 0x20 and maths.encoding == "OMX" or raw.map_error(textpage, j) > 0
             else:
-                glyph = not maths.plain and raw.map_error(textpage, j) > 0
+                # (or whose own encoding names a glyph there: mathdesign's ⌈ is its code 160)
+                glyph = not maths.plain and (raw.map_error(textpage, j) > 0 or bool(raw.code_name_char(obj, u)))
             if not glyph:
                 pending_break = True
                 continue
@@ -763,7 +776,16 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 if current:
                     words.append(current)
                 current = []
-            span = Span("", x0, x1, top, bottom, _stands_on(font, u, top, bottom, baseline, size), size, font)
+            stands = _stands_on(font, u, top, bottom, baseline, size)
+            if stands != baseline and _EXTENSION_NAME.search(font.name) and font.encoding != "OMX" and \
+                    not 0x2300 <= u <= 0x23FF and chr(u) not in "()[]{}|‖⟨⟩/\\":
+                # an ordinary symbol an extension font holds (Euler's ∞; its delimiters' and braces'
+                # pieces aside): its ink on its own baseline, where a hung one's reaches far below
+                ink_box(textpage, j, rl, rr, rb, rt)
+                ink_top, ink_bottom = height - it.value, height - ib.value
+                if ink_bottom - ink_top > 0.01 and ink_bottom <= baseline + size * 0.3:
+                    stands, top, bottom = baseline, ink_top, ink_bottom
+            span = Span("", x0, x1, top, bottom, stands, size, font)
             if obj in overprinted:
                 span.overprinted = True
             span_chars = []

@@ -17,7 +17,7 @@ from build_formula import (FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_al
 from build_glyphs import Word, is_accent
 from build_heads import equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_slanted_relations", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -164,6 +164,33 @@ def mark_formal_script(pages) -> int:
         else:
             w.font = w.font + " " + FORMAL_SCRIPT
     return len(formal)
+
+
+_SLANTED = str.maketrans("⩽⩾", "≤≥")
+
+
+def mark_slanted_relations(pages) -> int:
+    """A book that never prints the upright ≤ or ≥ sets its \\leq and \\geq slanted (eulervm does, and
+    `\\let\\leq\\leqslant`): there its ⩽ and ⩾ are read as ≤ and ≥; beside upright ones they are
+    \\leqslant and \\geqslant.  Returns how many words were rewritten."""
+    slanted: list = []
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                text = w.raw or w.text
+                if "≤" in text or "≥" in text:
+                    return 0
+                if "⩽" in text or "⩾" in text:
+                    slanted.append(w)
+    for w in slanted:
+        w.text = w.text.translate(_SLANTED)
+        if w.raw:
+            w.raw = w.raw.translate(_SLANTED)
+        for span in w.spans:
+            span.text = span.text.translate(_SLANTED)
+            if span.raw:
+                span.raw = span.raw.translate(_SLANTED)
+    return len(slanted)
 
 
 PROSE_LETTER_EVIDENCE = 50   # lone letters in maths fonts: fewer say nothing about the book's maths
@@ -508,6 +535,7 @@ def ink_extent(line) -> tuple[float, float]:
     return top, bottom
 
 
+_BROKEN_WORD = re.compile(r"[^\W\d_]{2}-$")   # a word broken at the line's end ("pe-")
 LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
 
 
@@ -552,6 +580,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if label_of is not None and label_of(line) is not None:
             return line.page == anchor.page
+        if continues_word(k):
+            return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
         if enclosed(k) or level_with_row(k) or braced_note(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
@@ -560,6 +590,12 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             not prose(k) and not in_prose(k)
 
     spans: list[tuple[float, float]] = []   # the block's tall glyphs (top, bottom)
+
+    def continues_word(k: int) -> bool:
+        if k == 0 or not lines[k].words or not lines[k - 1].words or lines[k - 1].page != lines[k].page:
+            return False
+        last, first = lines[k - 1].words[-1].text, lines[k].words[0].text
+        return bool(_BROKEN_WORD.search(last)) and first[:1].islower() and first[:1].isalpha() and prose(k - 1)
 
     def enclosed(k: int) -> bool:
         """A line whose ink lies within the height of a tall glyph of the block (a matrix's

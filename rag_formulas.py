@@ -23,7 +23,7 @@ from rag_core import BLANKS, KnowledgeBase, whole_number
 # Commands that only size, space or style what follows: they print nothing of their own.
 _SILENT = frozenset("""left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle displaystyle
 textstyle scriptstyle limits nolimits quad qquad mathrm mathbf mathit mathsf mathtt mathcal mathscr mathbb
-mathfrak boldsymbol bm text textrm textit textbf operatorname mbox hbox nonumber label tag notag cr
+mathds mathbbm mathfrak boldsymbol bm text textrm textit textbf operatorname mbox hbox nonumber label tag notag cr
 phantom vphantom hphantom""".split())
 # Other spellings of one sign.
 _ALIASES = {"le": "leq", "ge": "geq", "ne": "neq", "to": "rightarrow", "gets": "leftarrow", "lvert": "|",
@@ -32,7 +32,7 @@ _ALIASES = {"le": "leq", "ge": "geq", "ne": "neq", "to": "rightarrow", "gets": "
             "dotsc": "…", "dotsb": "…", "langle": "⟨", "rangle": "⟩", "varepsilon": "epsilon", "epsilon": "epsilon",
             "vartheta": "theta", "varphi": "phi", "phi": "phi", "varrho": "rho", "lnot": "neg", "land": "wedge",
             "lor": "vee", "colon": ":", "dfrac": "frac", "tfrac": "frac", "leqslant": "leq", "geqslant": "geq",
-            "cdot": "cdot", "ast": "*"}
+            "cdot": "cdot", "ast": "*", "parallel": "‖"}
 _OPERATOR_NAMES = frozenset("min max log ln exp sin cos tan lim sup inf arg argmax argmin det dim ker Pr var "
                             "Var Cov E mod gcd".split())
 _GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau "
