@@ -875,7 +875,9 @@ def upright(rule: tuple) -> bool:
 def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     """Structures from the inside out: each becomes one node holding its parts (read recursively)."""
     columns = [r for r in rules if upright(r)]
-    rules = [r for r in rules if not upright(r)]
+    # a horizontal rule an upright one crosses is an array's (\hline), never a fraction's bar
+    rules = [r for r in rules if not upright(r) and not any(r[0] < c[0] < r[2] and c[1] - 1 <= r[1] <= c[3] + 1
+                                                            for c in columns)]
     nodes = _words(nodes)
     nodes, rules = _braces(nodes, rules)
     nodes, rules = _roots(nodes, rules)
@@ -1442,14 +1444,17 @@ def _column_spec(cells: list[list[list[Node]]], columns: list[tuple], left: Node
                   "r": max(b[1] for b in boxes) - min(b[1] for b in boxes),
                   "c": max((b[0] + b[1]) / 2 for b in boxes) - min((b[0] + b[1]) / 2 for b in boxes)}
         best = min(spread.values())
-        # centred unless one edge lines up clearly better (cells of one width line up every way)
-        spec += "c" if spread["c"] <= best + COLUMN_ALIGN else min(spread, key=spread.get)
+        # centred unless one edge lines up while the middles clearly do not (cells of one width line
+        # up every way)
+        spec += "c" if spread["c"] <= best + COLUMN_ALIGN or spread["c"] < COLUMN_MISALIGNED \
+            else min(spread, key=spread.get)
         if c in after:
             spec += "|"
     return spec
 
 
 COLUMN_ALIGN = 0.5   # pt: cells lined up on an edge or their middles stand this close to it
+COLUMN_MISALIGNED = 1.0   # pt: ... and middles this far apart are not centred
 
 
 def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
@@ -1479,10 +1484,12 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
 # Two's 1.27 em, sets binomials that read as matrices).
 BINOMIAL_PITCH = 1.34
 # But rows of letters and digits in an array stand exactly the book's leading apart (their struts
-# decide), to a hundredth of a point; closer than that and at least BINOMIAL_LEAST apart, two parts
-# are a binomial's, whatever the font's shifts.
+# decide), to a hundredth of a point: where the parts are set at the size that leading is the book's
+# for (between BINOMIAL_LEAST and BINOMIAL_MOST of it), two parts any other pitch in that range apart
+# are a binomial's, whatever the font's shifts (an array stretched by \arraystretch stands further).
 PITCH_EXACT = 0.1     # pt
 BINOMIAL_LEAST = 1.1  # em
+BINOMIAL_MOST = 1.5   # em
 # The book's leading (\baselineskip) while a formula is read, 0 when the caller does not know it: rows
 # exactly that far apart are an array's.
 LEADING: ContextVar[float] = ContextVar("LEADING", default=0.0)
@@ -1508,8 +1515,8 @@ def _binomial(cells: list[list[list[Node]]], left: Node, right: Node) -> bool:
     leading = LEADING.get()
     if leading and abs(pitch - leading) < PITCH_EXACT:
         return False
-    if leading and em * BINOMIAL_LEAST <= pitch < leading - PITCH_EXACT:
-        return True       # closer than any array's rows of such parts: a fraction's shifts (any font's)
+    if leading and BINOMIAL_LEAST <= leading / em <= BINOMIAL_MOST and em * BINOMIAL_LEAST <= pitch <= em * BINOMIAL_MOST:
+        return True       # not the rows of an array at this size: a fraction's shifts (any font's)
     return pitch >= em * BINOMIAL_PITCH
 
 
@@ -1922,7 +1929,7 @@ _PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
 _SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈", "∉", "⊂", "⊆", "⊃", "⊇", "→", "←", "⇒", "⇔",
            "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":=", "⟺", "⟹", "⟸", "⟷",
            "≔", "∥", "⩽", "⩾", "∵", "∴"}
-_DROPPED = {r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
+_DROPPED = {r"\hline", r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
             r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
 _WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathds", r"\mathbbm", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
              r"\mathsf", r"\mathtt", r"\text", r"\operatorname", r"\operatorname*", r"\mathscr", r"\symbfit"}
@@ -2057,8 +2064,23 @@ def _plain_env(env: str, body: str) -> str:
 
 # --------------------------------------------------------------------------- entry points
 def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
-    """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them)."""
-    return [tuple(b) for b in bars if b[0] >= x0 - 2 and b[2] <= x1 + 4 and top - 3 <= b[1] <= bottom + 3]
+    """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them; an
+    array's `\\hline` runs a column's padding past both ends; an upright rule only has to cross them)."""
+    columns = [tuple(b) for b in bars if upright(b) and x0 - 2 <= b[0] and b[2] <= x1 + 2 and b[1] < bottom
+               and b[3] > top]
+    out = list(columns)
+    for b in bars:
+        if upright(b) or not top - 3 <= b[1] <= bottom + 3:
+            continue
+        if x0 - 2 <= b[0] and b[2] <= x1 + 4:
+            out.append(tuple(b))
+        elif x0 - ARRAY_PADDING <= b[0] <= x0 and x1 - 1 <= b[2] <= x1 + ARRAY_PADDING and \
+                any(b[0] < c[0] < b[2] and c[1] - 1 <= b[1] <= c[3] + 1 for c in columns):
+            out.append(tuple(b))     # an \hline, which an upright rule of the array crosses
+    return out
+
+
+ARRAY_PADDING = 8   # pt: an array's rules run \arraycolsep (5 pt) past its cells' ink
 
 
 def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
@@ -2069,6 +2091,9 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     size = _formula_size(nodes)
     built = _build(nodes, rules)
     rows = _display_rows(built, size) if display else [built]
+    table = _ruled_array(rows, rules, size) if display and len(rows) > 1 else None
+    if table:
+        return render(table)
     if len(rows) <= 1:
         return render(_row_tex(_scripts(rows[0] if rows else built)))
     lines = [_scripts(r) for r in rows]
@@ -2098,6 +2123,47 @@ class NumberedRows:
 
     numbers: dict[str, str]
     shown: list[tuple[str, str | None]]
+
+
+def _ruled_array(rows: list[list[Node]], rules: list[tuple], size: float) -> list[str] | None:
+    """Rows divided into columns by an upright rule that runs down them, with no delimiters around them
+    (a payoff table, a tableau): an `array` with its column specification and its `\\hline`s (the
+    horizontal rules between rows that run across the whole block)."""
+    if any(n.kind == "matrix" for row in rows for n in row):
+        return None
+    x0 = min(n.x0 for row in rows for n in row)
+    x1 = max(n.x1 for row in rows for n in row)
+    top, bottom = min(n.top for n in rows[0]), max(n.bottom for n in rows[-1])
+    # an upright rule is drawn in pieces, one per row: the pieces at one x are one rule
+    pieces: dict[int, list[tuple]] = {}
+    for r in rules:
+        if upright(r) and x0 < (r[0] + r[2]) / 2 < x1:
+            pieces.setdefault(round((r[0] + r[2]) / 2), []).append(r)
+    columns = [(x - 1, min(p[1] for p in ps), x + 1, max(p[3] for p in ps)) for x, ps in pieces.items()
+               if min(p[1] for p in ps) <= top + size and max(p[3] for p in ps) >= bottom - size]
+    if not columns:
+        return None
+    leaves = [n for row in rows for n in row]
+    cells = [[_scripts(c) for c in _cells(row, leaves, size)] for row in rows]
+    edge = Node("sym", x0 - 1, x0 - 1, top, bottom, 0.0, size)
+    spec = _column_spec(cells, columns, edge, Node("sym", x1 + 1, x1 + 1, top, bottom, 0.0, size))
+    if spec is None:
+        return None
+    # a horizontal rule across the block between two rows, beyond their ink on both sides
+    lines = [r for r in rules if not upright(r) and r[0] <= x0 + size * 0.3 and r[2] >= x1 - size * 0.3]
+    out = [r"\begin{array}{" + spec + "}"]
+    for k, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            if c:
+                out.append("&")
+            out += _row_tex(cell)
+        if k + 1 < len(cells):
+            out.append(r"\\")
+            # (TeX draws it at the row's strut depth: a subscript's ink may reach it)
+            below, next_top = _main_base(rows[k]), min(n.top for n in rows[k + 1])
+            if any(below < r[1] <= next_top + 1 for r in lines):
+                out.append(r"\hline")
+    return out + [r"\end{array}"]
 
 
 def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float = 0.0) -> NumberedRows:

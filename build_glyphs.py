@@ -98,7 +98,9 @@ _TEX_GLYPH_NAMES = {
     "arrowvertex": "⏐", "arrowdblvertex": "‖", "emptyset": "∅", "universal": "∀", "existential": "∃",
     "logicalnot": "¬", "perpendicular": "⊥", "turnstileleft": "⊢", "angle": "∠", "triangle": "△",
     "barex": "⏐", "dotacc": "˙", "ddotacc": "¨", "vec": "\u20d7", "dotaccent": "˙", "dieresis": "¨",
-    "colonequal": "≔", "defines": "≜",
+    "colonequal": "≔", "defines": "≜", "lessorequalslant": "⩽", "greaterorequalslant": "⩾", "therefore": "∴",
+    "because": "∵", "precedesequal": "⪯", "followsequal": "⪰", "precedes": "≺", "follows": "≻",
+    "lessorsimilar": "≲", "greaterorsimilar": "≳",
     "circumflex": "ˆ", "macron": "¯", "breve": "˘", "caron": "ˇ", "acute": "´", "grave": "`", "ring": "˚",
 }
 _SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest|low)\d{0,2}$")   # mathdesign: big1..big5

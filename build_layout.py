@@ -279,6 +279,7 @@ FULL_LINE_WORDS = 6      # a line of six words or more is running text, set acro
 MARGIN_GAP = 6           # pt: margin-column text starts right of the main column's edge by at least this
 SAME_SIZE = 0.3          # pt: one type size (sizes are read to a tenth of a point)
 LEADING_RANGE = (0.9, 1.8)   # of the body size: the baseline-to-baseline step of running text lies within
+LEADING_INDENT = 2.5         # em: ... between lines that start within a paragraph indent of each other
 LABEL_GAP = 1.5          # em: an equation number stands this far from its formula
 LABEL_COLUMN_REACH = 6   # em: equation numbers end this close to the text block's edge, or the edge is theirs
 LABEL_COLUMN_MIN = 3     # equation numbers end at one x on at least this many lines to make a column of their own
@@ -370,8 +371,15 @@ def _leading(pages: list[Page], body: float) -> float:
     steps: Counter = Counter()
     exact: dict[float, list[float]] = {}
     for page in pages[:400]:
-        lines = [l for l in page.lines if abs(l.size - body) < SAME_SIZE and len(l.words) >= FULL_LINE_WORDS]
-        for a, b in zip(lines, lines[1:]):
+        # lines next to each other on the page (a pair across a display between them is no step)
+        full = [abs(l.size - body) < SAME_SIZE and len(l.words) >= FULL_LINE_WORDS and not
+                (equation_number(l.words[0].text) or equation_number(l.words[-1].text)) for l in page.lines]
+        for k in range(len(page.lines) - 1):
+            if not (full[k] and full[k + 1]):
+                continue
+            a, b = page.lines[k], page.lines[k + 1]
+            if abs(a.x0 - b.x0) > body * LEADING_INDENT:
+                continue        # a paragraph's lines start together (its first by an indent); a display's do not
             step = b.baseline - a.baseline
             if body * LEADING_RANGE[0] < step < body * LEADING_RANGE[1]:
                 steps[round(step * 2) / 2] += 1

@@ -24,7 +24,7 @@ from rag_core import BLANKS, KnowledgeBase, whole_number
 _SILENT = frozenset("""left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle displaystyle
 textstyle scriptstyle limits nolimits quad qquad mathrm mathbf mathit mathsf mathtt mathcal mathscr mathbb
 mathds mathbbm mathfrak boldsymbol bm text textrm textit textbf operatorname mbox hbox nonumber label tag notag cr
-phantom vphantom hphantom""".split())
+phantom vphantom hphantom hline""".split())
 # Other spellings of one sign.
 _ALIASES = {"le": "leq", "ge": "geq", "ne": "neq", "to": "rightarrow", "gets": "leftarrow", "lvert": "|",
             "rvert": "|", "vert": "|", "mid": "|", "lVert": "‖", "rVert": "‖", "Vert": "‖", "|": "‖",
