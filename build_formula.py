@@ -50,7 +50,10 @@ SYMBOLS = {
     "↓": r"\downarrow", "↔": r"\leftrightarrow", "≃": r"\simeq", "≅": r"\cong", "⇐": r"\Leftarrow",
     "⇒": r"\Rightarrow", "⇔": r"\Leftrightarrow", "⟵": r"\longleftarrow", "⟶": r"\longrightarrow",
     "⟸": r"\Longleftarrow", "⟹": r"\Longrightarrow", "⟺": r"\Longleftrightarrow", "↦": r"\mapsto",
-    "⟼": r"\longmapsto", "∝": r"\propto", "∞": r"\infty", "∈": r"\in", "∋": r"\ni", "∉": r"\notin",
+    "⟼": r"\longmapsto", "↪": r"\hookrightarrow", "↩": r"\hookleftarrow", "↠": r"\twoheadrightarrow",
+    "↞": r"\twoheadleftarrow", "⇌": r"\rightleftharpoons", "⇋": r"\leftrightharpoons", "⟂": r"\perp",
+    "⇀": r"\rightharpoonup", "⇁": r"\rightharpoondown", "↼": r"\leftharpoonup", "↽": r"\leftharpoondown",
+    "∝": r"\propto", "∞": r"\infty", "∈": r"\in", "∋": r"\ni", "∉": r"\notin",
     "∀": r"\forall", "∃": r"\exists", "∄": r"\nexists", "¬": r"\neg", "∅": r"\emptyset", "∪": r"\cup",
     "∩": r"\cap", "∧": r"\wedge", "∨": r"\vee", "⊢": r"\vdash", "⊨": r"\models", "⌊": r"\lfloor",
     "⌋": r"\rfloor", "⌈": r"\lceil", "⌉": r"\rceil", "⟨": r"\langle", "⟩": r"\rangle", "〈": r"\langle",
@@ -80,7 +83,8 @@ RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\s
              r"\gg", r"\prec", r"\succ", r"\preceq", r"\succeq", r"\mapsto", r"\longmapsto", ":=", r"\perp",
              r"\models", r"\vdash", r"\triangleq", r"\asymp", r"\leftrightarrow", r"\longleftrightarrow", r"\iff", r"\implies", r"\impliedby", r"\gets", r"\coloneqq",
              r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow", r"\parallel",
-             r"\leqslant", r"\geqslant"}
+             r"\leqslant", r"\geqslant", r"\hookrightarrow", r"\hookleftarrow", r"\twoheadrightarrow",
+             r"\twoheadleftarrow", r"\rightleftharpoons", r"\leftrightharpoons"}
 BINARIES = {"+", "-", r"\pm", r"\mp", r"\times", r"\cdot", r"\div", r"\cup", r"\cap", r"\wedge", r"\vee",
             r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet"}
 # Operator names TeX sets upright (\log, \max); those with limits below in a display take them.
@@ -166,6 +170,7 @@ def _maths_alphanumeric(ch: str) -> tuple[str, str] | None:
 
 
 FORMAL_SCRIPT = "(FORMALSCRIPT)"   # a script font's name ends so where it prints \mathscr (build_math)
+BODY_FACE = "(BODY)"               # ... and a sans face's where it is the book's own text face (build_math)
 
 
 def is_script_capital(ch: str) -> bool:
@@ -188,7 +193,8 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "ds"      # dsfont's double-struck letters and digits: \mathds, an indicator's 1
     if re.search(r"^BBM", name):
         return "bbm"     # the bbm fonts: \mathbbm
-    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|TXSYB|PXSYB", name):
+    # (the AMS "symbol B" font and its successors: msbm, txsyb, pxsyb, kpfonts' Kp--M-Syb)
+    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|TXSYB|PXSYB|JKPSYB|(?<![A-Z])SYB(?![A-Z])", name):
         return "bb"
     if re.search(r"EUFM|EUFB|FRAKTUR|YFRAK|GOTH", name):
         return "frak"
@@ -199,11 +205,14 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
         return "tt"
-    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^NIMBUSSAN", name) and "MATH" not in name:
+    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^NIMBUSSAN", name) and "MATH" not in name \
+            and BODY_FACE not in compact:
         return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
     # width, a guessed weight), and a bold maths font says so in its name
-    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|MEDIUM", name))
+    # (TeX's font names say "bx" for bold extended and "mb" for maths bold: cmbx12, hfbrbx10, hfbrmb10)
+    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|MEDIUM|"
+                             r"[A-Z]{2}(?:BX|MB)\d{1,2}$", name))
     # (Euler's roman is a maths font's letters, upright as drawn but variables all the same)
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI|^EUR[MB]", name))
     if is_bold:
@@ -390,8 +399,8 @@ def glyphs_of(words) -> list[Node]:
             chars, boxes = _one_glyph_ellipsis(chars, boxes)
             boxes = _spread_shared(boxes, len(chars))
             for k, ch in enumerate(chars):
-                if ch.isspace():
-                    continue
+                if ch.isspace() or "\ue000" <= ch <= "\uf8ff":
+                    continue            # (a private-use code nothing says the meaning of)
                 adv0, adv1, top, bottom, ix0, ix1 = boxes[6 * k:6 * k + 6]
                 if ix1 - ix0 < 0.01 or bottom - top < 0.01:      # no ink reported: use the advance box
                     ix0, ix1 = adv0, adv1
@@ -412,12 +421,20 @@ def glyphs_of(words) -> list[Node]:
 _TWINS = {"\u3008": "⟨", "\u3009": "⟩", "\u2329": "⟨", "\u232a": "⟩"}
 
 
+# Greek capitals that are drawn as Latin ones: LaTeX has no command for them, so in a formula they are
+# the Latin letters a font's map gave a Greek code (Garamond-Math maps its X to Χ), variables.
+_LATIN_LOOKALIKES = dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧ", "ABEZHIKMNOPTX"))
+
+
 def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> Node:
     ch = _TWINS.get(ch, ch)
+    if ch in _LATIN_LOOKALIKES:
+        ch, alphabet = _LATIN_LOOKALIKES[ch], ("it" if alphabet == "up" else alphabet)
     style = alphabet
     plain = _maths_alphanumeric(ch)
     if plain is not None:
         style, ch = plain
+        ch = _LATIN_LOOKALIKES.get(ch, ch)
     elif alphabet in ("cal", "scr") and ch.isascii() and ch.isalpha() and ch.islower():
         style = "it"
     extension = style == "ext"
@@ -452,12 +469,35 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
 def _assemble(nodes: list[Node]) -> list[Node]:
     nodes = _blackboard_digits(nodes)
     nodes = _arrow_pieces(nodes)
+    nodes = _stacked_harpoons(nodes)
     nodes = _pieces(nodes)
     nodes = _negations(nodes)
     nodes = _dot_runs(nodes)
     nodes = _joined_arrows(nodes)
     nodes = _multiple_integrals(nodes)
     return nodes
+
+
+_HARPOON_PAIRS = {("⇀", "↽"): "⇌", ("↼", "⇁"): "⇋"}
+
+
+def _stacked_harpoons(nodes: list[Node]) -> list[Node]:
+    """Two harpoons one over the other in one column are one sign (TeX builds \\rightleftharpoons
+    so: ⇀ over ↽)."""
+    upper = [n for n in nodes if n.kind == "sym" and n.ch in ("⇀", "↼")]
+    if not upper:
+        return nodes
+    gone: set[int] = set()
+    for up in upper:
+        low = next((n for n in nodes if (up.ch, n.ch) in _HARPOON_PAIRS and id(n) not in gone
+                    and abs(n.cx - up.cx) < up.size * 0.2 and 0 <= n.top - up.bottom < up.size * 0.4), None)
+        if low is None:
+            continue
+        ch = _HARPOON_PAIRS[(up.ch, low.ch)]
+        up.ch, up.tex, up.role = ch, SYMBOLS[ch], "rel"
+        up.bottom, up.base = low.bottom, low.base
+        gone.add(id(low))
+    return [n for n in nodes if id(n) not in gone]
 
 
 def _arrow_pieces(nodes: list[Node]) -> list[Node]:
@@ -528,9 +568,13 @@ def _pieces(nodes: list[Node]) -> list[Node]:
             same = kind == (target or n.ch) or target == "⎪" or kind == "⎪" or {kind, target} == {"√", "|"} \
                 or (kind == "|" and target is None and n.role == "radical")
             if not (target or n.parts.get("ext") or n.height > n.size * 1.15):
-                # an ordinary delimiter glyph joins only its own kind, touching it (OpenType fonts
-                # assemble tall delimiters from pieces that map to the delimiter itself)
-                same = kind == n.ch
+                # an ordinary delimiter glyph joins only its own kind, touching it in its very column:
+                # within the stack's width or on one of its edges (OpenType fonts assemble tall
+                # delimiters from pieces that map to the delimiter itself, a brace's extenders
+                # under its hooks; a matrix cell's own ")" beside its tall one is no piece of it)
+                tolerance = n.size * 0.1
+                same = kind == n.ch and (s.x0 - tolerance <= n.x0 and n.x1 <= s.x1 + tolerance
+                                         or min(abs(s.x0 - n.x0), abs(s.x1 - n.x1)) < tolerance)
             # stacked: overlapping in x, the new piece below the stack (touching it, not beside it)
             if same and min(s.x1, n.x1) - max(s.x0, n.x0) > -n.size * 0.1 and n.top <= s.bottom + n.size * 0.15 \
                     and n.cy > s.bottom - n.height * 0.3:
@@ -663,7 +707,8 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
               ("=", r"\Rightarrow"): r"\Longrightarrow", (r"\Leftarrow", "="): r"\Longleftarrow",
               (r"\Leftarrow", r"\Rightarrow"): r"\Longleftrightarrow", (r"\leftarrow", r"\to"): r"\longleftrightarrow",
               (":", "="): ":=", (r"\mapsto", r"\to"): r"\mapsto", (r"\to", r"\mapsto"): r"\mapsto",
-              (r"\mapsto", r"\longrightarrow"): r"\longmapsto", (r"\longrightarrow", r"\mapsto"): r"\longmapsto"}
+              (r"\mapsto", r"\longrightarrow"): r"\longmapsto", (r"\longrightarrow", r"\mapsto"): r"\longmapsto",
+              ("\u2e26", r"\to"): r"\hookrightarrow", (r"\leftarrow", "\u2e27"): r"\hookleftarrow"}
     nodes = _stretched_arrows(nodes)
     for _ in range(3):
         rels = sorted((n for n in nodes if n.kind == "sym" and any(n.tex in pair for pair in joined)),
@@ -1037,11 +1082,23 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
             if n in taken:
                 continue
             near_rule = ((edge - n.bottom) if up else (n.top - edge)) < size * 0.3
-            if near_rule or (n.top < bottom - 0.1 and n.bottom > top + 0.1):
+            # on their level: beside them and overlapping their height (a script, a minus sign), or,
+            # set over or under one of them, overlapping by a good part of the smaller height: not a
+            # descender grazing the next row's ascender (a matrix of fractions: one's denominator
+            # and the next one's numerator all but touch)
+            overlap = min(bottom, n.bottom) - max(top, n.top)
+            stacked = n.size >= max(m.size for m in taken) * 0.85 and \
+                any(min(m.x1, n.x1) - max(m.x0, n.x0) > 0.3 for m in taken)     # (a script over a script is beside)
+            if near_rule or overlap > 0.1 and (not stacked or
+                                               overlap >= min(n.bottom - n.top, bottom - top) * STACK_OVERLAP):
                 taken.append(n)
                 top, bottom = min(top, n.top), max(bottom, n.bottom)
                 changed = True
     return taken
+
+
+STACK_OVERLAP = 0.25   # of the smaller height
+OVERLINE_GAP = 0.3     # em: an overline clears its part's ink by three rule widths and more
 
 
 def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list[Node]:
@@ -1086,11 +1143,14 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         if min(nx0, dx0) - x0 > size * 1.2 and x1 - max(nx1, dx1) > size * 1.2:
             left.append(rule)
             continue
+        # the rules within a part's own height (a nested fraction's; above a numerator, an overline's
+        # clearance), not another fraction's below it (a matrix of fractions, a radical's beneath)
         inner = [r for r in rules if r is not rule and x0 - 1 <= r[0] and r[2] <= x1 + 1]
+        ny0, ny1, dy0, dy1 = _box(num)[2], _box(num)[3], _box(den)[2], _box(den)[3]
         axis = (top + bottom) / 2
         node = _composite("frac", num + den, axis + size * 0.25, size, rule=rule,
-                          num=_row_of(num, [r for r in inner if r[1] < top]),
-                          den=_row_of(den, [r for r in inner if r[1] > bottom]))
+                          num=_row_of(num, [r for r in inner if ny0 - size * OVERLINE_GAP <= r[1] < top]),
+                          den=_row_of(den, [r for r in inner if bottom < r[1] <= dy1 + 1]))
         nodes = [n for n in nodes if n not in num and n not in den] + [node]
     return nodes, left
 
@@ -1205,19 +1265,23 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
         (below, above), grown = _limit_groups(op, pool, nodes, rules, top, bottom, ref, near_x)
-        # two big operators side by side have limits that may nearly touch (TeX centres each on its
-        # own): a limit grown across both, centred on neither, is split between them where the
-        # glyphs nearer the other operator are centred on that one
+        # two operators side by side have limits that may nearly touch (TeX centres each on its own:
+        # \sum_{t}\sum_{j}, \sup_{x}\inf_{y}): a limit grown across both, centred on neither or
+        # reaching under the other, is split between them where the glyphs nearer the other operator
+        # are centred on that one
         off_centre = (grown[0] and not below) or (grown[1] and not above)
-        beside = [o for o in nodes if o is not op and o.kind == "sym" and o.role == "op"
-                  and o.top < op.bottom and o.bottom > op.top] if off_centre else []
+        others = [o for o in nodes if o is not op and o.kind in ("sym", "word") and o.role == "op"
+                  and o.top < op.bottom and o.bottom > op.top]
+        under_other = [o for o in others if any(g and min(n.x0 for n in g) < o.x1 and max(n.x1 for n in g) > o.x0
+                                                 for g in grown)]
+        beside = others if off_centre else under_other
         if beside:
             apart = [n for n in pool if not any(_span_gap(n, o) < _span_gap(n, op) for o in beside)]
             split, _ = _limit_groups(op, apart, nodes, rules, top, bottom, ref, near_x)
             found = [below, above]
             for k in (0, 1):
                 rest = [n for n in grown[k] if n not in split[k]]
-                if not found[k] and split[k] and rest and any(_centred_on(rest, o) for o in beside):
+                if (not found[k] or not off_centre) and split[k] and rest and any(_centred_on(rest, o) for o in beside):
                     found[k] = split[k]
             below, above = found
         if op.kind == "word" and op.role != "op" and not below:
@@ -1411,6 +1475,19 @@ def _delimited(nodes: list[Node], columns: list[tuple] = ()) -> list[Node]:
                               right=partner.ch, spec=_column_spec(cells, columns, left, partner))
         used.update(id(n) for n in [left, partner] + between)
         made.append(node)
+    # a closing brace nothing opens, after rows on two or more baselines: what it closes (rcases, or
+    # \left. … \right\} round a gathered block), with what follows it on the row of its middle
+    for right in tall:
+        if id(right) in used or right.role != "close" or right.ch != "}":
+            continue
+        between = [n for n in nodes if id(n) not in used and n is not right and n.cx < right.x0
+                   and right.top <= n.cy <= right.bottom]
+        rows = _matrix_rows(between, size) if between else []
+        if len(rows) < 2:
+            continue
+        cells = [[_scripts(c) for c in _cells(r, between, size, two=True)] for r in rows]
+        made.append(_composite("rcases", [right] + between, right.base, size, rows=cells))
+        used.update(id(n) for n in [right] + between)
     return [n for n in nodes if id(n) not in used] + made
 
 
@@ -1804,6 +1881,10 @@ def _tex(n: Node) -> list[str]:
                 r"\right" + _delim(n.parts["right"])]
     if k == "cases":
         return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
+    if k == "rcases":
+        if all(len(row) == 2 for row in n.parts["rows"]):
+            return [r"\begin{rcases}", *_rows_tex(n.parts["rows"]), r"\end{rcases}"]
+        return [r"\left.", r"\begin{gathered}", *_rows_tex(n.parts["rows"]), r"\end{gathered}", r"\right\}"]
     if k == "brace":
         command, mark = (r"\overbrace", "^") if n.parts["over"] else (r"\underbrace", "_")
         out = [command, "{", *_row_tex(n.parts["body"]), "}"]
@@ -1928,7 +2009,7 @@ _PLAIN = {**_reverse(GREEK), **_reverse(SYMBOLS),
           "-": "−", "*": "*", "'": "′"}
 _SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈", "∉", "⊂", "⊆", "⊃", "⊇", "→", "←", "⇒", "⇔",
            "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":=", "⟺", "⟹", "⟸", "⟷",
-           "≔", "∥", "⩽", "⩾", "∵", "∴"}
+           "≔", "∥", "⩽", "⩾", "∵", "∴", "↪", "↩", "↠", "↞", "⇌", "⇋"}
 _DROPPED = {r"\hline", r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
             r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
 _WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathds", r"\mathbbm", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",

@@ -34,6 +34,9 @@ from rag_core import usable_cpus
 # reports as control characters when a font carries neither a ToUnicode map nor glyph names.
 _OT1_LOW = "ΓΔΘΛΞΠΣΥΦΨΩ\ufb00\ufb01\ufb02\ufb03\ufb04ıȷ`´ˇ˘¯˚¸ßæœøÆŒØ"
 _OML_LOW = "ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυϕχ"
+# The maths italic font's two hooks (codes 0x2C, 0x2D: "arrowhookleft", "arrowhookright"), which an
+# arrow joins into \hookrightarrow or \hookleftarrow; Unicode has no character of their own.
+HOOKS = ("\u2e26", "\u2e27")
 # The codes of TeX's math italic (OML) and symbol (OMS) fonts that coincide with ASCII
 # punctuation: a layer that maps them as ASCII maps them wrongly (these fonts have no colon).
 _OML_ASCII = {":": ".", ";": ",", "=": "/", "?": "⋆", "@": "∂", "[": "♭", "\\": "♮", "]": "♯", "`": "ℓ",
@@ -55,6 +58,7 @@ _OMX = ("()[]⌊⌋⌈⌉{}⟨⟩|‖/\\" "()()[]⌊⌋⌈⌉{}⟨⟩/\\" "()[]�
 _OMS_NOT_ITSELF = set("0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+,.<>=:;?@[]^_`~")
 # Big delimiters and brace pieces in the Private Use Area (Adobe Symbol), as Unicode pieces.
 _PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮⎞⎟⎠⎤⎥⎦⎫⎬⎭"))
+STIX_SCRIPT_CAPITALS = 0xE22D   # where the STIX fonts put their calligraphic A-Z (a code of their own)
 
 
 def font_encoding(font: str) -> str | None:
@@ -98,7 +102,9 @@ _TEX_GLYPH_NAMES = {
     "arrowvertex": "⏐", "arrowdblvertex": "‖", "emptyset": "∅", "universal": "∀", "existential": "∃",
     "logicalnot": "¬", "perpendicular": "⊥", "turnstileleft": "⊢", "angle": "∠", "triangle": "△",
     "barex": "⏐", "dotacc": "˙", "ddotacc": "¨", "vec": "\u20d7", "dotaccent": "˙", "dieresis": "¨",
-    "colonequal": "≔", "defines": "≜", "lessorequalslant": "⩽", "greaterorequalslant": "⩾", "therefore": "∴",
+    "colonequal": "≔", "defines": "≜", "arrowhookleft": HOOKS[0], "arrowhookright": HOOKS[1],
+    "dblarrowheadright": "↠", "dblarrowheadleft": "↞", "arrowlefttophalf": "↼", "arrowleftbothalf": "↽",
+    "arrowrighttophalf": "⇀", "arrowrightbothalf": "⇁", "harpoonleftright": "⇌", "harpoonrightleft": "⇋", "lessorequalslant": "⩽", "greaterorequalslant": "⩾", "therefore": "∴",
     "because": "∵", "precedesequal": "⪯", "followsequal": "⪰", "precedes": "≺", "follows": "≻",
     "lessorsimilar": "≲", "greaterorsimilar": "≳",
     "circumflex": "ˆ", "macron": "¯", "breve": "˘", "caron": "ˇ", "acute": "´", "grave": "`", "ring": "˚",
@@ -153,6 +159,8 @@ def code_char(code: int, encoding: str) -> str:
     if encoding == "OML":
         if code < 0x20:
             return _OML_LOW[code] if code < len(_OML_LOW) else ""
+        if code in (0x2C, 0x2D):
+            return HOOKS[code - 0x2C]       # the hooks of \hookrightarrow and \hookleftarrow
         return _OML_ASCII.get(chr(code), chr(code)) if code < 128 else ""
     return chr(code)
 
@@ -815,6 +823,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             else:
                 named = raw.code_name_char(obj, u)
                 ch = named if named else repair_char(chr(u), font.encoding) if u >= 0x20 else ""
+        elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
+            ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             ch = chr(u)
         else:
@@ -923,7 +933,7 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
         if kind == c.FPDF_PAGEOBJ_PATH:
             fillmode, stroke = ctypes.c_int(), ctypes.c_int()
             c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
-            if h < 1.6 and w > 2 or w < 1.6 and h > VERTICAL_BAR:
+            if h < BAR_THICKNESS and w > 2 or w < 1.6 and h > VERTICAL_BAR:
                 bars.append(box)       # fraction bars, radicals' tops, over- and underlines (and rules);
                                        # upright: an array's column rules
             if h < 1.6 and w > 20:
@@ -943,6 +953,7 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
 
 
 VERTICAL_BAR = 6                # pt: a thin upright stroke this tall is a rule (an array's |), no glyph's part
+BAR_THICKNESS = 2.0             # pt: a fraction's bar is thinner (a heavy maths font's, Fira Math's, is 1.65)
 PATH_SEGMENTS_LOOKED_AT = 64    # a path that has not curved or slanted by then is taken for rectangles
 
 
@@ -1072,7 +1083,7 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
                 strokes = [_turn(b, turn, width, height) for b in strokes]
                 graphics = [_turn(b, turn, width, height) for b in graphics + boxes + rules]
                 rules = [g for g in graphics if g[3] - g[1] < 1.6 and g[2] - g[0] > 20]
-                bars = [g for g in graphics if g[3] - g[1] < 1.6]
+                bars = [g for g in graphics if g[3] - g[1] < BAR_THICKNESS]
                 boxes, links = [], []
                 width, height = height, width
             label = doc.get_page_label(index) if labelled else None

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from build_formula import (FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet, inline_latex,
+from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet, inline_latex,
                            is_maths_font, is_script_capital, numbered_rows, plain_reading, upright)
 from build_glyphs import Word, is_accent
 from build_heads import equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_slanted_relations", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -164,6 +164,37 @@ def mark_formal_script(pages) -> int:
         else:
             w.font = w.font + " " + FORMAL_SCRIPT
     return len(formal)
+
+
+def mark_sans_body(pages) -> int:
+    """A book set in a sans-serif face (Fira Sans, Helvetica) writes its \\mathrm, \\mathbf and
+    operator names in that face: its runs are the book's roman, not \\mathsf.  The face that prints
+    most of the book's characters is its body; where that is a sans face, its family's runs are renamed
+    so that formulas read them as roman; returns how many were."""
+    counts: dict[str, int] = {}
+    runs: list = []
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                for run in (w.spans or [w]):
+                    font = run.font.name if w.spans else run.font
+                    family = re.split(r"[-,]", font)[0]
+                    counts[family] = counts.get(family, 0) + len(run.text)
+                    runs.append((w, run, family))
+    if not counts:
+        return 0
+    body = max(counts, key=counts.get)
+    if font_alphabet(body, False) != "sf":
+        return 0
+    marked = 0
+    for w, run, family in runs:
+        if family == body:
+            if w.spans:
+                run.font = replace(run.font, name=run.font.name + " " + BODY_FACE)
+            else:
+                w.font = w.font + " " + BODY_FACE
+            marked += 1
+    return marked
 
 
 _SLANTED = str.maketrans("⩽⩾", "≤≥")
@@ -643,8 +674,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             if other is line or other.page != line.page or not prose(m) or \
                     (label_of is not None and label_of(other) is not None):
                 continue
-            if ink_top < other.baseline - 1.0 and ink_bottom > other.baseline + 0.5 and other.x0 <= line.x0 \
-                    and line.x1 <= other.x1:
+            # (the prose line's own first words may be those very pieces: an inline fraction opening it)
+            if ink_top < other.baseline - 1.0 and ink_bottom > other.baseline + 0.5 and \
+                    min(other.x0, left) <= line.x0 + 1 and line.x1 <= other.x1:
                 return True
         return False
 

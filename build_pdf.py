@@ -24,8 +24,8 @@ from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_numbe
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
-                        mark_maths_italics, mark_prose_letters, mark_slanted_relations, math_share, numbered_display,
-                        plain_reading)
+                        mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
+                        numbered_display, plain_reading)
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
 from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
@@ -88,6 +88,7 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     mark_bold_symbols(pages)
     mark_formal_script(pages)
     mark_slanted_relations(pages)
+    mark_sans_body(pages)
     folios, removed = drop_running_lines(pages)
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
     drop_folio_lines(pages, printed, removed)
