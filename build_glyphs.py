@@ -58,6 +58,9 @@ _OMX = ("()[]⌊⌋⌈⌉{}⟨⟩|‖/\\" "()()[]⌊⌋⌈⌉{}⟨⟩/\\" "()[]�
 _OMS_NOT_ITSELF = set("0123456789abcdefghijklmnopqrstuvwxyz!\"#$%&'()+,.<>=:;?@[]^_`~")
 # Big delimiters and brace pieces in the Private Use Area (Adobe Symbol), as Unicode pieces.
 _PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮⎞⎟⎠⎤⎥⎦⎫⎬⎭"))
+# The Adobe Glyph List gives a dotless j (before Unicode had one) a private-use code; a ToUnicode map
+# written from that list maps \jmath there
+_AGL_PRIVATE = {0xF6BE: "ȷ"}
 STIX_SCRIPT_CAPITALS = 0xE22D   # where the STIX fonts put their calligraphic A-Z (a code of their own)
 
 
@@ -826,7 +829,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
             ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
-            ch = chr(u)
+            ch = _AGL_PRIVATE.get(u) or chr(u)
         else:
             ch = repair_char(chr(u), font.encoding)
         if ch and "\ufe00" <= ch <= "\ufe0f":

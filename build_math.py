@@ -37,6 +37,10 @@ def is_math_font(font: str) -> bool:
 # `\textbackslash`, `\textbar`, `\textless`/`\textgreater`.  Around letters of a text face they are
 # text (`\SetKwInput{Kw}{input}` in a typewriter face), not maths.
 _TEXT_FROM_SYMBOL_FONT = set("\\{}|<>")
+# `\textlangle` and `\textrangle` come from there too: around a text face's word (a manual's
+# `⟨font commands⟩`, an argument's placeholder) they are text; around lone letters, an inner product
+_TEXT_ANGLES = set("⟨⟩")
+_TEXT_WORD = re.compile(r"[^\W\d_]{2,}")
 # A lone letter (with digits or primes) set in an italic face: a variable in running text, whatever
 # font the book's maths italic is (a text family's italic serves as maths italic in many set-ups).
 _LONE_LETTER = re.compile(r"[A-Za-z][0-9′']*")
@@ -252,9 +256,12 @@ def is_math_word(w) -> bool:
             return True
         return any(s.font.italic and _LONE_LETTER.fullmatch(s.text) for s in w.spans) and \
             _LONE_LETTER.fullmatch(w.text.rstrip(".,;:")) is not None
-    borrowed = all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT for s in math)
-    text_letters = any(not is_math_font(s.font.name) and any(c.isalpha() for c in s.text) for s in w.spans)
-    return not (borrowed and text_letters)
+    text = [s for s in w.spans if not is_math_font(s.font.name)]
+    if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT for s in math):
+        return not any(any(c.isalpha() for c in s.text) for s in text)
+    if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT | _TEXT_ANGLES for s in math):
+        return not any(_TEXT_WORD.search(s.text) for s in text)
+    return True
 
 
 def math_share(words: list[Word]) -> float:

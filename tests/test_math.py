@@ -227,3 +227,41 @@ def test_typewriter_text_with_symbol_font_braces_is_not_maths(tmp_path_factory):
     contents = [c for (c,) in db.execute("SELECT content FROM chunks WHERE content LIKE '%SetKwInput%'")]
     assert any(r"\SetKwInput{KwData}{Data}" in c for c in contents)
     assert not any(r"$\SetKwInput" in c for c in contents)
+
+
+def test_a_dotless_j_mapped_where_the_adobe_glyph_list_put_it_is_read():
+    """A ToUnicode map written from the Adobe Glyph List gives \\jmath a private-use code (U+F6BE):
+    a real book's hatted unit vector reads as a dotless j, never as an empty accent."""
+    import build_glyphs
+    from conftest import require_corpora
+
+    pdf = require_corpora() / "derivations.pdf"
+    pages = build_glyphs.read_pages(str(pdf), [524], True)
+    words = [w.text for p in pages for line in p.lines for w in line.words]
+    assert any("ȷ" in w for w in words)
+    assert not any("\uf6be" in w for w in words)
+
+
+def test_angle_brackets_around_a_text_faces_words_are_text():
+    """OT1 text takes `\\textlangle` and `\\textrangle` from the maths symbol font: a class manual's
+    `\\setsidenotefont{⟨font commands⟩}` (typewriter, symbol-font brackets, text italic) is printed
+    text."""
+    import build_glyphs
+    from build_math import is_math_word
+    from conftest import require_corpora
+
+    pdf = require_corpora() / "tufte_sample_book.pdf"
+    pages = build_glyphs.read_pages(str(pdf), [30], True)
+    bracketed = [w for p in pages for line in p.lines for w in line.words if "⟨" in w.text or "⟩" in w.text]
+    assert len(bracketed) >= 8
+    assert not any(is_math_word(w) for w in bracketed)
+
+
+def test_angle_brackets_around_maths_letters_stay_maths():
+    """The first formula body's `\\left\\langle \\mathbf{u}, \\mathbf{v} \\right\\rangle` in the user's class."""
+    import build_glyphs
+    from build_math import is_math_word
+
+    ours = build_glyphs.read_pages(str(ROOT / "tests" / "formulas" / "tufte.pdf"), list(range(13)), True)
+    inner = [w for p in ours for line in p.lines for w in line.words if "⟨" in w.text or "⟩" in w.text]
+    assert len(inner) == 2 and all(is_math_word(w) for w in inner)
