@@ -23,9 +23,9 @@ import formula_fidelity  # tests/eval/formula_fidelity.py (pytest's pythonpath)
 def corpus(tmp_path_factory):
     require_shared("tools/formula_score.py")
     cache = tmp_path_factory.mktemp("formula-corpus")
-    return {name: formula_fidelity.score(ROOT / "tests" / "formulas" / f"{name}.pdf",
-                                         ROOT / "tests" / "formulas" / f"setup-{name}.tex", cache)
-            for name in formula_fidelity.setups()}
+    formulas = ROOT / "tests" / "formulas"
+    return formula_fidelity.score_all([(name, formulas / f"{name}.pdf", formulas / f"setup-{name}.tex")
+                                       for name in formula_fidelity.setups()], cache)
 
 
 SECOND_BODY = ["tufte-b", "cm-b", "newpx-b", "lmmath-b", "stix2-b"]
@@ -203,12 +203,11 @@ def test_every_formula_has_a_plain_reading(corpus):
 
 
 @pytest.fixture(scope="module")
-def sample(tmp_path_factory):
-    """The sample book built by this checkout's builder (the committed knowledge file is rebuilt from
-    it when the builder changes; its freshness is another test's)."""
+def sample(fresh_build):
+    """The sample book built by this checkout's builder (the session's build, which test_build compares
+    with the committed knowledge file), served and scored."""
     require_shared("tools/formula_score.py")
-    return formula_fidelity.score(ROOT / "book" / "book.pdf", ROOT / "book" / "book.tex",
-                                  tmp_path_factory.mktemp("formula-sample"))
+    return formula_fidelity.score_knowledge(fresh_build[0], ROOT / "book" / "book.tex")
 
 
 def test_sample_book_targets(sample):

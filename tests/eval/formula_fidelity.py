@@ -53,31 +53,48 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(db: Path):
-    """`rag.py serve` on a free loopback port; (process, base url) once /health answers."""
-    port = _free_port()
-    log = tempfile.TemporaryFile("w+")
-    proc = subprocess.Popen([sys.executable, str(ROOT / "rag.py"), "--db", str(db), "serve", "--port", str(port)],
-                            stdout=log, stderr=log, text=True)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            log.seek(0)
-            raise RuntimeError(f"server exited: {log.read()[-2000:]}")
-        try:
-            with urllib.request.urlopen(base + "/health", timeout=1) as r:
-                if r.status == 200:
-                    return proc, base
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError("server did not answer /health within 60 s")
+def _serve(db: Path, attempts: int = 3):
+    """`rag.py serve` on a free loopback port; (process, base url) once /health answers.  Another
+    process may take the port between our look and the server's bind (set-ups are scored side by
+    side): a server that exits is started again on another port."""
+    for attempt in range(attempts):
+        port = _free_port()
+        log = tempfile.TemporaryFile("w+")
+        proc = subprocess.Popen([sys.executable, str(ROOT / "rag.py"), "--db", str(db), "serve", "--port", str(port)],
+                                stdout=log, stderr=log, text=True)
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                log.seek(0)
+                if attempt + 1 < attempts:
+                    break
+                raise RuntimeError(f"server exited: {log.read()[-2000:]}")
+            try:
+                with urllib.request.urlopen(base + "/health", timeout=1) as r:
+                    if r.status == 200:
+                        return proc, base
+            except OSError:
+                time.sleep(0.2)
+        else:
+            proc.kill()
+            raise RuntimeError("server did not answer /health within 60 s")
+    raise RuntimeError("server did not start")
 
 
-def score(pdf: Path, main_tex: Path, cache: Path = DEFAULT_CACHE) -> dict:
+def score(pdf: Path, main_tex: Path, cache: Path = DEFAULT_CACHE, workers: int | None = None) -> dict:
     """formula_score.py's verdict on a PDF's served formulas against its LaTeX source, with per-formula rows."""
-    return score_knowledge(knowledge_file(pdf, cache / pdf.parent.name, quiet=True), main_tex)
+    return score_knowledge(knowledge_file(pdf, cache / pdf.parent.name, quiet=True, workers=workers), main_tex)
+
+
+def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE) -> dict[str, dict]:
+    """score() for each (name, PDF, source), as many at once as there are CPUs, each built by one
+    process: a set-up's PDF is a few pages, whose build is mostly start-up and one thread's work."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        futures = {name: pool.submit(score, pdf, tex, cache, 1) for name, pdf, tex in jobs}
+        return {name: future.result() for name, future in futures.items()}
 
 
 def score_knowledge(db: Path, main_tex: Path) -> dict:
@@ -178,12 +195,10 @@ def main() -> int:
         jobs.append((Path(pdf).stem, Path(pdf), Path(tex)))
     print("| set-up or book | equations | exact | mean similarity | missing | empty |")
     print("|---|---|---|---|---|---|")
-    details = []
-    for name, pdf, tex in jobs:
-        result = score(pdf, tex, Path(args.cache))
+    details = score_all(jobs, Path(args.cache))
+    for name, result in details.items():
         print(_line(name, result), flush=True)
-        details.append((name, result))
-    for name, result in details:
+    for name, result in details.items():
         classes = classify(result["rows"])
         print(f"\n{name}: error classes among {sum(1 for r in result['rows'] if r['source_tokens'] != r['service_tokens'])} "
               "inexact formulas: " + (", ".join(f"{k} {v}" for k, v in classes.most_common()) or "none"))
