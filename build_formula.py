@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -2255,6 +2256,13 @@ def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float =
     it; several are each their own row's (align, gather), whose limits and scripts are told from the
     neighbours' by the structure read over the whole block; a row with no number of its own
     (\\nonumber) belongs to none of them, and the text shows it in its place."""
+    labels = [tuple(label) for label in labels]
+    read = _remembered("rows", words, bars, (tuple(labels), leading),
+                       lambda: _numbered_rows(words, bars, labels, leading))
+    return NumberedRows(dict(read.numbers), list(read.shown))     # (a caller may change its copy)
+
+
+def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float) -> NumberedRows:
     if not labels:
         return NumberedRows({}, [])
     if len(labels) == 1:
@@ -2326,17 +2334,57 @@ def _own_row(words, bars, baseline: float, leading: float) -> str | None:
         LEADING.reset(token)
 
 
+# A formula's reading depends only on its glyphs, the page's rules and the book's leading.  The
+# structuring walks a book a second time when its numbering has gaps (build_pdf.structure) and meets
+# the same formulas again: within remembered_readings(), each is read once.
+_READINGS: ContextVar[dict | None] = ContextVar("_READINGS", default=None)
+
+
+@contextmanager
+def remembered_readings():
+    """Within it, a formula read once is not read again (the memo is the block's own, so nothing one
+    book teaches reaches another's reading)."""
+    token = _READINGS.set({})
+    try:
+        yield
+    finally:
+        _READINGS.reset(token)
+
+
+def _glyph_key(words) -> tuple:
+    """What glyphs_of reads from the words: every run's characters, font, size, baseline and boxes."""
+    key = []
+    for w in words:
+        for r in (w.spans or [w]):
+            font = r.font if r is w else r.font.name
+            italic, bold = (w.italic, w.bold) if r is w else (r.font.italic, r.font.bold)
+            boxes = r.boxes.tobytes() if hasattr(r.boxes, "tobytes") else r.boxes and tuple(r.boxes)
+            key.append((r.raw or r.text, r.text, font, italic, bold, r.size, r.baseline, r.overprinted,
+                        r.x0, r.x1, boxes))
+    return tuple(key)
+
+
+def _remembered(kind: str, words, bars, args: tuple, read_now):
+    memo = _READINGS.get()
+    if memo is None:
+        return read_now()
+    key = (kind, _glyph_key(words), tuple(tuple(b) for b in bars), args)
+    if key not in memo:
+        memo[key] = read_now()
+    return memo[key]
+
+
 def display_latex(words, bars=(), leading: float = 0.0) -> str:
     """LaTeX for a displayed formula: its words (every line of the display, the equation number left
     out) and the page's thin bars among them; "" when it cannot be read (a formula never stops a build).
     `leading` is the book's distance between lines of running text, when known (it tells an array's
     rows from a binomial's parts)."""
-    return _latex(words, bars, True, leading)
+    return _remembered("display", words, bars, (leading,), lambda: _latex(words, bars, True, leading))
 
 
 def inline_latex(words, bars=(), leading: float = 0.0) -> str:
     """LaTeX for maths within a line of text (one row; the rules of its fractions and roots)."""
-    return _latex(words, bars, False, leading)
+    return _remembered("inline", words, bars, (leading,), lambda: _latex(words, bars, False, leading))
 
 
 def _latex(words, bars, display: bool, leading: float) -> str:

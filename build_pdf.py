@@ -16,9 +16,11 @@ import hashlib
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
+from build_formula import remembered_readings
 from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
@@ -82,6 +84,13 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
     missed, and the pages between their neighbours (and the named destinations that point at
     them) say where to look.  The walk runs again accepting, for those numbers on those pages
     only, a head in the body face or an equation number a little off the column's edge."""
+    # The second walk meets the first one's lines and formulas again: each is counted and read once.
+    count_tokens = lru_cache(maxsize=1 << 16)(count_tokens)
+    with remembered_readings():
+        return _structure(document, count_tokens, source)
+
+
+def _structure(document: Document, count_tokens, source: str) -> Reading:
     pages = document.pages
     mark_maths_italics(pages)
     mark_prose_letters(pages)
