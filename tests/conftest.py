@@ -35,6 +35,30 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# --------------------------------------------------------------------------- corpus books in the background
+def pytest_collection_modifyitems(session, config, items):
+    """Tests on the corpus books run after the others, which their books' builds run beside."""
+    on_corpus = [item for item in items if item.get_closest_marker("corpus_books")]
+    if on_corpus and len(on_corpus) < len(items):
+        items[:] = [item for item in items if not item.get_closest_marker("corpus_books")] + on_corpus
+
+
+@pytest.fixture(scope="session", autouse=True)
+def corpus_books_building(request, tmp_path_factory):
+    """When the session holds test_corpora.py's tests, which need every corpus book, the books are
+    built from its start, in the background at the lowest priority (test_corpora.start_builds); a
+    session of other tests builds only the books it asks for, when it asks."""
+    stop = None
+    if CORPORA.is_dir() and any(getattr(item.module, "__name__", "") == "test_corpora"
+                                for item in request.session.items):
+        from test_corpora import start_builds
+
+        stop = start_builds(tmp_path_factory)
+    yield
+    if stop:
+        stop()
+
+
 def require_corpora() -> Path:
     """The third-party PDFs live outside the repo; skip (or fail in CI) when they are absent."""
     if not CORPORA.is_dir():

@@ -213,6 +213,7 @@ def test_accents_stay_on_their_letters_line_and_a_dropped_number_stays_alone():
                            for o in line.words), line.text
 
 
+@pytest.mark.corpus_books
 def test_typewriter_text_with_symbol_font_braces_is_not_maths(tmp_path_factory):
     """OT1 text takes `\\{`, `\\}` and the backslash from the math symbol font: a real manual's
     `\\SetKwInput{KwData}{Data}`, set in a typewriter face, is printed text, not a formula."""

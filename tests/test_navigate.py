@@ -121,6 +121,7 @@ CORPUS_WITH_OUTLINES = ["tufte_sample_book", "kaobook_doc", "algorithm2e_doc", "
                         "aata_2022", "reportlab_userguide", "lyryx_linear_algebra_2017"]
 
 
+@pytest.mark.corpus_books
 @pytest.mark.parametrize("name", CORPUS_WITH_OUTLINES)
 def test_outline_of_corpus_books_is_their_pdf_outline(name, tmp_path_factory):
     """Every bookmark of a real book is in the outline with its pages (at most 4 % astray, each listed: a
@@ -817,6 +818,7 @@ def heavy_mcp_calls(path) -> list[tuple[str, dict]]:
     return calls
 
 
+@pytest.mark.corpus_books
 @pytest.mark.parametrize("name", ["aata_2022", "algorithm2e_doc", "datatool_user", "glpk_manual", "kaobook_doc",
                           "lyryx_linear_algebra_2017", "reportlab_userguide", "tufte_sample_book", "stopt",
                           "derivations"])

@@ -162,6 +162,7 @@ def corpus_kb(tmp_path_factory):
     return open_book
 
 
+@pytest.mark.corpus_books
 @pytest.mark.parametrize("name", corpus_books() or ["(no corpus)"])
 def test_corpus_book_meets_the_targets(corpus_kb, name):
     """Every corpus book with reader questions: R@5 >= 0.92 and MRR@10 >= 0.82 for the shipped ranking,
@@ -185,6 +186,7 @@ def _chunks_containing(kb, text: str) -> set[str]:
     return {cid for cid, content in kb.db.execute("SELECT id, content FROM chunks") if text in content}
 
 
+@pytest.mark.corpus_books
 def test_an_identifier_alone_finds_every_chunk_that_prints_it(corpus_kb):
     """glpk's `GLP_EBADB`: a lookup; every chunk holding the name comes before any that does not."""
     kb = corpus_kb("glpk_manual")
@@ -198,11 +200,13 @@ def test_an_identifier_alone_finds_every_chunk_that_prints_it(corpus_kb):
     ("glp_simplex", "glp_simplex"), ("what does glp_simplex return", "glp_simplex"),
     ("glp_init_smcp", "glp_init_smcp"), ("GLP_ETMLIM", "GLP_ETMLIM"),
 ])
+@pytest.mark.corpus_books
 def test_identifiers_in_a_query_find_chunks_that_print_them(corpus_kb, query, printed):
     kb = corpus_kb("glpk_manual")
     assert printed in kb.search(query, k=3).hits[0].chunk.content
 
 
+@pytest.mark.corpus_books
 def test_a_parameter_stays_with_its_default_and_description(corpus_kb):
     """"tol_bnd default": the chunk holding the parameter's head also holds its description."""
     kb = corpus_kb("glpk_manual")
@@ -212,6 +216,7 @@ def test_a_parameter_stays_with_its_default_and_description(corpus_kb):
     assert "Tolerance" in top[head.end():], top
 
 
+@pytest.mark.corpus_books
 @pytest.mark.parametrize("query, printed", [("SetKwInOut", "SetKwInOut"), ("linesnumbered option", "linesnumbered")])
 def test_camel_case_and_option_names_are_found(corpus_kb, query, printed):
     kb = corpus_kb("algorithm2e_doc")
