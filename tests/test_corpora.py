@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -46,15 +47,29 @@ def build(pdf, out, workers: int | None = None, nice: int = 0):
     command = [sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out), "--quiet", "--json"]
     if nice and shutil.which("nice"):    # (not preexec_fn: builds are started from several threads)
         command = ["nice", "-n", str(nice)] + command
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # A session of its own: stopping a build stops the processes it reads and embeds with, which
+    # hold its output pipe open.
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            start_new_session=True)
     _RUNNING.add(proc)
     try:
         stdout, stderr = proc.communicate(timeout=1800 if nice else 900)
     finally:
-        proc.kill()
+        if proc.returncode is None:     # (timed out or interrupted)
+            _stop(proc)
         _RUNNING.discard(proc)
     assert proc.returncode == 0, stderr[-2000:]
     return json.loads(stdout)
+
+
+def _stop(proc) -> None:
+    """Kill a build that is still running and every process it started (its session's process group)."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL) if hasattr(os, "killpg") else proc.kill()
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 _BUILT: dict = {}      # name -> (name, knowledge file, build report)
@@ -100,7 +115,7 @@ def start_builds(tmp_path_factory):
     def stop():
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in list(_RUNNING):
-            proc.kill()
+            _stop(proc)
     return stop
 
 
