@@ -2342,8 +2342,8 @@ _READINGS: ContextVar[dict | None] = ContextVar("_READINGS", default=None)
 
 @contextmanager
 def remembered_readings():
-    """Within it, a formula read once is not read again (the memo is the block's own, so nothing one
-    book teaches reaches another's reading)."""
+    """Within it, a formula read once is not read again; the memo lives only as long as the block, so
+    no reading carries from one book to another."""
     token = _READINGS.set({})
     try:
         yield

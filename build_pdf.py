@@ -460,12 +460,12 @@ def _numbered_rows_apart(paragraphs: list[list[Line]], block_of) -> list[list[Li
 
 
 class DisplayMaths:
-    """Each page's thin rules (fraction bars, radicals) and the LaTeX of every display read so far:
-    a display is read once, and its formula entity and the running text share it."""
+    """Each page's thin rules (fraction bars, radicals) and the displays read so far: a display is
+    read once (build_formula.remembered_readings, which structure() opens), and its formula entity
+    and the running text share it."""
 
     def __init__(self):
         self.bars: dict[int, list] = {}
-        self._latex: dict[frozenset, str] = {}
         self.numbers: dict[tuple[int, str], str] = {}   # (page, equation number) -> its display's LaTeX
         # a line read into a numbered display -> that display (its first line); lines have no equality
         # of their own, so by identity, the line kept alive beside its id so the id is never reused
@@ -474,10 +474,7 @@ class DisplayMaths:
                                              # row in its place (build_math.numbered_display)
 
     def latex(self, words: list[Word], page: int, leading: float = 0.0) -> str:
-        key = frozenset(id(w) for w in words)
-        if key not in self._latex:
-            self._latex[key] = display_latex(words, self.bars.get(page, []), leading)
-        return self._latex[key]
+        return display_latex(words, self.bars.get(page, []), leading)
 
     def numbered(self, items: list[Item], idx: int, number: str, layout: Layout) -> str:
         """The LaTeX of the display numbered `number` whose label stands on items[idx]: the display
