@@ -185,7 +185,7 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="print each inexact formula")
     args = parser.parse_args()
     jobs = []
-    if args.setup or not (args.book or args.sample):
+    if args.setup or not args.book:
         for name in args.setup or setups():
             jobs.append((name, FORMULAS / f"{name}.pdf", FORMULAS / f"setup-{name}.tex"))
     if args.sample:
