@@ -69,12 +69,19 @@ SYMBOLS = {
     "▽": r"\triangledown", "◁": r"\triangleleft", "▷": r"\triangleright", "⊎": r"\uplus", "⊔": r"\sqcup",
     "⊓": r"\sqcap", "⊑": r"\sqsubseteq", "⊒": r"\sqsupseteq", "§": r"\S", "¶": r"\P", "≍": r"\asymp",
     "⊖": r"\ominus", "⊘": r"\oslash", "◯": r"\bigcirc", "⋄": r"\diamond", "≀": r"\wr", "∣": r"\mid",
-    "≜": r"\triangleq", "≔": r"\coloneqq", "⊊": r"\subsetneq", "∖": r"\setminus", "⨯": r"\times", "ℕ": r"\mathbb{N}",
+    "≜": r"\triangleq", "≔": r"\coloneqq", "⊊": r"\subsetneq", "∖": r"\smallsetminus", "⨯": r"\times", "ℕ": r"\mathbb{N}",
     "ℤ": r"\mathbb{Z}", "ℚ": r"\mathbb{Q}", "ℝ": r"\mathbb{R}", "ℂ": r"\mathbb{C}", "ℙ": r"\mathbb{P}",
     "ℍ": r"\mathbb{H}", "′": "'", "″": "''", "‴": "'''", "⃗": r"\vec", "∤": r"\nmid", "≰": r"\nleq",
     "≱": r"\ngeq", "⊈": r"\nsubseteq", "⌣": r"\smile", "⌢": r"\frown", "↼": r"\leftharpoonup",
     "⇀": r"\rightharpoonup", "↽": r"\leftharpoondown", "⇁": r"\rightharpoondown", "⊣": r"\dashv",
     "≺": r"\prec", "⩲": "+", "∶": ":", "∔": r"\dotplus", "⋉": r"\ltimes", "⋊": r"\rtimes",
+    "≲": r"\lesssim", "≳": r"\gtrsim", "⊧": r"\models", "◦": r"\circ", "⧵": r"\setminus", "≦": r"\leqq",
+    "≧": r"\geqq", "≐": r"\doteq", "⊲": r"\lhd", "⊳": r"\rhd", "⊏": r"\sqsubset", "⊐": r"\sqsupset",
+    "⊩": r"\Vdash", "⊬": r"\nvdash", "≁": r"\nsim", "≇": r"\ncong", "∦": r"\nparallel", "≮": r"\nless",
+    "≯": r"\ngtr", "⊋": r"\supsetneq", "↗": r"\nearrow", "↘": r"\searrow", "↖": r"\nwarrow",
+    "↙": r"\swarrow", "⇑": r"\Uparrow", "⇓": r"\Downarrow", "↕": r"\updownarrow", "⇕": r"\Updownarrow",
+    "↝": r"\leadsto", "∠": r"\angle", "∡": r"\measuredangle", "⊛": r"\circledast", "ℶ": r"\beth",
+    "⋈": r"\bowtie", "⊻": r"\veebar",
 }
 BIG_OPERATORS = set("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂⨀⨄⨆")
 RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\simeq", r"\cong", r"\equiv",
@@ -85,9 +92,16 @@ RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\s
              r"\models", r"\vdash", r"\triangleq", r"\asymp", r"\leftrightarrow", r"\longleftrightarrow", r"\iff", r"\implies", r"\impliedby", r"\gets", r"\coloneqq",
              r"\nleq", r"\ngeq", r"\nmid", r"\not\equiv", r"\subsetneq", r"\uparrow", r"\downarrow", r"\parallel",
              r"\leqslant", r"\geqslant", r"\hookrightarrow", r"\hookleftarrow", r"\twoheadrightarrow",
-             r"\twoheadleftarrow", r"\rightleftharpoons", r"\leftrightharpoons"}
+             r"\twoheadleftarrow", r"\rightleftharpoons", r"\leftrightharpoons", r"\lesssim", r"\gtrsim",
+             r"\leqq", r"\geqq", r"\doteq", r"\sqsubset", r"\sqsupset", r"\Vdash", r"\nvdash", r"\nsim",
+             r"\ncong", r"\nparallel", r"\nless", r"\ngtr", r"\supsetneq", r"\nearrow", r"\searrow",
+             r"\nwarrow", r"\swarrow", r"\Uparrow", r"\Downarrow", r"\updownarrow", r"\Updownarrow",
+             r"\leadsto", r"\bowtie", r"\eqsim", r"\thicksim", r"\thickapprox", r"\approxeq", r"\succapprox",
+             r"\precapprox", r"\curvearrowleft", r"\curvearrowright", r"\backepsilon", r"\shortmid",
+             r"\shortparallel"}
 BINARIES = {"+", "-", r"\pm", r"\mp", r"\times", r"\cdot", r"\div", r"\cup", r"\cap", r"\wedge", r"\vee",
-            r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet"}
+            r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet", r"\smallsetminus", r"\lhd",
+            r"\rhd", r"\circledast", r"\veebar", r"\lessdot", r"\gtrdot", r"\ltimes", r"\rtimes"}
 # Operator names TeX sets upright (\log, \max); those with limits below in a display take them.
 OPERATOR_NAMES = {"min", "max", "log", "ln", "lg", "exp", "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh",
                   "tanh", "coth", "arcsin", "arccos", "arctan", "lim", "sup", "inf", "det", "arg", "Pr", "deg", "dim",
@@ -289,6 +303,8 @@ def _char_tex(ch: str, style: str) -> str:
                                                                      if style in _DOUBLE_STRUCK else ch)
     if ch in ("ℓ", "∂", "∇") and style in ("bf", "bfit"):
         return rf"\bm{{{SYMBOLS[ch]}}}"
+    if ch == "\\" and style != "tt":
+        return r"\backslash"      # the symbol font's backslash; spaced as a binary operator, \setminus
     if ch == "∅" and style == "bb":
         return r"\varnothing"     # the AMS symbol font's empty set (the round one is \emptyset, in the symbol font)
     return SYMBOLS.get(ch, ch)
@@ -427,8 +443,24 @@ _TWINS = {"\u3008": "⟨", "\u3009": "⟩", "\u2329": "⟨", "\u232a": "⟩"}
 _LATIN_LOOKALIKES = dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧ", "ABEZHIKMNOPTX"))
 
 
+# The AMS blackboard font (MSBM) holds no lower-case letters: its slots 0x60-0x7F are symbols
+# (amssymb declares \\smallsetminus at 0x72), which a text layer without a map reads as the letters of
+# those codes.
+_MSBM_LOWER = dict(zip("`aghijklmnopqrstuvwxyz{|}~\x7f", (
+    r"\Finv", r"\Game", r"\eth", r"\eqsim", r"\beth", r"\gimel", r"\daleth", r"\lessdot", r"\gtrdot", r"\ltimes",
+    r"\rtimes", r"\shortmid", r"\shortparallel", r"\smallsetminus", r"\thicksim", r"\thickapprox", r"\approxeq",
+    r"\succapprox", r"\precapprox", r"\curvearrowleft", r"\curvearrowright", r"\digamma", r"\varkappa", r"\Bbbk",
+    r"\hslash", r"\hbar", r"\backepsilon")))
+
+
 def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> Node:
     ch = _TWINS.get(ch, ch)
+    if ch in _MSBM_LOWER and "MSBM" in font.upper():
+        tex = _MSBM_LOWER[ch]
+        node = Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=tex, style="up", font=font, adv0=adv0,
+                    adv1=adv1)
+        node.role = "rel" if tex in RELATIONS else "bin" if tex in BINARIES else "ord"
+        return node
     if ch in _LATIN_LOOKALIKES:
         ch, alphabet = _LATIN_LOOKALIKES[ch], ("it" if alphabet == "up" else alphabet)
     style = alphabet
@@ -436,6 +468,8 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     if plain is not None:
         style, ch = plain
         ch = _LATIN_LOOKALIKES.get(ch, ch)
+        if style in ("cal", "scr") and ch == "l":
+            style, ch = "it", "ℓ"     # a script small l is \ell (a font may name its ℓ so: STIX Two's Type 1)
     elif alphabet in ("cal", "scr") and ch.isascii() and ch.isalpha() and ch.islower():
         style = "it"
     extension = style == "ext"
@@ -473,6 +507,8 @@ def _assemble(nodes: list[Node]) -> list[Node]:
     nodes = _stacked_harpoons(nodes)
     nodes = _pieces(nodes)
     nodes = _negations(nodes)
+    nodes = _stacked_relations(nodes)
+    _set_minus(nodes)
     nodes = _dot_runs(nodes)
     nodes = _joined_arrows(nodes)
     nodes = _multiple_integrals(nodes)
@@ -650,6 +686,45 @@ def _negations(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone]
 
 
+# Relations TeX builds by stacking one sign over another of the same size (plain TeX's \\cong is \\sim
+# set over =, \\doteq a dot over =); fonts with a glyph of their own print that instead.
+_STACKED = {(r"\sim", "="): r"\cong", (".", "="): r"\doteq", (r"\cdot", "="): r"\doteq"}
+
+
+def _set_minus(nodes: list[Node]) -> None:
+    """The symbol font's backslash is \\setminus where a binary operator's spaces (4mu, 0.22 em) stand on
+    both sides of it (A \\setminus B), \\backslash where it touches its neighbours (s\\backslash S, a
+    manual's "\\;")."""
+    for n in nodes:
+        if n.kind != "sym" or n.tex != r"\backslash":
+            continue
+        line = [m for m in nodes if m is not n and abs(m.base - n.base) < n.size * 0.3]
+        before = [n.x0 - m.x1 for m in line if m.x1 <= n.x0 + n.size * 0.05]
+        after = [m.x0 - n.x1 for m in line if m.x0 >= n.x1 - n.size * 0.05]
+        if before and after and min(before) > n.size * 0.15 and min(after) > n.size * 0.15:
+            n.tex, n.role = r"\setminus", "bin"
+
+
+def _stacked_relations(nodes: list[Node]) -> list[Node]:
+    """A sign centred over an equals sign, close above it: one relation (\\cong, \\doteq)."""
+    lower = [n for n in nodes if n.kind == "sym" and n.tex == "="]
+    if not lower:
+        return nodes
+    gone = set()
+    for eq in lower:
+        for up in nodes:
+            tex = _STACKED.get((up.tex, eq.tex))
+            if tex is None or id(up) in gone or up.kind != "sym" or abs(up.cx - eq.cx) > eq.size * 0.1:
+                continue
+            same_size = abs(up.size - eq.size) < eq.size * 0.1
+            if same_size and eq.top - eq.size * 0.4 < up.bottom <= eq.top + eq.size * 0.05:
+                eq.tex, eq.ch, eq.role = tex, "", "rel"
+                eq.x0, eq.x1, eq.top = min(eq.x0, up.x0), max(eq.x1, up.x1), min(eq.top, up.top)
+                gone.add(id(up))
+                break
+    return [n for n in nodes if id(n) not in gone]
+
+
 def _dot_runs(nodes: list[Node]) -> list[Node]:
     """Three dots in a row are one ellipsis: on the baseline \\dots, on the axis \\cdots, stacked
     \\vdots, falling to the right \\ddots (TeX builds the last two from three period glyphs)."""
@@ -709,7 +784,8 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
               (r"\Leftarrow", r"\Rightarrow"): r"\Longleftrightarrow", (r"\leftarrow", r"\to"): r"\longleftrightarrow",
               (":", "="): ":=", (r"\mapsto", r"\to"): r"\mapsto", (r"\to", r"\mapsto"): r"\mapsto",
               (r"\mapsto", r"\longrightarrow"): r"\longmapsto", (r"\longrightarrow", r"\mapsto"): r"\longmapsto",
-              ("\u2e26", r"\to"): r"\hookrightarrow", (r"\leftarrow", "\u2e27"): r"\hookleftarrow"}
+              ("\u2e26", r"\to"): r"\hookrightarrow", (r"\leftarrow", "\u2e27"): r"\hookleftarrow",
+              ("|", "="): r"\models"}
     nodes = _stretched_arrows(nodes)
     for _ in range(3):
         rels = sorted((n for n in nodes if n.kind == "sym" and any(n.tex in pair for pair in joined)),
@@ -723,6 +799,8 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
                     min(a.adv1, b.adv1) - max(a.adv0, b.adv0) > a.size * JOINREL_MAX:
                 # a stretched arrow's shaft may start under its head (\xrightarrow{x}, a short note)
                 tex = r"\longrightarrow" if r"\to" in (a.tex, b.tex) else r"\longleftarrow"
+            if tex == r"\models" and min(a.adv1, b.adv1) - max(a.adv0, b.adv0) < a.size * 0.1:
+                tex = None           # \models joins its bar and sign (\joinrel): a bar set apart is a fence
             if tex == ":=" and a.base < b.base - a.size * 0.015 and a.adv1 > b.adv0 + a.size * 0.02:
                 tex = r"\coloneqq"   # mathtools centres the colon on the axis and pulls the sign in (-1.2mu)
             if tex:
@@ -1621,8 +1699,10 @@ def _matrix_rows(nodes: list[Node], size: float) -> list[list[Node]]:
 def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
     """Nodes in rows by the baselines of their full-size members; every other node goes with the
     row whose baseline is nearest its own."""
-    full = sorted((n for n in nodes if n.size >= size * 0.8 or n.kind in ("frac", "op", "root", "matrix", "cases", "binom")),
-                  key=lambda n: n.base)
+    # a fraction, root or matrix stands on a row of its own unless set in the smallest style, where it
+    # is a script's (a fraction in an exponent, which an OpenType font raises most of an em)
+    full = sorted((n for n in nodes if n.size >= size * 0.8 or n.kind in ("frac", "op", "root", "matrix", "cases", "binom")
+                   and n.size > size * SMALLEST_STYLE), key=lambda n: n.base)
     if not full:
         return [nodes] if nodes else []
     bases: list[list[float]] = []
@@ -1710,8 +1790,9 @@ def _scripts(nodes: list[Node]) -> list[Node]:
                 if not (run and _small(m, size) and m.x0 <= max(r.x1 for r in run) + m.size * 0.5):
                     break
                 lv = levels[-1]
-            elif m.role == "prime" and run and levels[-1] < 0 and _primes_script(m, run[-1]):
-                lv = levels[-1]
+            elif m.role == "prime" and run and levels[-1] < 0 and m.x0 - run[-1].x1 < m.size * 0.5 and \
+                    _primes_script(m, next((r for r in reversed(run) if r.role != "prime"), run[-1])):
+                lv = levels[-1]       # (the second prime of s'' follows the first into the subscript)
             run.append(m)
             levels.append(lv)
             j += 1
@@ -1724,6 +1805,8 @@ def _scripts(nodes: list[Node]) -> list[Node]:
             base = base.parts["nucleus"]
         else:
             sub, sup = _scripts(sub), _scripts(sup)
+        _script_primes(sub)
+        _script_primes(sup)
         node = _composite("script", [base] + run, base.base, base.size, nucleus=base, sub=sub, sup=sup)
         out.append(node)
         i = j
@@ -1752,6 +1835,14 @@ def _relation_bars(row: list[Node]) -> list[Node]:
         if left - ordered[k - 1].x1 >= gap and ordered[k + 1].x0 - right >= gap:
             n.tex = r"\mid" if n.tex == "|" else r"\parallel"
     return row
+
+
+def _script_primes(row: list[Node]) -> None:
+    """A prime standing on a script's own baseline after what it marks (`x^{i\\prime}`) is \\prime: an
+    apostrophe there would be raised once more.  (One raised above the script is that script's own.)"""
+    for k, n in enumerate(row):
+        if k and n.kind == "sym" and n.role == "prime" and n.tex and set(n.tex) == {"'"}:
+            n.tex = r"\prime" * len(n.tex)
 
 
 def _small(n: Node, size: float) -> bool:
@@ -1871,7 +1962,8 @@ def _tex(n: Node) -> list[str]:
         return out
     if k == "matrix":
         env = {("(", ")"): "pmatrix", ("[", "]"): "bmatrix", ("|", "|"): "vmatrix", ("‖", "‖"): "Vmatrix",
-               ("{", "}"): "Bmatrix"}.get((n.parts["left"], n.parts["right"]))
+               ("{", "}"): "Bmatrix"}.get((_DOUBLE_BARS.get(n.parts["left"], n.parts["left"]),
+                                            _DOUBLE_BARS.get(n.parts["right"], n.parts["right"])))
         body = _rows_tex(n.parts["rows"])
         if n.parts.get("spec"):
             return [r"\left" + _delim(n.parts["left"]), r"\begin{array}{" + n.parts["spec"] + "}", *body,
@@ -1898,8 +1990,12 @@ def _tex(n: Node) -> list[str]:
 _STRETCHED = {r"\longrightarrow": r"\xrightarrow", r"\longleftarrow": r"\xleftarrow"}
 
 
+# An OpenType maths font's double bar may come as U+2225 (PARALLEL TO) where a Type 1 font's is U+2016.
+_DOUBLE_BARS = {"∥": "‖"}
+
+
 def _delim(ch: str) -> str:
-    return {"{": r"\{", "}": r"\}", "‖": r"\|", "⟨": r"\langle", "⟩": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
+    return {"{": r"\{", "}": r"\}", "‖": r"\|", "∥": r"\|", "⟨": r"\langle", "⟩": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
             "⌈": r"\lceil", "⌉": r"\rceil"}.get(ch, ch or ".")
 
 
@@ -1933,6 +2029,8 @@ def _rows_tex(rows: list[list[list[Node]]]) -> list[str]:
 # so "1·9 = 9   2·9 = 2" never reads as "9 2" glued into 92 (beside a relation the gap is a column's:
 # eqnarray's).
 QUAD_GAP = 0.8   # em
+# \bmod sets "mod" between 5mu spaces (0.28 em); amsmath's \mod puts a quad or more before it (12-18mu)
+BMOD_GAP = 0.5   # em
 
 
 def _row_tex(nodes: list[Node]) -> list[str]:
@@ -1942,7 +2040,11 @@ def _row_tex(nodes: list[Node]) -> list[str]:
         if last is not None and out and n.x0 - last.x1 >= QUAD_GAP * max(n.size, last.size) \
                 and "rel" not in (n.role, last.role):   # eqnarray sets its relation column apart
             out.append(r"\quad")
-        out += _tex(n)
+        tokens = _tex(n)
+        if tokens == [r"\mod"] and last is not None and last.role != "open" and \
+                n.x0 - last.x1 < BMOD_GAP * n.size:
+            tokens = [r"\bmod"]      # a binary operator's spaces, not \mod's quad
+        out += tokens
         last = n if last is None or n.x1 > last.x1 else last
     return _modulus(out)
 

@@ -56,6 +56,16 @@ def _script_digits(word) -> bool:
     return any(sp.text.strip().isdigit() and sp.size < size * SCRIPT_SIZE for sp in (spans[0], spans[-1]))
 
 
+def _variable(line: Line) -> bool:
+    """A line that is one italic letter (a maths italic font's, or a maths alphanumeric): a variable, a
+    limit under an operator at the foot of a page (`\\sum_m`), not the roman folio "m" or "i"."""
+    if len(line.words) != 1:
+        return False
+    word = line.words[0]
+    text = (word.raw or word.text).strip()
+    return len(text) == 1 and (word.italic or 0x1D400 <= ord(text) <= 0x1D7FF)
+
+
 def folio_candidates(line: Line) -> list[str]:
     """Numbers a head or foot line could carry as its page number: a number standing at either end
     of the line, or digits glued to the first or last word ("REWARD234", "12CHAPTER")."""
@@ -92,7 +102,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
         for line in page.lines:
             if _in_band(line, page, body):
                 found = folio_candidates(line)
-                alone = re.fullmatch(r"[\divxlcdm]{1,8}", line.text.strip().strip("-–— "))
+                alone = re.fullmatch(r"[\divxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
                 if alone or (band_counts[_shape(line.text)] >= threshold):
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)
