@@ -1760,6 +1760,19 @@ def _row_of(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     return _scripts(nodes)
 
 
+def _in_order(nodes: list[Node]) -> list[Node]:
+    """Nodes along a row, left to right by their ink; a thin delimiter standing within the left half of
+    the node before it comes first: that node's ink reaches back under it (the tail of an italic f
+    after a big bar, `\\bigl\\lvert \\hat{f}`), as a node never holds a delimiter it has not taken in."""
+    out = sorted(nodes, key=lambda n: (n.x0, n.top))
+    for k in range(len(out) - 1):
+        a, b = out[k], out[k + 1]
+        if b.kind == "sym" and b.role in ("open", "fence") and b.x1 - b.x0 < b.size * 0.2 and \
+                a.x0 < b.x0 and b.x1 < (a.x0 + a.x1) / 2:
+            out[k], out[k + 1] = b, a
+    return out
+
+
 def _scripts(nodes: list[Node]) -> list[Node]:
     """Walk a row left to right: a node smaller than the row's glyphs and off its baseline hangs on
     the base before it, raised (superscript) or lowered (subscript); script runs are rows of their
@@ -1768,7 +1781,7 @@ def _scripts(nodes: list[Node]) -> list[Node]:
         return []
     size = _size([n for n in nodes if n.kind != "space"] or nodes)
     main = _main_base(nodes)
-    nodes = sorted(nodes, key=lambda n: (n.x0, n.top))
+    nodes = _in_order(nodes)
     out: list[Node] = []
     i = 0
     while i < len(nodes):
@@ -2036,7 +2049,7 @@ BMOD_GAP = 0.5   # em
 def _row_tex(nodes: list[Node]) -> list[str]:
     out: list[str] = []
     last: Node | None = None
-    for n in sorted(nodes, key=lambda n: n.x0):
+    for n in _in_order(nodes):
         if last is not None and out and n.x0 - last.x1 >= QUAD_GAP * max(n.size, last.size) \
                 and "rel" not in (n.role, last.role):   # eqnarray sets its relation column apart
             out.append(r"\quad")

@@ -170,8 +170,8 @@ def test_what_the_seventh_body_prints_is_read_from_the_fonts_and_the_geometry(co
     equals sign, \\cong from a tilde set over one), a prime on a script's own baseline (\\prime), a
     subscript's double prime under a sum in a denominator, \\bmod by its spacing, a fraction in an
     exponent that an OpenType font raises most of an em, a limit alone on a page's last line (no roman
-    folio "m"), STIX Two's script small l (\\ell),
-    the AMS blackboard font's \\smallsetminus, a double-barred matrix in an OpenType font."""
+    folio "m"), an italic f whose tail reaches back under the big bar before it, STIX Two's script small
+    l (\\ell), the AMS blackboard font's \\smallsetminus, a double-barred matrix in an OpenType font."""
     sections = (("1", 1), ("2", 5), ("3", 12), ("4", 18))     # where the article's sections start
 
     def number(name: str, n: int) -> str:
@@ -185,7 +185,7 @@ def test_what_the_seventh_body_prints_is_read_from_the_fonts_and_the_geometry(co
         expected = {1: r"\sum_{s'' \in \mathcal{S}}O(o \mid a, s'')", 9: r"\begin{Vmatrix}1 & \Delta t \\ 0 & 1\end{Vmatrix}",
                     10: r"e^{-\frac{(x-\mu)^{2}}{2\sigma^{2}}}", 13: r"U^{i}(\pi^{i\prime}, \pi^{-i}) \Leftrightarrow \pi \models",
                     16: r"\mathcal{C}\smallsetminus\{C\}", 17: r"i_{t+1} = (i_{t}+1)\bmod k, \quad t \equiv i_{t}\pmod{k}",
-                    20: r"\sum_{m}M_{m}^{\dagger}M_{m} = I", 22: r"\mathcal{H}_{1} \cong \mathcal{H}_{2}",
+                    20: r"\sum_{m}M_{m}^{\dagger}M_{m} = I", 21: r"\hat{f}^{(n)}(\omega)", 22: r"\mathcal{H}_{1} \cong \mathcal{H}_{2}",
                     23: r"\coprod_{j}\ell_{x_{i_{j}}}", 24: r"0^{\circ} \leq \theta \leq 90^{\circ}"}
         for n, latex in expected.items():
             got = found[number(name, n)]
