@@ -915,7 +915,8 @@ def _words(nodes: list[Node]) -> list[Node]:
             continue
         words.append(Node("word", first.x0, last.x1, min(n.top for n in run), max(n.bottom for n in run), first.base,
                           first.size, ch=text, tex=text, style=first.style,
-                          role="op" if text in OPERATOR_NAMES and first.style == "up" else "ord",
+                          role="op" if (text in OPERATOR_NAMES or text in TWO_WORD_OPERATORS) and first.style == "up"
+                          else "ord",
                           font=first.font, adv0=first.adv0, adv1=last.adv1, parts={"glyphs": run}))
     # names a thin space apart: arg max, lim sup; phrases of a text face: subject to
     words.sort(key=lambda n: n.x0)
@@ -924,7 +925,8 @@ def _words(nodes: list[Node]) -> list[Node]:
         prev = next((j for j in reversed(joined) if abs(j.base - w.base) < w.size * 0.1 and j.font == w.font), None)
         if prev is not None and 0 <= w.adv0 - prev.adv1 < w.size * 0.45 and not _between(nodes, prev, w):
             name = prev.ch + w.ch
-            if name in TWO_WORD_OPERATORS or (prev.ch not in OPERATOR_NAMES and w.ch not in OPERATOR_NAMES):
+            # (an operator's name, two-word ones too, never runs on into the word after it: arg max UCB)
+            if name in TWO_WORD_OPERATORS or (prev.role != "op" and w.ch not in OPERATOR_NAMES):
                 spaced = name not in TWO_WORD_OPERATORS
                 prev.ch = prev.ch + (" " if spaced else "") + w.ch
                 prev.tex = prev.ch
@@ -952,6 +954,11 @@ def _operator_pair(run: list[Node]) -> list[list[Node]]:
         return [run]
     for k in range(2, len(run) - 1):
         if text[:k] in OPERATOR_NAMES and text[k:] in OPERATOR_NAMES:
+            return [run[:k], run[k:]]
+    # a two-word name (arg max) run into the name of what it is taken over (arg max UCB(a)): the
+    # limits go under the first
+    for k in range(5, len(run) - 1):
+        if text[:k] in TWO_WORD_OPERATORS:
             return [run[:k], run[k:]]
     return [run]
 
@@ -1518,6 +1525,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = ()) -> list[Node]:
                 continue
             if left.ch != "{" or not between:
                 continue
+            between = _cases_rows(left, between, size)
             rows = _matrix_rows(between, size)
             if len(rows) < 2:
                 continue
@@ -1568,6 +1576,22 @@ def _delimited(nodes: list[Node], columns: list[tuple] = ()) -> list[Node]:
         made.append(_composite("rcases", [right] + between, right.base, size, rows=cells))
         used.update(id(n) for n in [right] + between)
     return [n for n in nodes if id(n) not in used] + made
+
+
+def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:
+    """What a `cases` brace holds: its rows, above and below the row its middle stands on.  Where no
+    row stands on that middle row, what lies there right of every row is what follows the block
+    (`\\end{cases}, \\qquad t = \\gamma t`), not one of its rows."""
+    full = [n for n in between if n.size >= size * 0.8]
+    middle = [n for n in full if abs(n.base - brace.base) < size * 0.3]
+    rows = [n for n in full if abs(n.base - brace.base) >= size * 0.3]
+    if not middle or not rows:
+        return between
+    edge = max(n.x1 for n in rows)
+    if any(n.x0 <= edge for n in middle):      # a middle row (three rows, or an odd count)
+        return between
+    start = min(n.x0 for n in middle)
+    return [n for n in between if n.x0 < start]
 
 
 def _column_spec(cells: list[list[list[Node]]], columns: list[tuple], left: Node, right: Node) -> str | None:

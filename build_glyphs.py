@@ -104,7 +104,7 @@ _TEX_GLYPH_NAMES = {
     "bracketrightex": "⎥", "bracketrightbt": "⎦", "radicalbt": "⎷", "radicalvertex": "⏐", "radicaltp": "⏐",
     "arrowvertex": "⏐", "arrowdblvertex": "‖", "emptyset": "∅", "universal": "∀", "existential": "∃",
     "logicalnot": "¬", "perpendicular": "⊥", "turnstileleft": "⊢", "angle": "∠", "triangle": "△",
-    "barex": "⏐", "dotacc": "˙", "ddotacc": "¨", "vec": "\u20d7", "dotaccent": "˙", "dieresis": "¨",
+    "barex": "⏐", "bardblex": "‖", "dotacc": "˙", "ddotacc": "¨", "vec": "\u20d7", "dotaccent": "˙", "dieresis": "¨",
     "colonequal": "≔", "defines": "≜", "arrowhookleft": HOOKS[0], "arrowhookright": HOOKS[1],
     "dblarrowheadright": "↠", "dblarrowheadleft": "↞", "arrowlefttophalf": "↼", "arrowleftbothalf": "↽",
     "arrowrighttophalf": "⇀", "arrowrightbothalf": "⇁", "harpoonleftright": "⇌", "harpoonrightleft": "⇋",

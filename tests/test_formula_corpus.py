@@ -34,15 +34,16 @@ FOURTH_BODY = ["tufte-d", "kp-d", "termes-d", "fourier-d"]
 FIFTH_BODY = ["tufte-e", "euler-e", "libertinus-e", "charter-e"]
 SIXTH_BODY = ["tufte-f", "fira-f", "cmbright-f", "garamond-f", "libertine-f"]
 SEVENTH_BODY = ["tufte-g", "bonum-g", "stix2t1-g", "schola-g"]
+EIGHTH_BODY = ["tufte-h", "ncm-h", "utopia-h"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
     assert set(corpus) >= {"tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips",
                            *SECOND_BODY, *THIRD_BODY, *FOURTH_BODY, *FIFTH_BODY, *SIXTH_BODY,
-                           *SEVENTH_BODY}
+                           *SEVENTH_BODY, *EIGHTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -75,19 +76,21 @@ def test_second_body_per_set_up(corpus, name):
     assert result["similarity"] >= 0.98, (name, result["similarity"], wrong)
 
 
-@pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY)
+@pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth, fifth, sixth and seventh bodies, each held out in its turn (first scores 5-57 %,
-    39-72 %, 0-73 % and 62-69 % exact), held where the builder stands on them so that they can only
-    move up, nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
+    """The fourth to eighth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    62-69 % and 28-33 % exact), held where the builder stands on them so that they can only move up,
+    nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
     alone); the sixth's too: its OpenType set-ups spell \\bm as \\symbfit, and Fira Math prints no
-    glyph for ⊤, ⋮, ⋱ or ⪰ and its \\mathcal as plain letters."""
+    glyph for ⊤, ⋮, ⋱ or ⪰ and its \\mathcal as plain letters; the eighth's most of all: 8 of its 18
+    formulas spell bold Greek \\boldsymbol (and under New Computer Modern, which has no bold maths
+    version, \\boldsymbol prints the regular letter), two more \\Biggl and \\stackrel."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
-        (0.80, 0.98) if name in SEVENTH_BODY else (0.75, 0.98)
+        (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -190,6 +193,21 @@ def test_what_the_seventh_body_prints_is_read_from_the_fonts_and_the_geometry(co
         for n, latex in expected.items():
             got = found[number(name, n)]
             assert latex in got, (name, n, got)
+
+
+def test_what_the_eighth_body_prints_is_read_from_the_fonts_and_the_geometry(corpus):
+    """The eighth body's constructs: a two-word operator's name never runs on into the name after it
+    (`\\operatorname*{arg\\,max}_{…}\\operatorname{UCB}(a)`, with or without a space the text layer
+    shows), what follows a `cases` block on the row of its middle stays out of its rows, and
+    mathdesign's extension bars (named "bardblex") are a norm's."""
+    for name in EIGHTH_BODY:
+        found = _formulas(corpus[name])
+        search = "1.2"
+        annealing = "4.4" if name == "utopia-h" else "1.18"
+        assert r"\operatorname*{arg\,max}_{a \in \{1, \dots, k\}}\operatorname{UCB}(a)" in found[search], (name, found[search])
+        assert found[annealing].endswith(r"\end{cases}, \quad t^{(k+1)} = \gamma t^{(k)}"), (name, found[annealing])
+    utopia = _formulas(corpus["utopia-h"])["2.6"]
+    assert r"\|\tilde{\mathbf{x}}^{(i)}\|_{\infty} \leq 3" in utopia, utopia
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
