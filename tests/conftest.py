@@ -108,6 +108,13 @@ def fresh_build(tmp_path_factory):
     return out, json.loads(proc.stdout)
 
 
+@pytest.fixture(scope="session")
+def formula_cache(tmp_path_factory) -> Path:
+    """Where this session builds the formula corpus's set-ups (tests/eval/formula_fidelity.py's cache):
+    one folder, so that a set-up two test modules score is built once."""
+    return tmp_path_factory.mktemp("formula-corpus")
+
+
 TAGS_FILE = ROOT / "tests" / "fixtures" / "search_tags.json"      # BeliefCraft's concept_tags.json format
 TABLES_FILE = ROOT / "tests" / "fixtures" / "search_tables.txt"   # one table name a line
 

@@ -20,12 +20,11 @@ import formula_fidelity  # tests/eval/formula_fidelity.py (pytest's pythonpath)
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
+def corpus(formula_cache):
     require_shared("tools/formula_score.py")
-    cache = tmp_path_factory.mktemp("formula-corpus")
     formulas = ROOT / "tests" / "formulas"
     return formula_fidelity.score_all([(name, formulas / f"{name}.pdf", formulas / f"setup-{name}.tex")
-                                       for name in formula_fidelity.setups()], cache)
+                                       for name in formula_fidelity.setups()], formula_cache)
 
 
 SECOND_BODY = ["tufte-b", "cm-b", "newpx-b", "lmmath-b", "stix2-b"]

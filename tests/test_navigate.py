@@ -425,15 +425,16 @@ def test_formula_search_finds_each_equation_of_the_sample_book_by_its_source(kb)
 
 
 @pytest.mark.parametrize("setup", ["cm", "newtx", "lmmath"])
-def test_formula_search_on_other_typesetting(setup):
-    """Our formula corpus typeset other ways, built, each formula the builder read searched by its source."""
+def test_formula_search_on_other_typesetting(setup, formula_cache):
+    """Our formula corpus typeset other ways, built (once a session, with test_formula_corpus.py), each
+    formula the builder read searched by its source."""
     from conftest import ROOT, require_shared
 
     require_shared("tools/formula_score.py")
     import formula_fidelity  # tests/eval/formula_fidelity.py (pytest's pythonpath)
 
     result = formula_fidelity.score(ROOT / "tests" / "formulas" / f"{setup}.pdf",
-                                    ROOT / "tests" / "formulas" / f"setup-{setup}.tex")
+                                    ROOT / "tests" / "formulas" / f"setup-{setup}.tex", formula_cache)
     kb = KnowledgeBase(result["db"])
     pairs = [("formula_" + r["number"].replace(".", "_"), r["source"]) for r in result["rows"]
              if not r["missing"] and r["service"].strip() and r["source"].strip()]
