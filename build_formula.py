@@ -708,13 +708,14 @@ def _set_minus(nodes: list[Node]) -> None:
 def _stacked_relations(nodes: list[Node]) -> list[Node]:
     """A sign centred over an equals sign, close above it: one relation (\\cong, \\doteq)."""
     lower = [n for n in nodes if n.kind == "sym" and n.tex == "="]
-    if not lower:
+    upper = [n for n in nodes if n.kind == "sym" and (n.tex, "=") in _STACKED]
+    if not lower or not upper:
         return nodes
     gone = set()
     for eq in lower:
-        for up in nodes:
-            tex = _STACKED.get((up.tex, eq.tex))
-            if tex is None or id(up) in gone or up.kind != "sym" or abs(up.cx - eq.cx) > eq.size * 0.1:
+        for up in upper:
+            tex = _STACKED[(up.tex, eq.tex)]
+            if id(up) in gone or abs(up.cx - eq.cx) > eq.size * 0.1:
                 continue
             same_size = abs(up.size - eq.size) < eq.size * 0.1
             if same_size and eq.top - eq.size * 0.4 < up.bottom <= eq.top + eq.size * 0.05:
