@@ -28,6 +28,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from build_common import OPENTYPE_SUFFIX
+
 
 # --------------------------------------------------------------------------- symbols
 """Symbols: what a character stands for in LaTeX, and what role it plays in a formula."""
@@ -81,7 +83,9 @@ SYMBOLS = {
     "≯": r"\ngtr", "⊋": r"\supsetneq", "↗": r"\nearrow", "↘": r"\searrow", "↖": r"\nwarrow",
     "↙": r"\swarrow", "⇑": r"\Uparrow", "⇓": r"\Downarrow", "↕": r"\updownarrow", "⇕": r"\Updownarrow",
     "↝": r"\leadsto", "∠": r"\angle", "∡": r"\measuredangle", "⊛": r"\circledast", "ℶ": r"\beth",
-    "⋈": r"\bowtie", "⊻": r"\veebar",
+    "⋈": r"\bowtie", "⊻": r"\veebar", "□": r"\Box", "◇": r"\Diamond", "◊": r"\lozenge", "■": r"\blacksquare",
+    "⧫": r"\blacklozenge", "⊡": r"\boxdot", "⊞": r"\boxplus", "⊠": r"\boxtimes", "⊟": r"\boxminus",
+    "♢": r"\diamondsuit", "♡": r"\heartsuit", "♠": r"\spadesuit", "♣": r"\clubsuit",
 }
 BIG_OPERATORS = set("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂⨀⨄⨆")
 RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\simeq", r"\cong", r"\equiv",
@@ -453,8 +457,15 @@ _MSBM_LOWER = dict(zip("`aghijklmnopqrstuvwxyz{|}~\x7f", (
     r"\hslash", r"\hbar", r"\backepsilon")))
 
 
+# The AMS symbol font A (MSAM) holds one diamond, \Diamond (\lozenge), at 0x06: its glyph is named
+# "diamond", which the Adobe list reads as the suit's black diamond, and other maps as the white one.
+_MSAM_DIAMONDS = set("♦♢◊◇")
+
+
 def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> Node:
     ch = _TWINS.get(ch, ch)
+    if ch in _MSAM_DIAMONDS and "MSAM" in font.upper():
+        ch = "◇"
     if ch in _MSBM_LOWER and "MSBM" in font.upper():
         tex = _MSBM_LOWER[ch]
         node = Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=tex, style="up", font=font, adv0=adv0,
@@ -478,9 +489,15 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     tex = _char_tex(ch, style)
     if plain is not None and style == "bf" and ch in GREEK and alphabet not in ("bf", "bfit"):
         # an OpenType maths font (one regular font holding every alphabet) tells upright bold Greek
-        # (\mathbf, \symbf) from bold italic (\bm, \symbfit); a bold Type 1 font's Greek stays \bm,
-        # as the class of the user's book writes it (\bm{\Sigma} prints upright there)
+        # (\mathbf, \symbf) from bold italic; a bold Type 1 font's Greek stays \bm, as the class of
+        # the user's book writes it (\bm{\Sigma} prints upright there)
         tex = rf"\mathbf{{{GREEK[ch]}}}"
+    elif plain is not None and style == "bfit" and alphabet not in ("bf", "bfit") and tex.startswith(r"\bm{") \
+            and font.endswith(OPENTYPE_SUFFIX):
+        # bold italic from an OpenType maths font's own alphabet: \boldsymbol (or \symbfit), as books
+        # set through unicode-math write it; bm needs a bold companion font these fonts lack (a Type 1
+        # font's Unicode-named glyphs, STIX Two's or Libertinus', stay \bm)
+        tex = r"\boldsymbol{" + tex[len(r"\bm{"):]
     node = Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=tex, style=style, font=font, adv0=adv0,
                 adv1=adv1)
     if extension:
@@ -1010,6 +1027,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     # a horizontal rule an upright one crosses is an array's (\hline), never a fraction's bar
     rules = [r for r in rules if not upright(r) and not any(r[0] < c[0] < r[2] and c[1] - 1 <= r[1] <= c[3] + 1
                                                             for c in columns)]
+    drawn = rules                  # every horizontal rule, whatever takes it below
     nodes = _words(nodes)
     nodes, rules = _braces(nodes, rules)
     nodes, rules = _roots(nodes, rules)
@@ -1018,7 +1036,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     nodes, rules = _fractions(nodes, rules)
     nodes, rules = _lines(nodes, rules)
     nodes = _limits(nodes)
-    nodes = _delimited(nodes, columns)
+    nodes = _delimited(nodes, columns, drawn)
     return nodes
 
 
@@ -1336,7 +1354,10 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
     ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op"
                                                                               and n.style == "up")
-                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS)), key=lambda n: -n.size)
+                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS)),
+                 # operators before relations: a limit hanging under a sum may stand over the next
+                 # row's relation (an align's rows), whose notes are rarer and set closer
+                 key=lambda n: (n.kind == "sym" and n.role == "rel", -n.size))
     if not ops:
         return nodes
     gone: set[int] = set()
@@ -1501,10 +1522,55 @@ def _grow_limit(seed: list[Node], pool: list[Node]) -> list[Node]:
     return group
 
 
-def _delimited(nodes: list[Node], columns: list[tuple] = ()) -> list[Node]:
+def _small_binomials(nodes: list[Node], size: float, rules: list[tuple] = ()) -> list[Node]:
+    """\\tbinom{m}{k} in a display: a pair of parentheses round two parts set one above the other,
+    smaller than the formula's type (text style sets a binomial's parts as scripts), with nothing
+    beside them and no rule between (a fraction's, whether or not it was read as one)."""
+    pairs = [n for n in nodes if n.kind == "sym" and n.ch in "()"]
+    made, used = [], set()
+    for left in pairs:
+        if left.ch != "(" or id(left) in used:
+            continue
+        right = min((r for r in pairs if r.ch == ")" and r.x0 >= left.x1 and id(r) not in used
+                     and abs(r.top - left.top) < 1 and abs(r.bottom - left.bottom) < 1),
+                    key=lambda r: r.x0, default=None)
+        if right is None:
+            continue
+        between = [n for n in nodes if left.x1 <= n.cx <= right.x0 and left.top <= n.cy <= left.bottom
+                   and n is not left and n is not right]
+        if len(between) < 2 or any(n.kind != "sym" or n.size > size * SMALL_PARTS for n in between) or \
+                any(n.top < left.top - 1 or n.bottom > left.bottom + 1 for n in between):
+            continue
+        upper = [n for n in between if n.cy < left.cy]
+        lower = [n for n in between if n.cy >= left.cy]
+        if not upper or not lower:
+            continue
+        part = max(n.size for n in between)
+        if any(max(n.base for n in g if n.size >= part * 0.9) - min(n.base for n in g if n.size >= part * 0.9) > 1
+               for g in (upper, lower) if any(n.size >= part * 0.9 for n in g)):
+            continue      # each part is one line of type (stacked glyphs in a part are a fraction's)
+        if min(n.base for n in lower) - max(n.base for n in upper) < part * 0.4 or \
+                min(n.x0 for n in upper) >= max(n.x1 for n in lower) or min(n.x0 for n in lower) >= max(n.x1 for n in upper):
+            continue
+        if any(left.x1 <= r[0] + 1 and r[2] - 1 <= right.x0 and max(n.bottom for n in upper) - 1 <= r[1]
+               and r[3] <= min(n.top for n in lower) + 1 for r in rules):
+            continue
+        node = _composite("binom", [left, right] + between, left.base, size, num=_scripts(upper),
+                          den=_scripts(lower), small=True)
+        used.update(id(n) for n in [left, right] + between)
+        made.append(node)
+    return [n for n in nodes if id(n) not in used] + made if made else nodes
+
+
+SMALL_PARTS = 0.85   # of the formula's size: a text-style binomial's parts are scripts
+
+
+def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] = ()) -> list[Node]:
     """Rows between two tall matching delimiters are a matrix (an array, where upright rules
-    divide its columns); rows after an opening brace that nothing closes are `cases`."""
+    divide its columns); rows after an opening brace that nothing closes are `cases`; small parts
+    in parentheses, a text-style binomial (`rules`: the formula's horizontal rules)."""
     size = _size(nodes)
+    nodes = _small_binomials(nodes, size, rules)
     tall = sorted((n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6),
                   key=lambda n: n.x0)
     if not tall:
@@ -1638,6 +1704,12 @@ COLUMN_ALIGN = 0.5   # pt: cells lined up on an edge or their middles stand this
 COLUMN_MISALIGNED = 1.0   # pt: ... and middles this far apart are not centred
 
 
+LIST_GAP = 0.8              # em: a comma this far from what follows separates a display's parts (\quad)
+DELIMITER_FACTOR = 0.901    # TeX's \delimiterfactor: a \right delimiter covers this share of its group
+DELIMITER_SHORTFALL = 5.0   # pt at 10pt: ... or comes at most this short of it (\delimitershortfall)
+AXIS_SLACK = 0.1            # of the bar's height: its middle and its group's stand this close
+
+
 def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
     """A tall bar that no bar before it opens closes a group opened by nothing: \\left. … \\right|
     (an evaluation, \\left. \\frac{x^3}{3} \\right|_0^1).  The invisible opening goes after the last
@@ -1649,11 +1721,34 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
     if not any(n.size < bar.size * 0.85 and -0.5 <= n.x0 - bar.x1 < bar.size * 0.3 and
                (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35) for n in nodes):
         return []
-    level = [n for n in nodes if n is not bar and n.x1 <= bar.x0 and n.top < bar.cy < n.bottom]
+    level = sorted((n for n in nodes if n is not bar and n.x1 <= bar.x0 and n.top < bar.cy < n.bottom),
+                   key=lambda n: n.x0)
     if not level:
         return []
-    relations = [n for n in level if n.kind == "sym" and n.role == "rel"]
-    at = max(n.x1 for n in relations) + 0.01 if relations else min(n.x0 for n in level) - 0.01
+    # the group starts after the last relation, or the last comma a quad sets apart from what follows
+    # (a list's next item), outside the brackets before the bar: never inside a pair of parentheses
+    depth, starts = 0, []
+    for k, n in enumerate(level):
+        if n.kind == "sym" and n.role == "open":
+            depth += 1
+        elif n.kind == "sym" and n.role == "close":
+            depth -= 1
+        elif n.kind == "sym" and (n.role == "rel" or n.ch == "," and k + 1 < len(level)
+                                  and level[k + 1].x0 - n.x1 >= n.size * LIST_GAP):
+            starts.append((depth, n.x1))
+    starts = [x for d, x in starts if d == depth]
+    at = max(starts) + 0.01 if starts else level[0].x0 - 0.01
+    # \right| grows to cover what \left. opened (TeX: at least 0.901 of twice the content's reach from
+    # the axis, and no more than 5pt short of it); a bar shorter than that is a fixed size, \Big|.  The
+    # content is what stands on the bar's row, beside it (an aligned block's other rows are not in it)
+    inside = [n for n in nodes if n is not bar and at <= n.cx < bar.x0 and bar.top <= n.cy <= bar.bottom]
+    reach = max((max(bar.cy - n.top, n.bottom - bar.cy) for n in inside), default=0.0)
+    # (both are centred on the maths axis: a bar off the content's middle is measured on another line
+    # than TeX's, and says nothing here)
+    middle = (min((n.top for n in inside), default=bar.cy) + max((n.bottom for n in inside), default=bar.cy)) / 2
+    if abs(middle - bar.cy) < bar.height * AXIS_SLACK and \
+            bar.height < max(2 * reach * DELIMITER_FACTOR, 2 * reach - DELIMITER_SHORTFALL * bar.size / 10) - 0.5:
+        return []
     bar.tex, bar.role = r"\right" + FENCES[bar.ch], "close"
     return [Node("sym", at, at, bar.cy, bar.cy, bar.base, bar.size, tex=r"\left.", role="open", adv0=at, adv1=at)]
 
@@ -2021,7 +2116,7 @@ def _tex(n: Node) -> list[str]:
         out = [command, "{", *_row_tex(n.parts["body"]), "}"]
         return out + [mark, "{", *_row_tex(n.parts["note"]), "}"] if n.parts["note"] else out
     if k == "binom":
-        return [r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
+        return [r"\tbinom" if n.parts.get("small") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
 
 
@@ -2194,7 +2289,7 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
             den, i = _plain_arg(tokens, i, text)
             wrap = lambda s: s.strip() if re.fullmatch(r"[\w′.]+", s.strip()) else f"({s.strip()})"
             out += f"{wrap(num)}/{wrap(den)}"
-        elif t == r"\binom":
+        elif t in (r"\binom", r"\tbinom", r"\dbinom"):
             top, i = _plain_arg(tokens, i, text)
             bottom, i = _plain_arg(tokens, i, text)
             out += f"C({top.strip()}, {bottom.strip()})"
@@ -2388,6 +2483,9 @@ def _ruled_array(rows: list[list[Node]], rules: list[tuple], size: float) -> lis
     return out + [r"\end{array}"]
 
 
+DROPPED_LABEL = 1.8   # em: a number dropped below its row stands about a line's pitch under it
+
+
 def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float = 0.0) -> NumberedRows:
     """LaTeX per equation number for a display block (all its lines, the numbers left out) and the
     baselines its numbers stand on.  One number is the whole block's (a split, an aligned or
@@ -2423,9 +2521,20 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
         texts = [render(_row_tex(_scripts(row))) for row in rows]
         out: dict[str, str] = {}
         carried: dict[int, str] = {}
+        level = {}
         for number, baseline in labels:
-            k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline), default=None)
-            if k is None or abs(bases[k] - baseline) > size * 0.6:
+            k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline))
+            if abs(bases[k] - baseline) <= size * 0.6:
+                level[number] = k
+        for number, baseline in labels:
+            k = level.get(number)
+            if k is None:
+                # a number amsmath dropped to the line below its row (the row left it no room): the
+                # nearest row above it that no number stands level with
+                above = [i for i in range(len(rows)) if 0 < baseline - bases[i] <= size * DROPPED_LABEL
+                         and i not in level.values()]
+                k = max(above, key=lambda i: bases[i]) if above else None
+            if k is None:
                 out[number] = ""
                 continue
             out[number] = texts[k]

@@ -42,9 +42,10 @@ def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
 
 _ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
 SCRIPT_SIZE = 0.85       # of a word's size: a run set smaller than this is a script or a mark
-# digits glued to a word ("REWARD234"), never to a relation or operator sign: "i=1" at a page's foot
-# is a sum's lower limit, not its folio
-_GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=[^\d=<>+−])|(?<=[^\d=<>+−])(\d{1,4})$")
+# digits glued to a word ("REWARD234"), never to a relation or operator sign ("i=1" at a page's foot
+# is a sum's lower limit) nor to a point or comma: "1.5b" and "2.12" are an equation's or a section's
+# number, not a folio
+_GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=[^\d=<>+−.,])|(?<=[^\d=<>+−.,])(\d{1,4})$")
 
 
 def _script_digits(word) -> bool:

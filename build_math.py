@@ -775,9 +775,13 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     # where the block's numbers stand, at the right edge or the left (a tag in words stands there too)
     right = [drops[id(line)][-1].x1 for line in block if drops[id(line)] and drops[id(line)][-1] is line.words[-1]]
     left = [drops[id(line)][0].x0 for line in block if drops[id(line)] and drops[id(line)][0] is line.words[0]]
+    # a row whose number stands alone on the line below it (amsmath drops a number a row leaves no room
+    # for): words in parentheses at its end are the row's, not a tag of its own
+    numbered_below = {id(above) for above, below in zip(block, block[1:])
+                      if drops[id(below)] and len(drops[id(below)]) == len(below.words)}
     for line in block:
         number, drop = numbers[id(line)], drops[id(line)]
-        if not drop and (right or left) and len(line.words) > 1:
+        if not drop and (right or left) and len(line.words) > 1 and id(line) not in numbered_below:
             drop = _word_tag(line, max(right) if right else None, min(left) if left else None, body)
             number = WORD_TAG if drop else None
         if drop:
