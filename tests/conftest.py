@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -45,18 +46,65 @@ def pytest_collection_modifyitems(session, config, items):
 
 @pytest.fixture(scope="session", autouse=True)
 def corpus_books_building(request, tmp_path_factory):
-    """When the session holds test_corpora.py's tests, which need every corpus book, the books are
-    built from its start, in the background at the lowest priority (test_corpora.start_builds); a
-    session of other tests builds only the books it asks for, when it asks."""
+    """Work the session's tests will wait for, started with the session so that it runs while other
+    tests leave a CPU idle.  When the session holds test_corpora.py's tests, which need every corpus
+    book, the books are built in the background at the lowest priority (test_corpora.start_builds); a
+    session of other tests builds only the books it asks for, when it asks.  The sample book's two
+    builds (fresh_build, tagged_db) start at once beside the tests, and the formula corpus's set-ups
+    (test_formula_corpus.py) at a priority between the tests' and the corpus books'."""
+    modules = {getattr(item.module, "__name__", "") for item in request.session.items}
+    fixtures = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     stop = None
-    if CORPORA.is_dir() and any(getattr(item.module, "__name__", "") == "test_corpora"
-                                for item in request.session.items):
+    if CORPORA.is_dir() and "test_corpora" in modules:
         from test_corpora import start_builds
 
         stop = start_builds(tmp_path_factory)
+    if "fresh_build" in fixtures:
+        out = tmp_path_factory.mktemp("build") / "knowledge.sqlite"
+        _STARTED["fresh_build"] = _BACKGROUND.submit(_build_sample, out, "--json")
+    if "tagged_db" in fixtures:
+        out = tmp_path_factory.mktemp("tagged") / "tagged.sqlite"
+        _STARTED["tagged_db"] = _BACKGROUND.submit(_build_sample, out, "--tags", str(TAGS_FILE),
+                                                   "--tables", str(TABLES_FILE))
+    if "test_formula_corpus" in modules and (SHARED / "tools" / "formula_score.py").exists():
+        _STARTED["formula_corpus"] = _BACKGROUND.submit(score_formula_corpus, request.getfixturevalue("formula_cache"))
     yield
+    for future in _STARTED.values():
+        future.cancel()
     if stop:
         stop()
+
+
+# Work started with the session (corpus_books_building), by name; a fixture takes its result, or does
+# the work itself when nothing started it (a session of a few tests).
+_BACKGROUND = ThreadPoolExecutor(max_workers=3, thread_name_prefix="session-start")
+_STARTED: dict[str, Future] = {}
+FORMULA_CORPUS_NICE = 10    # the formula corpus's builds yield to the tests, the corpus books' to them
+
+
+def started_work(name: str, work):
+    """The result of the work started for `name` with the session, else of `work()` now."""
+    future = _STARTED.pop(name, None)
+    if future is not None and not future.cancel():
+        return future.result()
+    return work()
+
+
+def _build_sample(out: Path, *options: str):
+    """build_db.py on the sample book into `out` (its JSON report with --json, else None)."""
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
+                           *options], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    return (out, json.loads(proc.stdout)) if "--json" in options else out
+
+
+def score_formula_corpus(cache: Path) -> dict:
+    """Every set-up of the formula corpus built, served and scored (tests/eval/formula_fidelity.py)."""
+    import formula_fidelity   # tests/eval (pytest's pythonpath)
+
+    formulas = ROOT / "tests" / "formulas"
+    return formula_fidelity.score_all([(name, formulas / f"{name}.pdf", formulas / f"setup-{name}.tex")
+                                       for name in formula_fidelity.setups()], cache, nice=FORMULA_CORPUS_NICE)
 
 
 def require_corpora() -> Path:
@@ -100,12 +148,10 @@ def labels() -> list[dict]:
 
 @pytest.fixture(scope="session")
 def fresh_build(tmp_path_factory):
-    """The sample book built now by build_db.py (a real build, compared to the committed file)."""
-    out = tmp_path_factory.mktemp("build") / "knowledge.sqlite"
-    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out),
-                           "--quiet", "--json"], capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    return out, json.loads(proc.stdout)
+    """The sample book built by build_db.py in this session (a real build, compared to the committed
+    file): (its path, its JSON report)."""
+    return started_work("fresh_build", lambda: _build_sample(tmp_path_factory.mktemp("build") / "knowledge.sqlite",
+                                                         "--json"))
 
 
 @pytest.fixture(scope="session")
@@ -122,12 +168,8 @@ TABLES_FILE = ROOT / "tests" / "fixtures" / "search_tables.txt"   # one table na
 @pytest.fixture(scope="session")
 def tagged_db(tmp_path_factory) -> Path:
     """The sample book built by build_db.py with our tags file (their format) and a table list."""
-    out = tmp_path_factory.mktemp("tagged") / "tagged.sqlite"
-    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
-                           "--tags", str(TAGS_FILE), "--tables", str(TABLES_FILE)],
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return started_work("tagged_db", lambda: _build_sample(tmp_path_factory.mktemp("tagged") / "tagged.sqlite",
+                                                       "--tags", str(TAGS_FILE), "--tables", str(TABLES_FILE)))
 
 
 def start_server(*args: str, env: dict | None = None, port: int | None = None, serve_args: tuple = (),

@@ -76,7 +76,7 @@ _BUILT: dict = {}      # name -> (name, knowledge file, build report)
 _PENDING: dict = {}    # name -> (knowledge file, Future of its report): built in the background
 _AGAIN: dict = {}      # a second build of a book, made beside the first ones
 _RUNNING: set = set()  # build processes not finished
-REBUILT = "stopt"      # the book built twice to show a build is deterministic
+REBUILT = "kaobook_doc"  # built twice to show a build is deterministic: side notes, margin floats, 42 pages
 BACKGROUND_NICE = 19   # the background builds yield the CPUs to every other test
 
 

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import statistics
+import shutil
 import subprocess
 import sys
 import time
@@ -118,9 +119,9 @@ def builder_hash() -> str:
     return h.hexdigest()
 
 
-def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | None = None) -> Path:
+def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | None = None, nice: int = 0) -> Path:
     """The knowledge file of a PDF in the cache folder, built (or rebuilt when stale) by build_db.py
-    (with `workers` processes; the builder's default when None)."""
+    (with `workers` processes, the builder's default when None; at priority `nice`, where `nice` runs)."""
     cache.mkdir(parents=True, exist_ok=True)
     out = cache / f"{pdf.stem}.sqlite"
     stamp = cache / f"{pdf.stem}.stamp.json"
@@ -131,8 +132,10 @@ def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | N
         print(f"building {pdf.name} -> {out} ...", file=sys.stderr, flush=True)
     t = time.perf_counter()
     env = {**os.environ, "BUILD_DB_WORKERS": str(workers)} if workers else None
-    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out), "--quiet"],
-                          capture_output=True, text=True, env=env)
+    command = [sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out), "--quiet"]
+    if nice and shutil.which("nice"):
+        command = ["nice", "-n", str(nice)] + command
+    proc = subprocess.run(command, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"build of {pdf} failed: {proc.stderr[-2000:]}")
     stamp.write_text(json.dumps(want))

@@ -82,18 +82,20 @@ def _serve(db: Path, attempts: int = 3):
     raise RuntimeError("server did not start")
 
 
-def score(pdf: Path, main_tex: Path, cache: Path = DEFAULT_CACHE, workers: int | None = None) -> dict:
-    """formula_score.py's verdict on a PDF's served formulas against its LaTeX source, with per-formula rows."""
-    return score_knowledge(knowledge_file(pdf, cache / pdf.parent.name, quiet=True, workers=workers), main_tex)
+def score(pdf: Path, main_tex: Path, cache: Path = DEFAULT_CACHE, workers: int | None = None, nice: int = 0) -> dict:
+    """formula_score.py's verdict on a PDF's served formulas against its LaTeX source, with per-formula
+    rows (the PDF built with `workers` processes, at priority `nice`)."""
+    return score_knowledge(knowledge_file(pdf, cache / pdf.parent.name, quiet=True, workers=workers, nice=nice),
+                           main_tex)
 
 
-def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE) -> dict[str, dict]:
+def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE, nice: int = 0) -> dict[str, dict]:
     """score() for each (name, PDF, source), as many at once as there are CPUs, each built by one
     process: a set-up's PDF is a few pages, whose build is mostly start-up and one thread's work."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-        futures = {name: pool.submit(score, pdf, tex, cache, 1) for name, pdf, tex in jobs}
+        futures = {name: pool.submit(score, pdf, tex, cache, 1, nice) for name, pdf, tex in jobs}
         return {name: future.result() for name, future in futures.items()}
 
 
