@@ -1966,8 +1966,22 @@ def _relation_bars(row: list[Node]) -> list[Node]:
         if n.tex != "|":
             gap += (PARALLEL_GAP - RELATION_GAP) * n.size   # a norm's bars spaced by hand (\,\|\,) stay \|
         if left - ordered[k - 1].x1 >= gap and ordered[k + 1].x0 - right >= gap:
-            n.tex = r"\mid" if n.tex == "|" else r"\parallel"
+            size = next((name for least, name in BIG_SIZES if n.height >= n.size * least), None)
+            gaps = (left - ordered[k - 1].x1, ordered[k + 1].x0 - right)
+            if size and n.size * BIG_RELATION_GAP <= min(gaps) and max(gaps) < n.size * LIST_GAP:
+                n.tex = size + "m" + n.tex     # a bar of a fixed big size spaced as a relation: \bigm| (\Bigm\|)
+            else:
+                n.tex = r"\mid" if n.tex == "|" else r"\parallel"
     return row
+
+
+# The heights of TeX's fixed delimiter sizes, in ems of the formula's type: \big 1.2, \Big 1.8, \bigg
+# 2.4, \Bigg 3.0; each name is taken from a little under its height (a text bar is about 1 em).
+BIG_SIZES = ((2.7, r"\Bigg"), (2.1, r"\bigg"), (1.5, r"\Big"), (1.15, r"\big"))
+# ... spaced as a relation by TeX (\bigm: a thick space, 0.28 em, each side, clear of the neighbours'
+# ink), not by hand (`\,\big|\,`: a thin space, 0.17 em, and the bearings), nor a quad or more apart
+# from what stands beside it (a bar between an array's columns, a delimiter left unpaired)
+BIG_RELATION_GAP = 0.3
 
 
 def _script_primes(row: list[Node]) -> None:
@@ -2247,7 +2261,8 @@ _SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈"
            "↦", "∝", "+", "−", "±", "∓", "×", "÷", "∪", "∩", "∧", "∨", "≪", "≫", "⟶", "⟵", ":=", "⟺", "⟹", "⟸", "⟷",
            "≔", "∥", "⩽", "⩾", "∵", "∴", "↪", "↩", "↠", "↞", "⇌", "⇋"}
 _DROPPED = {r"\hline", r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
-            r"\Bigr", r"\displaystyle", r"\textstyle", r"\limits", r"\nolimits", r"\!", r"\not"}
+            r"\Bigr", r"\bigm", r"\Bigm", r"\biggm", r"\Biggm", r"\displaystyle", r"\textstyle", r"\limits",
+            r"\nolimits", r"\!", r"\not"}
 _WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathds", r"\mathbbm", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
              r"\mathsf", r"\mathtt", r"\text", r"\operatorname", r"\operatorname*", r"\mathscr", r"\symbfit"}
 _ACCENT_MARKS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0304",
