@@ -50,8 +50,8 @@ def corpus_books_building(request, tmp_path_factory):
     tests leave a CPU idle.  When the session holds test_corpora.py's tests, which need every corpus
     book, the books are built in the background at the lowest priority (test_corpora.start_builds); a
     session of other tests builds only the books it asks for, when it asks.  The sample book's two
-    builds (fresh_build, tagged_db) start at once beside the tests, and the formula corpus's set-ups
-    (test_formula_corpus.py) at a priority between the tests' and the corpus books'."""
+    builds (fresh_build, tagged_db) and the formula corpus's set-ups (test_formula_corpus.py) start at
+    once too, each at a priority below the tests' and above the corpus books'."""
     modules = {getattr(item.module, "__name__", "") for item in request.session.items}
     fixtures = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     stop = None
@@ -61,11 +61,11 @@ def corpus_books_building(request, tmp_path_factory):
         stop = start_builds(tmp_path_factory)
     if "fresh_build" in fixtures:
         out = tmp_path_factory.mktemp("build") / "knowledge.sqlite"
-        _STARTED["fresh_build"] = _BACKGROUND.submit(_build_sample, out, "--json")
+        _STARTED["fresh_build"] = _BACKGROUND.submit(_build_sample, out, "--json", nice=SAMPLE_BUILDS_NICE)
     if "tagged_db" in fixtures:
         out = tmp_path_factory.mktemp("tagged") / "tagged.sqlite"
         _STARTED["tagged_db"] = _BACKGROUND.submit(_build_sample, out, "--tags", str(TAGS_FILE),
-                                                   "--tables", str(TABLES_FILE))
+                                                   "--tables", str(TABLES_FILE), nice=SAMPLE_BUILDS_NICE)
     if "test_formula_corpus" in modules and (SHARED / "tools" / "formula_score.py").exists():
         _STARTED["formula_corpus"] = _BACKGROUND.submit(score_formula_corpus, request.getfixturevalue("formula_cache"))
     yield
@@ -79,7 +79,9 @@ def corpus_books_building(request, tmp_path_factory):
 # the work itself when nothing started it (a session of a few tests).
 _BACKGROUND = ThreadPoolExecutor(max_workers=3, thread_name_prefix="session-start")
 _STARTED: dict[str, Future] = {}
-FORMULA_CORPUS_NICE = 10    # the formula corpus's builds yield to the tests, the corpus books' to them
+# The tests come first: the work started beside them yields to them, the earlier it is needed the less
+SAMPLE_BUILDS_NICE = 5      # the sample book's builds (the fourth test module needs one)
+FORMULA_CORPUS_NICE = 10    # the formula corpus's set-ups; the corpus books' builds yield to all (19)
 
 
 def started_work(name: str, work):
@@ -90,10 +92,12 @@ def started_work(name: str, work):
     return work()
 
 
-def _build_sample(out: Path, *options: str):
-    """build_db.py on the sample book into `out` (its JSON report with --json, else None)."""
-    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
-                           *options], capture_output=True, text=True, timeout=900)
+def _build_sample(out: Path, *options: str, nice: int = 0):
+    """build_db.py on the sample book into `out`, at priority `nice` (its JSON report with --json)."""
+    from evaluate import niced   # tests/eval (pytest's pythonpath)
+
+    proc = subprocess.run(niced([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
+                                 *options], nice), capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr
     return (out, json.loads(proc.stdout)) if "--json" in options else out
 

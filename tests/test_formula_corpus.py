@@ -218,8 +218,9 @@ def test_what_the_ninth_body_prints_is_read_from_the_fonts_and_the_geometry(corp
     to the line below its row (the row's "(complementary slackness)" is its own, not a tag); "(1.5b)" on
     a page's last line is no folio "1"; a sum's limit that hangs over the next row's relation is the
     sum's; the AMS symbol font's \\Box (a glyph with no Unicode) and \\Diamond; a text-style binomial
-    in a display (\\tbinom); an evaluation bar of a fixed size (\\Big|) opens no \\left. group; upright
-    bold small Greek (\\vect{\\mu}) is \\bm in a Type 1 font, \\mathbf in an OpenType one (unicode-math)."""
+    in a display (\\tbinom); a big bar spaced as a relation (\\bigm|); an evaluation bar of a fixed size
+    (\\Big|) opens no \\left. group; upright bold small Greek (\\vect{\\mu}) is \\bm in a Type 1 font,
+    \\mathbf in an OpenType one (unicode-math)."""
     for name in NINTH_BODY:
         found = _formulas(corpus[name])
         bold_mu = r"\mathbf{\mu}" if name == "erewhon-i" else r"\bm{\mu}"
@@ -229,6 +230,8 @@ def test_what_the_ninth_body_prints_is_read_from_the_fonts_and_the_geometry(corp
         assert found["1.12"].startswith(r"\mathbf{g}(\mathbf{x}^{*}) \leq \mathbf{0}"), (name, found["1.12"])
         assert found["1.13"].startswith(rf"{bold_mu} \geq \mathbf{{0}}, \quad{bold_mu}\odot\mathbf{{g}}(\mathbf{{x}}^{{*}}) = \mathbf{{0}}"), \
             (name, found["1.13"])
+        if name != "erewhon-i":   # (Erewhon Math's first larger bar is under the 1.15 em taken as \big: \mid)
+            assert r"\mathbf{G}\bm{\beta}\bigm|\|\bm{\beta}\|_{\infty} \leq 1\}" in found["1.17"], (name, found["1.17"])
         assert r"\psi = \Box\neg" in found["1.19"] and r"\models \Box(p \implies \Diamond q)" in found["1.19"], (name, found["1.19"])
         assert r"= \tbinom{m}{k}p^{k}(1-p)^{m-k}" in found["1.24"], (name, found["1.24"])
         assert r"P(C > c)dc" in found["1.26"] and r"\left." not in found["1.26"], (name, found["1.26"])

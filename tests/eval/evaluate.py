@@ -119,6 +119,11 @@ def builder_hash() -> str:
     return h.hexdigest()
 
 
+def niced(command: list[str], nice: int) -> list[str]:
+    """The command run at priority `nice` (as it is where the system has no `nice`, or `nice` is 0)."""
+    return ["nice", "-n", str(nice)] + command if nice and shutil.which("nice") else command
+
+
 def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | None = None, nice: int = 0) -> Path:
     """The knowledge file of a PDF in the cache folder, built (or rebuilt when stale) by build_db.py
     (with `workers` processes, the builder's default when None; at priority `nice`, where `nice` runs)."""
@@ -132,10 +137,8 @@ def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | N
         print(f"building {pdf.name} -> {out} ...", file=sys.stderr, flush=True)
     t = time.perf_counter()
     env = {**os.environ, "BUILD_DB_WORKERS": str(workers)} if workers else None
-    command = [sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out), "--quiet"]
-    if nice and shutil.which("nice"):
-        command = ["nice", "-n", str(nice)] + command
-    proc = subprocess.run(command, capture_output=True, text=True, env=env)
+    proc = subprocess.run(niced([sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out), "--quiet"], nice),
+                          capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"build of {pdf} failed: {proc.stderr[-2000:]}")
     stamp.write_text(json.dumps(want))

@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from evaluate import knowledge_file  # noqa: E402
+from evaluate import knowledge_file, niced  # noqa: E402
 
 FORMULAS = ROOT / "tests" / "formulas"
 TOOLS = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared") / "tools"
@@ -53,15 +53,15 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _serve(db: Path, attempts: int = 3):
+def _serve(db: Path, attempts: int = 3, nice: int = 0):
     """`rag.py serve` on a free loopback port; (process, base url) once /health answers.  Another
     process may take the port between our look and the server's bind (set-ups are scored side by
     side): a server that exits is started again on another port."""
     for attempt in range(attempts):
         port = _free_port()
         log = tempfile.TemporaryFile("w+")
-        proc = subprocess.Popen([sys.executable, str(ROOT / "rag.py"), "--db", str(db), "serve", "--port", str(port)],
-                                stdout=log, stderr=log, text=True)
+        proc = subprocess.Popen(niced([sys.executable, str(ROOT / "rag.py"), "--db", str(db), "serve", "--port", str(port)],
+                                       nice), stdout=log, stderr=log, text=True)
         base = f"http://127.0.0.1:{port}"
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -86,7 +86,7 @@ def score(pdf: Path, main_tex: Path, cache: Path = DEFAULT_CACHE, workers: int |
     """formula_score.py's verdict on a PDF's served formulas against its LaTeX source, with per-formula
     rows (the PDF built with `workers` processes, at priority `nice`)."""
     return score_knowledge(knowledge_file(pdf, cache / pdf.parent.name, quiet=True, workers=workers, nice=nice),
-                           main_tex)
+                           main_tex, nice)
 
 
 def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE, nice: int = 0) -> dict[str, dict]:
@@ -99,14 +99,15 @@ def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE, n
         return {name: future.result() for name, future in futures.items()}
 
 
-def score_knowledge(db: Path, main_tex: Path) -> dict:
-    """formula_score.py's verdict on a knowledge file, served, against the LaTeX source it was built from."""
+def score_knowledge(db: Path, main_tex: Path, nice: int = 0) -> dict:
+    """formula_score.py's verdict on a knowledge file, served, against the LaTeX source it was built
+    from (the server and the judge run at priority `nice`)."""
     if not FORMULA_SCORE.is_file():
         raise FileNotFoundError(f"{FORMULA_SCORE} not found (the shared tools folder beside the checkout)")
-    proc, base = _serve(db)
+    proc, base = _serve(db, nice=nice)
     try:
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
-            run = subprocess.run([sys.executable, str(FORMULA_SCORE), base, str(main_tex), "--json", out.name],
+            run = subprocess.run(niced([sys.executable, str(FORMULA_SCORE), base, str(main_tex), "--json", out.name], nice),
                                  capture_output=True, text=True, timeout=600)
             if run.returncode != 0:
                 raise RuntimeError(f"formula_score.py failed: {run.stderr[-2000:]}")
