@@ -51,7 +51,7 @@ def corpus_books_building(request, tmp_path_factory):
     book, the books are built in the background at the lowest priority (test_corpora.start_builds); a
     session of other tests builds only the books it asks for, when it asks.  The sample book's two
     builds (fresh_build, tagged_db) and the formula corpus's set-ups (test_formula_corpus.py) start at
-    once too, each at a priority below the tests' and above the corpus books'."""
+    once too, the latter at a priority below the tests' and above the corpus books'."""
     modules = {getattr(item.module, "__name__", "") for item in request.session.items}
     fixtures = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     stop = None
@@ -79,9 +79,11 @@ def corpus_books_building(request, tmp_path_factory):
 # the work itself when nothing started it (a session of a few tests).
 _BACKGROUND = ThreadPoolExecutor(max_workers=3, thread_name_prefix="session-start")
 _STARTED: dict[str, Future] = {}
-# The tests come first: the work started beside them yields to them, the earlier it is needed the less
-SAMPLE_BUILDS_NICE = 5      # the sample book's builds (the fourth test module needs one)
-FORMULA_CORPUS_NICE = 10    # the formula corpus's set-ups; the corpus books' builds yield to all (19)
+# Work needed early runs beside the tests as an equal, work needed later yields to them: the sample
+# book's builds (the fourth test module waits for one; at nice 5 it waited a minute, measured), the
+# formula corpus's set-ups at nice 10, the corpus books at nice 19 (test_corpora.BACKGROUND_NICE)
+SAMPLE_BUILDS_NICE = 0
+FORMULA_CORPUS_NICE = 10
 
 
 def started_work(name: str, work):
