@@ -59,13 +59,9 @@ def corpus_books_building(request, tmp_path_factory):
         from test_corpora import start_builds
 
         stop = start_builds(tmp_path_factory)
-    if "fresh_build" in fixtures:
-        out = tmp_path_factory.mktemp("build") / "knowledge.sqlite"
-        _STARTED["fresh_build"] = _BACKGROUND.submit(_build_sample, out, "--json", nice=SAMPLE_BUILDS_NICE)
-    if "tagged_db" in fixtures:
-        out = tmp_path_factory.mktemp("tagged") / "tagged.sqlite"
-        _STARTED["tagged_db"] = _BACKGROUND.submit(_build_sample, out, "--tags", str(TAGS_FILE),
-                                                   "--tables", str(TABLES_FILE), nice=SAMPLE_BUILDS_NICE)
+    for name in ("fresh_build", "tagged_db"):
+        if name in fixtures:
+            _STARTED[name] = _BACKGROUND.submit(_sample_build(name, tmp_path_factory))
     if "test_formula_corpus" in modules and (SHARED / "tools" / "formula_score.py").exists():
         _STARTED["formula_corpus"] = _BACKGROUND.submit(score_formula_corpus, request.getfixturevalue("formula_cache"))
     yield
@@ -79,10 +75,9 @@ def corpus_books_building(request, tmp_path_factory):
 # the work itself when nothing started it (a session of a few tests).
 _BACKGROUND = ThreadPoolExecutor(max_workers=3, thread_name_prefix="session-start")
 _STARTED: dict[str, Future] = {}
-# Work needed early runs beside the tests as an equal, work needed later yields to them: the sample
-# book's builds (the fourth test module waits for one; at nice 5 it waited a minute, measured), the
-# formula corpus's set-ups at nice 10, the corpus books at nice 19 (test_corpora.BACKGROUND_NICE)
-SAMPLE_BUILDS_NICE = 0
+# Work needed early runs beside the tests as an equal (the sample book's builds: the fourth test module
+# waits for one; at nice 5 it waited a minute, measured), work needed later yields to them: the formula
+# corpus's set-ups at nice 10, the corpus books at nice 19 (test_corpora.BACKGROUND_NICE)
 FORMULA_CORPUS_NICE = 10
 
 
@@ -94,14 +89,19 @@ def started_work(name: str, work):
     return work()
 
 
-def _build_sample(out: Path, *options: str, nice: int = 0):
-    """build_db.py on the sample book into `out`, at priority `nice` (its JSON report with --json)."""
-    from evaluate import niced   # tests/eval (pytest's pythonpath)
+def _sample_build(name: str, tmp_path_factory):
+    """The work behind the fixture `name`: build_db.py on the sample book, plain (fresh_build: the file
+    and its JSON report) or with our tags file and table list (tagged_db: the file)."""
+    folder, file, options = {"fresh_build": ("build", "knowledge.sqlite", ("--json",)),
+                             "tagged_db": ("tagged", "tagged.sqlite", ("--tags", str(TAGS_FILE), "--tables", str(TABLES_FILE)))}[name]
 
-    proc = subprocess.run(niced([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
-                                 *options], nice), capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    return (out, json.loads(proc.stdout)) if "--json" in options else out
+    def build():
+        out = tmp_path_factory.mktemp(folder) / file
+        proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(BOOK_PDF), "-o", str(out), "--quiet",
+                               *options], capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stderr
+        return (out, json.loads(proc.stdout)) if "--json" in options else out
+    return build
 
 
 def score_formula_corpus(cache: Path) -> dict:
@@ -156,8 +156,7 @@ def labels() -> list[dict]:
 def fresh_build(tmp_path_factory):
     """The sample book built by build_db.py in this session (a real build, compared to the committed
     file): (its path, its JSON report)."""
-    return started_work("fresh_build", lambda: _build_sample(tmp_path_factory.mktemp("build") / "knowledge.sqlite",
-                                                         "--json"))
+    return started_work("fresh_build", _sample_build("fresh_build", tmp_path_factory))
 
 
 @pytest.fixture(scope="session")
@@ -174,8 +173,7 @@ TABLES_FILE = ROOT / "tests" / "fixtures" / "search_tables.txt"   # one table na
 @pytest.fixture(scope="session")
 def tagged_db(tmp_path_factory) -> Path:
     """The sample book built by build_db.py with our tags file (their format) and a table list."""
-    return started_work("tagged_db", lambda: _build_sample(tmp_path_factory.mktemp("tagged") / "tagged.sqlite",
-                                                       "--tags", str(TAGS_FILE), "--tables", str(TABLES_FILE)))
+    return started_work("tagged_db", _sample_build("tagged_db", tmp_path_factory))
 
 
 def start_server(*args: str, env: dict | None = None, port: int | None = None, serve_args: tuple = (),

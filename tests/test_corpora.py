@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import pytest
 
 from conftest import CORPORA, ROOT, require_corpora
 
+from evaluate import niced  # tests/eval/evaluate.py (pytest's pythonpath)
 from score import passes, score, table  # tests/corpora/score.py (pytest's pythonpath)
 
 # Books with a key beside them in the corpus, and the two we keyed ourselves.
@@ -45,8 +45,7 @@ def build(pdf, out, workers: int | None = None, nice: int = 0):
     """build_db.py's JSON report of a PDF built into `out` (with `workers` processes, at `nice`)."""
     env = {**os.environ, "BUILD_DB_WORKERS": str(workers)} if workers else None
     command = [sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out), "--quiet", "--json"]
-    if nice and shutil.which("nice"):    # (not preexec_fn: builds are started from several threads)
-        command = ["nice", "-n", str(nice)] + command
+    command = niced(command, nice)       # (not preexec_fn: builds are started from several threads)
     # A session of its own: stopping a build stops the processes it reads and embeds with, which
     # hold its output pipe open.
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
