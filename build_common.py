@@ -20,12 +20,6 @@ class BuildError(Exception):
     """A build that cannot go on; the message is one actionable line."""
 
 
-# A maths font's technology, appended to its name by the glyph reader (build_glyphs) for the formula
-# writer (build_formula): an OpenType maths font holds every alphabet in one font, set through
-# unicode-math, where a Type 1 family has a font per alphabet and a bold companion.
-OPENTYPE_SUFFIX = " (OpenType)"
-
-
 # --------------------------------------------------------------------------- budget
 """Budget: text cut into pieces that fit the model's window."""
 

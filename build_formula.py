@@ -28,8 +28,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from build_common import OPENTYPE_SUFFIX
-
 
 # --------------------------------------------------------------------------- symbols
 """Symbols: what a character stands for in LaTeX, and what role it plays in a formula."""
@@ -492,12 +490,6 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
         # (\mathbf, \symbf) from bold italic; a bold Type 1 font's Greek stays \bm, as the class of
         # the user's book writes it (\bm{\Sigma} prints upright there)
         tex = rf"\mathbf{{{GREEK[ch]}}}"
-    elif plain is not None and style == "bfit" and alphabet not in ("bf", "bfit") and tex.startswith(r"\bm{") \
-            and font.endswith(OPENTYPE_SUFFIX):
-        # bold italic from an OpenType maths font's own alphabet: \boldsymbol (or \symbfit), as books
-        # set through unicode-math write it; bm needs a bold companion font these fonts lack (a Type 1
-        # font's Unicode-named glyphs, STIX Two's or Libertinus', stay \bm)
-        tex = r"\boldsymbol{" + tex[len(r"\bm{"):]
     node = Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=tex, style=style, font=font, adv0=adv0,
                 adv1=adv1)
     if extension:

@@ -23,7 +23,7 @@ from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from build_common import OPENTYPE_SUFFIX, BuildError
+from build_common import BuildError
 from rag_core import usable_cpus
 
 
@@ -662,22 +662,8 @@ class _Raw:
                 role = maths_role(self.glyph_names(handle).values(), lettered=not found.plain)
                 if role:
                     found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
-            if not found.plain and self.opentype_program(handle):
-                found = describe_font(name + OPENTYPE_SUFFIX, self.font_flags(handle), weight if weight > 0 else 400)
             self.fonts[handle or 0] = found
         return found
-
-    def opentype_program(self, handle: int) -> bool:
-        """True when the embedded font program is OpenType or bare CFF (what XeTeX and LuaTeX embed
-        for an OpenType maths font), not Type 1 ("%!" or a PFB segment) or absent."""
-        size = ctypes.c_size_t()
-        if not handle or not self.font_data(handle, None, 0, ctypes.byref(size)) or not 4 < size.value < 8_000_000:
-            return False
-        data = (ctypes.c_ubyte * size.value)()
-        if not self.font_data(handle, data, size.value, ctypes.byref(size)):
-            return False
-        head = bytes(data[:4])
-        return not head.startswith((b"%!", b"\x80\x01"))
 
     def glyph_names(self, handle: int) -> dict[int, str]:
         """The embedded font program's own encoding, code -> glyph name ({} when it has none)."""
