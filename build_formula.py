@@ -1309,6 +1309,10 @@ def _accents(nodes: list[Node]) -> list[Node]:
             elif acc.role == "accent":
                 gone.add(id(acc))      # an accent whose letter is not in this formula (a neighbour's)
             continue
+        # a bracket that rises past the accent's foot, or that the accent's end overhangs by less than
+        # half its width, stands beside it (E[\\widehat{f}]), not under it
+        under = [n for n in under if not (n.role in ("open", "close", "fence") and (
+            n.top < acc.bottom or min(n.x1, acc.x1) - max(n.x0, acc.x0) < (n.x1 - n.x0) * 0.5))] or under
         nearest = min(n.top for n in under)
         under = [n for n in under if n.top - nearest < acc.size * 0.5]
         # a script hangs on the accented letter past the accent's end (\hat{d}_{t}): not under it
@@ -1320,7 +1324,9 @@ def _accents(nodes: list[Node]) -> list[Node]:
             if len(under) < 2:
                 continue               # an arrow of its own, not the vector accent
             kind = "overrightarrow"    # a full-size arrow over what it spans
-        wide = len(under) > 1 or acc.style == "ext" and kind in ("hat", "tilde") or acc.parts.get("pieces")
+        # the extension font's hat and tilde are \\widehat and \\widetilde, over one letter too (its
+        # smallest size); \\hat and \\tilde come from the letters' or the text font
+        wide = len(under) > 1 or acc.parts.get("ext") and kind in ("hat", "tilde") or acc.parts.get("pieces")
         if len(under) > 1 and kind in WIDE:
             kind = WIDE[kind]
         elif wide and kind in ("hat", "tilde"):
@@ -1569,12 +1575,10 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         return nodes
     used: set[int] = set()
     made: list[Node] = []
-    for k, left in enumerate(tall):
-        if id(left) in used or left.role == "close":
+    for left in _inner_first(tall, pairs := _delimiter_pairs(tall, size)):
+        if id(left) in used:
             continue
-        partner = next((r for r in tall[k + 1:] if id(r) not in used and r.role in ("close", "fence")
-                        and abs(r.top - left.top) < size * 0.4 and abs(r.bottom - left.bottom) < size * 0.4
-                        and (r.role == "close" or r.ch == left.ch)), None)
+        partner = pairs.get(id(left))
         between = [n for n in nodes if id(n) not in used and n is not left and n is not partner
                    and n.cx > left.x1 and (partner is None or n.cx < partner.x0)
                    and n.cy > left.top and n.cy < left.bottom]
@@ -1635,6 +1639,47 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         made.append(_composite("rcases", [right] + between, right.base, size, rows=cells))
         used.update(id(n) for n in [right] + between)
     return [n for n in nodes if id(n) not in used] + made
+
+
+def _delimiter_pairs(tall: list[Node], size: float) -> dict[int, Node]:
+    """Each tall opening delimiter's partner {id(left): right}, in reading order: the first closing
+    one of the same extent at its own depth.  Delimiters TeX sizes alike nest (`\\left(` round a
+    bmatrix of the same height): an opener of that extent between them waits for its own closer."""
+    pairs: dict[int, Node] = {}
+    claimed: set[int] = set()
+    for k, left in enumerate(tall):
+        if id(left) in claimed or left.role == "close":
+            continue
+        alike = [r for r in tall[k + 1:] if id(r) not in claimed and abs(r.top - left.top) < size * 0.4
+                 and abs(r.bottom - left.bottom) < size * 0.4]
+        closes = [r for r in alike if r.role == "close" or (r.role == "fence" and r.ch == left.ch)]
+        partner, depth = None, 0
+        for r in alike:
+            if r.role == "open":
+                depth += 1
+            elif r in closes:
+                if depth == 0:
+                    partner = r
+                    break
+                depth -= r.role == "close"
+        # an opener inside that nothing closes (a cases brace) leaves the depth unbalanced: the first closer
+        partner = partner or (closes[0] if closes else None)
+        if partner is not None:
+            pairs[id(left)] = partner
+            claimed.add(id(partner))
+    return pairs
+
+
+def _inner_first(tall: list[Node], pairs: dict[int, Node]) -> list[Node]:
+    """The opening delimiters in the order their groups are read: a group inside another first (a
+    matrix in parentheses is a matrix before the parentheses are read), otherwise left to right."""
+    lefts = [n for n in tall if n.role != "close" and not any(id(n) == id(r) for r in pairs.values())]
+
+    def around(left: Node) -> int:
+        end = pairs[id(left)].x1 if id(left) in pairs else left.x1
+        return sum(1 for other in lefts if other is not left and id(other) in pairs
+                   and other.x0 < left.x0 and pairs[id(other)].x1 > end)
+    return sorted(lefts, key=lambda n: (-around(n), n.x0))
 
 
 def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:

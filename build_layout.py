@@ -103,7 +103,8 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
         for line in page.lines:
             if _in_band(line, page, body):
                 found = folio_candidates(line)
-                alone = re.fullmatch(r"[\divxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
+                # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
+                alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
                 if alone or (band_counts[_shape(line.text)] >= threshold):
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)

@@ -666,8 +666,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                 continue
             left, right = min(w.x0 for w in pieces), max(w.x1 for w in pieces)
             top, bottom = min(w.top for w in pieces), max(w.bottom for w in pieces)
+            # (a brace's glyph box may reach a little into its note: a font's box is not its ink)
             if left - body <= line.x0 and line.x1 <= right + body and \
-                    (0 <= ink_top - bottom < body * 1.2 or 0 <= top - ink_bottom < body * 1.2):
+                    (-body * 0.25 <= ink_top - bottom < body * 1.2 or -body * 0.25 <= top - ink_bottom < body * 1.2):
                 return True
         return False
 

@@ -34,15 +34,18 @@ SIXTH_BODY = ["tufte-f", "fira-f", "cmbright-f", "garamond-f", "libertine-f"]
 SEVENTH_BODY = ["tufte-g", "bonum-g", "stix2t1-g", "schola-g"]
 EIGHTH_BODY = ["tufte-h", "ncm-h", "utopia-h"]
 NINTH_BODY = ["tufte-i", "lm-i", "erewhon-i"]
+TENTH_BODY = ["tufte-j", "cochineal-j", "dejavu-j"]
+ELEVENTH_BODY = ["tufte-k", "fouriernc-k", "xits-k"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
     assert set(corpus) >= {"tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips",
                            *SECOND_BODY, *THIRD_BODY, *FOURTH_BODY, *FIFTH_BODY, *SIXTH_BODY,
-                           *SEVENTH_BODY, *EIGHTH_BODY, *NINTH_BODY}
+                           *SEVENTH_BODY, *EIGHTH_BODY, *NINTH_BODY, *TENTH_BODY,
+                           *ELEVENTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -75,23 +78,27 @@ def test_second_body_per_set_up(corpus, name):
     assert result["similarity"] >= 0.98, (name, result["similarity"], wrong)
 
 
-@pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY)
+@pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY
+                         + TENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth to ninth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
-    62-69 %, 28-33 % and 56-67 % exact), held where the builder stands on them so that they can only move up,
+    """The fourth to tenth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    62-69 %, 28-33 %, 56-67 % and 58-77 % exact), held where the builder stands on them so that they can only move up,
     nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
     alone); the sixth's too: its OpenType set-ups spell \\bm as \\symbfit, and Fira Math prints no
     glyph for ⊤, ⋮, ⋱ or ⪰ and its \\mathcal as plain letters; the eighth's most of all: 8 of its 18
     formulas spell bold Greek \\boldsymbol (and under New Computer Modern, which has no bold maths
     version, \\boldsymbol prints the regular letter), two more \\Biggl and \\stackrel; the ninth's: 4 of
-    its 27 formulas hold \\vect{0}, which the class prints bold and formula_score.py reads as a plain 0."""
+    its 27 formulas hold \\vect{0}, which the class prints bold and formula_score.py reads as a plain 0;
+    the tenth's: \\vect{0} again (3 of 31), \\land for \\wedge, \\underset{x}{\\operatorname{minimize}} (the reader
+    writes \\operatorname*{minimize}_{x}, which prints the same), and under unicode-math the upright
+    bold Greek of classvect.sty, which unicode-math writes \\mathbf and the judge reads as \\bm."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
-        (0.65, 0.98) if name in NINTH_BODY else (0.75, 0.98)
+        (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -233,6 +240,25 @@ def test_what_the_ninth_body_prints_is_read_from_the_fonts_and_the_geometry(corp
         assert r"\psi = \Box\neg" in found["1.19"] and r"\models \Box(p \implies \Diamond q)" in found["1.19"], (name, found["1.19"])
         assert r"= \tbinom{m}{k}p^{k}(1-p)^{m-k}" in found["1.24"], (name, found["1.24"])
         assert r"P(C > c)dc" in found["1.26"] and r"\left." not in found["1.26"], (name, found["1.26"])
+
+
+def test_what_the_tenth_body_prints_is_read_from_the_fonts_and_the_geometry(corpus):
+    """The tenth body's constructs: a bmatrix inside \\left( … \\right) whose delimiters TeX sized
+    alike pairs with its own brackets, not the parenthesis; the extension font's hat is \\widehat over
+    one letter too, and a bracket beside it is not under it; "2ℓ" on a page's last line (a fraction's
+    denominator) is no folio; a brace's note whose ink touches the brace's glyph box is its note."""
+    for name in TENTH_BODY:
+        found = _formulas(corpus[name])
+        assert r"\mathcal{N}(\begin{bmatrix}\mathbf{m}(X^{*}) \\ \mathbf{m}(X)\end{bmatrix}, \begin{bmatrix}" in found["1.11"], \
+            (name, found["1.11"])
+        # (unicode-math's \widehat over one letter is the font's own hat, the glyph \hat prints)
+        hat = r"\hat" if name == "dejavu-j" else r"\widehat"
+        assert found["1.25"].startswith(hat + r"{f}(z) = \sum_{i = 1}^{k}"), (name, found["1.25"])
+        assert r"\mathbb{E}[" + hat + r"{f}] = \theta_{1}" in found["1.25"], (name, found["1.25"])
+        assert found["1.26"].startswith(r"\operatorname{Var}[" + hat + r"{f}] = "), (name, found["1.26"])
+    cochineal = _formulas(corpus["cochineal-j"])
+    assert r"{2\ell^{2}}" in cochineal["1.9"], cochineal["1.9"]
+    assert r"\underbrace{\mathbf{y}^{\top}\tilde{\mathbf{K}}^{-1}\mathbf{y}}_{\text{data fit}}" in cochineal["1.14"], cochineal["1.14"]
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
