@@ -1249,7 +1249,35 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
                           num=_row_of(num, [r for r in inner if ny0 - size * OVERLINE_GAP <= r[1] < top]),
                           den=_row_of(den, [r for r in inner if bottom < r[1] <= dy1 + 1]))
         nodes = [n for n in nodes if n not in num and n not in den] + [node]
+    _continued_fractions(nodes)
     return nodes, left
+
+
+CONTINUED_CHAIN = 3   # fractions, each in the denominator of the one before: a continued fraction
+
+
+def _continued_fractions(nodes: list[Node]) -> None:
+    """A fraction in another's denominator is set a style smaller (its parts in the script size under
+    a display's \\frac); \\cfrac keeps every level's parts at the size of the first.  A chain of fractions,
+    each in the one before's denominator beside glyphs of its own size, is a continued fraction: \\cfrac."""
+    def inner(frac: Node) -> Node | None:
+        den = frac.parts.get("den") or []
+        glyphs = [n for n in den if n.kind == "sym"]
+        nested = [n for n in den if n.kind == "frac"]
+        if len(nested) == 1 and glyphs and nested[0].size >= _size(glyphs) * 0.9:
+            return nested[0]
+        return None
+
+    # (the whole chain at the row's own size: TeX's smallest style stops shrinking, so fractions deep
+    # in a \\frac chain keep one size too)
+    row = _size([n for n in nodes if n.kind == "sym"] or nodes)
+    for frac in [n for n in nodes if n.kind == "frac"]:
+        chain = [frac]
+        while (step := inner(chain[-1])) is not None:
+            chain.append(step)
+        if len(chain) >= CONTINUED_CHAIN and min(step.size for step in chain) >= row * 0.9:
+            for step in chain:
+                step.parts["continued"] = True
 
 
 def _lines(nodes: list[Node], rules: list[tuple]):
@@ -2100,7 +2128,7 @@ def _tex(n: Node) -> list[str]:
     if k == "word":
         return _word_tex(n)
     if k == "frac":
-        return [r"\frac", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
+        return [r"\cfrac" if n.parts.get("continued") else r"\frac", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     if k == "root":
         index = n.parts.get("index")
         out = [r"\sqrt"]
@@ -2336,7 +2364,7 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
             arg, i = _plain_arg(tokens, i, text)
             arg = arg.strip()
             out += t + (arg if len(arg) <= 1 else f"({arg})") + " "
-        elif t in (r"\frac", r"\dfrac", r"\tfrac"):
+        elif t in (r"\frac", r"\dfrac", r"\tfrac", r"\cfrac"):
             num, i = _plain_arg(tokens, i, text)
             den, i = _plain_arg(tokens, i, text)
             wrap = lambda s: s.strip() if re.fullmatch(r"[\w′.]+", s.strip()) else f"({s.strip()})"

@@ -61,6 +61,9 @@ _PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮
 # The Adobe Glyph List gives a dotless j (before Unicode had one) a private-use code; a ToUnicode map
 # written from that list maps \jmath there
 _AGL_PRIVATE = {0xF6BE: "ȷ"}
+# Type 1 fonts made for dvips move codes 0-32 and 127, which PostScript's show cannot reach in a
+# string as easily, to 161-170, 173-195 and 196
+_DVIPS_LOW = {**{161 + k: k for k in range(10)}, **{173 + k: 10 + k for k in range(23)}, 196: 127}
 STIX_SCRIPT_CAPITALS = 0xE22D   # where the STIX fonts put their calligraphic A-Z (a code of their own)
 
 
@@ -220,6 +223,8 @@ class Font:
 _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 # TeX's extension fonts and their successors: their glyphs hang from the origin, centred on the axis.
 _EXTENSION_NAME = re.compile(r"CMEX|MathExtension|^txex|^pxex|Extension|^esint", re.I)
+# ... and their symbol fonts (cmsy's layout: calligraphic capitals, no small letters)
+_SYMBOLS_NAME = re.compile(r"Math-?Symbols|MathSy", re.I)
 _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 # URW's Courier is "NimbusMonL" (TeX's courier package, Ghostscript's base-14 substitute)
@@ -644,6 +649,7 @@ class _Raw:
         self.buf = ctypes.create_string_buffer(512)
         self.fonts: dict[int, Font] = {}
         self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
+        self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
         self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
         self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
         self.fl, self.fb, self.fr, self.ft = (ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float())
@@ -818,6 +824,18 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             hyphen, u = False, 0x02   # code 2 of a maths font is a glyph (TeX's big "["), not a line-end hyphen
         if omx_space:
             ch = code_char(u, font.encoding) if font.encoding else raw.code_name_char(obj, u)
+        elif not font.encoding and _EXTENSION_NAME.search(font.name) and (0x20 < u < 0x7F or u in _DVIPS_LOW) and (
+                font.name in raw.coded or chr(u).isalnum() or u in _DVIPS_LOW) and not raw.code_name_char(obj, u):
+            # an extension font without glyph names whose map gives its codes back (a DVI route's fonts
+            # re-encoded by Ghostscript: "P", "X" for the sums, 161… for codes under 32; no extension
+            # font prints a letter): from then on its codes, read in TeX's extension layout
+            raw.coded.add(font.name)
+            ch = code_char(_DVIPS_LOW.get(u, u), "OMX")
+        elif not font.encoding and _SYMBOLS_NAME.search(font.name) and chr(u).isascii() and chr(u).islower() \
+                and not raw.code_name_char(obj, u):
+            # a maths symbol font whose map gives its codes back: TeX's symbol layout has no small
+            # letters (its "k" is ‖, its "j" |)
+            ch = code_char(u, "OMS")
         elif u < 0x100 and (font.encoding or not font.plain) and (u < 0x20 or raw.map_error(textpage, j) > 0):
             # no Unicode for it: PDFium reports the code.  A TeX maths font's code reads through the
             # encoding its name implies (the PDF re-encodes it so); another font's through the glyph

@@ -31,7 +31,7 @@ _ALIASES = {"le": "leq", "ge": "geq", "ne": "neq", "to": "rightarrow", "gets": "
             "lbrace": "{", "rbrace": "}", "{": "{", "}": "}", "ldots": "…", "dots": "…", "cdots": "…",
             "dotsc": "…", "dotsb": "…", "langle": "⟨", "rangle": "⟩", "varepsilon": "epsilon", "epsilon": "epsilon",
             "vartheta": "theta", "varphi": "phi", "phi": "phi", "varrho": "rho", "lnot": "neg", "land": "wedge",
-            "lor": "vee", "colon": ":", "dfrac": "frac", "tfrac": "frac", "leqslant": "leq", "geqslant": "geq",
+            "lor": "vee", "colon": ":", "dfrac": "frac", "tfrac": "frac", "cfrac": "frac", "leqslant": "leq", "geqslant": "geq",
             "cdot": "cdot", "ast": "*", "parallel": "‖"}
 _OPERATOR_NAMES = frozenset("min max log ln exp sin cos tan lim sup inf arg argmax argmin det dim ker Pr var "
                             "Var Cov E mod gcd".split())
