@@ -1306,11 +1306,22 @@ def _lines(nodes: list[Node], rules: list[tuple]):
     return nodes, left
 
 
+def _in_a_row(arrow: Node, nodes: list[Node]) -> bool:
+    """An arrow with glyphs of its own size on its baseline close on both sides is a relation of that
+    row (a note over a long arrow, \\xrightarrow{k \\to \\infty}), not an accent over what is under it."""
+    if arrow.ch != "→":
+        return False
+    near = [n for n in nodes if n is not arrow and n.top <= arrow.cy <= n.bottom and n.role not in ("open", "close", "fence")
+            and abs(n.size - arrow.size) < arrow.size * 0.15]
+    return any(0 <= arrow.x0 - n.x1 < arrow.size * 0.6 for n in near) and \
+        any(0 <= n.x0 - arrow.x1 < arrow.size * 0.6 for n in near)
+
+
 def _accents(nodes: list[Node]) -> list[Node]:
     """An accent glyph just above glyphs that its ink overlaps accents them: one glyph \\hat{x}, several
     a wide accent \\widehat{AB}."""
-    accents = [n for n in nodes if n.role == "accent" or (n.ch in ("^", "~", "→") and n.kind == "sym")
-               or (n.kind == "sym" and n.tex in OVER_ARROWS)]
+    accents = [n for n in nodes if (n.role == "accent" or (n.ch in ("^", "~", "→") and n.kind == "sym")
+                                    or (n.kind == "sym" and n.tex in OVER_ARROWS)) and not _in_a_row(n, nodes)]
     if not accents:
         return nodes
     gone: set[int] = set()
@@ -1415,7 +1426,7 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             found = [below, above]
             for k in (0, 1):
                 rest = [n for n in grown[k] if n not in split[k]]
-                if (not found[k] or not off_centre) and split[k] and rest and any(_centred_on(rest, o) for o in beside):
+                if (not found[k] or not off_centre) and split[k] and rest and _limits_of_others(rest, beside):
                     found[k] = split[k]
             below, above = found
         if op.kind == "word" and op.role != "op" and not below:
@@ -1468,6 +1479,17 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
         grown.append(group)
     kept = [group if group and _centred_on(group, op) else [] for group in grown]
     return (kept[0], kept[1]), (grown[0], grown[1])
+
+
+def _limits_of_others(rest: list[Node], others: list[Node]) -> bool:
+    """Whether glyphs left over from a limit grown across operators side by side are the others'
+    limits: each glyph goes with the operator it stands nearest, and each such group is centred on
+    its operator (three sums in a row, \\sum_{i}\\sum_{j}\\sum_{k}, leave two groups over)."""
+    groups: dict[int, tuple[Node, list[Node]]] = {}
+    for n in rest:
+        other = min(others, key=lambda o: _span_gap(n, o))
+        groups.setdefault(id(other), (other, []))[1].append(n)
+    return all(_centred_on(group, other) for other, group in groups.values())
 
 
 def _span_gap(n: Node, op: Node) -> float:
@@ -1567,11 +1589,23 @@ def _small_binomials(nodes: list[Node], size: float, rules: list[tuple] = ()) ->
         if len(between) < 2 or any(n.kind != "sym" or n.size > size * SMALL_PARTS for n in between) or \
                 any(n.top < left.top - 1 or n.bottom > left.bottom + 1 for n in between):
             continue
+        part = max(n.size for n in between)
+        bases = [n.base for n in between if n.size >= part * 0.9]
+        # (rows above or below the parentheses, a taller smallmatrix's, make this no matrix of one row)
+        spills = any(left.x1 <= n.cx <= right.x0 and n.kind == "sym" and n.size <= part * 1.1 and n not in between
+                     and (0 <= left.top - n.cy < part * 1.5 or 0 <= n.cy - left.bottom < part * 1.5) for n in nodes)
+        if max(bases) - min(bases) <= 1 and min(left.size, right.size) > part * 1.1 and not spills:
+            # one row of script-size glyphs set a column gap apart: a one-row smallmatrix, "(1 0)"
+            cells = _cells_by_gap(between, part)
+            if len(cells) > 1:
+                made.append(_composite("smallmatrix", [left, right] + between, left.base, size,
+                                       rows=[[_scripts(c) for c in cells]], left=left.tex, right=right.tex))
+                used.update(id(n) for n in [left, right] + between)
+            continue
         upper = [n for n in between if n.cy < left.cy]
         lower = [n for n in between if n.cy >= left.cy]
         if not upper or not lower:
             continue
-        part = max(n.size for n in between)
         if any(max(n.base for n in g if n.size >= part * 0.9) - min(n.base for n in g if n.size >= part * 0.9) > 1
                for g in (upper, lower) if any(n.size >= part * 0.9 for n in g)):
             continue      # each part is one line of type (stacked glyphs in a part are a fraction's)
@@ -1581,14 +1615,33 @@ def _small_binomials(nodes: list[Node], size: float, rules: list[tuple] = ()) ->
         if any(left.x1 <= r[0] + 1 and r[2] - 1 <= right.x0 and max(n.bottom for n in upper) - 1 <= r[1]
                and r[3] <= min(n.top for n in lower) + 1 for r in rules):
             continue
-        node = _composite("binom", [left, right] + between, left.base, size, num=_scripts(upper),
-                          den=_scripts(lower), small=True)
+        rows = [_cells_by_gap(upper, part), _cells_by_gap(lower, part)]
+        if len(rows[0]) > 1 or len(rows[1]) > 1:
+            # parts with a column gap inside are a small matrix's rows (\bigl(\begin{smallmatrix} 1 & t \\ 0 & 1 …)
+            node = _composite("smallmatrix", [left, right] + between, left.base, size,
+                              rows=[[_scripts(c) for c in row] for row in rows], left=left.tex, right=right.tex)
+        else:
+            node = _composite("binom", [left, right] + between, left.base, size, num=_scripts(upper),
+                              den=_scripts(lower), small=True)
         used.update(id(n) for n in [left, right] + between)
         made.append(node)
     return [n for n in nodes if id(n) not in used] + made if made else nodes
 
 
 SMALL_PARTS = 0.85   # of the formula's size: a text-style binomial's parts are scripts
+SMALL_COLUMN_GAP = 0.3   # of the parts' size: script style adds no space round operators, so a gap this
+                         # wide between two glyphs of a part is a column's (smallmatrix)
+
+
+def _cells_by_gap(nodes: list[Node], size: float) -> list[list[Node]]:
+    """A row of script-size glyphs cut where a column gap stands between two of them."""
+    cells: list[list[Node]] = []
+    for n in sorted(nodes, key=lambda n: n.x0):
+        if cells and n.x0 - max(m.x1 for m in cells[-1]) < size * SMALL_COLUMN_GAP:
+            cells[-1].append(n)
+        else:
+            cells.append([n])
+    return cells
 
 
 def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] = ()) -> list[Node]:
@@ -2194,6 +2247,9 @@ def _tex(n: Node) -> list[str]:
         command, mark = (r"\overbrace", "^") if n.parts["over"] else (r"\underbrace", "_")
         out = [command, "{", *_row_tex(n.parts["body"]), "}"]
         return out + [mark, "{", *_row_tex(n.parts["note"]), "}"] if n.parts["note"] else out
+    if k == "smallmatrix":
+        return [n.parts["left"], r"\begin{smallmatrix}", *_rows_tex(n.parts["rows"]), r"\end{smallmatrix}",
+                n.parts["right"]]
     if k == "binom":
         return [r"\tbinom" if n.parts.get("small") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []

@@ -527,6 +527,15 @@ def algorithm_text(lines: list, bars=()) -> str:
 SENTENCE_OPENING = 3    # words of text opening a line that ends as a sentence make it one
 
 
+CELL_GAP = 1.0   # em: words this far apart are an array's cells (a header row), not a phrase's words
+
+
+def _cells_apart(line, body: float) -> bool:
+    """Words set a column gap apart (an em or more, twice a word space at the least): cells of a row."""
+    words = line.words
+    return any(b.x0 - a.x1 >= body * CELL_GAP for a, b in zip(words, words[1:]))
+
+
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     """A line of running text, not a display row: it starts at the column's left edge (or runs to
     its right edge) and holds several words of letters in a text face."""
@@ -543,7 +552,7 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
         return True       # text starts at the column's edge (or a paragraph's indent): prose goes on
     worded = [w for w in line.words if re.fullmatch(r"[(\[]?[A-Za-z][a-z]+[)\],.;:]*", w.text)
               and w.text.strip("()[],.;:") not in OPERATOR_NAMES]
-    if len(worded) >= 2 and not any(is_math_word(w) for w in line.words):
+    if len(worded) >= 2 and not any(is_math_word(w) for w in line.words) and not _cells_apart(line, body):
         return True       # words and no maths at all: a lead-in set apart ("subject to linear constraints")
     if line.x0 <= left + body and words and math_share(line.words) < 0.5:
         return True       # flush with the column and worded: text, a list item

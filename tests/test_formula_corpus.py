@@ -94,8 +94,7 @@ def test_later_bodies_per_set_up(corpus, name):
     writes \\operatorname*{minimize}_{x}, which prints the same), and under unicode-math the upright
     bold Greek of classvect.sty, which unicode-math writes \\mathbf and the judge reads as \\bm; the
     eleventh's: that bold Greek again under XITS Math, \\stackrel for \\overset, primes written after a
-    subscript (x_{b}', printed as x'_{b}), \\hdotsfor, smallmatrix, a header row of an array, and three
-    sums' limits side by side in a multline."""
+    subscript (x_{b}', printed as x'_{b}), \\hdotsfor, and on the DVI route a multline's rows."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -267,11 +266,20 @@ def test_what_the_tenth_body_prints_is_read_from_the_fonts_and_the_geometry(corp
 
 def test_what_the_eleventh_body_prints_is_read_from_the_fonts_and_the_geometry(corpus):
     """The eleventh body's constructs: a chain of fractions each in the one before's denominator at one
-    size is \\cfrac (a \\frac chain shrinks); and on the DVI route through Ghostscript, fonts whose text
+    size is \\cfrac (a \\frac chain shrinks); on the DVI route through Ghostscript, fonts whose text
     map gives their codes back ("X" for a display sum, 161 for TeX's code 0), read in TeX's extension
-    and symbol layouts."""
+    and symbol layouts; three sums side by side whose limits nearly touch each keep their own; a
+    smallmatrix (script-size parts a column gap apart) is no binomial; a note with an arrow in it over
+    a long arrow is \\xrightarrow's, not a \\vec; an array's header row of words set a column gap apart
+    is the array's."""
     for name in ELEVENTH_BODY:
         found = _formulas(corpus[name])
+        assert r"\xrightarrow{k \to \infty}U^{*}" in found["1.9"], (name, found["1.9"])
+        assert r"(\begin{smallmatrix}1 & \Delta t \\ 0 & 1\end{smallmatrix})" in found["1.18"], (name, found["1.18"])
+        assert r"(\begin{smallmatrix}1 & 0\end{smallmatrix})" in found["1.18"], (name, found["1.18"])
+        assert found["1.28"].startswith(r"\begin{array}{r|cc} & \mathtt{coop} & \mathtt{defect} \\ \hline"), (name, found["1.28"])
+        if name != "fouriernc-k":
+            assert r"+\sum_{i = 1}^{n}\sum_{j = 1}^{q_{i}}\sum_{k = 1}^{r_{i}}\ln" in found["1.6"], (name, found["1.6"])
         assert found["1.19"] == r"P_{\infty} = q+\cfrac{r}{1+\cfrac{r}{q+\cfrac{r}{1+\cdots}}}", (name, found["1.19"])
         assert r"\prod_{i = 1}^{n}P(x_{i} \mid \operatorname{pa}(x_{i}))" in found["1.1"], (name, found["1.1"])
         assert r"= \bigcup_{a \in \mathcal{A}}\bigcup_{o \in \mathcal{O}}\{" in found["1.14"], (name, found["1.14"])
