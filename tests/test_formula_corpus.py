@@ -94,14 +94,14 @@ def test_later_bodies_per_set_up(corpus, name):
     writes \\operatorname*{minimize}_{x}, which prints the same), and under unicode-math the upright
     bold Greek of classvect.sty, which unicode-math writes \\mathbf and the judge reads as \\bm; the
     eleventh's: that bold Greek again under XITS Math, \\stackrel for \\overset, primes written after a
-    subscript (x_{b}', printed as x'_{b}), \\hdotsfor, and on the DVI route a multline's rows."""
+    subscript (x_{b}', printed as x'_{b}), \\hdotsfor."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
-        (0.50, 0.94) if name in ELEVENTH_BODY else (0.75, 0.98)
+        (0.60, 0.95) if name in ELEVENTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -278,8 +278,7 @@ def test_what_the_eleventh_body_prints_is_read_from_the_fonts_and_the_geometry(c
         assert r"(\begin{smallmatrix}1 & \Delta t \\ 0 & 1\end{smallmatrix})" in found["1.18"], (name, found["1.18"])
         assert r"(\begin{smallmatrix}1 & 0\end{smallmatrix})" in found["1.18"], (name, found["1.18"])
         assert found["1.28"].startswith(r"\begin{array}{r|cc} & \mathtt{coop} & \mathtt{defect} \\ \hline"), (name, found["1.28"])
-        if name != "fouriernc-k":
-            assert r"+\sum_{i = 1}^{n}\sum_{j = 1}^{q_{i}}\sum_{k = 1}^{r_{i}}\ln" in found["1.6"], (name, found["1.6"])
+        assert r"+\sum_{i = 1}^{n}\sum_{j = 1}^{q_{i}}\sum_{k = 1}^{r_{i}}\ln" in found["1.6"], (name, found["1.6"])
         assert found["1.19"] == r"P_{\infty} = q+\cfrac{r}{1+\cfrac{r}{q+\cfrac{r}{1+\cdots}}}", (name, found["1.19"])
         assert r"\prod_{i = 1}^{n}P(x_{i} \mid \operatorname{pa}(x_{i}))" in found["1.1"], (name, found["1.1"])
         assert r"= \bigcup_{a \in \mathcal{A}}\bigcup_{o \in \mathcal{O}}\{" in found["1.14"], (name, found["1.14"])
