@@ -51,7 +51,9 @@ def corpus_books_building(request, tmp_path_factory):
     book, the books are built in the background at the lowest priority (test_corpora.start_builds); a
     session of other tests builds only the books it asks for, when it asks.  The sample book's two
     builds (fresh_build, tagged_db) and the formula corpus's set-ups (test_formula_corpus.py) start at
-    once too, the latter at a priority below the tests' and above the corpus books'."""
+    once too, the latter at a priority below the tests' and above the corpus books'; so do the
+    schemathesis run (test_fuzz.py) and the container's runtime install (test_deploy.py), subprocesses
+    that ran alone on one core near the session's end."""
     modules = {getattr(item.module, "__name__", "") for item in request.session.items}
     fixtures = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     stop = None
@@ -64,6 +66,16 @@ def corpus_books_building(request, tmp_path_factory):
             _STARTED[name] = _BACKGROUND.submit(_sample_build(name, tmp_path_factory))
     if "test_formula_corpus" in modules and (SHARED / "tools" / "formula_score.py").exists():
         _STARTED["formula_corpus"] = _BACKGROUND.submit(score_formula_corpus, request.getfixturevalue("formula_cache"))
+    # two long runs of subprocesses that would otherwise leave a core idle near the session's end
+    names = {item.name for item in request.session.items}
+    if "test_schemathesis_finds_nothing" in names:
+        from test_fuzz import schemathesis_run
+
+        _STARTED["schemathesis"] = _BACKGROUND.submit(schemathesis_run, tmp_path_factory.mktemp("schemathesis"))
+    if "test_container_commands_in_a_fresh_runtime_venv" in names:
+        from test_deploy import runtime_install
+
+        _STARTED["runtime_venv"] = _BACKGROUND.submit(runtime_install, tmp_path_factory.mktemp("runtime"))
     yield
     for future in _STARTED.values():
         future.cancel()
@@ -73,7 +85,7 @@ def corpus_books_building(request, tmp_path_factory):
 
 # Work started with the session (corpus_books_building), by name; a fixture takes its result, or does
 # the work itself when nothing started it (a session of a few tests).
-_BACKGROUND = ThreadPoolExecutor(max_workers=3, thread_name_prefix="session-start")
+_BACKGROUND = ThreadPoolExecutor(max_workers=5, thread_name_prefix="session-start")
 _STARTED: dict[str, Future] = {}
 # Work needed early runs beside the tests as an equal (the sample book's builds: the fourth test module
 # waits for one; at nice 5 it waited a minute, measured), work needed later yields to them: the formula

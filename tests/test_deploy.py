@@ -9,11 +9,12 @@ import shutil
 import subprocess
 import time
 import venv
+from pathlib import Path
 
 import httpx
 import pytest
 
-from conftest import ROOT, free_port
+from conftest import ROOT, free_port, started_work
 
 
 def v2_event(method: str, path: str, body: dict | None = None, query: str = "", headers: dict | None = None) -> dict:
@@ -74,29 +75,39 @@ def dockerfile():
 
 
 @pytest.mark.skipif(shutil.which("useradd") is None, reason="the image's RUN line needs useradd")
-def test_container_commands_in_a_fresh_runtime_venv(tmp_path):
-    """The image's install and start commands, replayed: runtime only, read-only app, /health and search."""
+def runtime_install(folder: Path) -> dict:
+    """The image's install command replayed in `folder`: the Dockerfile's files copied, a fresh venv,
+    `pip install .` (runtime dependencies only).  Started with the session (conftest): a long pip run
+    that needs nothing the other tests make."""
     env, sources, run, cmd = dockerfile()
-    app = tmp_path / "app"
+    app = folder / "app"
     app.mkdir()
     for src in sources:
         target = app / src.rstrip("/")
         (shutil.copytree if (ROOT / src).is_dir() else shutil.copy2)(ROOT / src, target)
-    venv.create(tmp_path / "venv", with_pip=True)
-    py = str(tmp_path / "venv" / "bin" / "python")
+    venv.create(folder / "venv", with_pip=True)
+    py = str(folder / "venv" / "bin" / "python")
     install = run.split("&&")[0].strip().split()  # "pip install ."; the useradd part needs root in an image
-    assert install == ["pip", "install", "."]
     proc = subprocess.run([py, "-m", *install, "--quiet", "--disable-pip-version-check"], cwd=app,
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+                          capture_output=True, text=True, timeout=900) if install == ["pip", "install", "."] else None
     installed = subprocess.run([py, "-m", "pip", "list", "--format=json"], capture_output=True, text=True).stdout
-    names = {p["name"].lower() for p in json.loads(installed)}
+    return {"env": env, "cmd": cmd, "install": install, "app": app, "py": py, "venv": folder / "venv",
+            "returncode": proc.returncode if proc else None, "stderr": proc.stderr[-2000:] if proc else "",
+            "names": {p["name"].lower() for p in json.loads(installed)}}
+
+
+def test_container_commands_in_a_fresh_runtime_venv(tmp_path):
+    """The image's install and start commands, replayed: runtime only, read-only app, /health and search."""
+    made = started_work("runtime_venv", lambda: runtime_install(tmp_path))
+    env, cmd, app, py, names = made["env"], made["cmd"], made["app"], made["py"], made["names"]
+    assert made["install"] == ["pip", "install", "."]
+    assert made["returncode"] == 0, made["stderr"]
     assert not names & {"pypdfium2", "pdfplumber", "pypdf", "pdfminer.six", "torch", "pytest", "fastmcp", "chromadb"}
     # One web framework at run time (Litestar; the MCP SDK brings Starlette for its own server): the
     # API docs' files come from a package that ships only them.
     assert not names & {"fastapi", "fastapi-offline", "flask", "django"}, names
     assert "openapi-ui-bundles" in names
-    size_mb = sum(f.stat().st_size for f in (tmp_path / "venv").rglob("*") if f.is_file()) / 1e6
+    size_mb = sum(f.stat().st_size for f in made["venv"].rglob("*") if f.is_file()) / 1e6
     print(f"\nruntime environment: {len(names)} packages, {size_mb:.0f} MB installed")
     for path in [app, *app.rglob("*")]:  # a read-only root filesystem, as far as the app can tell
         path.chmod(path.stat().st_mode & ~0o222)

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import start_server
+from conftest import start_server, started_work
 
 CASES_PER_OPERATION = 200
 # Operations that take no input have a single request to make: /health, GET /tools and /llms.txt.
@@ -43,27 +43,41 @@ def operation_of(line: dict) -> str:
     return f"{line['method']} {template}"
 
 
-def test_schemathesis_finds_nothing(fuzz_server, tmp_path):
-    base, log_path = fuzz_server
-    cli = Path(sys.executable).parent / "schemathesis"
-    report = tmp_path / "report.json"
-    already = len(log_path.read_text().splitlines())
-    run = subprocess.run(
-        [str(cli), "run", f"{base}/schema/openapi.json", "--checks", "all", "--max-examples", "250",
-         "--seed", "20261122", "--generation-deterministic", "--no-color",
-         # One worker: CPython 3.11.7's ast.parse is not safe across threads (CPython issue gh-106905, fixed in 3.11.8), and
-         # hypothesis parses lambdas' source while schemathesis generates in two at once.
-         "--workers", "1",
-         "--report", "json", "--report-json-path", str(report)],
-        capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
-    summary = json.loads(report.read_text())
+def schemathesis_run(folder: Path) -> dict:
+    """schemathesis against a server of its own (the rate limit lifted), in `folder`: its exit code and
+    output, its JSON report, the server's request log lines and the operations the server documents.
+    Started with the session (conftest), its run is a subprocess that needs nothing the other tests make."""
+    proc, base = start_server(env={"RAG_RATE_LIMIT": "1000000/minute"})
+    try:
+        cli = Path(sys.executable).parent / "schemathesis"
+        report = folder / "report.json"
+        run = subprocess.run(
+            [str(cli), "run", f"{base}/schema/openapi.json", "--checks", "all", "--max-examples", "250",
+             "--seed", "20261122", "--generation-deterministic", "--no-color",
+             # One worker: CPython 3.11.7's ast.parse is not safe across threads (CPython issue gh-106905, fixed in 3.11.8), and
+             # hypothesis parses lambdas' source while schemathesis generates in two at once.
+             "--workers", "1",
+             "--report", "json", "--report-json-path", str(report)],
+            capture_output=True, text=True, timeout=600, cwd=folder)
+        documented = json.loads(httpx.get(base + "/schema/openapi.json").text)["paths"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    return {"returncode": run.returncode, "output": run.stdout[-6000:] + run.stderr[-2000:],
+            "summary": json.loads(report.read_text()) if report.exists() else None,
+            "log": [json.loads(x) for x in Path(proc.log.name).read_text().splitlines() if x.startswith("{")],
+            "documented": documented}
+
+
+def test_schemathesis_finds_nothing(tmp_path):
+    result = started_work("schemathesis", lambda: schemathesis_run(tmp_path))
+    assert result["returncode"] == 0, result["output"]
+    summary = result["summary"]
     assert summary["test_cases"]["with_failures"] == 0 and summary["operations"]["errored"] == 0
 
-    lines = [json.loads(x) for x in log_path.read_text().splitlines()[already:] if x.startswith("{")]
+    lines = result["log"]
     per_operation = Counter(operation_of(x) for x in lines)
-    documented = json.loads(httpx.get(base + "/schema/openapi.json").text)["paths"]
-    for path, item in documented.items():
+    for path, item in result["documented"].items():
         for method in item:
             name = f"{method.upper()} {path}"
             if name not in WITHOUT_INPUT:
