@@ -147,11 +147,12 @@ STAGES = ["read", "structure", "references", "embed", "related", "tags", "write"
 
 @pytest.fixture(scope="module")
 def excerpt(tmp_path_factory):
-    """Twelve pages of the sample book: enough for every stage, quick to build."""
+    """Four pages of the sample book: enough for every stage (sections, formulas, an algorithm, search
+    tags), quick to build (the tests here build it a dozen times)."""
     from pypdf import PdfReader, PdfWriter
 
     reader, writer = PdfReader(str(BOOK_PDF)), PdfWriter()
-    for page in reader.pages[4:16]:
+    for page in reader.pages[4:8]:
         writer.add_page(page)
     path = tmp_path_factory.mktemp("excerpt") / "excerpt.pdf"
     with open(path, "wb") as f:
