@@ -21,6 +21,7 @@ import re
 import unicodedata
 from array import array
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from build_common import BuildError
@@ -61,6 +62,13 @@ _PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮
 # The Adobe Glyph List gives a dotless j (before Unicode had one) a private-use code; a ToUnicode map
 # written from that list maps \jmath there
 _AGL_PRIVATE = {0xF6BE: "ȷ"}
+@lru_cache(maxsize=256)
+def _named_layout(name: str) -> str | None:
+    """'extension' or 'symbols' when a font's name says it is a maths extension or symbol font (asked
+    once per font, not once per glyph)."""
+    return "extension" if _EXTENSION_NAME.search(name) else "symbols" if _SYMBOLS_NAME.search(name) else None
+
+
 # Type 1 fonts made for dvips move codes 0-32 and 127, which PostScript's show cannot reach in a
 # string as easily, to 161-170, 173-195 and 196
 _DVIPS_LOW = {**{161 + k: k for k in range(10)}, **{173 + k: 10 + k for k in range(23)}, 196: 127}
@@ -824,14 +832,14 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             hyphen, u = False, 0x02   # code 2 of a maths font is a glyph (TeX's big "["), not a line-end hyphen
         if omx_space:
             ch = code_char(u, font.encoding) if font.encoding else raw.code_name_char(obj, u)
-        elif not font.encoding and _EXTENSION_NAME.search(font.name) and (0x20 < u < 0x7F or u in _DVIPS_LOW) and (
+        elif not font.encoding and _named_layout(font.name) == "extension" and (0x20 < u < 0x7F or u in _DVIPS_LOW) and (
                 font.name in raw.coded or chr(u).isalnum() or u in _DVIPS_LOW) and not raw.code_name_char(obj, u):
             # an extension font without glyph names whose map gives its codes back (a DVI route's fonts
             # re-encoded by Ghostscript: "P", "X" for the sums, 161… for codes under 32; no extension
             # font prints a letter): from then on its codes, read in TeX's extension layout
             raw.coded.add(font.name)
             ch = code_char(_DVIPS_LOW.get(u, u), "OMX")
-        elif not font.encoding and _SYMBOLS_NAME.search(font.name) and chr(u).isascii() and chr(u).islower() \
+        elif not font.encoding and _named_layout(font.name) == "symbols" and chr(u).isascii() and chr(u).islower() \
                 and not raw.code_name_char(obj, u):
             # a maths symbol font whose map gives its codes back: TeX's symbol layout has no small
             # letters (its "k" is ‖, its "j" |)
