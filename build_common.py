@@ -63,6 +63,11 @@ def _number_parts(number: str) -> tuple[str, int] | None:
     return (head, int(last)) if last.isdigit() else None
 
 
+def number_key(number: str) -> list[tuple[int, int, str]]:
+    """A number's place in its sequence: '2.10' after '2.9', 'A.1' after every numbered chapter."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[A-Za-z]+", number)]
+
+
 def numbering_gaps(numbers_by_kind: dict[str, set[str]]) -> dict[str, list[str]]:
     """Per kind, the numbers missing from its sequences (each chapter prefix its own sequence).
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
-from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, numbering_gaps, split_to_budget
+from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, number_key, numbering_gaps, split_to_budget
 from build_formula import remembered_readings
 from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
@@ -168,9 +168,9 @@ def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str
             anchors[(kind, number)].add(anchor.page)
     wanted: dict[tuple[str, str], set[int]] = {}
     for kind, missing in gaps.items():
-        found = sorted(((_number_key(n), p) for n, p in numbers[kind].items()))
+        found = sorted(((number_key(n), p) for n, p in numbers[kind].items()))
         for number in missing[:SECOND_LOOK_MAX]:
-            key = _number_key(number)
+            key = number_key(number)
             # between its neighbours in the sequence: the pages of the numbers just before and after it
             before = next((p for k, p in reversed(found) if k < key), None)
             after = next((p for k, p in found if k > key), None)
@@ -182,10 +182,6 @@ def _second_look(chunks: list[Chunk], document: Document) -> dict[tuple[str, str
             pages = set(range(before, after + 1)) if near else set()
             wanted[(kind, number)] = pages | anchors.get((kind, number), set())
     return {k: v for k, v in wanted.items() if v}
-
-
-def _number_key(number: str):
-    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[A-Za-z]+", number)]
 
 
 # --------------------------------------------------------------------------- builder state
@@ -659,6 +655,7 @@ class ChunkBuilder:
         self.page: Page | None = None
         self.proof_of: str | None = None        # the statement whose proof (or solution) the open text is
         self.proof_frame: tuple | None = None   # (frame, page) of that statement, when it is set in one
+        self.last_formula: str | None = None    # the last equation number met (a misread label's is the next)
 
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
@@ -679,6 +676,12 @@ class ChunkBuilder:
     def feed_line(self, line: Line, items: list[Item], idx: int) -> None:
         """Read what the line is (its roles), then act on each role in turn."""
         roles = read_line(line, self._context(line))
+        misread = next((r for r in roles if isinstance(r, EquationLabel) and r.misread), None)
+        if misread is not None:
+            # a label OCR misread is read as the number the sequence says it is, from here on
+            word = replace(line.words[-1], text=f"({misread.number})")
+            line = Line(line.words[:-1] + [word], line.page)
+            items[idx] = replace(items[idx], line=line)
         if self.cursor.pending is not None and not isinstance(roles[-1], DivisionTitle):
             # The label's title has ended: its part or chapter opens, and the line is read inside it.
             self._commit_pending()
@@ -694,7 +697,7 @@ class ChunkBuilder:
                            bool(self.outline), cursor.number("chapter"), cursor.pending is not None, cursor.wrap,
                            exercises.next if exercises else None, self.text.last_line(),
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
-                           self.page.boxes, self.wanted)
+                           self.page.boxes, self.wanted, self.last_formula)
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""
@@ -847,6 +850,7 @@ class ChunkBuilder:
 
     def add_equation(self, line: Line, number: str, items: list[Item], idx: int) -> None:
         """A formula entity: the display's lines (number removed) and the sentence before it."""
+        self.last_formula = number
         if not self.out.claim("formula", number):
             return
         equation, glyphs = display_text(display_lines(items, idx, self.layout), line, number)

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable, ClassVar, NamedTuple
 
-from build_common import Section
+from build_common import Section, number_key
 from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, match_head)
@@ -45,6 +45,7 @@ SPACE_ABOVE_HEAD = 0.8          # em: a head that follows an unfinished sentence
 LIST_INDENT = 2.5               # em: an exercise list's numbers stand at the column's edge or a list indent
 FRAME_LABEL_INSET = 2.5        # em: in a frame, an equation number ends within this of the frame's rule (its padding)
 MISSED_LABEL_REACH = 30         # pt: on a second look, an equation number may stop this short of the right edge
+MISREAD_LABEL_GAP = 1           # em: ... or a label OCR misread ("©)" for "(6)") stands this far from its display
 DISPLAY_INDENT = 2              # em: a displayed line is indented into the column by more than a paragraph indent
 DISPLAY_SHORT = 4               # em: ... and ends this far short of the right edge, unless it holds little prose
 DISPLAY_PROSE_WORDS = 4         # words: a display holds fewer plain words than this
@@ -72,6 +73,8 @@ PROSE_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")      # a plain word of r
 UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
 REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
 SENTENCE_END_RE = re.compile(r"[.!?:;)]$")                   # a line that ends a sentence or a clause
+# A label OCR misread: two or three characters with a bracket at one end ("©)", "(a"), not a number.
+MISREAD_LABEL_RE = re.compile(r"[(\[]\S{1,2}|\S{1,2}[)\]]")
 STRAY_ACCENT_RE = re.compile("[ˆ˜¯˙¨ˇ˘´`^~˚\u0300-\u036f\u20d7]{1,3}")   # a word that is an accent alone
 
 # Words a reference in running text follows: "equation (5.3)", "see (5.3)", "by (5.3)".
@@ -288,10 +291,12 @@ class EndsStatement(Role):
 
 @dataclass(frozen=True)
 class EquationLabel(Role):
-    """A displayed equation's number on the line (a mark: the display stays in the running text)."""
+    """A displayed equation's number on the line (a mark: the display stays in the running text).
+    `misread`: the label's word is not the number as printed but a misreading of it (OCR's)."""
 
     mark: ClassVar[bool] = True
     number: str
+    misread: bool = False
 
 
 @dataclass(frozen=True)
@@ -335,6 +340,7 @@ class LineContext(NamedTuple):
     block_last: Line | None = None              # the open statement's last line
     boxes: tuple = ()                           # the frames drawn on the page
     wanted: dict = {}                           # a second look: {(kind, number): pages} missed (never written)
+    last_formula: str | None = None             # on a second look, the last equation number the walk has met
 
 
 def line_context(line: Line, layout: Layout, **state) -> LineContext:
@@ -500,7 +506,28 @@ def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
         if last and _missed(ctx, "formula", last, line) and words[-1].x1 >= ctx.layout.right - MISSED_LABEL_REACH \
                 and (len(words) == 1 or words[-2].text.lower().rstrip(".") not in REFERENCE_LEADS):
             label = last
+        elif last is None and (number := _misread_label(line, ctx)) is not None:
+            return EquationLabel(number, misread=True)
     return EquationLabel(label) if label else None
+
+
+def _misread_label(line: Line, ctx: LineContext) -> str | None:
+    """On a second look, the number a label OCR misread must be: a bracketed scrap of two or three
+    characters ("©)" for "(6)") standing where labels stand (at the column's edge, far from its
+    display), when the sequence misses a number on this page right after the last one the walk met.
+    What the scrap says is not evidence; where it stands and the gap in the numbering are."""
+    words = line.words
+    last = words[-1]
+    if len(words) < 2 or not MISREAD_LABEL_RE.fullmatch(last.text) or \
+            last.x0 - words[-2].x1 < ctx.layout.body_size * MISREAD_LABEL_GAP or prose_pair(words[:-1]):
+        return None   # (a display's line: no two words of prose in a row)
+    layout = ctx.layout
+    if not (last.x1 >= layout.right - LABEL_AT_EDGE or abs(last.x1 - (layout.label_right or layout.right)) <= LABEL_COLUMN_SLACK):
+        return None
+    after = number_key(ctx.last_formula) if ctx.last_formula else []
+    missed = sorted((number_key(n), n) for (kind, n), pages in ctx.wanted.items()
+                    if kind == "formula" and line.page in pages and number_key(n) > after)
+    return missed[0][1] if missed else None
 
 
 Rule = Callable[[Line, LineContext], "Role | None"]
