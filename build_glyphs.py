@@ -804,8 +804,17 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 if current:
                     words.append(current)
                 current = []
+            extension = font.encoding == "OMX" or bool(_EXTENSION_NAME.search(font.name))
+            if extension:
+                # a DVI route's text layer gives an extension glyph the font's whole bounding box (3 to 4
+                # em, whatever the glyph): where the box exceeds the ink by more than an em, the ink is
+                # the glyph's box (a wide accent sits on its own baseline, not in the middle of that box)
+                ink_box(textpage, j, rl, rr, rb, rt)
+                ink_top, ink_bottom = height - it.value, height - ib.value
+                if ink_bottom - ink_top > 0.01 and (bottom - top) - (ink_bottom - ink_top) > size:
+                    top, bottom = ink_top, ink_bottom
             stands = _stands_on(font, u, top, bottom, baseline, size)
-            if stands != baseline and _EXTENSION_NAME.search(font.name) and font.encoding != "OMX" and \
+            if stands != baseline and extension and font.encoding != "OMX" and \
                     not 0x2300 <= u <= 0x23FF and chr(u) not in "()[]{}|‖⟨⟩/\\":
                 # an ordinary symbol an extension font holds (Euler's ∞; its delimiters' and braces'
                 # pieces aside): its ink on its own baseline, where a hung one's reaches far below
