@@ -340,7 +340,7 @@ def _role(ch: str, tex: str) -> str:
     return "ord"
 
 
-_X_HEIGHT = set("acemnorsuvwxz.,:;-=+−")
+_X_HEIGHT = set("acemnorsuvwxzgpqy.,:;-=+−")   # letters whose ink tops out at the x-height (descenders too)
 _DESCENDERS = set("gjpqy,;()[]{}|")
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
@@ -797,6 +797,7 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
               ("\u2e26", r"\to"): r"\hookrightarrow", (r"\leftarrow", "\u2e27"): r"\hookleftarrow",
               ("|", "="): r"\models"}
     nodes = _stretched_arrows(nodes)
+    _hooks_read_as_punctuation(nodes)
     for _ in range(3):
         rels = sorted((n for n in nodes if n.kind == "sym" and any(n.tex in pair for pair in joined)),
                       key=lambda n: n.x0)
@@ -824,6 +825,26 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
             break
         nodes = [n for n in nodes if id(n) not in gone]
     return _spaced_implications(nodes)
+
+
+def _hooks_read_as_punctuation(nodes: list[Node]) -> None:
+    """The maths italic font's hooks sit at its codes for "," and "-", and a text layer that gives a
+    code back as ASCII reads them so.  A comma never stands clear above the baseline, nor a hyphen
+    in the maths italic font against an arrow's tail: run into an arrow's end at its height, they
+    are the hooks of \\hookrightarrow and \\hookleftarrow."""
+    arrows = [n for n in nodes if n.kind == "sym" and n.tex in (r"\to", r"\leftarrow")]
+    if not arrows:
+        return
+    for n in nodes:
+        if n.kind != "sym" or n.style != "it" or n.tex not in (",", "-") or n.bottom > n.base - n.size * 0.15:
+            continue
+        for a in arrows:
+            if abs(a.base - n.base) > n.size * 0.1 or not a.top <= (n.top + n.bottom) / 2 <= a.bottom:
+                continue
+            if n.tex == "," and a.tex == r"\to" and -n.size * 0.12 <= a.x0 - n.x1 <= n.size * 0.12:
+                n.tex = n.ch = "\u2e26"   # (build_glyphs.HOOKS)
+            elif n.tex == "-" and a.tex == r"\leftarrow" and -n.size * 0.12 <= n.x0 - a.x1 <= n.size * 0.12:
+                n.tex = n.ch = "\u2e27"
 
 
 # \longrightarrow joins its minus and head with \joinrel (their advance boxes overlap by 3mu, 0.17 em);
