@@ -604,7 +604,27 @@ def tall_glyphs(line, body: float) -> list[tuple[float, float]]:
     return out
 
 
-def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None) -> list[int]:
+def column_rules(bars, body: float) -> list[tuple[float, float, float]]:
+    """An array's vertical rules, (x, top, bottom): upright bars at one x whose ends meet, joined (TeX
+    draws a rule of `c|cc` row by row)."""
+    standing = sorted((b for b in bars if b[2] - b[0] <= RULE_WIDTH and b[3] - b[1] >= body * 0.3),
+                     key=lambda b: ((b[0] + b[2]) / 2, b[1]))
+    rules: list[list[float]] = []
+    for b in standing:
+        x = (b[0] + b[2]) / 2
+        last = rules[-1] if rules else None
+        if last is not None and abs(last[0] - x) <= 0.5 and b[1] <= last[2] + 1.0:
+            last[2] = max(last[2], b[3])
+        else:
+            rules.append([x, b[1], b[3]])
+    return [tuple(r) for r in rules]
+
+
+RULE_WIDTH = 1.5   # pt: a drawn rule no wider than this is a line, not a filled box
+
+
+def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
+                  bars=()) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
     the lines above and below it that are not prose, overlap the text column and follow one
     another without the space TeX leaves around a display; other numbered rows of the block are
@@ -629,7 +649,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
-        if enclosed(k) or level_with_row(k) or braced_note(k):
+        if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -654,6 +674,20 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         ink_top, ink_bottom = ink_extent(line)
         return line.x0 < x1 + body and line.x1 > x0 - body and \
             any(t - 0.5 <= ink_top and ink_bottom <= b + 0.5 for t, b in spans)
+
+    rules = column_rules(bars, body) if bars else []
+    anchor_ink = ink_extent(anchor)
+
+    def ruled(k: int) -> bool:
+        """A line an array's vertical rule runs through, the rule running on through the numbered
+        row too, is a row of that array (its header of words over an `\\hline`, say)."""
+        line = lines[k]
+        if not rules or line.page != anchor.page:
+            return False
+        ink_top, ink_bottom = ink_extent(line)
+        return any(r_top - 1.0 <= min(ink_top, anchor_ink[0]) and max(ink_bottom, anchor_ink[1]) <= r_bottom + 1.0
+                   and line.x0 - body <= x <= line.x1 + body and anchor.x0 - body <= x <= anchor.x1 + body
+                   for x, r_top, r_bottom in rules)
 
     def level_with_row(k: int) -> bool:
         """Words on the baseline of one of the block's lines and within its width (a note's
@@ -773,7 +807,7 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     whole block, several share its rows (build_formula.numbered_rows).  The block's lines are added
     to `block_out` when given; `leading` is the book's line pitch, when known.  `shown_out` receives
     the block as the running text shows it, every row in its place: "$$…$$ (5.3) $$…$$ (5.4)"."""
-    block = [lines[k] for k in display_block(lines, at, column, body, label_of)]
+    block = [lines[k] for k in display_block(lines, at, column, body, label_of, bars)]
     if block_out is not None:
         block_out.extend(block)
     labels: list[tuple[str, float]] = []
