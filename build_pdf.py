@@ -400,10 +400,12 @@ class OpenText:
         return self.paragraphs[-1][-1] if self.paragraphs else None
 
     def add(self, line: Line, layout: Layout) -> None:
-        """A line joins the last paragraph, or opens a new one after an indent or extra space."""
+        """A line joins the last paragraph, or opens a new one after an indent or extra space, or
+        where the text takes up again at the column's edge after a display."""
         last = self.last_line()
         if last is None or line.top - last.bottom > line.size * PARAGRAPH_SKIP or (
-                line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)):
+                line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)) or \
+                _after_display(line, last, layout):
             self.paragraphs.append([line])
         else:
             self.paragraphs[-1].append(line)
@@ -415,6 +417,20 @@ class OpenText:
         while len(self.paragraphs) > 1 and len(carried) <= LEAD_IN_PARAGRAPHS and _is_lead_in(self.paragraphs[-1]):
             carried.insert(0, self.paragraphs.pop())
         return carried
+
+
+def _after_display(line: Line, last: Line, layout: Layout) -> bool:
+    """Text at the column's edge right after a display's line (its last row, or the limits under
+    it): a paragraph of its own, so that a chunk may open there and not on the display's limits."""
+    return line.x0 <= layout.left + PARAGRAPH_INDENT and math_share(line.words) < MOSTLY_MATHS and \
+        last.x0 > layout.left + DISPLAY_INDENT_PT and math_share(last.words) >= MOSTLY_MATHS
+
+
+def _display_goes_on(above: Line, below: Line, layout: Layout) -> bool:
+    """Two lines of one display: both set in from the column's edge and mostly maths, the lower
+    one just under the upper (a row's limits, a fraction's denominator, the next row)."""
+    return above.page == below.page and below.top - above.bottom < layout.body_size * DISPLAY_LINE_GAP and \
+        all(l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS for l in (above, below))
 
 
 def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
@@ -884,9 +900,14 @@ class ChunkBuilder:
         if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line)):
             self.flush_text()   # the proof ends at its mark; the text after it is the book's again
             return
-        if self.text.tokens >= TARGET_CHUNK_TOKENS and len(self.text.paragraphs) > 1:
+        paragraphs = self.text.paragraphs
+        if self.text.tokens >= TARGET_CHUNK_TOKENS and len(paragraphs) > 1 and (
+                not _display_goes_on(paragraphs[-2][-1], paragraphs[-1][0], self.layout)
+                or self.text.tokens >= MAX_CHUNK_TOKENS - BUDGET_SLACK):
             # The new paragraph opens the next chunk, and takes along the lead-ins just before it, so
-            # a unit and what introduces it stay in one chunk.
+            # a unit and what introduces it stay in one chunk.  Not a line that goes on from a display
+            # just above it, while the chunk has room: the limits under a sum, on a line of their own,
+            # open no chunk without their row (the next paragraph does).
             carried = self.text.split_off_last()
             proof_of, frame = self.proof_of, self.proof_frame
             self.flush_text()
