@@ -2,7 +2,7 @@
 
 Our formula corpus (tests/formulas: one body of our own maths typeset by the class of the user's book
 under LuaLaTeX, pdfLaTeX with Computer Modern, Times and Palatino maths, unicode-math with two OpenType
-maths fonts, and two DVI routes; and a chapter of our own written as books in that class are; and six
+maths fonts, and two DVI routes; and a chapter of our own written as books in that class are; and eleven
 bodies written later as held-out checks, each under set-ups of its own) is built by build_db.py, served for real, and scored by
 ../shared/tools/formula_score.py against the LaTeX it was typeset from; the sample book likewise, built by
 this checkout.  The scorer is the shared tool, run as it is (tests/eval/formula_fidelity.py).
@@ -36,16 +36,17 @@ EIGHTH_BODY = ["tufte-h", "ncm-h", "utopia-h"]
 NINTH_BODY = ["tufte-i", "lm-i", "erewhon-i"]
 TENTH_BODY = ["tufte-j", "cochineal-j", "dejavu-j"]
 ELEVENTH_BODY = ["tufte-k", "fouriernc-k", "xits-k"]
+TWELFTH_BODY = ["tufte-l", "mathspec-l", "arev-l"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
     assert set(corpus) >= {"tufte", "tuftechapter", "cm", "newtx", "newpx", "lmmath", "stix2", "dvipdfmx", "dvips",
                            *SECOND_BODY, *THIRD_BODY, *FOURTH_BODY, *FIFTH_BODY, *SIXTH_BODY,
                            *SEVENTH_BODY, *EIGHTH_BODY, *NINTH_BODY, *TENTH_BODY,
-                           *ELEVENTH_BODY}
+                           *ELEVENTH_BODY, *TWELFTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -79,10 +80,10 @@ def test_second_body_per_set_up(corpus, name):
 
 
 @pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY
-                         + TENTH_BODY + ELEVENTH_BODY)
+                         + TENTH_BODY + ELEVENTH_BODY + TWELFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth to eleventh bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
-    62-69 %, 28-33 %, 56-67 %, 58-77 % and 10-68 % exact), held where the builder stands on them so that they can only move up,
+    """The fourth to twelfth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 % and 24-78 % exact), held where the builder stands on them so that they can only move up,
     nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
     alone); the sixth's too: its OpenType set-ups spell \\bm as \\symbfit, and Fira Math prints no
@@ -94,14 +95,18 @@ def test_later_bodies_per_set_up(corpus, name):
     writes \\operatorname*{minimize}_{x}, which prints the same), and under unicode-math the upright
     bold Greek of classvect.sty, which unicode-math writes \\mathbf and the judge reads as \\bm; the
     eleventh's: that bold Greek again under XITS Math, \\stackrel for \\overset, primes written after a
-    subscript (x_{b}', printed as x'_{b}), \\hdotsfor."""
+    subscript (x_{b}', printed as x'_{b}), \\hdotsfor; the twelfth's: \\Biggl where the reader writes the
+    delimiter bare (formula_score.py drops \\left and \\Bigl but keeps \\Biggl), scripts the judge
+    orders otherwise (Q^{\\pi_{k}}_{h}), \\gets; and under Arev its maths letters a, i, w, x, I in the
+    font's private-use code points (U+EB80 plus the letter), which name no letter a reader can know."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
-        (0.60, 0.95) if name in ELEVENTH_BODY else (0.75, 0.98)
+        (0.60, 0.95) if name in ELEVENTH_BODY else (0.25, 0.92) if name == "arev-l" else \
+        (0.80, 0.99) if name in TWELFTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -286,6 +291,33 @@ def test_what_the_eleventh_body_prints_is_read_from_the_fonts_and_the_geometry(c
         assert found["1.10"].startswith(r"\begin{Vmatrix}\gamma T_{11} & \gamma T_{12} \\ \gamma T_{21}"), (name, found["1.10"])
     # a chain of \frac, its levels shrinking to the smallest style, stays \frac
     assert r"\varphi = 1+\frac{1}{1+\frac{1}{1+\frac{1}{1+\cdots}}}" in _formulas(corpus["cochineal-j"])["1.21"]
+
+
+def test_what_the_twelfth_body_prints_is_read_from_the_fonts_and_the_geometry(corpus):
+    """The twelfth body's constructs: an array whose column rule runs through its header of words (over
+    an \\hline) keeps that header; an overline over a run of a text italic's letters (mathpazo's, the
+    class's) is over it, the letters' ink told from their shapes where the glyph layer keeps no boxes;
+    equations numbered inside an algorithm box; matrices of fractions, a \\vdots column, a determinant.
+    And from the older bodies: the maths italic font's hook read as a comma joins its arrow
+    (\\hookrightarrow, CM Bright's text map gives the hook's code back as ","), and on the DVI routes
+    an extension glyph whose box is the font's whole bounding box is placed by its ink (\\widehat)."""
+    for name in TWELFTH_BODY:
+        found = _formulas(corpus[name])
+        assert found["1.35"] == (r"\begin{array}{c|cc} & \operatorname{stag} & \operatorname{hare} \\ \hline"
+                                 r"\operatorname{stag} & 4, 4 & 0, 3 \\ \operatorname{hare} & 3, 0 & 3, 3\end{array}"), \
+            (name, found["1.35"])
+        assert r"\begin{vmatrix}1-\gamma p & -\gamma(1-p) \\ -\gamma q & 1-\gamma(1-q)\end{vmatrix}" in found["1.19"], \
+            (name, found["1.19"])
+        assert r"\begin{bmatrix}\frac{1}{2} & \frac{1}{2} & 0 \\ \frac{1}{3}" in found["1.18"], (name, found["1.18"])
+        assert r"= \sum_{\ell = t}^{d}\gamma^{\ell-t}r_{\ell}^{(" in found["1.26"], (name, found["1.26"])   # in the box
+    for name in ("tufte-l", "mathspec-l"):
+        found = _formulas(corpus[name])
+        assert r"\overline{xy} = \max\{\underline{x}\underline{y}, " in found["1.20"], (name, found["1.20"])
+        assert found["1.26"] == r"G_{t}^{(i)} = \sum_{\ell = t}^{d}\gamma^{\ell-t}r_{\ell}^{(i)}", (name, found["1.26"])
+    assert _formulas(corpus["cmbright-f"])["4.2"] == r"\iota:A \hookrightarrow B, \quad\pi:B \twoheadrightarrow B/A"
+    for name in ("dvips", "dvipdfmx"):
+        found = _formulas(corpus[name])
+        assert found["1.25"].startswith(r"\widehat{AB} = \widetilde{CD}, "), (name, found["1.25"])
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
