@@ -281,6 +281,23 @@ def read_in_child(source: Path, model_dir: Path) -> Reading:
         return pool.submit(_read_book, str(source), str(model_dir), build_workers()).result()
 
 
+READ_HERE_PAGES = 60   # a PDF of at most this many pages is read in the build's own process
+
+
+def pdf_page_count(source: Path) -> int:
+    """The PDF's number of pages (0 when it cannot be opened: the reader then says why)."""
+    from build_glyphs import _open
+
+    try:
+        document = _open(source)
+    except BuildError:
+        return 0
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
 def _read_book(source: str, model_dir: str, workers: int) -> Reading:
     return read_book(Path(source), Embedder(model_dir, session=False).count_tokens, workers)
 
@@ -559,7 +576,9 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         stage("structure")
         chunks, sections = markdown_structure(source, embedder.count_tokens, base_url)
     else:
-        reading = read_in_child(source, model_dir)
+        # a short PDF's pages cost little memory: read here, without a process of its own to start
+        reading = read_in_child(source, model_dir) if pdf_page_count(source) > READ_HERE_PAGES \
+            else _read_book(str(source), str(model_dir), build_workers())
         pages = reading.pages
         stage("structure")
         times["structure"] = times["read"] + reading.seconds["read"]
