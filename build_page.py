@@ -184,6 +184,8 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
             left, right = line.words, []
+        if len(right) == 1 and left and equation_number(right[0].text) and math_share(left) >= MOSTLY_MATHS:
+            left, right = line.words, []    # a full-width display's number, at the full width's edge
         if left:
             main.append(Line(left, page.number))
         if right:

@@ -161,7 +161,11 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     # it: the formula itself runs past the column's edge, and the number stands apart from it
     overhang = number is not None and len(words) >= 2 and words[-2].x1 > layout.right and \
         last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP and any(is_math_font(w.font) for w in words[:-1])
-    if number is not None and (at_edge or overhang) and not is_prose_reference(line, layout):
+    # a full-width display (set across the text block and the margin) within the column, its number
+    # at the full width's edge, out in the margin: alone there, far from its maths
+    beyond = number is not None and len(words) >= 2 and last.x0 > layout.right and words[-2].x1 <= layout.right \
+        and last.x0 - words[-2].x1 > layout.body_size * LABEL_GAP and math_share(words[:-1]) >= 0.5
+    if number is not None and (at_edge or overhang or beyond) and not is_prose_reference(line, layout):
         gap = last.x0 - words[-2].x1 if len(words) > 1 else 0.0
         if "." in number or len(words) == 1 or gap > layout.body_size * LABEL_GAP or \
                 (gap > layout.body_size * NARROW_LABEL_GAP and math_share(words[:-1]) >= 1.0):
