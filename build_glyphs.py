@@ -123,6 +123,20 @@ _TEX_GLYPH_NAMES = {
     "because": "∵", "precedesequal": "⪯", "followsequal": "⪰", "precedes": "≺", "follows": "≻",
     "lessorsimilar": "≲", "greaterorsimilar": "≳",
     "square": "□", "circumflex": "ˆ", "macron": "¯", "breve": "˘", "caron": "ˇ", "acute": "´", "grave": "`", "ring": "˚",
+    # txfonts' and pxfonts' names (their symbol fonts A, B, C and extension font A)
+    "nequal": "≠", "doteq": "≐", "iinteg": "∬", "iiinteg": "∭", "dblcontinteg": "∯", "parallel": "∥",
+    "nparallel": "∦", "notparallel": "∦", "notbar": "∤", "notsubseteql": "⊈", "notsuperseteql": "⊉",
+    "subsetnoteql": "⊊", "supersetnoteql": "⊋", "nequivalence": "≢", "notsimilar": "≁", "nsimilar": "≁",
+    "lessmuch": "≪", "greatermuch": "≫", "proportional": "∝", "mapsto": "↦", "similarequal": "≃",
+    "notlessequal": "≰", "notgreaterequal": "≱", "notless": "≮", "notgreater": "≯", "notprecedes": "⊀",
+    "notfollows": "⊁", "notturnstile": "⊬", "notforces": "⊮", "notsatisfies": "⊭", "notarrowleft": "↚",
+    "notarrowright": "↛", "notdblarrowleft": "⇍", "notdblarrowright": "⇏", "precedesorequal": "≼",
+    "followsorequal": "≽", "lessdblequal": "≦", "greaterdblequal": "≧", "lessorgreater": "≶", "greaterorless": "≷",
+    "circleequal": "⊜", "multimap": "⊸", "between": "≬", "forces": "⊩", "satisfies": "⊨", "squareplus": "⊞",
+    "squareminus": "⊟", "squaremultiply": "⊠", "squaredot": "⊡", "squareimage": "⊏", "squareoriginal": "⊐",
+    "trianglerightequal": "⊵", "triangleleftequal": "⊴", "intersectionsq": "⊓", "subsetsqequal": "⊑",
+    "supersetsqequal": "⊒", "wreathproduct": "≀", "aleph": "ℵ", "circleminus": "⊖", "circledivide": "⊘",
+    "arrowup": "↑", "arrowdown": "↓", "arrowdblup": "⇑", "arrowdbldown": "⇓", "triangleinv": "▽",
 }
 _SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest|low)\d{0,2}$")   # mathdesign: big1..big5
 
@@ -233,6 +247,9 @@ _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
 _EXTENSION_NAME = re.compile(r"CMEX|MathExtension|^txex|^pxex|Extension|^esint", re.I)
 # ... and their symbol fonts (cmsy's layout: calligraphic capitals, no small letters)
 _SYMBOLS_NAME = re.compile(r"Math-?Symbols|MathSy", re.I)
+# txfonts' and pxfonts' symbol and extension fonts, which print through their own (built-in) encoding:
+# where pdfTeX's text map knows no Unicode for a glyph's name it gives the glyph's code back
+_TX_SYMBOLS = re.compile(r"[tp]x(?:sy[abc]?|exa?)$", re.I)
 _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 # URW's Courier is "NimbusMonL" (TeX's courier package, Ghostscript's base-14 substitute)
@@ -657,6 +674,7 @@ class _Raw:
         self.buf = ctypes.create_string_buffer(512)
         self.fonts: dict[int, Font] = {}
         self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
+        self.named_signs: dict[int, set[str]] = {}    # font handle -> the characters its glyph names stand for
         self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
         self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
         self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
@@ -691,6 +709,23 @@ class _Raw:
                     names = builtin_names(bytes(data))
             self.names[handle or 0] = names
         return names
+
+    def code_given_back(self, textobj: int, u: int) -> str | None:
+        """For an ASCII sign the text map reports for a font printed through its built-in encoding
+        (_TX_SYMBOLS): the maths sign its code's glyph name stands for, when the font has no glyph
+        named for the ASCII sign (the map gave the code back: pxfonts' "nequal" read as ",", its
+        "iintegdisplay" as a quote mark); else None."""
+        handle = self.object_font(textobj)
+        names = self.glyph_names(handle)
+        named = glyph_name_char(names[u]) if u in names else ""
+        if not named or named.isascii() or named.isalnum():
+            # (a font the PDF re-encodes names other glyphs at those codes, letters and signs alike:
+            # only a maths sign's name, where the map says ASCII, tells a code given back)
+            return None
+        signs = self.named_signs.get(handle or 0)
+        if signs is None:
+            signs = self.named_signs[handle or 0] = {glyph_name_char(n) for n in names.values()}
+        return None if chr(u) in signs else named
 
     def code_name_char(self, textobj: int, code: int) -> str | None:
         """For a glyph PDFium gives no Unicode for: the character its code names in the embedded font
@@ -866,6 +901,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             ch = _AGL_PRIVATE.get(u) or chr(u)
+            if u < 0x80 and not ch.isalnum() and not ch.isspace() and _TX_SYMBOLS.match(font.name):
+                ch = raw.code_given_back(obj, u) or ch
         else:
             ch = repair_char(chr(u), font.encoding)
         if ch and "\ufe00" <= ch <= "\ufe0f":
