@@ -97,6 +97,9 @@ RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\s
              r"\twoheadleftarrow", r"\rightleftharpoons", r"\leftrightharpoons", r"\lesssim", r"\gtrsim",
              r"\leqq", r"\geqq", r"\doteq", r"\sqsubset", r"\sqsupset", r"\Vdash", r"\nvdash", r"\nsim",
              r"\ncong", r"\nparallel", r"\nless", r"\ngtr", r"\supsetneq", r"\nearrow", r"\searrow",
+             r"\varsubsetneq", r"\varsupsetneq", r"\nsubseteqq", r"\nsupseteqq", r"\subsetneqq", r"\supsetneqq",
+             r"\varsubsetneqq", r"\varsupsetneqq", r"\nsubseteq", r"\nsupseteq", r"\nshortmid", r"\nshortparallel",
+             r"\nLeftarrow", r"\nRightarrow", r"\nLeftrightarrow", r"\nleftrightarrow",
              r"\nwarrow", r"\swarrow", r"\Uparrow", r"\Downarrow", r"\updownarrow", r"\Updownarrow",
              r"\leadsto", r"\bowtie", r"\eqsim", r"\thicksim", r"\thickapprox", r"\approxeq", r"\succapprox",
              r"\precapprox", r"\curvearrowleft", r"\curvearrowright", r"\backepsilon", r"\shortmid",
@@ -217,7 +220,7 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "frak"
     if FORMAL_SCRIPT in compact:
         return "scr"     # the formal script beside the book's own calligraphic capitals (build_math.mark_formal_script)
-    if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|RSFS|EUSM|EUSB|SCRIPT|CALLIGR|^ZSCR|MATHCAL",
+    if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|^[TP]XSY$|RSFS|EUSM|EUSB|SCRIPT|CALLIGR|^ZSCR|MATHCAL",
                  compact):
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
@@ -445,10 +448,16 @@ _TWINS = {"\u3008": "⟨", "\u3009": "⟩", "\u2329": "⟨", "\u232a": "⟩"}
 _LATIN_LOOKALIKES = dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧ", "ABEZHIKMNOPTX"))
 
 
-# The AMS blackboard font (MSBM) holds no lower-case letters: its slots 0x60-0x7F are symbols
-# (amssymb declares \\smallsetminus at 0x72), which a text layer without a map reads as the letters of
-# those codes.
-_MSBM_LOWER = dict(zip("`aghijklmnopqrstuvwxyz{|}~\x7f", (
+# The AMS blackboard font (MSBM) holds no punctuation: its slots 0x21-0x2F and 0x3A-0x40 are negated
+# and strict relations (amssymb declares \\subsetneq at 0x28), which a text layer without a map reads
+# as the characters of those codes ("(" for \\subsetneq, "*" for \\nsubseteq) ...
+_MSBM_LOWER = dict(zip("!\"#$%&'()*+,-./:;<=>?@", (
+    r"\varsupsetneq", r"\nsubseteqq", r"\nsupseteqq", r"\subsetneqq", r"\supsetneqq", r"\varsubsetneqq",
+    r"\varsupsetneqq", r"\subsetneq", r"\supsetneq", r"\nsubseteq", r"\nsupseteq", r"\nparallel", r"\nmid",
+    r"\nshortmid", r"\nshortparallel", r"\nLeftarrow", r"\nRightarrow", r"\nLeftrightarrow", r"\nleftrightarrow",
+    r"\divideontimes", r"\varnothing", r"\nexists")))
+# ... nor lower-case letters: its slots 0x60-0x7F are symbols too (\\smallsetminus at 0x72)
+_MSBM_LOWER.update(zip("`aghijklmnopqrstuvwxyz{|}~\x7f", (
     r"\Finv", r"\Game", r"\eth", r"\eqsim", r"\beth", r"\gimel", r"\daleth", r"\lessdot", r"\gtrdot", r"\ltimes",
     r"\rtimes", r"\shortmid", r"\shortparallel", r"\smallsetminus", r"\thicksim", r"\thickapprox", r"\approxeq",
     r"\succapprox", r"\precapprox", r"\curvearrowleft", r"\curvearrowright", r"\digamma", r"\varkappa", r"\Bbbk",
@@ -1849,6 +1858,9 @@ DELIMITER_SHORTFALL = 5.0   # pt at 10pt: ... or comes at most this short of it 
 AXIS_SLACK = 0.1            # of the bar's height: its middle and its group's stand this close
 
 
+EVALUATED_SHARE = 0.6   # of an evaluation bar's height: what it was grown to cover is at least this tall
+
+
 def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
     """A tall bar that no bar before it opens closes a group opened by nothing: \\left. … \\right|
     (an evaluation, \\left. \\frac{x^3}{3} \\right|_0^1).  The invisible opening goes after the last
@@ -1866,7 +1878,7 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
         return []
     # the group starts after the last relation, or the last comma a quad sets apart from what follows
     # (a list's next item), outside the brackets before the bar: never inside a pair of parentheses
-    depth, starts = 0, []
+    depth, starts, signs = 0, [], []
     for k, n in enumerate(level):
         if n.kind == "sym" and n.role == "open":
             depth += 1
@@ -1875,8 +1887,21 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
         elif n.kind == "sym" and (n.role == "rel" or n.ch == "," and k + 1 < len(level)
                                   and level[k + 1].x0 - n.x1 >= n.size * LIST_GAP):
             starts.append((depth, n.x1))
+        elif n.kind == "sym" and n.role == "bin":
+            signs.append((depth, n))
     starts = [x for d, x in starts if d == depth]
     at = max(starts) + 0.01 if starts else level[0].x0 - 0.01
+    # ... or later, after a + or − of that level, where what follows still holds what the bar was
+    # grown to cover (f(x_0) + \left.\frac{\partial f}{\partial x}\right|_{x_0}: the bar measures the
+    # fraction alone); where only a short term follows the sign, the bar covers more than it
+    # (a sign right after the relation is its term's own: "= -\left.\frac{1}{x}" opens nothing later)
+    later = [sign.x1 + 0.01 for d, sign in signs if d == depth and sign.x0 > at
+             and any(at <= m.cx < sign.x0 for m in level)]
+    for x in sorted(later, reverse=True):
+        after = [n for n in nodes if n is not bar and x <= n.cx < bar.x0 and bar.top <= n.cy <= bar.bottom]
+        if after and max(n.height for n in after) >= bar.height * EVALUATED_SHARE:
+            at = x
+            break
     # \right| grows to cover what \left. opened (TeX: at least 0.901 of twice the content's reach from
     # the axis, and no more than 5pt short of it); a bar shorter than that is a fixed size, \Big|.  The
     # content is what stands on the bar's row, beside it (an aligned block's other rows are not in it)
@@ -2091,6 +2116,29 @@ def _scripts(nodes: list[Node]) -> list[Node]:
 RELATION_GAP = 0.15       # em, between the bar's advance box and its neighbours' ink
 RELATION_GAP_INK = 0.3    # em, ink to ink, where the PDF gave no advance box (a bar's own side bearings)
 PARALLEL_GAP = 0.25       # em, ... for a double bar: a relation's 5mu and the neighbour's bearing, more than \,'s 3mu
+PARALLEL_SPACE = 0.22     # em, advance box to advance box: between \,'s 3mu (0.17) and a relation's 5mu (0.28)
+
+
+def _edge_advances(node: Node) -> tuple[float | None, float | None]:
+    """Where the advance boxes of a node's first and last glyphs start and end (a structure's own
+    box is its ink); None where a glyph has no advance box."""
+    leaves: list[Node] = []
+
+    def collect(value) -> None:
+        if isinstance(value, Node):
+            if value.kind == "sym":
+                leaves.append(value)
+            else:
+                for part in value.parts.values():
+                    collect(part)
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                collect(item)
+    collect(node)
+    if not leaves:
+        return None, None
+    first, last = min(leaves, key=lambda n: n.x0), max(leaves, key=lambda n: n.x1)
+    return (first.adv0 if first.adv1 > first.adv0 else None), (last.adv1 if last.adv1 > last.adv0 else None)
 
 
 def _relation_bars(row: list[Node]) -> list[Node]:
@@ -2102,9 +2150,17 @@ def _relation_bars(row: list[Node]) -> list[Node]:
             continue
         left, right = (n.adv0, n.adv1) if n.adv1 > n.adv0 else (n.x0, n.x1)
         gap = (RELATION_GAP if n.adv1 > n.adv0 else RELATION_GAP_INK) * n.size
+        before, after = ordered[k - 1], ordered[k + 1]
         if n.tex != "|":
             gap += (PARALLEL_GAP - RELATION_GAP) * n.size   # a norm's bars spaced by hand (\,\|\,) stay \|
-        if left - ordered[k - 1].x1 >= gap and ordered[k + 1].x0 - right >= gap:
+            _, before_end = _edge_advances(before)
+            after_start, _ = _edge_advances(after)
+            if n.adv1 > n.adv0 and before_end is not None and after_start is not None:
+                # where the glyphs have their advance boxes, the spaces themselves: 5mu a side for
+                # \parallel, 3mu for \,\|\, (a script before it adds its 0.5 pt)
+                if min(n.adv0 - before_end, after_start - n.adv1) < PARALLEL_SPACE * n.size:
+                    continue
+        if left - before.x1 >= gap and after.x0 - right >= gap:
             size = next((name for least, name in BIG_SIZES if n.height >= n.size * least), None)
             gaps = (left - ordered[k - 1].x1, ordered[k + 1].x0 - right)
             if size and n.size * BIG_RELATION_GAP <= min(gaps) and max(gaps) < n.size * LIST_GAP:
@@ -2259,7 +2315,8 @@ def _tex(n: Node) -> list[str]:
         return [r"\left" + _delim(n.parts["left"]), r"\begin{matrix}", *body, r"\end{matrix}",
                 r"\right" + _delim(n.parts["right"])]
     if k == "cases":
-        return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
+        env = "dcases" if _display_fractions(n.parts["rows"], n.size) else "cases"
+        return [r"\begin{" + env + "}", *_rows_tex(n.parts["rows"]), r"\end{" + env + "}"]
     if k == "rcases":
         if all(len(row) == 2 for row in n.parts["rows"]):
             return [r"\begin{rcases}", *_rows_tex(n.parts["rows"]), r"\end{rcases}"]
@@ -2299,6 +2356,13 @@ def _word_tex(n: Node) -> list[str]:
     if " " in n.ch:
         return [r"\text{" + n.ch + "}"]
     return [r"\operatorname{" + n.ch + "}"]
+
+
+def _display_fractions(rows: list[list[list[Node]]], size: float) -> bool:
+    """A fraction in a row of `cases` whose parts are set at the row's own size: mathtools' `dcases`
+    sets its rows in display style, where `cases` sets a fraction's parts a style smaller."""
+    return any(c.kind == "frac" and max((p.size for p in c.parts["num"]), default=0.0) >= size * 0.9
+               for row in rows for cell in row for c in cell)
 
 
 def _rows_tex(rows: list[list[list[Node]]]) -> list[str]:
