@@ -451,7 +451,7 @@ _LATIN_LOOKALIKES = dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΧ", "ABEZHIKMNOPTX"))
 # The AMS blackboard font (MSBM) holds no punctuation: its slots 0x21-0x2F and 0x3A-0x40 are negated
 # and strict relations (amssymb declares \\subsetneq at 0x28), which a text layer without a map reads
 # as the characters of those codes ("(" for \\subsetneq, "*" for \\nsubseteq) ...
-_MSBM_LOWER = dict(zip("!\"#$%&'()*+,-./:;<=>?@", (
+_MSBM_LOWER = dict(zip(map(chr, [*range(0x21, 0x30), *range(0x3A, 0x41)]), (
     r"\varsupsetneq", r"\nsubseteqq", r"\nsupseteqq", r"\subsetneqq", r"\supsetneqq", r"\varsubsetneqq",
     r"\varsupsetneqq", r"\subsetneq", r"\supsetneq", r"\nsubseteq", r"\nsupseteq", r"\nparallel", r"\nmid",
     r"\nshortmid", r"\nshortparallel", r"\nLeftarrow", r"\nRightarrow", r"\nLeftrightarrow", r"\nleftrightarrow",
