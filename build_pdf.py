@@ -419,18 +419,23 @@ class OpenText:
         return carried
 
 
+def _display_line(line: Line, layout: Layout) -> bool:
+    """A line of a display: set in from the column's edge and mostly maths (the cheap test first)."""
+    return line.x0 > layout.left + DISPLAY_INDENT_PT and math_share(line.words) >= MOSTLY_MATHS
+
+
 def _after_display(line: Line, last: Line, layout: Layout) -> bool:
     """Text at the column's edge right after a display's line (its last row, or the limits under
     it): a paragraph of its own, so that a chunk may open there and not on the display's limits."""
-    return line.x0 <= layout.left + PARAGRAPH_INDENT and math_share(line.words) < MOSTLY_MATHS and \
-        last.x0 > layout.left + DISPLAY_INDENT_PT and math_share(last.words) >= MOSTLY_MATHS
+    return line.x0 <= layout.left + PARAGRAPH_INDENT and _display_line(last, layout) and \
+        math_share(line.words) < MOSTLY_MATHS
 
 
 def _display_goes_on(above: Line, below: Line, layout: Layout) -> bool:
-    """Two lines of one display: both set in from the column's edge and mostly maths, the lower
-    one just under the upper (a row's limits, a fraction's denominator, the next row)."""
+    """Two lines of one display, the lower just under the upper (a row's limits, a fraction's
+    denominator, the next row)."""
     return above.page == below.page and below.top - above.bottom < layout.body_size * DISPLAY_LINE_GAP and \
-        all(l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS for l in (above, below))
+        _display_line(above, layout) and _display_line(below, layout)
 
 
 def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
@@ -526,8 +531,7 @@ class DisplayMaths:
                          prose: Line | None = None) -> list[tuple[str, list[Line]]]:
         """As `paragraphs`, each with the lines it was read from (its plain reading is theirs)."""
         def display(p: list[Line]) -> bool:
-            return all(l is not prose and (self.block_of(l) is not None or (
-                l.x0 > layout.left + DISPLAY_INDENT_PT and math_share(l.words) >= MOSTLY_MATHS)) for l in p)
+            return all(l is not prose and (self.block_of(l) is not None or _display_line(l, layout)) for l in p)
 
         groups: list[tuple[bool, list[Line]]] = []
 

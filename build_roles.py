@@ -141,6 +141,11 @@ def is_prose_reference(line: Line, layout: Layout) -> bool:
     return gap < WORD_SPACE and line.x0 <= layout.left + PROSE_START and words >= PROSE_LINE_WORDS
 
 
+def _where_labels_end(x1: float, layout: Layout) -> bool:
+    """A word ending at the column's edge, or where the book's equation numbers end."""
+    return x1 >= layout.right - LABEL_AT_EDGE or abs(x1 - (layout.label_right or layout.right)) <= LABEL_COLUMN_SLACK
+
+
 def equation_label(line: Line, layout: Layout) -> str | None:
     """The number of a displayed equation on this line: "(5.3)" at the column's right edge (or
     its left edge, for books that number on the left), standing apart from the formula."""
@@ -155,8 +160,7 @@ def equation_label(line: Line, layout: Layout) -> str | None:
         number = equation_number(words[-2].text + words[-1].text)
         last = words[-1] if number is None else Word(words[-2].text + last.text, words[-2].x0, last.x1,
                                                        last.top, last.bottom, last.size, last.bold, last.mono)
-    at_edge = last.x1 >= layout.right - LABEL_AT_EDGE or \
-        abs(last.x1 - (layout.label_right or layout.right)) <= LABEL_COLUMN_SLACK
+    at_edge = _where_labels_end(last.x1, layout)
     # a display wider than the column (into the margin, or the full width) pushes its number out with
     # it: the formula itself runs past the column's edge, and the number stands apart from it
     overhang = number is not None and len(words) >= 2 and words[-2].x1 > layout.right and \
@@ -526,7 +530,7 @@ def _misread_label(line: Line, ctx: LineContext) -> str | None:
             last.x0 - words[-2].x1 < ctx.layout.body_size * MISREAD_LABEL_GAP or prose_pair(words[:-1]):
         return None   # (a display's line: no two words of prose in a row)
     layout = ctx.layout
-    if not (last.x1 >= layout.right - LABEL_AT_EDGE or abs(last.x1 - (layout.label_right or layout.right)) <= LABEL_COLUMN_SLACK):
+    if not _where_labels_end(last.x1, layout):
         return None
     after = number_key(ctx.last_formula) if ctx.last_formula else []
     missed = sorted((number_key(n), n) for (kind, n), pages in ctx.wanted.items()
