@@ -49,6 +49,10 @@ def schemathesis_run(folder: Path) -> dict:
     Started with the session (conftest), its run is a subprocess that needs nothing the other tests make."""
     proc, base = start_server(env={"RAG_RATE_LIMIT": "1000000/minute"})
     try:
+        # The MCP servers start on the first /mcp or /tools request (about a second alone, longer
+        # while the rest of the suite holds both cores); start them before schemathesis's 10 s
+        # per-request timeout applies, since this run judges input handling, not cold start.
+        httpx.get(base + "/tools", timeout=120).raise_for_status()
         cli = Path(sys.executable).parent / "schemathesis"
         report = folder / "report.json"
         run = subprocess.run(
