@@ -53,6 +53,7 @@ UNNUMBERED_HEAD_WORDS = 4       # words: an unnumbered run-in head ("Proof.", "P
 LABEL_AT_EDGE = 6               # pt: an equation number ends at the column's edge (starts at it, when on the left)
 LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers end, when that is not the edge
 NARROW_LABEL_GAP = 0.6          # em: ... less after a display of maths only that fills its column (a narrow one)
+TAG_SEPARATION = 0.45           # em: amsmath keeps a tag at least \mintagsep (half an em) from a formula too wide to centre
 LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
 LEFT_LABEL_MATHS_GAP = 0.8      # em: ... or this far before a line of maths only (far wider than a word space)
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
@@ -182,10 +183,13 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     if number is not None and first.x0 <= layout.left + LABEL_AT_EDGE and (not rest or (
             rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout))
             or (rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_MATHS_GAP and
-                (math_share(rest) >= 1.0 or (is_math_word(rest[0]) and math_share(rest) >= 0.5)))):
+                (math_share(rest) >= 1.0 or (is_math_word(rest[0]) and math_share(rest) >= 0.5)))
+            or (rest[0].x0 - first.x1 > layout.body_size * TAG_SEPARATION and math_share(rest) >= 1.0
+                and rest[-1].x1 >= layout.right - LABEL_AT_EDGE)):
         # beside its display, alone on its line (centred on a display of several rows), or closer
         # before a line of maths only (multline's first row starts a \multlinegap after it), or of
-        # maths first and mostly (a display too wide to centre, with a \text{} of words in it)
+        # maths first and mostly (a display too wide to centre, with a \text{} of words in it), or
+        # at the least tag separation before maths only that runs to the column's far edge
         return number
     return None
 
