@@ -587,6 +587,7 @@ LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|
 
 
 TALL_GLYPH = 1.6   # × the body size: taller than any letter, a big operator or a one-line delimiter
+DISPLAY_REACH = 12  # lines: a display block's lines lie within this many lines of its numbered one
 
 
 def tall_glyphs(line, body: float) -> list[tuple[float, float]]:
@@ -601,6 +602,48 @@ def tall_glyphs(line, body: float) -> list[tuple[float, float]]:
             for k in range(0, len(boxes) - 5, 6):
                 if boxes[k + 3] - boxes[k + 2] >= body * TALL_GLYPH:
                     out.append((boxes[k + 2], boxes[k + 3]))
+    return out
+
+
+EXTENSIBLE_PIECES = "⎛⎜⎝⎞⎟⎠⎡⎢⎣⎤⎥⎦⎧⎨⎩⎪⎫⎬⎭⎮⌠⌡"   # the parts TeX stacks into a delimiter of any height
+PIECE_JOIN = 0.5        # em: a stacked delimiter's parts follow one another closer than this
+
+
+def stacked_delimiters(lines: list, body: float) -> dict[int, list[tuple[float, float]]]:
+    """Delimiters TeX built from parts (a brace's hooks, middle and bar pieces), which the text
+    layer may put on lines of their own: per line holding a part, the (top, bottom) of every whole
+    delimiter it is part of.  Parts at one x that meet from above to below make one delimiter."""
+    pieces = []   # (x0, top, bottom, line index)
+    for k, line in enumerate(lines):
+        for w in line.words:
+            for r in w.spans or [w]:
+                raw, boxes = r.raw or r.text, r.boxes
+                if boxes is None or len(boxes) < 6 * len(raw):
+                    continue
+                for i, ch in enumerate(raw):
+                    if ch in EXTENSIBLE_PIECES and boxes[6 * i + 3] - boxes[6 * i + 2] > 0.01:
+                        pieces.append((boxes[6 * i + 4], boxes[6 * i + 2], boxes[6 * i + 3], k, line.page,
+                                       boxes[6 * i + 5]))
+    pieces.sort(key=lambda p: (p[4], p[1]))
+    chains: list[list] = []
+    open_chains: list[list] = []     # chains a later piece may still extend (pieces go by their tops)
+    for piece in pieces:
+        open_chains = [c for c in open_chains if c[-1][4] == piece[4] and piece[1] <= c[-1][2] + body * PIECE_JOIN]
+        # the piece that ends just above it and shares its x (a brace's middle may be the wider one)
+        chain = next((c for c in open_chains
+                      if min(c[-1][5], piece[5]) - max(c[-1][0], piece[0]) > 0.5 * min(c[-1][5] - c[-1][0], piece[5] - piece[0])), None)
+        if chain is not None:
+            chain.append(piece)
+        else:
+            chains.append([piece])
+            open_chains.append(chains[-1])
+    out: dict[int, list[tuple[float, float]]] = {}
+    for chain in chains:
+        if len(chain) >= 2:
+            # (the first and last rows' ascenders and descenders may reach a little past the hooks)
+            span = (min(p[1] for p in chain) - body * PIECE_JOIN / 2, max(p[2] for p in chain) + body * PIECE_JOIN / 2)
+            for p in chain:
+                out.setdefault(p[3], []).append(span)
     return out
 
 
@@ -677,6 +720,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
     rules = column_rules(bars, body) if bars else []
     anchor_ink = ink_extent(anchor)
+    near = range(max(0, at - DISPLAY_REACH), min(len(lines), at + DISPLAY_REACH + 1))
+    assembled = {near[0] + k: v for k, v in stacked_delimiters([lines[k] for k in near], body).items()}
 
     def ruled(k: int) -> bool:
         """A line an array's vertical rule runs through, the rule running on through the numbered
@@ -710,7 +755,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             left, right = min(w.x0 for w in pieces), max(w.x1 for w in pieces)
             top, bottom = min(w.top for w in pieces), max(w.bottom for w in pieces)
             # (a brace's glyph box may reach a little into its note: a font's box is not its ink)
-            if left - body <= line.x0 and line.x1 <= right + body and \
+            # (TeX centres the note on the brace; a note of words may be the wider of the two)
+            centred = abs((line.x0 + line.x1) - (left + right)) / 2 <= body
+            if (left - body <= line.x0 and line.x1 <= right + body or centred) and \
                     (-body * 0.25 <= ink_top - bottom < body * 1.2 or -body * 0.25 <= top - ink_bottom < body * 1.2):
                 return True
         return False
@@ -767,18 +814,18 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
     top, bottom = ink_extent(anchor)
     x0, x1 = across(anchor) or (anchor.x0, anchor.x1)
-    spans.extend(tall_glyphs(anchor, body))
+    spans.extend(tall_glyphs(anchor, body) + assembled.get(at, []))
     j = at - 1
     while j >= 0 and fits(j) and top - reach(j) < gap and beside(j):
         block.insert(0, j)
-        spans.extend(tall_glyphs(lines[j], body))
+        spans.extend(tall_glyphs(lines[j], body) + assembled.get(j, []))
         top = min(top, ink_extent(lines[j])[0])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
     while j < len(lines) and fits(j) and ink_extent(lines[j])[0] - bottom < gap and beside(j):
         block.append(j)
-        spans.extend(tall_glyphs(lines[j], body))
+        spans.extend(tall_glyphs(lines[j], body) + assembled.get(j, []))
         bottom = max(bottom, ink_extent(lines[j])[1])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
