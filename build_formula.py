@@ -74,7 +74,7 @@ SYMBOLS = {
     "ℍ": r"\mathbb{H}", "′": "'", "″": "''", "‴": "'''", "⃗": r"\vec", "∤": r"\nmid", "≰": r"\nleq",
     "≱": r"\ngeq", "⊈": r"\nsubseteq", "⌣": r"\smile", "⌢": r"\frown", "↼": r"\leftharpoonup",
     "⇀": r"\rightharpoonup", "↽": r"\leftharpoondown", "⇁": r"\rightharpoondown", "⊣": r"\dashv",
-    "≺": r"\prec", "⩲": "+", "∶": ":", "∔": r"\dotplus", "⋉": r"\ltimes", "⋊": r"\rtimes",
+    "≺": r"\prec", "⩲": "+", "∶": ":", "∕": "/", "∔": r"\dotplus", "⋉": r"\ltimes", "⋊": r"\rtimes",
     "≲": r"\lesssim", "≳": r"\gtrsim", "⊧": r"\models", "◦": r"\circ", "⧵": r"\setminus", "≦": r"\leqq",
     "≧": r"\geqq", "≐": r"\doteq", "⊲": r"\lhd", "⊳": r"\rhd", "⊏": r"\sqsubset", "⊐": r"\sqsupset",
     "⊩": r"\Vdash", "⊬": r"\nvdash", "≁": r"\nsim", "≇": r"\ncong", "∦": r"\nparallel", "≮": r"\nless",
@@ -811,8 +811,12 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
         rels = sorted((n for n in nodes if n.kind == "sym" and any(n.tex in pair for pair in joined)),
                       key=lambda n: n.x0)
         gone = set()
-        for a, b in zip(rels, rels[1:]):
-            if id(a) in gone or abs(a.base - b.base) > a.size * 0.1 or b.x0 - a.x1 > a.size * 0.12:
+        # each with the next on its own baseline (a note's arrow under a long arrow lies between its pieces)
+        pairs = []
+        for level in _baseline_groups(rels):
+            pairs.extend(zip(level, level[1:]))
+        for a, b in sorted(pairs, key=lambda ab: ab[0].x0):
+            if id(a) in gone or b.x0 - a.x1 > a.size * 0.12:
                 continue
             tex = joined.get((a.tex, b.tex))
             if tex is None and {a.tex, b.tex} in ({"-", r"\to"}, {"-", r"\leftarrow"}) and \
@@ -834,6 +838,17 @@ def _joined_arrows(nodes: list[Node]) -> list[Node]:
             break
         nodes = [n for n in nodes if id(n) not in gone]
     return _spaced_implications(nodes)
+
+
+def _baseline_groups(nodes: list[Node]) -> list[list[Node]]:
+    """Nodes by the baseline they sit on (within a tenth of their size), each group left to right."""
+    groups: list[list[Node]] = []
+    for n in sorted(nodes, key=lambda n: n.base):
+        if groups and n.base - groups[-1][-1].base <= n.size * 0.1:
+            groups[-1].append(n)
+        else:
+            groups.append([n])
+    return [sorted(g, key=lambda n: n.x0) for g in groups]
 
 
 def _hooks_read_as_punctuation(nodes: list[Node]) -> None:
@@ -1616,10 +1631,13 @@ def _small_binomials(nodes: list[Node], size: float, rules: list[tuple] = ()) ->
             continue
         between = [n for n in nodes if left.x1 <= n.cx <= right.x0 and left.top <= n.cy <= left.bottom
                    and n is not left and n is not right]
-        if len(between) < 2 or any(n.kind != "sym" or n.size > size * SMALL_PARTS for n in between) or \
-                any(n.top < left.top - 1 or n.bottom > left.bottom + 1 for n in between):
+        if len(between) < 2 or any(n.kind != "sym" or n.size > size * SMALL_PARTS for n in between):
             continue
         part = max(n.size for n in between)
+        # (a part's descender or ascender may reach past parentheses of one fixed size a little)
+        if any(n.top < left.top - part * PART_OVERHANG or n.bottom > left.bottom + part * PART_OVERHANG
+               for n in between):
+            continue
         bases = [n.base for n in between if n.size >= part * 0.9]
         # (rows above or below the parentheses, a taller smallmatrix's, make this no matrix of one row)
         spills = any(left.x1 <= n.cx <= right.x0 and n.kind == "sym" and n.size <= part * 1.1 and n not in between
@@ -1659,6 +1677,7 @@ def _small_binomials(nodes: list[Node], size: float, rules: list[tuple] = ()) ->
 
 
 SMALL_PARTS = 0.85   # of the formula's size: a text-style binomial's parts are scripts
+PART_OVERHANG = 0.45  # of the parts' size: how far they may reach past the parentheses' boxes
 SMALL_COLUMN_GAP = 0.3   # of the parts' size: script style adds no space round operators, so a gap this
                          # wide between two glyphs of a part is a column's (smallmatrix)
 
