@@ -396,7 +396,8 @@ def _margin_tables(page: Page, main: list[Line], captions: list[MarginCaption], 
             used.update(id(l) for l in content_lines)
         cap.used = True
         rows = table_markdown(content_lines, page.bars)
-        items.extend(equations_in(content_lines, layout, context=f"Table {cap.number}. {cap.title}", bars=page.bars))
+        items.extend(equations_in(content_lines, layout, context=f"Table {cap.number}. {cap.title}", bars=page.bars,
+                                  cells=True))
         items.append(Item(cap.top, "entity", entity=FoundEntity(
             cap.kind, cap.number, cap.title, "\n\n".join(x for x in (cap.title, rows) if x), printed=cap.printed or None)))
     return items
@@ -477,7 +478,7 @@ def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Li
         body = _ruled_body(page, main, cap_lines, used, layout, below_only=False)
         used.update(id(l) for l in body)
         rows = table_markdown(body, page.bars)
-        items.extend(equations_in(body, layout, context=f"Table {number}. {title}", bars=page.bars))
+        items.extend(equations_in(body, layout, context=f"Table {number}. {title}", bars=page.bars, cells=True))
         items.append(Item(line.top, "entity", entity=FoundEntity(kind, number, title, f"{title}\n\n{rows}".strip())))
     else:
         drawn = _drawing_text(page, main, cap_lines, used, layout)
@@ -932,9 +933,33 @@ LABEL_ROWS = 3          # lines: a number standing alone is centred on a display
 LABEL_ROW_REACH = 24    # pt: ... whose rows stand this close to it
 
 
-def equations_in(lines: list[Line], layout: Layout, context: str, bars=()) -> list[Item]:
+CELL_GAP = 1.0          # em: a table's cells stand at least this far apart across a column's gap
+
+
+def _own_cell(lines: list[Line], labelled: Line, body: float) -> tuple[list[Line], Line]:
+    """A table's lines without the cells of columns left of the numbered display's own (a row's head,
+    "by age", set level with the display's numerator or accent): the words that end a column's gap
+    or more before the labelled row's first maths (equation numbers stay: they may stand on the left).
+    The labelled line comes back as cut too."""
+    maths = [w for w in labelled.words if is_math_word(w) and equation_number(w.text) is None]
+    if not maths:
+        return lines, labelled
+    start = min(w.x0 for w in maths) - body * CELL_GAP
+    out, cut = [], labelled
+    for line in lines:
+        keep = [w for w in line.words if w.x1 > start or equation_number(w.text)]
+        if len(keep) == len(line.words):
+            out.append(line)
+        elif keep:
+            out.append(Line(keep, line.page))
+            cut = out[-1] if line is labelled else cut
+    return out, cut
+
+
+def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells: bool = False) -> list[Item]:
     """Numbered equations displayed inside a box or float (pseudocode, a table's cell), as formula
-    entities: their LaTeX read from the display's glyphs, or their text where it cannot be read."""
+    entities: their LaTeX read from the display's glyphs, or their text where it cannot be read.
+    In a table (`cells`), a display is read from its own cell's column only."""
     out = []
     read: dict[str, str] = {}
     # A float's or box's numbers end at its own right edge (the frame's padding, a cell's width), not
@@ -959,7 +984,9 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=()) -> li
         number = label(l)
         if number is not None:
             if number not in read:
-                read.update(numbered_display(lines, i, (layout.left, layout.right), layout.body_size, label, bars))
+                own, at = _own_cell(lines, l, layout.body_size) if cells else (lines, l)
+                read.update(numbered_display(own, own.index(at), (layout.left, layout.right), layout.body_size,
+                                             label, bars))
             if read.get(number):
                 out.append(Item(l.top, "entity", entity=FoundEntity(
                     "formula", number, None, read[number], context=context,
