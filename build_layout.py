@@ -7,6 +7,7 @@ type, and contents pages.  build_pdf.py calls these before it reads any page's l
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -26,6 +27,7 @@ FOOT_FOLIO_BAND = 0.85   # ... or below this one
 FURNITURE_WORDS = 12     # a running head or foot is a short line
 FOLIO_GAP = 0.8          # em: a folio beside a head's or foot's words stands further off than a word space (a \quad, less its ink's side bearings)
 REPEATS = 3              # a head or foot's shape (digits aside) recurs on this many pages (2 in a short document)
+SAME_PLACE = 1.0         # em: ... at the same height, give or take this
 
 
 def _shape(text: str) -> str:
@@ -91,12 +93,23 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
     and those of the lines removed."""
     candidates: dict[int, list[str]] = {}
     removed: dict[int, list[str]] = {}
-    band_counts: Counter = Counter()
     sizes: Counter = Counter(w.size for page in pages for line in page.lines for w in line.words)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
+    # where each shape stands in the bands, once per page: rows of one display broken over a page's
+    # foot share a shape ("# · # = #"), and a running line stands at one height on every page it is
+    # repeated on (equation numbers, "(1.6)" at one page's foot and "(3.4)" at another's head, do not)
+    tops: dict[str, list[float]] = {}
     for page in pages:
-        # pages, not lines: rows of one display broken over a page's foot share a shape ("# · # = #")
-        band_counts.update({_shape(line.text) for line in page.lines if _in_band(line, page, body)})
+        placed = {(_shape(line.text), round(line.top)) for line in page.lines if _in_band(line, page, body)}
+        for shape, top in placed:
+            tops.setdefault(shape, []).append(top)
+    for found in tops.values():
+        found.sort()
+
+    def repeats(line: Line) -> int:
+        found = tops.get(_shape(line.text), [])
+        return bisect.bisect_right(found, line.top + body * SAME_PLACE) - bisect.bisect_left(found, line.top - body * SAME_PLACE)
+
     threshold = REPEATS if len(pages) >= 6 else REPEATS - 1
     for page in pages:
         kept = []
@@ -105,7 +118,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
-                if alone or (band_counts[_shape(line.text)] >= threshold):
+                if alone or repeats(line) >= threshold:
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)
                     continue
