@@ -20,6 +20,7 @@ rows and scripts, writing, entry points.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 import unicodedata
@@ -1180,6 +1181,9 @@ def _roots(nodes: list[Node], rules: list[tuple]):
                  and n.size < rad.size * 0.85 and n.top >= rad.top - rad.size * 0.6]
         if index and max(n.x1 for n in index) <= rad.x0:
             index = []
+        # (nor is anything a fraction's bar parts from the sign: a numerator's script over a root in the denominator)
+        index = [n for n in index if not any(r[0] - 0.5 <= n.cx <= r[2] + 0.5 and n.bottom <= r[1] + 0.5
+                                             and r[3] <= rad.top + 0.5 for r in rules)]
         inner = [r for r in rules if rule[0] - 0.5 <= r[0] and r[2] <= rule[2] + 0.5 and rule[1] < r[1] < rad.bottom]
         rules = [r for r in rules if r not in inner]
         content = _row_of(body, inner)
@@ -1293,6 +1297,9 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         node = _composite("frac", num + den, axis + size * 0.25, size, rule=rule,
                           num=_row_of(num, [r for r in inner if ny0 - size * OVERLINE_GAP <= r[1] < top]),
                           den=_row_of(den, [r for r in inner if bottom < r[1] <= dy1 + 1]))
+        for part in node.parts["num"] + node.parts["den"]:
+            if part.kind == "binom":
+                part.parts["small"] = False   # a fraction's parts are set in text style: \binom prints small there
         nodes = [n for n in nodes if n not in num and n not in den] + [node]
     _continued_fractions(nodes)
     return nodes, left
@@ -1378,6 +1385,11 @@ def _accents(nodes: list[Node]) -> list[Node]:
         under = [n for n in pool if min(n.x1, acc.x1) - max(n.x0, acc.x0) > min(width, n.x1 - n.x0) * 0.3
                  and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6
                  and n.kind != "word"]
+        if not under:
+            # a wide accent over a name of several upright letters (\widehat{\mathrm{EIG}}): over most of it
+            under = [n for n in pool if n.kind == "word" and acc.x0 - n.size * 0.5 <= n.x0 and n.x1 <= acc.x1 + n.size * 0.5
+                     and min(n.x1, acc.x1) - max(n.x0, acc.x0) > (n.x1 - n.x0) * 0.6
+                     and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6]
         over_arrow = acc.tex in OVER_ARROWS and acc.ch != "→"
         if over_arrow:
             # just below it (TeX sets it a point or two over their ink), not a piece beside it, nor a
@@ -2097,20 +2109,28 @@ def _scripts(nodes: list[Node]) -> list[Node]:
         j = i
         run = []
         levels = []
+        pending: list[tuple[float, int]] = []   # run members by where their ink ends (a heap)
+        ended = widest = -1                     # the member ending last before the glyph at hand; last of all
         while j < len(nodes):
             m = nodes[j]
             lv = _level(m, main, size, out[-1] if out else None)
             if lv == 0:
                 # a small glyph near the baseline inside a script run is a script's own script (the
                 # i of a \sum_i in an exponent), not a base of this row
-                if not (run and _small(m, size) and m.x0 <= max(r.x1 for r in run) + m.size * 0.5):
+                if not (run and _small(m, size) and m.x0 <= run[widest].x1 + m.size * 0.5):
                     break
-                lv = levels[-1]
+                # (of the script it follows: a sub- and a superscript stack, and its own base ends nearer)
+                while pending and pending[0][0] <= m.x0 + m.size * 0.3:
+                    _, k = heapq.heappop(pending)
+                    ended = k if ended < 0 or run[k].x1 >= run[ended].x1 else ended
+                lv = levels[ended if ended >= 0 else widest]
             elif m.role == "prime" and run and levels[-1] < 0 and m.x0 - run[-1].x1 < m.size * 0.5 and \
                     _primes_script(m, next((r for r in reversed(run) if r.role != "prime"), run[-1])):
                 lv = levels[-1]       # (the second prime of s'' follows the first into the subscript)
             run.append(m)
             levels.append(lv)
+            heapq.heappush(pending, (m.x1, len(run) - 1))
+            widest = len(run) - 1 if widest < 0 or m.x1 > run[widest].x1 else widest
             j += 1
         base = out.pop() if out else Node("sym", n.x0, n.x0, n.top, n.bottom, main, size, tex="{}", ch="")
         sub = [m for m, lv in zip(run, levels) if lv < 0]
