@@ -1422,8 +1422,9 @@ def _accents(nodes: list[Node]) -> list[Node]:
             kind = "overrightarrow"    # a full-size arrow over what it spans
         # the extension font's hat and tilde are \\widehat and \\widetilde, over one letter too (its
         # smallest size); \\hat and \\tilde come from the letters' or the text font
-        wide = len(under) > 1 or acc.parts.get("ext") and kind in ("hat", "tilde") or acc.parts.get("pieces")
-        if len(under) > 1 and kind in WIDE:
+        several = len(under) > 1 or under[0].kind == "word"      # (a name's letters are several too)
+        wide = several or acc.parts.get("ext") and kind in ("hat", "tilde") or acc.parts.get("pieces")
+        if several and kind in WIDE:
             kind = WIDE[kind]
         elif wide and kind in ("hat", "tilde"):
             kind = WIDE[kind]
