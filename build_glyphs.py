@@ -744,6 +744,10 @@ class _Raw:
         return codes
 
 
+TALL_LOOSE_BOX = 2.2     # em: a glyph's box from its font's ascent and descent is taller than this only
+                         # where the font's metrics are outsized (no text face's reach that far)
+
+
 def _stands_on(font, u: int, top: float, bottom: float, baseline: float, size: float) -> float:
     """The baseline a run's first glyph belongs to: its own, except for glyphs TeX hangs from their origin."""
     # TeX hangs an extension-font glyph (big operator, tall delimiter) from its origin and centres
@@ -817,6 +821,15 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             u = 0x2D
         loose_box(textpage, j, rect_ref)
         x0, x1, top, bottom = rect.left, rect.right, height - rect.top, height - rect.bottom
+        if bottom - top > TALL_LOOSE_BOX * (size if span is not None and obj == last_obj else raw.font_size(textpage, j)):
+            # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
+            # every glyph a box that tall: where it exceeds the ink by more than an em, the ink is the
+            # glyph's box (a line stands where its letters do)
+            glyph_size = raw.font_size(textpage, j)
+            ink_box(textpage, j, rl, rr, rb, rt)
+            ink_top, ink_bottom = height - it.value, height - ib.value
+            if ink_bottom - ink_top > 0.01 and (bottom - top) - (ink_bottom - ink_top) > glyph_size:
+                top, bottom = ink_top, ink_bottom
         # one text object may jump back a long way (a DVI route writes a left equation number after
         # its formula): that starts a run of its own, as another object would
         back = span is not None and obj == last_obj and x0 < span.x1 - size * BACK_JUMP and not 0xDC00 <= u <= 0xDFFF
