@@ -1524,8 +1524,14 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
     the groups as grown, before those not centred on it were let go."""
     below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
              and not _hangs_on(n, nodes, op) and not _rule_between(rules, op, n)]
+    # (nor what stands nearer another operator's foot than this one's head: an align's rows set an
+    # integral's lower limit, or a lim's, just over the upper limit of the next row's)
+    feet = [(o, o.bottom if o.kind == "sym" else o.base + o.size * 0.3) for o in nodes
+            if o is not op and o.role == "op" and o.kind in ("sym", "word")]
     above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
-             and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)]
+             and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)
+             and not any(foot < bottom and o.x0 - 1 <= n.cx <= o.x1 + 1 and n.top - foot < top - n.bottom
+                         for o, foot in feet)]
     below = _grow_limit(below, pool)
     above = _grow_limit(above, pool)
     # a group that goes on from a neighbour's script is that script (an exponent over the
@@ -2029,9 +2035,14 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
             bases.append([n.base])
     centres = [sum(b) / len(b) for b in bases]
     rows: list[list[Node]] = [[] for _ in centres]
+    nearest = lambda y: min(range(len(centres)), key=lambda i: abs(centres[i] - y))
+    # a big operator's script set midway between two rows (an integral's upper limit, beside its top)
+    # goes with the operator it hangs on
+    ops = [n for n in full if n.kind == "sym" and n.role == "op" and n.height > size * 1.2]
     for n in nodes:
-        k = min(range(len(centres)), key=lambda i: abs(centres[i] - n.base))
-        rows[k].append(n)
+        hung = None if n.size >= size * 0.8 or not ops else next(
+            (o for o in ops if o.top <= n.cy <= o.bottom and o.x0 - size * 0.1 <= n.x0 <= o.adv1 + size * 0.3), None)
+        rows[nearest(hung.base if hung is not None else n.base)].append(n)
     return [r for r in rows if r]
 
 
@@ -2239,6 +2250,7 @@ def _primes_script(prime: Node, script: Node) -> bool:
 
 
 SMALLEST_STYLE = 0.62   # of the formula's size: scriptscript style (5 pt to 10, 6 to 11 or 12); script is 0.7
+SCRIPT_STEP_IN_SCRIPT = 0.92   # of a script row's size: a glyph this much smaller in it is its script
 
 
 def _level(n: Node, main: float, size: float, base: Node | None) -> int:
@@ -2257,7 +2269,9 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
     if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9 \
             and n.bottom < base.base and n.size > base.size * 0.6:
         return 1          # a prime one size below its base (a smaller one is a script's own prime)
-    small = n.size < size * 0.85 or (n.kind in ("frac", "root", "accent", "op", "script") and n.size < size * 0.85)
+    # (in a script's own row the step to the smallest style may be less: an OpenType font's scripts at
+    # 80 % and its scripts' scripts at 70 %, GFS Neohellenic Math's)
+    small = n.size < size * (SCRIPT_STEP_IN_SCRIPT if size < TEXT_SIZE.get() * 0.9 else 0.85)
     if not small and size <= TEXT_SIZE.get() * SMALLEST_STYLE and n.size <= size * 1.05:
         # a row in TeX's smallest style (the numerator of a fraction in an exponent): its scripts
         # keep its size, raised less where the style is cramped (a denominator's)
