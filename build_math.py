@@ -870,13 +870,19 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     # for): words in parentheses at its end are the row's, not a tag of its own
     numbered_below = {id(above) for above, below in zip(block, block[1:])
                       if drops[id(below)] and len(drops[id(below)]) == len(below.words)}
+    # numbers on the left, each alone on its line over an unnumbered row: amsmath sets a number a row
+    # leaves no room for on a line of its own above it (leqno), so each is that row's
+    alone = [k for k, line in enumerate(block) if drops[id(line)] and len(drops[id(line)]) == len(line.words)]
+    raised = {id(block[k]): block[k + 1].baseline for k in alone
+              if len(alone) >= 2 and left and all(block[j].words[0].x0 <= min(left) + LABEL_EDGE_SLACK for j in alone)
+              and all(j + 1 < len(block) and not drops[id(block[j + 1])] for j in alone)}
     for line in block:
         number, drop = numbers[id(line)], drops[id(line)]
         if not drop and (right or left) and len(line.words) > 1 and id(line) not in numbered_below:
             drop = _word_tag(line, max(right) if right else None, min(left) if left else None, body)
             number = WORD_TAG if drop else None
         if drop:
-            labels.append((number, sum(w.baseline for w in drop) / len(drop)))
+            labels.append((number, raised.get(id(line), sum(w.baseline for w in drop) / len(drop))))
             printed[number] = "".join(w.text for w in drop) if len(drop) == 2 and number != WORD_TAG \
                 else " ".join(w.text for w in drop)
         words.extend(w for w in line.words if not any(w is d for d in drop))

@@ -968,7 +968,8 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
 
     def label(line: Line) -> str | None:
         number = equation_label(line, layout)
-        if number is None and len(line.words) > 1 and any(is_math_word(w) for w in line.words[:-1]):
+        if number is None and (len(line.words) == 1 or any(is_math_word(w) for w in line.words[:-1])):
+            # after maths, or alone on its line (centred on a display of several rows, split's)
             number = equation_label(line, inner)
         if number is None and len(line.words) > 1:
             # on the left, a float's numbers stand at its own indent (a pseudocode step's), apart from

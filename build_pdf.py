@@ -33,7 +33,7 @@ from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, Float
 from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
-                         RunInHead, equation_label, inside, is_display, read_line)
+                         RunInHead, framed_equation_label, inside, is_display, read_line)
 from rag_core import entity_id, normalize_number
 
 
@@ -493,9 +493,10 @@ class DisplayMaths:
     def latex(self, words: list[Word], page: int, leading: float = 0.0) -> str:
         return display_latex(words, self.bars.get(page, []), leading)
 
-    def numbered(self, items: list[Item], idx: int, number: str, layout: Layout) -> str:
+    def numbered(self, items: list[Item], idx: int, number: str, layout: Layout, boxes=()) -> str:
         """The LaTeX of the display numbered `number` whose label stands on items[idx]: the display
-        block around it is read once, and each number in it takes its rows (build_math)."""
+        block around it is read once, and each number in it takes its rows (build_math).  `boxes`:
+        the page's frames, where a display is numbered at the frame's inner edge."""
         page = items[idx].line.page
         if (page, number) not in self.numbers:
             lines = [it.line for it in items if it.kind == "line"]
@@ -505,7 +506,7 @@ class DisplayMaths:
             anchor = items[idx].line
 
             def label_of(line: Line) -> str | None:    # the anchor's number may be one a second look found
-                return number if line is anchor else equation_label(line, layout)
+                return number if line is anchor else framed_equation_label(line, layout, boxes)
             found = numbered_display(lines, at, (layout.left, layout.right), layout.body_size,
                                      label_of, self.bars.get(page, []), block, layout.leading, shown)
             if found:
@@ -874,7 +875,7 @@ class ChunkBuilder:
         if not self.out.claim("formula", number):
             return
         equation, glyphs = display_text(display_lines(items, idx, self.layout), line, number)
-        latex = self.maths.numbered(items, idx, number, self.layout)
+        latex = self.maths.numbered(items, idx, number, self.layout, self.page.boxes)
         # the sentence before the display: the display's own rows above its number (a numerator) are not it
         before = next((join_lines(kept) for p in reversed(self.text.paragraphs)
                        if (kept := [l for l in p if self.maths.block_of(l) is None])), "")

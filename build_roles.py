@@ -503,15 +503,21 @@ def ends_statement(line: Line, ctx: LineContext) -> Role | None:
     return None
 
 
-def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
-    """ "(X.Y)" at the right edge of the main column or at its left edge; on a second look, a
-    number the sequence misses a little short of the edge (not after "see", "equation")."""
-    label = equation_label(line, ctx.layout)
-    frame = None if label is not None else next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None)
+def framed_equation_label(line: Line, layout: Layout, boxes=()) -> str | None:
+    """equation_label, or for a line inside one of the page's frames (`boxes`) a number at the
+    frame's inner edge: a display in a frame is numbered a padding short of its rule."""
+    label = equation_label(line, layout)
+    frame = None if label is not None else next((b for b in boxes if inside(line, b, pad=FRAME_PAD)), None)
     if frame is not None:
-        # a display in a frame is numbered at the frame's inner edge, a padding short of its rule
-        inner = replace(ctx.layout, right=frame[2] - ctx.layout.body_size * FRAME_LABEL_INSET, label_right=0.0)
+        inner = replace(layout, right=frame[2] - layout.body_size * FRAME_LABEL_INSET, label_right=0.0)
         label = equation_label(line, inner)
+    return label
+
+
+def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
+    """ "(X.Y)" at the right edge of the main column or at its left edge, or of a frame; on a second
+    look, a number the sequence misses a little short of the edge (not after "see", "equation")."""
+    label = framed_equation_label(line, ctx.layout, ctx.boxes)
     if label is None and ctx.wanted:
         words = line.words
         last = equation_number(words[-1].text)
