@@ -20,6 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+from evaluate import listens_on  # noqa: E402  (tests/eval, pytest's pythonpath)
 from rag import KnowledgeBase  # noqa: E402
 
 BOOK_PDF = ROOT / "book" / "book.pdf"
@@ -209,12 +210,13 @@ def start_server(*args: str, env: dict | None = None, port: int | None = None, s
             log.seek(0)
             raise RuntimeError(f"server exited: {log.read()}")
         try:
-            if httpx.get(base + "/health", timeout=1).status_code == 200:
+            if httpx.get(base + "/health", timeout=1).status_code == 200 and listens_on(proc.pid, port):
                 return proc, base
         except httpx.HTTPError:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     proc.kill()
-    raise RuntimeError("server did not answer /health within 30 s")
+    raise RuntimeError("server did not answer /health on a port of its own within 30 s")
 
 
 @pytest.fixture(scope="session")

@@ -119,6 +119,30 @@ def builder_hash() -> str:
     return h.hexdigest()
 
 
+def listens_on(pid: int, port: int) -> bool:
+    """Whether process `pid` holds the socket listening on loopback `port` (Linux's /proc: the socket
+    inodes its descriptors point at against the listening sockets' table).  A server started on a
+    port another server took in the meantime answers /health with the other's voice until it gives
+    up.  True where /proc cannot tell."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if len(fields) > 9 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                inodes.add(fields[9])
+    if not inodes:
+        return not Path("/proc/net/tcp").exists()
+    try:
+        links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    except OSError:
+        return True
+    return any(link == f"socket:[{inode}]" for link in links for inode in inodes)
+
+
 def niced(command: list[str], nice: int) -> list[str]:
     """The command run at priority `nice` (as it is where the system has no `nice`, or `nice` is 0)."""
     return ["nice", "-n", str(nice)] + command if nice and shutil.which("nice") else command

@@ -53,10 +53,30 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _serves(base: str, db: Path) -> bool:
+    """Whether the server at `base` serves `db`: an entity's ETag starts with the file's build hash.
+    Another set-up's server may have taken the port ours was to bind, and answer /health before ours
+    gives up (set-ups are scored side by side)."""
+    import sqlite3
+    import urllib.parse
+
+    with sqlite3.connect(db) as con:
+        build = con.execute("SELECT value FROM meta WHERE key = 'build_hash'").fetchone()
+        entity = con.execute("SELECT kind, number FROM chunks WHERE number IS NOT NULL AND number != '' LIMIT 1").fetchone()
+    if build is None or entity is None:
+        return True           # nothing to tell it by: a file with no numbered entity
+    url = f"{base}/entity/{entity[0]}/{urllib.parse.quote(entity[1])}"
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.headers.get("ETag", "").startswith(f'W/"{build[0][:16]}')
+    except OSError:
+        return False
+
+
 def _serve(db: Path, attempts: int = 3, nice: int = 0):
-    """`rag.py serve` on a free loopback port; (process, base url) once /health answers.  Another
+    """`rag.py serve` on a free loopback port; (process, base url) once it answers for `db`.  Another
     process may take the port between our look and the server's bind (set-ups are scored side by
-    side): a server that exits is started again on another port."""
+    side): a server that exits, or a port another server answers on, is tried again on another port."""
     for attempt in range(attempts):
         port = _free_port()
         log = tempfile.TemporaryFile("w+")
@@ -72,10 +92,16 @@ def _serve(db: Path, attempts: int = 3, nice: int = 0):
                 raise RuntimeError(f"server exited: {log.read()[-2000:]}")
             try:
                 with urllib.request.urlopen(base + "/health", timeout=1) as r:
-                    if r.status == 200:
-                        return proc, base
+                    healthy = r.status == 200
             except OSError:
                 time.sleep(0.2)
+                continue
+            if healthy and _serves(base, db):
+                return proc, base
+            if healthy:       # another server's port: ours cannot bind it
+                proc.kill()
+                proc.wait()
+                break
         else:
             proc.kill()
             raise RuntimeError("server did not answer /health within 60 s")
