@@ -55,6 +55,10 @@ def corpus_books_building(request, tmp_path_factory):
     once too, the latter at a priority below the tests' and above the corpus books'; so do the
     schemathesis run (test_fuzz.py) and the container's runtime install (test_deploy.py), subprocesses
     that ran alone on one core near the session's end."""
+    # pytest makes the session's base temporary folder on first use, and a thread may make another
+    # meanwhile (a mktemp then finds the base moved under it): make it here, before any work starts
+    # in the background
+    tmp_path_factory.getbasetemp()
     modules = {getattr(item.module, "__name__", "") for item in request.session.items}
     fixtures = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     stop = None
