@@ -821,11 +821,11 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             u = 0x2D
         loose_box(textpage, j, rect_ref)
         x0, x1, top, bottom = rect.left, rect.right, height - rect.top, height - rect.bottom
-        if bottom - top > TALL_LOOSE_BOX * (size if span is not None and obj == last_obj else raw.font_size(textpage, j)):
+        glyph_size = size if obj == last_obj else raw.font_size(textpage, j)   # one size per text object
+        if bottom - top > TALL_LOOSE_BOX * glyph_size:
             # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
             # every glyph a box that tall: where it exceeds the ink by more than an em, the ink is the
             # glyph's box (a line stands where its letters do)
-            glyph_size = raw.font_size(textpage, j)
             ink_box(textpage, j, rl, rr, rb, rt)
             ink_top, ink_bottom = height - it.value, height - ib.value
             if ink_bottom - ink_top > 0.01 and (bottom - top) - (ink_bottom - ink_top) > glyph_size:
@@ -841,7 +841,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 font = raw.font(obj)
                 raw.origin(textpage, j, raw.dx, raw.dy)
                 baseline = height - raw.dy.value
-                size = raw.font_size(textpage, j)
+                size = glyph_size
                 angle = raw.char_angle(textpage, j)
                 turned = 0.3 < (angle % math.pi) < math.pi - 0.3
                 runs += 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import NamedTuple
 
 from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet, inline_latex,
                            is_maths_font, is_script_capital, numbered_rows, plain_reading, upright)
@@ -613,7 +614,7 @@ def stacked_delimiters(lines: list, body: float) -> dict[int, list[tuple[float, 
     """Delimiters TeX built from parts (a brace's hooks, middle and bar pieces), which the text
     layer may put on lines of their own: per line holding a part, the (top, bottom) of every whole
     delimiter it is part of.  Parts at one x that meet from above to below make one delimiter."""
-    pieces = []   # (x0, top, bottom, line index)
+    pieces: list[_Piece] = []
     for k, line in enumerate(lines):
         for w in line.words:
             for r in w.spans or [w]:
@@ -622,16 +623,16 @@ def stacked_delimiters(lines: list, body: float) -> dict[int, list[tuple[float, 
                     continue
                 for i, ch in enumerate(raw):
                     if ch in EXTENSIBLE_PIECES and boxes[6 * i + 3] - boxes[6 * i + 2] > 0.01:
-                        pieces.append((boxes[6 * i + 4], boxes[6 * i + 2], boxes[6 * i + 3], k, line.page,
-                                       boxes[6 * i + 5]))
-    pieces.sort(key=lambda p: (p[4], p[1]))
-    chains: list[list] = []
-    open_chains: list[list] = []     # chains a later piece may still extend (pieces go by their tops)
+                        pieces.append(_Piece(boxes[6 * i + 4], boxes[6 * i + 5], boxes[6 * i + 2], boxes[6 * i + 3],
+                                             k, line.page))
+    pieces.sort(key=lambda p: (p.page, p.top))
+    chains: list[list[_Piece]] = []
+    open_chains: list[list[_Piece]] = []     # chains a later piece may still extend (pieces go by their tops)
     for piece in pieces:
-        open_chains = [c for c in open_chains if c[-1][4] == piece[4] and piece[1] <= c[-1][2] + body * PIECE_JOIN]
+        open_chains = [c for c in open_chains if c[-1].page == piece.page and piece.top <= c[-1].bottom + body * PIECE_JOIN]
         # the piece that ends just above it and shares its x (a brace's middle may be the wider one)
-        chain = next((c for c in open_chains
-                      if min(c[-1][5], piece[5]) - max(c[-1][0], piece[0]) > 0.5 * min(c[-1][5] - c[-1][0], piece[5] - piece[0])), None)
+        chain = next((c for c in open_chains if min(c[-1].x1, piece.x1) - max(c[-1].x0, piece.x0)
+                      > 0.5 * min(c[-1].x1 - c[-1].x0, piece.x1 - piece.x0)), None)
         if chain is not None:
             chain.append(piece)
         else:
@@ -641,10 +642,21 @@ def stacked_delimiters(lines: list, body: float) -> dict[int, list[tuple[float, 
     for chain in chains:
         if len(chain) >= 2:
             # (the first and last rows' ascenders and descenders may reach a little past the hooks)
-            span = (min(p[1] for p in chain) - body * PIECE_JOIN / 2, max(p[2] for p in chain) + body * PIECE_JOIN / 2)
+            span = (chain[0].top - body * PIECE_JOIN / 2, max(p.bottom for p in chain) + body * PIECE_JOIN / 2)
             for p in chain:
-                out.setdefault(p[3], []).append(span)
+                out.setdefault(p.line, []).append(span)
     return out
+
+
+class _Piece(NamedTuple):
+    """One part of a stacked delimiter: its ink box, and the line (index) and page it stands on."""
+
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    line: int
+    page: int
 
 
 def column_rules(bars, body: float) -> list[tuple[float, float, float]]:
@@ -814,18 +826,22 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
     top, bottom = ink_extent(anchor)
     x0, x1 = across(anchor) or (anchor.x0, anchor.x1)
-    spans.extend(tall_glyphs(anchor, body) + assembled.get(at, []))
+    def tall(k: int) -> list[tuple[float, float]]:
+        """The tall glyphs a line adds to the block: its own, and the delimiters its parts belong to."""
+        return tall_glyphs(lines[k], body) + assembled.get(k, [])
+
+    spans.extend(tall(at))
     j = at - 1
     while j >= 0 and fits(j) and top - reach(j) < gap and beside(j):
         block.insert(0, j)
-        spans.extend(tall_glyphs(lines[j], body) + assembled.get(j, []))
+        spans.extend(tall(j))
         top = min(top, ink_extent(lines[j])[0])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
     while j < len(lines) and fits(j) and ink_extent(lines[j])[0] - bottom < gap and beside(j):
         block.append(j)
-        spans.extend(tall_glyphs(lines[j], body) + assembled.get(j, []))
+        spans.extend(tall(j))
         bottom = max(bottom, ink_extent(lines[j])[1])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
@@ -873,9 +889,10 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     # numbers on the left, each alone on its line over an unnumbered row: amsmath sets a number a row
     # leaves no room for on a line of its own above it (leqno), so each is that row's
     alone = [k for k, line in enumerate(block) if drops[id(line)] and len(drops[id(line)]) == len(line.words)]
-    raised = {id(block[k]): block[k + 1].baseline for k in alone
-              if len(alone) >= 2 and left and all(block[j].words[0].x0 <= min(left) + LABEL_EDGE_SLACK for j in alone)
-              and all(j + 1 < len(block) and not drops[id(block[j + 1])] for j in alone)}
+    over_rows = len(alone) >= 2 and bool(left) and all(
+        block[k].words[0].x0 <= min(left) + LABEL_EDGE_SLACK and k + 1 < len(block) and not drops[id(block[k + 1])]
+        for k in alone)
+    raised = {id(block[k]): block[k + 1].baseline for k in alone} if over_rows else {}
     for line in block:
         number, drop = numbers[id(line)], drops[id(line)]
         if not drop and (right or left) and len(line.words) > 1 and id(line) not in numbered_below:
