@@ -46,7 +46,8 @@ def pinned_python() -> str:
         if probe.returncode == 0 and probe.stdout.split() == ["3.1.0", "1.26.0"]:
             return str(python)
     try:
-        venv.create(env_dir, with_pip=True, clear=True)
+        # linked, not copied: see test_deploy.runtime_install (a copied interpreter can be "busy")
+        venv.create(env_dir, with_pip=True, clear=True, symlinks=True)
     except Exception as exc:  # noqa: BLE001 - any failure to make a venv means the test cannot run
         _unavailable(f"cannot create a virtual environment for the pinned MCP client: {exc}")
     install = subprocess.run([str(python), "-m", "pip", "install", "-q", *PINS], capture_output=True, text=True,

@@ -85,7 +85,10 @@ def runtime_install(folder: Path) -> dict:
     for src in sources:
         target = app / src.rstrip("/")
         (shutil.copytree if (ROOT / src).is_dir() else shutil.copy2)(ROOT / src, target)
-    venv.create(folder / "venv", with_pip=True)
+    # A link to this interpreter, not a copy: a copy is open for writing while the session's other
+    # threads fork their subprocesses, and a child holding it until its exec made running the new
+    # interpreter fail with "Text file busy" (ETXTBSY), seen once in CI
+    venv.create(folder / "venv", with_pip=True, symlinks=True)
     py = str(folder / "venv" / "bin" / "python")
     install = run.split("&&")[0].strip().split()  # "pip install ."; the useradd part needs root in an image
     proc = subprocess.run([py, "-m", *install, "--quiet", "--disable-pip-version-check"], cwd=app,
