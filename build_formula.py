@@ -231,9 +231,10 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
     # width, a guessed weight), and a bold maths font says so in its name
-    # (TeX's font names say "bx" for bold extended and "mb" for maths bold: cmbx12, hfbrbx10, hfbrmb10)
+    # (TeX's font names say "bx" for bold extended and "mb" for maths bold: cmbx12, hfbrbx10, hfbrmb10;
+    # txfonts' and pxfonts' a "b" after the family: rtxb, the bold upright Greek of \bm{\Sigma})
     is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|MEDIUM|"
-                             r"[A-Z]{2}(?:BX|MB)\d{1,2}$", name))
+                             r"[A-Z]{2}(?:BX|MB)\d{1,2}$|^R?[TP]XB", name))
     # (Euler's roman is a maths font's letters, upright as drawn but variables all the same)
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI|^EUR[MB]", name))
     if is_bold:
@@ -2482,11 +2483,48 @@ def _modulus(tokens: list[str]) -> list[str]:
 _COMMAND_END = re.compile(r"\\[A-Za-z]+$")
 
 
+def _one_script_each(tokens: list[str]) -> list[str]:
+    """`tokens` with an empty group `{}` put before a second subscript or superscript of one atom
+    (`\\mathbb{R}^{n}_{t}^{T}` where the operator between them was not read): TeX and every
+    converter refuse a double script, and `content` must parse."""
+    out: list[str] = []
+    levels = [[False, False, False]]   # per open group: the current atom has a sub, a sup; group is a script
+    argument = False                   # the token after _ or ^ is that script's argument
+    for t in tokens:
+        atom = levels[-1]
+        if t == "{":
+            levels.append([False, False, argument])
+            argument = False
+        elif t == "}":
+            if len(levels) > 1:
+                closed = levels.pop()
+                if not closed[2]:
+                    levels[-1][:2] = [False, False]     # a group or a command's argument ends an atom
+        elif t in ("_", "^"):
+            which = 0 if t == "_" else 1
+            if atom[which]:
+                out.append("{}")
+                atom[0] = atom[1] = False
+            atom[which] = True
+            argument = True
+        elif t and set(t) == {"'"}:
+            if atom[1]:
+                out.append("{}")
+                atom[0] = False
+            atom[1] = False     # primes are a superscript, and a ^ may follow them
+        elif argument:
+            argument = False    # a script's single-token argument
+        elif t not in (r"\limits", r"\nolimits"):
+            atom[0] = atom[1] = False
+        out.append(t)
+    return out
+
+
 def render(tokens: list[str]) -> str:
     """Tokens as LaTeX text: a space after a command a letter follows, around relations and `&`."""
     parts: list[str] = []
     last = ""
-    for t in tokens:
+    for t in _one_script_each(tokens):
         if not t:
             continue
         if last and t[:1].isalpha() and _COMMAND_END.search(last):

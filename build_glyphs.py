@@ -62,6 +62,9 @@ _PUA_PIECES = dict(zip(range(0xF8EB, 0xF8FF), "⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮
 # The Adobe Glyph List gives a dotless j (before Unicode had one) a private-use code; a ToUnicode map
 # written from that list maps \jmath there
 _AGL_PRIVATE = {0xF6BE: "ȷ"}
+# ... and its names "lparen" and "rparen" to the parenthesised letters ⒧ and ⒭, where a maths font
+# that names its parentheses' larger sizes so means "(" and ")" (Euler Math under XeLaTeX)
+_AGL_PARENS = {0x24A7: "(", 0x24AD: ")"}
 @lru_cache(maxsize=256)
 def _named_layout(name: str) -> str | None:
     """'extension' or 'symbols' when a font's name says it is a maths extension or symbol font (asked
@@ -159,6 +162,8 @@ def glyph_name_char(name: str) -> str:
         return _TEX_GLYPH_NAMES[stem]
     if len(name) == 1 and name.isalnum():
         return name
+    if name in _ASCII_GLYPH_NAMES:                 # zero, period, equal: a text face's glyphs
+        return _ASCII_GLYPH_NAMES[name]
     if re.fullmatch(r"[A-Za-z](?:cal|bbb|frak|scr)", name):   # a letter named with its alphabet (mathdesign)
         return name[0]
     for case in ("SMALL", "CAPITAL"):
@@ -172,10 +177,145 @@ def glyph_name_char(name: str) -> str:
 
 def builtin_names(data: bytes) -> dict[int, str]:
     """A Type 1 font program's own encoding (\"dup 101 /epsilon1 put\"): code -> glyph name.  Fonts a
-    PDF embeds without an /Encoding of its own print through it, and PDFium reports their codes."""
+    PDF embeds without an /Encoding of its own print through it, and PDFium reports their codes.  A
+    compact (CFF) program, as Ghostscript writes every Type 1 font it embeds, keeps its encoding in
+    binary tables (cff_builtin_names)."""
+    if data[:1] == b"\x01" and len(data) > 4 and data[2] == 4:
+        return cff_builtin_names(data)
     head = data[:60000]
     return {int(code): name.decode("latin-1") for code, name in
             re.findall(rb"dup (\d{1,3}) ?/([A-Za-z0-9._]{1,40}) put", head) if int(code) < 256}
+
+
+# The first 96 of CFF's standard strings (string ids): the printable ASCII glyphs, in code order from
+# the space (id 1 is code 32)
+_CFF_ASCII_NAMES = (".notdef space exclam quotedbl numbersign dollar percent ampersand quoteright parenleft "
+                    "parenright asterisk plus comma hyphen period slash zero one two three four five six seven "
+                    "eight nine colon semicolon less equal greater question at " + " ".join("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                    + " bracketleft backslash bracketright asciicircum underscore quoteleft "
+                    + " ".join("abcdefghijklmnopqrstuvwxyz") + " braceleft bar braceright asciitilde").split()
+# (from "exclam" on: a glyph named "space" is no glyph a formula prints)
+_ASCII_GLYPH_NAMES = {name: chr(31 + k) for k, name in enumerate(_CFF_ASCII_NAMES) if k >= 2}
+_CFF_STANDARD_STRINGS = 391      # ids below this are the format's own strings; the font's follow
+
+
+def cff_builtin_names(data: bytes) -> dict[int, str]:
+    """A CFF font program's own encoding: code -> glyph name ({} for a CID-keyed font, a predefined
+    encoding, or a table that does not parse).  The tables (Adobe's Technical Note 5176): the top
+    dictionary's charset (glyph -> string id) and Encoding (code -> glyph) offsets, and the string
+    index holding the font's own glyph names (standard ones beyond printable ASCII stay unnamed)."""
+    try:
+        def index(at: int) -> tuple[list[bytes], int]:
+            count = int.from_bytes(data[at:at + 2], "big")
+            if count == 0:
+                return [], at + 2
+            size = data[at + 2]
+            offsets = [int.from_bytes(data[at + 3 + k * size:at + 3 + (k + 1) * size], "big") for k in range(count + 1)]
+            base = at + 3 + (count + 1) * size - 1
+            return [data[base + offsets[k]:base + offsets[k + 1]] for k in range(count)], base + offsets[-1]
+
+        _, at = index(data[2])                 # the font names
+        tops, at = index(at)
+        strings, _ = index(at)
+        top = _cff_dict(tops[0]) if tops else {}
+        if (12, 30) in top or 15 not in top or 16 not in top or 17 not in top:
+            return {}                          # CID-keyed, or a predefined charset or encoding
+        glyphs = int.from_bytes(data[top[17][0]:top[17][0] + 2], "big")
+        sids = _cff_charset(data, top[15][0], glyphs)
+        codes = _cff_encoding(data, top[16][0], sids)
+    except (IndexError, KeyError, ValueError):
+        return {}
+
+    def name(sid: int) -> str | None:
+        if sid < len(_CFF_ASCII_NAMES):
+            return _CFF_ASCII_NAMES[sid]
+        if sid >= _CFF_STANDARD_STRINGS and sid - _CFF_STANDARD_STRINGS < len(strings):
+            return strings[sid - _CFF_STANDARD_STRINGS].decode("latin-1")
+        return None
+    out = {}
+    for code, sid in codes.items():
+        glyph = name(sid)
+        if glyph and code < 256:
+            out[code] = glyph
+    return out
+
+
+def _cff_dict(raw: bytes) -> dict:
+    """A CFF dictionary: operator (an int, or (12, n) for the two-byte ones) -> its operands."""
+    out, operands, k = {}, [], 0
+    while k < len(raw):
+        b = raw[k]
+        if b <= 21:
+            op = (12, raw[k + 1]) if b == 12 else b
+            k += 2 if b == 12 else 1
+            out[op], operands = operands, []
+        elif b == 28:
+            operands.append(int.from_bytes(raw[k + 1:k + 3], "big", signed=True))
+            k += 3
+        elif b == 29:
+            operands.append(int.from_bytes(raw[k + 1:k + 5], "big", signed=True))
+            k += 5
+        elif b == 30:                          # a real number: nibbles up to the 0xf that ends it
+            k += 1
+            while k < len(raw) and raw[k] & 0x0F != 0x0F and raw[k] >> 4 != 0x0F:
+                k += 1
+            operands.append(0)
+            k += 1
+        elif b <= 246:
+            operands.append(b - 139)
+            k += 1
+        elif b <= 250:
+            operands.append((b - 247) * 256 + raw[k + 1] + 108)
+            k += 2
+        elif b <= 254:
+            operands.append(-(b - 251) * 256 - raw[k + 1] - 108)
+            k += 2
+        else:
+            raise ValueError("reserved byte in a CFF dictionary")
+    return out
+
+
+def _cff_charset(data: bytes, at: int, glyphs: int) -> list[int]:
+    """Each glyph's string id (glyph 0 is .notdef)."""
+    if at <= 2:
+        raise ValueError("a predefined charset")
+    kind, at, sids = data[at], at + 1, [0]
+    while len(sids) < glyphs:
+        if kind == 0:
+            sids.append(int.from_bytes(data[at:at + 2], "big"))
+            at += 2
+            continue
+        first = int.from_bytes(data[at:at + 2], "big")
+        left = data[at + 2] if kind == 1 else int.from_bytes(data[at + 2:at + 4], "big")
+        at += 3 if kind == 1 else 4
+        sids.extend(range(first, first + left + 1))
+    return sids[:glyphs]
+
+
+def _cff_encoding(data: bytes, at: int, sids: list[int]) -> dict[int, int]:
+    """Code -> string id, by the font's own encoding table and its supplements."""
+    if at <= 1:
+        raise ValueError("a predefined encoding")
+    kind, at, codes, glyph = data[at], at + 1, {}, 1
+    if kind & 0x7F == 0:
+        for k in range(data[at]):
+            if glyph + k < len(sids):
+                codes[data[at + 1 + k]] = sids[glyph + k]
+        at += 1 + data[at]
+    else:
+        ranges, at = data[at], at + 1
+        for _ in range(ranges):
+            first, left = data[at], data[at + 1]
+            for code in range(first, first + left + 1):
+                if glyph < len(sids):
+                    codes[code] = sids[glyph]
+                glyph += 1
+            at += 2
+    if kind & 0x80:
+        for k in range(data[at]):
+            code, sid = data[at + 1 + 3 * k], int.from_bytes(data[at + 2 + 3 * k:at + 4 + 3 * k], "big")
+            codes[code] = sid
+    return codes
 
 
 def code_char(code: int, encoding: str) -> str:
@@ -250,6 +390,7 @@ _SYMBOLS_NAME = re.compile(r"Math-?Symbols|MathSy", re.I)
 # txfonts' and pxfonts' symbol and extension fonts, which print through their own (built-in) encoding:
 # where pdfTeX's text map knows no Unicode for a glyph's name it gives the glyph's code back
 _TX_SYMBOLS = re.compile(r"[tp]x(?:sy[abc]?|exa?)$", re.I)
+_REGULAR_STYLE = re.compile(r"Regular|Roman|Roma|Regu|Book|Light|Thin|Italic|Ital|ReguItal|Oblique|It", re.I)
 _BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 # URW's Courier is "NimbusMonL" (TeX's courier package, Ghostscript's base-14 substitute)
@@ -298,6 +439,11 @@ def describe_font(name: str, flags: int, weight: int) -> Font:
     bold = bool(_BOLD_NAME.search(family)) or weight >= 600
     if re.search(r"Medium", family, re.I) and weight < 600:
         bold = False  # "Medium" is a book weight in most families
+    style = family.rsplit("-", 1)[-1] if "-" in family else ""
+    if bold and not _BOLD_NAME.search(family) and _REGULAR_STYLE.fullmatch(style):
+        # a PostScript name's style says the weight outright ("CenturySchL-Roma", "…-Regular",
+        # "…-Italic"); a weight Ghostscript reckons from the stem width says 625 and 744 for them
+        bold = False
     italic = bool(_ITALIC_NAME.search(family)) or bool(flags & (1 << 6))
     mono = bool(_MONO_NAME.search(family)) or bool(flags & 1)
     maths = re.search(r"MATH|^CM(MI|SY|EX|BSY|MIB)|^MS[AB]M|^EU[FS]|^RSFS|SYM|^TX(SY|EX|MIA|BMIA)|^PX(SY|EX|MIA|"
@@ -668,6 +814,8 @@ class _Raw:
         self.font_name = fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, P, ctypes.c_char_p, ctypes.c_size_t)
         self.font_flags = fn("FPDFFont_GetFlags", I, P)
         self.font_weight = fn("FPDFFont_GetWeight", I, P)
+        F = ctypes.POINTER(ctypes.c_float)
+        self.object_bounds = fn("FPDFPageObj_GetBounds", I, P, F, F, F, F)
         self.rect = c.FS_RECTF()
         self.rect_ref = ctypes.byref(self.rect)
         self.dx, self.dy = ctypes.c_double(), ctypes.c_double()
@@ -679,6 +827,7 @@ class _Raw:
         self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
         self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
         self.fl, self.fb, self.fr, self.ft = (ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float())
+        self.sw = ctypes.c_float()
 
     def font(self, textobj: int) -> Font:
         handle = self.object_font(textobj)
@@ -913,7 +1062,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
             ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
-            ch = _AGL_PRIVATE.get(u) or chr(u)
+            ch = _AGL_PRIVATE.get(u) or (_AGL_PARENS.get(u) if not font.plain else None) or chr(u)
             if u < 0x80 and not ch.isalnum() and not ch.isspace() and _TX_SYMBOLS.match(font.name):
                 ch = raw.code_given_back(obj, u) or ch
         else:
@@ -925,6 +1074,14 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             if not 0xDC00 <= u <= 0xDFFF:   # the second half of a surrogate pair shares the first's box
                 ink_box(textpage, j, rl, rr, rb, rt)
                 span_boxes += (x0, x1, height - it.value, height - ib.value, il.value, ir.value)
+                if omx_space:
+                    for k in range(_collapsed_repeats(raw, textpage, j, count, obj, x1 - x0)):
+                        # the same glyph again, one advance further each time
+                        step = (k + 1) * (x1 - x0)
+                        span_chars.append(ch)
+                        span_boxes += (x0 + step, x1 + step, height - it.value, height - ib.value,
+                                       il.value + step, ir.value + step)
+                        span.x1 = max(span.x1, x1 + step)
         if hyphen:
             pending_break = True
     if span is not None:
@@ -933,6 +1090,25 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     if current:
         words.append(current)
     return words, sideways / max(runs, 1)
+
+
+def _collapsed_repeats(raw: _Raw, textpage: int, j: int, count: int, obj: int, advance: float) -> int:
+    """How many more copies of glyph `j`, a maths font's glyph at the space's code (TeX's largest
+    "(" is code 32 of its extension font), end its text object unseen: PDFium's text layer keeps one
+    of a run of spaces, so `\\left(\\begin{pmatrix}` showed one "(".  The object's own bounds say
+    how far its ink reaches past the glyph's."""
+    k = j + 1
+    while k < count and raw.generated(textpage, k) == 1:
+        k += 1
+    if k < count and raw.text_object(textpage, k) == obj or advance <= 0:
+        return 0
+    il, ir, ib, it = raw.ink
+    if not raw.object_bounds(obj, raw.fl, raw.fb, raw.fr, raw.ft):
+        return 0
+    # (an object inside a form reports its bounds in the form's space: then they do not start at the glyph)
+    if abs(raw.fl.value - il.value) > 0.5 or raw.fb.value > ib.value + 0.5 or raw.ft.value < it.value - 0.5:
+        return 0
+    return max(0, round((raw.fr.value - ir.value) / advance))
 
 
 BACK_JUMP = 1.0   # em: a glyph this far left of its text object's run so far starts a new run (kerns and
@@ -1022,10 +1198,15 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
         if kind == c.FPDF_PAGEOBJ_PATH:
             fillmode, stroke = ctypes.c_int(), ctypes.c_int()
             c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
-            if h < BAR_THICKNESS and w > 2 or w < 1.6 and h > VERTICAL_BAR:
+            thick, thin = h, w
+            if stroke.value and not fillmode.value and c.FPDFPageObj_GetStrokeWidth(obj, raw.sw):
+                # a stroked line's bounds reach a whole stroke width past its ink on each side (xdvipdfmx
+                # strokes TeX's rules: booktabs' 0.8 pt top rule has bounds 1.7 pt tall)
+                thick, thin = h - raw.sw.value, w - raw.sw.value
+            if thick < BAR_THICKNESS and w > 2 or thin < 1.6 and h > VERTICAL_BAR:
                 bars.append(box)       # fraction bars, radicals' tops, over- and underlines (and rules);
                                        # upright: an array's column rules
-            if h < 1.6 and w > 20:
+            if thick < 1.6 and w > 20:
                 rules.append(box)      # a table's or an algorithm's rule, or a long stroke of a drawing
             if fillmode.value and w > 100 and h > 8 and c.FPDFPageObj_GetFillColor(obj, raw.r, raw.g, raw.b, raw.a):
                 gray = (raw.r.value + raw.g.value + raw.b.value) / 765

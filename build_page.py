@@ -11,6 +11,7 @@ are found by the builder, whose displays display_lines gathers.
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_lik
 from build_layout import FULL_LINE_WORDS, Layout
 from build_math import (algorithm_text, is_math_word, math_share, numbered_display, plain_reading, prose_with_math,
                         table_markdown)
-from build_roles import (LEFT_LABEL_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
+from build_roles import (LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
                          inside, prose_pair)
 
 
@@ -936,15 +937,20 @@ LABEL_ROW_REACH = 24    # pt: ... whose rows stand this close to it
 CELL_GAP = 1.0          # em: a table's cells stand at least this far apart across a column's gap
 
 
-def _own_cell(lines: list[Line], labelled: Line, body: float) -> tuple[list[Line], Line]:
+def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[list[Line], Line]:
     """A table's lines without the cells of columns left of the numbered display's own (a row's head,
     "by age", set level with the display's numerator or accent): the words that end a column's gap
-    or more before the labelled row's first maths (equation numbers stay: they may stand on the left).
-    The labelled line comes back as cut too."""
+    or more before the labelled row's first maths (equation numbers stay: they may stand on the left);
+    and without the rows beyond the table's rules above and below it (a rule that reaches left of the
+    cell is the table's, not a fraction's bar).  The labelled line comes back as cut too."""
     maths = [w for w in labelled.words if is_math_word(w) and equation_number(w.text) is None]
     if not maths:
         return lines, labelled
     start = min(w.x0 for w in maths) - body * CELL_GAP
+    across = [b for b in bars if b[0] < start - body and b[2] >= max(w.x1 for w in maths)]
+    above = max((b[3] for b in across if b[3] <= labelled.top), default=-math.inf)
+    below = min((b[1] for b in across if b[1] >= labelled.bottom), default=math.inf)
+    lines = [l for l in lines if l is labelled or above < (l.top + l.bottom) / 2 < below]
     out, cut = [], labelled
     for line in lines:
         keep = [w for w in line.words if w.x1 > start or equation_number(w.text)]
@@ -976,8 +982,13 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
             # the maths they number
             first = min(line.words, key=lambda w: w.x0)
             rest = [w for w in line.words if w is not first]
-            if min(w.x0 for w in rest) - first.x1 > layout.body_size * LEFT_LABEL_GAP and \
-                    any(is_math_word(w) for w in rest):
+            gap = min(w.x0 for w in rest) - first.x1
+            if gap > layout.body_size * LEFT_LABEL_GAP and any(is_math_word(w) for w in rest) or \
+                    gap > layout.body_size * LEFT_LABEL_MATHS_GAP and math_share(rest) >= FLOAT_LABEL_MATHS \
+                    and any(ch in RELATIONS for w in rest for ch in w.text):
+                # (or closer, before an equation mostly of maths: a cell's narrow column sets its
+                # display less than two ems after the number; a row of numbers "(00000) (10000)" is
+                # no equation)
                 number = equation_number(first.text)
         return number
 
@@ -985,7 +996,7 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
         number = label(l)
         if number is not None:
             if number not in read:
-                own, at = _own_cell(lines, l, layout.body_size) if cells else (lines, l)
+                own, at = _own_cell(lines, l, layout.body_size, bars) if cells else (lines, l)
                 read.update(numbered_display(own, own.index(at), (layout.left, layout.right), layout.body_size,
                                              label, bars))
             if read.get(number):
@@ -1004,6 +1015,7 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
     return out
 
 
+FLOAT_LABEL_MATHS = 0.75  # share of maths words after a float's left number set closer than two ems
 DISPLAY_LINE_GAP = 1.6   # em: a display's lines stand closer than this; a wider gap ends it
 DISPLAY_MAX_LINES = 12   # lines: a display (an align, a system) is shorter than this
 DISPLAY_INDENT_PT = 12   # pt: a display line starts further into the column than a paragraph's indent
