@@ -238,6 +238,9 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         marked_at = next((l.top for l in kept if mark and any(_ends_with_mark(w, mark.group(0)) for w in l.words)),
                          block[0].top)
         notes.append(Item(marked_at, "note", text=f"[Footnote] {join_lines(block)}"))
+        # a display numbered in the note is a formula like any other (amsmath numbers it in sequence)
+        notes.extend(equations_in(block, layout, context=f"Footnote {mark.group(0) if mark else ''}".strip(),
+                                  bars=page.bars))
     return kept, notes
 
 
@@ -283,6 +286,7 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
                 block = [l for l in block if id(l) not in taken]
             if block:
                 notes.append(Item(block[0].top, "note", text=join_lines(block) if on else text))
+                notes.extend(equations_in(block, layout, context="Side note", bars=page.bars))
     # text drawn in a margin figure (its ticks and axis labels) is the figure's, never a side note:
     # it goes to the nearest figure caption of the margin; with none on the page it stays a note,
     # still searchable
@@ -990,6 +994,22 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 # display less than two ems after the number; a row of numbers "(00000) (10000)" is
                 # no equation)
                 number = equation_number(first.text)
+        if number is None and len(line.words) == 1 and equation_number(line.words[0].text):
+            # alone on the line under an equation too wide for its box's measure (a narrow cell's
+            # minipage): amsmath moves a tag that does not fit below, flush right at the measure's
+            # right edge, and centres the equation in the measure, or sets it flush left where it is
+            # wider still.  The measure's left edge is where a column of the float starts.
+            above = [l for l in lines if l.bottom <= line.top + 1 and line.top - l.bottom < layout.body_size
+                     and any(is_math_word(w) for w in l.words)]
+            if above:
+                eq = max(above, key=lambda l: l.bottom)
+                start, right = min(w.x0 for w in eq.words if is_math_word(w)), line.x1
+                edges = [w.x0 for l in lines if l is not line and l is not eq for w in l.words
+                         if w.x0 <= start + TAG_BELOW_ALIGN]
+                if abs(right - eq.x1) <= TAG_BELOW_ALIGN or any(
+                        abs((start - left) - (right - eq.x1)) <= TAG_BELOW_ALIGN or
+                        abs(start - left) <= TAG_BELOW_ALIGN and eq.x1 > right for left in edges):
+                    number = equation_number(line.words[0].text)
         return number
 
     for i, l in enumerate(lines):
@@ -1015,6 +1035,7 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
     return out
 
 
+TAG_BELOW_ALIGN = 2.0    # pt: a tag set below its equation and its measure's edges line up this closely
 FLOAT_LABEL_MATHS = 0.75  # share of maths words after a float's left number set closer than two ems
 DISPLAY_LINE_GAP = 1.6   # em: a display's lines stand closer than this; a wider gap ends it
 DISPLAY_MAX_LINES = 12   # lines: a display (an align, a system) is shorter than this

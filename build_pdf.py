@@ -585,8 +585,18 @@ class DisplayMaths:
                 out.append((self._shown.pop(block), lines))
                 continue
             if numbers and all(read):
-                # numbered displays were read whole as formula entities already: the text shows those
-                out.append((" ".join(f"$${tex}$$ {w.text}" for tex, w in zip(read, numbers)), lines))
+                # numbered displays were read whole as formula entities already: the text shows those,
+                # each block as read with its rows that carry no number (several blocks set one after
+                # another, an align with \notag rows before a single equation)
+                parts, seen = [], set()
+                for tex, w in zip(read, numbers):
+                    own = next((self.block_of(l) for l in lines if w in l.words), None)
+                    if own in self._shown:
+                        parts.append(self._shown.pop(own))
+                        seen.add(own)
+                    elif own not in seen:
+                        parts.append(f"$${tex}$$ {w.text}")
+                out.append((" ".join(parts), lines))
                 continue
             latex = self.latex(words, lines[0].page, layout.leading)
             out.append(((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers),
