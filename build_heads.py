@@ -110,8 +110,10 @@ def match_head(line: Line, body_font: str) -> Head | None:
     # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
     title, used = "", 2
     if after and after[0].text.startswith("("):
+        depth = 0     # the title's own parentheses: "(Optimality of (s, S) policies)"
         for k, w in enumerate(after):
-            if w.text.rstrip(".:").endswith(")"):
+            depth += w.text.count("(") - w.text.count(")")
+            if depth <= 0 and w.text.rstrip(".:").endswith(")"):
                 title = " ".join(x.text for x in after[:k + 1]).rstrip(".:").strip()[1:-1]
                 used = 2 + k + 1
                 break

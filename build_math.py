@@ -481,8 +481,15 @@ def prose_with_math(words: list[Word], bars=()) -> str:
         tail = ""
         last = run[-1]
         spans = last.spans or []
+        # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose
+        glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith("-")
+                      and not any(is_math_font(sp.font.name) for sp in spans[i:])
+                      and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
+        if glued is not None:
+            tail = "".join(sp.text for sp in spans[glued:])
+            run = run[:-1] + [_word_of_spans(last, spans[:glued])]
         # the text face's full stop or comma after a formula belongs to the sentence
-        if spans and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
+        elif spans and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
         elif not spans and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
@@ -494,8 +501,14 @@ def prose_with_math(words: list[Word], bars=()) -> str:
     return " ".join(out)
 
 
+_GLUED_WORD = re.compile(r"(?:-[^\W\d_]+)+[.,;:]?")
+
+
 def _without_last_span(w: Word) -> Word | None:
-    spans = w.spans[:-1]
+    return _word_of_spans(w, w.spans[:-1])
+
+
+def _word_of_spans(w: Word, spans: list) -> Word | None:
     if not spans:
         return None
     return Word("".join(s.text for s in spans), spans[0].x0, spans[-1].x1, min(s.top for s in spans),
