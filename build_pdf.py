@@ -578,16 +578,10 @@ class DisplayMaths:
             if not numbers and all(self.block_of(l) is not None for l in lines):
                 continue     # rows of a numbered display shown with its number (a denominator on the next chunk)
             read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
-            blocks = {self.block_of(l) for l in lines}
-            block = blocks.pop() if len(blocks) == 1 else None
-            if numbers and all(read) and block in self._shown:
-                # the display as read with its numbers: its rows with no number of their own too
-                out.append((self._shown.pop(block), lines))
-                continue
             if numbers and all(read):
-                # numbered displays were read whole as formula entities already: the text shows those,
-                # each block as read with its rows that carry no number (several blocks set one after
-                # another, an align with \notag rows before a single equation)
+                # numbered displays were read whole as formula entities already: the text shows each
+                # block as read, its rows that carry no number of their own too (one block, or several
+                # set one after another: an align with \notag rows before a single equation)
                 parts, seen = [], set()
                 for tex, w in zip(read, numbers):
                     own = next((self.block_of(l) for l in lines if w in l.words), None)
