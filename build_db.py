@@ -308,14 +308,110 @@ def build_workers() -> int:
     return max(1, int(raw)) if raw.isdigit() else max(1, min(usable_cpus(), 8))
 
 
+class VectorCache:
+    """A folder of vectors this machine's model made, one file per embedded text, so that a rebuild
+    embeds only the texts that changed (BOOKRAG_VECTOR_CACHE or --vector-cache names the folder).
+    A vector depends on the text alone (each text goes through the model by itself), on the model's
+    bytes and on the CPU's int8 kernels: the key holds all three, so a folder shared by machines of
+    different CPUs, or kept across a model change, never hands back another machine's vector.  Files
+    are written whole under a temporary name and renamed, so builds running side by side can share
+    the folder; a file of the wrong size is not a vector and is embedded again."""
+
+    def __init__(self, folder: Path, embedder: Embedder):
+        import platform
+
+        self.folder = Path(folder)
+        self.dim = embedder.dim
+        try:
+            import onnxruntime
+            runtime = onnxruntime.__version__
+        except ImportError:
+            runtime = ""
+        self._salt = "\0".join((embedder.sha256 or "", str(embedder.max_tokens), runtime, platform.machine(),
+                                 cpu_vector_features())).encode()
+        self.hits = self.embedded = 0          # texts found here; texts the model had to embed
+
+    def _path(self, text: str) -> Path:
+        digest = hashlib.sha256(self._salt + b"\0" + text.encode("utf-8", "surrogatepass")).hexdigest()
+        return self.folder / digest[:2] / digest[2:]
+
+    def get(self, text: str):
+        """The cached vector of text (float32 array), else None."""
+        import numpy as np
+
+        try:
+            raw = self._path(text).read_bytes()
+        except OSError:
+            return None
+        if len(raw) != 4 * self.dim:
+            return None
+        self.hits += 1
+        return np.frombuffer(raw, dtype=np.float32)
+
+    def put(self, text: str, vector) -> None:
+        """Keep text's vector; a folder that cannot be written costs the cache, never the build."""
+        path = self._path(text)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(vector.astype("float32").tobytes())
+            os.replace(tmp, path)
+        except OSError:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:         # (the folder itself is what failed)
+                pass
+
+
+def cpu_vector_features() -> str:
+    """The CPU's vector instruction sets the int8 kernels choose by (Linux's /proc/cpuinfo; empty
+    elsewhere): the part of a vector's key that tells machines apart."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return " ".join(sorted(f for f in flags if f.startswith(("avx", "amx", "sse4", "fma"))))
+    except OSError:
+        pass
+    return ""
+
+
+def vector_cache_dir(option: Path | None = None) -> Path | None:
+    """The vector cache folder: the --vector-cache option, else BOOKRAG_VECTOR_CACHE, else none."""
+    raw = str(option) if option is not None else os.environ.get("BOOKRAG_VECTOR_CACHE", "").strip()
+    return Path(raw).expanduser() if raw else None
+
+
 def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True,
-                 leads: dict[str, str] | None = None):
+                 leads: dict[str, str] | None = None, cache: VectorCache | None = None):
     """Every chunk's vector, each text alone through the model (so a text's vector never depends on
     its neighbours), spread over worker processes with one model and one thread each: the int8
-    model gains little from a second thread on its small inputs, but two processes embed twice as fast."""
+    model gains little from a second thread on its small inputs, but two processes embed twice as fast.
+    Texts the cache holds are taken from it; the rest are embedded and added to it."""
     import numpy as np
 
     texts = [embedding_text(c, (leads or {}).get(c.id, "")) for c in chunks]
+    if cache is None:
+        return _embed_texts(texts, model_dir, workers, progress)
+    vectors: list = [cache.get(t) for t in texts]
+    missing = sorted({t for t, v in zip(texts, vectors) if v is None})
+    if progress and texts:
+        print(f"  vector cache {cache.folder}: {len(texts) - sum(v is None for v in vectors)} of {len(texts)} "
+              "chunks found", file=sys.stderr)
+    fresh = dict(zip(missing, _embed_texts(missing, model_dir, workers, progress))) if missing else {}
+    cache.embedded += len(fresh)
+    for text, vector in fresh.items():
+        cache.put(text, vector)
+    if not texts:
+        return np.zeros((0, 0), dtype=np.float32)
+    return np.vstack([v if v is not None else fresh[t] for t, v in zip(texts, vectors)]).astype(np.float32)
+
+
+def _embed_texts(texts: list[str], model_dir: Path, workers: int, progress: bool):
+    """The model's vector of each text, one text per model run, over `workers` processes."""
+    import numpy as np
+
     total = len(texts)
     out = np.zeros((total, 0), dtype=np.float32)
     start = time.perf_counter()
@@ -530,8 +626,9 @@ def pdf_title(path: Path) -> str:
 
 def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR, progress: bool = True,
           stage_hook=None, base_url: str | None = None, title: str | None = None, strict: bool = False,
-          tags: Path | None = None, tables: Path | None = None) -> dict:
-    """Build the knowledge file from sources; returns the build report.  Output replaced atomically."""
+          tags: Path | None = None, tables: Path | None = None, vector_cache: Path | None = None) -> dict:
+    """Build the knowledge file from sources; returns the build report.  Output replaced atomically.
+    vector_cache: a folder of vectors from earlier builds (VectorCache; default BOOKRAG_VECTOR_CACHE)."""
     times: dict[str, float] = {}
 
     pause_at = os.environ.get("BUILD_DB_PAUSE_AT")
@@ -592,7 +689,9 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         raise GapsFound(checks)
     stage("embed")
     leads = lead_ins(chunks)
-    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress, leads=leads)
+    cache_dir = vector_cache_dir(vector_cache)
+    cache = VectorCache(cache_dir, embedder) if cache_dir is not None else None
+    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress, leads=leads, cache=cache)
     stage("related")
     edges |= related_edges(chunks, vectors)
     stage("tags")
@@ -600,7 +699,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         vocabulary = load_vocabulary(tags, tables, sections)
     except TagsError as exc:
         raise BuildError(str(exc)) from None
-    chunk_tags = tag_chunks(chunks, vectors, vocabulary, model_dir)
+    chunk_tags = tag_chunks(chunks, vectors, vocabulary, model_dir, cache)
     checks["tags"] = tags_report(vocabulary, chunk_tags)
     stage("write")
     meta = build_meta(source, title, embedder, pages, chunks, sections, edges, vectors, vocabulary, chunk_tags, checks)
@@ -638,6 +737,8 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         "vectors_hash": numeric, "build_hash": build_id,
         "seconds": seconds, "total_seconds": round(end - t0, 2),
         "pages_per_second": round(pages / max(end - t0, 1e-9), 2),
+        "vector_cache": None if cache is None else {"folder": str(cache.folder), "found": cache.hits,
+                                                    "embedded": cache.embedded},
     }
 
 
@@ -670,16 +771,27 @@ def build_meta(source: Path, title: str | None, embedder: Embedder, pages: int, 
     return meta
 
 
-def tag_chunks(chunks: list[Chunk], vectors, vocabulary: Vocabulary, model_dir: Path) -> list:
-    """Each chunk's search tags (build_tags.assign_tags), tag texts embedded one per model run."""
+def tag_chunks(chunks: list[Chunk], vectors, vocabulary: Vocabulary, model_dir: Path,
+               cache: VectorCache | None = None) -> list:
+    """Each chunk's search tags (build_tags.assign_tags), tag texts embedded one per model run (or
+    taken from the vector cache)."""
     import numpy as np
 
     if not vocabulary.tags:
         return [[] for _ in chunks]
     embedder = Embedder(model_dir, threads=1)
+
+    def vector_of(text: str):
+        vector = cache.get(text) if cache is not None else None
+        if vector is None:
+            vector = embedder.embed([text])[0]
+            if cache is not None:
+                cache.embedded += 1
+                cache.put(text, vector)
+        return vector
+
     texts = [f"{c.title or ''}\n{c.content}" for c in chunks]
-    return assign_tags(texts, vectors, vocabulary,
-                       lambda batch: np.vstack([embedder.embed([t]) for t in batch]))
+    return assign_tags(texts, vectors, vocabulary, lambda batch: np.vstack([vector_of(t) for t in batch]))
 
 
 def tags_report(vocabulary: Vocabulary, chunk_tags: list) -> dict:
@@ -780,6 +892,10 @@ def print_report(report: dict) -> None:
               f"({tags['by_term']} by phrase)" + (f"; on no chunk: {', '.join(tags['unused'])}" if tags["unused"] else ""))
     print("  seconds: " + ", ".join(f"{k} {v}" for k, v in report["seconds"].items())
           + f"; total {report['total_seconds']} ({report['pages_per_second']} pages/s)")
+    if report.get("vector_cache"):
+        cache = report["vector_cache"]
+        print(f"  vector cache {cache['folder']}: {cache['found']} texts' vectors found there, {cache['embedded']} "
+              "embedded and added")
     print(f"  content hash {report['content_hash']} (text, entities, pages, sections, reference edges:"
           " equal sources give equal hashes on any machine)")
     print(f"  vectors hash {report['vectors_hash']} (embeddings and RELATED_TO edges: equal only on the same"
@@ -852,6 +968,9 @@ def main(argv: list[str] | None = None, prog: str = "build_db.py") -> int:
     parser.add_argument("--tables", type=Path, metavar="FILE",
                         help="database table names for search tags: a JSON list, or one name a line (# comments); "
                              "default: none")
+    parser.add_argument("--vector-cache", type=Path, metavar="DIR",
+                        help="a folder of vectors from earlier builds on this machine: texts found there are not "
+                             "embedded again, new ones are added (default: $BOOKRAG_VECTOR_CACHE, else none)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--json", action="store_true", help="print the build report as JSON instead of text")
     parser.add_argument("--debug", action="store_true", help="show the traceback of an internal error")
@@ -867,7 +986,8 @@ def main(argv: list[str] | None = None, prog: str = "build_db.py") -> int:
             return 2
     try:
         report = build(args.sources, output, args.models, progress=not args.quiet, base_url=args.base_url,
-                       title=args.title, strict=args.strict, tags=args.tags, tables=args.tables)
+                       title=args.title, strict=args.strict, tags=args.tags, tables=args.tables,
+                       vector_cache=args.vector_cache)
     except GapsFound as exc:
         print(f"build_db: {exc} (the previous output file is untouched)", file=sys.stderr)
         print_checks(exc.checks, out=sys.stderr)
