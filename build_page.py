@@ -262,15 +262,20 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
     """The margin column in blocks of lines (a caption or a note's mark starts a new one): the
     captions, and the other blocks as notes."""
     blocks: list[list[Line]] = []
+    # a note's mark starts its first line, at the margin column's left edge; a small digit further in
+    # is a script of a display in the note (σ², its exponent set on the numerator's line)
+    left = min((l.x0 for l in margin), default=0.0)
     for line in margin:
-        starts_note = bool(re.match(r"^\d+\s", line.text)) and line.words[0].size < line.size
+        starts_note = bool(re.match(r"^\d+\s", line.text)) and line.words[0].size < line.size \
+            and line.words[0].x0 <= left + line.size
         if not blocks or _margin_caption(line, layout) or starts_note or \
                 line.top - blocks[-1][-1].bottom > line.size * MARGIN_BLOCK_GAP:
             blocks.append([line])
         else:
             blocks[-1].append(line)
     captions, notes, drawn = [], [], []
-    shapes = [g for g in page.graphics if g[2] > layout.margin_x]     # drawings in the margin column
+    # drawings in the margin column; a fraction's bar in a note's display is typeset, not drawn
+    shapes = [g for g in page.graphics if g[2] > layout.margin_x and not _typeset_rule(g, margin)]
     for block in blocks:
         text = join_lines(block)
         head = _margin_caption(Line([w for l in block for w in l.words], page.number), layout)
@@ -286,7 +291,9 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
                 block = [l for l in block if id(l) not in taken]
             if block:
                 notes.append(Item(block[0].top, "note", text=join_lines(block) if on else text))
-                notes.extend(equations_in(block, layout, context="Side note", bars=page.bars))
+                # a note's display is read within the margin column, whose edges its number stands at
+                column = replace(layout, left=min(l.x0 for l in block), right=max(l.x1 for l in block))
+                notes.extend(equations_in(block, column, context="Side note", bars=page.bars))
     # text drawn in a margin figure (its ticks and axis labels) is the figure's, never a side note:
     # it goes to the nearest figure caption of the margin; with none on the page it stays a note,
     # still searchable
@@ -691,10 +698,17 @@ def _typeset_rule(g: tuple, lines: list[Line]) -> bool:
     if g[3] - g[1] > FRACTION_RULE_THICKNESS:
         return False
     near = [l for l in lines if _touches(l, g)]
-    over = [w for l in near if g[1] - FRACTION_RULE_REACH <= l.bottom <= g[3] + 1
-            for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
-    under = [w for l in near if g[1] - 1 <= l.top <= g[3] + FRACTION_RULE_REACH
-             for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
+    above = [l for l in near if g[1] - FRACTION_RULE_REACH <= l.bottom <= g[3] + 1]
+    below = [l for l in near if g[1] - 1 <= l.top <= g[3] + FRACTION_RULE_REACH]
+    # a numerator's superscript (a denominator's subscript) may be read as a line of its own, standing
+    # within the height of the line it is set on
+    seen = {id(l) for l in above + below}
+    above += [l for l in lines if id(l) not in seen and l.bottom <= g[1]
+              and any(l.top < a.bottom and a.top < l.bottom for a in above)]
+    below += [l for l in lines if id(l) not in seen and l.top >= g[3]
+              and any(l.top < b.bottom and b.top < l.bottom for b in below)]
+    over = [w for l in above for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
+    under = [w for l in below for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
     if not over or not under:
         return False
     spans = [(min(w.x0 for w in ws), max(w.x1 for w in ws)) for ws in (over, under)]

@@ -44,9 +44,10 @@ SIXTEENTH_BODY = ["tufte-p", "tcb-p", "neohellenic-p"]
 SEVENTEENTH_BODY = ["tufte-q", "txfonts-q", "eulermath-q"]
 EIGHTEENTH_BODY = ["tufte-r", "anttor-r", "xcharter-r"]
 NINETEENTH_BODY = ["tufte-s", "cmbook-s", "multicol-s"]
+TWENTIETH_BODY = ["tufte-t"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -55,7 +56,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTH_BODY, *EIGHTH_BODY, *NINTH_BODY, *TENTH_BODY,
                            *ELEVENTH_BODY, *TWELFTH_BODY, *THIRTEENTH_BODY, *FOURTEENTH_BODY,
                            *FIFTEENTH_BODY, *SIXTEENTH_BODY, *SEVENTEENTH_BODY,
-                           *EIGHTEENTH_BODY, *NINETEENTH_BODY}
+                           *EIGHTEENTH_BODY, *NINETEENTH_BODY, *TWENTIETH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -90,11 +91,11 @@ def test_second_body_per_set_up(corpus, name):
 
 @pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY
                          + TENTH_BODY + ELEVENTH_BODY + TWELFTH_BODY + THIRTEENTH_BODY + FOURTEENTH_BODY + FIFTEENTH_BODY
-                         + SIXTEENTH_BODY + SEVENTEENTH_BODY + EIGHTEENTH_BODY + NINETEENTH_BODY)
+                         + SIXTEENTH_BODY + SEVENTEENTH_BODY + EIGHTEENTH_BODY + NINETEENTH_BODY + TWENTIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth to nineteenth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    """The fourth to twentieth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
-    14-90 % and 94-96 % exact), held where the builder stands on them so that they can only move up,
+    14-90 %, 94-96 % and 78 % exact), held where the builder stands on them so that they can only move up,
     nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
     alone); the sixth's too: its OpenType set-ups spell \\bm as \\symbfit, and Fira Math prints no
@@ -123,7 +124,9 @@ def test_later_bodies_per_set_up(corpus, name):
     judge counts as maths, \\Biggl, \\implies for \\Longrightarrow, and under XeLaTeX with Euler Math its
     big operators and larger delimiters, which its embedded subset maps to private-use code points
     (U+E1D3 for the display sum); the eighteenth's: \\vect{0}, \\Biggl, \\gets, and under XCharter Math
-    the upright bold Greek of classvect.sty; the nineteenth's: \\vect{0}."""
+    the upright bold Greek of classvect.sty; the nineteenth's: \\vect{0}; the twentieth's: \\gets (seven of
+    its 55), \\vect{0} and \\vect{1}, \\underset{…}{minimize}, and a cases block of \\dfrac rows, which prints
+    as the dcases the reader writes."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -137,7 +140,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.70, 0.98) if name == "neohellenic-p" else (0.85, 0.99) if name in SIXTEENTH_BODY else \
         (0.25, 0.92) if name == "eulermath-q" else (0.70, 0.97) if name in SEVENTEENTH_BODY else \
         (0.75, 0.98) if name == "xcharter-r" else (0.85, 0.99) if name in EIGHTEENTH_BODY else \
-        (0.95, 0.99) if name in NINETEENTH_BODY else (0.75, 0.98)
+        (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -462,6 +465,16 @@ def test_what_the_nineteenth_body_prints_is_found_wherever_it_stands(corpus):
         assert found.get(table) == r"S = \mu(T+L)+z\sigma\sqrt{T+L}", (name, found.get(table))
         assert found.get(note) == r"e_{t} = d_{t}-\hat{d}_{t}", (name, found.get(note))
         assert r"g(S) = h\mathbb{E}[(S-X)^{+}]" in text and r"n(S) = \sum_{x > S}(x-S)\Pr(X = x)" in text, name
+
+
+def test_a_side_notes_display_is_read_in_the_margin(corpus):
+    """The twentieth body's side note holds a numbered display with a fraction: its bar is typeset, not
+    a drawing in the margin whose labels the note's lines would be, the numerator's exponent set on a
+    line of its own does not start a new note (a note's mark stands at the column's left edge), and the
+    display is read within the margin column."""
+    found = _formulas(corpus["tufte-t"])
+    assert found.get("1.26") == r"\operatorname{Var}(\hat{A}_{t}) \approx \sigma_{r}^{2}\frac{1-\gamma^{2H}}{1-\gamma^{2}}", \
+        found.get("1.26")
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
