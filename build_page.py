@@ -55,6 +55,7 @@ class Item:
     entity: FoundEntity | None = None
     text: str = ""
     bottom: float = 0.0       # a drawing's: where it ends (its top is the item's)
+    plain: str = ""           # a note's plain reading, where its text holds maths as LaTeX
 
 
 # Items that share a height: a float before the line beside it, margin notes after both.
@@ -237,11 +238,39 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         # word's end), so it joins the statement or passage it annotates; else at the page's foot
         marked_at = next((l.top for l in kept if mark and any(_ends_with_mark(w, mark.group(0)) for w in l.words)),
                          block[0].top)
-        notes.append(Item(marked_at, "note", text=f"[Footnote] {join_lines(block)}"))
         # a display numbered in the note is a formula like any other (amsmath numbers it in sequence)
-        notes.extend(equations_in(block, layout, context=f"Footnote {mark.group(0) if mark else ''}".strip(),
-                                  bars=page.bars))
+        displays: list = []
+        formulas = equations_in(block, layout, context=f"Footnote {mark.group(0) if mark else ''}".strip(),
+                                bars=page.bars, shown=displays)
+        text = note_text(block, displays, page)
+        if mark and not text.startswith(mark.group(0)):
+            text = join_lines(block)      # the mark read into a run of maths ("$7B^{-T}$"): plain words
+        notes.append(Item(marked_at, "note", text=f"[Footnote] {text}", plain=f"[Footnote] {join_lines(block)}"))
+        notes.extend(formulas)
     return kept, notes
+
+
+def note_text(block: list[Line], displays: list, page: Page) -> str:
+    """A note's text with its maths as LaTeX: its prose lines with their runs of maths as $…$, each
+    display read in it (equations_in's `shown`) as the running text shows one, in its place."""
+    parts: list[str] = []
+    prose: list[Line] = []
+    done: set[int] = set()
+    bars = {page.number: page.bars}
+    for line in block:
+        display = next((k for k, (ids, _) in enumerate(displays) if id(line) in ids), None)
+        if display is None:
+            prose.append(line)
+            continue
+        if prose:
+            parts.append(join_lines(prose, maths=True, bars=bars))
+            prose = []
+        if display not in done:
+            done.add(display)
+            parts.append(displays[display][1])
+    if prose:
+        parts.append(join_lines(prose, maths=True, bars=bars))
+    return " ".join(p for p in parts if p)
 
 
 def _ends_with_mark(word: Word, mark: str) -> bool:
@@ -290,10 +319,16 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
                 taken = {id(l) for l in on}
                 block = [l for l in block if id(l) not in taken]
             if block:
-                notes.append(Item(block[0].top, "note", text=join_lines(block) if on else text))
                 # a note's display is read within the margin column, whose edges its number stands at
                 column = replace(layout, left=min(l.x0 for l in block), right=max(l.x1 for l in block))
-                notes.extend(equations_in(block, column, context="Side note", bars=page.bars))
+                displays: list = []
+                formulas = equations_in(block, column, context="Side note", bars=page.bars, shown=displays)
+                text = note_text(block, displays, page)
+                mark = re.match(r"\d+", block[0].text)
+                if mark and not text.startswith(mark.group(0)):
+                    text = join_lines(block)  # the mark read into a run of maths: plain words
+                notes.append(Item(block[0].top, "note", text=text, plain=join_lines(block)))
+                notes.extend(formulas)
     # text drawn in a margin figure (its ticks and axis labels) is the figure's, never a side note:
     # it goes to the nearest figure caption of the margin; with none on the page it stays a note,
     # still searchable
@@ -980,10 +1015,12 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
     return out, cut
 
 
-def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells: bool = False) -> list[Item]:
+def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells: bool = False,
+                 shown: list | None = None) -> list[Item]:
     """Numbered equations displayed inside a box or float (pseudocode, a table's cell), as formula
     entities: their LaTeX read from the display's glyphs, or their text where it cannot be read.
-    In a table (`cells`), a display is read from its own cell's column only."""
+    In a table (`cells`), a display is read from its own cell's column only.  `shown` receives each
+    display read as (its lines' ids, the display as the text shows it: "$$…$$ (5.3)")."""
     out = []
     read: dict[str, str] = {}
     # A float's or box's numbers end at its own right edge (the frame's padding, a cell's width), not
@@ -1031,8 +1068,12 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
         if number is not None:
             if number not in read:
                 own, at = _own_cell(lines, l, layout.body_size, bars) if cells else (lines, l)
+                block: list[Line] = []
+                text: list[str] = []
                 read.update(numbered_display(own, own.index(at), (layout.left, layout.right), layout.body_size,
-                                             label, bars))
+                                             label, bars, block_out=block, shown_out=text))
+                if shown is not None and text:
+                    shown.append(({id(b) for b in block}, text[0]))
             if read.get(number):
                 out.append(Item(l.top, "entity", entity=FoundEntity(
                     "formula", number, None, read[number], context=context,

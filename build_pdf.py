@@ -692,7 +692,7 @@ class ChunkBuilder:
             if item.kind == "entity":
                 self.add_found(item.entity, page.number)
             elif item.kind == "note":
-                self.add_note(item.text)
+                self.add_note(Note(item.text, item.plain or item.text))
             elif item.kind == "drawn":
                 self.add_drawn(item.text, item.top, item.bottom, page.number)
             else:
@@ -954,24 +954,26 @@ class ChunkBuilder:
         notes = [n for n in self.text.notes if not n.startswith("[Footnote]")]
         self._flush_passage(paragraphs, notes)
         for note in footnotes:
-            self.out.emit("text", note, self.page.number if self.page else 1, extra={"footnote": True})
+            extra = {"footnote": True} | ({"text": plain_of(note)} if plain_of(note) != note else {})
+            self.out.emit("text", str(note), self.page.number if self.page else 1, extra=extra)
 
     def _flush_passage(self, paragraphs: list, notes: list[str]) -> None:
         chunks = self.out.chunks
         if not paragraphs:
             if notes and chunks and chunks[-1].kind == "text":
                 last = chunks[-1]
+                plain = (last.extra.get("text") or last.content) + "\n\n" + "\n".join(plain_of(n) for n in notes)
                 last.content += "\n\n" + "\n".join(notes)
-                if "text" in last.extra:
-                    last.extra["text"] += "\n\n" + "\n".join(notes)
+                if "text" in last.extra or plain != last.content:
+                    last.extra["text"] = plain
             self.text.notes = []
             return
         first = paragraphs[0][0]
         plain = "\n\n".join(p for p in (join_lines(p) for p in paragraphs) if p)
         text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs, self.layout) if p)
         if notes:
-            marked = "\n\n" + _marked_notes(notes)
-            text, plain = text + marked, plain + marked
+            text = text + "\n\n" + _marked_notes(notes)
+            plain = plain + "\n\n" + _marked_notes([plain_of(n) for n in notes])
         lead_only = all(_is_lead_in(p) for p in paragraphs)
         self.text = OpenText()
         last = chunks[-1] if chunks else None
@@ -1029,8 +1031,7 @@ class ChunkBuilder:
             elif tex:
                 groups.append((tex, words))
         if notes:
-            marked = _marked_notes(notes)
-            groups.append((marked, marked))
+            groups.append((_marked_notes(notes), _marked_notes([plain_of(n) for n in notes])))
         latex, plain = [], []
         current: list[tuple[str, str]] = []
 
@@ -1057,6 +1058,22 @@ class ChunkBuilder:
             held += size
         close()
         return latex, plain
+
+
+class Note(str):
+    """A margin note or footnote as the text shows it (its maths as LaTeX), carrying its plain
+    reading (the text layer's words, for the embedding model)."""
+    plain: str
+
+    def __new__(cls, text: str, plain: str | None = None):
+        note = super().__new__(cls, text)
+        note.plain = text if plain is None else plain
+        return note
+
+
+def plain_of(note: str) -> str:
+    """A note's plain reading (a Note's own; any other text is its own reading)."""
+    return getattr(note, "plain", note)
 
 
 def _marked_notes(notes: list[str]) -> str:
