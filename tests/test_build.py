@@ -223,10 +223,16 @@ def test_default_output_built_from_another_source_is_refused(tmp_path, excerpt):
 
 
 def test_vector_cache_embeds_each_text_once_and_gives_the_models_vectors(tmp_path, excerpt):
-    """--vector-cache: a second build takes every vector from the folder and embeds nothing; the file is
-    the one a build without the cache writes (same vectors on this machine); a damaged entry is embedded
-    again; a folder that cannot be written costs the cache, never the build."""
+    """--vector-cache: a first build embeds every text through the model and keeps its vector; a second
+    takes every vector from the folder and embeds nothing, writing the same file (same vectors on this
+    machine); a damaged entry is embedded again; a folder that cannot be written costs the cache, never
+    the build."""
     import os
+
+    import numpy as np
+
+    from build_db import VectorCache
+    from rag_core import Embedder
 
     cache = tmp_path / "vectors"
     env = {k: v for k, v in os.environ.items() if k != "BOOKRAG_VECTOR_CACHE"}
@@ -237,19 +243,18 @@ def test_vector_cache_embeds_each_text_once_and_gives_the_models_vectors(tmp_pat
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)
 
-    plain = built("plain.sqlite")
-    assert plain["vector_cache"] is None
     first = built("first.sqlite", "--vector-cache", str(cache))
     entries = [p for p in cache.rglob("*") if p.is_file()]
     assert first["vector_cache"]["found"] == 0 and first["vector_cache"]["embedded"] == len(entries) >= first["chunks"]
     second = built("second.sqlite", "--vector-cache", str(cache))
     assert second["vector_cache"] == {"folder": str(cache), "found": len(entries), "embedded": 0}
-    assert plain["vectors_hash"] == first["vectors_hash"] == second["vectors_hash"]
-    assert plain["content_hash"] == second["content_hash"]
+    assert first["vectors_hash"] == second["vectors_hash"] and first["content_hash"] == second["content_hash"]
     entries[0].write_bytes(b"not a vector")
     third = built("third.sqlite", "--vector-cache", str(cache))
-    assert third["vector_cache"]["embedded"] == 1 and third["vectors_hash"] == plain["vectors_hash"]
+    assert third["vector_cache"]["embedded"] == 1 and third["vectors_hash"] == first["vectors_hash"]
+    # a folder that cannot be made: the vector is not kept, and nothing is raised
     blocked = tmp_path / "a-file"
     blocked.write_text("not a folder")
-    fourth = built("fourth.sqlite", "--vector-cache", str(blocked / "vectors"))
-    assert fourth["vector_cache"]["found"] == 0 and fourth["vectors_hash"] == plain["vectors_hash"]
+    kept = VectorCache(blocked / "vectors", Embedder(ROOT / "models", session=False))
+    kept.put("a text", np.ones(kept.dim, dtype=np.float32))
+    assert kept.get("a text") is None
