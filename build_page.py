@@ -238,16 +238,24 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         # word's end), so it joins the statement or passage it annotates; else at the page's foot
         marked_at = next((l.top for l in kept if mark and any(_ends_with_mark(w, mark.group(0)) for w in l.words)),
                          block[0].top)
-        # a display numbered in the note is a formula like any other (amsmath numbers it in sequence)
-        displays: list = []
-        formulas = equations_in(block, layout, context=f"Footnote {mark.group(0) if mark else ''}".strip(),
-                                bars=page.bars, shown=displays)
-        text = note_text(block, displays, page)
-        if mark and not text.startswith(mark.group(0)):
-            text = join_lines(block)      # the mark read into a run of maths ("$7B^{-T}$"): plain words
-        notes.append(Item(marked_at, "note", text=f"[Footnote] {text}", plain=f"[Footnote] {join_lines(block)}"))
-        notes.extend(formulas)
+        notes.extend(read_note(block, layout, page, marked_at, f"Footnote {mark.group(0) if mark else ''}".strip(),
+                               mark.group(0) if mark else "", prefix="[Footnote] "))
     return kept, notes
+
+
+def read_note(block: list[Line], layout: Layout, page: Page, top: float, context: str, mark: str,
+              prefix: str = "") -> list[Item]:
+    """A footnote or side note: the note itself, its maths as LaTeX (note_text) and its text layer's
+    words as its plain reading, then each display numbered in it, a formula like any other (amsmath
+    numbers it in the book's sequence).  A note whose mark was read into a run of maths ("$7B^{-T}$")
+    keeps its plain words."""
+    displays: list = []
+    formulas = equations_in(block, layout, context=context, bars=page.bars, shown=displays)
+    plain = join_lines(block)
+    text = note_text(block, displays, page)
+    if mark and not text.startswith(mark):
+        text = plain
+    return [Item(top, "note", text=prefix + text, plain=prefix + plain), *formulas]
 
 
 def note_text(block: list[Line], displays: list, page: Page) -> str:
@@ -321,14 +329,8 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
             if block:
                 # a note's display is read within the margin column, whose edges its number stands at
                 column = replace(layout, left=min(l.x0 for l in block), right=max(l.x1 for l in block))
-                displays: list = []
-                formulas = equations_in(block, column, context="Side note", bars=page.bars, shown=displays)
-                text = note_text(block, displays, page)
                 mark = re.match(r"\d+", block[0].text)
-                if mark and not text.startswith(mark.group(0)):
-                    text = join_lines(block)  # the mark read into a run of maths: plain words
-                notes.append(Item(block[0].top, "note", text=text, plain=join_lines(block)))
-                notes.extend(formulas)
+                notes.extend(read_note(block, column, page, block[0].top, "Side note", mark.group(0) if mark else ""))
     # text drawn in a margin figure (its ticks and axis labels) is the figure's, never a side note:
     # it goes to the nearest figure caption of the margin; with none on the page it stays a note,
     # still searchable
