@@ -81,7 +81,9 @@ STIX_SCRIPT_CAPITALS = 0xE22D   # where the STIX fonts put their calligraphic A-
 def font_encoding(font: str) -> str | None:
     """The TeX encoding a font's name implies: 'OML' (math italic), 'OMS' (symbols), 'OMX'
     (extension), 'OT1' (Computer Modern text), else None."""
-    name = font.upper()
+    # Latin Modern's maths fonts keep TeX's layouts under names of their own, and so do the families
+    # made from them, behind a prefix of their own (MLModern's "MLMMathExtension10")
+    name = re.sub(r"^[A-Z]{1,3}(?=LMMATH(ITALIC|SYMBOLS|EXTENSION)\d)", "", font.upper())
     if re.match(r"(CMMI|CMMIB|LMMATHITALIC|EUFM|MSBM)", name):
         return "OML" if name.startswith(("CMMI", "LMMATHITALIC")) else None
     if re.match(r"(CMSY|CMBSY|LMMATHSYMBOLS)", name):
