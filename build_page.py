@@ -174,6 +174,10 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     # margin note's.
     wide = [line for line in page.lines if any(w.x0 < margin_x < w.x1 for w in line.words)
             and math_share(line.words) >= MOSTLY_MATHS]
+    # a fraction's bar that crosses the edge: its numerator and denominator are the display's, wherever
+    # they stand
+    bars = [g for g in page.graphics if g[0] < margin_x < g[2] and g[3] - g[1] <= FRACTION_RULE_THICKNESS]
+    bars = [g for g in bars if _typeset_rule(g, page.lines)]
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
@@ -188,6 +192,10 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
             left, right = line.words, []
         if len(right) == 1 and left and equation_number(right[0].text) and math_share(left) >= MOSTLY_MATHS:
             left, right = line.words, []    # a full-width display's number, at the full width's edge
+        if right and any(w.x0 < g[2] and w.x1 > g[0] and (g[1] - FRACTION_RULE_REACH <= line.bottom <= g[3] + 1
+                                                          or g[1] - 1 <= line.top <= g[3] + FRACTION_RULE_REACH)
+                         for g in bars for w in right):
+            left, right = line.words, []
         if left:
             main.append(Line(left, page.number))
         if right:
@@ -729,9 +737,10 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
 
 
 def _typeset_rule(g: tuple, lines: list[Line]) -> bool:
-    """A fraction's bar typeset in the text, not a stroke of a drawing: a thin rule with glyphs just
-    above it and just below it, within its ends, the wider of the two as wide as the rule (TeX sets
-    the bar to its numerator's or denominator's width; a drawing's line with labels is longer)."""
+    """A fraction's bar or a radical's typeset in the text, not a stroke of a drawing: a thin rule with
+    glyphs just above it and just below it, within its ends, the wider of the two as wide as the rule
+    (TeX sets the bar to its numerator's or denominator's width; a drawing's line with labels is
+    longer), or one that starts at a radical sign's top right, over glyphs."""
     if g[3] - g[1] > FRACTION_RULE_THICKNESS:
         return False
     near = [l for l in lines if _touches(l, g)]
@@ -746,6 +755,9 @@ def _typeset_rule(g: tuple, lines: list[Line]) -> bool:
               and any(l.top < b.bottom and b.top < l.bottom for b in below)]
     over = [w for l in above for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
     under = [w for l in below for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
+    if under and any(w.text.endswith("\u221a") and abs(w.x1 - g[0]) <= FRACTION_RULE_REACH
+                     and abs(w.top - g[1]) <= FRACTION_RULE_REACH for l in lines for w in l.words):
+        return True     # a radical's bar: it starts at the top of the sign's right end, over the radicand
     if not over or not under:
         return False
     spans = [(min(w.x0 for w in ws), max(w.x1 for w in ws)) for ws in (over, under)]
