@@ -560,12 +560,12 @@ def _word_from_spans(spans: list[Span]) -> Word:
                 first.mono, first.italic, first.name, main.baseline, spans)
 
 
-_ACCENT_MARKS = set("ˆ˜¯˙¨ˇ˘´`^~˚\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030c\u20d7")
+ACCENT_MARKS = set("ˆ˜¯˙¨ˇ˘´`^~˚\u0300\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030c\u20d7")
 
 
 def is_accent(text: str) -> bool:
     """A word that is nothing but accent marks (TeX prints a maths accent as a glyph of its own)."""
-    return bool(text) and len(text) <= 3 and all(c in _ACCENT_MARKS for c in text)
+    return bool(text) and len(text) <= 3 and all(c in ACCENT_MARKS for c in text)
 
 
 _TEXT_STYLE_OPERATORS = set("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂⨀⨄⨆")

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet, inline_latex,
                            is_maths_font, is_script_capital, numbered_rows, plain_reading, upright)
-from build_glyphs import Word, is_accent
+from build_glyphs import ACCENT_MARKS, Word, is_accent
 from build_heads import equation_number
 
 __all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "mark_prose_letters", "math_share",
@@ -435,6 +435,8 @@ def _bridges(w: Word) -> bool:
 def _accents(w: Word, other: Word | None) -> bool:
     """A maths accent TeX takes from the text face (`\\hat\\lambda`: a circumflex above the letter),
     standing over the maths word beside it in reading order: part of that formula."""
+    if other is None or w.text[:1] not in ACCENT_MARKS:
+        return False
     # (the sentence's full stop may be glued to it: "Û.")
     acc = w.spans[0] if len(w.spans) > 1 and re.fullmatch(r"[.,;:]+", w.text[len(w.spans[0].text):]) else w
     # TeX sets the accent on the letter's own baseline when the letter is no taller than the x-height

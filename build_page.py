@@ -756,7 +756,8 @@ def _typeset_rule(g: tuple, lines: list[Line]) -> bool:
     over = [w for l in above for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
     under = [w for l in below for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
     if under and any(w.text.endswith("\u221a") and abs(w.x1 - g[0]) <= FRACTION_RULE_REACH
-                     and abs(w.top - g[1]) <= FRACTION_RULE_REACH for l in lines for w in l.words):
+                     and abs(w.top - g[1]) <= FRACTION_RULE_REACH
+                     for l in lines if l.top - FRACTION_RULE_REACH <= g[1] <= l.bottom for w in l.words):
         return True     # a radical's bar: it starts at the top of the sign's right end, over the radicand
     if not over or not under:
         return False
