@@ -1132,20 +1132,29 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         if not below and not above:
             continue
         main = _main_base(below if over else above)
+        # the body reaches a row's height from the brace, or past a fraction's bar within the brace's
+        # span to the fraction's far part (main is then the near part's baseline)
+        bars = [r for r in rules if r not in flat and x0 - 1 <= r[0] and r[2] <= x1 + 1]
         if over:
-            body = [n for n in inside if n.top >= bottom - 0.5 and n.top < main + text * 0.5]
+            far = max([main + text * 0.5] + [r[3] + text * 1.5 for r in bars if bottom < r[1] < main + text * 0.5])
+            body = [n for n in inside if n.top >= bottom - 0.5 and n.top < far]
             seed = [n for n in pool if n.size < text * 0.92 and n.bottom <= top + 0.5 and top - n.bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
         else:
-            body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > main - text * 1.5]
+            far = min([main - text * 1.5] + [r[1] - text * 1.5 for r in bars if main - text * 1.5 < r[3] < top])
+            body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > far]
             seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
         note = _grow_limit([n for n in seed if n not in body], [n for n in pool if n.size < text * 0.92 and n not in body])
         if not body:
             continue
         bx0, bx1, btop, bbottom = _box(body)
-        inner = [r for r in rules if r not in flat and bx0 - 1 <= r[0] and r[2] <= bx1 + 1 and btop - 1 <= r[1] <= bbottom + 1]
-        node = _composite("brace", body + note + tips, main, text, body=_row_of(body, inner),
+        # (a fraction's bar reaches a little past its parts' ink: their glyphs' side bearings)
+        pad = max(1.0, text * 0.2)
+        inner = [r for r in rules if r not in flat and bx0 - pad <= r[0] and r[2] <= bx1 + pad and btop - 1 <= r[1] <= bbottom + 1]
+        row = _row_of(body, inner)
+        # the brace stands on the row its body is set on: a fraction's baseline, not its near part's
+        node = _composite("brace", body + note + tips, _main_base(row) if row else main, text, body=row,
                           note=_row_of(note, []) if note else [], over=over)
         gone.update(id(n) for n in body + note + tips)
         used_rules.extend(t[4] for t in run if not isinstance(t[4], Node))
@@ -1894,10 +1903,14 @@ COLUMN_MISALIGNED = 1.0   # pt: ... and middles this far apart are not centred
 LIST_GAP = 0.8              # em: a comma this far from what follows separates a display's parts (\quad)
 DELIMITER_FACTOR = 0.901    # TeX's \delimiterfactor: a \right delimiter covers this share of its group
 DELIMITER_SHORTFALL = 5.0   # pt at 10pt: ... or comes at most this short of it (\delimitershortfall)
-AXIS_SLACK = 0.1            # of the bar's height: its middle and its group's stand this close
+AXIS_SLACK = 0.1            # of the bar's height: its middle and its group's stand this close, or within
+AXIS_SLACK_EM = 0.25        # this share of an em (a fraction's box is off the axis by its parts' heights)
 
 
 EVALUATED_SHARE = 0.6   # of an evaluation bar's height: what it was grown to cover is at least this tall
+FIXED_SIZE_EXCESS = 1.4  # the next size of a delimiter (a font's next variant, or its extensible piece
+                         # once more) is less than this much taller than the last: \right| takes the
+                         # smallest that covers its group
 
 
 def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
@@ -1949,8 +1962,11 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
     # (both are centred on the maths axis: a bar off the content's middle is measured on another line
     # than TeX's, and says nothing here)
     middle = (min((n.top for n in inside), default=bar.cy) + max((n.bottom for n in inside), default=bar.cy)) / 2
-    if abs(middle - bar.cy) < bar.height * AXIS_SLACK and \
-            bar.height < max(2 * reach * DELIMITER_FACTOR, 2 * reach - DELIMITER_SHORTFALL * bar.size / 10) - 0.5:
+    required = max(2 * reach * DELIMITER_FACTOR, 2 * reach - DELIMITER_SHORTFALL * bar.size / 10)
+    # ... and no taller than the smallest size that covers it: a bar much taller than both that and its
+    # font's own size was asked for (-\phi(x) \Big|_{z}^{\infty})
+    if abs(middle - bar.cy) < max(bar.height * AXIS_SLACK, bar.size * AXIS_SLACK_EM) and \
+            (bar.height < required - 0.5 or bar.height > max(required, bar.size) * FIXED_SIZE_EXCESS):
         return []
     bar.tex, bar.role = r"\right" + FENCES[bar.ch], "close"
     return [Node("sym", at, at, bar.cy, bar.cy, bar.base, bar.size, tex=r"\left.", role="open", adv0=at, adv1=at)]
