@@ -576,6 +576,11 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
         return True       # words and no maths at all: a lead-in set apart ("subject to linear constraints")
     if line.x0 <= left + body and words and math_share(line.words) < 0.5:
         return True       # flush with the column and worded: text, a list item
+    ending = line.words[-2:]
+    if starts_left and len(line.words) > 2 and ending[-1].text[-1:] in ",.;:" and \
+            all(w in worded and not is_math_word(w) for w in ending):
+        return True       # flush with the column, ending in words of the text face and a stop: a sentence's
+                          # end ("(Q_k, r_k)^T barely moves," over the display it leads to)
     opening = line.words[:SENTENCE_OPENING]
     if len(line.words) > SENTENCE_OPENING and all(w in worded for w in opening) and line.text.rstrip()[-1:] in ".:":
         return True       # a sentence, however indented ("for any scalar k, provided k ≠ 0." under a display)
