@@ -177,7 +177,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     # a fraction's bar that crosses the edge: its numerator and denominator are the display's, wherever
     # they stand
     bars = [g for g in page.graphics if g[0] < margin_x < g[2] and g[3] - g[1] <= FRACTION_RULE_THICKNESS]
-    bars = [g for g in bars if _typeset_rule(g, page.lines)]
+    bars = [g for g in bars if _typeset_rule(g, page.lines, radicals=True)]
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
@@ -320,7 +320,7 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
             blocks[-1].append(line)
     captions, notes, drawn = [], [], []
     # drawings in the margin column; a fraction's bar in a note's display is typeset, not drawn
-    shapes = [g for g in page.graphics if g[2] > layout.margin_x and not _typeset_rule(g, margin)]
+    shapes = [g for g in page.graphics if g[2] > layout.margin_x and not _typeset_rule(g, margin, radicals=True)]
     for block in blocks:
         text = join_lines(block)
         head = _margin_caption(Line([w for l in block for w in l.words], page.number), layout)
@@ -736,11 +736,13 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
     return body
 
 
-def _typeset_rule(g: tuple, lines: list[Line]) -> bool:
-    """A fraction's bar or a radical's typeset in the text, not a stroke of a drawing: a thin rule with
-    glyphs just above it and just below it, within its ends, the wider of the two as wide as the rule
-    (TeX sets the bar to its numerator's or denominator's width; a drawing's line with labels is
-    longer), or one that starts at a radical sign's top right, over glyphs."""
+def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False) -> bool:
+    """A fraction's bar typeset in the text, not a stroke of a drawing: a thin rule with glyphs just
+    above it and just below it, within its ends, the wider of the two as wide as the rule (TeX sets
+    the bar to its numerator's or denominator's width; a drawing's line with labels is longer); with
+    `radicals`, also a radical's, which starts at the sign's top right, over glyphs.  (A figure's
+    drawing keeps its labels' radical bars: its drawn text is what lies within the reach of its
+    shapes, a label's bar among them.)"""
     if g[3] - g[1] > FRACTION_RULE_THICKNESS:
         return False
     near = [l for l in lines if _touches(l, g)]
@@ -755,10 +757,13 @@ def _typeset_rule(g: tuple, lines: list[Line]) -> bool:
               and any(l.top < b.bottom and b.top < l.bottom for b in below)]
     over = [w for l in above for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
     under = [w for l in below for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
-    if under and any(w.text.endswith("\u221a") and abs(w.x1 - g[0]) <= FRACTION_RULE_REACH
-                     and abs(w.top - g[1]) <= FRACTION_RULE_REACH
-                     for l in lines if l.top - FRACTION_RULE_REACH <= g[1] <= l.bottom for w in l.words):
-        return True     # a radical's bar: it starts at the top of the sign's right end, over the radicand
+    # a radical's bar: it starts at the top of the sign's right end (in the upper half of the sign's box,
+    # which a text-size sign's font makes taller than its ink), over the radicand
+    band = [w for l in lines if l.top - FRACTION_RULE_REACH <= g[1] <= l.bottom for w in l.words] if radicals else []
+    if band and any(w.text.endswith("\u221a") and abs(w.x1 - g[0]) <= FRACTION_RULE_REACH
+                    and w.top - FRACTION_RULE_REACH <= g[1] <= (w.top + w.bottom) / 2 for w in band) and \
+            any(w.x0 < g[2] and w.x1 > g[0] and g[1] - 1 <= w.top <= g[3] + w.size for w in band + under):
+        return True
     if not over or not under:
         return False
     spans = [(min(w.x0 for w in ws), max(w.x1 for w in ws)) for ws in (over, under)]
