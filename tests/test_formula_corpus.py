@@ -46,9 +46,10 @@ EIGHTEENTH_BODY = ["tufte-r", "anttor-r", "xcharter-r"]
 NINETEENTH_BODY = ["tufte-s", "cmbook-s", "multicol-s"]
 TWENTIETH_BODY = ["tufte-t"]
 TWENTY_FIRST_BODY = ["tufte-u", "mlmodern-u"]
+TWENTY_SECOND_BODY = ["tufte-v", "kpsans-v"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -57,7 +58,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTH_BODY, *EIGHTH_BODY, *NINTH_BODY, *TENTH_BODY,
                            *ELEVENTH_BODY, *TWELFTH_BODY, *THIRTEENTH_BODY, *FOURTEENTH_BODY,
                            *FIFTEENTH_BODY, *SIXTEENTH_BODY, *SEVENTEENTH_BODY,
-                           *EIGHTEENTH_BODY, *NINETEENTH_BODY, *TWENTIETH_BODY, *TWENTY_FIRST_BODY}
+                           *EIGHTEENTH_BODY, *NINETEENTH_BODY, *TWENTIETH_BODY, *TWENTY_FIRST_BODY,
+                           *TWENTY_SECOND_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -93,11 +95,11 @@ def test_second_body_per_set_up(corpus, name):
 @pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY
                          + TENTH_BODY + ELEVENTH_BODY + TWELFTH_BODY + THIRTEENTH_BODY + FOURTEENTH_BODY + FIFTEENTH_BODY
                          + SIXTEENTH_BODY + SEVENTEENTH_BODY + EIGHTEENTH_BODY + NINETEENTH_BODY + TWENTIETH_BODY
-                         + TWENTY_FIRST_BODY)
+                         + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth to twenty-first bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    """The fourth to twenty-second bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
-    14-90 %, 94-96 %, 78 % and 43-94 % exact), held where the builder stands on them so that they can only move up,
+    14-90 %, 94-96 %, 78 %, 43-94 % and 45-81 % exact), held where the builder stands on them so that they can only move up,
     nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
     alone); the sixth's too: its OpenType set-ups spell \\bm as \\symbfit, and Fira Math prints no
@@ -128,7 +130,10 @@ def test_later_bodies_per_set_up(corpus, name):
     (U+E1D3 for the display sum); the eighteenth's: \\vect{0}, \\Biggl, \\gets, and under XCharter Math
     the upright bold Greek of classvect.sty; the nineteenth's: \\vect{0}; the twentieth's: \\gets (seven of
     its 55), \\vect{0} and \\vect{1}, \\underset{…}{minimize}, and a cases block of \\dfrac rows, which prints
-    as the dcases the reader writes; the twenty-first's: \\gets."""
+    as the dcases the reader writes; the twenty-first's: \\gets; the twenty-second's: \\bigg| after a
+    fraction where \\right| would be as tall (the reader writes \\left. … \\right|), a cases block of
+    \\dfrac rows, \\xrightarrow over a short label, \\stackrel, and under XeLaTeX with KpMath-Sans its big
+    operators, large delimiters and radicals, which the font keeps at private-use code points."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -143,7 +148,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.25, 0.92) if name == "eulermath-q" else (0.70, 0.97) if name in SEVENTEENTH_BODY else \
         (0.75, 0.98) if name == "xcharter-r" else (0.85, 0.99) if name in EIGHTEENTH_BODY else \
         (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else \
-        (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.75, 0.98)
+        (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.40, 0.92) if name == "kpsans-v" else \
+        (0.90, 0.995) if name in TWENTY_SECOND_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -508,6 +514,21 @@ def test_a_radical_a_bar_across_the_margins_edge_and_latin_moderns_heirs(corpus)
     for found in (tufte, mlmodern):
         assert found["1.3"] == r"P(x_{1}, \dots, x_{n}) = \prod_{i = 1}^{n}P(x_{i} \mid \operatorname{pa}(x_{i}))", found["1.3"]
         assert found["1.10"] == r"\psi(x) = \sum_{y \in \mathcal{X}_{Y}}\varphi(x, y)", found["1.10"]
+
+
+def test_braces_over_fractions_evaluation_bars_and_a_sentences_end(corpus):
+    """What the twenty-second body brought: an \\underbrace under a fraction takes the whole fraction
+    (its numerator past the bar) and stands on the row's baseline; a bar much taller than what it
+    evaluates is a size asked for (\\Big|), not a \\right| grown to cover it; a line flush with the
+    column that ends in words and a comma ends the sentence that leads to a display, no row of it; and a
+    side note's display whose text-size radical's box is taller than its ink."""
+    found = _formulas(corpus["tufte-v"])
+    assert found["2.1"] == (r"C(Q, b) = \underbrace{\frac{K\lambda}{Q}}_{\operatorname{ordering}}"
+                            r"+\underbrace{\frac{h(Q-b)^{2}}{2Q}}_{\operatorname{holding}}"
+                            r"+\underbrace{\frac{pb^{2}}{2Q}}_{\operatorname{backorders}}."), found["2.1"]
+    assert found["2.12"] == r"\int_{z}^{\infty}x\varphi(x)dx = -\varphi(x)|_{z}^{\infty} = \varphi(z),", found["2.12"]
+    assert found["2.20"] == r"\|\mathbf{x}_{k+1}-\mathbf{x}_{k}\|_{\infty} \leq \varepsilon.", found["2.20"]
+    assert found.get("2.27") == r"\beta = 1-\frac{\sigma\sqrt{T+L}G(z)}{\mu T}.", found.get("2.27")
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
