@@ -647,8 +647,13 @@ def stacked_delimiters(lines: list, body: float) -> dict[int, list[tuple[float, 
                     continue
                 for i, ch in enumerate(raw):
                     if ch in EXTENSIBLE_PIECES and boxes[6 * i + 3] - boxes[6 * i + 2] > 0.01:
-                        pieces.append(_Piece(boxes[6 * i + 4], boxes[6 * i + 5], boxes[6 * i + 2], boxes[6 * i + 3],
-                                             k, line.page))
+                        # TeX sets a delimiter's parts at one x, each as wide as the next: their advance
+                        # boxes line up where their ink does not (a brace's hooks curl right, its middle
+                        # points left)
+                        x0, x1 = boxes[6 * i], boxes[6 * i + 1]
+                        if x1 - x0 <= 0.01:
+                            x0, x1 = boxes[6 * i + 4], boxes[6 * i + 5]
+                        pieces.append(_Piece(x0, x1, boxes[6 * i + 2], boxes[6 * i + 3], k, line.page))
     pieces.sort(key=lambda p: (p.page, p.top))
     chains: list[list[_Piece]] = []
     open_chains: list[list[_Piece]] = []     # chains a later piece may still extend (pieces go by their tops)
@@ -673,7 +678,8 @@ def stacked_delimiters(lines: list, body: float) -> dict[int, list[tuple[float, 
 
 
 class _Piece(NamedTuple):
-    """One part of a stacked delimiter: its ink box, and the line (index) and page it stands on."""
+    """One part of a stacked delimiter: its advance box's ends (its ink's where the text layer gives no
+    advance), its ink's top and bottom, and the line (index) and page it stands on."""
 
     x0: float
     x1: float
