@@ -2710,20 +2710,30 @@ def _plain_env(env: str, body: str) -> str:
 
 # --------------------------------------------------------------------------- entry points
 def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
-    """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them; an
+    """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them, and a
+    fraction's over a fraction runs the inner one's null delimiters, 1.2 pt a side, past its bar; an
     array's `\\hline` runs a column's padding past both ends; an upright rule only has to cross them)."""
     columns = [tuple(b) for b in bars if upright(b) and x0 - 2 <= b[0] and b[2] <= x1 + 2 and b[1] < bottom
                and b[3] > top]
     out = list(columns)
+    wider = []
     for b in bars:
         if upright(b) or not top - 3 <= b[1] <= bottom + 3:
             continue
         if x0 - 2 <= b[0] and b[2] <= x1 + 4:
             out.append(tuple(b))
+        elif x0 - 2 - NULL_DELIMITER <= b[0] and b[2] <= x1 + 4:
+            wider.append(tuple(b))
         elif x0 - ARRAY_PADDING <= b[0] <= x0 and x1 - 1 <= b[2] <= x1 + ARRAY_PADDING and \
                 any(b[0] < c[0] < b[2] and c[1] - 1 <= b[1] <= c[3] + 1 for c in columns):
             out.append(tuple(b))     # an \hline, which an upright rule of the array crosses
+    # a bar that runs a null delimiter past both ends of a bar taken (a fraction over a fraction)
+    out += [b for b in wider if any(not upright(r) and 0 <= r[0] - b[0] <= NULL_DELIMITER + 0.3
+                                    and 0 <= b[2] - r[2] <= NULL_DELIMITER + 0.3 for r in out)]
     return out
+
+
+NULL_DELIMITER = 1.2   # pt: TeX's \nulldelimiterspace, set on each side of a fraction
 
 
 ARRAY_PADDING = 8   # pt: an array's rules run \arraycolsep (5 pt) past its cells' ink
