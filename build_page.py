@@ -328,6 +328,10 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
             title = _caption_title(text, head)
             captions.append(MarginCaption(head.kind, head.number, title, block[0].top, block[-1].bottom, block,
                                           printed=head.printed))
+            # a numbered display in the caption (amsmath numbers it in the book's sequence), read within
+            # the margin column as a note's is
+            column = replace(layout, left=min(l.x0 for l in block), right=max(l.x1 for l in block))
+            notes.extend(equations_in(block, column, context="Caption", bars=page.bars))
         else:
             on = _drawn_lines(block, shapes, layout.body_size)
             if on:
