@@ -47,9 +47,10 @@ NINETEENTH_BODY = ["tufte-s", "cmbook-s", "multicol-s"]
 TWENTIETH_BODY = ["tufte-t"]
 TWENTY_FIRST_BODY = ["tufte-u", "mlmodern-u"]
 TWENTY_SECOND_BODY = ["tufte-v", "kpsans-v"]
+TWENTY_THIRD_BODY = ["tufte-w"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -59,7 +60,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *ELEVENTH_BODY, *TWELFTH_BODY, *THIRTEENTH_BODY, *FOURTEENTH_BODY,
                            *FIFTEENTH_BODY, *SIXTEENTH_BODY, *SEVENTEENTH_BODY,
                            *EIGHTEENTH_BODY, *NINETEENTH_BODY, *TWENTIETH_BODY, *TWENTY_FIRST_BODY,
-                           *TWENTY_SECOND_BODY}
+                           *TWENTY_SECOND_BODY, *TWENTY_THIRD_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -95,11 +96,11 @@ def test_second_body_per_set_up(corpus, name):
 @pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY
                          + TENTH_BODY + ELEVENTH_BODY + TWELFTH_BODY + THIRTEENTH_BODY + FOURTEENTH_BODY + FIFTEENTH_BODY
                          + SIXTEENTH_BODY + SEVENTEENTH_BODY + EIGHTEENTH_BODY + NINETEENTH_BODY + TWENTIETH_BODY
-                         + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY)
+                         + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY + TWENTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth to twenty-second bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    """The fourth to twenty-third bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
-    14-90 %, 94-96 %, 78 %, 43-94 % and 45-81 % exact), held where the builder stands on them so that they can only move up,
+    14-90 %, 94-96 %, 78 %, 43-94 %, 45-81 % and 89 % exact), held where the builder stands on them so that they can only move up,
     nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
     alone); the sixth's too: its OpenType set-ups spell \\bm as \\symbfit, and Fira Math prints no
@@ -133,7 +134,8 @@ def test_later_bodies_per_set_up(corpus, name):
     as the dcases the reader writes; the twenty-first's: \\gets; the twenty-second's: \\bigg| after a
     fraction where \\right| would be as tall (the reader writes \\left. … \\right|), a cases block of
     \\dfrac rows, \\xrightarrow over a short label, \\stackrel, and under XeLaTeX with KpMath-Sans its big
-    operators, large delimiters and radicals, which the font keeps at private-use code points."""
+    operators, large delimiters and radicals, which the font keeps at private-use code points; the
+    twenty-third's: \\vect{0} and \\underset{…}{\\text{minimize}}."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -149,7 +151,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.75, 0.98) if name == "xcharter-r" else (0.85, 0.99) if name in EIGHTEENTH_BODY else \
         (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else \
         (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.40, 0.92) if name == "kpsans-v" else \
-        (0.90, 0.995) if name in TWENTY_SECOND_BODY else (0.75, 0.98)
+        (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -529,6 +531,17 @@ def test_braces_over_fractions_evaluation_bars_and_a_sentences_end(corpus):
     assert found["2.12"] == r"\int_{z}^{\infty}x\varphi(x)dx = -\varphi(x)|_{z}^{\infty} = \varphi(z),", found["2.12"]
     assert found["2.20"] == r"\|\mathbf{x}_{k+1}-\mathbf{x}_{k}\|_{\infty} \leq \varepsilon.", found["2.20"]
     assert found.get("2.27") == r"\beta = 1-\frac{\sigma\sqrt{T+L}G(z)}{\mu T}.", found.get("2.27")
+
+
+def test_a_cases_brace_a_fraction_over_a_fraction_and_a_margin_captions_display(corpus):
+    """What the twenty-third body brought: a `cases` brace's parts join by their advance boxes (their
+    ink does not line up), so its second row, long text and all, stays in it; a fraction over a fraction,
+    whose bar runs the inner one's null delimiters past the inner bar; a display in a margin figure's
+    caption, numbered in the book's sequence."""
+    found = _formulas(corpus["tufte-w"])
+    assert found["1.21"].startswith(r"\bar{f}_{k} = \begin{cases}") and "every elite sample fails" in found["1.21"], found["1.21"]
+    assert found["1.11"].startswith(r"\frac{\frac{\sigma}{\sqrt{m}}}{p} = \sqrt{\frac{1-p}{mp}}"), found["1.11"]
+    assert found.get("2.12") == r"J_{\operatorname{out}} = \frac{c-w_{1}J_{\operatorname{cost}}}{w_{2}}", found.get("2.12")
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
