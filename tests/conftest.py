@@ -59,10 +59,14 @@ def corpus_books_building(request, tmp_path_factory):
     # meanwhile (a mktemp then finds the base moved under it): make it here, before any work starts
     # in the background
     tmp_path_factory.getbasetemp()
-    # One vector cache for every build of the session (build_db.VectorCache): a text embedded once is
-    # not embedded again by the next build that holds it (the sample book's second build, the formula
-    # corpus's set-ups of one body); a developer's own BOOKRAG_VECTOR_CACHE is used when set
-    os.environ.setdefault("BOOKRAG_VECTOR_CACHE", str(tmp_path_factory.mktemp("vector-cache")))
+    # One vector cache for every build (build_db.VectorCache): a text embedded once is not embedded again
+    # by the next build that holds it (the sample book's second build, the formula corpus's set-ups of
+    # one body), nor by the next session on this machine (the corpus books' texts change rarely: a CI
+    # run on a machine that ran one before embeds only what changed).  An entry's key holds the model,
+    # onnxruntime's version and the CPU's vector instruction sets, so an entry is exactly what the model
+    # gives here; the determinism test's second build keeps none.  A developer's own
+    # BOOKRAG_VECTOR_CACHE is used when set; a user cache folder that cannot be written, a session's.
+    os.environ.setdefault("BOOKRAG_VECTOR_CACHE", str(_test_vector_cache(tmp_path_factory)))
     modules = {getattr(item.module, "__name__", "") for item in request.session.items}
     fixtures = {name for item in request.session.items for name in getattr(item, "fixturenames", ())}
     stop = None
@@ -92,6 +96,20 @@ def corpus_books_building(request, tmp_path_factory):
         future.cancel()
     if stop:
         stop()
+
+
+def _test_vector_cache(tmp_path_factory) -> Path:
+    """The tests' vector cache folder: bookrag/test-vectors in the user's cache folder (XDG_CACHE_HOME,
+    else ~/.cache), kept between sessions, else a folder of this session."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "bookrag" / "test-vectors"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+        probe = base / f".probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+        return base
+    except OSError:
+        return tmp_path_factory.mktemp("vector-cache")
 
 
 # Work started with the session (corpus_books_building), by name; a fixture takes its result, or does
