@@ -441,7 +441,7 @@ def _accents(w: Word, other: Word | None) -> bool:
     acc = w.spans[0] if len(w.spans) > 1 and re.fullmatch(r"[.,;:]+", w.text[len(w.spans[0].text):]) else w
     # TeX sets the accent on the letter's own baseline when the letter is no taller than the x-height
     # (its ink high in its box), raised when it is taller: never below the letter's baseline
-    return other is not None and is_accent(acc.text) and is_math_word(other) and \
+    return is_accent(acc.text) and is_math_word(other) and \
         acc.x0 < other.x1 and other.x0 < acc.x1 and (acc.bottom <= other.baseline or acc.baseline <= other.baseline + 0.5)
 
 
