@@ -221,8 +221,9 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "frak"
     if FORMAL_SCRIPT in compact:
         return "scr"     # the formal script beside the book's own calligraphic capitals (build_math.mark_formal_script)
-    if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|^[TP]XSY$|RSFS|EUSM|EUSB|SCRIPT|CALLIGR|^ZSCR|MATHCAL",
-                 compact):
+    # (a font named as a symbol font, "MnSymbol10" as TeX's "cmsy10", prints calligraphic capitals)
+    if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|^[TP]XSY$|RSFS|EUSM|EUSB|SCRIPT|CALLIGR|^ZSCR|MATHCAL|"
+                 r"SYMBOLS?\d*$", compact):
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
         return "tt"
@@ -938,6 +939,11 @@ def _spaced_implications(nodes: list[Node]) -> list[Node]:
     return nodes
 
 
+# A thin space (3 mu) is a sixth of the symbol font's quad, and that quad is an em or a little less
+# (0.88 em in MnSymbol, whose thin space is 0.147 em): letters closer than this are one word, kerned
+THIN_SPACE_FLOOR = 0.12
+
+
 def _words(nodes: list[Node]) -> list[Node]:
     """Upright letters set side by side in one font are a word: an operator's name (\\log, \\max)
     or roman text; words a thin space apart (arg max) or a word space apart in a text face
@@ -954,7 +960,7 @@ def _words(nodes: list[Node]) -> list[Node]:
                     if k in open_runs), None)
         last = run[-1] if run else None
         if last is not None and abs(last.base - n.base) < n.size * 0.1 \
-                and -n.size * 0.25 < n.adv0 - last.adv1 < n.size * 0.15:      # kerns pull letters in
+                and -n.size * 0.25 < n.adv0 - last.adv1 < n.size * THIN_SPACE_FLOOR:      # kerns pull letters in
             run.append(n)
         else:
             run = [n]
@@ -1459,7 +1465,7 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
     ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op"
                                                                               and n.style == "up")
-                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS)),
+                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS) or _under_a_note(n, nodes)),
                  # operators before relations: a limit hanging under a sum may stand over the next
                  # row's relation (an align's rows), whose notes are rarer and set closer
                  key=lambda n: (n.kind == "sym" and n.role == "rel", -n.size))
@@ -1502,6 +1508,10 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         if op.role == "rel" and (not (above or below) or (above and below) or op.size < text * 0.9
                                  or any(n.size > op.size * 0.85 for n in above + below)):
             continue          # a note is set smaller over or under a relation of the row's size
+        note = op.kind == "sym" and op.role == "ord"       # a letter under a note (_under_a_note)
+        if note and (below or not above or not all(_is_note_word(n) for n in above)
+                                 or min(n.bottom for n in above) > op.top + 0.5):
+            continue          # over a letter, only words of text wholly above it (\overset{\text{Nash}}{U})
         if not below and not above:
             continue
         lines = _limit_lines(below, op)
@@ -1521,11 +1531,29 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
                  "upper": _row_of(above, []) if above else None}
         base = op.base
         node = _composite("op", [op] + below + above, base, op.size, **parts)
-        node.role = "rel" if op.role == "rel" else "op"
+        node.role = "rel" if op.role == "rel" else "ord" if note else "op"
+        if note:
+            # the letter's own scripts follow its ink, under the note's overhang (\overset{…}{U}^{i})
+            node.x0, node.x1, node.adv0, node.adv1 = op.x0, op.x1, op.adv0, op.adv1
         for n in [op] + below + above:
             gone.add(id(n))
         made.append(node)
     return [n for n in nodes if id(n) not in gone] + made
+
+
+def _is_note_word(n: Node) -> bool:
+    """A word of upright text letters (a note set over a symbol: "Nash", "def")."""
+    return n.kind == "word" and n.style == "up" and n.role != "op" and len(n.ch) >= 2
+
+
+def _under_a_note(n: Node, nodes: list[Node]) -> bool:
+    """Whether a letter at the row's size has a smaller word of text standing wholly above it and
+    centred on it: a note over a letter, \\overset{\\text{Nash}}{U} (its limits are then read as a
+    relation's are)."""
+    if n.kind != "sym" or n.role != "ord" or not n.ch.isalpha():
+        return False
+    return any(_is_note_word(w) and w.size < n.size * LIMIT_SIZE and w.bottom <= n.top + 0.5
+               and n.top - w.bottom < n.size * 0.75 and n.x0 - 1 <= w.cx <= n.x1 + 1 for w in nodes)
 
 
 def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: float, bottom: float, ref: float,
@@ -2341,7 +2369,7 @@ def _tex(n: Node) -> list[str]:
     if k == "op":
         op = n.parts["op"]
         head = _tex(op)
-        if op.role == "rel":         # a relation with a note over or under it
+        if op.role == "rel" or (op.kind == "sym" and op.role == "ord"):    # a relation (a letter) with a note
             over = n.parts.get("upper")
             under = n.parts.get("lower") or [m for line in n.parts.get("lower_lines") or [] for m in line]
             if op.parts.get("stretched") and op.tex in _STRETCHED:     # an arrow as long as its notes
