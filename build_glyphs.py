@@ -564,8 +564,10 @@ ACCENT_MARKS = set("ˆ˜¯˙¨ˇ˘´`^~˚\u0300\u0301\u0302\u0303\u0304\u0306\u0
 
 
 def is_accent(text: str) -> bool:
-    """A word that is nothing but accent marks (TeX prints a maths accent as a glyph of its own)."""
-    return bool(text) and len(text) <= 3 and all(c in ACCENT_MARKS for c in text)
+    """A word that is nothing but accent marks (TeX prints a maths accent as a glyph of its own).  NFKC
+    writes a spacing accent as a space and the combining mark ("˜" as " \u0303"): the space is none."""
+    marks = text.replace(" ", "")
+    return bool(marks) and len(marks) <= 3 and all(c in ACCENT_MARKS for c in marks)
 
 
 _TEXT_STYLE_OPERATORS = set("∑∏∐∫∬∭∮⋃⋂⋁⋀⨁⨂⨀⨄⨆")

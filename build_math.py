@@ -128,6 +128,12 @@ def mark_bold_symbols(pages) -> int:
                     continue
                 left = words[i - 1] if i else None
                 right = words[i + 1] if i + 1 < len(words) else None
+                if right is not None and is_math_word(right) and not right.bold and right.x0 - w.x1 < w.size * 0.1 \
+                        and right.size < w.size * 0.85 and right.bottom > w.top:
+                    # a script of maths glued to it (its prime, `\mathbf{b}'` after a step's number)
+                    w.maths_word = True
+                    marked += 1
+                    continue
                 # in a sentence: a word space from the words beside it (a label stands a column's gap
                 # from its text, an index's letter head a column's gap from the entries beside it)
                 if (left is None and right is None) or (left is not None and w.x0 - left.x1 > w.size) or \
@@ -435,7 +441,7 @@ def _bridges(w: Word) -> bool:
 def _accents(w: Word, other: Word | None) -> bool:
     """A maths accent TeX takes from the text face (`\\hat\\lambda`: a circumflex above the letter),
     standing over the maths word beside it in reading order: part of that formula."""
-    if other is None or w.text[:1] not in ACCENT_MARKS:
+    if other is None or w.text.lstrip()[:1] not in ACCENT_MARKS:
         return False
     # (the sentence's full stop may be glued to it: "Û.")
     acc = w.spans[0] if len(w.spans) > 1 and re.fullmatch(r"[.,;:]+", w.text[len(w.spans[0].text):]) else w
@@ -471,7 +477,9 @@ def prose_with_math(words: list[Word], bars=()) -> str:
             continue
         start = k
         # signs and numbers just before the maths ("1 − p" where only p is italic)
-        while start > 0 and len(out) > 0 and _bridges(words[start - 1]) and out[-1] == words[start - 1].text:
+        # (not a numbered step's label opening the line: "5:" before "N(s, a) ← 0")
+        while start > 0 and len(out) > 0 and _bridges(words[start - 1]) and out[-1] == words[start - 1].text \
+                and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
             start -= 1
             out.pop()
         end = k + 1
@@ -480,7 +488,10 @@ def prose_with_math(words: list[Word], bars=()) -> str:
         depth = sum(_bracket_depth(x.text) for x in words[start:end])
         while end < n and not _note_mark(words[end], words[end - 1]) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
-                or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)):
+                or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
+                # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
+                or (depth > 0 and words[end].text == "," and end + 1 < n
+                    and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
@@ -926,7 +937,7 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     for line in block:
         number, drop = numbers[id(line)], drops[id(line)]
         if not drop and (right or left) and len(line.words) > 1 and id(line) not in numbered_below:
-            drop = _word_tag(line, max(right) if right else None, min(left) if left else None, body)
+            drop = word_tag(line, max(right) if right else None, min(left) if left else None, body)
             number = WORD_TAG if drop else None
         if drop:
             labels.append((number, raised.get(id(line), sum(w.baseline for w in drop) / len(drop))))
@@ -948,7 +959,7 @@ LABEL_EDGE_SLACK = 1.5      # pt: labels set flush right end this close together
 TAG_GAP = 1.0               # em: ... and stand at least a quad from their row (TeX's minimum is half of that)
 
 
-def _word_tag(line, right: float | None, left: float | None, body: float) -> list:
+def word_tag(line, right: float | None, left: float | None, body: float) -> list:
     """The words of a row's tag written in words (`\\tag*{(Fisher)}`, "(KKT)"): a parenthesised run of
     a text face ending where the block's equation numbers end (or starting where they start, on the
     left), standing apart from the row as they do."""

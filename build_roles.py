@@ -76,7 +76,7 @@ REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a r
 SENTENCE_END_RE = re.compile(r"[.!?:;)]$")                   # a line that ends a sentence or a clause
 # A label OCR misread: two or three characters with a bracket at one end ("©)", "(a"), not a number.
 MISREAD_LABEL_RE = re.compile(r"[(\[]\S{1,2}|\S{1,2}[)\]]")
-STRAY_ACCENT_RE = re.compile("[ˆ˜¯˙¨ˇ˘´`^~˚\u0300-\u036f\u20d7]{1,3}")   # a word that is an accent alone
+STRAY_ACCENT_RE = re.compile(" ?[ˆ˜¯˙¨ˇ˘´`^~˚\u0300-\u036f\u20d7]{1,3}")   # a word that is an accent alone
 
 # Words a reference in running text follows: "equation (5.3)", "see (5.3)", "by (5.3)".
 REFERENCE_LEADS = {"equation", "equations", "eq", "eq.", "eqs", "eqs.", "eqn", "eqn.", "and", "or", "see", "by",
