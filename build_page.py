@@ -395,14 +395,15 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
             continue  # an uncaptioned box stays ordinary text
         cap.used = True
         used.update(id(l) for l in framed)
+        displays: list = []
         formulas = equations_in(framed, layout, context=f"{cap.kind.capitalize()} {cap.number}. {cap.title}",
-                                bars=page.bars)
+                                bars=page.bars, shown=displays)
         items.extend(formulas)
         extra = None
         if cap.kind in ("algorithm", "listing") and all(w.mono for l in framed for w in l.words):
             content = code_text(framed, min(l.x0 for l in framed))
         else:
-            content, plain = framed_text(framed, layout, page.bars, formulas)
+            content, plain = framed_text(framed, layout, page.bars, formulas, displays)
             extra = {"text": plain} if plain != content else None
         # A box that runs to the page's foot goes on at the head of the next page (a breakable box).
         items.append(Item(box[1], "entity", entity=FoundEntity(
@@ -411,12 +412,26 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
     return items
 
 
-def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = ()) -> tuple[str, str]:
+def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = (),
+                shown: list = ()) -> tuple[str, str]:
     """A framed statement's lines as (LaTeX, plain reading): its maths as `$…$` in the text, as in
-    running text, and each numbered display inside the frame as `$$…$$ (N)`, read once."""
+    running text, and each numbered display inside the frame as `$$…$$ (N)`, read once.  `shown`
+    (equations_in's) gives each display's lines: all of them (a fraction's numerator and denominator
+    rows, a matrix's rows) give way to the display, in the place of its first."""
     read = {it.entity.number: it.entity.content for it in formulas if it.entity is not None}
     latex, plain = [], []
+    done: set[int] = set()
     for line in lines:
+        display = next((k for k, (ids, _) in enumerate(shown) if id(line) in ids), None)
+        if display is not None:
+            if display not in done:
+                done.add(display)
+                text = shown[display][1]
+                latex.append(text)
+                # (the display's maths between its "$$" pairs, each read plainly; its numbers as printed)
+                plain.append(" ".join(plain_reading(part) if k % 2 else part.strip()
+                                      for k, part in enumerate(text.split("$$")) if part.strip()))
+            continue
         number = equation_label(line, layout) if ends_with_equation_number(line, layout) else None
         if number is None and len(line.words) > 1:
             number = equation_number(line.words[-1].text) if equation_number(line.words[-1].text) in read else None
@@ -1053,8 +1068,11 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
 
     def label(line: Line) -> str | None:
         number = equation_label(line, layout)
-        if number is None and (len(line.words) == 1 or any(is_math_word(w) for w in line.words[:-1])):
-            # after maths, or alone on its line (centred on a display of several rows, split's)
+        if number is None and (len(line.words) == 1 or any(is_math_word(w) for w in line.words[:-1]) or (
+                any(c in RELATIONS for w in line.words[:-1] for c in w.text) and not prose_pair(line.words[:-1]))):
+            # after maths, or alone on its line (centred on a display of several rows, split's), or
+            # after a row of relations and no prose (stacked fractions' middle row, "= 2 = .", whose
+            # signs a text face's roman may print)
             number = equation_label(line, inner)
         if number is None and len(line.words) > 1:
             # on the left, a float's numbers stand at its own indent (a pseudocode step's), apart from

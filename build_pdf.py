@@ -27,10 +27,10 @@ from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
-                        numbered_display, plain_reading)
+                        numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_text, join_lines, page_items)
-from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, AppendicesDivider, BookmarkedHeading,
+from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
                          RunInHead, framed_equation_label, inside, is_display, read_line)
@@ -569,12 +569,26 @@ class DisplayMaths:
             if not shown:
                 out.append((join_lines(lines, maths=True, bars=self.bars), lines))
                 continue
-            words, numbers = [], []
+            words, numbers, tags = [], [], []
             for l in lines:
+                # a tag in words at the column's edge ("(NE)", \tag{NE}) is no part of the maths: it
+                # stands after the display as a number would
+                edge_x = layout.label_right or layout.right
+                tag = word_tag(l, l.words[-1].x1, None, layout.body_size) \
+                    if abs(l.words[-1].x1 - edge_x) <= LABEL_AT_EDGE and not equation_number(l.words[-1].text) else []
                 for w in l.words:
-                    # a number stands at the row's end (or its start): "(S)" inside a row is maths
+                    # a number stands at the row's end (or its start): "(S)" inside a row is maths, and
+                    # so is one on a line of scripts of its own, where no number the walk read stands and
+                    # away from the column's edges (a superscript "(C)" over a row of `cases`)
                     edge = w is l.words[-1] or w is l.words[0]
-                    (numbers if edge and equation_number(w.text) and w.text.startswith("(") else words).append(w)
+                    if any(w is t for t in tag):
+                        tags.append(w)
+                        continue
+                    number = equation_number(w.text) if edge and w.text.startswith("(") else None
+                    if number is not None and (l.page, number) not in self.numbers and \
+                            abs(w.x1 - edge_x) > LABEL_AT_EDGE and w.x0 > layout.left + LABEL_AT_EDGE:
+                        number = None
+                    (numbers if number else words).append(w)
             if not numbers and all(self.block_of(l) is not None for l in lines):
                 continue     # rows of a numbered display shown with its number (a denominator on the next chunk)
             read = [self.numbers.get((lines[0].page, equation_number(w.text))) for w in numbers]
@@ -593,7 +607,7 @@ class DisplayMaths:
                 out.append((" ".join(parts), lines))
                 continue
             latex = self.latex(words, lines[0].page, layout.leading)
-            out.append(((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers),
+            out.append(((f"$${latex}$$" if latex else join_lines(lines)) + "".join(f" {w.text}" for w in numbers + tags),
                         lines))
         return out
 
