@@ -45,12 +45,13 @@ SEVENTEENTH_BODY = ["tufte-q", "txfonts-q", "eulermath-q"]
 EIGHTEENTH_BODY = ["tufte-r", "anttor-r", "xcharter-r"]
 NINETEENTH_BODY = ["tufte-s", "cmbook-s", "multicol-s"]
 TWENTIETH_BODY = ["tufte-t"]
-TWENTY_FIRST_BODY = ["tufte-u", "mlmodern-u"]
+TWENTY_FIRST_BODY = ["tufte-u", "mlmodern-u", "mnsymbol-u"]
 TWENTY_SECOND_BODY = ["tufte-v", "kpsans-v"]
 TWENTY_THIRD_BODY = ["tufte-w"]
+TWENTY_FOURTH_BODY = ["tufte-x"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -60,7 +61,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *ELEVENTH_BODY, *TWELFTH_BODY, *THIRTEENTH_BODY, *FOURTEENTH_BODY,
                            *FIFTEENTH_BODY, *SIXTEENTH_BODY, *SEVENTEENTH_BODY,
                            *EIGHTEENTH_BODY, *NINETEENTH_BODY, *TWENTIETH_BODY, *TWENTY_FIRST_BODY,
-                           *TWENTY_SECOND_BODY, *TWENTY_THIRD_BODY}
+                           *TWENTY_SECOND_BODY, *TWENTY_THIRD_BODY, *TWENTY_FOURTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -96,11 +97,12 @@ def test_second_body_per_set_up(corpus, name):
 @pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY
                          + TENTH_BODY + ELEVENTH_BODY + TWELFTH_BODY + THIRTEENTH_BODY + FOURTEENTH_BODY + FIFTEENTH_BODY
                          + SIXTEENTH_BODY + SEVENTEENTH_BODY + EIGHTEENTH_BODY + NINETEENTH_BODY + TWENTIETH_BODY
-                         + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY + TWENTY_THIRD_BODY)
+                         + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY + TWENTY_THIRD_BODY + TWENTY_FOURTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth to twenty-third bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    """The fourth to twenty-fourth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
-    14-90 %, 94-96 %, 78 %, 43-94 %, 45-81 % and 89 % exact), held where the builder stands on them so that they can only move up,
+    14-90 %, 94-96 %, 78 %, 43-94 %, 45-81 %, 89 % and 95 % exact; mnsymbol-u, the twenty-first body under
+    MnSymbol, was added later and measured no held-out score), held where the builder stands on them so that they can only move up,
     nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
     alone); the sixth's too: its OpenType set-ups spell \\bm as \\symbfit, and Fira Math prints no
@@ -135,7 +137,8 @@ def test_later_bodies_per_set_up(corpus, name):
     fraction where \\right| would be as tall (the reader writes \\left. … \\right|), a cases block of
     \\dfrac rows, \\xrightarrow over a short label, \\stackrel, and under XeLaTeX with KpMath-Sans its big
     operators, large delimiters and radicals, which the font keeps at private-use code points; the
-    twenty-third's: \\vect{0} and \\underset{…}{\\text{minimize}}."""
+    twenty-third's: \\vect{0} and \\underset{…}{\\text{minimize}}; the twenty-fourth's: an \\eqref in a
+    cases row's words, which the judge keeps as the command where the page prints its number."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -151,7 +154,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.75, 0.98) if name == "xcharter-r" else (0.85, 0.99) if name in EIGHTEENTH_BODY else \
         (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else \
         (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.40, 0.92) if name == "kpsans-v" else \
-        (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else (0.75, 0.98)
+        (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else \
+        (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -542,6 +546,38 @@ def test_a_cases_brace_a_fraction_over_a_fraction_and_a_margin_captions_display(
     assert found["1.21"].startswith(r"\bar{f}_{k} = \begin{cases}") and "every elite sample fails" in found["1.21"], found["1.21"]
     assert found["1.11"].startswith(r"\frac{\frac{\sigma}{\sqrt{m}}}{p} = \sqrt{\frac{1-p}{mp}}"), found["1.11"]
     assert found.get("2.12") == r"J_{\operatorname{out}} = \frac{c-w_{1}J_{\operatorname{cost}}}{w_{2}}", found.get("2.12")
+
+
+def test_notes_over_letters_rows_of_relations_and_framed_displays_read_once(corpus):
+    """What the twenty-fourth body and MnSymbol brought: a word of text set over a letter is a note on
+    it (\\overset{\\text{Nash}}{U}), not an exponent of the glyph before; a number after a row of
+    relations and no prose (stacked fractions' middle row, "= 2 = .") numbers a display inside a shaded
+    example; every line of a display inside a frame (numerator and denominator rows) gives way to the
+    display, once; an accent TeX raises over a capital (the NFKC form of "˜" is a space and a combining
+    tilde) is the letter's in prose maths; a numbered step's "5:" stays out of the maths after it and a
+    comma inside the brackets a formula opened stays in it; a tag in words stands after its display; a
+    bold letter with a maths prime glued to it is maths.  MnSymbol's calligraphic capitals are plain letters in a font named as a symbol font, and its
+    symbol font's quad, smaller than an em, makes a thin space (between \\operatorname*{arg\\,max} and
+    the name after it) narrower than the reader's old floor for a gap inside a word."""
+    found = _formulas(corpus["tufte-x"])
+    assert found.get("4.7") == (r"\frac{\Pi_{1}+\Pi_{2}}{\Pi_{\operatorname{mono}}} = \frac{\frac{2(\alpha-c)^{2}}{9\beta}}"
+                                r"{\frac{(\alpha-c)^{2}}{4\beta}} = \frac{8}{9}."), found.get("4.7")
+    assert r"+\gamma\overset{\operatorname{Nash}}{U}^{i}(\mathbf{Q}(s'))" in found["4.13"], found["4.13"]
+    chunks = dict(((kind, number), content) for kind, number, content in sqlite3.connect(corpus["tufte-x"]["db"]).execute(
+        "SELECT kind, number, content FROM chunks WHERE kind IN ('example', 'algorithm')"))
+    example = chunks[("example", "4.1")]
+    assert example.count("$$") == 6 and r"\underline" not in example and "$4\\beta$" not in example, example
+    algorithm = chunks[("algorithm", "1.1")]
+    assert r"3: return $\tilde{U}(s)$" in algorithm and r"5: $N(s, a) \leftarrow 0$" in algorithm, algorithm
+    assert r"draw $(s', r) \sim G(s, a)$" in algorithm and "\n$$Q(s, a)" in algorithm, algorithm
+    # a bold letter with a prime glued to it, after a step's number, is maths
+    assert r"4: $\mathbf{b}' \leftarrow$ Update" in chunks[("algorithm", "2.1")], chunks[("algorithm", "2.1")]
+    text = _text(corpus["tufte-x"])
+    assert r"it uses an estimate $\tilde{U}$ of the value" in text
+    assert r"\text{and all}\pi'^{i}.$$ (NE)" in text
+    mnsymbol = _formulas(corpus["mnsymbol-u"])
+    assert mnsymbol["1.10"] == r"\psi(x) = \sum_{y \in \mathcal{X}_{Y}}\phi(x, y)", mnsymbol["1.10"]
+    assert mnsymbol["2.14"] == r"a^{*} = \operatorname*{arg\,max}_{a \in \mathcal{A}}\operatorname{EU}(a \mid o)", mnsymbol["2.14"]
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
