@@ -21,8 +21,8 @@ from build_common import Chunk
 from build_glyphs import Line, Page, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FULL_LINE_WORDS, Layout
-from build_math import (algorithm_text, is_math_word, math_share, numbered_display, plain_reading, prose_with_math,
-                        table_markdown)
+from build_math import (algorithm_text, display_latex, is_math_word, math_share, numbered_display, plain_reading,
+                        prose_with_math, table_markdown)
 from build_roles import (LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
                          inside, prose_pair)
 
@@ -268,7 +268,8 @@ def read_note(block: list[Line], layout: Layout, page: Page, top: float, context
 
 def note_text(block: list[Line], displays: list, page: Page) -> str:
     """A note's text with its maths as LaTeX: its prose lines with their runs of maths as $…$, each
-    display read in it (equations_in's `shown`) as the running text shows one, in its place."""
+    display read in it (equations_in's `shown`) as the running text shows one, in its place, and each
+    unnumbered display of several rows (a fraction's numerator, row and denominator) as one $$…$$."""
     parts: list[str] = []
     prose: list[Line] = []
     done: set[int] = set()
@@ -279,14 +280,43 @@ def note_text(block: list[Line], displays: list, page: Page) -> str:
             prose.append(line)
             continue
         if prose:
-            parts.append(join_lines(prose, maths=True, bars=bars))
+            parts.extend(_note_prose(prose, block, page))
             prose = []
         if display not in done:
             done.add(display)
             parts.append(displays[display][1])
     if prose:
-        parts.append(join_lines(prose, maths=True, bars=bars))
+        parts.extend(_note_prose(prose, block, page))
     return " ".join(p for p in parts if p)
+
+
+def _note_prose(lines: list[Line], block: list[Line], page: Page) -> list[str]:
+    """A note's lines outside its numbered displays: runs of two or more lines of maths set in from the
+    note's edge, each close under the last, are an unnumbered display read whole; the rest is prose."""
+    left = min(l.x0 for l in block)
+    bars = {page.number: page.bars}
+
+    def maths_row(line: Line) -> bool:
+        return line.x0 > left + DISPLAY_INDENT_PT and math_share(line.words) >= MOSTLY_MATHS
+
+    out: list[str] = []
+    k = 0
+    while k < len(lines):
+        end = k
+        while end < len(lines) and maths_row(lines[end]) and (end == k or (
+                lines[end].top - lines[end - 1].bottom < lines[end].size * DISPLAY_LINE_GAP)):
+            end += 1
+        if end - k >= 2:
+            latex = display_latex([w for l in lines[k:end] for w in l.words], page.bars)
+            if latex:
+                out.append(f"$${latex}$$")
+                k = end
+                continue
+        # (a lone line of maths, or prose: as running text reads it, up to the next run of maths rows)
+        stop = next((j for j in range(max(end, k + 1), len(lines)) if maths_row(lines[j])), len(lines))
+        out.append(join_lines(lines[k:stop], maths=True, bars=bars))
+        k = stop
+    return out
 
 
 def _ends_with_mark(word: Word, mark: str) -> bool:

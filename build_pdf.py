@@ -545,6 +545,12 @@ class DisplayMaths:
                 return True     # a row of the numbered display just read (a fraction's denominator)
             return line.top - last[1][-1].bottom < layout.body_size * DISPLAY_LINE_GAP
 
+        def within(line: Line) -> bool:   # inside the box of a line of the display just above
+            last = groups[-1] if groups else None
+            return bool(last and last[0]) and any(
+                l.page == line.page and l.top - 1 <= line.top and line.bottom <= l.bottom + 1
+                and l.x0 - 1 <= line.x0 and line.x1 <= l.x1 + 1 for l in last[1])
+
         for p in _numbered_rows_apart(paragraphs, self.block_of):
             if display(p):
                 if goes_on(p[0]):
@@ -553,6 +559,10 @@ class DisplayMaths:
                     groups.append((True, list(p)))
                 continue
             p = list(p)
+            # a line set inside a display row's box (a radical's numerator above the row's baseline,
+            # "ln N(h)" under \sqrt) is that display's, whatever share of it is maths
+            while p and within(p[0]):
+                groups[-1][1].append(p.pop(0))
             while p and display(p[:1]) and goes_on(p[0]):   # a display's last line (limits) opens the paragraph
                 groups[-1][1].append(p.pop(0))
             lead = []
