@@ -943,6 +943,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     for j in range(count):
         u = codes[j]
         omx_space = False
+        forced = None
         if u in (0x20, 0xA0, 0x0D, 0x0A, 0x09):
             # a space (printed or inserted by PDFium) or a line end: the word ends; but codes 9, 10, 13
             # and 32 of TeX's maths fonts are glyphs (a tall "}", "(" …) that a layer without their
@@ -950,7 +951,13 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # and codes 9, 10, 13 and 32 of another maths font that has no Unicode for them (the big "(" of
             # newtx's and newpx's extension font, kpfonts' "‖") are its glyphs, read by their names
             obj = text_object(textpage, j)
-            if obj is None or raw.generated(textpage, j) == 1:
+            if obj is not None and raw.generated(textpage, j) == 1 and u == 0x20 and raw.font(obj).encoding == "OMX":
+                # PDFium may drop an extension font's code 32 (TeX's tallest "(") as white space and put a
+                # space of its own at the glyph's origin: the glyph's box is what its text object covers there
+                forced = _dropped_glyph_box(raw, textpage, j, count, obj, height)
+                if forced is not None:
+                    omx_space = True
+            if obj is None or (raw.generated(textpage, j) == 1 and forced is None):
                 pending_break = True
                 continue
             maths = raw.font(obj)
@@ -973,7 +980,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         if hyphen:
             u = 0x2D
         loose_box(textpage, j, rect_ref)
-        x0, x1, top, bottom = rect.left, rect.right, height - rect.top, height - rect.bottom
+        x0, x1, top, bottom = forced or (rect.left, rect.right, height - rect.top, height - rect.bottom)
         glyph_size = size if obj == last_obj else raw.font_size(textpage, j)   # one size per text object
         if bottom - top > TALL_LOOSE_BOX * glyph_size:
             # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
@@ -1077,8 +1084,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             span_chars.append(ch)
             if not 0xDC00 <= u <= 0xDFFF:   # the second half of a surrogate pair shares the first's box
                 ink_box(textpage, j, rl, rr, rb, rt)
-                span_boxes += (x0, x1, height - it.value, height - ib.value, il.value, ir.value)
-                if omx_space:
+                span_boxes += (x0, x1, top, bottom, x0, x1) if forced else \
+                    (x0, x1, height - it.value, height - ib.value, il.value, ir.value)
+                if omx_space and not forced:
                     for k in range(_collapsed_repeats(raw, textpage, j, count, obj, x1 - x0)):
                         # the same glyph again, one advance further each time
                         step = (k + 1) * (x1 - x0)
@@ -1094,6 +1102,33 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     if current:
         words.append(current)
     return words, sideways / max(runs, 1)
+
+
+def _dropped_glyph_box(raw: _Raw, textpage: int, j: int, count: int, obj: int, height: float):
+    """The box of an extension font's glyph at the space's code that PDFium left out, a space of its
+    own standing at the glyph's origin (x0, x1, top, bottom), or None: from the origin to the next
+    glyph of its text object (or the object's right edge, when ink of the object lies there that no
+    glyph before it covers), as tall as the object."""
+    raw.origin(textpage, j, raw.dx, raw.dy)
+    origin = raw.dx.value
+    if not raw.object_bounds(obj, ctypes.byref(raw.fl), ctypes.byref(raw.fb), ctypes.byref(raw.fr), ctypes.byref(raw.ft)):
+        return None
+    left, right, top, bottom = raw.fl.value, raw.fr.value, height - raw.ft.value, height - raw.fb.value
+    size = raw.font_size(textpage, j)
+    following = next((k for k in range(j + 1, min(count, j + 4)) if raw.text_object(textpage, k) == obj
+                      and raw.generated(textpage, k) != 1), None)
+    if following is not None:
+        raw.origin(textpage, following, raw.dx, raw.dy)
+        end = raw.dx.value
+    else:
+        end = right
+        if j > 0 and raw.text_object(textpage, j - 1) == obj:
+            raw.ink_box(textpage, j - 1, *raw.ink_refs)
+            if right - raw.ink[1].value < size * 0.2:
+                return None      # the object's ink ends with the glyph before: nothing was left out
+    if not left - 1 <= origin < end - size * 0.2:
+        return None
+    return origin, end, top, bottom
 
 
 def _collapsed_repeats(raw: _Raw, textpage: int, j: int, count: int, obj: int, advance: float) -> int:
