@@ -567,6 +567,9 @@ def _cells_apart(line, body: float) -> bool:
     return any(b.x0 - a.x1 >= body * CELL_GAP for a, b in zip(words, words[1:]))
 
 
+QUAD_GAP = 0.8   # em: a \quad (an em) stands between a display row's words; prose's spaces are a third of that
+
+
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     """A line of running text, not a display row: it starts at the column's left edge (or runs to
     its right edge) and holds several words of letters in a text face."""
@@ -579,8 +582,13 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
         return True       # a numbered line of pseudocode (at the column's edge, or a box's inside it)
     first = line.words[0]
     if line.x0 <= left + body * 2 and re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", first.text) and not is_math_word(first) \
-            and first.text.rstrip(",.;:") not in OPERATOR_NAMES:
-        return True       # text starts at the column's edge (or a paragraph's indent): prose goes on
+            and first.text.rstrip(",.;:") not in OPERATOR_NAMES \
+            and not (line.x0 > left + body * 1.5 and math_share(line.words) >= 0.5
+                     and any(b.x0 - a.x1 >= body * QUAD_GAP for a, b in zip(line.words[:3], line.words[1:4]))):
+        # text starts at the column's edge (or a paragraph's indent): prose goes on; not a line set in,
+        # mostly maths, whose opening word stands a quad from what follows: a display's row that opens
+        # with a word ("minimize  ∑ U(s)", "subject to  U(s) ≥ …")
+        return True
     worded = [w for w in line.words if re.fullmatch(r"[(\[]?[A-Za-z][a-z]+[)\],.;:]*", w.text)
               and w.text.strip("()[],.;:") not in OPERATOR_NAMES]
     if len(worded) >= 2 and not any(is_math_word(w) for w in line.words) and not _cells_apart(line, body):

@@ -1143,7 +1143,7 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 block: list[Line] = []
                 text: list[str] = []
                 read.update(numbered_display(own, own.index(at), (layout.left, layout.right), layout.body_size,
-                                             label, bars, block_out=block, shown_out=text))
+                                             label, bars, block_out=block, leading=layout.leading, shown_out=text))
                 if shown is not None and text:
                     shown.append(({id(b) for b in block}, text[0]))
             if read.get(number):
