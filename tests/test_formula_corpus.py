@@ -49,9 +49,10 @@ TWENTY_FIRST_BODY = ["tufte-u", "mlmodern-u", "mnsymbol-u"]
 TWENTY_SECOND_BODY = ["tufte-v", "kpsans-v"]
 TWENTY_THIRD_BODY = ["tufte-w"]
 TWENTY_FOURTH_BODY = ["tufte-x"]
+TWENTY_FIFTH_BODY = ["tufte-y", "newtx-y"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -61,7 +62,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *ELEVENTH_BODY, *TWELFTH_BODY, *THIRTEENTH_BODY, *FOURTEENTH_BODY,
                            *FIFTEENTH_BODY, *SIXTEENTH_BODY, *SEVENTEENTH_BODY,
                            *EIGHTEENTH_BODY, *NINETEENTH_BODY, *TWENTIETH_BODY, *TWENTY_FIRST_BODY,
-                           *TWENTY_SECOND_BODY, *TWENTY_THIRD_BODY, *TWENTY_FOURTH_BODY}
+                           *TWENTY_SECOND_BODY, *TWENTY_THIRD_BODY, *TWENTY_FOURTH_BODY,
+                           *TWENTY_FIFTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -97,11 +99,12 @@ def test_second_body_per_set_up(corpus, name):
 @pytest.mark.parametrize("name", FOURTH_BODY + FIFTH_BODY + SIXTH_BODY + SEVENTH_BODY + EIGHTH_BODY + NINTH_BODY
                          + TENTH_BODY + ELEVENTH_BODY + TWELFTH_BODY + THIRTEENTH_BODY + FOURTEENTH_BODY + FIFTEENTH_BODY
                          + SIXTEENTH_BODY + SEVENTEENTH_BODY + EIGHTEENTH_BODY + NINETEENTH_BODY + TWENTIETH_BODY
-                         + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY + TWENTY_THIRD_BODY + TWENTY_FOURTH_BODY)
+                         + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY + TWENTY_THIRD_BODY + TWENTY_FOURTH_BODY
+                         + TWENTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
-    """The fourth to twenty-fourth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
+    """The fourth to twenty-fifth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
-    14-90 %, 94-96 %, 78 %, 43-94 %, 45-81 %, 89 % and 95 % exact; mnsymbol-u, the twenty-first body under
+    14-90 %, 94-96 %, 78 %, 43-94 %, 45-81 %, 89 %, 95 % and 88 % exact; mnsymbol-u, the twenty-first body under
     MnSymbol, was added later and measured no held-out score), held where the builder stands on them so that they can only move up,
     nothing missing or empty.  The fourth's floor is lower: it spells its bold Greek \\boldsymbol, which prints what the
     user's class writes \\bm, and the reader writes \\bm (16-18 of its 58 formulas differ in that
@@ -138,7 +141,10 @@ def test_later_bodies_per_set_up(corpus, name):
     \\dfrac rows, \\xrightarrow over a short label, \\stackrel, and under XeLaTeX with KpMath-Sans its big
     operators, large delimiters and radicals, which the font keeps at private-use code points; the
     twenty-third's: \\vect{0} and \\underset{…}{\\text{minimize}}; the twenty-fourth's: an \\eqref in a
-    cases row's words, which the judge keeps as the command where the page prints its number."""
+    cases row's words, which the judge keeps as the command where the page prints its number; the
+    twenty-fifth's: primes written after a subscript (y_{j}'), \\Biggl, a cases block of \\dfrac rows
+    (printed as dcases), and an align's \\notag row under its numbered first row, which prints as an
+    aligned[t] block would (the reader gives the whole block the number)."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -155,7 +161,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else \
         (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.40, 0.92) if name == "kpsans-v" else \
         (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else \
-        (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.75, 0.98)
+        (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.90, 0.99) if name in TWENTY_FIFTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -578,6 +584,24 @@ def test_notes_over_letters_rows_of_relations_and_framed_displays_read_once(corp
     mnsymbol = _formulas(corpus["mnsymbol-u"])
     assert mnsymbol["1.10"] == r"\psi(x) = \sum_{y \in \mathcal{X}_{Y}}\phi(x, y)", mnsymbol["1.10"]
     assert mnsymbol["2.14"] == r"a^{*} = \operatorname*{arg\,max}_{a \in \mathcal{A}}\operatorname{EU}(a \mid o)", mnsymbol["2.14"]
+
+
+def test_displays_whole_a_dropped_delimiter_and_rows_that_open_with_words(corpus):
+    """What the twenty-fifth body brought: PDFium reads an extension font's code 32 (TeX's tallest "(")
+    as white space and drops the glyph, putting a space of its own at its origin, so a column vector's
+    opening parenthesis had been lost; a display row set in that opens with a word a quad from its
+    maths ("minimize  ∑ U(s)", "subject to  U(s) ≥ …") is no prose line, so an optimisation problem in
+    the text face's roman stays whole; a display inside a box is read with the book's leading (rows of
+    an array stand exactly that far apart; a binomial's parts do not); and, in the running text, a line
+    inside the box of a display row (a radical's numerator) joins that display."""
+    tufte, newtx = (_formulas(corpus[n]) for n in TWENTY_FIFTH_BODY)
+    assert (r"\begin{pmatrix}0.37 & 0.36 \\ 0.27 & 0.46\end{pmatrix}\begin{pmatrix}2 \\ 5\end{pmatrix} = "
+            r"\begin{pmatrix}34.79 \\ 38.90\end{pmatrix}") in tufte["1.9"], tufte["1.9"]
+    assert newtx["1.16"].startswith(r"\begin{aligned}\operatorname*{minimize}_{U}"), newtx["1.16"]
+    assert r"\text{subject to}" in newtx["1.16"] and r"T(s' \mid s, a)U(s')" in newtx["1.16"], newtx["1.16"]
+    for name in ("tufte-r", "anttor-r"):
+        assert (r"$$a^{*} = \operatorname*{arg\,max}_{a \in \mathcal{A}}[Q(h, a)+c\sqrt{\frac{\ln N(h)}{N(h, a)}}]$$ (UCT)"
+                in _text(corpus[name])), name
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
