@@ -823,7 +823,11 @@ class ChunkBuilder:
         self.flush_text()
         self.close_block()
         rest = Line(first_words, line.page) if first_words else None
-        italic = bool(first_words) and sum(w.italic for w in first_words) > len(first_words) * ITALIC_STATEMENT
+        # (its words of prose decide, not its maths nor a term it defines in bold: a definition's upright
+        # line may be mostly italic variables, "Given targets u_1, …, u_m at the states s_1, …, s_m,")
+        prose = [w for w in first_words if w.text.isalpha() and len(w.text) > 2 and not is_math_word(w)
+                 and not w.bold] or first_words
+        italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT
         self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [])
         if rest is not None and END_MARK_RE.search(rest.text):
             self.close_block()
