@@ -1463,9 +1463,10 @@ LIMIT_SIZE = 0.85   # a limit is set in script style, at most about 0.75 of the 
 def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     """Glyphs stacked above and below a big operator or an operator's name, centred on it and
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
+    notes = [w for w in nodes if _is_note_word(w)]
     ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op"
                                                                               and n.style == "up")
-                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS) or _under_a_note(n, nodes)),
+                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS) or (notes and _under_a_note(n, notes))),
                  # operators before relations: a limit hanging under a sum may stand over the next
                  # row's relation (an align's rows), whose notes are rarer and set closer
                  key=lambda n: (n.kind == "sym" and n.role == "rel", -n.size))
@@ -1546,14 +1547,14 @@ def _is_note_word(n: Node) -> bool:
     return n.kind == "word" and n.style == "up" and n.role != "op" and len(n.ch) >= 2
 
 
-def _under_a_note(n: Node, nodes: list[Node]) -> bool:
-    """Whether a letter at the row's size has a smaller word of text standing wholly above it and
-    centred on it: a note over a letter, \\overset{\\text{Nash}}{U} (its limits are then read as a
-    relation's are)."""
+def _under_a_note(n: Node, notes: list[Node]) -> bool:
+    """Whether a letter at the row's size has a smaller word of text (one of `notes`) standing wholly
+    above it and centred on it: a note over a letter, \\overset{\\text{Nash}}{U} (its limits are then
+    read as a relation's are)."""
     if n.kind != "sym" or n.role != "ord" or not n.ch.isalpha():
         return False
-    return any(_is_note_word(w) and w.size < n.size * LIMIT_SIZE and w.bottom <= n.top + 0.5
-               and n.top - w.bottom < n.size * 0.75 and n.x0 - 1 <= w.cx <= n.x1 + 1 for w in nodes)
+    return any(w.size < n.size * LIMIT_SIZE and w.bottom <= n.top + 0.5 and n.top - w.bottom < n.size * 0.75
+               and n.x0 - 1 <= w.cx <= n.x1 + 1 for w in notes)
 
 
 def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: float, bottom: float, ref: float,

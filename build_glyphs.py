@@ -951,13 +951,14 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # and codes 9, 10, 13 and 32 of another maths font that has no Unicode for them (the big "(" of
             # newtx's and newpx's extension font, kpfonts' "‖") are its glyphs, read by their names
             obj = text_object(textpage, j)
-            if obj is not None and raw.generated(textpage, j) == 1 and u == 0x20 and raw.font(obj).encoding == "OMX":
+            generated = obj is not None and raw.generated(textpage, j) == 1
+            if generated and u == 0x20 and raw.font(obj).encoding == "OMX":
                 # PDFium may drop an extension font's code 32 (TeX's tallest "(") as white space and put a
                 # space of its own at the glyph's origin: the glyph's box is what its text object covers there
                 forced = _dropped_glyph_box(raw, textpage, j, count, obj, height)
                 if forced is not None:
                     omx_space = True
-            if obj is None or (raw.generated(textpage, j) == 1 and forced is None):
+            if obj is None or (generated and forced is None):
                 pending_break = True
                 continue
             maths = raw.font(obj)

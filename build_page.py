@@ -271,23 +271,35 @@ def note_text(block: list[Line], displays: list, page: Page) -> str:
     display read in it (equations_in's `shown`) as the running text shows one, in its place, and each
     unnumbered display of several rows (a fraction's numerator, row and denominator) as one $$…$$."""
     parts: list[str] = []
-    prose: list[Line] = []
-    done: set[int] = set()
-    bars = {page.number: page.bars}
-    for line in block:
-        display = next((k for k, (ids, _) in enumerate(displays) if id(line) in ids), None)
-        if display is None:
-            prose.append(line)
-            continue
-        if prose:
-            parts.extend(_note_prose(prose, block, page))
-            prose = []
-        if display not in done:
-            done.add(display)
-            parts.append(displays[display][1])
-    if prose:
-        parts.extend(_note_prose(prose, block, page))
+    for shown, lines in shown_in_place(block, displays):
+        parts.extend([shown] if shown is not None else _note_prose(lines, block, page))
     return " ".join(p for p in parts if p)
+
+
+def shown_in_place(lines: list[Line], displays: list):
+    """A block's lines in order as (display, None) for each display read in it (equations_in's `shown`:
+    its lines' ids and how the text shows it), given once in the place of its first line, and
+    (None, lines) for each run of the other lines."""
+    done: set[int] = set()
+    run: list[Line] = []
+    for line in lines:
+        k = next((k for k, (ids, _) in enumerate(displays) if id(line) in ids), None)
+        if k is None:
+            run.append(line)
+            continue
+        if run:
+            yield None, run
+            run = []
+        if k not in done:
+            done.add(k)
+            yield displays[k][1], None
+    if run:
+        yield None, run
+
+
+def display_row(line: Line, left: float) -> bool:
+    """A line of a display: set in from the edge at `left` and mostly maths (the cheap test first)."""
+    return line.x0 > left + DISPLAY_INDENT_PT and math_share(line.words) >= MOSTLY_MATHS
 
 
 def _note_prose(lines: list[Line], block: list[Line], page: Page) -> list[str]:
@@ -297,7 +309,7 @@ def _note_prose(lines: list[Line], block: list[Line], page: Page) -> list[str]:
     bars = {page.number: page.bars}
 
     def maths_row(line: Line) -> bool:
-        return line.x0 > left + DISPLAY_INDENT_PT and math_share(line.words) >= MOSTLY_MATHS
+        return display_row(line, left)
 
     out: list[str] = []
     k = 0
@@ -450,28 +462,24 @@ def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = 
     rows, a matrix's rows) give way to the display, in the place of its first."""
     read = {it.entity.number: it.entity.content for it in formulas if it.entity is not None}
     latex, plain = [], []
-    done: set[int] = set()
-    for line in lines:
-        display = next((k for k, (ids, _) in enumerate(shown) if id(line) in ids), None)
-        if display is not None:
-            if display not in done:
-                done.add(display)
-                text = shown[display][1]
-                latex.append(text)
-                # (the display's maths between its "$$" pairs, each read plainly; its numbers as printed)
-                plain.append(" ".join(plain_reading(part) if k % 2 else part.strip()
-                                      for k, part in enumerate(text.split("$$")) if part.strip()))
+    for text, run in shown_in_place(lines, shown):
+        if text is not None:
+            latex.append(text)
+            # (the display's maths between its "$$" pairs, each read plainly; its numbers as printed)
+            plain.append(" ".join(plain_reading(part) if k % 2 else part.strip()
+                                  for k, part in enumerate(text.split("$$")) if part.strip()))
             continue
-        number = equation_label(line, layout) if ends_with_equation_number(line, layout) else None
-        if number is None and len(line.words) > 1:
-            number = equation_number(line.words[-1].text) if equation_number(line.words[-1].text) in read else None
-        if number is not None and read.get(number):
-            latex.append(f"$${read[number]}$$ ({number})")
-            plain.append(f"{plain_reading(read[number])} ({number})")
-            continue
-        # a line of text, or a display not read here (a frame's part overleaf): as the line reads
-        latex.append(join_lines([line], maths=True, bars={line.page: bars}))
-        plain.append(join_lines([line]))
+        for line in run:
+            number = equation_label(line, layout) if ends_with_equation_number(line, layout) else None
+            if number is None and len(line.words) > 1:
+                number = equation_number(line.words[-1].text) if equation_number(line.words[-1].text) in read else None
+            if number is not None and read.get(number):
+                latex.append(f"$${read[number]}$$ ({number})")
+                plain.append(f"{plain_reading(read[number])} ({number})")
+                continue
+            # a line of text, or a display not read here (a frame's part overleaf): as the line reads
+            latex.append(join_lines([line], maths=True, bars={line.page: bars}))
+            plain.append(join_lines([line]))
     return "\n".join(latex), "\n".join(plain)
 
 

@@ -28,8 +28,8 @@ from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines,
 from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
                         numbered_display, plain_reading, word_tag)
-from build_page import (DISPLAY_INDENT_PT, DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
-                        continued_float, display_lines, display_text, join_lines, page_items)
+from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
+                        continued_float, display_lines, display_row, display_text, join_lines, page_items)
 from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
@@ -420,8 +420,8 @@ class OpenText:
 
 
 def _display_line(line: Line, layout: Layout) -> bool:
-    """A line of a display: set in from the column's edge and mostly maths (the cheap test first)."""
-    return line.x0 > layout.left + DISPLAY_INDENT_PT and math_share(line.words) >= MOSTLY_MATHS
+    """A line of a display: set in from the column's edge and mostly maths."""
+    return display_row(line, layout.left)
 
 
 def _after_display(line: Line, last: Line, layout: Layout) -> bool:
@@ -580,10 +580,10 @@ class DisplayMaths:
                 out.append((join_lines(lines, maths=True, bars=self.bars), lines))
                 continue
             words, numbers, tags = [], [], []
+            edge_x = layout.label_right or layout.right
             for l in lines:
                 # a tag in words at the column's edge ("(NE)", \tag{NE}) is no part of the maths: it
                 # stands after the display as a number would
-                edge_x = layout.label_right or layout.right
                 tag = word_tag(l, l.words[-1].x1, None, layout.body_size) \
                     if abs(l.words[-1].x1 - edge_x) <= LABEL_AT_EDGE and not equation_number(l.words[-1].text) else []
                 for w in l.words:
