@@ -51,9 +51,10 @@ TWENTY_THIRD_BODY = ["tufte-w"]
 TWENTY_FOURTH_BODY = ["tufte-x"]
 TWENTY_FIFTH_BODY = ["tufte-y", "newtx-y"]
 TWENTY_SIXTH_BODY = ["tufte-z", "amsbook-z"]
+TWENTY_SEVENTH_BODY = ["tufte-aa", "stixrep-aa"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -64,9 +65,10 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTEENTH_BODY, *SIXTEENTH_BODY, *SEVENTEENTH_BODY,
                            *EIGHTEENTH_BODY, *NINETEENTH_BODY, *TWENTIETH_BODY, *TWENTY_FIRST_BODY,
                            *TWENTY_SECOND_BODY, *TWENTY_THIRD_BODY, *TWENTY_FOURTH_BODY,
-                           *TWENTY_FIFTH_BODY, *TWENTY_SIXTH_BODY}
+                           *TWENTY_FIFTH_BODY, *TWENTY_SIXTH_BODY,
+                           *TWENTY_SEVENTH_BODY}
     for name, result in corpus.items():
-        body = name.rsplit("-", 1)[1] if "-" in name else ""
+        body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", and "aa" for the twenty-seventh
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
         assert result["equations"] >= least, name
 
@@ -101,7 +103,7 @@ def test_second_body_per_set_up(corpus, name):
                          + TENTH_BODY + ELEVENTH_BODY + TWELFTH_BODY + THIRTEENTH_BODY + FOURTEENTH_BODY + FIFTEENTH_BODY
                          + SIXTEENTH_BODY + SEVENTEENTH_BODY + EIGHTEENTH_BODY + NINETEENTH_BODY + TWENTIETH_BODY
                          + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY + TWENTY_THIRD_BODY + TWENTY_FOURTH_BODY
-                         + TWENTY_FIFTH_BODY + TWENTY_SIXTH_BODY)
+                         + TWENTY_FIFTH_BODY + TWENTY_SIXTH_BODY + TWENTY_SEVENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -145,7 +147,9 @@ def test_later_bodies_per_set_up(corpus, name):
     cases row's words, which the judge keeps as the command where the page prints its number; the
     twenty-fifth's: primes written after a subscript (y_{j}'), \\Biggl, a cases block of \\dfrac rows
     (printed as dcases), and an align's \\notag row under its numbered first row, which prints as an
-    aligned[t] block would (the reader gives the whole block the number)."""
+    aligned[t] block would (the reader gives the whole block the number).  The twenty-seventh body
+    (tufte-aa, stixrep-aa: 78 % and 77 % exact when first measured; stixrep-aa numbers its equations
+    (1-4)) is held to the default floor only."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
