@@ -340,16 +340,64 @@ class OpenBlock:
         if lines and not self.italic and self.box is None:
             last = lines[-1]
             leading = layout.leading or layout.body_size * DEFAULT_LEADING
+            # (the head's own line is never a display; a display here is a formula, not a block of code)
+            after_display = len(lines) > 1 and _display_line(last, layout)
+            # an indented line of words opens a paragraph; not a list's next item, nor a line at an indent
+            # the statement has set text at already (the hanging indent of its list's items)
+            opens_paragraph = layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
+                layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS and \
+                not LIST_MARK_RE.fullmatch(line.words[0].text) and not _indent_used(lines, line)
             if line.page == last.page:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.
                 if line.baseline - last.baseline > leading * ENVIRONMENT_SKIP and not set_apart(line) \
                         and not set_apart(last) and not drawn:
                     return False
-            elif SENTENCE_ENDS_RE.search(last.text) and layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
-                    layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS:
+                # After a display no extra space tells (TeX takes the larger of the display's skip and
+                # the environment's), but a display that closes a sentence and an indented paragraph
+                # after it do: text inside the statement goes on at the column's edge.
+                # (not an exercise's: an item of its list, which its next item ends, paragraphs and all)
+                if after_display and not set_apart(line) and opens_paragraph and self.kind not in LIST_ITEM_KINDS \
+                        and _display_ends_sentence(_trailing_display(lines, layout)):
+                    return False
+            elif opens_paragraph and (_display_ends_sentence(_trailing_display(lines, layout)) if after_display
+                                      else SENTENCE_ENDS_RE.search(last.text)):
                 return False   # it ended with its page; an indented new paragraph begins overleaf
         return len(lines) < STATEMENT_MAX_LINES
+
+
+INDENT_MATCH = 1.0     # pt: two lines start at one indent
+LIST_ITEM_KINDS = ("exercise", "problem")
+ELLIPSIS_GAP = 0.5     # em: the dots of an ellipsis stand closer than this (a full stop after a matrix's dots does not)
+
+
+def _indent_used(lines: list[Line], line: Line) -> bool:
+    """Whether a statement already set a line of text at this line's indent (its head's line aside)."""
+    return any(l.page == line.page and abs(l.x0 - line.x0) < INDENT_MATCH for l in lines[1:])
+
+
+def _trailing_display(lines: list[Line], layout: Layout) -> list[Line]:
+    """The rows of the display a statement's lines end with, on its last page (never its head's line)."""
+    rows = []
+    for line in reversed(lines[1:]):
+        if line.page != lines[-1].page or not _display_line(line, layout):
+            break
+        rows.append(line)
+    return rows
+
+
+def _display_ends_sentence(rows: list[Line]) -> bool:
+    """Whether a display closes a sentence: one of its rows ends with a full stop before its number
+    (not a row of dots, nor the dots of an ellipsis)."""
+    for row in rows:
+        words = list(row.words)
+        while words and equation_number(words[-1].text) is not None:
+            words.pop()
+        dots = [set(w.text) <= {"."} for w in words]
+        ellipsis = len(words) > 1 and dots[-2] and words[-1].x0 - words[-2].x1 < row.size * ELLIPSIS_GAP
+        if words and words[-1].text.endswith(".") and not all(dots) and not ellipsis:
+            return True
+    return False
 
 
 STATEMENT_WORDS = 12   # words (3+ letters): a statement's prose says this much when it is embedded alone
@@ -399,13 +447,14 @@ class OpenText:
     def last_line(self) -> Line | None:
         return self.paragraphs[-1][-1] if self.paragraphs else None
 
-    def add(self, line: Line, layout: Layout) -> None:
+    def add(self, line: Line, layout: Layout, prose: Line | None = None) -> None:
         """A line joins the last paragraph, or opens a new one after an indent or extra space, or
-        where the text takes up again at the column's edge after a display."""
+        where the text takes up again at the column's edge after a display (not after `prose`, a
+        head's own line: its words start where the head ends, set in like a display's)."""
         last = self.last_line()
         if last is None or line.top - last.bottom > line.size * PARAGRAPH_SKIP or (
                 line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)) or \
-                _after_display(line, last, layout):
+                (last is not prose and _after_display(line, last, layout)):
             self.paragraphs.append([line])
         else:
             self.paragraphs[-1].append(line)
@@ -483,6 +532,7 @@ class DisplayMaths:
 
     def __init__(self):
         self.bars: dict[int, list] = {}
+        self.layouts: dict[int, Layout] = {}            # each page's text block (a two-sided book's alternate)
         self.numbers: dict[tuple[int, str], str] = {}   # (page, equation number) -> its display's LaTeX
         # a line read into a numbered display -> that display (its first line); lines have no equality
         # of their own, so by identity, the line kept alive beside its id so the id is never reused
@@ -517,6 +567,11 @@ class DisplayMaths:
             self.numbers.setdefault((page, number), "")
         return self.numbers[(page, number)]
 
+    def layout_at(self, page: int, default: Layout) -> Layout:
+        """The text block of the page a line was set on: a passage read at a later page (a statement
+        or paragraph across a page break) judges each line by its own page's edges."""
+        return self.layouts.get(page, default)
+
     def block_of(self, line: Line) -> int | None:
         """The numbered display the line was read into, if any."""
         entry = self._blocks.get(id(line))
@@ -532,7 +587,8 @@ class DisplayMaths:
                          prose: Line | None = None) -> list[tuple[str, list[Line]]]:
         """As `paragraphs`, each with the lines it was read from (its plain reading is theirs)."""
         def display(p: list[Line]) -> bool:
-            return all(l is not prose and (self.block_of(l) is not None or _display_line(l, layout)) for l in p)
+            return all(l is not prose and (self.block_of(l) is not None or
+                                           _display_line(l, self.layout_at(l.page, layout))) for l in p)
 
         groups: list[tuple[bool, list[Line]]] = []
 
@@ -580,8 +636,9 @@ class DisplayMaths:
                 out.append((join_lines(lines, maths=True, bars=self.bars), lines))
                 continue
             words, numbers, tags = [], [], []
-            edge_x = layout.label_right or layout.right
             for l in lines:
+                own = self.layout_at(l.page, layout)
+                edge_x = own.label_right or own.right
                 # a tag in words at the column's edge ("(NE)", \tag{NE}) is no part of the maths: it
                 # stands after the display as a number would
                 tag = word_tag(l, l.words[-1].x1, None, layout.body_size) \
@@ -596,7 +653,7 @@ class DisplayMaths:
                         continue
                     number = equation_number(w.text) if edge and w.text.startswith("(") else None
                     if number is not None and (l.page, number) not in self.numbers and \
-                            abs(w.x1 - edge_x) > LABEL_AT_EDGE and w.x0 > layout.left + LABEL_AT_EDGE:
+                            abs(w.x1 - edge_x) > LABEL_AT_EDGE and w.x0 > own.left + LABEL_AT_EDGE:
                         number = None
                     (numbers if number else words).append(w)
             if not numbers and all(self.block_of(l) is not None for l in lines):
@@ -710,6 +767,7 @@ class ChunkBuilder:
     def feed_page(self, page: Page, items: list[Item]) -> None:
         self.page = page
         self.maths.bars[page.number] = page.bars
+        self.maths.layouts[page.number] = self.layout
         carry, self.carry = self.carry, None
         items = continued_float(carry, page, items, self.layout)
         for idx, item in enumerate(items):
@@ -849,10 +907,10 @@ class ChunkBuilder:
         plain = join_lines(block.lines)
         # its maths as LaTeX, as in running text: inline $…$, displays $$…$$ on their own
         paragraphs = OpenText()
+        head_line = block.lines[0] if block.lines else None
         for line in block.lines:
-            paragraphs.add(line, self.layout)
-        text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout,
-                                                              prose=block.lines[0] if block.lines else None) if p)
+            paragraphs.add(line, self.maths.layout_at(line.page, self.layout), prose=head_line)
+        text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout, prose=head_line) if p)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
         if block.notes:
