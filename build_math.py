@@ -438,6 +438,31 @@ def _bridges(w: Word) -> bool:
         and not re.fullmatch(r"\(\d+(\.\d+)*[a-z]?\)[.,;:]?", w.text)   # an equation's number in brackets
 
 
+ELLIPSIS_GAP = 0.5    # em: the dots of an ellipsis set as three periods stand closer than this
+
+
+def _dot_group(words: list[Word], s: int) -> bool:
+    """words[s:s+3] are three lone periods set close together: an ellipsis."""
+    return 0 <= s and s + 3 <= len(words) and all(words[i].text == "." for i in range(s, s + 3)) and \
+        all(words[i + 1].x0 - words[i].x1 < words[i].size * ELLIPSIS_GAP for i in range(s, s + 2))
+
+
+def _in_ellipsis(words: list[Word], k: int) -> bool:
+    """words[k] is a dot of an ellipsis between a formula's terms, or the comma after one, with maths
+    after it ("$u_1, \\ldots, u_m$" whose dots a font sets as periods of the text's shape)."""
+    n = len(words)
+    if words[k].text == ",":
+        return _dot_group(words, k - 3) and k + 1 < n and is_math_word(words[k + 1])
+    if words[k].text != ".":
+        return False
+    for s in (k - 2, k - 1, k):
+        if _dot_group(words, s):
+            after = s + 3
+            return after < n and (is_math_word(words[after]) or _bridges(words[after]) or (
+                words[after].text == "," and after + 1 < n and is_math_word(words[after + 1])))
+    return False
+
+
 def _accents(w: Word, other: Word | None) -> bool:
     """A maths accent TeX takes from the text face (`\\hat\\lambda`: a circumflex above the letter),
     standing over the maths word beside it in reading order: part of that formula."""
@@ -491,7 +516,8 @@ def prose_with_math(words: list[Word], bars=()) -> str:
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
-                    and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))):
+                    and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))
+                or _in_ellipsis(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
@@ -556,6 +582,7 @@ def algorithm_text(lines: list, bars=()) -> str:
 
 # --------------------------------------------------------------------------- display blocks
 SENTENCE_OPENING = 3    # words of text opening a line that ends as a sentence make it one
+_TEXT_WORD = re.compile(r"[A-Za-z][a-z]+(?:-[a-z]+)*[,.;:]?")   # a word of text, hyphenated or not
 
 
 CELL_GAP = 1.0   # em: words this far apart are an array's cells (a header row), not a phrase's words
@@ -601,8 +628,12 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
         return True       # flush with the column, ending in words of the text face and a stop: a sentence's
                           # end ("(Q_k, r_k)^T barely moves," over the display it leads to)
     opening = line.words[:SENTENCE_OPENING]
-    if len(line.words) > SENTENCE_OPENING and all(w in worded for w in opening) and line.text.rstrip()[-1:] in ".:":
+    if len(line.words) > SENTENCE_OPENING and all(w in worded and not is_math_word(w) for w in opening) and \
+            line.text.rstrip()[-1:] in ".:":
         return True       # a sentence, however indented ("for any scalar k, provided k ≠ 0." under a display)
+    if LIST_MARK_RE.fullmatch(first.text) and len(line.words) > SENTENCE_OPENING and all(
+            _TEXT_WORD.fullmatch(w.text) and not is_math_word(w) for w in line.words[1:1 + SENTENCE_OPENING]):
+        return True       # a list item's first line: its mark (a bullet the maths font may set), then words
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
 
 
