@@ -611,6 +611,9 @@ def _multiple_integrals(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone]
 
 
+COLUMN_SLACK = 0.2   # pt: two glyphs stand in one column
+
+
 def _pieces(nodes: list[Node]) -> list[Node]:
     """Pieces of a tall delimiter or radical stacked in one column become one glyph of their height."""
     out: list[Node] = []
@@ -633,9 +636,13 @@ def _pieces(nodes: list[Node]) -> list[Node]:
                 tolerance = n.size * 0.1
                 same = kind == n.ch and (s.x0 - tolerance <= n.x0 and n.x1 <= s.x1 + tolerance
                                          or min(abs(s.x0 - n.x0), abs(s.x1 - n.x1)) < tolerance)
-            # stacked: overlapping in x, the new piece below the stack (touching it, not beside it)
+            # stacked: overlapping in x, the new piece below the stack (touching it, not beside it); or
+            # the same glyph again in the very column, a little lower: an OpenType assembly whose pieces
+            # overlap by most of their height (a \bigl| only a little taller than the bar)
+            column = n.ch == s.ch and abs(n.x0 - s.x0) < COLUMN_SLACK and abs(n.x1 - s.x1) < COLUMN_SLACK and \
+                n.top - s.top > n.height * 0.05
             if same and min(s.x1, n.x1) - max(s.x0, n.x0) > -n.size * 0.1 and n.top <= s.bottom + n.size * 0.15 \
-                    and n.cy > s.bottom - n.height * 0.3:
+                    and (n.cy > s.bottom - n.height * 0.3 or column):
                 s.top, s.bottom = min(s.top, n.top), max(s.bottom, n.bottom)
                 s.x0, s.x1 = min(s.x0, n.x0), max(s.x1, n.x1)
                 if kind in ("⎪", "|") and (target not in (None, "⎪", "|") or n.role == "radical"):
@@ -691,14 +698,20 @@ def _negations(nodes: list[Node]) -> list[Node]:
         # the symbol font's negation slash sits over its relation; LaTeX's \notin overlays an ordinary
         # "/" from a text or maths italic font, which then lies within the relation's ink
         negation = sl.ch != "/" or sl.style == "cal"
+        # (an OpenType font's combining slash has a box of its own height: it is matched by the
+        # relation's middle lying within it, its baseline being no baseline)
         target = min((n for n in nodes if n is not sl and n.role == "rel" and abs(n.cx - sl.cx) < n.size * 0.45
-                      and abs(n.base - sl.base) < n.size * 0.3
+                      and (abs(n.base - sl.base) < n.size * 0.3 or (negation and sl.top <= n.cy <= sl.bottom))
                       and (negation or (n.x0 - 0.3 <= sl.x0 and sl.x1 <= n.x1 + 0.3))),
                       key=lambda n: abs(n.cx - sl.cx), default=None)
         if target is None:
             if sl.ch != "/":
                 gone.add(id(sl))
             continue
+        bar = _models_bar(nodes, target) if target.tex == "=" else None
+        if bar is not None:     # \models is a bar joined to an equals sign: the slash stands over the pair
+            target.tex, target.x0, target.adv0 = r"\models", bar.x0, min(bar.adv0, target.adv0)
+            gone.add(id(bar))
         target.tex = {"=": r"\neq", r"\in": r"\notin", r"\equiv": r"\not\equiv", r"\leq": r"\nleq",
                       r"\geq": r"\ngeq", r"\subseteq": r"\nsubseteq", r"\mid": r"\nmid"}.get(target.tex,
                                                                                        r"\not" + target.tex)
@@ -707,22 +720,38 @@ def _negations(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone]
 
 
+def _models_bar(nodes: list[Node], sign: Node) -> Node | None:
+    """The bar TeX joins to an equals sign to make \\models (\\joinrel: the two overlap), if any."""
+    return next((n for n in nodes if n.tex == "|" and abs(n.base - sign.base) < sign.size * 0.3
+                 and sign.x0 - n.x1 <= sign.size * 0.12 and n.x0 < sign.x0
+                 and min(n.adv1, sign.adv1) - max(n.adv0, sign.adv0) >= sign.size * 0.1), None)
+
+
 # Relations TeX builds by stacking one sign over another of the same size (plain TeX's \\cong is \\sim
 # set over =, \\doteq a dot over =); fonts with a glyph of their own print that instead.
 _STACKED = {(r"\sim", "="): r"\cong", (".", "="): r"\doteq", (r"\cdot", "="): r"\doteq"}
+
+
+SCRIPT_SIZE = 0.85   # of the row's largest glyph size: a glyph smaller than this is set in a script
 
 
 def _set_minus(nodes: list[Node]) -> None:
     """The symbol font's backslash is \\setminus where a binary operator's spaces (4mu, 0.22 em) stand on
     both sides of it (A \\setminus B), \\backslash where it touches its neighbours (s\\backslash S, a
     manual's "\\;")."""
-    for n in nodes:
-        if n.kind != "sym" or n.tex != r"\backslash":
-            continue
+    slashes = [n for n in nodes if n.kind == "sym" and n.tex == r"\backslash"]
+    if not slashes:
+        return
+    row = max(m.size for m in nodes)
+    for n in slashes:
         line = [m for m in nodes if m is not n and abs(m.base - n.base) < n.size * 0.3]
         before = [n.x0 - m.x1 for m in line if m.x1 <= n.x0 + n.size * 0.05]
         after = [m.x0 - n.x1 for m in line if m.x0 >= n.x1 - n.size * 0.05]
-        if before and after and min(before) > n.size * 0.15 and min(after) > n.size * 0.15:
+        # in a script TeX sets no space around a binary operator: there, a backslash between two
+        # operands (a sum's limit S ⊆ N \ {i}) is the set difference all the same
+        spaced = before and after and min(before) > n.size * 0.15 and min(after) > n.size * 0.15
+        scripted = before and after and n.size < row * SCRIPT_SIZE and min(before) < n.size * 0.3 > min(after)
+        if spaced or scripted:
             n.tex, n.role = r"\setminus", "bin"
 
 
@@ -1271,15 +1300,41 @@ def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list
     if not part:
         return part
     _, _, top, bottom = _box(part)
+    size = _size(part)
     for n in nodes:
         if n in part or n.top >= bottom - ROW_OVERLAP or n.bottom <= top + ROW_OVERLAP:
             continue
+        if n.size < size * SCRIPT_SIZE and x1 - n.x0 < n.size * SCRIPT_CUT_IN:
+            continue      # the body's script, which an OpenType font's cut-in sets a little under the rule's end
         if any(n.x0 < end - ROW_OVERLAP and n.x1 > end + ROW_OVERLAP for end in (x0, x1)):
             return []
     return part
 
 
 ROW_OVERLAP = 0.5   # pt: a glyph crosses a rule's end, or shares a part's level, by more than this
+SCRIPT_CUT_IN = 0.3  # em (of the script): how far a script may start back under its body's rule
+FLANK_GAP = 2.0     # em: a row's glyphs of one size stand closer than this beside one another (scripts between)
+
+
+def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple]) -> bool:
+    """Whether what stands on a rule has glyphs of its size on its own baseline close beside it on
+    both sides, out past the rule's ends and over no rule of their own: it is a piece of the row
+    above (a display's sign over an overline in the display under it), not a numerator, which TeX
+    raises above its row's baseline in a box of its own."""
+    x0, _, x1, _ = rule
+    base, size = _main_base(part), _size(part)
+    px0, px1, _, _ = _box(part)
+
+    def over_a_rule(n: Node) -> bool:
+        return any(r[0] < n.x1 and r[2] > n.x0 and 0 <= r[1] - n.bottom < size for r in rules if r is not rule)
+
+    def beside(n: Node, left: bool) -> bool:
+        gap = px0 - n.x1 if left else n.x0 - px1
+        outside = n.x0 < x0 - ROW_OVERLAP if left else n.x1 > x1 + ROW_OVERLAP
+        return n not in part and n.kind != "space" and abs(n.base - base) < ROW_OVERLAP and \
+            abs(n.size - size) < size * 0.15 and -ROW_OVERLAP <= gap < size * FLANK_GAP and outside and \
+            not over_a_rule(n)
+    return any(beside(n, True) for n in nodes) and any(beside(n, False) for n in nodes)
 
 
 def _fractions(nodes: list[Node], rules: list[tuple]):
@@ -1295,6 +1350,8 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         below = [n for n in inside if n.top >= bottom - size * 0.12]
         num = _row_part(_stack(above, top, True, size), nodes, x0, x1)
         den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1)
+        if num and _flanked(num, nodes, rule, rules):
+            num = []
         if not num or not den:
             left.append(rule)
             continue
@@ -1348,6 +1405,21 @@ def _continued_fractions(nodes: list[Node]) -> None:
                 step.parts["continued"] = True
 
 
+LINE_SIDE_MARGIN = 0.2   # em: the other row stands at least this much further from an over- or underline
+
+
+def _ink_bottom(n: Node) -> float:
+    """The bottom of a node's glyphs: an underlined body's, not its rule's."""
+    body = n.parts.get("body") if n.kind == "accent" and n.parts.get("accent") == "underline" else None
+    return max((m.bottom for m in body), default=n.bottom) if body else n.bottom
+
+
+def _ink_top(n: Node) -> float:
+    """The top of a node's glyphs: an overlined body's, not its rule's."""
+    body = n.parts.get("body") if n.kind == "accent" and n.parts.get("accent") == "overline" else None
+    return min((m.top for m in body), default=n.top) if body else n.top
+
+
 def _lines(nodes: list[Node], rules: list[tuple]):
     """A rule over glyphs with nothing standing on it is an overline; under them with nothing
     below, an underline."""
@@ -1359,6 +1431,14 @@ def _lines(nodes: list[Node], rules: list[tuple]):
         under = _row_part(_stack([n for n in inside if n.top >= bottom - size * 0.1], bottom, False, size),
                           nodes, x0, x1)
         over = _row_part(_stack([n for n in inside if n.bottom <= top + size * 0.1], top, True, size), nodes, x0, x1)
+        if under and over:
+            # rows set close (a cases block's): the rule hugs the glyphs on one side, three rule widths
+            # off, and stands far from the other row
+            gap_under, gap_over = min(_ink_top(n) for n in under) - bottom, top - max(_ink_bottom(n) for n in over)
+            if gap_under <= size * OVERLINE_GAP and gap_over > gap_under * 2 + size * LINE_SIDE_MARGIN:
+                over = []
+            elif gap_over <= size * OVERLINE_GAP and gap_under > gap_over * 2 + size * LINE_SIDE_MARGIN:
+                under = []
         target, kind = (under, "overline") if under and not over else ((over, "underline") if over and not under
                                                                        else (None, None))
         if not target:
@@ -2471,7 +2551,10 @@ def _rows_tex(rows: list[list[list[Node]]]) -> list[str]:
         for c, cell in enumerate(row):
             if c:
                 out.append("&")
-            out += _row_tex(cell)
+            tex = _row_tex(cell)
+            if not c and tex[:1] == ["["]:
+                tex[0] = "{[}"    # a row opening with a bracket: after \\ (or \begin{…}) it would read as an option
+            out += tex
         if k + 1 < len(rows):
             out.append(r"\\")
     return out
@@ -2798,6 +2881,8 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
         before = _row_tex([n for n in ordered if n.x1 <= mark + 0.5])
         after = _row_tex([n for n in ordered if n.x1 > mark + 0.5])
         out.append(render([*before, "&", *after]))
+    # a row opening with a bracket: after \\ (or \begin{aligned}) it would read as an option
+    out = ["{[}" + row[1:] if row.startswith("[") else row for row in out]
     return r"\begin{aligned}" + r" \\ ".join(out) + r"\end{aligned}"
 
 

@@ -609,6 +609,38 @@ def test_displays_whole_a_dropped_delimiter_and_rows_that_open_with_words(corpus
                 in _text(corpus[name])), name
 
 
+def test_negations_lines_between_close_rows_and_statements_that_end_with_a_display(corpus):
+    """What the twenty-sixth and twenty-seventh bodies brought: a slash over \\models (a bar joined to an
+    equals sign, or STIX Two's combining slash, whose box is its own) negates the whole relation; an
+    over- or underline between two close rows of a cases block belongs to the row it hugs, and a sign
+    of the display above, pressed between its row's glyphs, is no numerator over an overline below; an
+    OpenType \\bigl| built of two overlapping bars is one bar; a backslash between a script's operands
+    is \\setminus; a row that opens with a bracket is written {[} (after \\\\ it would be an option); a
+    display row set in that opens with words and goes on in maths ("subject to x_t ∈ X") is no sentence
+    of prose; a list item's first line (its mark, then words) is no row of the display above it.  In the
+    running text, an upright statement ends where a display closes its sentence and an indented
+    paragraph follows, and a head's own line, set in past the head, opens no paragraph of its own."""
+    tufte, stix = (_formulas(corpus[n]) for n in TWENTY_SEVENTH_BODY)
+    for found in (tufte, stix):
+        assert r"\tau, t\not\models" in found["1.13"] and r"\not\models\psi" in found["1.19"], found["1.19"]
+        assert found["2.5"].count(r"\underline{a}") == 3 and found["2.5"].count(r"\overline{a}") == 3, found["2.5"]
+        assert r"\begin{cases}{[}c" in found["2.5"] and r"\\ {[}c" in found["2.5"], found["2.5"]
+        assert r"\text{subject to}" in found["1.16"] and r"\in \mathcal{X}" in found["1.16"], found["1.16"]
+    assert tufte["2.13"].endswith(r"\overline{\mathbf{h}}_{k-1}+\mathbf{b}_{k},"), tufte["2.13"]
+    assert r"\max(\mathbf{0}, \overline{\mathbf{z}}_{k})" in tufte["2.14"], tufte["2.14"]
+    assert r"\mathcal{N}\setminus\{i\}" in tufte["2.21"], tufte["2.21"]
+    assert r"\log|2\pi\bm{\Sigma}|" in stix["1.17"] and r"|\mathbf{d}^{\top}\mathbf{g}_{i}|" in stix["2.10"], stix["2.10"]
+    assert stix["1.32"].startswith(r"\begin{aligned}\overline{p}_{"), stix["1.32"]
+    assert _formulas(corpus["amsbook-z"])["1.5.5"].endswith(r"{\mathbf{s}^{\top}\mathbf{y}}."), "amsbook-z 1.5.5"
+    for name in TWENTY_FIFTH_BODY:
+        statements = dict(((kind, number), content) for kind, number, content in sqlite3.connect(corpus[name]["db"]).execute(
+            "SELECT kind, number, content FROM chunks WHERE kind = 'definition'"))
+        least_squares, divergence = statements[("definition", "2.1")], statements[("definition", "4.1")]
+        assert least_squares.endswith(r"\end{bmatrix}.$$ (2.9)") and "ridge" not in least_squares, (name, least_squares)
+        assert least_squares.startswith(r"Given targets $u_{1}, \dots, u_{m}$ at the states $s_{1}, \dots, s_{m}$, the least"), name
+        assert divergence.endswith("$$ (4.2)") and "symmetric" not in divergence, (name, divergence)
+
+
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
     """A row tagged in words ("(Fisher)") is no part of the numbered row above it, and the running text
     shows it; a \\nonumber row of an align stays in the text between its numbered neighbours."""
