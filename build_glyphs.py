@@ -632,30 +632,15 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
                 break
         if target is None and lines and _is_raisable_operator(w):
             target = _line_raising(lines, by_base, bases, w)
+        if target is not None and w.size < ordered[0].size * 0.95 and w.font != lines[target].words[0].font and \
+                max(lines[target].x0_min - w.x1, w.x0 - lines[target].x1_max) > w.size * FAR_ON_BASELINE:
+            # a small glyph far along a baseline it shares (a margin caption's), in another face, that is
+            # a script of a line it stands within: the main column's prime or exponent a hair off the
+            # caption's baseline (a scan's text layer names one font: its words stay where they are)
+            nearer = _script_line(lines, by_base, bases, scripts, w, close=w.size * SCRIPT_BESIDE)
+            target = target if nearer is None else nearer
         if target is None and lines and w.size < ordered[0].size * 0.95:
-            mid = (w.top + w.bottom) / 2
-            prime = bool(w.text) and all(ch in PRIMES for ch in w.text)
-            for k in range(round(mid - w.size), round(mid + w.size * 2) + 1):
-                for i in by_base.get(k, ()):
-                    line = lines[i]
-                    first = line.words[0]
-                    # smaller than the words on the line's baseline beside it: a script, not a line
-                    # of text set beside a larger label ("NOTE" in 20 pt beside a two-line note in
-                    # 10 pt); the line's own scripts are not its body.  Beside it, because a margin
-                    # note in a smaller size may share the baseline (a side note's mark on the body
-                    # text is no script of the note's 8 pt words)
-                    on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
-                    near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
-                    body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
-                    # a prime is only ever raised: below a line's baseline it is no script of that line
-                    low = bases[i] if prime else bases[i] + first.size * 0.45
-                    if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= low \
-                            and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
-                        target = i
-                        scripts.add(id(w))
-                        break
-                if target is not None:
-                    break
+            target = _script_line(lines, by_base, bases, scripts, w)
         if target is None:
             lines.append(Line([w], page))
             lines[-1].x0_min, lines[-1].x1_max = w.x0, w.x1
@@ -747,6 +732,42 @@ def _joined(run: list[Word]) -> Word:
     return Word("".join(w.text for w in run), first.x0, max(w.x1 for w in run), min(w.top for w in run),
                 max(w.bottom for w in run), first.size, first.bold, first.mono, first.italic, first.font,
                 first.baseline)
+
+
+FAR_ON_BASELINE = 3   # em (of the word): further than this from a line along its baseline, a script nearer wins
+SCRIPT_BESIDE = 0.5   # em (of the word): ... one that stands this close beside the glyphs of its line
+
+
+def _script_line(lines: list[Line], by_base: dict, bases: list[float], scripts: set[int], w: Word,
+                 close: float | None = None) -> int | None:
+    """The line a smaller word is a sub- or superscript of: one whose body it overlaps, within its
+    extent (the word's id is added to `scripts` when found); with `close`, only one whose glyphs
+    stand at most that far beside it (a script touches its base)."""
+    mid = (w.top + w.bottom) / 2
+    prime = bool(w.text) and all(ch in PRIMES for ch in w.text)
+    for k in range(round(mid - w.size), round(mid + w.size * 2) + 1):
+        for i in by_base.get(k, ()):
+            line = lines[i]
+            first = line.words[0]
+            # smaller than the words on the line's baseline beside it: a script, not a line of text
+            # set beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt); the line's
+            # own scripts are not its body.  Beside it, because a margin note in a smaller size may
+            # share the baseline (a side note's mark on the body text is no script of the note's 8 pt
+            # words)
+            on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
+            if not on_base:
+                continue
+            near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
+            if close is not None and near > close:
+                continue
+            body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
+            # a prime is only ever raised: below a line's baseline it is no script of that line
+            low = bases[i] if prime else bases[i] + first.size * 0.45
+            if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= low \
+                    and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
+                scripts.add(id(w))
+                return i
+    return None
 
 
 def _line_raising(lines: list[Line], by_base: dict, bases: list[float], w: Word) -> int | None:
