@@ -118,7 +118,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
-                if alone or repeats(line) >= threshold:
+                if (alone or repeats(line) >= threshold) and not _within_other_line(line, page):
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)
                     continue
@@ -127,6 +127,17 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
             kept.append(line)
         page.lines = kept
     return candidates, removed
+
+
+def _within_other_line(line: Line, page: Page) -> bool:
+    """Whether a line's box overlaps that of a line on another baseline: a display's limit or script
+    at the text block's edge (the 0 under an integral on a page's last line), never a folio, which
+    stands clear of the text block."""
+    return any(other is not line and other.top < line.bottom and line.top < other.bottom
+               and abs(other.baseline - line.baseline) > BASELINE_APART for other in page.lines)
+
+
+BASELINE_APART = 1.5   # pt: two lines stand on different baselines
 
 
 def drop_folio_lines(pages: list[Page], printed: "PrintedPages", removed: dict[int, list[str]]) -> None:
