@@ -548,6 +548,9 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         if id(line) in used:
             continue
         head = match_head(line, layout.body_font)
+        if head is not None and head.kind not in FLOAT_KINDS and head.sep == ":":
+            items.extend(_framed_by_caption(page, main, i, head, used, layout))
+            continue
         if head is None or head.kind not in FLOAT_KINDS:
             continue
         missed = page.number in wanted.get((head.kind, head.number), ())
@@ -569,6 +572,70 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
                 item.entity.printed = head.printed or None
         items.extend(found)
     return items
+
+
+def ruled_frames(page: Page) -> list[tuple[float, float, float, float]]:
+    """Frames drawn as four thin rules (a boxed float's, \\fbox's): a horizontal rule over another of
+    the same length, and an upright rule at each of their ends, joining them."""
+    thin = [g for g in page.graphics if min(g[2] - g[0], g[3] - g[1]) < FRAME_RULE]
+    flat = [g for g in thin if g[2] - g[0] > FRAME_MIN]
+    upright = [g for g in thin if g[3] - g[1] > FRAME_MIN]
+    frames = []
+    for top in flat:
+        for bottom in flat:
+            if bottom[1] <= top[1] + FRAME_MIN or abs(bottom[0] - top[0]) > FRAME_SLACK or \
+                    abs(bottom[2] - top[2]) > FRAME_SLACK:
+                continue
+            sides = [u for u in upright if u[1] <= top[3] + FRAME_SLACK and u[3] >= bottom[1] - FRAME_SLACK]
+            if any(abs(u[0] - top[0]) <= FRAME_SLACK for u in sides) and \
+                    any(abs(u[2] - top[2]) <= FRAME_SLACK for u in sides):
+                frames.append((top[0], top[1], top[2], bottom[3]))
+                break
+    return frames
+
+
+FRAME_RULE = 1.6      # pt: a frame's rules are thinner than this
+FRAME_MIN = 20        # pt: ... and longer (upright ones taller) than this
+FRAME_SLACK = 1.5     # pt: the rules of one frame meet within this
+FRAME_CAPTION_GAP = 1.5   # ems: a caption under its frame stands within this of the frame's foot
+
+
+def _side_of(rule: tuple, frame: tuple) -> bool:
+    """Whether a thin rule is one of the frame's four sides."""
+    x0, top, x1, bottom = frame
+    upright = rule[3] - rule[1] > rule[2] - rule[0]
+    if upright:
+        return min(abs(rule[0] - x0), abs(rule[2] - x1)) <= FRAME_SLACK and rule[1] <= top + FRAME_SLACK \
+            and rule[3] >= bottom - FRAME_SLACK
+    return abs(rule[0] - x0) <= FRAME_SLACK and abs(rule[2] - x1) <= FRAME_SLACK and \
+        min(abs(rule[1] - top), abs(rule[3] - bottom)) <= FRAME_SLACK
+
+
+def _framed_by_caption(page: Page, main: list[Line], at: int, head: Head, used: set[int],
+                       layout: Layout) -> list[Item]:
+    """A statement float whose caption ("Example 1.1: Title.", with a colon, as a float's caption
+    is set) stands right under a ruled frame (the float package's boxed style): the statement is
+    the text inside the frame."""
+    line = main[at]
+    frame = next((f for f in ruled_frames(page) if f[0] - FRAME_SLACK <= line.x0 and line.x1 <= f[2] + FRAME_SLACK
+                  and line.baseline > f[3] and line.top - f[3] <= layout.body_size * FRAME_CAPTION_GAP), None)
+    if frame is None:
+        return []
+    framed = [l for l in main if inside(l, frame) and id(l) not in used]
+    if not framed:
+        return []
+    cap_lines = _caption_lines(main, at, used, page.rules, layout.body_font)
+    used.update(id(l) for l in cap_lines + framed)
+    title = _caption_title(join_lines(cap_lines), head)
+    # the frame's own rules are no array's: its sides run through every line it holds
+    bars = [b for b in page.bars if not _side_of(b, frame)]
+    displays: list = []
+    formulas = equations_in(framed, layout, context=f"{head.kind.capitalize()} {head.number}. {title}",
+                            bars=bars, shown=displays)
+    content, plain = framed_text(framed, layout, bars, formulas, displays)
+    return formulas + [Item(frame[1], "entity", entity=FoundEntity(
+        head.kind, head.number, title or None, content, printed=head.printed or None,
+        extra={"text": plain} if plain != content else None))]
 
 
 def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Line], page: Page, main: list[Line],
