@@ -1510,6 +1510,12 @@ def _accents(nodes: list[Node]) -> list[Node]:
         # a script hangs on the accented letter past the accent's end (\hat{d}_{t}): not under it
         largest = max(n.size for n in under)
         under = [n for n in under if n.size >= largest * 0.85 or n.x1 <= acc.x1 + 0.3] or under
+        if len(under) > 1:
+            # a script set between the glyphs under a wide accent is under it too (\widehat{\nabla_{\psi} U}),
+            # however far it hangs below the accent
+            left, right, low = min(n.x0 for n in under), max(n.x1 for n in under), max(n.bottom for n in under)
+            under += [n for n in pool if n not in under and n.kind != "word" and n.size < largest * 0.85
+                      and left <= n.x0 and n.x1 <= right and acc.bottom <= n.top < low]
         kind = OVER_ARROWS[acc.tex] if over_arrow else ACCENTS.get(acc.ch, "hat")
         if acc.ch == "→" and not acc.parts.get("pieces") and \
                 not (acc.size < min(n.size for n in under) * 0.95 or acc.x1 - acc.x0 < acc.size * 0.7):
@@ -2836,9 +2842,10 @@ def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list
             out.append(tuple(b))
         elif x0 - 2 - NULL_DELIMITER <= b[0] and b[2] <= x1 + 4:
             wider.append(tuple(b))
-        elif x0 - ARRAY_PADDING <= b[0] <= x0 and x1 - 1 <= b[2] <= x1 + ARRAY_PADDING and \
+        elif x0 - ARRAY_PADDING <= b[0] and b[2] <= x1 + ARRAY_PADDING and \
                 any(b[0] < c[0] < b[2] and c[1] - 1 <= b[1] <= c[3] + 1 for c in columns):
-            out.append(tuple(b))     # an \hline, which an upright rule of the array crosses
+            out.append(tuple(b))     # an \hline, which an upright rule of the array crosses (the array
+                                     # may stand beside more of the display: its rule spans the array only)
     # a bar that runs a null delimiter past both ends of a bar taken (a fraction over a fraction)
     out += [b for b in wider if any(not upright(r) and 0 <= r[0] - b[0] <= NULL_DELIMITER + 0.3
                                     and 0 <= b[2] - r[2] <= NULL_DELIMITER + 0.3 for r in out)]
@@ -2903,6 +2910,23 @@ def _ruled_array(rows: list[list[Node]], rules: list[tuple], size: float) -> lis
         return None
     x0 = min(n.x0 for row in rows for n in row)
     x1 = max(n.x1 for row in rows for n in row)
+    # the array's \hline runs across it and no further: what stands past its ends on a row (a formula
+    # set beside the array, level with its middle row) is the display's, before or after the array
+    crossed = [r for r in rules if not upright(r) and r[2] - r[0] > size * 2 and any(
+        upright(c) and r[0] < (c[0] + c[2]) / 2 < r[2] and c[1] - 1 <= r[1] <= c[3] + 1 for c in rules)]
+    if crossed:
+        ax0, ax1 = min(r[0] for r in crossed), max(r[2] for r in crossed)
+        before = [n for row in rows for n in row if n.x1 < ax0 - size * 0.3]
+        after = [n for row in rows for n in row if n.x0 > ax1 + size * 0.3]
+        inner = [[n for n in row if ax0 - size * 0.3 <= n.x1 and n.x0 <= ax1 + size * 0.3] for row in rows]
+        if (before or after) and all(inner):
+            table = _ruled_array(inner, [r for r in rules if not upright(r) or ax0 - 1 <= r[0] <= ax1 + 1], size)
+            if table is not None:
+                gap = [r"\quad"] if after and min(n.x0 for n in after) - ax1 >= QUAD_GAP * size else []
+                lead = [r"\quad"] if before and ax0 - max(n.x1 for n in before) >= QUAD_GAP * size else []
+                return (_row_tex(_scripts(before)) + lead if before else []) + table + \
+                    (gap + _row_tex(_scripts(after)) if after else [])
+            return None
     top, bottom = min(n.top for n in rows[0]), max(n.bottom for n in rows[-1])
     # an upright rule is drawn in pieces, one per row: the pieces at one x are one rule
     pieces: dict[int, list[tuple]] = {}

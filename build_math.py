@@ -915,7 +915,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     while j >= 0 and fits(j) and top - reach(j) < gap and beside(j):
         block.insert(0, j)
         spans.extend(tall(j))
-        top = min(top, ink_extent(lines[j])[0])
+        # (a row listed before a number set between two rows may reach below it: the walk down
+        # goes on from the lowest ink the block has)
+        top, bottom = min(top, ink_extent(lines[j])[0]), max(bottom, ink_extent(lines[j])[1])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
