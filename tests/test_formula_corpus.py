@@ -151,12 +151,14 @@ def test_later_bodies_per_set_up(corpus, name):
     cases row's words, which the judge keeps as the command where the page prints its number; the
     twenty-fifth's: primes written after a subscript (y_{j}'), \\Biggl, a cases block of \\dfrac rows
     (printed as dcases), and an align's \\notag row under its numbered first row, which prints as an
-    aligned[t] block would (the reader gives the whole block the number).  The twenty-seventh body
-    (tufte-aa, stixrep-aa: 78 % and 77 % exact when first measured; stixrep-aa numbers its equations
-    (1-4)) is held to the default floor only, and so is the twenty-eighth (tufte-ab, timescm-ab: 93 % and
-    92 % exact when first measured; timescm-ab is the book class with Times text over Computer Modern
-    maths), and the twenty-ninth (tufte-ac, termesmem-ac: 95 % and 89 % exact when first measured;
-    termesmem-ac is the memoir class with TeX Gyre Termes Math)."""
+    aligned[t] block would (the reader gives the whole block the number); the twenty-seventh's (tufte-aa,
+    stixrep-aa: 78 % and 77 % exact when first measured; stixrep-aa numbers its equations (1-4)):
+    \square and \lozenge, which \Box and \Diamond print too, \land, \Bigm|, a prime after a subscript,
+    and a row "\\ [c …]" the judge reads as an option of \\ and drops; the twenty-eighth's (tufte-ab,
+    timescm-ab, the book class with Times text over Computer Modern maths: 93 % and 92 % when first
+    measured) and the twenty-ninth's (tufte-ac, termesmem-ac, memoir with TeX Gyre Termes Math: 95 % and
+    89 %): primes after a subscript, a cases block of \dfrac rows, \widetilde over one letter of an
+    OpenType font."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -173,7 +175,9 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else \
         (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.40, 0.92) if name == "kpsans-v" else \
         (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else \
-        (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.90, 0.99) if name in TWENTY_FIFTH_BODY else (0.75, 0.98)
+        (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.90, 0.99) if name in TWENTY_FIFTH_BODY else \
+        (0.98, 0.995) if name in TWENTY_SIXTH_BODY else (0.85, 0.99) if name in TWENTY_SEVENTH_BODY else \
+        (0.90, 0.995) if name in TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -646,6 +650,46 @@ def test_negations_lines_between_close_rows_and_statements_that_end_with_a_displ
         assert least_squares.endswith(r"\end{bmatrix}.$$ (2.9)") and "ridge" not in least_squares, (name, least_squares)
         assert least_squares.startswith(r"Given targets $u_{1}, \dots, u_{m}$ at the states $s_{1}, \dots, s_{m}$, the least"), name
         assert divergence.endswith("$$ (4.2)") and "symmetric" not in divergence, (name, divergence)
+
+
+def test_examples_boxed_with_their_caption_under_the_box_and_scripts_by_a_margin_caption(corpus):
+    """A statement float whose caption ("Example 1.1: Title.", with a colon, as a caption is set) stands
+    right under a frame of four rules (the float package's boxed style) is that statement, its text
+    the frame's; the frame's sides are no array's rules, so the prose under a display in it stays
+    prose.  A prime or an exponent of the main column a hair off the baseline of a margin caption
+    beside it is the main line's script, not a word of the caption (the class's Example 3.1 had been
+    lost to it)."""
+    for name, numbers in (("newtx-y", {"1.1", "3.1"}), ("amsbook-z", {"1.1"}), ("stixrep-aa", {"1.1", "2.1"}),
+                          ("tufte-y", {"1.1", "3.1"})):
+        examples = dict(sqlite3.connect(corpus[name]["db"]).execute(
+            "SELECT number, content FROM chunks WHERE kind = 'example'"))
+        assert set(examples) == numbers, (name, sorted(examples))
+    newtx = dict(sqlite3.connect(corpus["newtx-y"]["db"]).execute("SELECT number, content FROM chunks WHERE kind = 'example'"))
+    assert newtx["1.1"].startswith("A warehouse is either short") and "Example 1.1" not in newtx["1.1"], newtx["1.1"]
+    stix = dict(sqlite3.connect(corpus["stixrep-aa"]["db"]).execute("SELECT number, content FROM chunks WHERE kind = 'example'"))
+    assert stix["1.1"].count("$$") == 2 and "A direct sample has the variance" in stix["1.1"], stix["1.1"]
+    tufte = dict(sqlite3.connect(corpus["tufte-y"]["db"]).execute("SELECT number, content FROM chunks WHERE kind = 'example'"))
+    assert "$s' = s+a+w$" in tufte["3.1"] and "$-s^{2}$" in tufte["3.1"], tufte["3.1"]
+
+
+def test_rows_past_a_number_set_between_them_a_limit_at_the_foot_and_an_array_beside_a_formula(corpus):
+    """What the twenty-eighth and twenty-ninth bodies brought: a split whose number stands between its
+    second and third rows keeps its third row (the walk down goes on from the lowest ink the block
+    has, not from the number's); an integral's lower limit on a page's last line, inside the box of
+    the line above, is no folio; an array's \\hline spans the array only, so a formula set beside it,
+    level with its middle row, stands after it, not in a column of its own; a script between the
+    glyphs under a wide accent is under it too."""
+    for name in TWENTY_EIGHTH_BODY:
+        found = _formulas(corpus[name])
+        assert found["2.2"].count(r"\\") == 2 and found["2.2"].endswith(r"R(\tau)].\end{aligned}"), (name, found["2.2"])
+        assert r"\Gamma(z) = \int_{0}^{\infty}x^{z-1}e^{-x}dx." in found["1.20"], (name, found["1.20"])
+    for name in TWENTY_NINTH_BODY:
+        found = _formulas(corpus[name])
+        assert found["1.10"].startswith(r"\begin{array}{cc|c}f & d & "), (name, found["1.10"])
+        assert found["1.10"].endswith(r"\end{array}\quad P(d^{1} \mid c^{1}) = 0.12+0.24 = 0.36."), (name, found["1.10"])
+        assert r"\\ \hline f^{0} & d^{0} & 0.58" in found["1.10"], (name, found["1.10"])
+        assert found["2.11"].endswith(r"\widehat{\nabla_{\bm{\psi}}U}."), (name, found["2.11"])
+    assert _formulas(corpus["termesmem-ac"])["1.17"].endswith(r"= 7,"), _formulas(corpus["termesmem-ac"])["1.17"]
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
