@@ -55,6 +55,8 @@ LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers e
 NARROW_LABEL_GAP = 0.6          # em: ... less after a display of maths only that fills its column (a narrow one)
 TAG_SEPARATION = 0.45           # em: amsmath keeps a tag at least \mintagsep (half an em) from a formula too wide to centre
 LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
+NEARLY_ALL_MATHS = 0.9          # of a line's words: maths but for an accent or a bold letter of the text face
+LIST_LABEL_INDENT = 4           # em: a list indents its lines (and a left label inside it) at most this far
 LEFT_LABEL_MATHS_GAP = 0.8      # em: ... or this far before a line of maths only (far wider than a word space)
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
 WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
@@ -180,10 +182,16 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     first = min(words, key=lambda w: w.x0)
     rest = sorted((w for w in words if w is not first), key=lambda w: w.x0)
     number = equation_number(first.text)
+    # (inside a list, leqno sets the number at the list's indent, the left edge of its lines: then it
+    # stands well apart before a display, as at the column's edge)
+    if number is not None and rest and layout.left + LABEL_AT_EDGE < first.x0 <= layout.left + \
+            layout.body_size * LIST_LABEL_INDENT and rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP \
+            and is_display(Line(rest, line.page), layout):
+        return number
     if number is not None and first.x0 <= layout.left + LABEL_AT_EDGE and (not rest or (
             rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout))
             or (rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_MATHS_GAP and
-                (math_share(rest) >= 1.0 or (is_math_word(rest[0]) and math_share(rest) >= 0.5)))
+                (math_share(rest) >= NEARLY_ALL_MATHS or (is_math_word(rest[0]) and math_share(rest) >= 0.5)))
             or (rest[0].x0 - first.x1 > layout.body_size * TAG_SEPARATION and math_share(rest) >= 1.0
                 and rest[-1].x1 >= layout.right - LABEL_AT_EDGE)):
         # beside its display, alone on its line (centred on a display of several rows), or closer
