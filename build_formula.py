@@ -247,6 +247,8 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
 def is_maths_font(font: str) -> bool:
     """A font only formulas use: TeX's maths italic, symbol, extension and AMS fonts, their
     Type 1 and OpenType successors."""
+    if re.fullmatch(r"[a-z]{2,8}B?MI", font):
+        return True     # newtxmath's maths italic for a text family it was told to match (ebgMI, cochMI)
     name = font.upper()
     if re.search(r"^CMMI|^CMB?SY|^CMEX|^MSAM|^MSBM|^EUFM|^EUSM|^RSFS|MATH|^TXSY|^PXSY|^TXEX|^PXEX|^NEWTXMI|"
                  r"^NEWPXMI|^NEWTXBMI|^NEWPXBMI|^TXMIA|^PXMIA|^TXBMIA|^PXBMIA|^ZPLM|^ZTMCM|STANDARDSYM|^SYMBOL|"
