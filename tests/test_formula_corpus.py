@@ -185,7 +185,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else \
         (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.90, 0.99) if name in TWENTY_FIFTH_BODY else \
         (0.98, 0.995) if name in TWENTY_SIXTH_BODY else (0.85, 0.99) if name in TWENTY_SEVENTH_BODY else \
-        (0.90, 0.995) if name in TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY else (0.75, 0.98)
+        (0.90, 0.995) if name in TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY + THIRTIETH_BODY else \
+        (0.95, 0.995) if name in THIRTY_FIRST_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -698,6 +699,18 @@ def test_rows_past_a_number_set_between_them_a_limit_at_the_foot_and_an_array_be
         assert r"\\ \hline f^{0} & d^{0} & 0.58" in found["1.10"], (name, found["1.10"])
         assert found["2.11"].endswith(r"\widehat{\nabla_{\bm{\psi}}U}."), (name, found["2.11"])
     assert _formulas(corpus["termesmem-ac"])["1.17"].endswith(r"= 7,"), _formulas(corpus["termesmem-ac"])["1.17"]
+
+
+def test_left_numbers_inside_a_list_and_before_a_wide_display(corpus):
+    """What the thirty-first body brought (numbers on the left, leqno): inside a list amsmath sets the
+    number at the list's indent, the left edge of its lines, well apart from the display; before a
+    display too wide to centre it stands a little over an em from maths whose vectors are the text
+    face's bold letters (nearly all maths, not all); newtxmath's maths italic for a text family
+    (ebgMI, cochMI) is a maths font."""
+    found = _formulas(corpus["garamond-ae"])
+    assert found.get("1.26") == r"|u_{k+1, j}-u_{k, j}| \leq \Delta u_{j}, \quad j = 1, \dots, m.", found.get("1.26")
+    assert found.get("1.22", "").startswith(r"\tilde{\mathbf{x}}_{k+1} = \mathbf{A}_{k}\tilde{\mathbf{x}}_{k}"), found.get("1.22")
+    assert r"h\frac{\partial f}{\partial\mathbf{x}}" in found["1.22"], found["1.22"]
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
