@@ -582,7 +582,7 @@ def algorithm_text(lines: list, bars=()) -> str:
 
 # --------------------------------------------------------------------------- display blocks
 SENTENCE_OPENING = 3    # words of text opening a line that ends as a sentence make it one
-_ITEM_WORD = re.compile(r"[A-Za-z][a-z]+(?:-[a-z]+)*[,.;:]?")   # a word of text, hyphenated or not
+ITEM_WORD_RE = re.compile(r"[A-Za-z][a-z]+(?:-[a-z]+)*[,.;:]?")   # a word of text, hyphenated or not
 
 
 CELL_GAP = 1.0   # em: words this far apart are an array's cells (a header row), not a phrase's words
@@ -632,7 +632,7 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
             line.text.rstrip()[-1:] in ".:":
         return True       # a sentence, however indented ("for any scalar k, provided k ≠ 0." under a display)
     if LIST_MARK_RE.fullmatch(first.text) and len(line.words) > SENTENCE_OPENING and all(
-            _ITEM_WORD.fullmatch(w.text) and not is_math_word(w) for w in line.words[1:1 + SENTENCE_OPENING]):
+            ITEM_WORD_RE.fullmatch(w.text) and not is_math_word(w) for w in line.words[1:1 + SENTENCE_OPENING]):
         return True       # a list item's first line: its mark (a bullet the maths font may set), then words
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
 
