@@ -1584,7 +1584,17 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
                                                  for g in grown)]
         beside = others if off_centre else under_other
         if beside:
-            apart = [n for n in pool if not any(_span_gap(n, o) < _span_gap(n, op) for o in beside)]
+            # each glyph of a grown limit goes to the side of the widest gap between the operators'
+            # middles (TeX centres each limit on its operator and sets nothing between the two): a
+            # bracket closing one limit may stand nearer the other operator's edge
+            bounds = [{id(o): _limits_part(op, o, group) for o in beside} for group in grown]
+
+            def mine(n: Node) -> bool:
+                k = 0 if n in grown[0] else 1 if n in grown[1] else None
+                if k is None:
+                    return not any(_span_gap(n, o) < _span_gap(n, op) for o in beside)
+                return all((n.cx < bounds[k][id(o)]) == (op.cx < o.cx) for o in beside)
+            apart = [n for n in pool if mine(n)]
             split, _ = _limit_groups(op, apart, nodes, rules, top, bottom, ref, near_x)
             found = [below, above]
             for k in (0, 1):
@@ -1670,6 +1680,18 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
         grown.append(group)
     kept = [group if group and _centred_on(group, op) else [] for group in grown]
     return (kept[0], kept[1]), (grown[0], grown[1])
+
+
+def _limits_part(op: Node, other: Node, group: list[Node]) -> float:
+    """Where the limits of two operators side by side part: the middle of the widest gap between
+    the glyphs standing between the operators' middles (between the operators, when none do)."""
+    lo, hi = sorted((op.cx, other.cx))
+    between = sorted((n for n in group if lo < n.cx < hi), key=lambda n: n.x0)
+    gaps = [(b.x0 - a.x1, (a.x1 + b.x0) / 2) for a, b in zip(between, between[1:])]
+    if gaps:
+        return max(gaps)[1]
+    left, right = (op, other) if op.cx < other.cx else (other, op)
+    return (left.x1 + right.x0) / 2
 
 
 def _limits_of_others(rest: list[Node], others: list[Node]) -> bool:
@@ -2271,8 +2293,12 @@ def _scripts(nodes: list[Node]) -> list[Node]:
                     ended = k if ended < 0 or run[k].x1 >= run[ended].x1 else ended
                 lv = levels[ended if ended >= 0 else widest]
             elif m.role == "prime" and run and levels[-1] < 0 and m.x0 - run[-1].x1 < m.size * 0.5 and \
-                    _primes_script(m, next((r for r in reversed(run) if r.role != "prime"), run[-1])):
-                lv = levels[-1]       # (the second prime of s'' follows the first into the subscript)
+                    _primes_script(m, next((r for r in reversed(run) if r.role != "prime" and r.size > m.size * 1.1),
+                                           run[-1])):
+                # (the second prime of s'' follows the first into the subscript; and a script's letter
+                # keeps its prime over the script's own subscript, \sum_{a'_{i}}: it is the larger glyph
+                # the prime follows, not the smaller one stacked under it)
+                lv = levels[-1]
             run.append(m)
             levels.append(lv)
             heapq.heappush(pending, (m.x1, len(run) - 1))
