@@ -57,9 +57,10 @@ TWENTY_NINTH_BODY = ["tufte-ac", "termesmem-ac"]
 THIRTIETH_BODY = ["tufte-ad", "pandoc-ad"]
 THIRTY_FIRST_BODY = ["tufte-ae", "garamond-ae"]
 THIRTY_SECOND_BODY = ["tufte-af", "libertinus-af"]
+THIRTY_THIRD_BODY = ["tufte-ag", "firamath-ag"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -73,7 +74,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *TWENTY_FIFTH_BODY, *TWENTY_SIXTH_BODY,
                            *TWENTY_SEVENTH_BODY, *TWENTY_EIGHTH_BODY,
                            *TWENTY_NINTH_BODY, *THIRTIETH_BODY, *THIRTY_FIRST_BODY,
-                           *THIRTY_SECOND_BODY}
+                           *THIRTY_SECOND_BODY, *THIRTY_THIRD_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -112,7 +113,8 @@ def test_second_body_per_set_up(corpus, name):
                          + TWENTY_FIRST_BODY + TWENTY_SECOND_BODY + TWENTY_THIRD_BODY + TWENTY_FOURTH_BODY
                          + TWENTY_FIFTH_BODY + TWENTY_SIXTH_BODY + TWENTY_SEVENTH_BODY
                          + TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY + THIRTIETH_BODY
-                         + THIRTY_FIRST_BODY + THIRTY_SECOND_BODY)
+                         + THIRTY_FIRST_BODY + THIRTY_SECOND_BODY
+                         + THIRTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -172,7 +174,12 @@ def test_later_bodies_per_set_up(corpus, name):
     thirty-second's (tufte-af, and libertinus-af, KOMA's scrbook at 10pt with Libertinus text over
     libertinust1math's Type 1 maths under pdfLaTeX: 98 % and 98 % exact when first measured, held to
     the default floor): a prime on a \\sum's index read onto the \\sum, a parenthesis closing a limit
-    under \\max read after the next operator."""
+    under \\max read after the next operator; the
+    thirty-third's (tufte-ag, and firamath-ag, KOMA's report class with Fira Sans and Fira Math under
+    LuaLaTeX: 92 % and 92 % exact when first measured): \\Big\\vert and \\Bigm\\vert read as
+    \\middle|, a cases block of \\dfrac rows, a prime in a subscript (\\alpha_{a'}) read as one after
+    it, an align's \\notag first row read into the numbered row under it, and under the class a side
+    note's display lost to the display beside it."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
