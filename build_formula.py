@@ -1587,13 +1587,22 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             # each glyph of a grown limit goes to the side of the widest gap between the operators'
             # middles (TeX centres each limit on its operator and sets nothing between the two): a
             # bracket closing one limit may stand nearer the other operator's edge
-            bounds = [{id(o): _limits_part(op, o, group) for o in beside} for group in grown]
+            # (over every small glyph on the group's level, those another operator took already too;
+            # for an operator next to this one: one further off parts by nearness, as its limit is
+            # no neighbour of this one's)
+            small = [n for n in nodes if n is not op and n.size < text * LIMIT_SIZE and n.role != "op"]
+            adjacent = [o for o in beside if max(o.x0 - op.x1, op.x0 - o.x1) < text * ADJACENT_OPERATORS]
+            bounds = [{id(o): _limits_part(op, o, _level_with(group, small)) for o in adjacent} for group in grown]
 
             def mine(n: Node) -> bool:
                 k = 0 if n in grown[0] else 1 if n in grown[1] else None
-                if k is None:
-                    return not any(_span_gap(n, o) < _span_gap(n, op) for o in beside)
-                return all((n.cx < bounds[k][id(o)]) == (op.cx < o.cx) for o in beside)
+                for o in beside:
+                    if k is not None and bounds[k].get(id(o)) is not None:
+                        if (n.cx < bounds[k][id(o)]) != (op.cx < o.cx):
+                            return False
+                    elif _span_gap(n, o) < _span_gap(n, op):
+                        return False
+                return True
             apart = [n for n in pool if mine(n)]
             split, _ = _limit_groups(op, apart, nodes, rules, top, bottom, ref, near_x)
             found = [below, above]
@@ -1682,16 +1691,32 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
     return (kept[0], kept[1]), (grown[0], grown[1])
 
 
-def _limits_part(op: Node, other: Node, group: list[Node]) -> float:
+ADJACENT_OPERATORS = 1.5   # em: operators this close side by side have limits that may nearly touch
+LIMITS_APART = 0.1         # em (of the limits): two limits side by side stand at least this far apart
+WIDEST_GAP = 1.5           # ... and their gap is this many times any gap inside either
+
+
+def _level_with(group: list[Node], pool: list[Node]) -> list[Node]:
+    """The glyphs of `pool` on the level of a group (its height overlapped): both operators' limits."""
+    if not group:
+        return []
+    _, _, top, bottom = _box(group)
+    return [n for n in pool if n.top < bottom and n.bottom > top]
+
+
+def _limits_part(op: Node, other: Node, group: list[Node]) -> float | None:
     """Where the limits of two operators side by side part: the middle of the widest gap between
-    the glyphs standing between the operators' middles (between the operators, when none do)."""
+    the glyphs standing between the operators' middles, when it is plainly the widest (limits wider
+    than their operators may touch: then None, and nearness decides)."""
     lo, hi = sorted((op.cx, other.cx))
     between = sorted((n for n in group if lo < n.cx < hi), key=lambda n: n.x0)
-    gaps = [(b.x0 - a.x1, (a.x1 + b.x0) / 2) for a, b in zip(between, between[1:])]
-    if gaps:
-        return max(gaps)[1]
-    left, right = (op, other) if op.cx < other.cx else (other, op)
-    return (left.x1 + right.x0) / 2
+    gaps = sorted(((b.x0 - a.x1, (a.x1 + b.x0) / 2) for a, b in zip(between, between[1:])), reverse=True)
+    if not gaps:
+        return None
+    size = _size(between)
+    if gaps[0][0] < size * LIMITS_APART or (len(gaps) > 1 and gaps[0][0] < gaps[1][0] * WIDEST_GAP):
+        return None
+    return gaps[0][1]
 
 
 def _limits_of_others(rest: list[Node], others: list[Node]) -> bool:
@@ -2282,7 +2307,10 @@ def _scripts(nodes: list[Node]) -> list[Node]:
         while j < len(nodes):
             m = nodes[j]
             lv = _level(m, main, size, out[-1] if out else None)
-            if lv == 0:
+            owner = _prime_owner(m, run, levels) if m.role == "prime" and run else None
+            if owner is not None:
+                lv = levels[owner]
+            elif lv == 0:
                 # a small glyph near the baseline inside a script run is a script's own script (the
                 # i of a \sum_i in an exponent), not a base of this row
                 if not (run and _small(m, size) and m.x0 <= run[widest].x1 + m.size * 0.5):
@@ -2292,13 +2320,6 @@ def _scripts(nodes: list[Node]) -> list[Node]:
                     _, k = heapq.heappop(pending)
                     ended = k if ended < 0 or run[k].x1 >= run[ended].x1 else ended
                 lv = levels[ended if ended >= 0 else widest]
-            elif m.role == "prime" and run and levels[-1] < 0 and m.x0 - run[-1].x1 < m.size * 0.5 and \
-                    _primes_script(m, next((r for r in reversed(run) if r.role != "prime" and r.size > m.size * 1.1),
-                                           run[-1])):
-                # (the second prime of s'' follows the first into the subscript; and a script's letter
-                # keeps its prime over the script's own subscript, \sum_{a'_{i}}: it is the larger glyph
-                # the prime follows, not the smaller one stacked under it)
-                lv = levels[-1]
             run.append(m)
             levels.append(lv)
             heapq.heappush(pending, (m.x1, len(run) - 1))
@@ -2401,6 +2422,25 @@ def _script_primes(row: list[Node]) -> None:
 def _small(n: Node, size: float) -> bool:
     """Set smaller than the row's glyphs (a script's size), the extension font's glyphs aside."""
     return n.size < size * 0.85 and not (n.kind == "sym" and (n.parts.get("ext") or n.role == "op"))
+
+
+def _prime_owner(prime: Node, run: list[Node], levels: list[int]) -> int | None:
+    """The glyph of a subscript run whose own prime this is (x_{t'}), by its index in the run: the
+    larger glyph whose ink the prime goes on from (not a smaller one stacked under it, \sum_{a'_{i}},
+    nor a superscript stacked over the subscript, \alpha_{a'}^{(k)}), or the prime before it (the
+    second prime of s'' follows the first)."""
+    for k in range(len(run) - 1, -1, -1):
+        r = run[k]
+        if levels[k] >= 0:
+            continue
+        if r.role == "prime":
+            if prime.x0 >= r.x0 and prime.x0 - r.x1 < prime.size * 0.5:
+                return k
+            continue
+        if r.size > prime.size * 1.1 and -prime.size * 0.2 <= prime.x0 - r.x1 < prime.size * 0.5 and \
+                _primes_script(prime, r):
+            return k
+    return None
 
 
 def _primes_script(prime: Node, script: Node) -> bool:

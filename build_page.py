@@ -190,8 +190,11 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
             left, right = line.words, []
-        if len(right) == 1 and left and equation_number(right[0].text) and math_share(left) >= MOSTLY_MATHS:
-            left, right = line.words, []    # a full-width display's number, at the full width's edge
+        if len(right) == 1 and left and equation_number(right[0].text) and math_share(left) >= MOSTLY_MATHS \
+                and right[0].size >= layout.body_size * NUMBER_SIZE:
+            # a full-width display's number, at the full width's edge (set in the body's size: a side
+            # note's number beside a limit of the main column's display is the note's)
+            left, right = line.words, []
         if right and any(w.x0 < g[2] and w.x1 > g[0] and (g[1] - FRACTION_RULE_REACH <= line.bottom <= g[3] + 1
                                                           or g[1] - 1 <= line.top <= g[3] + FRACTION_RULE_REACH)
                          for g in bars for w in right):
@@ -203,6 +206,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     return main, margin
 
 
+NUMBER_SIZE = 0.9             # of the body size: an equation number of the text block is set no smaller
 FULL_WIDTH_SPACE = 0.5        # ems: words across the margin's edge this close are one line of full-width text
 FULL_WIDTH_SPREAD = 1.2       # ... or no further apart than this times the line's middle word space left of the edge
 FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left edge
