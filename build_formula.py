@@ -3112,11 +3112,11 @@ def _own_row(words, bars, baseline: float, leading: float) -> str | None:
         k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline))
         if abs(bases[k] - baseline) > size * 0.15 or k not in (0, len(rows) - 1):
             return None
-        marks = []
-        for row in rows:
-            rel = next((n for n in row if n.kind == "sym" and n.role == "rel"), None)
-            marks.append(rel.x0 if rel is not None else None)
-        on_column = None not in marks and max(marks) - min(marks) < 0.5
+        # (set on one relation's column: some relation of every row stands at one x, the first or
+        # not: a row may open with \Longrightarrow before the relation the rows align on)
+        rels = [[n.x0 for n in row if n.kind == "sym" and n.role == "rel"] for row in rows]
+        on_column = all(rels) and any(all(any(abs(x - y) < 0.5 for y in other) for other in rels[1:])
+                                      for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
         if not (on_column or centred):
