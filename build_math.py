@@ -631,10 +631,16 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     if len(line.words) > SENTENCE_OPENING and all(w in worded and not is_math_word(w) for w in opening) and \
             line.text.rstrip()[-1:] in ".:":
         return True       # a sentence, however indented ("for any scalar k, provided k ≠ 0." under a display)
-    if LIST_MARK_RE.fullmatch(first.text) and len(line.words) > SENTENCE_OPENING and all(
-            ITEM_WORD_RE.fullmatch(w.text) and not is_math_word(w) for w in line.words[1:1 + SENTENCE_OPENING]):
+    if list_item_opening(line, SENTENCE_OPENING):
         return True       # a list item's first line: its mark (a bullet the maths font may set), then words
     return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
+
+
+def list_item_opening(line, words: int = 1) -> bool:
+    """A line that opens with a list's mark and, after it, `words` words of the text face."""
+    ws = line.words
+    return len(ws) > max(words, 2) and bool(LIST_MARK_RE.fullmatch(ws[0].text)) and all(
+        ITEM_WORD_RE.fullmatch(w.text) and not is_math_word(w) for w in ws[1:1 + words])
 
 
 def ink_extent(line) -> tuple[float, float]:

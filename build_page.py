@@ -21,7 +21,7 @@ from build_common import Chunk
 from build_glyphs import Line, Page, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FULL_LINE_WORDS, Layout
-from build_math import (ITEM_WORD_RE, LIST_MARK_RE, algorithm_text, display_latex, is_math_word, math_share,
+from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
                          inside, prose_pair)
@@ -305,13 +305,6 @@ def display_row(line: Line, left: float) -> bool:
     """A line of a display: set in from the edge at `left` and mostly maths (the cheap test first);
     not a list item's first line, its mark and then a word ("• Monotonicity: if L ≤ L′ …")."""
     return line.x0 > left + DISPLAY_INDENT_PT and math_share(line.words) >= MOSTLY_MATHS and not list_item_opening(line)
-
-
-def list_item_opening(line: Line) -> bool:
-    """A line that opens with a list's mark and a word of the text face after it."""
-    words = line.words
-    return len(words) > 2 and bool(LIST_MARK_RE.fullmatch(words[0].text)) and \
-        bool(ITEM_WORD_RE.fullmatch(words[1].text)) and not is_math_word(words[1])
 
 
 def _note_prose(lines: list[Line], block: list[Line], page: Page) -> list[str]:

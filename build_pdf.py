@@ -25,7 +25,7 @@ from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
-from build_math import (LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
+from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
                         numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
@@ -368,7 +368,6 @@ class OpenBlock:
 
 INDENT_MATCH = 1.0     # pt: two lines start at one indent
 LIST_ITEM_KINDS = ("exercise", "problem")
-ELLIPSIS_GAP = 0.5     # em: the dots of an ellipsis stand closer than this (a full stop after a matrix's dots does not)
 
 
 def _indent_used(lines: list[Line], line: Line) -> bool:
