@@ -59,9 +59,10 @@ THIRTY_FIRST_BODY = ["tufte-ae", "garamond-ae"]
 THIRTY_SECOND_BODY = ["tufte-af", "libertinus-af"]
 THIRTY_THIRD_BODY = ["tufte-ag", "firamath-ag"]
 THIRTY_FOURTH_BODY = ["tufte-ah", "iwona-ah"]
+THIRTY_FIFTH_BODY = ["tufte-ai", "mathastext-ai"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -75,7 +76,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *TWENTY_FIFTH_BODY, *TWENTY_SIXTH_BODY,
                            *TWENTY_SEVENTH_BODY, *TWENTY_EIGHTH_BODY,
                            *TWENTY_NINTH_BODY, *THIRTIETH_BODY, *THIRTY_FIRST_BODY,
-                           *THIRTY_SECOND_BODY, *THIRTY_THIRD_BODY, *THIRTY_FOURTH_BODY}
+                           *THIRTY_SECOND_BODY, *THIRTY_THIRD_BODY, *THIRTY_FOURTH_BODY,
+                           *THIRTY_FIFTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -115,7 +117,8 @@ def test_second_body_per_set_up(corpus, name):
                          + TWENTY_FIFTH_BODY + TWENTY_SIXTH_BODY + TWENTY_SEVENTH_BODY
                          + TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY + THIRTIETH_BODY
                          + THIRTY_FIRST_BODY + THIRTY_SECOND_BODY
-                         + THIRTY_THIRD_BODY + THIRTY_FOURTH_BODY)
+                         + THIRTY_THIRD_BODY + THIRTY_FOURTH_BODY
+                         + THIRTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -190,7 +193,17 @@ def test_later_bodies_per_set_up(corpus, name):
     display sums, products, integrals and unions as X, Y, Z and [, radicals as p, q, r, \\bigl and
     \\Bigl delimiters lost or read as letters (h i, n o), a wide hat as c, an overbrace's pieces as
     z } | {, a cases brace as ( with its rows lost; and its calligraphic capitals (glyphs named
-    F.kali) as plain letters."""
+    F.kali) as plain letters; the thirty-fifth's (tufte-ai, and mathastext-ai, the
+    article class at 11pt under pdfLaTeX with Charter text and mathastext, which sets the maths letters
+    and digits in the text font while the symbols and big operators stay Computer Modern's: 89 % and
+    76 % exact when first measured): an array's \\hline dropped, \\Bigm| read as \\middle|, a cases
+    block of \\dfrac rows, \\dotsb read as \\cdots, \\mathbin{\\triangle} read bare, and an \\overbrace
+    over three sums whose lower limits fall out of it into a row of their own, with \\frac{\\log m}{2}
+    read as \\log 2m; under mathastext also two displays too wide for their number (it drops below
+    them) served as the page's text, a multline's first row lost, a vmatrix's cells scrambled, a
+    product's superscript and two integrals' limits lifted into rows of their own, a subscript's own
+    subscript flattened, \\bigm| read as |, \\binom read as a pmatrix, and, unseen by the judge, every
+    maths italic letter (Charter Italic) served as \\mathrm and letter subscripts as \\operatorname{ijk}."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -212,7 +225,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.995) if name in TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY else (0.90, 0.99) if name in THIRTIETH_BODY else \
         (0.95, 0.995) if name in THIRTY_FIRST_BODY + THIRTY_SECOND_BODY else \
         (0.85, 0.99) if name in THIRTY_THIRD_BODY else (0.25, 0.905) if name == "iwona-ah" else \
-        (0.85, 0.98) if name in THIRTY_FOURTH_BODY else (0.75, 0.98)
+        (0.85, 0.98) if name in THIRTY_FOURTH_BODY else \
+        (0.70, 0.96) if name == "mathastext-ai" else (0.80, 0.985) if name in THIRTY_FIFTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
