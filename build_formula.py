@@ -1101,8 +1101,9 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     """Structures from the inside out: each becomes one node holding its parts (read recursively)."""
     columns = [r for r in rules if upright(r)]
     # a horizontal rule an upright one crosses is an array's (\hline), never a fraction's bar
-    rules = [r for r in rules if not upright(r) and not any(r[0] < c[0] < r[2] and c[1] - 1 <= r[1] <= c[3] + 1
-                                                            for c in columns)]
+    crossed = [r for r in rules if not upright(r) and any(r[0] < c[0] < r[2] and c[1] - 1 <= r[1] <= c[3] + 1
+                                                          for c in columns)]
+    rules = [r for r in rules if not upright(r) and r not in crossed]
     drawn = rules                  # every horizontal rule, whatever takes it below
     nodes = _words(nodes)
     nodes, rules = _braces(nodes, rules)
@@ -1112,7 +1113,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     nodes, rules = _fractions(nodes, rules)
     nodes, rules = _lines(nodes, rules)
     nodes = _limits(nodes)
-    nodes = _delimited(nodes, columns, drawn)
+    nodes = _delimited(nodes, columns, drawn, crossed)
     return nodes
 
 
@@ -1127,9 +1128,9 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     if not pieces:
         return nodes, rules
     text = _size(nodes)
-    top_of = min(n.top for n in pieces) - 1
-    bottom_of = max(n.bottom for n in pieces) + 1
-    flat = [r for r in rules if top_of <= r[1] and r[3] <= bottom_of and r[3] - r[1] < text * 0.2]
+    # (the straight runs between a brace's pieces: thin rules on the level of a piece, not a fraction's
+    # bar between an overbrace and an underbrace)
+    flat = [r for r in rules if r[3] - r[1] < text * 0.2 and any(n.top - 1 <= r[1] and r[3] <= n.bottom + 1 for n in pieces)]
     items = sorted([(n.x0, n.x1, n.top, n.bottom, n) for n in pieces] + [(r[0], r[2], r[1], r[3], r) for r in flat],
                    key=lambda t: t[0])
     # one run: items on one level, each touching the next; or an end and the middle (tips hooked
@@ -1172,14 +1173,19 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         # the body reaches a row's height from the brace, or past a fraction's bar within the brace's
         # span to the fraction's far part (main is then the near part's baseline)
         bars = [r for r in rules if r not in flat and x0 - 1 <= r[0] and r[2] <= x1 + 1]
+        # (and past the foot or the head of a big operator in it, by its limits' height)
+        tall_ops = [n for n in inside if n.kind == "sym" and n.role == "op" and n.height > text * 1.2
+                    and (n.top >= bottom - 0.5 if over else n.bottom <= top + 0.5)]
         if over:
-            far = max([main + text * 0.5] + [r[3] + text * 1.5 for r in bars if bottom < r[1] < main + text * 0.5])
-            body = [n for n in inside if n.top >= bottom - 0.5 and n.top < far]
+            far = max([main + text * 0.5] + [r[3] + text * 1.5 for r in bars if bottom < r[1] < main + text * 0.5]
+                      + [o.bottom + text * LIMIT_REACH for o in tall_ops if o.top < main + text * 0.5])
+            body = [n for n in inside if n.top >= bottom - 0.5 and n.top < far and n.cy < far]
             seed = [n for n in pool if n.size < text * 0.92 and n.bottom <= top + 0.5 and top - n.bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
         else:
-            far = min([main - text * 1.5] + [r[1] - text * 1.5 for r in bars if main - text * 1.5 < r[3] < top])
-            body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > far]
+            far = min([main - text * 1.5] + [r[1] - text * 1.5 for r in bars if main - text * 1.5 < r[3] < top]
+                      + [o.top - text * LIMIT_REACH for o in tall_ops if o.bottom > main - text * 1.5])
+            body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > far and n.cy > far]
             seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
         note = _grow_limit([n for n in seed if n not in body], [n for n in pool if n.size < text * 0.92 and n not in body])
@@ -1199,6 +1205,9 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     if not made:
         return nodes, rules
     return [n for n in nodes if id(n) not in gone] + made, [r for r in rules if r not in used_rules]
+
+
+LIMIT_REACH = 0.75   # em: a big operator's limit starts within this of its foot (or ends within it of its head)
 
 
 def _inside(n: Node, x0: float, x1: float, pad: float) -> bool:
@@ -1676,6 +1685,7 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
             if o is not op and o.role == "op" and o.kind in ("sym", "word")]
     above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
              and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)
+             and not _hangs_from_rule(n, rules, top - n.bottom)
              and not any(foot < bottom and o.x0 - 1 <= n.cx <= o.x1 + 1 and n.top - foot < top - n.bottom
                          for o, foot in feet)]
     below = _grow_limit(below, pool)
@@ -1770,6 +1780,15 @@ def _rule_between(rules, upper: Node, lower: Node) -> bool:
     across a fraction's rule to be an operator's limit."""
     x0, x1 = max(upper.x0, lower.x0), min(upper.x1, lower.x1)
     return any(r[0] <= x1 and r[2] >= x0 and upper.cy < r[1] < lower.cy for r in rules)
+
+
+def _hangs_from_rule(n: Node, rules, clearance: float) -> bool:
+    """Whether a glyph hangs from a rule over it (a fraction's denominator, under its bar) closer than
+    it clears the operator beneath it: a cases row's fraction over the next row's \\log is no limit."""
+    return any(r[0] - 1 <= n.x0 and n.x1 <= r[2] + 1 and 0 <= n.top - r[3] < clearance * HUGGED_RULE for r in rules)
+
+
+HUGGED_RULE = 0.5   # a part nearer its bar than half its clearance over the operator below is the bar's
 
 
 def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
@@ -1886,10 +1905,12 @@ def _cells_by_gap(nodes: list[Node], size: float) -> list[list[Node]]:
     return cells
 
 
-def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] = ()) -> list[Node]:
+def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] = (),
+               hlines: list[tuple] = ()) -> list[Node]:
     """Rows between two tall matching delimiters are a matrix (an array, where upright rules
-    divide its columns); rows after an opening brace that nothing closes are `cases`; small parts
-    in parentheses, a text-style binomial (`rules`: the formula's horizontal rules)."""
+    divide its columns, with an \\hline where a rule they cross runs between two rows); rows after an
+    opening brace that nothing closes are `cases`; small parts in parentheses, a text-style binomial
+    (`rules`: the formula's other horizontal rules)."""
     size = _size(nodes)
     nodes = _small_binomials(nodes, size, rules)
     tall = sorted((n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6),
@@ -1921,6 +1942,12 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             made.append(node)
             continue
         rows = _matrix_rows(between, size)
+        if len(rows) == 1 and (left.ch, partner.ch) in (("(", ")"), ("[", "]")) and _row_vector(rows[0], between, size):
+            cells = [[_scripts(c) for c in _cells(rows[0], between, size)]]
+            made.append(_composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
+                                   right=partner.ch, spec=None))
+            used.update(id(n) for n in [left, partner] + between)
+            continue
         if len(rows) < 2:
             # \left … \right around one row: a fence as tall as the pair between them is \middle (and
             # the pair is written \left … \right, without which \middle does not parse)
@@ -1944,8 +1971,13 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         if _binomial(cells, left, partner):
             node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
         else:
+            spec = _column_spec(cells, columns, left, partner)
+            # (TeX draws an \hline at the row's strut depth: a subscript's ink may reach it)
+            ruled = {k for k in range(len(rows) - 1) if spec and any(
+                left.x1 <= r[0] + 1 and r[2] <= partner.x0 + 1 and _main_base(rows[k]) < r[1] <= min(n.top for n in rows[k + 1]) + 1
+                for r in hlines)}
             node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
-                              right=partner.ch, spec=_column_spec(cells, columns, left, partner))
+                              right=partner.ch, spec=spec, hlines=ruled)
         used.update(id(n) for n in [left, partner] + between)
         made.append(node)
     # a closing brace nothing opens, after rows on two or more baselines: what it closes (rcases, or
@@ -1962,6 +1994,19 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         made.append(_composite("rcases", [right] + between, right.base, size, rows=cells))
         used.update(id(n) for n in [right] + between)
     return [n for n in nodes if id(n) not in used] + made
+
+
+def _row_vector(row: list[Node], between: list[Node], size: float) -> bool:
+    """Whether one row between tall delimiters is a matrix of one row (a row vector): cells apart by
+    an array's column gap (twice \\arraycolsep, most of an em), none opening or closing with an
+    operator, a relation or punctuation (a gap that wide beside them is a \\quad between parts)."""
+    cells = [sorted(c, key=lambda n: n.x0) for c in _cells(row, between, size) if c]
+    if len(cells) < 2:
+        return False
+    for a, b in zip(cells, cells[1:]):
+        if b[0].x0 - max(n.x1 for n in a) < size * QUAD_GAP:
+            return False
+    return not any(n.kind == "sym" and n.role in ("rel", "bin", "punct") for c in cells for n in (c[0], c[-1]))
 
 
 def _delimiter_pairs(tall: list[Node], size: float) -> dict[int, Node]:
@@ -2560,7 +2605,7 @@ def _tex(n: Node) -> list[str]:
         env = {("(", ")"): "pmatrix", ("[", "]"): "bmatrix", ("|", "|"): "vmatrix", ("‖", "‖"): "Vmatrix",
                ("{", "}"): "Bmatrix"}.get((_DOUBLE_BARS.get(n.parts["left"], n.parts["left"]),
                                             _DOUBLE_BARS.get(n.parts["right"], n.parts["right"])))
-        body = _rows_tex(n.parts["rows"])
+        body = _rows_tex(n.parts["rows"], n.parts.get("hlines", ()))
         if n.parts.get("spec"):
             return [r"\left" + _delim(n.parts["left"]), r"\begin{array}{" + n.parts["spec"] + "}", *body,
                     r"\end{array}", r"\right" + _delim(n.parts["right"])]
@@ -2619,7 +2664,8 @@ def _display_fractions(rows: list[list[list[Node]]], size: float) -> bool:
                for row in rows for cell in row for c in cell)
 
 
-def _rows_tex(rows: list[list[list[Node]]]) -> list[str]:
+def _rows_tex(rows: list[list[list[Node]]], ruled=()) -> list[str]:
+    """Rows of cells, `&` between cells and `\\\\` between rows (an `\\hline` after those in `ruled`)."""
     out: list[str] = []
     for k, row in enumerate(rows):
         for c, cell in enumerate(row):
@@ -2631,6 +2677,8 @@ def _rows_tex(rows: list[list[list[Node]]]) -> list[str]:
             out += tex
         if k + 1 < len(rows):
             out.append(r"\\")
+            if k in ruled:
+                out.append(r"\hline")
     return out
 
 
