@@ -1,0 +1,337 @@
+"""Write the content key of one of our layout books (tests/layouts) from its LaTeX source, for
+../shared/tools/content_score.py.
+
+    python tests/eval/layout_content_key.py monograph > /tmp/monograph-content.json
+    python ../shared/tools/content_score.py http://127.0.0.1:8001 /tmp/monograph-content.json
+
+The key holds every numbered statement of the book: every environment its preamble declares with
+\\newtheorem or tcolorbox's \\newtcbtheorem (definitions, theorems, lemmas, examples; amsthm's proof is
+none), with its type, its number, its title (the optional argument, or a framed theorem's title) and its
+PDF page, and its body as Markdown with `$…$` maths, the way tests/eval/content_key.py writes the
+sample book's.  The body is what LaTeX prints of it:
+
+  * numbers are counted as LaTeX counts them (sections, chapters, theorem counters shared or reset by
+    \\newtheorem's arguments, equations, footnotes) and, where the book has a NAME-labels.txt (which
+    LaTeX wrote from the .aux), checked against it in order, the PDF page taken from it; a book without
+    one gets each statement's page from pdftotext, the first page printing its head;
+  * a numbered display is `$$…$$ (N)` with the number LaTeX printed, an unnumbered one `$$…$$`;
+  * a footnote's mark stays where LaTeX prints it (`$^{N}$`) and its text follows the statement's last
+    paragraph as `N text` (LaTeX sets it at the foot of the page, apart from the statement's lines);
+  * a list item opens a line `1.`; a drawing (tikzpicture) is no text of the statement and is left out;
+  * the book's own macros are expanded: \\newcommand bodies with their arguments, and a \\loop … \\repeat
+    counted up to an argument (the \\filler of our layouts) as its text printed that many times.
+
+It reads our own source, so the key is independent of the builder.  handout.tex holds no numbered
+statement (its key is empty).  article-scan.pdf is article.tex printed, scanned and read by OCR: its
+key is article's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+LAYOUTS = Path(__file__).resolve().parents[2] / "tests" / "layouts"
+# book -> (main source, labels file or None); the PDF is tests/layouts/BOOK.pdf
+BOOKS = {
+    "monograph": ("monograph.tex", "monograph-labels.txt"),
+    "chapter": ("chapter.tex", "chapter-labels.txt"),
+    "article": ("article.tex", "article-labels.txt"),
+    "article-scan": ("article.tex", "article-labels.txt"),
+    "multicol": ("multicol.tex", "multicol-labels.txt"),
+    "frame": ("frame.tex", None),
+    "drawing": ("drawing.tex", None),
+    "handout": ("handout.tex", None),
+}
+
+COMMENT_RE = re.compile(r"(?<!\\)%.*")
+INPUT_RE = re.compile(r"\\(?:input|include)\{([^}]*)\}")
+# \newtheorem{env}[shared counter]{Name}[reset by]
+NEWTHEOREM_RE = re.compile(r"\\newtheorem\{(\w+)\}(?:\[(\w+)\])?\{([^}]*)\}(?:\[(\w+)\])?")
+# \newtcbtheorem[number within=section]{env}{Name}{options}{label prefix}
+NEWTCB_RE = re.compile(r"\\newtcbtheorem(?:\[([^\]]*)\])?\{(\w+)\}\{([^}]*)\}")
+NEWCOMMAND_RE = re.compile(r"\\newcommand\{?(\\[A-Za-z]+)\}?(?:\[(\d)\])?")
+NUMBERWITHIN_RE = re.compile(r"\\numberwithin\{equation\}\{(\w+)\}")
+LOOP_RE = re.compile(r"\\loop\\ifnum\\(\w+)<#1.*?\\advance\\\1 by 1(.*?)\\repeat", re.S)
+REFERENCE_RE = re.compile(r"\\(eq)?ref\{([^}]*)\}")
+LABEL_RE = re.compile(r"\\label\{([^}]*)\}")
+WRAPPER_RE = re.compile(r"\\(?:emph|textbf|textit|texttt|textsc|mbox)\{([^{}]*)\}")
+DROPPED_RE = re.compile(r"\\(?:index)\{[^}]*\}|\\(?:medskip|smallskip|bigskip|noindent|par|centering)\b"
+                        r"|\\(?:begin|end)\{(?:center|flushleft|flushright)\}")
+DISPLAY_RE = re.compile(r"\\begin\{(equation\*?|align\*|gather\*|multline\*)\}(.*?)\\end\{\1\}|\\\[(.*?)\\\]", re.S)
+DRAWING_RE = re.compile(r"\\begin\{tikzpicture\}.*?\\end\{tikzpicture\}", re.S)
+# the events that move LaTeX's counters, in document order
+EVENT_RE = re.compile(r"\\(chapter|section)(\*?)\{|\\setcounter\{(\w+)\}\{(\d+)\}|\\begin\{(\w+\*?)\}|\\footnote\{")
+MULTI_ROW = ("align", "gather", "multline", "eqnarray", "flalign", "alignat")
+
+
+# --------------------------------------------------------------------------- the source
+def source(main: str) -> str:
+    """The document as LaTeX reads it: comments dropped, \\input files in place."""
+    def read(name: str) -> str:
+        path = LAYOUTS / (name if name.endswith(".tex") else name + ".tex")
+        text = "\n".join(COMMENT_RE.sub("", line) for line in path.read_text().splitlines())
+        return INPUT_RE.sub(lambda m: read(m.group(1)), text)
+    return read(main)
+
+
+def balanced(text: str, start: int, open_: str = "{", close: str = "}") -> tuple[str, int]:
+    """The argument in braces (or brackets) opening at text[start] and the index after it."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == open_:
+            depth += 1
+        elif text[i] == close:
+            depth -= 1
+            if depth == 0:
+                return text[start + 1:i], i + 1
+    raise ValueError("unbalanced braces")
+
+
+def skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\n":
+        at += 1
+    return at
+
+
+# --------------------------------------------------------------------------- the preamble
+def theorems(preamble: str) -> dict[str, dict]:
+    """env -> {name, counter (whose number it takes: its own or the one it shares), within (the counter
+    that resets its own), tcb (a tcolorbox theorem: title and label as arguments)}."""
+    out = {}
+    for m in NEWTHEOREM_RE.finditer(preamble):
+        env, shared, name, within = m.groups()
+        out[env] = {"name": name, "counter": shared or env, "within": within, "tcb": False}
+    for m in NEWTCB_RE.finditer(preamble):
+        options, env, name = m.groups()
+        within = re.search(r"number within=(\w+)", options or "")
+        out[env] = {"name": name, "counter": env, "within": within and within.group(1), "tcb": True}
+    return out
+
+
+def macros(preamble: str) -> dict[str, tuple[int, str]]:
+    """\\name -> (number of arguments, body) of the preamble's \\newcommand's."""
+    out = {}
+    for m in NEWCOMMAND_RE.finditer(preamble):
+        body, _ = balanced(preamble, skip_space(preamble, m.end()))
+        out[m.group(1)] = (int(m.group(2) or 0), body)
+    return out
+
+
+def expand(text: str, defs: dict[str, tuple[int, str]]) -> str:
+    """The book's macros expanded: arguments substituted; a \\loop counted to #1 printed #1 times."""
+    for name, (nargs, body) in defs.items():
+        pattern = re.compile(re.escape(name) + r"(?![A-Za-z])")
+        while (m := pattern.search(text)) is not None:
+            at, args = m.end(), []
+            for _ in range(nargs):
+                arg, at = balanced(text, skip_space(text, at))
+                args.append(arg)
+            loop = LOOP_RE.search(body)
+            if loop and args:
+                printed = " ".join([loop.group(2).strip()] * int(args[0])) + "\n\n"
+            else:
+                printed = body
+                for i, arg in enumerate(args, 1):
+                    printed = printed.replace(f"#{i}", arg)
+            text = text[:m.start()] + printed + text[at:]
+    return text
+
+
+# --------------------------------------------------------------------------- counting as LaTeX does
+class Counters:
+    """LaTeX's counters for the events the layouts use, each printed with the counters above it."""
+
+    def __init__(self, book_class: bool, theorem_envs: dict[str, dict], equation_within: str | None):
+        self.values: dict[str, int] = {}
+        self.parent = {"section": "chapter" if book_class else None, "chapter": None,
+                       "equation": equation_within or ("chapter" if book_class else None),
+                       "footnote": "chapter" if book_class else None}
+        for env, t in theorem_envs.items():
+            if t["counter"] == env:
+                self.parent[env] = t["within"]
+
+    def step(self, name: str) -> None:
+        self.values[name] = self.values.get(name, 0) + 1
+        for child, parent in self.parent.items():
+            if parent == name:
+                self.values[child] = 0
+
+    def number(self, name: str) -> str:
+        parent = self.parent.get(name) if name != "footnote" else None   # \thefootnote: its own count
+        own = str(self.values.get(name, 0))
+        return f"{self.number(parent)}.{own}" if parent else own
+
+
+def walk(document: str, envs: dict[str, dict], book_class: bool, equation_within: str | None):
+    """The numbered things in document order: (kind, number, start of the thing in `document`), where
+    kind is a statement environment, "equation" or "footnote"; and label -> (kind, number)."""
+    counters = Counters(book_class, envs, equation_within)
+    things, labels, last = [], {}, None
+    for m in EVENT_RE.finditer(document):
+        unit, starred, setname, setvalue, env = m.groups()
+        if unit and starred:
+            continue
+        if unit:
+            counters.step(unit)
+            last = (unit, counters.number(unit))
+        elif setname:
+            counters.values[setname] = int(setvalue)
+        elif env in envs:
+            counters.step(envs[env]["counter"])
+            last = (env, counters.number(envs[env]["counter"]))
+            things.append((env, last[1], m.start()))
+        elif env == "equation":
+            body = document[m.end():document.index(r"\end{equation}", m.end())]
+            if r"\nonumber" in body or r"\notag" in body:
+                continue
+            counters.step("equation")
+            last = ("equation", counters.number("equation"))
+            things.append((*last, m.start()))
+        elif env and env.rstrip("*") in MULTI_ROW and not env.endswith("*"):
+            raise NotImplementedError(f"numbering rows of {env} is not written yet")
+        elif m.group(0) == r"\footnote{":
+            counters.step("footnote")
+            things.append(("footnote", counters.number("footnote"), m.start()))
+            continue
+        else:
+            continue
+        # a \label right after the thing (before the next event) names it
+        following = EVENT_RE.search(document, m.end())
+        label = LABEL_RE.search(document, m.end(), following.start() if following else len(document))
+        if label and last:
+            labels[label.group(1)] = last
+    return things, labels
+
+
+def read_labels(name: str) -> list[tuple[str, str, int]]:
+    """NAME-labels.txt: (kind, number, PDF page) of each numbered label, in LaTeX's order."""
+    out = []
+    for line in (LAYOUTS / name).read_text().splitlines():
+        kind, number, _, pdf_page, _ = line.split("|")
+        out.append((kind, number, int(pdf_page)))
+    return out
+
+
+def pdf_pages(pdf: Path) -> list[str]:
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    return text.split("\f")
+
+
+def page_of(head: str, pages: list[str]) -> int:
+    """The first PDF page that prints the head (words joined across any run of spaces)."""
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in head.split()) + r"(?![\d.]*\d)")
+    for i, page in enumerate(pages, 1):
+        if pattern.search(page):
+            return i
+    raise LookupError(f"{head!r} is printed on no page")
+
+
+# --------------------------------------------------------------------------- Markdown
+def markdown(tex: str, labels: dict, equations: list[str], footnotes: list[str]) -> str:
+    """A statement's LaTeX as the Markdown a reader sees: maths kept, references as printed numbers,
+    numbered displays followed by their numbers, footnote marks in place and the notes at the end."""
+    def reference(m: re.Match) -> str:
+        target = labels.get(m.group(2))
+        if target is None:
+            return ""
+        return f"({target[1]})" if m.group(1) else target[1]
+
+    numbers = iter(equations)
+
+    def display(m: re.Match) -> str:
+        if m.group(1) == "equation":
+            return "\n$$" + LABEL_RE.sub("", m.group(2)).strip() + f"$$ ({next(numbers)})\n"
+        return "\n$$" + (m.group(2) if m.group(1) else m.group(3)).strip() + "$$\n"
+
+    text = DRAWING_RE.sub(" ", tex)
+    notes = []
+    while (at := text.find(r"\footnote{")) >= 0:
+        note, end = balanced(text, at + len(r"\footnote"))
+        mark = footnotes[len(notes)]
+        notes.append(f"{mark} {note.strip()}")
+        text = text[:at] + f"$^{{{mark}}}$" + text[end:]
+    text = "\n\n".join([text] + notes)
+    text = REFERENCE_RE.sub(reference, text)
+    text = DISPLAY_RE.sub(display, text)
+    text = LABEL_RE.sub(" ", text)
+    text = lists(text)
+    text = DROPPED_RE.sub(" ", text)
+    for _ in range(3):   # nested wrappers, innermost first
+        text = WRAPPER_RE.sub(r"\1", text)
+    text = text.replace("~", " ").replace("---", "—").replace("--", "–").replace("``", "“").replace("''", "”")
+    text = text.replace(r"\_", "_").replace(r"\%", "%").replace(r"\&", "&")
+    text = re.sub(r"[ \t]+", " ", text)
+    return re.sub(r"\n\s*\n\s*", "\n\n", text).strip()
+
+
+def lists(text: str) -> str:
+    """enumerate items as "1." lines, itemize items as "-" lines (one level, as the layouts nest them)."""
+    def items(m: re.Match) -> str:
+        parts = re.split(r"\\item\b", m.group(2))[1:]
+        marks = [f"{i}." for i in range(1, len(parts) + 1)] if m.group(1) == "enumerate" else ["-"] * len(parts)
+        return "\n" + "\n".join(f"{mark} {part.strip()}" for mark, part in zip(marks, parts)) + "\n"
+    return re.sub(r"\\begin\{(enumerate|itemize)\}(.*?)\\end\{\1\}", items, text, flags=re.S)
+
+
+# --------------------------------------------------------------------------- the key
+def statement(document: str, start: int, env: str, tcb: bool) -> tuple[str, str]:
+    """(title, body) of the environment opening at document[start]."""
+    at = start + len(r"\begin{" + env + "}")
+    title = ""
+    if tcb:   # \begin{theorem}{Title}{label}
+        title, at = balanced(document, skip_space(document, at))
+        _, at = balanced(document, skip_space(document, at))
+    elif document[skip_space(document, at)] == "[":
+        title, at = balanced(document, skip_space(document, at), "[", "]")
+    end = document.index(r"\end{" + env + "}", at)
+    return title, document[at:end]
+
+
+def content_key(name: str) -> dict:
+    """The content key of layout book `name` (a key of BOOKS), in content_score.py's format."""
+    main, labels_file = BOOKS[name]
+    text = source(main)
+    preamble, _, document = text.partition(r"\begin{document}")
+    envs = theorems(preamble)
+    document = expand(document, macros(preamble))
+    within = NUMBERWITHIN_RE.search(preamble)
+    book_class = re.search(r"\\documentclass(?:\[[^\]]*\])?\{(book|report)\}", preamble) is not None
+    things, labels = walk(document, envs, book_class, within and within.group(1))
+    numbered = [(kind, number) for kind, number, _ in things if kind != "footnote"]
+    if labels_file:
+        # the labels file lists what carries a \label: our layouts label every numbered equation and
+        # statement, so LaTeX's list and our count must agree one to one (else no key rather than a guess)
+        written = [(kind, number, page) for kind, number, page in read_labels(labels_file)
+                   if kind in envs or kind == "equation"]
+        if [(k, n) for k, n, _ in written] != numbered:
+            raise ValueError(f"{name}: our count {numbered} is not LaTeX's {written}")
+        pages = iter(page for _, _, page in written)
+        page_at = {(k, n, s): next(pages) for k, n, s in things if k != "footnote"}
+    else:
+        printed = pdf_pages(LAYOUTS / f"{name}.pdf")
+        page_at = {(k, n, s): page_of(f"{envs[k]['name']} {n}", printed) for k, n, s in things if k in envs}
+    statements = []
+    for kind, number, start in things:
+        if kind not in envs:
+            continue
+        title, body = statement(document, start, kind, envs[kind]["tcb"])
+        end = document.index(r"\end{" + kind + "}", start)
+        inside = [(k, n) for k, n, s in things if start < s < end]
+        equations = [n for k, n in inside if k == "equation"]
+        footnotes = [n for k, n in inside if k == "footnote"]
+        statements.append({"type": kind, "number": number, "title": markdown(title, labels, [], []),
+                           "text": markdown(body, labels, equations, footnotes),
+                           "pdf_page": page_at[(kind, number, start)]})
+    return {"formulas": [], "statements": statements}
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in BOOKS:
+        sys.exit(f"usage: layout_content_key.py {{{','.join(BOOKS)}}}")
+    json.dump(content_key(sys.argv[1]), sys.stdout, indent=1, ensure_ascii=False)
+    sys.stdout.write("\n")
