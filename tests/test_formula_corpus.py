@@ -60,10 +60,11 @@ THIRTY_SECOND_BODY = ["tufte-af", "libertinus-af"]
 THIRTY_THIRD_BODY = ["tufte-ag", "firamath-ag"]
 THIRTY_FOURTH_BODY = ["tufte-ah", "iwona-ah"]
 THIRTY_FIFTH_BODY = ["tufte-ai", "mathastext-ai"]
+THIRTY_SIXTH_BODY = ["tufte-aj", "classicthesis-aj"]
 THIRTY_SEVENTH_BODY = ["tufte-ak", "acmart-ak"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "ak": 61}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -78,7 +79,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *TWENTY_SEVENTH_BODY, *TWENTY_EIGHTH_BODY,
                            *TWENTY_NINTH_BODY, *THIRTIETH_BODY, *THIRTY_FIRST_BODY,
                            *THIRTY_SECOND_BODY, *THIRTY_THIRD_BODY, *THIRTY_FOURTH_BODY,
-                           *THIRTY_FIFTH_BODY, *THIRTY_SEVENTH_BODY}
+                           *THIRTY_FIFTH_BODY, *THIRTY_SIXTH_BODY, *THIRTY_SEVENTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -119,7 +120,7 @@ def test_second_body_per_set_up(corpus, name):
                          + TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY + THIRTIETH_BODY
                          + THIRTY_FIRST_BODY + THIRTY_SECOND_BODY
                          + THIRTY_THIRD_BODY + THIRTY_FOURTH_BODY
-                         + THIRTY_FIFTH_BODY + THIRTY_SEVENTH_BODY)
+                         + THIRTY_FIFTH_BODY + THIRTY_SIXTH_BODY + THIRTY_SEVENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -205,6 +206,16 @@ def test_later_bodies_per_set_up(corpus, name):
     product's superscript and two integrals' limits lifted into rows of their own, a subscript's own
     subscript flattened, \\bigm| read as |, \\binom read as a pmatrix, and, unseen by the judge, every
     maths italic letter (Charter Italic) served as \\mathrm and letter subscripts as \\operatorname{ijk};
+    the thirty-sixth's (tufte-aj, and classicthesis-aj, KOMA's report class at 11pt under pdfLaTeX
+    with the classicthesis style's defaults: Palatino text with old-style figures, so that the
+    equation numbers print in old-style digits, over mathpazo's Pazo Math, numbered by chapter: 95 %
+    and 95 % exact when first measured, nothing missing or empty, all 66 numbers read): an array's
+    column spec the judge counts as maths (the reader writes the bmatrix it prints as), an \\overbrace
+    over a \\sum whose lower limit's = is read out of the limit and after the brace, and an
+    \\underbrace under a \\sum whose upper limit \\log_{b} n - 1 is read as a \\log raised before the
+    \\sum and bn - 1, the brace lost to loose pieces and its label set in a row of its own; unseen by
+    the judge, under the class \\phi and \\epsilon served as \\varphi and \\varepsilon, and \\text words in
+    a theorem's italic run into the letters beside them (\\text{if } f(n) served as iff(n));
     the thirty-seventh's (body-ak.tex, a search appendix and a chapter on online planning for a
     grocer's delivery vans, written to fit a two-column page; tufte-ak, and acmart-ak, the ACM's
     master article class as a sigconf paper sets it, two columns at 9 pt under pdfLaTeX with Linux
@@ -239,6 +250,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.85, 0.99) if name in THIRTY_THIRD_BODY else (0.25, 0.905) if name == "iwona-ah" else \
         (0.85, 0.98) if name in THIRTY_FOURTH_BODY else \
         (0.70, 0.96) if name == "mathastext-ai" else (0.80, 0.985) if name in THIRTY_FIFTH_BODY else \
+        (0.90, 0.985) if name in THIRTY_SIXTH_BODY else \
         (0.70, 0.975) if name == "acmart-ak" else (0.90, 0.985) if name in THIRTY_SEVENTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
