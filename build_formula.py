@@ -1685,11 +1685,12 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
             if o is not op and o.role == "op" and o.kind in ("sym", "word")]
     above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
              and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)
-             and not _hangs_from_rule(n, rules, top - n.bottom)
              and not any(foot < bottom and o.x0 - 1 <= n.cx <= o.x1 + 1 and n.top - foot < top - n.bottom
                          for o, foot in feet)]
     below = _grow_limit(below, pool)
     above = _grow_limit(above, pool)
+    if above and any(_hangs_from_rule(n, rules, top - max(m.bottom for m in above)) for n in above):
+        above = []
     # a group that goes on from a neighbour's script is that script (an exponent over the
     # operator of the row below), not a limit; limits are centred on the operator
     grown = []

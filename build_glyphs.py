@@ -454,6 +454,87 @@ def describe_font(name: str, flags: int, weight: int) -> Font:
     return Font(base, bold, italic, mono, font_encoding(base), not maths)
 
 
+# A font's own dictionary in the PDF may re-encode it with a /Differences array of glyph names, which
+# PDFium reads only to find Unicode: where a name means nothing to it (TeX's "summationdisplay",
+# "parenleftBig") it gives the code back.  One Type 1 program may be embedded once and printed through
+# several such dictionaries under one name (a family whose maths fonts are drawn in its text font's
+# program: Iwona's "Iwona-Regular" prints text, maths digits and the big operators).  PDFium shows no
+# dictionary, so the arrays are read here from the file: its objects, plain or packed in object streams.
+_OBJECT_HEAD = re.compile(rb"(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+obj\b")
+_FONT_DICT = re.compile(rb"/Type[ \t\r\n]*/Font\b")
+_BASE_FONT = re.compile(rb"/BaseFont[ \t\r\n]*/([^ \t\r\n/\[\]<>()]{1,127})")
+_ENCODING_REF = re.compile(rb"/Encoding[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
+_DIFFERENCES = re.compile(rb"/Differences[ \t\r\n]*\[([^\]]{0,60000})\]")
+_DIFFERENCE_ITEM = re.compile(rb"(\d{1,3})|/([^ \t\r\n/\[\]<>()]{1,127})")
+_STREAM_START = re.compile(rb"stream\r?\n")
+OBJECT_SCAN_LIMIT = 200_000_000   # bytes: a file larger than this is not scanned for font dictionaries
+
+
+@lru_cache(maxsize=2)
+def pdf_font_encodings(path: str) -> dict[str, tuple[dict[int, str], ...]]:
+    """Every font dictionary's /Differences in a PDF, by its /BaseFont name (without a subset's prefix):
+    code -> glyph name, one map per dictionary.  {} for an encrypted file, or one that cannot be read."""
+    import zlib
+
+    try:
+        data = Path(path).read_bytes() if os.path.getsize(path) <= OBJECT_SCAN_LIMIT else b""
+    except OSError:
+        return {}
+    if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data:
+        return {}
+    objects: dict[int, bytes] = {}
+    heads = list(_OBJECT_HEAD.finditer(data))
+    for k, m in enumerate(heads):
+        end = heads[k + 1].start() if k + 1 < len(heads) else len(data)
+        body = data[m.end():end]
+        stream = _STREAM_START.search(body)
+        head = body[:stream.start()] if stream else body
+        objects[int(m.group(1))] = head
+        if stream and b"/ObjStm" in head and b"/FlateDecode" in head:
+            try:
+                packed = zlib.decompressobj().decompress(body[stream.end():], 50_000_000)
+            except zlib.error:
+                continue
+            first = re.search(rb"/First[ \t\r\n]+(\d{1,10})", head)
+            if not first:
+                continue
+            numbers = packed[:int(first.group(1))].split()
+            pairs = [(int(numbers[i]), int(numbers[i + 1])) for i in range(0, len(numbers) - 1, 2)
+                     if numbers[i].isdigit() and numbers[i + 1].isdigit()]
+            start = int(first.group(1))
+            for i, (number, offset) in enumerate(pairs):
+                stop = start + pairs[i + 1][1] if i + 1 < len(pairs) else len(packed)
+                objects.setdefault(number, packed[start + offset:stop])
+    out: dict[str, list[dict[int, str]]] = {}
+    for text in objects.values():
+        if not _FONT_DICT.search(text):
+            continue
+        base = _BASE_FONT.search(text)
+        ref = _ENCODING_REF.search(text)
+        found = _DIFFERENCES.search(objects.get(int(ref.group(1)), b"") if ref else text)
+        if not base or not found:
+            continue
+        names: dict[int, str] = {}
+        code = 0
+        for item in _DIFFERENCE_ITEM.finditer(found.group(1)):
+            if item.group(1) is not None:
+                code = int(item.group(1))
+            else:
+                if code < 256:
+                    names[code] = item.group(2).decode("latin-1")
+                code += 1
+        out.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")), []).append(names)
+    return {name: tuple(maps) for name, maps in out.items()}
+
+
+def _tex_maths_name(name: str) -> bool:
+    """Whether a glyph name is one of TeX's maths glyphs that PDFium cannot map (a sized operator or
+    delimiter, a piece of one), not a letter's or a sign's that it can."""
+    stem = name.split(".")[0]
+    return bool(_SIZE_SUFFIX.search(stem)) and bool(glyph_name_char(stem)) or \
+        stem in _TEX_GLYPH_NAMES and not glyph_name_char(stem).isascii()
+
+
 # --------------------------------------------------------------------------- words and lines
 """Words and lines: glyph runs (one font, size and baseline) joined into words, words into lines."""
 
@@ -846,6 +927,8 @@ class _Raw:
         self.dx, self.dy = ctypes.c_double(), ctypes.c_double()
         self.buf = ctypes.create_string_buffer(512)
         self.fonts: dict[int, Font] = {}
+        self.path = ""                                  # the PDF being read (its font dictionaries: pdf_font_encodings)
+        self.dictionaries: dict[int, dict[int, str] | None] = {}   # font handle -> its dictionary's /Differences
         self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
         self.named_signs: dict[int, set[str]] = {}    # font handle -> the characters its glyph names stand for
         self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
@@ -901,10 +984,31 @@ class _Raw:
             signs = self.named_signs[handle or 0] = {glyph_name_char(n) for n in names.values()}
         return None if chr(u) in signs else named
 
+    def dictionary_names(self, textobj: int, code: int) -> dict[int, str] | None:
+        """For a text face's glyph PDFium cannot map (it gave the code back): the /Differences of the
+        font dictionary it prints through, found among those of its name as the one that names a TeX
+        maths glyph at that code; remembered for the font's handle.  None when none or several do."""
+        handle = self.object_font(textobj) or 0
+        if handle in self.dictionaries:
+            return self.dictionaries[handle]
+        n = self.font_name(handle, self.buf, 512)
+        name = self.buf.raw[:max(0, n - 1)].decode("latin-1", "replace") if n else ""
+        maps = [m for m in pdf_font_encodings(self.path).get(_SUBSET_PREFIX.sub("", name), ()) if code in m and _tex_maths_name(m[code])] \
+            if self.path and name else []
+        found = maps[0] if len(maps) == 1 or maps and all(m == maps[0] for m in maps) else None
+        self.dictionaries[handle] = found
+        if found is not None:
+            role = maths_role(found.values())
+            if role:
+                self.fonts[handle] = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
+        return found
+
     def code_name_char(self, textobj: int, code: int) -> str | None:
         """For a glyph PDFium gives no Unicode for: the character its code names in the embedded font
         program's own encoding (None when the font carries no such encoding)."""
-        name = self.glyph_names(self.object_font(textobj)).get(code)
+        handle = self.object_font(textobj) or 0
+        own = self.dictionaries.get(handle)
+        name = own.get(code) if own is not None else self.glyph_names(handle).get(code)
         return glyph_name_char(name) if name else None
 
     def page_text(self, textpage: int, count: int) -> list[int]:
@@ -1021,6 +1125,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 span.boxes = array("f", span_boxes)
             if obj != last_obj or back:
                 font = raw.font(obj)
+                if font.plain and not font.encoding and u < 0x100 and raw.map_error(textpage, j) > 0 \
+                        and raw.dictionary_names(obj, u) is not None:
+                    font = raw.font(obj)       # (a maths font's dictionary under a text face's name)
                 raw.origin(textpage, j, raw.dx, raw.dy)
                 baseline = height - raw.dy.value
                 size = glyph_size
@@ -1387,6 +1494,7 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
     import pypdfium2 as pdfium
 
     raw = _Raw()
+    raw.path = str(path)
     doc = pdfium.PdfDocument(path)
     heights: dict[int, float] = {}
 
