@@ -118,7 +118,8 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
-                if (alone or repeats(line) >= threshold) and not _within_other_line(line, page):
+                if (alone or repeats(line) >= threshold and not _in_text_flow(line, page, body)
+                        and not _footnote_line(line, body)) and not _within_other_line(line, page):
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)
                     continue
@@ -127,6 +128,37 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
             kept.append(line)
         page.lines = kept
     return candidates, removed
+
+
+def _in_text_flow(line: Line, page: Page, body: float) -> bool:
+    """Whether a line in a band is set in the body's size one leading from a body line outside the band,
+    on the text block's side: the block's first or last line, however often its words recur (a running
+    head or foot stands clear of the block, by \\headsep or \\footskip)."""
+    if abs(line.size - body) > body * 0.05:
+        return False
+    head = line.top < page.height / 2
+    for other in page.lines:
+        if other is line or abs(other.size - body) > body * 0.05 or _in_band(other, page, body):
+            continue
+        step = other.baseline - line.baseline if head else line.baseline - other.baseline
+        if 0 < step <= body * FLOW_STEP:
+            return True
+    return False
+
+
+FLOW_STEP = 1.5   # em: a body line's baseline step to the next (its leading) is at most this
+
+
+def _footnote_line(line: Line, body: float) -> bool:
+    """Whether a line opens with a raised mark set small (a footnote's number), which no running foot
+    does: the same note at the foot of several pages is text, its number aside."""
+    if not line.words:
+        return False
+    first = line.words[0]
+    if _script_digits(first) and first.spans[0].text.strip().isdigit():
+        return True
+    return first.text.strip().isdigit() and first.size < body * SCRIPT_SIZE and len(line.words) > 1 and \
+        first.baseline < line.words[1].baseline - first.size * 0.2
 
 
 def _within_other_line(line: Line, page: Page) -> bool:

@@ -248,7 +248,8 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         mark = FOOTNOTE_MARK_RE.match(block[0].words[0].text)
         # the note stands right after the line that prints its mark (a raised, smaller run at a
         # word's end), so it joins the statement or passage it annotates; else at the page's foot
-        marked_at = next((l.top for l in kept if mark and any(_ends_with_mark(w, mark.group(0)) for w in l.words)),
+        marked_at = next((l.top for l in kept if mark and any(_ends_with_mark(w, mark.group(0)) or
+                                                               _mark_word(w, l, mark.group(0)) for w in l.words)),
                          block[0].top)
         notes.extend(read_note(block, layout, page, marked_at, f"Footnote {mark.group(0) if mark else ''}".strip(),
                                mark.group(0) if mark else "", prefix="[Footnote] "))
@@ -334,6 +335,13 @@ def _note_prose(lines: list[Line], block: list[Line], page: Page) -> list[str]:
         out.append(join_lines(lines[k:stop], maths=True, bars=bars))
         k = stop
     return out
+
+
+def _mark_word(word: Word, line: Line, mark: str) -> bool:
+    """A word that is a footnote's mark on its own (a gap after a sentence's full stop parts it from the
+    word it follows): smaller than its line's text and raised above the line's baseline."""
+    return word.text == mark and not word.spans and word.size < line.size * SCRIPT_SIZE and \
+        word.baseline < line.baseline - 1
 
 
 def _ends_with_mark(word: Word, mark: str) -> bool:

@@ -308,6 +308,8 @@ class OpenBlock:
     notes: list[str] = field(default_factory=list)
     drawn: list[str] = field(default_factory=list)   # the text inside drawings it holds, kept apart
     drawing: tuple | None = None                      # (page, bottom) of the last drawing it holds
+    skip_above: float | None = None   # the baseline step from the line before its head to the head
+    skip_here: bool = False           # ... measured on its head's page (else the last measured in the book)
 
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement.
@@ -344,14 +346,26 @@ class OpenBlock:
             after_display = len(lines) > 1 and _display_line(last, layout)
             # an indented line of words opens a paragraph; not a list's next item, nor a line at an indent
             # the statement has set text at already (the hanging indent of its list's items)
-            opens_paragraph = layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
+            indented = layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
                 layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS and \
-                not LIST_MARK_RE.fullmatch(line.words[0].text) and not _indent_used(lines, line)
+                not LIST_MARK_RE.fullmatch(line.words[0].text)
+            opens_paragraph = indented and not _indent_used(lines, line)
             if line.page == last.page:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.
-                if line.baseline - last.baseline > leading * ENVIRONMENT_SKIP and not set_apart(line) \
-                        and not set_apart(last) and not drawn:
+                step = line.baseline - last.baseline
+                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not set_apart(last) and not drawn:
+                    return False
+                # The space TeX sets after an environment is the space it set before its head (a theorem's
+                # \topsep): a step as much wider than the leading as the one above the head, to an indented
+                # paragraph, ends it, on a page set tight too (a list inside it has a \topsep of its own)
+                # (a step measured on another page matches more loosely: TeX shrinks or stretches every
+                # page's glue by a ratio of its own)
+                match = SKIP_MATCH if self.skip_here else layout.body_size * SKIP_MATCH_ELSEWHERE
+                if self.skip_above is not None and self.skip_above - leading > leading * SKIP_EXTRA and \
+                        abs(step - self.skip_above) <= match and indented and not set_apart(line) \
+                        and not set_apart(last) and not drawn and \
+                        not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
                     return False
                 # After a display no extra space tells (TeX takes the larger of the display's skip and
                 # the environment's), but a display that closes a sentence and an indented paragraph
@@ -367,6 +381,9 @@ class OpenBlock:
 
 
 INDENT_MATCH = 1.0     # pt: two lines start at one indent
+SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its environment off
+SKIP_MATCH = 1.0       # pt: the step after the environment equals the one before its head within this
+SKIP_MATCH_ELSEWHERE = 0.25   # em: ... or the one last measured before a head on another page, within this
 LIST_ITEM_KINDS = ("exercise", "problem")
 
 
@@ -761,6 +778,8 @@ class ChunkBuilder:
         self.proof_of: str | None = None        # the statement whose proof (or solution) the open text is
         self.proof_frame: tuple | None = None   # (frame, page) of that statement, when it is set in one
         self.last_formula: str | None = None    # the last equation number met (a misread label's is the next)
+        self.line_before: Line | None = None    # the line read last, whatever its role (the step above a head)
+        self.head_skip: float | None = None     # the last step above a head wider than the leading
 
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
@@ -796,6 +815,8 @@ class ChunkBuilder:
             self.cursor.wrap = None    # only the line right after a heading can carry more of its title
         for role in roles:
             self._act(role, line, items, idx)
+        # (a heading's own space after it is no environment's)
+        self.line_before = None if isinstance(roles[-1], HEADING_LINES) else line
 
     def _context(self, line: Line) -> LineContext:
         block, exercises, cursor = self.block, self.exercises, self.cursor
@@ -886,6 +907,17 @@ class ChunkBuilder:
                  and not w.bold] or first_words
         italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT
         self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [])
+        # the step from the line before the head; where none is on the page (a head opening the page, or
+        # set after a heading), the step last measured above a head in the book
+        before = self.line_before
+        leading = self.layout.leading or self.layout.body_size * DEFAULT_LEADING
+        if before is not None and before.page == line.page and before.baseline < line.baseline:
+            step = line.baseline - before.baseline
+            if step - leading > leading * SKIP_EXTRA:
+                self.head_skip = step
+            self.block.skip_above, self.block.skip_here = step, True
+        else:
+            self.block.skip_above = self.head_skip
         if rest is not None and END_MARK_RE.search(rest.text):
             self.close_block()
 
