@@ -1166,9 +1166,16 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1]
         below = [n for n in inside if n.size >= text * 0.8 and n.top >= bottom - 0.5 and n.top - bottom < text]
         above = [n for n in inside if n.size >= text * 0.8 and n.bottom <= top + 0.5 and top - n.bottom < text]
-        over = bool(below) and not above
         if not below and not above:
-            continue
+            # a big operator's limit may stand between it and the brace (\\underbrace{\\sum_{j=0}^{n} …}):
+            # the body is on the side of an operator within a limit's reach
+            reach = text * (1 + LIMIT_REACH)
+            ops = [n for n in inside if n.kind == "sym" and n.role == "op" and n.height > text * 1.2]
+            below = [o for o in ops if 0 <= o.top - bottom < reach]
+            above = [o for o in ops if 0 <= top - o.bottom < reach]
+            if bool(below) == bool(above):
+                continue
+        over = bool(below) and not above
         main = _main_base(below if over else above)
         # the body reaches a row's height from the brace, or past a fraction's bar within the brace's
         # span to the fraction's far part (main is then the near part's baseline)
@@ -1576,8 +1583,9 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         if id(op) in gone:
             continue
         ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
+        # (an operator's name set in a script's size is a limit's word: \\sum_{j=0}^{\\log_b n - 1})
         pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * LIMIT_SIZE
-                and n.role not in ("op",)]
+                and (n.role != "op" or n.kind == "word" and n.size < op.size * LIMIT_SIZE)]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
@@ -1819,10 +1827,13 @@ def _grow_limit(seed: list[Node], pool: list[Node]) -> list[Node]:
     while changed:
         changed = False
         x0, x1, top, bottom = _box(group)
+        size = max(m.size for m in group)
         for n in pool:
             if n in group:
                 continue
-            if n.top < bottom and n.bottom > top and x0 - n.size * 0.35 <= n.x1 and n.x0 <= x1 + n.size * 0.35:
+            # (a glyph of the limit's own size sets the gap: a script's script is smaller than its spaces)
+            gap = max(n.size, size) * 0.35
+            if n.top < bottom and n.bottom > top and x0 - gap <= n.x1 and n.x0 <= x1 + gap:
                 group.append(n)
                 changed = True
     return group
@@ -2245,13 +2256,32 @@ def _matrix_rows(nodes: list[Node], size: float) -> list[list[Node]]:
     return _row_bands(nodes, size)
 
 
+ROW_SIZE = 0.8    # of the formula's size: a glyph this large sets a row (a matrix set \\small in a display: 0.83)
+HUNG_SIZE = 0.85  # ... unless it hangs on a big operator and is smaller than this (a 9 pt class's 7.3 pt scripts: 0.81)
+
+
 def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
     """Nodes in rows by the baselines of their full-size members; every other node goes with the
     row whose baseline is nearest its own."""
+    # a big operator's script set midway between two rows (an integral's upper limit, beside its top)
+    # goes with the operator it hangs on; so does one barely smaller than the row (a 9 pt class's
+    # 7.3 pt scripts), which elsewhere may set a row of its own (a matrix set \\small in a display)
+    tall = [n for n in nodes if n.kind == "sym" and n.role == "op" and n.height > size * 1.2
+            and n.size > size * SMALLEST_STYLE]
+
+    def hangs(n: Node) -> Node | None:
+        if n.size >= size * HUNG_SIZE or n in tall:
+            return None
+        # (one barely smaller may stand half its height past the operator's end)
+        reach = n.size * 0.5 if n.size >= size * ROW_SIZE else 0.0
+        return next((o for o in tall if o.top - reach <= n.cy <= o.bottom + reach
+                     and o.x0 - size * 0.1 <= n.x0 <= o.adv1 + size * 0.3), None)
+    hung = {id(n): hangs(n) for n in nodes}
     # a fraction, root or matrix stands on a row of its own unless set in the smallest style, where it
     # is a script's (a fraction in an exponent, which an OpenType font raises most of an em)
-    full = sorted((n for n in nodes if n.size >= size * 0.8 or n.kind in ("frac", "op", "root", "matrix", "cases", "binom")
-                   and n.size > size * SMALLEST_STYLE), key=lambda n: n.base)
+    full = sorted((n for n in nodes if n.size >= size * ROW_SIZE and hung[id(n)] is None
+                   or n.kind in ("frac", "op", "root", "matrix", "cases", "binom") and n.size > size * SMALLEST_STYLE),
+                  key=lambda n: n.base)
     if not full:
         return [nodes] if nodes else []
     bases: list[list[float]] = []
@@ -2263,13 +2293,9 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
     centres = [sum(b) / len(b) for b in bases]
     rows: list[list[Node]] = [[] for _ in centres]
     nearest = lambda y: min(range(len(centres)), key=lambda i: abs(centres[i] - y))
-    # a big operator's script set midway between two rows (an integral's upper limit, beside its top)
-    # goes with the operator it hangs on
-    ops = [n for n in full if n.kind == "sym" and n.role == "op" and n.height > size * 1.2]
     for n in nodes:
-        hung = None if n.size >= size * 0.8 or not ops else next(
-            (o for o in ops if o.top <= n.cy <= o.bottom and o.x0 - size * 0.1 <= n.x0 <= o.adv1 + size * 0.3), None)
-        rows[nearest(hung.base if hung is not None else n.base)].append(n)
+        owner = hung[id(n)]
+        rows[nearest(owner.base if owner is not None else n.base)].append(n)
     return [r for r in rows if r]
 
 

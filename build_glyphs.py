@@ -928,6 +928,7 @@ class _Raw:
         self.buf = ctypes.create_string_buffer(512)
         self.fonts: dict[int, Font] = {}
         self.path = ""                                  # the PDF being read (its font dictionaries: pdf_font_encodings)
+        self.weights: dict[str, int] = {}               # a text face's name -> its weight (a heavier cut is bold)
         self.dictionaries: dict[int, dict[int, str] | None] = {}   # font handle -> its dictionary's /Differences
         self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
         self.named_signs: dict[int, set[str]] = {}    # font handle -> the characters its glyph names stand for
@@ -945,6 +946,14 @@ class _Raw:
             name = self.buf.raw[:max(0, n - 1)].decode("latin-1", "replace") if n else ""
             weight = self.font_weight(handle)
             found = describe_font(name, self.font_flags(handle), weight if weight > 0 else 400)
+            if found.plain and weight > 0:
+                # a family's heavier cut named by a letter of its own (Libertine's "TZ", its semibold, beside
+                # the regular "T"): markedly heavier than a lighter cut of its family read before, it is bold
+                if not found.bold and any(found.name.startswith(other) and 0 < len(found.name) - len(other) <= 2
+                                          and weight - lighter >= HEAVIER_CUT for other, lighter in self.weights.items()):
+                    # (named so, as a bold cut's name says it: formulas take a letter's weight from the name)
+                    found = Font(found.name + " (Bold)", True, found.italic, found.mono, found.encoding, found.plain)
+                self.weights.setdefault(found.name, weight)
             if not found.encoding:
                 # a maths font's name may say nothing of its role, or a role other than its letters'
                 # (mathdesign's "…-Symbol-10" holds "Acal", "…SymbolA-10" holds "Ebbb")
@@ -1021,6 +1030,8 @@ class _Raw:
             codes = [self.get_unicode(textpage, j) for j in range(count)]
         return codes
 
+
+HEAVIER_CUT = 125      # a text face this much heavier (PDF weight) than a cut of its family is its bold
 
 TALL_LOOSE_BOX = 2.2     # em: a glyph's box from its font's ascent and descent is taller than this only
                          # where the font's metrics are outsized (no text face's reach that far)
