@@ -195,7 +195,8 @@ def test_later_bodies_per_set_up(corpus, name):
     display sums, products, integrals and unions as X, Y, Z and [, radicals as p, q, r, \\bigl and
     \\Bigl delimiters lost or read as letters (h i, n o), a wide hat as c, an overbrace's pieces as
     z } | {, a cases brace as ( with its rows lost; and its calligraphic capitals (glyphs named
-    F.kali) as plain letters; the thirty-fifth's (tufte-ai, and mathastext-ai, the
+    F.kali) as plain letters
+    (all of it but the script capitals read right since: 94 % and 91 %); the thirty-fifth's (tufte-ai, and mathastext-ai, the
     article class at 11pt under pdfLaTeX with Charter text and mathastext, which sets the maths letters
     and digits in the text font while the symbols and big operators stay Computer Modern's: 89 % and
     76 % exact when first measured): an array's \\hline dropped, \\Bigm| read as \\middle|, a cases
@@ -247,11 +248,10 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name in TWENTY_SIXTH_BODY else (0.85, 0.99) if name in TWENTY_SEVENTH_BODY else \
         (0.90, 0.995) if name in TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY else (0.90, 0.99) if name in THIRTIETH_BODY else \
         (0.95, 0.995) if name in THIRTY_FIRST_BODY + THIRTY_SECOND_BODY else \
-        (0.85, 0.99) if name in THIRTY_THIRD_BODY else (0.25, 0.905) if name == "iwona-ah" else \
-        (0.85, 0.98) if name in THIRTY_FOURTH_BODY else \
-        (0.70, 0.96) if name == "mathastext-ai" else (0.80, 0.985) if name in THIRTY_FIFTH_BODY else \
+        (0.85, 0.99) if name in THIRTY_THIRD_BODY else (0.85, 0.985) if name in THIRTY_FOURTH_BODY else \
+        (0.70, 0.96) if name == "mathastext-ai" else (0.85, 0.985) if name in THIRTY_FIFTH_BODY else \
         (0.90, 0.985) if name in THIRTY_SIXTH_BODY else \
-        (0.70, 0.975) if name == "acmart-ak" else (0.90, 0.985) if name in THIRTY_SEVENTH_BODY else (0.75, 0.98)
+        (0.90, 0.985) if name == "acmart-ak" else (0.90, 0.99) if name in THIRTY_SEVENTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -796,6 +796,39 @@ def test_limits_side_by_side_primes_in_scripts_and_a_side_notes_number(corpus):
     for name in THIRTY_THIRD_BODY:
         row = _formulas(corpus[name])["2.29"]
         assert row.startswith(r"\Longrightarrow \frac{\partial\mathbf{u}}") and "\\\\" not in row, (name, row)
+
+
+def test_braces_over_operators_bars_under_limits_and_fonts_read_from_the_pdf(corpus):
+    """What the thirty-fourth to thirty-seventh bodies brought: a brace's body holds its operators'
+    limits and no row beyond it (an underbrace under a row of tall matrices, an underbrace whose sum's
+    upper limit nears it); a fraction's denominator is no limit of the \\log under it (cases rows); a
+    one-row matrix between tall delimiters is a row vector; an augmented matrix keeps its \\hline; a
+    limit's words in a script's size (\\log_b n - 1) and its scripts' scripts (a_{1:n}) stay in the
+    limit; a 9 pt class's 7.3 pt scripts are scripts, not rows; a family's heavier cut (Libertine's
+    semibold) is bold; and a maths extension font printed under its text face's name (Iwona) reads
+    through its own font dictionary's glyph names."""
+    ah = _formulas(corpus["tufte-ah"])
+    assert ah["1.14"].startswith(r"\begin{aligned}\mathbf{x}^{\top}\mathbf{A}\mathbf{x} & = \begin{pmatrix}x_{1} & x_{2}\end{pmatrix}"
+                                 r"\begin{pmatrix}4 & 1 \\ 1 & 3\end{pmatrix}"), ah["1.14"]
+    assert r"\underbrace{3x_{1}^{2}+(x_{1}+x_{2})^{2}+2x_{2}^{2}}" in ah["1.14"], ah["1.14"]
+    for name, number in (("tufte-ah", "2.7b"), ("iwona-ah", "2.2.4b")):
+        assert _formulas(corpus[name])[number].endswith(
+            r"\begin{cases}\frac{x^{1-\lambda}-1}{1-\lambda} & \operatorname{if}\lambda \neq 1, \\ \log x & "
+            r"\operatorname{if}\lambda = 1, \end{cases}"), (name, _formulas(corpus[name])[number])
+    iwona = _formulas(corpus["iwona-ah"])
+    assert iwona["1.1.1"] == r"\mu(\bigcup_{i = 1}^{\infty}E_{i}) = \sum_{i = 1}^{\infty}\mu(E_{i}).", iwona["1.1.1"]
+    assert r"\sqrt[3]{|x_{1}-y_{1}|^{3}+|x_{2}-y_{2}|^{3}}" in iwona["1.3.4"], iwona["1.3.4"]
+    ai = _formulas(corpus["tufte-ai"])
+    assert r"\begin{array}{ccc|c}C & P & D & \varphi \\ \hline" in ai["1.4"], ai["1.4"]
+    assert r"\underbrace{\frac{\log m}{2}\sum_{i = 1}^{n}" in ai["2.25"] and "⏟" not in ai["2.25"], ai["2.25"]
+    for name in THIRTY_SIXTH_BODY:
+        assert r"\underbrace{\sum_{j = 0}^{\log_{b}n-1}a^{j}f(n/b^{j})}_{\text{inner nodes}}" in \
+            _formulas(corpus[name])["2.12"], (name, _formulas(corpus[name])["2.12"])
+    assert r"\operatorname*{arg\,min}_{a_{1:n}:s_{n+1} \in \mathcal{G}}\sum_{k = 1}^{n}" in \
+        _formulas(corpus["tufte-ak"])["1.5"], _formulas(corpus["tufte-ak"])["1.5"]
+    acm = _formulas(corpus["acmart-ak"])
+    assert r"\int_{\bar{t}_{j}}^{\infty}(t-\bar{t}_{j})p_{j}(t)dt" in acm["9.8"], acm["9.8"]
+    assert acm["9.4"].startswith(r"\mathbf{x}_{k+1} = \mathbf{A}\mathbf{x}_{k}+\mathbf{B}u_{k}"), acm["9.4"]
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
