@@ -63,9 +63,10 @@ THIRTY_FIFTH_BODY = ["tufte-ai", "mathastext-ai"]
 THIRTY_SIXTH_BODY = ["tufte-aj", "classicthesis-aj"]
 THIRTY_SEVENTH_BODY = ["tufte-ak", "acmart-ak"]
 THIRTY_EIGHTH_BODY = ["tufte-al", "ieee-al"]
+THIRTY_NINTH_BODY = ["tufte-am", "llncs-am"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -81,7 +82,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *TWENTY_NINTH_BODY, *THIRTIETH_BODY, *THIRTY_FIRST_BODY,
                            *THIRTY_SECOND_BODY, *THIRTY_THIRD_BODY, *THIRTY_FOURTH_BODY,
                            *THIRTY_FIFTH_BODY, *THIRTY_SIXTH_BODY, *THIRTY_SEVENTH_BODY,
-                           *THIRTY_EIGHTH_BODY}
+                           *THIRTY_EIGHTH_BODY, *THIRTY_NINTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -123,7 +124,7 @@ def test_second_body_per_set_up(corpus, name):
                          + THIRTY_FIRST_BODY + THIRTY_SECOND_BODY
                          + THIRTY_THIRD_BODY + THIRTY_FOURTH_BODY
                          + THIRTY_FIFTH_BODY + THIRTY_SIXTH_BODY + THIRTY_SEVENTH_BODY
-                         + THIRTY_EIGHTH_BODY)
+                         + THIRTY_EIGHTH_BODY + THIRTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -246,7 +247,20 @@ def test_later_bodies_per_set_up(corpus, name):
     read into the last row's scripts, \\mathsf served as \\mathrm and \\operatorname, newtxmath's
     \\mathbb{1} served as U+22AE, the code its font's ToUnicode map gives it, and the first line of the
     paragraph under an \\underbrace's label read as a row of the display; unseen by the judge, under the
-    class \\epsilon and \\varphi served as \\varepsilon and \\phi."""
+    class \\epsilon and \\varphi served as \\varepsilon and \\phi;
+    the thirty-ninth's (body-am.tex, a chapter on hidden Markov models and one on structured models
+    of time for a dairy's milk deliveries, written beside the thirty-eighth; tufte-am, and llncs-am,
+    Springer's Lecture Notes class as its proceedings set a paper, 10pt Computer Modern under
+    pdfLaTeX in a 12.2 cm text block, with the class's own theorem and definition (both italic),
+    numbered by section: 89 % and 89 % exact when first measured, mean similarity 0.990 and 0.989,
+    nothing missing or empty, all 63 numbers read): a \\sum under a two-row \\substack in a
+    fraction's numerator lost with its first row and its summand (the numerator served as o_{t} = o),
+    a \\widehat over \\log P served as \\log \\hat{P}, the text line under a display whose
+    \\underbrace label hangs low read into it as a second row, \\bigm| read as | (its \\bigl
+    pair the judge drops), and \\vect{0}; under llncs also its trellis array read without its
+    vertical rules and \\hline and with cells run together (20.02880.1568), and, unseen by the judge,
+    which ignores &, the cells of every matrix run together, since llncs sets \\arraycolsep to
+    1.4 pt (a pmatrix's 0.3 & 0 served as 0.30, a bmatrix's p & -p as p-p)."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] <= (1 if name == "tufte-al" else 0) and result["empty"] == 0, (name, wrong)
@@ -271,7 +285,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.70, 0.96) if name == "mathastext-ai" else (0.85, 0.985) if name in THIRTY_FIFTH_BODY else \
         (0.90, 0.985) if name in THIRTY_SIXTH_BODY else \
         (0.90, 0.985) if name == "acmart-ak" else (0.90, 0.99) if name in THIRTY_SEVENTH_BODY else \
-        (0.85, 0.945) if name == "tufte-al" else (0.80, 0.95) if name == "ieee-al" else (0.75, 0.98)
+        (0.85, 0.945) if name == "tufte-al" else (0.80, 0.95) if name == "ieee-al" else \
+        (0.80, 0.975) if name in THIRTY_NINTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
