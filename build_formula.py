@@ -1878,6 +1878,8 @@ def _small_binomials(nodes: list[Node], size: float, rules: list[tuple] = ()) ->
         lower = [n for n in between if n.cy >= left.cy]
         if not upper or not lower:
             continue
+        if not all(any(n.size >= part * 0.9 for n in g) for g in (upper, lower)):
+            continue      # both parts are set in one size: a part wholly smaller is the other's scripts
         if any(max(n.base for n in g if n.size >= part * 0.9) - min(n.base for n in g if n.size >= part * 0.9) > 1
                for g in (upper, lower) if any(n.size >= part * 0.9 for n in g)):
             continue      # each part is one line of type (stacked glyphs in a part are a fraction's)

@@ -764,6 +764,9 @@ def column_rules(bars, body: float) -> list[tuple[float, float, float]]:
 RULE_WIDTH = 1.5   # pt: a drawn rule no wider than this is a line, not a filled box
 
 
+ALIGNED_COLUMN = 0.25  # em: a row's words start at the column the block's rows start on (glyphs' side bearings apart)
+
+
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
                   bars=()) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
@@ -790,7 +793,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
-        if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k):
+        if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -839,12 +842,30 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         return line.page == anchor.page and x0 - body <= line.x0 and line.x1 <= x1 + body and \
             any(abs(lines[b].baseline - line.baseline) < 1.0 for b in block)
 
+    def aligned_words(k: int) -> bool:
+        """A line of words set well inside the column and short of its right edge, whose first word
+        starts where a display row starts and a later word where another does (the two columns an
+        `aligned` block's rows align on): a row of words of that block (`\\text{subject to} &
+        \\text{the constraints},`), not prose."""
+        line = lines[k]
+        if line.page != anchor.page or len(line.words) < 2 or line.x0 < left + body * 2 or line.x1 > right - body:
+            return False
+        # (the rows under the number are not in the block yet while the walk goes up: any display row
+        # near it counts)
+        starts = [w.x0 for m in near if m != k and lines[m].page == anchor.page and (m in block or not prose(m))
+                  for w in lines[m].words[:1] if equation_number(w.text) is None]
+        # (its first word starts where another row starts too: the block's left edge, its label column)
+        return any(abs(line.words[0].x0 - x) < body * ALIGNED_COLUMN for x in starts) and \
+            any(abs(w.x0 - x) < body * ALIGNED_COLUMN for w in line.words[1:] for x in starts)
+
     def braced_note(k: int) -> bool:
         """Words set just under a horizontal brace of the block (or just over one) and within its
         reach are its note (`\\underbrace{…}_{\\text{…}}`), however much they read as prose."""
         line = lines[k]
         if line.page != anchor.page:
             return False
+        if line.x0 <= column[0] + body * 0.5 and prose(k):
+            return False      # a paragraph's line of prose at the column's edge, under a brace's low note, is no note
         ink_top, ink_bottom = ink_extent(line)
         for b in block:
             pieces = [w for w in lines[b].words if any(c in w.text for c in "⏟⏞")]

@@ -997,6 +997,11 @@ class ChunkBuilder:
             return
         equation, glyphs = display_text(display_lines(items, idx, self.layout), line, number)
         latex = self.maths.numbered(items, idx, number, self.layout, self.page.boxes)
+        if not latex and glyphs:
+            # the display block was not told apart from the text round it (a display too wide for its
+            # number, which TeX drops to a line of its own): its own lines are read as LaTeX all the
+            # same, so that a formula's content is always LaTeX with a plain reading
+            latex = display_latex(glyphs, self.maths.bars.get(line.page, []), self.layout.leading)
         # the sentence before the display: the display's own rows above its number (a numerator) are not it
         before = next((join_lines(kept) for p in reversed(self.text.paragraphs)
                        if (kept := [l for l in p if self.maths.block_of(l) is None])), "")
