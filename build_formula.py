@@ -1499,6 +1499,11 @@ def _accents(nodes: list[Node]) -> list[Node]:
         under = [n for n in pool if min(n.x1, acc.x1) - max(n.x0, acc.x0) > min(width, n.x1 - n.x0) * 0.3
                  and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6
                  and n.kind != "word"]
+        if under and acc.x1 - acc.x0 > acc.size:
+            # a wide accent over a name and what follows it (\widehat{\log P}): the name too, when most
+            # of it lies under the accent
+            under += [n for n in pool if n.kind == "word" and min(n.x1, acc.x1) - max(n.x0, acc.x0) > (n.x1 - n.x0) * 0.6
+                      and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6]
         if not under:
             # a wide accent over a name of several upright letters (\widehat{\mathrm{EIG}}): over most of it
             under = [n for n in pool if n.kind == "word" and acc.x0 - n.size * 0.5 <= n.x0 and n.x1 <= acc.x1 + n.size * 0.5
