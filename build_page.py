@@ -1184,10 +1184,19 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
     # the column's: the rightmost end of its lines stands for it, where a number follows maths.
     inner = replace(layout, right=max((l.x1 for l in lines), default=layout.right), label_right=0.0)
 
+    def ruled_row(line: Line) -> bool:
+        """A row of an array whose column rule runs through it, among its words (a table of figures set
+        as a display: its cells need be no maths).  Not in a table's cells, whose rules are the table's."""
+        words = line.words[:-1]
+        return not cells and len(words) > 1 and any(
+            b[2] - b[0] < layout.body_size * 0.2 and b[1] <= line.top + 1 and b[3] >= line.bottom - 1
+            and words[0].x1 < b[0] < words[-1].x0 for b in bars)
+
     def label(line: Line) -> str | None:
         number = equation_label(line, layout)
         if number is None and (len(line.words) == 1 or any(is_math_word(w) for w in line.words[:-1]) or (
-                any(c in RELATIONS for w in line.words[:-1] for c in w.text) and not prose_pair(line.words[:-1]))):
+                any(c in RELATIONS for w in line.words[:-1] for c in w.text) and not prose_pair(line.words[:-1]))
+                or ruled_row(line)):
             # after maths, or alone on its line (centred on a display of several rows, split's), or
             # after a row of relations and no prose (stacked fractions' middle row, "= 2 = .", whose
             # signs a text face's roman may print)
