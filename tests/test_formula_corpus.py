@@ -263,7 +263,7 @@ def test_later_bodies_per_set_up(corpus, name):
     1.4 pt (a pmatrix's 0.3 & 0 served as 0.30, a bmatrix's p & -p as p-p)."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
-    assert result["missing"] <= (1 if name == "tufte-al" else 0) and result["empty"] == 0, (name, wrong)
+    assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -282,11 +282,11 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.995) if name in TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY else (0.90, 0.99) if name in THIRTIETH_BODY else \
         (0.95, 0.995) if name in THIRTY_FIRST_BODY + THIRTY_SECOND_BODY else \
         (0.85, 0.99) if name in THIRTY_THIRD_BODY else (0.85, 0.985) if name in THIRTY_FOURTH_BODY else \
-        (0.70, 0.96) if name == "mathastext-ai" else (0.85, 0.985) if name in THIRTY_FIFTH_BODY else \
+        (0.70, 0.975) if name == "mathastext-ai" else (0.85, 0.985) if name in THIRTY_FIFTH_BODY else \
         (0.90, 0.985) if name in THIRTY_SIXTH_BODY else \
         (0.90, 0.985) if name == "acmart-ak" else (0.90, 0.99) if name in THIRTY_SEVENTH_BODY else \
-        (0.85, 0.945) if name == "tufte-al" else (0.80, 0.95) if name == "ieee-al" else \
-        (0.80, 0.975) if name in THIRTY_NINTH_BODY else (0.75, 0.98)
+        (0.90, 0.98) if name == "tufte-al" else (0.85, 0.965) if name == "ieee-al" else \
+        (0.85, 0.985) if name in THIRTY_NINTH_BODY else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -864,6 +864,25 @@ def test_braces_over_operators_bars_under_limits_and_fonts_read_from_the_pdf(cor
     acm = _formulas(corpus["acmart-ak"])
     assert r"\int_{\bar{t}_{j}}^{\infty}(t-\bar{t}_{j})p_{j}(t)dt" in acm["9.8"], acm["9.8"]
     assert acm["9.4"].startswith(r"\mathbf{x}_{k+1} = \mathbf{A}\mathbf{x}_{k}+\mathbf{B}u_{k}"), acm["9.4"]
+
+
+def test_scripts_of_scripts_rows_of_words_arrays_of_figures_and_notes_under_braces(corpus):
+    """What the thirty-eighth and thirty-ninth bodies brought: a parenthesised superscript whose own
+    scripts are smaller is no small matrix (U_i^{(\\pi_1^{(j)}, \\pi_2^{(l)})}); an aligned block's row of
+    words (\\text{subject to} & \\text{the Bellman equations}) keeps its rows above and below together;
+    an array of figures in an example box, its column rule running through its numbered row, is that
+    formula; a paragraph's line under a brace's low note is no row of the display; a wide accent over
+    a name and a letter covers both."""
+    al = _formulas(corpus["tufte-al"])
+    assert al["1.19"] == r"u_{i}^{jl} = U_{i}^{(\pi_{1}^{(j)}, \pi_{2}^{(l)})}(b_{0}).", al["1.19"]
+    assert al["2.25"].startswith(r"\begin{aligned}\operatorname*{maximize}_{U, \psi, \eta}") and \
+        r"\text{subject to}" in al["2.25"] and r"\eta_{i} \geq 0.\end{aligned}" in al["2.25"], al["2.25"]
+    assert al.get("2.29", "").startswith(r"\begin{array}{c|cccc}y & (0, 0) & (0, 1)"), al.get("2.29")
+    assert "With independent" not in _formulas(corpus["ieee-al"])["7.4"], _formulas(corpus["ieee-al"])["7.4"]
+    for name, numbers in (("tufte-am", ("2.8", "2.28")), ("llncs-am", ("7.5", "11.2"))):
+        found = _formulas(corpus[name])
+        assert found[numbers[0]].startswith(r"\widehat{\log P}(o_{1:T})"), (name, found[numbers[0]])
+        assert "Expectation" not in found[numbers[1]] and "\\\\" not in found[numbers[1]], (name, found[numbers[1]])
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
