@@ -232,6 +232,21 @@ def tagged_db(tmp_path_factory) -> Path:
     return started_work("tagged_db", _sample_build("tagged_db", tmp_path_factory))
 
 
+def served_content_score(db: Path, key: Path, verbose: bool = False) -> tuple[dict, str]:
+    """../shared/tools/content_score.py, run as it is, against a knowledge file served on loopback: its
+    summary line as a dict ("found", "statement_recall" …), and its whole output."""
+    scorer = require_shared("tools/content_score.py")
+    proc, base = start_server("--db", str(db))
+    try:
+        run = subprocess.run([sys.executable, str(scorer), base, str(key)] + (["--verbose"] if verbose else []),
+                             capture_output=True, text=True, timeout=300)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return dict(x.split("=") for x in run.stdout.strip().splitlines()[-1].split()), run.stdout
+
+
 def start_server(*args: str, env: dict | None = None, port: int | None = None, serve_args: tuple = (),
                  root: Path = ROOT, host: str = "127.0.0.1"):
     """Start `rag.py serve` as its own process; return (process, base url) once /health answers.

@@ -171,20 +171,11 @@ CONTENT_SHORT: dict[str, tuple[float, float, str]] = {}
 def test_statement_text_against_the_books_source(name, tmp_path_factory):
     """Statement text recall and precision >= 0.90 (content_score.py, run as it is, against the book
     built here and served on loopback), every keyed statement found."""
-    from conftest import require_shared, start_server
+    from conftest import served_content_score
 
-    scorer = require_shared("tools/content_score.py")
     _, path, _ = built(name, tmp_path_factory)
-    proc, base = start_server("--db", str(path))
-    try:
-        run = subprocess.run([sys.executable, str(scorer), base, str(CONTENT_KEYS / f"{name}.json")],
-                             capture_output=True, text=True, timeout=300)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    assert run.returncode == 0, run.stderr[-2000:]
-    print(f"\n{name}:\n{run.stdout[-900:]}")
-    summary = dict(x.split("=") for x in run.stdout.strip().splitlines()[-1].split())
+    summary, output = served_content_score(path, CONTENT_KEYS / f"{name}.json")
+    print(f"\n{name}:\n{output[-900:]}")
     assert summary["found"] == summary["total"], summary
     recall, precision, _ = CONTENT_SHORT.get(name, (0.90, 0.90, ""))
     assert float(summary["statement_recall"]) >= recall and float(summary["statement_precision"]) >= precision, summary

@@ -18,7 +18,7 @@ import sys
 import apsw
 import pytest
 
-from conftest import ROOT, require_shared, start_server
+from conftest import ROOT, require_shared, served_content_score
 
 LAYOUTS = ROOT / "tests" / "layouts"
 from score import score, table  # tests/corpora/score.py (pytest's pythonpath)
@@ -255,23 +255,15 @@ def test_statement_content_against_the_layouts_source(name, tmp_path_factory):
     """Each numbered statement served whole and its own: content_score.py (run as it is) against the
     key tests/eval/layout_content_key.py writes from the book's LaTeX source, every keyed statement
     found, statement recall and precision at the floors measured for the book."""
-    scorer = require_shared("tools/content_score.py")
+    require_shared("tools/content_score.py")
     count, recall, precision = CONTENT_FLOORS[name]
     key = layout_content_key.content_key(name)
     assert len(key["statements"]) == count, [(s["type"], s["number"]) for s in key["statements"]]
     key_path = tmp_path_factory.mktemp(f"{name}-key") / "content.json"
     key_path.write_text(json.dumps(key))
     path, _, _ = build(name, tmp_path_factory)
-    proc, base = start_server("--db", str(path))
-    try:
-        run = subprocess.run([sys.executable, str(scorer), base, str(key_path), "--verbose"],
-                             capture_output=True, text=True, timeout=300)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    assert run.returncode == 0, run.stderr[-2000:]
-    print(f"\n{name}:\n{run.stdout[-1500:]}")
-    summary = dict(x.split("=") for x in run.stdout.strip().splitlines()[-1].split())
-    assert summary["found"] == summary["total"] == str(count), run.stdout
-    assert float(summary["statement_recall"]) >= recall, run.stdout
-    assert float(summary["statement_precision"]) >= precision, run.stdout
+    summary, output = served_content_score(path, key_path, verbose=True)
+    print(f"\n{name}:\n{output[-1500:]}")
+    assert summary["found"] == summary["total"] == str(count), output
+    assert float(summary["statement_recall"]) >= recall, output
+    assert float(summary["statement_precision"]) >= precision, output
