@@ -470,14 +470,23 @@ _STREAM_START = re.compile(rb"stream\r?\n")
 OBJECT_SCAN_LIMIT = 200_000_000   # bytes: a file larger than this is not scanned for font dictionaries
 
 
-@lru_cache(maxsize=2)
 def pdf_font_encodings(path: str) -> dict[str, tuple[dict[int, str], ...]]:
     """Every font dictionary's /Differences in a PDF, by its /BaseFont name (without a subset's prefix):
-    code -> glyph name, one map per dictionary.  {} for an encrypted file, or one that cannot be read."""
+    code -> glyph name, one map per dictionary.  {} for an encrypted file, or one that cannot be read.
+    Read once per process for a file as it is now (its size and modification time)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return {}
+    return _font_encodings(path, stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=2)
+def _font_encodings(path: str, size: int, mtime: int) -> dict[str, tuple[dict[int, str], ...]]:
     import zlib
 
     try:
-        data = Path(path).read_bytes() if os.path.getsize(path) <= OBJECT_SCAN_LIMIT else b""
+        data = Path(path).read_bytes() if size <= OBJECT_SCAN_LIMIT else b""
     except OSError:
         return {}
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data:

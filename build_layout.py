@@ -119,7 +119,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
                 if (alone or repeats(line) >= threshold and not _in_text_flow(line, page, body)
-                        and not _footnote_line(line, body)) and not _within_other_line(line, page):
+                        and not opens_with_mark(line)) and not _within_other_line(line, page):
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)
                     continue
@@ -149,16 +149,20 @@ def _in_text_flow(line: Line, page: Page, body: float) -> bool:
 FLOW_STEP = 1.5   # em: a body line's baseline step to the next (its leading) is at most this
 
 
-def _footnote_line(line: Line, body: float) -> bool:
-    """Whether a line opens with a raised mark set small (a footnote's number), which no running foot
-    does: the same note at the foot of several pages is text, its number aside."""
+FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+)(?=[^\W\d_]|$)")   # a note's mark, alone or glued to its first word
+
+
+def opens_with_mark(line: Line) -> bool:
+    """Whether a line opens with a footnote's mark: set smaller than the note's words, alone or as the
+    first run of its word.  No running foot does: the same note at the foot of several pages is text."""
     if not line.words:
         return False
     first = line.words[0]
-    if _script_digits(first) and first.spans[0].text.strip().isdigit():
-        return True
-    return first.text.strip().isdigit() and first.size < body * SCRIPT_SIZE and len(line.words) > 1 and \
-        first.baseline < line.words[1].baseline - first.size * 0.2
+    smaller = (len(line.words) > 1 and first.size < line.words[1].size * SCRIPT_SIZE) or (
+        len(first.spans) > 1 and first.spans[0].size < max(sp.size for sp in first.spans) * SCRIPT_SIZE)
+    # (a mark glued to a bracket, "24[123, § 3.2]", is the first run of its word, in digits)
+    return smaller and (bool(FOOTNOTE_MARK_RE.match(first.text)) or
+                        len(first.spans) > 1 and first.spans[0].text.strip().isdigit())
 
 
 def _within_other_line(line: Line, page: Page) -> bool:

@@ -20,7 +20,7 @@ from typing import Iterable
 from build_common import Chunk
 from build_glyphs import Line, Page, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
-from build_layout import FULL_LINE_WORDS, Layout
+from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
@@ -213,7 +213,6 @@ FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left 
 FOOTNOTE_RULE_WIDTH = (0.1, 0.6)   # of the column's width: it is a short rule, neither a dash nor a table's
 FOOTNOTE_SIZE = 0.95          # of the body size: footnotes are set smaller than the text
 SCRIPT_SIZE = 0.85            # of a word's size: a raised mark is set smaller than this
-FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+)(?=[^\W\d_]|$)")   # a note's mark, alone or glued to its first word
 
 
 def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line], list[Item]]:
@@ -232,12 +231,7 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         return main, []
     blocks: list[list[Line]] = []
     for line in below:
-        first = line.words[0]
-        # a mark is set smaller than the note's words (alone, or as the first run of its word)
-        smaller = (len(line.words) > 1 and first.size < line.words[1].size * SCRIPT_SIZE) or (
-            len(first.spans) > 1 and first.spans[0].size < max(sp.size for sp in first.spans) * SCRIPT_SIZE)
-        marked = FOOTNOTE_MARK_RE.match(first.text) and smaller
-        if not blocks or marked:
+        if not blocks or opens_with_mark(line):
             blocks.append([line])
         else:
             blocks[-1].append(line)
@@ -248,8 +242,7 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         mark = FOOTNOTE_MARK_RE.match(block[0].words[0].text)
         # the note stands right after the line that prints its mark (a raised, smaller run at a
         # word's end), so it joins the statement or passage it annotates; else at the page's foot
-        marked_at = next((l.top for l in kept if mark and any(_ends_with_mark(w, mark.group(0)) or
-                                                               _mark_word(w, l, mark.group(0)) for w in l.words)),
+        marked_at = next((l.top for l in kept if mark and any(_prints_mark(w, l, mark.group(0)) for w in l.words)),
                          block[0].top)
         notes.extend(read_note(block, layout, page, marked_at, f"Footnote {mark.group(0) if mark else ''}".strip(),
                                mark.group(0) if mark else "", prefix="[Footnote] "))
@@ -337,19 +330,14 @@ def _note_prose(lines: list[Line], block: list[Line], page: Page) -> list[str]:
     return out
 
 
-def _mark_word(word: Word, line: Line, mark: str) -> bool:
-    """A word that is a footnote's mark on its own (a gap after a sentence's full stop parts it from the
-    word it follows): smaller than its line's text and raised above the line's baseline."""
-    return word.text == mark and not word.spans and word.size < line.size * SCRIPT_SIZE and \
-        word.baseline < line.baseline - 1
-
-
-def _ends_with_mark(word: Word, mark: str) -> bool:
-    """A word whose last run is a footnote's mark: raised above the word's baseline and smaller."""
-    if len(word.spans) < 2:
-        return False
-    last = word.spans[-1]
-    return last.text == mark and last.size < word.spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
+def _prints_mark(word: Word, line: Line, mark: str) -> bool:
+    """Whether a word prints a footnote's mark: as its last run, raised above the word's baseline and
+    smaller; or on its own (a gap after a sentence's full stop parts it from the word it follows),
+    smaller than its line's text and raised above the line's baseline."""
+    if len(word.spans) >= 2:
+        last = word.spans[-1]
+        return last.text == mark and last.size < word.spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
+    return word.text == mark and word.size < line.size * SCRIPT_SIZE and word.baseline < line.baseline - 1
 
 
 def _margin_caption(line: Line, layout: Layout) -> Head | None:

@@ -358,9 +358,8 @@ class OpenBlock:
                     return False
                 # The space TeX sets after an environment is the space it set before its head (a theorem's
                 # \topsep): a step as much wider than the leading as the one above the head, to an indented
-                # paragraph, ends it, on a page set tight too (a list inside it has a \topsep of its own)
-                # (a step measured on another page matches more loosely: TeX shrinks or stretches every
-                # page's glue by a ratio of its own)
+                # paragraph, ends it, on a page set tight too (a list inside it has a \topsep of its own).
+                # One measured on another page matches more loosely: TeX shrinks or stretches each page's glue.
                 match = SKIP_MATCH if self.skip_here else layout.body_size * SKIP_MATCH_ELSEWHERE
                 if self.skip_above is not None and self.skip_above - leading > leading * SKIP_EXTRA and \
                         abs(step - self.skip_above) <= match and indented and not set_apart(line) \
