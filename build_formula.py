@@ -1176,6 +1176,16 @@ def _braces(nodes: list[Node], rules: list[tuple]):
             if bool(below) == bool(above):
                 continue
         over = bool(below) and not above
+        if below and above:
+            # glyphs on both sides at a row's size (a class whose scripts are 0.82 of it): the tip
+            # tells, the middle piece standing out past the ends toward the note
+            tip = _brace_tip(tips)
+            if tip is not None:
+                over = tip
+                if over:
+                    above = []
+                else:
+                    below = []
         main = _main_base(below if over else above)
         # the body reaches a row's height from the brace, or past a fraction's bar within the brace's
         # span to the fraction's far part (main is then the near part's baseline)
@@ -1212,6 +1222,20 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     if not made:
         return nodes, rules
     return [n for n in nodes if id(n) not in gone] + made, [r for r in rules if r not in used_rules]
+
+
+def _brace_tip(tips: list[Node]) -> bool | None:
+    """Whether a brace built of pieces points up (an overbrace: its middle reaches above its ends),
+    False when it points down, None for one not built of two ends and a middle."""
+    if len(tips) < 3:
+        return None
+    tips = sorted(tips, key=lambda n: n.x0)
+    ends, middle = (tips[0], tips[-1]), tips[1:-1]
+    if min(n.top for n in middle) < min(n.top for n in ends) - 0.5:
+        return True
+    if max(n.bottom for n in middle) > max(n.bottom for n in ends) + 0.5:
+        return False
+    return None
 
 
 LIMIT_REACH = 0.75   # em: a big operator's limit starts within this of its foot (or ends within it of its head)
@@ -2281,8 +2305,10 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
             return None
         # (one barely smaller may stand half its height past the operator's end)
         reach = n.size * 0.5 if n.size >= size * ROW_SIZE else 0.0
-        return next((o for o in tall if o.top - reach <= n.cy <= o.bottom + reach
-                     and o.x0 - size * 0.1 <= n.x0 <= o.adv1 + size * 0.3), None)
+        on_op = next((o for o in tall if o.top - reach <= n.cy <= o.bottom + reach
+                      and o.x0 - size * 0.1 <= n.x0 <= o.adv1 + size * 0.3), None)
+        return on_op or (_script_base(n, bases, size) if n.size >= size * ROW_SIZE else None)
+    bases = [n for n in nodes if n.kind == "sym" and n.role in ("ord", "close") and n.size >= size * 0.95]
     hung = {id(n): hangs(n) for n in nodes}
     # a fraction, root or matrix stands on a row of its own unless set in the smallest style, where it
     # is a script's (a fraction in an exponent, which an OpenType font raises most of an em)
@@ -2304,6 +2330,14 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
         owner = hung[id(n)]
         rows[nearest(owner.base if owner is not None else n.base)].append(n)
     return [r for r in rows if r]
+
+
+def _script_base(n: Node, bases: list[Node], size: float) -> Node | None:
+    """The full-size letter, digit or closing delimiter a barely smaller glyph is a script of: it
+    starts where that glyph's ink ends, raised or lowered by a script's shift (a class whose scripts
+    are 0.82 of its size, \theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
+    return next((b for b in bases if -size * 0.05 <= n.x0 - b.x1 <= size * 0.15
+                 and size * 0.2 <= abs(b.base - n.base) <= size * 0.7), None)
 
 
 def _full(row: list[Node], size: float) -> list[Node]:
@@ -2591,7 +2625,8 @@ def _tex(n: Node) -> list[str]:
     if k == "word":
         return _word_tex(n)
     if k == "frac":
-        return [r"\cfrac" if n.parts.get("continued") else r"\frac", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
+        command = r"\cfrac" if n.parts.get("continued") else r"\dfrac" if n.parts.get("display") else r"\frac"
+        return [command, "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     if k == "root":
         index = n.parts.get("index")
         out = [r"\sqrt"]
@@ -2648,8 +2683,8 @@ def _tex(n: Node) -> list[str]:
         return [r"\left" + _delim(n.parts["left"]), r"\begin{matrix}", *body, r"\end{matrix}",
                 r"\right" + _delim(n.parts["right"])]
     if k == "cases":
-        env = "dcases" if _display_fractions(n.parts["rows"], n.size) else "cases"
-        return [r"\begin{" + env + "}", *_rows_tex(n.parts["rows"]), r"\end{" + env + "}"]
+        _mark_display_fractions(n.parts["rows"], n.size)
+        return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
     if k == "rcases":
         if all(len(row) == 2 for row in n.parts["rows"]):
             return [r"\begin{rcases}", *_rows_tex(n.parts["rows"]), r"\end{rcases}"]
@@ -2691,11 +2726,16 @@ def _word_tex(n: Node) -> list[str]:
     return [r"\operatorname{" + n.ch + "}"]
 
 
-def _display_fractions(rows: list[list[list[Node]]], size: float) -> bool:
-    """A fraction in a row of `cases` whose parts are set at the row's own size: mathtools' `dcases`
-    sets its rows in display style, where `cases` sets a fraction's parts a style smaller."""
-    return any(c.kind == "frac" and max((p.size for p in c.parts["num"]), default=0.0) >= size * 0.9
-               for row in rows for cell in row for c in cell)
+def _mark_display_fractions(rows: list[list[list[Node]]], size: float) -> None:
+    """Mark a fraction in a row of `cases` whose parts are set at the row's own size as `\dfrac`:
+    `cases` sets a fraction's parts a style smaller, so its author wrote \dfrac (or mathtools'
+    `dcases`, which prints the same; \dfrac in `cases` is the commoner spelling and every renderer
+    reads it)."""
+    for row in rows:
+        for cell in row:
+            for c in cell:
+                if c.kind == "frac" and max((p.size for p in c.parts["num"]), default=0.0) >= size * 0.9:
+                    c.parts["display"] = True
 
 
 def _rows_tex(rows: list[list[list[Node]]], ruled=()) -> list[str]:
@@ -3157,8 +3197,10 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
             k = level.get(number)
             if k is None:
                 # a number amsmath dropped to the line below its row (the row left it no room): the
-                # nearest row above it that no number stands level with
-                above = [i for i in range(len(rows)) if 0 < baseline - bases[i] <= size * DROPPED_LABEL
+                # nearest row above it that no number stands level with, the pitch counted from the
+                # row's foot (the limits under a \prod reach below its baseline)
+                above = [i for i in range(len(rows)) if 0 < baseline - bases[i]
+                         and baseline - max(bases[i], max(n.bottom for n in rows[i])) <= size * DROPPED_LABEL
                          and i not in level.values()]
                 k = max(above, key=lambda i: bases[i]) if above else None
             if k is None:

@@ -517,7 +517,7 @@ def test_what_the_thirteenth_body_prints_is_read_from_the_fonts_and_the_geometry
         assert r"\Pr(\hat{\mu}_{n} \geq \mu+" in found["1.26"] and r"\doteq e^{-nI(" in found["1.26"], (name, found["1.26"])
         assert found["1.10"].startswith(r"f(x) \approx f(x_{0})+\left.\frac{\partial f}{\partial x}\right|_{x = x_{0}}"), \
             (name, found["1.10"])
-        assert found["1.22"].startswith(r"\alpha_{k} = \begin{dcases}\frac{\alpha_{0}}{1+k/\tau} & k < K"), (name, found["1.22"])
+        assert found["1.22"].startswith(r"\alpha_{k} = \begin{cases}\dfrac{\alpha_{0}}{1+k/\tau} & k < K"), (name, found["1.22"])
         assert r"D_{\operatorname{KL}}(\pi_{" in found["1.32"] and r"\parallel" not in found["1.32"], (name, found["1.32"])
 
 
