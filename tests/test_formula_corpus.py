@@ -64,9 +64,10 @@ THIRTY_SIXTH_BODY = ["tufte-aj", "classicthesis-aj"]
 THIRTY_SEVENTH_BODY = ["tufte-ak", "acmart-ak"]
 THIRTY_EIGHTH_BODY = ["tufte-al", "ieee-al"]
 THIRTY_NINTH_BODY = ["tufte-am", "llncs-am"]
+FORTIETH_BODY = ["tufte-an", "revtex-an"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
-EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63}
+EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -82,7 +83,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *TWENTY_NINTH_BODY, *THIRTIETH_BODY, *THIRTY_FIRST_BODY,
                            *THIRTY_SECOND_BODY, *THIRTY_THIRD_BODY, *THIRTY_FOURTH_BODY,
                            *THIRTY_FIFTH_BODY, *THIRTY_SIXTH_BODY, *THIRTY_SEVENTH_BODY,
-                           *THIRTY_EIGHTH_BODY, *THIRTY_NINTH_BODY}
+                           *THIRTY_EIGHTH_BODY, *THIRTY_NINTH_BODY, *FORTIETH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -124,7 +125,7 @@ def test_second_body_per_set_up(corpus, name):
                          + THIRTY_FIRST_BODY + THIRTY_SECOND_BODY
                          + THIRTY_THIRD_BODY + THIRTY_FOURTH_BODY
                          + THIRTY_FIFTH_BODY + THIRTY_SIXTH_BODY + THIRTY_SEVENTH_BODY
-                         + THIRTY_EIGHTH_BODY + THIRTY_NINTH_BODY)
+                         + THIRTY_EIGHTH_BODY + THIRTY_NINTH_BODY + FORTIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -260,7 +261,19 @@ def test_later_bodies_per_set_up(corpus, name):
     pair the judge drops), and \\vect{0}; under llncs also its trellis array read without its
     vertical rules and \\hline and with cells run together (20.02880.1568), and, unseen by the judge,
     which ignores &, the cells of every matrix run together, since llncs sets \\arraycolsep to
-    1.4 pt (a pmatrix's 0.3 & 0 served as 0.30, a bmatrix's p & -p as p-p)."""
+    1.4 pt (a pmatrix's 0.3 & 0 served as 0.30, a bmatrix's p & -p as p-p);
+    the fortieth's (body-an.tex, a chapter on imitation learning and one on model-based methods for a
+    parcel depot's dispatching, written to fit a two-column page beside the forty-first; tufte-an, and
+    revtex-an, the American Physical Society's revtex4-2 as Physical Review D sets an article, two
+    columns of 246 pt at 10 pt Computer Modern under pdfLaTeX, numbered by section in Arabic figures:
+    94 % and 91 % exact, mean similarity 0.999 and 0.981 when first measured, nothing missing or
+    empty, all 65 numbers read): \\Biggl[ ... \\Biggr] read as plain brackets, a cases block of
+    \\dfrac rows served as dcases, which the judge reads without its brace, a prime on a superscript
+    (U_{\\hat{\\bm{\\theta}}}^{\\pi'}) served on the subscript, and \\vect{0}; under revtex also an
+    aligned programme (\\operatorname*{maximize} with "subject to" rows) read as its limit alone, and
+    the rows of a gather's first cases block (in subequations) read again into its second row; unseen
+    by the judge, under the class \\phi and \\epsilon served as \\varphi and \\varepsilon, and \\text{if }
+    in cases rows as \\operatorname{if}."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
@@ -286,7 +299,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.985) if name in THIRTY_SIXTH_BODY else \
         (0.90, 0.985) if name == "acmart-ak" else (0.90, 0.99) if name in THIRTY_SEVENTH_BODY else \
         (0.90, 0.98) if name == "tufte-al" else (0.85, 0.965) if name == "ieee-al" else \
-        (0.85, 0.985) if name in THIRTY_NINTH_BODY else (0.75, 0.98)
+        (0.85, 0.985) if name in THIRTY_NINTH_BODY else \
+        (0.90, 0.99) if name == "tufte-an" else (0.85, 0.97) if name == "revtex-an" else (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
