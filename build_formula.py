@@ -2558,8 +2558,10 @@ def _prime_owner(prime: Node, run: list[Node], levels: list[int]) -> int | None:
 
 def _primes_script(prime: Node, script: Node) -> bool:
     """Whether a prime after a subscript is that subscript's own (x_{t'}): it follows the script's
-    ink, one size smaller; a base's prime stands over its subscript (x'_t), not after it."""
-    return prime.x0 >= script.x1 - prime.size * 0.2 and prime.size < script.size * 0.9
+    ink, one size smaller, its foot within the script's height; a base's prime stands over its
+    subscript (x'_t), not after it, and a superscript's over the subscript below it (U_{θ}^{π'})."""
+    return prime.x0 >= script.x1 - prime.size * 0.2 and prime.size < script.size * 0.9 and \
+        prime.bottom >= script.top - prime.size * 0.3
 
 
 SMALLEST_STYLE = 0.62   # of the formula's size: scriptscript style (5 pt to 10, 6 to 11 or 12); script is 0.7
