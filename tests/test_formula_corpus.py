@@ -146,7 +146,8 @@ def test_later_bodies_per_set_up(corpus, name):
     delimiter bare (formula_score.py drops \\left and \\Bigl but keeps \\Biggl), scripts the judge
     orders otherwise (Q^{\\pi_{k}}_{h}), \\gets; and under Arev its maths letters a, i, w, x, I in the
     font's private-use code points (U+EB80 plus the letter), which name no letter a reader can know;
-    the thirteenth's: rcases round rows that TeX set as a gathered block would be, and under Concrete
+    the thirteenth's: rcases round rows that TeX set as a gathered block would be, a dcases block
+    (served as cases with \\dfrac rows, which print the same and which authors write more often), and under Concrete
     Math the upright bold Greek of classvect.sty; the fourteenth's: \\underset{…}{\\operatorname{arg\\,max}}
     (printed as \\operatorname*{arg\\,max}_{…}), \\vect{0} and \\vect{1}, and under XeLaTeX with Asana Math
     its big operators, large delimiters and braces, which the font keeps at private-use code points
@@ -160,15 +161,13 @@ def test_later_bodies_per_set_up(corpus, name):
     big operators and larger delimiters, which its embedded subset maps to private-use code points
     (U+E1D3 for the display sum); the eighteenth's: \\vect{0}, \\Biggl, \\gets, and under XCharter Math
     the upright bold Greek of classvect.sty; the nineteenth's: \\vect{0}; the twentieth's: \\gets (seven of
-    its 55), \\vect{0} and \\vect{1}, \\underset{…}{minimize}, and a cases block of \\dfrac rows, which prints
-    as the dcases the reader writes; the twenty-first's: \\gets; the twenty-second's: \\bigg| after a
-    fraction where \\right| would be as tall (the reader writes \\left. … \\right|), a cases block of
-    \\dfrac rows, \\xrightarrow over a short label, \\stackrel, and under XeLaTeX with KpMath-Sans its big
+    its 55), \\vect{0} and \\vect{1} and \\underset{…}{minimize}; the twenty-first's: \\gets; the twenty-second's: \\bigg| after a
+    fraction where \\right| would be as tall (the reader writes \\left. … \\right|),
+    \\xrightarrow over a short label, \\stackrel, and under XeLaTeX with KpMath-Sans its big
     operators, large delimiters and radicals, which the font keeps at private-use code points; the
     twenty-third's: \\vect{0} and \\underset{…}{\\text{minimize}}; the twenty-fourth's: an \\eqref in a
     cases row's words, which the judge keeps as the command where the page prints its number; the
-    twenty-fifth's: primes written after a subscript (y_{j}'), \\Biggl, a cases block of \\dfrac rows
-    (printed as dcases), and an align's \\notag row under its numbered first row, which prints as an
+    twenty-fifth's: primes written after a subscript (y_{j}'), \\Biggl, and an align's \\notag row under its numbered first row, which prints as an
     aligned[t] block would (the reader gives the whole block the number); the twenty-seventh's (tufte-aa,
     stixrep-aa: 78 % and 77 % exact when first measured; stixrep-aa numbers its equations (1-4)):
     \square and \lozenge, which \Box and \Diamond print too, \land, \Bigm|, a prime after a subscript,
