@@ -1613,8 +1613,9 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             continue
         ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
         # (an operator's name set in a script's size is a limit's word: \\sum_{j=0}^{\\log_b n - 1})
+        # (and so is a big operator set in a script's size: \substack{… \\ \sum_{i} \lambda_{i} = 1})
         pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * LIMIT_SIZE
-                and (n.role != "op" or n.kind == "word" and n.size < op.size * LIMIT_SIZE)]
+                and (n.role != "op" or n.size < op.size * LIMIT_SIZE)]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
@@ -1667,6 +1668,12 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
                                  or min(n.bottom for n in above) > op.top + 0.5):
             continue          # over a letter, only words of text wholly above it (\overset{\text{Nash}}{U})
         if not below and not above:
+            side = _side_lines(op, pool, text, rules) if op.kind == "sym" and op.role == "op" else []
+            if len(side) > 1:       # a text-style operator's subscript in lines: \sum_{\substack{…}}
+                node = _composite("op", [op] + [n for line in side for n in line], op.base, op.size, op=op,
+                                  lower=None, lower_lines=[_row_of(line, []) for line in side], upper=None)
+                gone.update(id(n) for n in [op] + [n for line in side for n in line])
+                made.append(node)
             continue
         lines = _limit_lines(below, op)
         while lines:      # \substack: more lines of limit under the first, each centred on the operator
@@ -1840,6 +1847,28 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
         if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3:
             return True
     return False
+
+
+def _side_lines(op: Node, pool: list[Node], text: float, rules) -> list[list[Node]]:
+    """The lines of a subscript set beside a big operator in text style (a fraction's numerator,
+    \sum_{\substack{1 \leq t \leq T \\ o_t = o}}): the first starts where the operator's ink ends,
+    below its middle; each next one stands right under the one before, within its width, with no
+    rule between them (a fraction's bar under its numerator)."""
+    seed = [n for n in pool if -0.5 <= n.x0 - op.x1 <= text * 0.25 and n.cy > op.cy]
+    barred = lambda x0, x1, y0, y1: any(r[0] < x1 and r[2] > x0 and y0 - 0.5 <= r[1] <= y1 + 0.5 for r in rules)
+    first = _grow_limit(seed[:1] if seed else [], pool)
+    lines = [first] if first else []
+    while lines:
+        x0, x1, _, edge = _box(lines[-1])
+        taken = [n for line in lines for n in line]
+        seed = [n for n in pool if n not in taken and edge - 0.5 <= n.top < edge + text * 0.4 and x0 - 1 <= n.cx <= x1 + 1
+                and not barred(x0, x1, edge, n.top)]
+        line = _grow_limit(seed, [n for n in pool if n not in taken])
+        if not line or min(n.x0 for n in line) < x0 - text * 0.5 or max(n.x1 for n in line) > x1 + text * 0.5 \
+                or barred(x0, x1, edge, min(n.top for n in line)):
+            break
+        lines.append(line)
+    return lines
 
 
 def _centred_on(group: list[Node], op: Node) -> bool:
@@ -2665,6 +2694,9 @@ def _tex(n: Node) -> list[str]:
         while sup and sup[0].role == "prime":
             primes += PRIMES.get(sup[0].ch, 1)
             sup.pop(0)
+        if primes and n.parts["sub"] and sup:
+            # (x'_{i}^{2} is a double superscript to TeX: the primes open the superscript, x_{i}^{\prime 2})
+            return out + ["_", "{", *_row_tex(n.parts["sub"]), "}", "^", "{", *[r"\prime"] * primes, *_row_tex(sup), "}"]
         if primes:
             out.append("'" * primes)
         if n.parts["sub"]:
