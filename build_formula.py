@@ -1849,11 +1849,14 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
     return False
 
 
+SUBSTACK_CENTRE = 0.15   # em: the middles of a \substack's lines stand this near each other at most
+
+
 def _side_lines(op: Node, pool: list[Node], text: float, rules) -> list[list[Node]]:
     """The lines of a subscript set beside a big operator in text style (a fraction's numerator,
     \sum_{\substack{1 \leq t \leq T \\ o_t = o}}): the first starts where the operator's ink ends,
-    below its middle; each next one stands right under the one before, within its width, with no
-    rule between them (a fraction's bar under its numerator)."""
+    below its middle; each next one stands right under the one before, centred on it, with no rule
+    between them (a fraction's bar under its numerator)."""
     seed = [n for n in pool if -0.5 <= n.x0 - op.x1 <= text * 0.25 and n.cy > op.cy]
     barred = lambda x0, x1, y0, y1: any(r[0] < x1 and r[2] > x0 and y0 - 0.5 <= r[1] <= y1 + 0.5 for r in rules)
     first = _grow_limit(seed[:1] if seed else [], pool)
@@ -1864,7 +1867,9 @@ def _side_lines(op: Node, pool: list[Node], text: float, rules) -> list[list[Nod
         seed = [n for n in pool if n not in taken and edge - 0.5 <= n.top < edge + text * 0.4 and x0 - 1 <= n.cx <= x1 + 1
                 and not barred(x0, x1, edge, n.top)]
         line = _grow_limit(seed, [n for n in pool if n not in taken])
-        if not line or min(n.x0 for n in line) < x0 - text * 0.5 or max(n.x1 for n in line) > x1 + text * 0.5 \
+        # (\substack centres its lines on one another; a line off that centre is another's: the
+        # upper limit of an integral on the next row)
+        if not line or abs(min(n.x0 for n in line) + max(n.x1 for n in line) - x0 - x1) / 2 > text * SUBSTACK_CENTRE \
                 or barred(x0, x1, edge, min(n.top for n in line)):
             break
         lines.append(line)

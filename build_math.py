@@ -597,6 +597,9 @@ def _cells_apart(line, body: float) -> bool:
 QUAD_GAP = 0.8   # em: a \quad (an em) stands between a display row's words; prose's spaces are a third of that
 
 
+NARROW_COLUMN = 30   # em: a journal's column (20-27 em), narrower than a book's measure (30-36 em)
+
+
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     """A line of running text, not a display row: it starts at the column's left edge (or runs to
     its right edge) and holds several words of letters in a text face."""
@@ -610,13 +613,15 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     first = line.words[0]
     if line.x0 <= left + body * 2 and re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", first.text) and not is_math_word(first) \
             and first.text.rstrip(",.;:") not in OPERATOR_NAMES \
-            and not ((line.x0 > left + body * 1.5 or line.x0 > left + body * 0.5 and line.x1 < right - body)
+            and not ((line.x0 > left + body * 1.5 or right - left < body * NARROW_COLUMN and
+                      line.x0 > left + body * 0.5 and line.x1 < right - body)
                      and math_share(line.words) >= 0.5
                      and any(b.x0 - a.x1 >= body * QUAD_GAP for a, b in zip(line.words[:3], line.words[1:4]))):
         # text starts at the column's edge (or a paragraph's indent): prose goes on; not a line set in,
         # mostly maths, whose opening word stands a quad from what follows: a display's row that opens
-        # with a word ("minimize  ∑ U(s)", "subject to  U(s) ≥ …"); in a narrow column such a row may
-        # start within a paragraph's indent, and then ends short of the column's right edge
+        # with a word ("minimize  ∑ U(s)", "subject to  U(s) ≥ …"); in a narrow column (a journal's two)
+        # such a row may start within a paragraph's indent, and then ends short of the column's right
+        # edge (in a book's wider measure a line like that is a table's row: "echelon  S = …")
         return True
     worded = [w for w in line.words if re.fullmatch(r"[(\[]?[A-Za-z][a-z]+[)\],.;:]*", w.text)
               and w.text.strip("()[],.;:") not in OPERATOR_NAMES]
