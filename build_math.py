@@ -597,7 +597,11 @@ def _cells_apart(line, body: float) -> bool:
 QUAD_GAP = 0.8   # em: a \quad (an em) stands between a display row's words; prose's spaces are a third of that
 
 
-NARROW_COLUMN = 30   # em: a journal's column (20-27 em), narrower than a book's measure (30-36 em)
+def worded_row(line, body: float) -> bool:
+    """A line mostly of maths whose opening word stands a quad from what follows: a display's row
+    that opens with a word ("minimize  ∑ U(s)", "subject to  U(s) ≥ …"), or a table's."""
+    return math_share(line.words) >= 0.5 and \
+        any(b.x0 - a.x1 >= body * QUAD_GAP for a, b in zip(line.words[:3], line.words[1:4]))
 
 
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
@@ -613,15 +617,10 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     first = line.words[0]
     if line.x0 <= left + body * 2 and re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", first.text) and not is_math_word(first) \
             and first.text.rstrip(",.;:") not in OPERATOR_NAMES \
-            and not ((line.x0 > left + body * 1.5 or right - left < body * NARROW_COLUMN and
-                      line.x0 > left + body * 0.5 and line.x1 < right - body)
-                     and math_share(line.words) >= 0.5
-                     and any(b.x0 - a.x1 >= body * QUAD_GAP for a, b in zip(line.words[:3], line.words[1:4]))):
+            and not (line.x0 > left + body * 1.5 and worded_row(line, body)):
         # text starts at the column's edge (or a paragraph's indent): prose goes on; not a line set in,
         # mostly maths, whose opening word stands a quad from what follows: a display's row that opens
-        # with a word ("minimize  ∑ U(s)", "subject to  U(s) ≥ …"); in a narrow column (a journal's two)
-        # such a row may start within a paragraph's indent, and then ends short of the column's right
-        # edge (in a book's wider measure a line like that is a table's row: "echelon  S = …")
+        # with a word ("minimize  ∑ U(s)", "subject to  U(s) ≥ …")
         return True
     worded = [w for w in line.words if re.fullmatch(r"[(\[]?[A-Za-z][a-z]+[)\],.;:]*", w.text)
               and w.text.strip("()[],.;:") not in OPERATOR_NAMES]
@@ -673,6 +672,9 @@ def ink_extent(line) -> tuple[float, float]:
 
 _BROKEN_WORD = re.compile(r"[^\W\d_]{2}-$")   # a word broken at the line's end ("pe-")
 LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
+
+
+NARROW_COLUMN = 30   # em: a journal's column (20-27 em), narrower than a book's measure (30-36 em)
 
 
 TALL_GLYPH = 1.6   # × the body size: taller than any letter, a big operator or a one-line delimiter
@@ -801,7 +803,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
-        if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k):
+        if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -856,7 +858,10 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         `aligned` block's rows align on): a row of words of that block (`\\text{subject to} &
         \\text{the constraints},`), not prose."""
         line = lines[k]
-        if line.page != anchor.page or len(line.words) < 2 or line.x0 < left + body * 2 or line.x1 > right - body:
+        # (set in by more than a paragraph's indent; in a journal's narrow column, which the display
+        # fills, by a little)
+        indent = 0.5 if right - left < body * NARROW_COLUMN else 2
+        if line.page != anchor.page or len(line.words) < 2 or line.x0 < left + body * indent or line.x1 > right - body:
             return False
         # (the rows under the number are not in the block yet while the walk goes up: any display row
         # near it counts)
@@ -865,6 +870,19 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         # (its first word starts where another row starts too: the block's left edge, its label column)
         return any(abs(line.words[0].x0 - x) < body * ALIGNED_COLUMN for x in starts) and \
             any(abs(w.x0 - x) < body * ALIGNED_COLUMN for w in line.words[1:] for x in starts)
+
+    def narrow_row(k: int) -> bool:
+        """In a journal's narrow column an optimisation problem's rows ("maximize  t", "subject to
+        φ ≥ …") start within a paragraph's indent, as the display fills the column; such a line, set
+        in a little and short of the column's edge, is a row of the display whose number stands
+        below it or level with it (one under a number dropped below its row is a table's row, as
+        in a book's wider measure: "echelon  S = …")."""
+        line = lines[k]
+        first = line.words[0].text if line.words else ""
+        return line.page == anchor.page and right - left < body * NARROW_COLUMN and \
+            line.baseline <= anchor.baseline + body * 0.5 and \
+            left + body * 0.5 < line.x0 <= left + body * 1.5 and line.x1 < right - body and \
+            bool(re.fullmatch(r"[A-Za-z][a-z]+", first)) and worded_row(line, body)
 
     def braced_note(k: int) -> bool:
         """Words set just under a horizontal brace of the block (or just over one) and within its
