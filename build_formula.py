@@ -650,18 +650,26 @@ def _pieces(nodes: list[Node]) -> list[Node]:
                 if kind in ("⎪", "|") and (target not in (None, "⎪", "|") or n.role == "radical"):
                     s.parts["stack"] = target or "√"
                 s.parts["count"] += 1
+                s.parts["chars"].add(n.ch)
                 break
         else:
             n.parts["stack"] = target or n.ch
             n.parts["count"] = 1
+            n.parts["chars"] = {n.ch}
             stacks.append(n)
             out.append(n)
     for s in stacks:
         ch = s.parts.pop("stack")
+        chars = s.parts.pop("chars")
         if s.parts.pop("count") == 1 and ch == s.ch:
             continue
         if ch == "⎪":
             ch = "{"
+        # a bracket built with its top corner and no bottom one is a ceiling, with its bottom corner
+        # alone a floor (TeX's extensible \lceil and \lfloor repeat the bracket's straight piece)
+        for bracket, top, bottom, ceiling, floor in (("[", "⎡", "⎣", "⌈", "⌊"), ("]", "⎤", "⎦", "⌉", "⌋")):
+            if ch == bracket and (top in chars) != (bottom in chars):
+                ch = ceiling if top in chars else floor
         if ch != s.ch:
             s.ch = ch
             s.tex = _char_tex(ch, "up")
@@ -1356,6 +1364,7 @@ def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list
 ROW_OVERLAP = 0.5   # pt: a glyph crosses a rule's end, or shares a part's level, by more than this
 SCRIPT_CUT_IN = 0.3  # em (of the script): how far a script may start back under its body's rule
 FLANK_GAP = 2.0     # em: a row's glyphs of one size stand closer than this beside one another (scripts between)
+FLANK_TIGHT = 0.3   # em: ... and a glyph this close runs on from its neighbour
 
 
 def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple]) -> bool:
@@ -1370,13 +1379,17 @@ def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple
     def over_a_rule(n: Node) -> bool:
         return any(r[0] < n.x1 and r[2] > n.x0 and 0 <= r[1] - n.bottom < size for r in rules if r is not rule)
 
-    def beside(n: Node, left: bool) -> bool:
+    def beside(n: Node, left: bool, reach: float = FLANK_GAP) -> bool:
         gap = px0 - n.x1 if left else n.x0 - px1
         outside = n.x0 < x0 - ROW_OVERLAP if left else n.x1 > x1 + ROW_OVERLAP
         return n not in part and n.kind != "space" and abs(n.base - base) < ROW_OVERLAP and \
-            abs(n.size - size) < size * 0.15 and -ROW_OVERLAP <= gap < size * FLANK_GAP and outside and \
+            abs(n.size - size) < size * 0.15 and -ROW_OVERLAP <= gap < size * reach and outside and \
             not over_a_rule(n)
-    return any(beside(n, True) for n in nodes) and any(beside(n, False) for n in nodes)
+    if any(beside(n, True) for n in nodes) and any(beside(n, False) for n in nodes):
+        return True
+    # (at a row's start or end, one side: a glyph set on from it as a row's glyphs are, closer than
+    # TeX sets anything beside a fraction's box: an align's \overline{Q} under the row above's Q)
+    return any(beside(n, left, FLANK_TIGHT) for n in nodes for left in (True, False))
 
 
 def _fractions(nodes: list[Node], rules: list[tuple]):
@@ -2138,9 +2151,17 @@ def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:
         return between
     edge = max(n.x1 for n in rows)
     if any(n.x0 <= edge for n in middle):      # a middle row (three rows, or an odd count)
-        return between
+        # what follows the block stands on the middle row too, past every other row's end and a
+        # \qquad from the row's own last glyph (its condition's columns start where the others' do)
+        middle.sort(key=lambda n: n.x0)
+        start = next((b.x0 for a, b in zip(middle, middle[1:]) if b.x0 > edge + size
+                      and b.adv0 - a.adv1 >= size * CASES_AFTER), None)
+        return between if start is None else [n for n in between if n.x0 < start]
     start = min(n.x0 for n in middle)
     return [n for n in between if n.x0 < start]
+
+
+CASES_AFTER = 1.5   # em: a \qquad (2 em) parts a cases block from what follows it on its middle row
 
 
 def _column_spec(cells: list[list[list[Node]]], columns: list[tuple], left: Node, right: Node) -> str | None:

@@ -626,9 +626,11 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
               and w.text.strip("()[],.;:") not in OPERATOR_NAMES]
     if len(worded) >= 2 and not any(is_math_word(w) for w in line.words) and not _cells_apart(line, body):
         return True       # words and no maths at all: a lead-in set apart ("subject to linear constraints")
-    if line.x0 <= left + body and any(len(w.text.rstrip(",.;:")) > 1 for w in words) and math_share(line.words) < 0.5:
-        return True       # flush with the column and worded: text, a list item (a word, not a letter alone:
-                          # a multline's first row, set in by its 10 pt gap, whose letters are the text face's)
+    if line.x0 <= left + body and any(len(w.text.rstrip(",.;:")) > 1 and w.size >= body * 0.9 for w in words) \
+            and math_share(line.words) < 0.5:
+        return True       # flush with the column and worded: text, a list item (a word of the text's size,
+                          # not a letter alone nor a script's \text: a multline's first row, set in by its
+                          # 10 pt gap, its letters the text face's, mathastext's or a bold \mathbf{a}'s)
     ending = line.words[-2:]
     if starts_left and len(line.words) > 2 and ending[-1].text[-1:] in ",.;:" and \
             all(w in worded and not is_math_word(w) for w in ending):

@@ -890,7 +890,13 @@ def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False) -> bool:
             any(w.x0 < g[2] and w.x1 > g[0] and g[1] - 1 <= w.top <= g[3] + w.size for w in band + under):
         return True
     if not over or not under:
-        return False
+        # a small fraction's parts may come in one line of the text layer with what stands beside the
+        # fraction (ε(1−γ) over r_max inside a tall ceiling): its words, by their own boxes
+        words = [w for l in near for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
+        over = [w for w in words if g[1] - FRACTION_RULE_REACH <= w.bottom <= g[3] + 1]
+        under = [w for w in words if g[1] - 1 <= w.top <= g[3] + FRACTION_RULE_REACH]
+        if not over or not under:
+            return False
     spans = [(min(w.x0 for w in ws), max(w.x1 for w in ws)) for ws in (over, under)]
     within = all(g[0] - FRACTION_RULE_REACH <= a and b <= g[2] + FRACTION_RULE_REACH for a, b in spans)
     return within and max(b - a for a, b in spans) >= (g[2] - g[0]) - FRACTION_RULE_REACH
