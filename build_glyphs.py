@@ -850,6 +850,9 @@ def _script_line(lines: list[Line], by_base: dict, bases: list[float], scripts: 
             near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
             if close is not None and near > close:
                 continue
+            if (w.x0 > line.x1_max or w.x1 < line.x0_min) and near > w.size * SCRIPT_BESIDE:
+                continue      # past the line's end a script touches its base: a side note's word a
+                              # gutter from the main column's last word, a hair off its baseline, is none
             body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
             # a prime is only ever raised: below a line's baseline it is no script of that line
             low = bases[i] if prime else bases[i] + first.size * 0.45
