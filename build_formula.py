@@ -650,26 +650,18 @@ def _pieces(nodes: list[Node]) -> list[Node]:
                 if kind in ("⎪", "|") and (target not in (None, "⎪", "|") or n.role == "radical"):
                     s.parts["stack"] = target or "√"
                 s.parts["count"] += 1
-                s.parts["chars"].add(n.ch)
                 break
         else:
             n.parts["stack"] = target or n.ch
             n.parts["count"] = 1
-            n.parts["chars"] = {n.ch}
             stacks.append(n)
             out.append(n)
     for s in stacks:
         ch = s.parts.pop("stack")
-        chars = s.parts.pop("chars")
         if s.parts.pop("count") == 1 and ch == s.ch:
             continue
         if ch == "⎪":
             ch = "{"
-        # a bracket built with its top corner and no bottom one is a ceiling, with its bottom corner
-        # alone a floor (TeX's extensible \lceil and \lfloor repeat the bracket's straight piece)
-        for bracket, top, bottom, ceiling, floor in (("[", "⎡", "⎣", "⌈", "⌊"), ("]", "⎤", "⎦", "⌉", "⌋")):
-            if ch == bracket and (top in chars) != (bottom in chars):
-                ch = ceiling if top in chars else floor
         if ch != s.ch:
             s.ch = ch
             s.tex = _char_tex(ch, "up")
@@ -1681,7 +1673,7 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
                                  or min(n.bottom for n in above) > op.top + 0.5):
             continue          # over a letter, only words of text wholly above it (\overset{\text{Nash}}{U})
         if not below and not above:
-            side = _side_lines(op, pool, text, rules) if op.kind == "sym" and op.role == "op" else []
+            side = _side_lines(op, pool, text, rules, nodes) if op.kind == "sym" and op.role == "op" else []
             if len(side) > 1:       # a text-style operator's subscript in lines: \sum_{\substack{…}}
                 node = _composite("op", [op] + [n for line in side for n in line], op.base, op.size, op=op,
                                   lower=None, lower_lines=[_row_of(line, []) for line in side], upper=None)
@@ -1865,13 +1857,20 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
 SUBSTACK_CENTRE = 0.15   # em: the middles of a \substack's lines stand this near each other at most
 
 
-def _side_lines(op: Node, pool: list[Node], text: float, rules) -> list[list[Node]]:
+def _side_lines(op: Node, pool: list[Node], text: float, rules, nodes: list[Node]) -> list[list[Node]]:
     """The lines of a subscript set beside a big operator in text style (a fraction's numerator,
     \sum_{\substack{1 \leq t \leq T \\ o_t = o}}): the first starts where the operator's ink ends,
     below its middle; each next one stands right under the one before, centred on it, with no rule
     between them (a fraction's bar under its numerator)."""
     seed = [n for n in pool if -0.5 <= n.x0 - op.x1 <= text * 0.25 and n.cy > op.cy]
     barred = lambda x0, x1, y0, y1: any(r[0] < x1 and r[2] > x0 and y0 - 0.5 <= r[1] <= y1 + 0.5 for r in rules)
+    others = [o for o in nodes if o is not op and o.kind == "sym" and o.role == "op" and o.top > op.cy]
+
+    def raised_on_other(line: list[Node]) -> bool:
+        """The line is another operator's superscript: the next row's integral's upper limit."""
+        x0, x1, top, bottom = _box(line)
+        return any(-text * 0.5 <= x0 - o.x1 <= text * 0.25 and (top + bottom) / 2 < o.cy
+                   and not barred(min(x0, o.x0), max(x1, o.x1), bottom, o.top) for o in others)
     first = _grow_limit(seed[:1] if seed else [], pool)
     lines = [first] if first else []
     while lines:
@@ -1883,7 +1882,7 @@ def _side_lines(op: Node, pool: list[Node], text: float, rules) -> list[list[Nod
         # (\substack centres its lines on one another; a line off that centre is another's: the
         # upper limit of an integral on the next row)
         if not line or abs(min(n.x0 for n in line) + max(n.x1 for n in line) - x0 - x1) / 2 > text * SUBSTACK_CENTRE \
-                or barred(x0, x1, edge, min(n.top for n in line)):
+                or barred(x0, x1, edge, min(n.top for n in line)) or raised_on_other(line):
             break
         lines.append(line)
     return lines

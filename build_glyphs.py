@@ -826,6 +826,7 @@ def _joined(run: list[Word]) -> Word:
 
 FAR_ON_BASELINE = 3   # em (of the word): further than this from a line along its baseline, a script nearer wins
 SCRIPT_BESIDE = 0.5   # em (of the word): ... one that stands this close beside the glyphs of its line
+SCRIPT_AWAY = 1.0     # em (of the word): a word past a line's end and further than this from it is no script of it
 
 
 def _script_line(lines: list[Line], by_base: dict, bases: list[float], scripts: set[int], w: Word,
@@ -850,9 +851,12 @@ def _script_line(lines: list[Line], by_base: dict, bases: list[float], scripts: 
             near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
             if close is not None and near > close:
                 continue
-            if (w.x0 > line.x1_max or w.x1 < line.x0_min) and near > w.size * SCRIPT_BESIDE:
-                continue      # past the line's end a script touches its base: a side note's word a
-                              # gutter from the main column's last word, a hair off its baseline, is none
+            if (w.x0 > line.x1_max or w.x1 < line.x0_min) and w.text.isalpha() and len(w.text) > 1 and \
+                    min(max(x.x0 - w.x1, w.x0 - x.x1) for x in line.words) > w.size * SCRIPT_AWAY:
+                continue      # past the line's end a word is a script only near its base or a script of
+                              # it: a side note's word a gutter from the main column's last word, a hair
+                              # off its baseline, is none (a limit under a big operator, "i=2", read
+                              # before the operator itself, and a text-style fraction's part still join)
             body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
             # a prime is only ever raised: below a line's baseline it is no script of that line
             low = bases[i] if prime else bases[i] + first.size * 0.45

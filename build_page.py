@@ -363,7 +363,8 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
             blocks[-1].append(line)
     captions, notes, drawn = [], [], []
     # drawings in the margin column; a fraction's bar in a note's display is typeset, not drawn
-    shapes = [g for g in page.graphics if g[2] > layout.margin_x and not _typeset_rule(g, margin, radicals=True)]
+    shapes = [g for g in page.graphics if g[2] > layout.margin_x and not _typeset_rule(g, margin, radicals=True,
+                                                                                   by_words=True)]
     for block in blocks:
         text = join_lines(block)
         head = _margin_caption(Line([w for l in block for w in l.words], page.number), layout)
@@ -861,7 +862,7 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
     return body
 
 
-def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False) -> bool:
+def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False, by_words: bool = False) -> bool:
     """A fraction's bar typeset in the text, not a stroke of a drawing: a thin rule with glyphs just
     above it and just below it, within its ends, the wider of the two as wide as the rule (TeX sets
     the bar to its numerator's or denominator's width; a drawing's line with labels is longer); with
@@ -889,14 +890,15 @@ def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False) -> bool:
                     and w.top - FRACTION_RULE_REACH <= g[1] <= (w.top + w.bottom) / 2 for w in band) and \
             any(w.x0 < g[2] and w.x1 > g[0] and g[1] - 1 <= w.top <= g[3] + w.size for w in band + under):
         return True
-    if not over or not under:
+    if (not over or not under) and by_words:
         # a small fraction's parts may come in one line of the text layer with what stands beside the
-        # fraction (ε(1−γ) over r_max inside a tall ceiling): its words, by their own boxes
+        # fraction (ε(1−γ) over r_max inside a tall ceiling): its words, by their own boxes (in a side
+        # note's display; a figure's drawing keeps its labels' bars)
         words = [w for l in near for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
         over = [w for w in words if g[1] - FRACTION_RULE_REACH <= w.bottom <= g[3] + 1]
         under = [w for w in words if g[1] - 1 <= w.top <= g[3] + FRACTION_RULE_REACH]
-        if not over or not under:
-            return False
+    if not over or not under:
+        return False
     spans = [(min(w.x0 for w in ws), max(w.x1 for w in ws)) for ws in (over, under)]
     within = all(g[0] - FRACTION_RULE_REACH <= a and b <= g[2] + FRACTION_RULE_REACH for a, b in spans)
     return within and max(b - a for a, b in spans) >= (g[2] - g[0]) - FRACTION_RULE_REACH
