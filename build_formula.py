@@ -979,8 +979,10 @@ def _words(nodes: list[Node]) -> list[Node]:
     """Upright letters set side by side in one font are a word: an operator's name (\\log, \\max)
     or roman text; words a thin space apart (arg max) or a word space apart in a text face
     (subject to) read as one name."""
-    letters = sorted((n for n in nodes if n.kind == "sym" and n.style in ("up", "sf", "tt") and n.ch.isascii()
-                      and n.ch.isalpha()), key=lambda n: n.x0)
+    text_italic = _text_italic_fonts(nodes)
+    letters = sorted((n for n in nodes if n.kind == "sym" and n.ch.isascii() and n.ch.isalpha()
+                      and (n.style in ("up", "sf", "tt") or n.style == "it" and n.font in text_italic)),
+                     key=lambda n: n.x0)
     if not letters:
         return nodes
     runs: list[list[Node]] = []
@@ -1032,6 +1034,23 @@ def _words(nodes: list[Node]) -> list[Node]:
         joined.append(w)
     taken = {id(g) for w in joined for g in w.parts["glyphs"]}
     return [n for n in nodes if id(n) not in taken] + joined
+
+
+def _text_italic_fonts(nodes: list[Node]) -> set[str]:
+    """Italic faces that set only words in this formula while another italic face sets its single
+    letters: the text's italic, a \text{for all} or \text{FIB} set in a theorem's italic (the
+    maths italic, CMMI or the like, sets the variables)."""
+    italic = [n for n in nodes if n.kind == "sym" and n.style == "it" and n.ch.isascii() and n.ch.isalpha()]
+    fonts = {n.font for n in italic}
+    if len(fonts) < 2:
+        return set()
+
+    def alone(n: Node) -> bool:
+        return not any(m is not n and m.font == n.font and abs(m.base - n.base) < n.size * 0.1
+                       and (-n.size * 0.25 < m.adv0 - n.adv1 < n.size * THIN_SPACE_FLOOR
+                            or -n.size * 0.25 < n.adv0 - m.adv1 < n.size * THIN_SPACE_FLOOR) for m in italic)
+    singles = {n.font for n in italic if alone(n)}
+    return fonts - singles if singles else set()
 
 
 def _between(nodes: list[Node], left: Node, right: Node) -> bool:
@@ -2773,6 +2792,8 @@ def _delim(ch: str) -> str:
 
 
 def _word_tex(n: Node) -> list[str]:
+    if n.style == "it":                  # the text's italic (a \text in a theorem): \text takes the italic on
+        return [r"\text{" + n.ch + "}"]
     if n.style in ("sf", "tt"):          # a name set in a sans or typewriter face: \mathsf{left}
         return [rf"\math{n.style}{{" + n.ch.replace(" ", r"\ ") + "}"]
     name = n.ch.replace(" ", "")
