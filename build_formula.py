@@ -131,6 +131,7 @@ ACCENTS = {"ˆ": "hat", "^": "hat", "\u0302": "hat", "˜": "tilde", "~": "tilde"
            "\u0301": "acute", "`": "grave", "\u0300": "grave", "⃗": "vec", "\u20d7": "vec", "→": "vec",
            "˚": "mathring", "\u030a": "mathring"}
 WIDE = {"hat": "widehat", "tilde": "widetilde", "bar": "overline", "vec": "overrightarrow"}
+WIDE_ACCENT = 0.5   # em: a hat or tilde this wide is a wide one (a plain one is a quarter to a third of an em)
 # Arrows set over what they span (\overrightarrow{uv}): a relation's arrow read as one glyph, or an
 # OpenType maths font's pieces (the shaft's glyphs and the head, U+20D6/U+20D7/U+20E1 in its layer).
 OVER_ARROWS = {r"\to": "overrightarrow", r"\longrightarrow": "overrightarrow", r"\leftarrow": "overleftarrow",
@@ -529,6 +530,7 @@ def _assemble(nodes: list[Node]) -> list[Node]:
     nodes = _arrow_pieces(nodes)
     nodes = _stacked_harpoons(nodes)
     nodes = _pieces(nodes)
+    _tall_divides(nodes)
     nodes = _negations(nodes)
     nodes = _stacked_relations(nodes)
     _set_minus(nodes)
@@ -536,6 +538,14 @@ def _assemble(nodes: list[Node]) -> list[Node]:
     nodes = _joined_arrows(nodes)
     nodes = _multiple_integrals(nodes)
     return nodes
+
+
+def _tall_divides(nodes: list[Node]) -> None:
+    """A bar a size taller than the text that the font's Unicode map calls U+2223 (DIVIDES, \mid's
+    code point) is a size variant of the delimiter bar (\bigl\lvert), whose spacing says the rest."""
+    for n in nodes:
+        if n.kind == "sym" and n.ch == "∣" and n.tex == r"\mid" and n.height > n.size * 1.15:
+            n.tex = "|"
 
 
 _HARPOON_PAIRS = {("⇀", "↽"): "⇌", ("↼", "⇁"): "⇋"}
@@ -1596,7 +1606,10 @@ def _accents(nodes: list[Node]) -> list[Node]:
         # the extension font's hat and tilde are \\widehat and \\widetilde, over one letter too (its
         # smallest size); \\hat and \\tilde come from the letters' or the text font
         several = len(under) > 1 or under[0].kind == "word"      # (a name's letters are several too)
-        wide = several or acc.parts.get("ext") and kind in ("hat", "tilde") or acc.parts.get("pieces")
+        # (an OpenType font's \widehat over one letter is a variant of the hat as wide as the letter,
+        # twice its plain hat's width and more)
+        wide = several or acc.parts.get("ext") and kind in ("hat", "tilde") or acc.parts.get("pieces") or \
+            kind in ("hat", "tilde") and acc.x1 - acc.x0 >= acc.size * WIDE_ACCENT
         if several and kind in WIDE:
             kind = WIDE[kind]
         elif wide and kind in ("hat", "tilde"):
@@ -2476,6 +2489,11 @@ def _scripts(nodes: list[Node]) -> list[Node]:
     size = _size([n for n in nodes if n.kind != "space"] or nodes)
     main = _main_base(nodes)
     nodes = _in_order(nodes)
+    glyphs = [n for n in nodes if n.kind != "space"]
+    if glyphs and size <= TEXT_SIZE.get() * SMALLEST_STYLE and all(abs(n.size - size) < size * 0.05 for n in glyphs):
+        # in the smallest style scripts keep the row's size, and may outnumber their base
+        # (rac{	heta_{xa}}{	au} in an exponent): the row starts on its baseline
+        main = glyphs[0].base
     out: list[Node] = []
     i = 0
     while i < len(nodes):
@@ -2639,6 +2657,8 @@ def _primes_script(prime: Node, script: Node) -> bool:
 
 SMALLEST_STYLE = 0.62   # of the formula's size: scriptscript style (5 pt to 10, 6 to 11 or 12); script is 0.7
 SCRIPT_STEP_IN_SCRIPT = 0.92   # of a script row's size: a glyph this much smaller in it is its script
+SMALLEST_SUB_DROP = 0.12   # of the size: a subscript in the smallest style, its own size, hangs this far at
+                           # least (TeX's sub1 in a fraction's numerator in an exponent: 0.15)
 
 
 def _level(n: Node, main: float, size: float, base: Node | None) -> int:
@@ -2665,7 +2685,7 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
         # keep its size, raised less where the style is cramped (a denominator's)
         if n.base < main - size * 0.2:
             return 1
-        if n.base > main + size * 0.15:
+        if n.base > main + size * SMALLEST_SUB_DROP:
             return -1
         return 0
     if not small:
@@ -2750,8 +2770,8 @@ def _tex(n: Node) -> list[str]:
         return out
     if k == "matrix":
         env = {("(", ")"): "pmatrix", ("[", "]"): "bmatrix", ("|", "|"): "vmatrix", ("‖", "‖"): "Vmatrix",
-               ("{", "}"): "Bmatrix"}.get((_DOUBLE_BARS.get(n.parts["left"], n.parts["left"]),
-                                            _DOUBLE_BARS.get(n.parts["right"], n.parts["right"])))
+               ("{", "}"): "Bmatrix"}.get((_BAR_FORMS.get(n.parts["left"], n.parts["left"]),
+                                            _BAR_FORMS.get(n.parts["right"], n.parts["right"])))
         body = _rows_tex(n.parts["rows"], n.parts.get("hlines", ()))
         if n.parts.get("spec"):
             return [r"\left" + _delim(n.parts["left"]), r"\begin{array}{" + n.parts["spec"] + "}", *body,
@@ -2782,12 +2802,13 @@ def _tex(n: Node) -> list[str]:
 _STRETCHED = {r"\longrightarrow": r"\xrightarrow", r"\longleftarrow": r"\xleftarrow"}
 
 
-# An OpenType maths font's double bar may come as U+2225 (PARALLEL TO) where a Type 1 font's is U+2016.
-_DOUBLE_BARS = {"∥": "‖"}
+# An OpenType maths font's double bar may come as U+2225 (PARALLEL TO) where a Type 1 font's is U+2016,
+# and its single bar as U+2223 (DIVIDES: Noto Sans Math's) where TeX's is "|".
+_BAR_FORMS = {"∥": "‖", "∣": "|"}
 
 
 def _delim(ch: str) -> str:
-    return {"{": r"\{", "}": r"\}", "‖": r"\|", "∥": r"\|", "⟨": r"\langle", "⟩": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
+    return {"{": r"\{", "}": r"\}", "‖": r"\|", "∥": r"\|", "∣": "|", "⟨": r"\langle", "⟩": r"\rangle", "⌊": r"\lfloor", "⌋": r"\rfloor",
             "⌈": r"\lceil", "⌉": r"\rceil"}.get(ch, ch or ".")
 
 

@@ -951,11 +951,14 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False
         above = lines[k - 1] if k > 0 and lines[k - 1].page == line.page else None
         worded = all(re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", w.text) and not is_math_word(w) for w in line.words)
+        # (a list item's text starts after its mark, which hangs to the left of it)
+        edge = None if above is None else above.words[1].x0 if len(above.words) > 1 and \
+            LIST_MARK_RE.fullmatch(above.words[0].text) else above.x0
         continues = above is not None and prose(k - 1) and ink_extent(line)[1] <= top + 0.5 \
-            and (abs(above.x0 - line.x0) < 1.0 or worded)
+            and (abs(edge - line.x0) < 1.0 or worded)
         # flush under the prose line and a line's pitch below it: that paragraph's last line (only a
         # display that starts at the column's edge is flush, and TeX sets the full display skip over it)
-        if continues and abs(above.x0 - line.x0) < 1.0 and line.baseline - above.baseline < body * 1.5:
+        if continues and abs(edge - line.x0) < 1.0 and line.baseline - above.baseline < body * 1.5:
             return False
         return span[1] > x0 or not continues
 
