@@ -660,14 +660,24 @@ def _pieces(nodes: list[Node]) -> list[Node]:
                 if kind in ("⎪", "|") and (target not in (None, "⎪", "|") or n.role == "radical"):
                     s.parts["stack"] = target or "√"
                 s.parts["count"] += 1
+                s.parts["chars"].add(n.ch)
                 break
         else:
             n.parts["stack"] = target or n.ch
             n.parts["count"] = 1
+            n.parts["chars"] = {n.ch}
             stacks.append(n)
             out.append(n)
     for s in stacks:
         ch = s.parts.pop("stack")
+        chars = s.parts.pop("chars")
+        # a bracket of its top corner and straight pieces down to its foot may be a ceiling (TeX
+        # repeats the straight piece to the other end), or the top of a bracket a display's split cut
+        # (_delimited decides, by what the pair holds); a floor's shape is too often a cut bracket's
+        # foot (the text layer's split puts the top corner with the line above) to be read as one
+        for top, middle, bottom in (("⎡", "⎢", "⎣"), ("⎤", "⎥", "⎦")):
+            if middle in chars and top in chars and bottom not in chars and s.parts["count"] >= 3:
+                s.parts["corner"] = "top"
         if s.parts.pop("count") == 1 and ch == s.ch:
             continue
         if ch == "⎪":
@@ -1051,16 +1061,20 @@ def _text_italic_fonts(nodes: list[Node]) -> set[str]:
     letters: the text's italic, a \text{for all} or \text{FIB} set in a theorem's italic (the
     maths italic, CMMI or the like, sets the variables)."""
     italic = [n for n in nodes if n.kind == "sym" and n.style == "it" and n.ch.isascii() and n.ch.isalpha()]
-    fonts = {n.font for n in italic}
-    if len(fonts) < 2:
+    # (a family by its name less its design size: CMMI7 in a script is the CMMI10 of the row)
+    family = {id(n): _FONT_SIZE_SUFFIX.sub("", n.font.split("+")[-1]) for n in italic}
+    if len(set(family.values())) < 2:
         return set()
 
     def alone(n: Node) -> bool:
         return not any(m is not n and m.font == n.font and abs(m.base - n.base) < n.size * 0.1
                        and (-n.size * 0.25 < m.adv0 - n.adv1 < n.size * THIN_SPACE_FLOOR
                             or -n.size * 0.25 < n.adv0 - m.adv1 < n.size * THIN_SPACE_FLOOR) for m in italic)
-    singles = {n.font for n in italic if alone(n)}
-    return fonts - singles if singles else set()
+    singles = {family[id(n)] for n in italic if alone(n)}
+    return {n.font for n in italic if family[id(n)] not in singles} if singles else set()
+
+
+_FONT_SIZE_SUFFIX = re.compile(r"\d+$")
 
 
 def _between(nodes: list[Node], left: Node, right: Node) -> bool:
@@ -2069,6 +2083,15 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                                    right=partner.ch, spec=None))
             used.update(id(n) for n in [left, partner] + between)
             continue
+        if len(rows) < 2 and (left.ch, partner.ch) == ("[", "]") and between and \
+                left.parts.get("corner") == partner.parts.get("corner") is not None and \
+                all(left.top - size * 0.2 <= n.top and n.bottom <= left.bottom + size * 0.2 for n in nodes
+                    if left.x1 <= n.cx <= partner.x0 and n.bottom > left.top - size and n.top < left.bottom + size):
+            # around one row that they cover whole (no matrix, nothing above or below them that a
+            # display's split could have cut from them), brackets whose straight pieces run from their
+            # top corners down are a ceiling's
+            left.ch, left.tex = "⌈", r"\lceil"
+            partner.ch, partner.tex = "⌉", r"\rceil"
         if len(rows) < 2:
             # \left … \right around one row: a fence as tall as the pair between them is \middle (and
             # the pair is written \left … \right, without which \middle does not parse)
