@@ -276,40 +276,41 @@ def test_later_bodies_per_set_up(corpus, name):
     revtex-an, the American Physical Society's revtex4-2 as Physical Review D sets an article, two
     columns of 246 pt at 10 pt Computer Modern under pdfLaTeX, numbered by section in Arabic figures:
     94 % and 91 % exact, mean similarity 0.999 and 0.981 when first measured, nothing missing or
-    empty, all 65 numbers read): \\Biggl[ ... \\Biggr] read as plain brackets, a cases block of
-    \\dfrac rows served as dcases, which the judge reads without its brace, a prime on a superscript
-    (U_{\\hat{\\bm{\\theta}}}^{\\pi'}) served on the subscript, and \\vect{0}; under revtex also an
-    aligned programme (\\operatorname*{maximize} with "subject to" rows) read as its limit alone, and
-    the rows of a gather's first cases block (in subequations) read again into its second row; unseen
-    by the judge, under the class \\phi and \\epsilon served as \\varphi and \\varepsilon, and \\text{if }
+    empty, all 65 numbers read; now 97 % and 97 %, the cases block of \\dfrac rows, the prime on a
+    superscript (U_{\\hat{\\bm{\\theta}}}^{\\pi'}), revtex's aligned programme (\\operatorname*{maximize}
+    with "subject to" rows, once read as its limit alone) and the rows of a gather's cases block read
+    twice all read as printed): \\Biggl[ ... \\Biggr] read as plain brackets and \\vect{0}; unseen by
+    the judge, under the class \\phi and \\epsilon served as \\varphi and \\varepsilon, and \\text{if }
     in cases rows as \\operatorname{if}."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
-    # the forty-second body's side note display is lost under both of its set-ups (see below) until it is read
-    assert result["missing"] <= (1 if name in FORTY_SECOND_BODY else 0) and result["empty"] == 0, (name, wrong)
+    assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     # the forty-first body (body-ao.tex, a chapter on learning a model and one on imitation learning for a chain
     # of pharmacies; tufte-ao, and elsarticle-ao, Elsevier's class as a preprint at 12pt under pdfLaTeX with
     # Computer Modern, numbered by section): 95 % and 95 % exact, mean similarity 0.998 and 0.998 when first
-    # measured, nothing missing or empty, all 62 numbers read
+    # measured, nothing missing or empty, all 62 numbers read; its \substack under an arg min with a sum in its
+    # second line now read
     # the forty-second body (body-ap.tex, a chapter on online planning and one on offline belief-state planning for a
     # heating-oil distributor's tankers; tufte-ap, and tuftebook-ap, the original tufte-book class under pdfLaTeX with
     # its defaults, Palatino by mathpazo): 89 % and 88 % exact, mean similarity 0.980 and 0.975 when first measured,
-    # nothing empty; under both one formula missing, the side note's \left\lceil ... \right\rceil over a nested
-    # fraction (1.5), served as the side note's text; scripts written superscript first with a script inside
-    # (\widehat{U}^{\pi_{0}}_{d}), which the judge reorders into a different sequence from the same scripts written
-    # subscript first, as the reader serves them; an alignat's first row's letter (Q) read over the next row's
-    # \overline as a fraction; a cases row's following expression read into the cases block; an en dash read as a
-    # minus; and under tufte-book a multline's operator limits scrambled (1.28)
+    # nothing empty, one formula missing under each (a side note's \left\lceil ... \right\rceil over a nested
+    # fraction, served as the note's text), now 95 % and 95 %, nothing missing; still differing: scripts written
+    # superscript first with a script inside (\widehat{U}^{\pi_{0}}_{d}), which the judge reorders into another
+    # sequence than the same scripts written subscript first, as the reader serves them, and an en dash read as a
+    # minus
     # the forty-third body (body-aq.tex, a chapter on online belief-state planning and one on controller
     # abstractions for a fleet of electric buses; tufte-aq, and notosans-aq, KOMA's report class under
     # LuaLaTeX with Noto Sans text and Noto Sans Math's alphabets and symbols over Latin Modern Math,
     # numbered by chapter): 81 % and 75 % exact, mean similarity 0.987 and 0.984 when first measured,
-    # nothing missing or empty, all 64 numbers read
+    # nothing missing or empty, all 64 numbers read, now 84 % and 84 %; eight of the ten left spell bold
+    # Greek \boldsymbol, which prints what the reader writes \bm (as the fourth body), one a \textsc name
+    # and one an \eqref the page prints as (2.2)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
         (0.60, 0.95) if name in ELEVENTH_BODY else (0.25, 0.92) if name == "arev-l" else \
-        (0.80, 0.99) if name in TWELFTH_BODY else (0.85, 0.99) if name in THIRTEENTH_BODY else \
+        (0.80, 0.99) if name in TWELFTH_BODY else (0.80, 0.99) if name == "concrete-m" else \
+        (0.85, 0.99) if name in THIRTEENTH_BODY else \
         (0.25, 0.92) if name == "asana-n" else (0.90, 0.99) if name in FOURTEENTH_BODY else \
         (0.70, 0.98) if name == "kpotf-o" else (0.85, 0.99) if name in FIFTEENTH_BODY else \
         (0.70, 0.98) if name == "neohellenic-p" else (0.85, 0.99) if name in SIXTEENTH_BODY else \
@@ -323,15 +324,14 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.995) if name in TWENTY_EIGHTH_BODY + TWENTY_NINTH_BODY else (0.90, 0.99) if name in THIRTIETH_BODY else \
         (0.95, 0.995) if name in THIRTY_FIRST_BODY + THIRTY_SECOND_BODY else \
         (0.85, 0.99) if name in THIRTY_THIRD_BODY else (0.85, 0.985) if name in THIRTY_FOURTH_BODY else \
-        (0.70, 0.975) if name == "mathastext-ai" else (0.85, 0.985) if name in THIRTY_FIFTH_BODY else \
+        (0.85, 0.99) if name == "mathastext-ai" else (0.85, 0.985) if name in THIRTY_FIFTH_BODY else \
         (0.90, 0.985) if name in THIRTY_SIXTH_BODY else \
         (0.90, 0.985) if name == "acmart-ak" else (0.90, 0.99) if name in THIRTY_SEVENTH_BODY else \
-        (0.90, 0.98) if name == "tufte-al" else (0.85, 0.965) if name == "ieee-al" else \
-        (0.85, 0.985) if name in THIRTY_NINTH_BODY else \
-        (0.90, 0.99) if name == "tufte-an" else (0.85, 0.97) if name == "revtex-an" else \
-        (0.90, 0.99) if name in FORTY_FIRST_BODY else \
-        (0.85, 0.97) if name == "tufte-ap" else (0.85, 0.965) if name == "tuftebook-ap" else \
-        (0.78, 0.98) if name == "tufte-aq" else (0.72, 0.975) if name == "notosans-aq" else (0.75, 0.98)
+        (0.90, 0.98) if name == "tufte-al" else (0.90, 0.98) if name == "ieee-al" else \
+        (0.90, 0.99) if name in THIRTY_NINTH_BODY else \
+        (0.93, 0.995) if name in FORTIETH_BODY else (0.92, 0.995) if name in FORTY_FIRST_BODY else \
+        (0.92, 0.995) if name in FORTY_SECOND_BODY else (0.80, 0.985) if name in FORTY_THIRD_BODY else \
+        (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
 
@@ -484,8 +484,8 @@ def test_what_the_tenth_body_prints_is_read_from_the_fonts_and_the_geometry(corp
         found = _formulas(corpus[name])
         assert r"\mathcal{N}(\begin{bmatrix}\mathbf{m}(X^{*}) \\ \mathbf{m}(X)\end{bmatrix}, \begin{bmatrix}" in found["1.11"], \
             (name, found["1.11"])
-        # (unicode-math's \widehat over one letter is the font's own hat, the glyph \hat prints)
-        hat = r"\hat" if name == "dejavu-j" else r"\widehat"
+        # (unicode-math's \widehat over one letter is a variant of the font's hat, twice \hat's width)
+        hat = r"\widehat"
         assert found["1.25"].startswith(hat + r"{f}(z) = \sum_{i = 1}^{k}"), (name, found["1.25"])
         assert r"\mathbb{E}[" + hat + r"{f}] = \theta_{1}" in found["1.25"], (name, found["1.25"])
         assert found["1.26"].startswith(r"\operatorname{Var}[" + hat + r"{f}] = "), (name, found["1.26"])
@@ -928,6 +928,60 @@ def test_scripts_of_scripts_rows_of_words_arrays_of_figures_and_notes_under_brac
         found = _formulas(corpus[name])
         assert found[numbers[0]].startswith(r"\widehat{\log P}(o_{1:T})"), (name, found[numbers[0]])
         assert "Expectation" not in found[numbers[1]] and "\\\\" not in found[numbers[1]], (name, found[numbers[1]])
+
+
+def test_substacks_beside_operators_ceilings_and_rows_in_narrow_columns(corpus):
+    """What the fortieth to forty-third bodies brought: a text-style sum's subscript in two lines is a
+    \\substack (in a numerator), and so is an arg min's whose second line holds a script-size sum; an
+    aligned programme's worded rows in a journal's narrow column; a ceiling built of pieces around a
+    nested fraction, in a side note too, whose words stay in order; an overline under the row above's
+    letter is no fraction; what follows a cases block on its middle row; a multline's first row with a
+    script word; a fraction's subscript in the smallest style; a bar mapped to U+2223 as a vmatrix's
+    and a \\bigl\\lvert's; the text's italic words in a theorem; \\dfrac rows in cases."""
+    for name, number in (("tufte-am", "1.26b"), ("llncs-am", "5.3b")):
+        assert _formulas(corpus[name])[number] == r"\hat{O}(o \mid s) = \frac{\sum_{\substack{1 \leq t \leq T \\ o_{t} = o}}" \
+            r"\gamma_{t}(s)}{\sum_{t = 1}^{T}\gamma_{t}(s)},", (name, _formulas(corpus[name])[number])
+    for name, number in (("tufte-ao", "2.17"), ("elsarticle-ao", "8.5")):
+        assert r"\operatorname*{arg\,min}_{\substack{\bm{\lambda} \geq \mathbf{0} \\ \sum_{i}\lambda_{i} = 1}}" \
+            in _formulas(corpus[name])[number], (name, _formulas(corpus[name])[number])
+    an = _formulas(corpus["revtex-an"])["4.4"]
+    assert an.startswith(r"\begin{aligned}\operatorname*{maximize}_{t, \bm{\phi}}") and r"\text{subject to}" in an, an
+    ieee = _formulas(corpus["ieee-al"])["10.2"]
+    assert r"\text{subject to}\quad\text{the Bellman equations}" in ieee, ieee
+    for name in FORTY_SECOND_BODY:
+        ap = _formulas(corpus[name])
+        assert ap["1.5"].startswith(r"d \geq \lceil\frac{\ln\frac{"), (name, ap["1.5"])
+        assert ap["1.32"].startswith(r"\overline{Q}(\mathbf{s}, \mathbf{a}_{2})"), (name, ap["1.32"])
+        assert r"\end{cases}\quad\widetilde{U}(\mathbf{b})" in ap["2.23"], (name, ap["2.23"])
+    assert "within $\\varepsilon$ of the infinite one, it is enough that" in _text(corpus["tufte-ap"])
+    # (the class's text italic is TeX Gyre Pagella's, its maths italic URW Palladio's; tufte-book sets both
+    # in one family, where the words stay letters)
+    assert r"U_{\text{FIB}}(\mathbf{b})" in _formulas(corpus["tufte-ap"])["2.8"], _formulas(corpus["tufte-ap"])["2.8"]
+    assert r"\operatorname*{arg\,max}_{\mathbf{a}_{1:d}}\min_{" in _formulas(corpus["tuftebook-ap"])["1.28"]
+    for name in FORTY_THIRD_BODY:
+        aq = _formulas(corpus[name])
+        assert r"e^{\frac{\theta_{xa}}{\tau}}" in aq["2.15"], (name, aq["2.15"])
+        assert aq["2.12"].startswith(r"K = \lceil\frac{\log\frac{"), (name, aq["2.12"])
+        assert aq["1.21"] == r"\bar{\kappa} = \sqrt[d]{N_{\operatorname{tree}}},", (name, aq["1.21"])
+    noto = _formulas(corpus["notosans-aq"])
+    assert r"\begin{vmatrix}1-\gamma p" in noto["2.25"], noto["2.25"]
+    assert noto["1.17"].startswith(r"\sup_{b}|\widehat{U}(b)-U^{*}(b)| \leq"), noto["1.17"]
+    y = _formulas(corpus["tufte-y"])["5.10"]
+    assert y.startswith(r"q_{j}^{*}(\lambda) = \begin{cases}F_{j}^{-1}(1-\dfrac{\lambda}{r_{j}})"), y
+
+
+def test_letters_in_the_text_face_make_rows_scripts_and_braces(corpus):
+    """Under mathastext the maths letters are the text face's and its scripts 0.82 of the text: a
+    script at a script's shift after a letter is no row (\\theta_{ijk}^{m_{ijk}}), a brace whose tip
+    points up is an overbrace though glyphs of a row's size stand on both sides, a multline's first
+    row (its letters the text face's, set in by its gap) is no prose, and a number dropped below a row
+    with limits under it is that row's."""
+    found = _formulas(corpus["mathastext-ai"])
+    assert found["5.1"].endswith(r"\theta_{\operatorname{ijk}}^{\mathrm{m}_{\operatorname{ijk}}}."), found["5.1"]
+    assert found["9.3"].startswith(r"\operatorname{BIC}(\mathrm{G}) = \overbrace{\sum_{\mathrm{i} = 1}^{\mathrm{n}}"), found["9.3"]
+    assert found["3.7"].startswith(r"\begin{aligned}\mathrm{P}(\mathrm{x}_{\mathrm{i}} \mid \mathbf{x}_{-\mathrm{i}}) & \propto"), found["3.7"]
+    assert found["6.4"].startswith(r"\operatorname{mode}(\theta \mid \mathrm{m}, \mathrm{n}) = \begin{cases}"), found["6.4"]
+    assert found["2.3"].startswith(r"\mathrm{b}_{\operatorname{ij}}(\mathrm{x}_{\mathrm{i}}, \mathrm{x}_{\mathrm{j}}) \propto"), found["2.3"]
 
 
 def test_a_numbered_block_shows_every_row_in_the_text(corpus):
