@@ -2632,10 +2632,11 @@ def _relation_bars(row: list[Node]) -> list[Node]:
 # The heights of TeX's fixed delimiter sizes, in ems of the formula's type: \big 1.2, \Big 1.8, \bigg
 # 2.4, \Bigg 3.0; each name is taken from a little under its height (a text bar is about 1 em).
 BIG_SIZES = ((2.7, r"\Bigg"), (2.1, r"\bigg"), (1.5, r"\Big"), (1.15, r"\big"))
-# ... spaced as a relation by TeX (\bigm: a thick space, 0.28 em, each side, clear of the neighbours'
-# ink), not by hand (`\,\big|\,`: a thin space, 0.17 em, and the bearings), nor a quad or more apart
-# from what stands beside it (a bar between an array's columns, a delimiter left unpaired)
-BIG_RELATION_GAP = 0.3
+# ... spaced as a relation by TeX (\bigm: a thick space, 0.28 em, each side, from the bar's box to the
+# neighbour's, whose ink may start a hair inside it), not by hand (`\,\big|\,`: a thin space, 0.17 em,
+# and the bearings), nor a quad or more apart from what stands beside it (a bar between an array's
+# columns, a delimiter left unpaired)
+BIG_RELATION_GAP = 0.25
 
 
 def _script_primes(row: list[Node]) -> None:
