@@ -540,6 +540,25 @@ def _assemble(nodes: list[Node]) -> list[Node]:
     return nodes
 
 
+def _fixed_size(delimiter: Node, content: list[Node], size: float) -> str | None:
+    """The fixed size (\\big, \\Big, …) of a delimiter TeX's \\left could not have given the content it
+    holds, None where it could: \\left takes the smallest size that covers 0.901 of twice the content's
+    reach from the maths axis, or all of it less 5 pt (\\delimiterfactor, \\delimitershortfall), so a
+    delimiter well shorter or well taller than that was sized by hand."""
+    name = next((name for least, name in BIG_SIZES if delimiter.height >= delimiter.size * least), None)
+    if name is None or not content:
+        return None
+    axis = delimiter.cy
+    reach = max(max(axis - n.top, n.bottom - axis) for n in content)
+    wanted = max(2 * reach * 0.901, 2 * reach - 5.0 * size / 10)
+    if delimiter.height < wanted - size * FIXED_SIZE_MARGIN or delimiter.height > wanted + size * FIXED_SIZE_MARGIN * 2:
+        return name
+    return None
+
+
+FIXED_SIZE_MARGIN = 0.3   # em: a delimiter this much shorter than \left's, or twice this taller, was sized by hand
+
+
 def _tall_divides(nodes: list[Node]) -> None:
     """A bar a size taller than the text that the font's Unicode map calls U+2223 (DIVIDES, \mid's
     code point) is a size variant of the delimiter bar (\bigl\lvert), whose spacing says the rest."""
@@ -2105,10 +2124,14 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                     first.tex, last.tex = r"\left" + FENCES[first.ch], r"\right" + FENCES[last.ch]
                     first.role, last.role = "open", "close"
                 middles = []
+            fixed = _fixed_size(left, [n for n in between if n not in middles], size) if middles else None
             for n in middles:
-                n.tex = r"\middle" + FENCES[n.ch]
+                n.tex = (fixed + "m" if fixed else r"\middle") + FENCES[n.ch]
                 n.role = "rel"
-            if middles and not left.tex.startswith(r"\left"):
+            if middles and fixed:
+                # a pair TeX's \left would not have sized so was sized by hand: \Bigl[ … \Bigm| … \Bigr]
+                left.tex, partner.tex = fixed + "l" + left.tex, fixed + "r" + partner.tex
+            elif middles and not left.tex.startswith(r"\left"):
                 left.tex, partner.tex = r"\left" + left.tex, r"\right" + partner.tex
             continue
         cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
