@@ -68,10 +68,11 @@ FORTIETH_BODY = ["tufte-an", "revtex-an"]
 FORTY_FIRST_BODY = ["tufte-ao", "elsarticle-ao"]
 FORTY_SECOND_BODY = ["tufte-ap", "tuftebook-ap"]
 FORTY_THIRD_BODY = ["tufte-aq", "notosans-aq"]
+FORTY_FOURTH_BODY = ["tufte-ar", "microtype-ar"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
-             "ap": 64, "aq": 64}
+             "ap": 64, "aq": 64, "ar": 63}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -90,7 +91,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *THIRTY_EIGHTH_BODY, *THIRTY_NINTH_BODY, *FORTIETH_BODY,
                            *FORTY_FIRST_BODY,
                            *FORTY_SECOND_BODY,
-                           *FORTY_THIRD_BODY}
+                           *FORTY_THIRD_BODY,
+                           *FORTY_FOURTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -135,7 +137,8 @@ def test_second_body_per_set_up(corpus, name):
                          + THIRTY_EIGHTH_BODY + THIRTY_NINTH_BODY + FORTIETH_BODY
                          + FORTY_FIRST_BODY
                          + FORTY_SECOND_BODY
-                         + FORTY_THIRD_BODY)
+                         + FORTY_THIRD_BODY
+                         + FORTY_FOURTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -305,6 +308,17 @@ def test_later_bodies_per_set_up(corpus, name):
     # nothing missing or empty, all 64 numbers read, now 84 % and 84 %; eight of the ten left spell bold
     # Greek \boldsymbol, which prints what the reader writes \bm (as the fourth body), one a \textsc name
     # and one an \eqref the page prints as (2.2)
+    # the forty-fourth body (body-ar.tex, a chapter on exploration and exploitation and one on beliefs over
+    # continuous states for a coastguard station's drone patrol and a drifting life raft; tufte-ar, and
+    # microtype-ar, the book class at 11pt under pdfLaTeX with Latin Modern and microtype's font expansion,
+    # numbered by chapter): 82.5 % and 82.5 % exact, mean similarity 0.967 and 0.967 when first measured,
+    # nothing empty, all 63 numbers read; under both one formula missing, the example float's alignat's second
+    # row \hat{\theta}_{B} + \sqrt{\frac{2 \ln 20}{4}} ... (1.31), which under microtype-ar is read as a row
+    # "2 \ln 20" of the first (1.30); a \sum under a limit with \colon (i \colon \Delta_{i} > 0) torn
+    # apart; \Bigm| read as \middle|; an align's \notag first row served with the numbered row under it; a
+    # bmatrix under an \underbrace with its last row and the brace read as a row of their own; a Jacobian
+    # evaluated under \bigg|_{\vect{\mu}_{p}} scrambled into a matrix with the bar; primes written after a
+    # subscript (\vect{\mu}_{b}'), served before it; and under the class \vect{\epsilon} lost
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -331,6 +345,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.99) if name in THIRTY_NINTH_BODY else \
         (0.93, 0.995) if name in FORTIETH_BODY else (0.92, 0.995) if name in FORTY_FIRST_BODY else \
         (0.92, 0.995) if name in FORTY_SECOND_BODY else (0.80, 0.985) if name in FORTY_THIRD_BODY else \
+        (0.78, 0.955) if name in FORTY_FOURTH_BODY else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
