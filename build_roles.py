@@ -60,6 +60,7 @@ LIST_LABEL_INDENT = 4           # em: a list indents its lines (and a left label
 LEFT_LABEL_MATHS_GAP = 0.8      # em: ... or this far before a line of maths only (far wider than a word space)
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
 WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
+MATHS_ROW_SHARE = 0.6           # of a line's words in maths fonts: a display's row, not prose
 PROSE_START = 25                # pt: a line of prose starts at the column's edge or a paragraph indent
 PROSE_LINE_WORDS = 3            # words: a line holding this many plain words is prose
 
@@ -141,7 +142,10 @@ def is_prose_reference(line: Line, layout: Layout) -> bool:
     if before.text.lower() in REFERENCE_LEADS and gap < REFERENCE_LEAD_GAP:
         return True
     words = sum(1 for w in line.words[:-1] if REFERENCE_WORD_RE.fullmatch(w.text))
-    return gap < WORD_SPACE and line.x0 <= layout.left + PROSE_START and words >= PROSE_LINE_WORDS
+    # (a line mostly of maths is a display's row, its number at amsmath's least separation, half an em,
+    # after a \text{} of words that reaches the column's edge)
+    return gap < WORD_SPACE and line.x0 <= layout.left + PROSE_START and words >= PROSE_LINE_WORDS \
+        and math_share(line.words[:-1]) < MATHS_ROW_SHARE
 
 
 def _where_labels_end(x1: float, layout: Layout) -> bool:
