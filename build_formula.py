@@ -546,8 +546,8 @@ def _fixed_size(delimiter: Node, content: list[Node], size: float) -> str | None
     reach from the maths axis, or all of it less 5 pt (\\delimiterfactor, \\delimitershortfall), so a
     delimiter well shorter or well taller than that was sized by hand."""
     name = next((name for least, name in BIG_SIZES if delimiter.height >= delimiter.size * least), None)
-    if name is None or not content:
-        return None
+    if name is None or not content or delimiter.height > delimiter.size * LARGEST_FIXED:
+        return None       # (taller than \Bigg: built of pieces to \left's measure)
     axis = delimiter.cy
     reach = max(max(axis - n.top, n.bottom - axis) for n in content)
     wanted = max(2 * reach * 0.901, 2 * reach - 5.0 * size / 10)
@@ -556,6 +556,7 @@ def _fixed_size(delimiter: Node, content: list[Node], size: float) -> str | None
     return None
 
 
+LARGEST_FIXED = 3.3       # em: \Bigg is 3 em; a delimiter taller still was grown by \left
 FIXED_SIZE_MARGIN = 0.3   # em: a delimiter this much shorter than \left's, or twice this taller, was sized by hand
 
 
