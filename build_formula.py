@@ -1257,14 +1257,22 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         tall_ops = [n for n in inside if n.kind == "sym" and n.role == "op" and n.height > text * 1.2
                     and (n.top >= bottom - 0.5 if over else n.bottom <= top + 0.5)]
         if over:
+            # (and down a tall delimiter hanging from the brace to its foot: \overbrace{\begin{bmatrix} …)
+            fences = [n for n in inside if n.role in ("open", "close") and n.height > text * 1.6
+                      and -0.5 <= n.top - bottom < text * 0.6]
             far = max([main + text * 0.5] + [r[3] + text * 1.5 for r in bars if bottom < r[1] < main + text * 0.5]
-                      + [o.bottom + text * LIMIT_REACH for o in tall_ops if o.top < main + text * 0.5])
+                      + [o.bottom + text * LIMIT_REACH for o in tall_ops if o.top < main + text * 0.5]
+                      + [n.bottom + 0.5 for n in fences])
             body = [n for n in inside if n.top >= bottom - 0.5 and n.top < far and n.cy < far]
             seed = [n for n in pool if n.size < text * 0.92 and n.bottom <= top + 0.5 and top - n.bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
         else:
+            # (and up a tall delimiter standing on the brace to its top: \underbrace{\begin{bmatrix} …)
+            fences = [n for n in inside if n.role in ("open", "close") and n.height > text * 1.6
+                      and -0.5 <= top - n.bottom < text * 0.6]
             far = min([main - text * 1.5] + [r[1] - text * 1.5 for r in bars if main - text * 1.5 < r[3] < top]
-                      + [o.top - text * LIMIT_REACH for o in tall_ops if o.bottom > main - text * 1.5])
+                      + [o.top - text * LIMIT_REACH for o in tall_ops if o.bottom > main - text * 1.5]
+                      + [n.top - 0.5 for n in fences])
             body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > far and n.cy > far]
             seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
