@@ -69,10 +69,11 @@ FORTY_FIRST_BODY = ["tufte-ao", "elsarticle-ao"]
 FORTY_SECOND_BODY = ["tufte-ap", "tuftebook-ap"]
 FORTY_THIRD_BODY = ["tufte-aq", "notosans-aq"]
 FORTY_FOURTH_BODY = ["tufte-ar", "microtype-ar"]
+FORTY_FIFTH_BODY = ["tufte-as", "concrete-as"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
-             "ap": 64, "aq": 64, "ar": 63}
+             "ap": 64, "aq": 64, "ar": 63, "as": 64}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -92,7 +93,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_FIRST_BODY,
                            *FORTY_SECOND_BODY,
                            *FORTY_THIRD_BODY,
-                           *FORTY_FOURTH_BODY}
+                           *FORTY_FOURTH_BODY,
+                           *FORTY_FIFTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -138,7 +140,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_FIRST_BODY
                          + FORTY_SECOND_BODY
                          + FORTY_THIRD_BODY
-                         + FORTY_FOURTH_BODY)
+                         + FORTY_FOURTH_BODY
+                         + FORTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -319,6 +322,20 @@ def test_later_bodies_per_set_up(corpus, name):
     # bmatrix under an \underbrace with its last row and the brace read as a row of their own; a Jacobian
     # evaluated under \bigg|_{\vect{\mu}_{p}} scrambled into a matrix with the bar; primes written after a
     # subscript (\vect{\mu}_{b}'), served before it; and under the class \vect{\epsilon} lost
+    # the forty-fifth body (body-as.tex, a chapter on approximate value functions and one on evaluating a policy from
+    # experience for a hydroelectric reservoir's releases; tufte-as, and concrete-as, the book class in the setting of
+    # Concrete Mathematics, ccfonts' Concrete Roman text (Type 3 bitmaps through dvips and ps2pdf) over eulervm's Euler
+    # maths, numbered by chapter): 86 % and 52 % exact, mean similarity 0.990 and 0.907 when first measured (53 %,
+    # 0.912 under concrete-as once the set-up had Concrete's 7pt italic made, which dvips had set in cmr10's bitmaps:
+    # two \underbrace labels in a theorem), nothing missing or empty, all 64 numbers read; under both an expectation
+    # under \mathop with its limit set under it read apart from the \mathbb{E}, a fraction of \underline and \overline
+    # bounds garbled, an aligned set beside an equation's first part reordered, \dotsm and \dotsb served as \cdots,
+    # \stackrel as \overset, \bigm| as \middle|, \underset{...}{\operatorname{minimize}} as
+    # \operatorname*{minimize}_{...}; under concrete-as also the limits of most display sums and products lost (or
+    # their upper limit), those of \max, \sup and \operatorname*{arg\,min} torn apart, the first lines of two multlines
+    # and a split lost, an aligned programme's first and last rows and an aligned definition's second row lost, two
+    # arrays' rows lost, \check and \bar dropped, \ddot and \dot read as empty superscripts, a \sqrt's index torn,
+    # \vdots scattered into scripts, and the ff ligature of Concrete's text dropped (eff, difference)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -346,6 +363,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.93, 0.995) if name in FORTIETH_BODY else (0.92, 0.995) if name in FORTY_FIRST_BODY else \
         (0.92, 0.995) if name in FORTY_SECOND_BODY else (0.80, 0.985) if name in FORTY_THIRD_BODY else \
         (0.78, 0.955) if name in FORTY_FOURTH_BODY else \
+        (0.82, 0.98) if name == "tufte-as" else (0.48, 0.89) if name == "concrete-as" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
