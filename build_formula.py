@@ -1260,6 +1260,7 @@ def _braces(nodes: list[Node], rules: list[tuple]):
             # (and down a tall delimiter hanging from the brace to its foot: \overbrace{\begin{bmatrix} …)
             fences = [n for n in inside if n.role in ("open", "close") and n.height > text * 1.6
                       and -0.5 <= n.top - bottom < text * 0.6]
+            fences = fences if {n.role for n in fences} == {"open", "close"} else []   # (a pair, the brace over both)
             far = max([main + text * 0.5] + [r[3] + text * 1.5 for r in bars if bottom < r[1] < main + text * 0.5]
                       + [o.bottom + text * LIMIT_REACH for o in tall_ops if o.top < main + text * 0.5]
                       + [n.bottom + 0.5 for n in fences])
@@ -1270,6 +1271,7 @@ def _braces(nodes: list[Node], rules: list[tuple]):
             # (and up a tall delimiter standing on the brace to its top: \underbrace{\begin{bmatrix} …)
             fences = [n for n in inside if n.role in ("open", "close") and n.height > text * 1.6
                       and -0.5 <= top - n.bottom < text * 0.6]
+            fences = fences if {n.role for n in fences} == {"open", "close"} else []   # (a pair, the brace under both)
             far = min([main - text * 1.5] + [r[1] - text * 1.5 for r in bars if main - text * 1.5 < r[3] < top]
                       + [o.top - text * LIMIT_REACH for o in tall_ops if o.bottom > main - text * 1.5]
                       + [n.top - 0.5 for n in fences])
