@@ -1025,24 +1025,8 @@ def _words(nodes: list[Node]) -> list[Node]:
                      key=lambda n: n.x0)
     if not letters:
         return nodes
-    runs: list[list[Node]] = []
-    open_runs: dict[tuple, list[Node]] = {}       # the run each (font, baseline) is extending
-    for n in letters:
-        key = (n.font, round(n.base))
-        run = next((open_runs[k] for k in ((n.font, key[1]), (n.font, key[1] - 1), (n.font, key[1] + 1))
-                    if k in open_runs), None)
-        last = run[-1] if run else None
-        if last is not None and abs(last.base - n.base) < n.size * 0.1 \
-                and -n.size * 0.25 < n.adv0 - last.adv1 < n.size * THIN_SPACE_FLOOR:      # kerns pull letters in
-            run.append(n)
-        else:
-            run = [n]
-            runs.append(run)
-            for k in [k for k, v in open_runs.items() if k[0] == n.font and abs(k[1] - key[1]) <= 1]:
-                del open_runs[k]
-        open_runs[key] = run
     words: list[Node] = []
-    for run in [part for run in runs for part in _operator_pair(run)]:
+    for run in [part for run in _letter_runs(letters) for part in _operator_pair(run)]:
         text = "".join(n.ch for n in run)
         if len(run) == 1 and text not in OPERATOR_NAMES:
             continue
@@ -1080,18 +1064,36 @@ def _text_italic_fonts(nodes: list[Node]) -> set[str]:
     """Italic faces that set only words in this formula while another italic face sets its single
     letters: the text's italic, a \text{for all} or \text{FIB} set in a theorem's italic (the
     maths italic, CMMI or the like, sets the variables)."""
-    italic = [n for n in nodes if n.kind == "sym" and n.style == "it" and n.ch.isascii() and n.ch.isalpha()]
+    italic = sorted((n for n in nodes if n.kind == "sym" and n.style == "it" and n.ch.isascii() and n.ch.isalpha()),
+                    key=lambda n: n.x0)
     # (a family by its name less its design size: CMMI7 in a script is the CMMI10 of the row)
     family = {id(n): _FONT_SIZE_SUFFIX.sub("", n.font.split("+")[-1]) for n in italic}
     if len(set(family.values())) < 2:
         return set()
-
-    def alone(n: Node) -> bool:
-        return not any(m is not n and m.font == n.font and abs(m.base - n.base) < n.size * 0.1
-                       and (-n.size * 0.25 < m.adv0 - n.adv1 < n.size * THIN_SPACE_FLOOR
-                            or -n.size * 0.25 < n.adv0 - m.adv1 < n.size * THIN_SPACE_FLOOR) for m in italic)
-    singles = {family[id(n)] for n in italic if alone(n)}
+    singles = {family[id(run[0])] for run in _letter_runs(italic) if len(run) == 1}
     return {n.font for n in italic if family[id(n)] not in singles} if singles else set()
+
+
+def _letter_runs(letters: list[Node]) -> list[list[Node]]:
+    """Letters (in x order) in runs: each one of a font set on from the one before on its baseline,
+    no wider apart than a thin space (kerns pull letters in)."""
+    runs: list[list[Node]] = []
+    open_runs: dict[tuple, list[Node]] = {}       # the run each (font, baseline) is extending
+    for n in letters:
+        key = (n.font, round(n.base))
+        run = next((open_runs[k] for k in ((n.font, key[1]), (n.font, key[1] - 1), (n.font, key[1] + 1))
+                    if k in open_runs), None)
+        last = run[-1] if run else None
+        if last is not None and abs(last.base - n.base) < n.size * 0.1 \
+                and -n.size * 0.25 < n.adv0 - last.adv1 < n.size * THIN_SPACE_FLOOR:
+            run.append(n)
+        else:
+            run = [n]
+            runs.append(run)
+            for k in [k for k, v in open_runs.items() if k[0] == n.font and abs(k[1] - key[1]) <= 1]:
+                del open_runs[k]
+        open_runs[key] = run
+    return runs
 
 
 _FONT_SIZE_SUFFIX = re.compile(r"\d+$")

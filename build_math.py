@@ -791,6 +791,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     block = [at]
     gap = body * 0.9
     left, right = column
+    narrow = right - left < body * NARROW_COLUMN     # a journal's column, which its displays fill
 
     prose_of: dict[int, bool] = {}
 
@@ -862,7 +863,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         # (set in by more than a paragraph's indent; in a journal's narrow column, which the display
         # fills, by a little)
-        indent = 0.5 if right - left < body * NARROW_COLUMN else 2
+        indent = 0.5 if narrow else 2
         if line.page != anchor.page or len(line.words) < 2 or line.x0 < left + body * indent or line.x1 > right - body:
             return False
         # (the rows under the number are not in the block yet while the walk goes up: any display row
@@ -881,7 +882,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         in a book's wider measure: "echelon  S = …")."""
         line = lines[k]
         first = line.words[0].text if line.words else ""
-        return line.page == anchor.page and right - left < body * NARROW_COLUMN and \
+        return line.page == anchor.page and narrow and \
             line.baseline <= anchor.baseline + body * 0.5 and \
             left + body * 0.5 < line.x0 <= left + body * 1.5 and line.x1 < right - body and \
             bool(re.fullmatch(r"[A-Za-z][a-z]+", first)) and worded_row(line, body)
