@@ -467,6 +467,7 @@ _ENCODING_REF = re.compile(rb"/Encoding[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t
 _DIFFERENCES = re.compile(rb"/Differences[ \t\r\n]*\[([^\]]{0,60000})\]")
 _DIFFERENCE_ITEM = re.compile(rb"(\d{1,3})|/([^ \t\r\n/\[\]<>()]{1,127})")
 _STREAM_START = re.compile(rb"stream\r?\n")
+_TYPE3 = re.compile(rb"/Subtype[ \t\r\n]*/Type3\b")
 OBJECT_SCAN_LIMIT = 200_000_000   # bytes: a file larger than this is not scanned for font dictionaries
 
 
@@ -521,7 +522,7 @@ def _font_encodings(path: str, size: int, mtime: int) -> dict[str, tuple[dict[in
         base = _BASE_FONT.search(text)
         ref = _ENCODING_REF.search(text)
         found = _DIFFERENCES.search(objects.get(int(ref.group(1)), b"") if ref else text)
-        if not base or not found:
+        if not found or not base and not _TYPE3.search(text):
             continue
         names: dict[int, str] = {}
         code = 0
@@ -532,7 +533,8 @@ def _font_encodings(path: str, size: int, mtime: int) -> dict[str, tuple[dict[in
                 if code < 256:
                     names[code] = item.group(2).decode("latin-1")
                 code += 1
-        out.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")), []).append(names)
+        # (a Type 3 font has no /BaseFont: its maps are those of the name "", PDFium's name for it)
+        out.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else "", []).append(names)
     return {name: tuple(maps) for name, maps in out.items()}
 
 
@@ -931,6 +933,10 @@ class _Raw:
         self.origin = fn("FPDFText_GetCharOrigin", I, P, I, ctypes.POINTER(ctypes.c_double),
                          ctypes.POINTER(ctypes.c_double))
         self.font_size = fn("FPDFText_GetFontSize", ctypes.c_double, P, I)
+        self.char_matrix = fn("FPDFText_GetMatrix", I, P, I, ctypes.POINTER(c.FS_MATRIX))
+        self.matrix = c.FS_MATRIX()
+        self.matrix_ref = ctypes.byref(self.matrix)
+        self.em_factors: dict[int, float] = {}   # font handle -> its em over the size it is set at (glyph_size)
         self.char_angle = fn("FPDFText_GetCharAngle", ctypes.c_float, P, I)
         self.object_font = fn("FPDFTextObj_GetFont", P, P)
         self.font_name = fn("FPDFFont_GetBaseFontName", ctypes.c_size_t, P, ctypes.c_char_p, ctypes.c_size_t)
@@ -948,6 +954,7 @@ class _Raw:
         self.dictionaries: dict[int, dict[int, str] | None] = {}   # font handle -> its dictionary's /Differences
         self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
         self.named_signs: dict[int, set[str]] = {}    # font handle -> the characters its glyph names stand for
+        self.nameless: dict[int, str] = {}   # code -> what the nameless fonts' glyph names say (nameless_code_char)
         self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
         self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
         self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
@@ -1036,6 +1043,37 @@ class _Raw:
         name = own.get(code) if own is not None else self.glyph_names(handle).get(code)
         return glyph_name_char(name) if name else None
 
+    def glyph_size(self, textpage: int, j: int, count: int, obj: int) -> float:
+        """Glyph `j`'s em in points.  PDFium reports the size its text object sets (Tf) alone, but
+        the text and graphics matrices scale it too ("1 Tf" under "12 0 0 12 … Tm" prints at 12 pt):
+        the scale across the baseline is the glyph's.  A font whose glyph units are no fraction of an
+        em (a Type 3 font of bitmaps, drawn in pixels: its letters stand six "ems" tall) has the em
+        its letters' and digits' ink implies (_ink_em)."""
+        size = self.font_size(textpage, j)
+        if self.char_matrix(textpage, j, self.matrix_ref):
+            m = self.matrix
+            along = math.hypot(m.a, m.b)
+            across = abs(m.a * m.d - m.b * m.c) / along if along > 1e-9 else 0.0
+            if across > 1e-6:
+                size *= across
+        handle = self.object_font(obj) or 0
+        factor = self.em_factors.get(handle)
+        if factor is None:
+            factor = self.em_factors[handle] = _ink_em_factor(self, textpage, j, count, handle, size)
+        return size * factor
+
+    def nameless_code_char(self, code: int) -> str:
+        """For a glyph of a font without a name (a Type 3 font, whose dictionary has no /BaseFont)
+        that PDFium cannot map: the character the /Differences of such fonts name at its code, when
+        all that name one agree ("" otherwise).  dvips' bitmap fonts name their glyphs so, in TeX's
+        text layouts: code 12 is "fi", 95 a dot accent, 123 an en dash."""
+        found = self.nameless.get(code)
+        if found is None:
+            names = {m[code] for m in pdf_font_encodings(self.path).get("", ()) if code in m} if self.path else set()
+            name = names.pop() if len(names) == 1 else ""
+            found = self.nameless[code] = _TEXT_GLYPH_NAMES.get(name) or glyph_name_char(name) if name else ""
+        return found
+
     def page_text(self, textpage: int, count: int) -> list[int]:
         """Every glyph's Unicode code point at once (one call), per glyph where a pair of UTF-16 units
         stands for one character."""
@@ -1046,6 +1084,61 @@ class _Raw:
             codes = [self.get_unicode(textpage, j) for j in range(count)]
         return codes
 
+
+# A glyph's ink height as a share of its font's em, for the letters whose height varies least from
+# face to face (Computer Modern, Times, Palatino, Helvetica, Concrete: within a twentieth of these):
+# the digits (lining), the flat-topped and flat-footed capitals, the ascending small letters.
+_EM_SHARES = {**dict.fromkeys("0123456789", 0.67), **dict.fromkeys("BDEFHIKLMNPRTUZ", 0.69),
+              **dict.fromkeys("bdhkl", 0.70)}
+INK_EM_OFF = 1.6      # a font whose letters' ink says an em this many times larger or smaller than the
+                      # size it is set at is measured in other units than ems (no face's letters are)
+INK_EM_SAMPLES = 200  # glyphs of the font looked at, at most
+TEX_SIZES = tuple(pt * 72 / 72.27 for pt in (5, 6, 7, 8, 9, 10, 10.95, 12, 14.4, 17.28, 20.74, 24.88))
+TEX_SIZE_NEAR = 0.04  # of the estimate: how far off an ink estimate is (faces' heights differ that much)
+
+
+def _ink_em_factor(raw: _Raw, textpage: int, j: int, count: int, handle: int, size: float) -> float:
+    """For the font of glyph `j` (set at `size` points), when it is a Type 3 font (no name: its
+    dictionary has no /BaseFont): its em over `size` by its letters' ink on this page from `j` on
+    (the median of each height over its share of an em, _EM_SHARES), where the two disagree past
+    INK_EM_OFF; else 1.  A Type 3 font draws its glyphs itself, in units its /FontMatrix sets: a
+    pixel of the resolution dvips' bitmaps were made at, or a thousandth of an em (matplotlib's); a
+    named font's units are its em's, and its ink boxes are not always its outlines' (so left alone)."""
+    if size <= 0 or raw.font(raw.text_object(textpage, j)).name:
+        return 1.0
+    il, ir, ib, it = raw.ink
+    estimates = []
+    looked = 0
+    for k in range(j, count):
+        obj = raw.text_object(textpage, k)
+        if obj is None or (raw.object_font(obj) or 0) != handle:
+            continue
+        share = _EM_SHARES.get(chr(raw.get_unicode(textpage, k)))
+        if share is None:
+            continue
+        raw.ink_box(textpage, k, *raw.ink_refs)
+        if it.value - ib.value > 0 and abs(raw.char_angle(textpage, k)) < 0.01:
+            estimates.append((it.value - ib.value) / share)
+        looked += 1
+        if looked >= INK_EM_SAMPLES:
+            break
+    if not estimates:
+        return 1.0
+    em = sorted(estimates)[len(estimates) // 2]
+    if size / INK_EM_OFF <= em <= size * INK_EM_OFF:
+        return 1.0
+    # bitmap fonts are TeX's (Metafont's, through dvips): a size of its scale within the estimate's
+    # error is the size (the text's and the maths' fonts then agree, as they do in the book)
+    near = min(TEX_SIZES, key=lambda t: abs(t - em))
+    return (near if abs(near - em) <= em * TEX_SIZE_NEAR else em) / size
+
+
+# A text font's glyph names that glyph_name_char leaves (ligatures, letters and punctuation of TeX's
+# text layouts)
+_TEXT_GLYPH_NAMES = {"ff": "\ufb00", "fi": "\ufb01", "fl": "\ufb02", "ffi": "\ufb03", "ffl": "\ufb04",
+                     "germandbls": "ß", "ae": "æ", "oe": "œ", "oslash": "ø", "AE": "Æ", "OE": "Œ", "Oslash": "Ø",
+                     "dotlessj": "ȷ", "quoteleft": "‘", "quotedblleft": "“", "quotedblright": "”",
+                     "endash": "–", "emdash": "—", "exclamdown": "¡", "questiondown": "¿"}
 
 HEAVIER_CUT = 125      # a text face this much heavier (PDF weight) than a cut of its family is its bold
 
@@ -1089,7 +1182,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     font = None
     last_obj = None
     sideways = runs = 0
-    turned = False
+    turned = upside = False
     baseline = size = 0.0
     pending_break = False
     for j in range(count):
@@ -1134,7 +1227,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             u = 0x2D
         loose_box(textpage, j, rect_ref)
         x0, x1, top, bottom = forced or (rect.left, rect.right, height - rect.top, height - rect.bottom)
-        glyph_size = size if obj == last_obj else raw.font_size(textpage, j)   # one size per text object
+        glyph_size = size if obj == last_obj else raw.glyph_size(textpage, j, count, obj)   # one size per text object
         if bottom - top > TALL_LOOSE_BOX * glyph_size:
             # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
             # every glyph a box that tall: where it exceeds the ink by more than an em, the ink is the
@@ -1145,7 +1238,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 top, bottom = ink_top, ink_bottom
         # one text object may jump back a long way (a DVI route writes a left equation number after
         # its formula): that starts a run of its own, as another object would
-        back = span is not None and obj == last_obj and x0 < span.x1 - size * BACK_JUMP and not 0xDC00 <= u <= 0xDFFF
+        # (a run turned upside down advances leftwards: its glyphs step back by design)
+        back = span is not None and obj == last_obj and x0 < span.x1 - size * BACK_JUMP and not upside \
+            and not 0xDC00 <= u <= 0xDFFF
         if obj != last_obj or span is None or pending_break or back:
             if span is not None:
                 span.text = "".join(span_chars)
@@ -1160,6 +1255,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 size = glyph_size
                 angle = raw.char_angle(textpage, j)
                 turned = 0.3 < (angle % math.pi) < math.pi - 0.3
+                upside = abs(angle - math.pi) < 0.3
                 runs += 1
                 if turned:
                     sideways += 1
@@ -1226,6 +1322,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             else:
                 named = raw.code_name_char(obj, u)
                 ch = named if named else repair_char(chr(u), font.encoding) if u >= 0x20 else ""
+        elif not font.name and u < 0x100 and raw.map_error(textpage, j) > 0 and (
+                raw.nameless_code_char(u) or u < 0x20):
+            ch = raw.nameless_code_char(u)    # a Type 3 font's glyph, by its name (dvips' bitmap fonts)
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
             ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
@@ -1270,7 +1369,7 @@ def _dropped_glyph_box(raw: _Raw, textpage: int, j: int, count: int, obj: int, h
     if not raw.object_bounds(obj, ctypes.byref(raw.fl), ctypes.byref(raw.fb), ctypes.byref(raw.fr), ctypes.byref(raw.ft)):
         return None
     left, right, top, bottom = raw.fl.value, raw.fr.value, height - raw.ft.value, height - raw.fb.value
-    size = raw.font_size(textpage, j)
+    size = raw.glyph_size(textpage, j, count, obj)
     following = next((k for k in range(j + 1, min(count, j + 4)) if raw.text_object(textpage, k) == obj
                       and raw.generated(textpage, k) != 1), None)
     if following is not None:

@@ -335,7 +335,10 @@ def test_later_bodies_per_set_up(corpus, name):
     # their upper limit), those of \max, \sup and \operatorname*{arg\,min} torn apart, the first lines of two multlines
     # and a split lost, an aligned programme's first and last rows and an aligned definition's second row lost, two
     # arrays' rows lost, \check and \bar dropped, \ddot and \dot read as empty superscripts, a \sqrt's index torn,
-    # \vdots scattered into scripts, and the ff ligature of Concrete's text dropped (eff, difference)
+    # \vdots scattered into scripts, and the ff ligature of Concrete's text dropped (eff, difference); all but the first
+    # two (the limits, the rows, the accents, the ligature; not the index) were the text font's size read as 1 pt,
+    # the Type 3 fonts' "1 Tf", and their glyph names unread: 84 %, 0.988 once a Type 3 font's em came from its
+    # letters' ink and its glyphs from its dictionary's names
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -363,7 +366,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.93, 0.995) if name in FORTIETH_BODY else (0.92, 0.995) if name in FORTY_FIRST_BODY else \
         (0.92, 0.995) if name in FORTY_SECOND_BODY else (0.80, 0.985) if name in FORTY_THIRD_BODY else \
         (0.85, 0.98) if name in FORTY_FOURTH_BODY else \
-        (0.82, 0.98) if name == "tufte-as" else (0.48, 0.89) if name == "concrete-as" else \
+        (0.82, 0.98) if name == "tufte-as" else (0.80, 0.98) if name == "concrete-as" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)

@@ -266,3 +266,58 @@ def test_angle_brackets_around_maths_letters_stay_maths():
     ours = build_glyphs.read_pages(str(ROOT / "tests" / "formulas" / "tufte.pdf"), list(range(13)), True)
     inner = [w for p in ours for line in p.lines for w in line.words if "⟨" in w.text or "⟩" in w.text]
     assert len(inner) == 2 and all(is_math_word(w) for w in inner)
+
+
+def _pdf_of_one_page(path, content: bytes):
+    """A PDF of one letter-size page whose text, in the standard Helvetica (not embedded), is set by
+    `content`, a content stream written by hand: our own bytes, no tool between."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> "
+               b"/Contents 4 0 R >>",
+               b"<< /Length %d >>stream\n" % len(content) + content + b"\nendstream",
+               b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    table = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, table)
+    path.write_bytes(out)
+    return path
+
+
+def test_a_glyphs_size_is_what_it_prints_at_whatever_scales_it(tmp_path):
+    """PDFium reports the size a text object sets (Tf) alone: text set at "1 Tf" under a text matrix of
+    12 (a pattern many PDF writers use) prints at 12 pt, and text under a graphics matrix
+    of 2 at twice its Tf; a word turned upside down (advancing leftwards) still reads in its order."""
+    import build_glyphs
+
+    pdf = _pdf_of_one_page(tmp_path / "scaled.pdf",
+                           b"BT /F1 1 Tf 12 0 0 12 72 700 Tm (Twelve points) Tj ET "
+                           b"q 2 0 0 2 0 0 cm BT /F1 10 Tf 36 300 Td (Twenty) Tj ET Q "
+                           b"BT /F1 20 Tf -0.5 0 0 -0.5 300 400 Tm (NOTE) Tj ET")
+    words = {w.text: w for p in build_glyphs.read_pages(str(pdf), [0], False) for l in p.lines for w in l.words}
+    assert words["Twelve"].size == pytest.approx(12, abs=0.1)
+    assert words["points"].size == pytest.approx(12, abs=0.1)
+    assert words["Twenty"].size == pytest.approx(20, abs=0.1)
+    assert words["NOTE"].size == pytest.approx(10, abs=0.1)
+
+
+def test_a_type3_bitmap_fonts_em_and_glyphs_come_from_its_letters_and_names():
+    """dvips' bitmap fonts reach the PDF as Type 3 fonts set at "1 Tf", drawn in pixels, with no name:
+    our Concrete Roman set-up's text reads at TeX's 10 pt (9.96 PDF points) from its letters' ink, the
+    size of its Euler maths beside it, and its ligatures by the glyph names its dictionary gives
+    (code 11 "ff", code 12 "fi": "difference", "fit")."""
+    import build_glyphs
+
+    pdf = ROOT / "tests" / "formulas" / "concrete-as.pdf"
+    pages = build_glyphs.read_pages(str(pdf), list(range(8, 12)), False)
+    text = [w for p in pages for l in p.lines for w in l.words if not w.font and w.text.isalpha()]
+    sizes = sorted(w.size for w in text)
+    assert len(text) > 300 and sizes[len(sizes) // 2] == pytest.approx(9.96, abs=0.1)
+    euler = [w.size for p in pages for l in p.lines for w in l.words if w.font == "EURM10"]
+    assert euler and all(s == pytest.approx(sizes[len(sizes) // 2], abs=0.1) for s in euler)
+    words = " ".join(w.text for w in text)
+    assert "difference" in words and "dierence" not in words
