@@ -1320,6 +1320,9 @@ def _inside(n: Node, x0: float, x1: float, pad: float) -> bool:
     return n.x0 >= x0 - pad and n.x1 <= x1 + pad
 
 
+INDEX_RUN_GAP = 0.35   # of the index's size: its glyphs set this close are one run (kerns, no spaces)
+
+
 def _roots(nodes: list[Node], rules: list[tuple]):
     """A radical sign whose top a rule continues: everything under the rule (above the sign's
     foot) is the root's body; small glyphs over the sign's left arm are its index."""
@@ -1343,6 +1346,16 @@ def _roots(nodes: list[Node], rules: list[tuple]):
                  and n.size < rad.size * 0.85 and n.top >= rad.top - rad.size * 0.6]
         if index and max(n.x1 for n in index) <= rad.x0:
             index = []
+        while index:
+            # an index wider than the sign's arm reaches further left: the glyphs of its run on its
+            # baseline, at its size, set tight before it (no space in the smallest style: \sqrt[d+4])
+            first = min(index, key=lambda n: n.x0)
+            more = [n for n in nodes if n is not rad and n not in body and n not in index
+                    and abs(n.base - first.base) <= first.size * 0.1 and abs(n.size - first.size) <= first.size * 0.1
+                    and first.x0 - first.size * INDEX_RUN_GAP <= n.x1 <= first.x0 + 0.5]
+            if not more:
+                break
+            index += more
         # (nor is anything a fraction's bar parts from the sign: a numerator's script over a root in the denominator)
         index = [n for n in index if not any(r[0] - 0.5 <= n.cx <= r[2] + 0.5 and n.bottom <= r[1] + 0.5
                                              and r[3] <= rad.top + 0.5 for r in rules)]
@@ -1468,8 +1481,13 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         x0, top, x1, bottom = rule
         inside = [n for n in nodes if _inside(n, x0, x1, 1.2) and (n.x1 - n.x0) > 0]
         size = _size(inside) if inside else 10.0
-        above = [n for n in inside if n.bottom <= top + size * 0.12]
-        below = [n for n in inside if n.top >= bottom - size * 0.12]
+        # (nothing drawn stands between a fraction's bar and its parts: past a longer rule lie another
+        # fraction's, \frac{s - \underline{s}}{\overline{s} - s} has an underline and an overline
+        # next to its bar, each with the other part's glyphs beyond the bar)
+        beyond = lambda n, up: any(r is not rule and r[0] <= n.cx <= r[2] and r[2] - r[0] > x1 - x0
+                                   and (n.bottom <= r[1] < top if up else bottom < r[1] <= n.top) for r in rules)
+        above = [n for n in inside if n.bottom <= top + size * 0.12 and not beyond(n, True)]
+        below = [n for n in inside if n.top >= bottom - size * 0.12 and not beyond(n, False)]
         num = _row_part(_stack(above, top, True, size), nodes, x0, x1)
         den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1)
         if num and _flanked(num, nodes, rule, rules):
@@ -1680,9 +1698,11 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     """Glyphs stacked above and below a big operator or an operator's name, centred on it and
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
     notes = [w for w in nodes if _is_note_word(w)]
+    text = _size(nodes)              # the size of the row's glyphs (a big operator's own says little)
     ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op"
                                                                               and n.style == "up")
-                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS) or (notes and _under_a_note(n, notes))),
+                  or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS) or (notes and _under_a_note(n, notes))
+                  or _letter_operator(n, text)),
                  # operators before relations: a limit hanging under a sum may stand over the next
                  # row's relation (an align's rows), whose notes are rarer and set closer
                  key=lambda n: (n.kind == "sym" and n.role == "rel", -n.size))
@@ -1690,7 +1710,6 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
-    text = _size(nodes)              # the size of the row's glyphs (a big operator's own says little)
     for op in ops:
         if id(op) in gone:
             continue
@@ -1746,7 +1765,14 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         if op.role == "rel" and (not (above or below) or (above and below) or op.size < text * 0.9
                                  or any(n.size > op.size * 0.85 for n in above + below)):
             continue          # a note is set smaller over or under a relation of the row's size
-        note = op.kind == "sym" and op.role == "ord"       # a letter under a note (_under_a_note)
+        letter = _letter_operator(op, text)
+        if letter and not (below and not above and min(n.top for n in below) >= op.bottom + text * LETTER_LIMIT_DROP
+                           and abs(_box(below)[0] + _box(below)[1] - 2 * op.cx) <= text * LETTER_LIMIT_CENTRE * 2
+                           and _alone_on_its_level(below, nodes, op, text)):
+            if not (notes and _under_a_note(op, notes)):
+                continue      # a letter's own subscript, or a row below: no limit centred beneath it
+            letter = False
+        note = op.kind == "sym" and op.role == "ord" and not letter   # a letter under a note (_under_a_note)
         if note and (below or not above or not all(_is_note_word(n) for n in above)
                                  or min(n.bottom for n in above) > op.top + 0.5):
             continue          # over a letter, only words of text wholly above it (\overset{\text{Nash}}{U})
@@ -1776,6 +1802,8 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         base = op.base
         node = _composite("op", [op] + below + above, base, op.size, **parts)
         node.role = "rel" if op.role == "rel" else "ord" if note else "op"
+        if letter:
+            node.parts["letter"] = True
         if note:
             # the letter's own scripts follow its ink, under the note's overhang (\overset{…}{U}^{i})
             node.x0, node.x1, node.adv0, node.adv1 = op.x0, op.x1, op.adv0, op.adv1
@@ -1783,6 +1811,27 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             gone.add(id(n))
         made.append(node)
     return [n for n in nodes if id(n) not in gone] + made
+
+
+LETTER_LIMIT_DROP = 0.05    # em: a limit under a letter made an operator stands clear of its foot
+LETTER_LIMIT_CENTRE = 0.25  # em: ... centred on it (a subscript begins at its right edge)
+
+
+def _letter_operator(n: Node, text: float) -> bool:
+    """Whether a node is a single letter at the row's size that may carry limits as an operator does:
+    \mathop{\mathbb{E}}_{s' \sim T} in a display sets its subscript centred beneath the letter.  An
+    operator's letter is upright, double-struck or calligraphic, not the maths italic of variables."""
+    return n.kind == "sym" and n.role == "ord" and len(n.ch) == 1 and n.ch.isalpha() and n.size >= text * 0.9 \
+        and n.style in ("up", "bb", "ds", "bbm", "cal", "scr", "frak", "sf")
+
+
+def _alone_on_its_level(group: list[Node], nodes: list[Node], op: Node, text: float) -> bool:
+    """Whether nothing of the row's size stands beside a limit on its level, within an em: a limit
+    hangs under its operator alone; scripts of the row below have its letters beside them."""
+    x0, x1, top, bottom = _box(group)
+    return not any(n is not op and n not in group and n.kind == "sym" and n.size >= text * 0.9
+                   and n.role not in ("open", "close", "fence", "op", "piece", "radical")
+                   and n.top < bottom and n.bottom > top and n.x1 > x0 - text and n.x0 < x1 + text for n in nodes)
 
 
 def _is_note_word(n: Node) -> bool:
@@ -2819,7 +2868,9 @@ def _tex(n: Node) -> list[str]:
     if k == "op":
         op = n.parts["op"]
         head = _tex(op)
-        if op.role == "rel" or (op.kind == "sym" and op.role == "ord"):    # a relation (a letter) with a note
+        if n.parts.get("letter"):      # a letter made an operator, its limit beneath it
+            head = [r"\mathop", "{", *head, "}"]
+        elif op.role == "rel" or (op.kind == "sym" and op.role == "ord"):    # a relation (a letter) with a note
             over = n.parts.get("upper")
             under = n.parts.get("lower") or [m for line in n.parts.get("lower_lines") or [] for m in line]
             if op.parts.get("stretched") and op.tex in _STRETCHED:     # an arrow as long as its notes
@@ -3072,7 +3123,7 @@ _SPACED = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "≃", "≡", "∈"
 _DROPPED = {r"\hline", r"\left", r"\right", r"\middle", r"\big", r"\Big", r"\bigg", r"\Bigg", r"\bigl", r"\bigr", r"\Bigl",
             r"\Bigr", r"\bigm", r"\Bigm", r"\biggm", r"\Biggm", r"\displaystyle", r"\textstyle", r"\limits",
             r"\nolimits", r"\!", r"\not"}
-_WRAPPERS = {r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathds", r"\mathbbm", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
+_WRAPPERS = {r"\mathop", r"\mathbf", r"\bm", r"\boldsymbol", r"\mathbb", r"\mathds", r"\mathbbm", r"\mathcal", r"\mathfrak", r"\mathrm", r"\mathit",
              r"\mathsf", r"\mathtt", r"\text", r"\operatorname", r"\operatorname*", r"\mathscr", r"\symbfit"}
 _ACCENT_MARKS = {"hat": "\u0302", "widehat": "\u0302", "tilde": "\u0303", "widetilde": "\u0303", "bar": "\u0304",
                  "overline": "\u0305", "dot": "\u0307", "ddot": "\u0308", "vec": "\u20d7", "check": "\u030c",
@@ -3136,7 +3187,8 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
         elif t == r"\sqrt":
             index, i = _plain_optional(tokens, i, text)
             body, i = _plain_arg(tokens, i, text)
-            out += f"{index}√({body.strip()})"
+            index = index.strip()
+            out += f"({index})√({body.strip()})" if len(index) > 1 else f"{index}√({body.strip()})"
         elif t.startswith("\\") and t[1:] in _ACCENT_MARKS:
             body, i = _plain_arg(tokens, i, text)
             body = body.strip()
@@ -3248,6 +3300,36 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
         return render(table)
     if len(rows) <= 1:
         return render(_row_tex(_scripts(rows[0] if rows else built)))
+    beside = _stack_beside(rows, size)
+    if beside is not None:
+        # a row standing left of rows stacked beside it, between the first and the last of them:
+        # `A\theta = b, \qquad \begin{aligned} … \end{aligned}` (an aligned block centred on the row)
+        row, others = rows[beside], rows[:beside] + rows[beside + 1:]
+        gap = (min(n.x0 for r in others for n in r) - max(n.x1 for n in row)) / size
+        space = r" \qquad " if gap >= 1.5 else r" \quad " if gap >= 0.8 else " "
+        return render(_row_tex(_scripts(row))) + space + _aligned_rows(others, size)
+    return _aligned_rows(rows, size)
+
+
+STACK_BESIDE_GAP = 0.5   # em: a row ends at least this far left of the rows stacked beside it
+
+
+def _stack_beside(rows: list[list[Node]], size: float) -> int | None:
+    """The index of a row that stands wholly left of all the other rows, its baseline between the
+    first's and the last's: the others are a block (aligned, gathered) set beside it; else None."""
+    if len(rows) < 3:
+        return None
+    for i in range(1, len(rows) - 1):
+        others = [n for k, r in enumerate(rows) if k != i for n in r]
+        if rows[i] and others and max(n.x1 for n in rows[i]) < min(n.x0 for n in others) - size * STACK_BESIDE_GAP:
+            base = _main_base(rows[i])
+            if _main_base(rows[0]) < base < _main_base(rows[-1]):
+                return i
+    return None
+
+
+def _aligned_rows(rows: list[list[Node]], size: float) -> str:
+    """Rows as an `aligned` block, each aligned at its first relation where they stand at one x."""
     lines = [_scripts(r) for r in rows]
     texts = [_row_tex(r) for r in lines]
     # align at the first relation of each row when they stand at one x (an `aligned` block)

@@ -1084,3 +1084,18 @@ def test_sample_book_targets(sample):
     assert result["missing"] == 0 and result["empty"] == 0
     assert result["exact"] >= 0.90, result["exact"]
     assert result["similarity"] >= 0.995, result["similarity"]
+
+
+def test_bitmap_fonts_letter_operators_root_indices_and_blocks_beside_a_row(corpus):
+    """The forty-fifth body under Concrete's Type 3 bitmap fonts reads as it does under the user's class:
+    an expectation made an operator keeps the limit centred under it (\\mathop{\\mathbb{E}}_{s \\sim \\mu});
+    a root's index wider than the sign's arm is whole (\\sqrt[d+4]); an underline and an overline next to
+    a fraction's bar are no fractions of their own; and an aligned block set beside a row, centred on it,
+    follows that row."""
+    for name in FORTY_FIFTH_BODY:
+        found = _formulas(corpus[name])
+        assert r"\gamma\mathop{\mathbb{E}}_{\mathbf{s}' \sim T(\cdot|\mathbf{s}, a)}[" in found["1.3"], (name, found["1.3"])
+        assert r"\hat{\sigma}\sqrt[d+4]{\frac{4}{(d+2)n}}" in found["1.10"], (name, found["1.10"])
+        assert r"\frac{s_{i}-\underline{s}_{i}}{\overline{s}_{i}-\underline{s}_{i}}" in found["1.15"], (name, found["1.15"])
+        assert found["2.16"].startswith(r"\mathbf{A}\bm{\theta} = \mathbf{b}, \qquad \begin{aligned}\mathbf{A} & = "
+                                        r"\mathop{\mathbb{E}}_{s \sim \mu}["), (name, found["2.16"])
