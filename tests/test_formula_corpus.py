@@ -71,10 +71,11 @@ FORTY_THIRD_BODY = ["tufte-aq", "notosans-aq"]
 FORTY_FOURTH_BODY = ["tufte-ar", "microtype-ar"]
 FORTY_FIFTH_BODY = ["tufte-as", "concrete-as"]
 FORTY_SIXTH_BODY = ["tufte-at", "jmlr-at"]
+FORTY_SEVENTH_BODY = ["tufte-au", "baskerville-au"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
-             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64}
+             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -96,7 +97,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_THIRD_BODY,
                            *FORTY_FOURTH_BODY,
                            *FORTY_FIFTH_BODY,
-                           *FORTY_SIXTH_BODY}
+                           *FORTY_SIXTH_BODY,
+                           *FORTY_SEVENTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -144,7 +146,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_THIRD_BODY
                          + FORTY_FOURTH_BODY
                          + FORTY_FIFTH_BODY
-                         + FORTY_SIXTH_BODY)
+                         + FORTY_SIXTH_BODY
+                         + FORTY_SEVENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -354,6 +357,16 @@ def test_later_bodies_per_set_up(corpus, name):
     # programme's \vect{1} and \vect{0}, which the reader serves bold as printed and the judge reads plain (as
     # \vect{0} in the ninth body); under the class also the side note's display, a geometric mean under \sqrt[T]
     # over a \prod, missing, served as the note's text, and \Bigm| read as \middle|
+    # the forty-seventh body (body-au.tex, a chapter on bandits and Gittins indices and one on Bayesian optimisation
+    # with Gaussian-process surrogates and the knowledge gradient of a supplier test, for a farm-machinery parts
+    # wholesaler's bearing foundries and its reorder rule; tufte-au, and baskerville-au, KOMA's scrbook at 11pt under
+    # pdfLaTeX with BaskervilleF text over newtxmath's Baskerville maths, numbered by chapter): 89 % and 83 % exact,
+    # mean similarity 0.996 and 0.994 when first measured, nothing missing or empty, all 65 numbers read; under both
+    # primes written after a subscript (\tau_{i}', m_{i}', x_{d}') served before it (four formulas), and \Bigm| and
+    # \biggm| read as \middle| (two formulas under the class, five under baskerville-au, where the class read three
+    # of them right); under the class also a \sqrt[n_{i}] whose index's subscript was read as n and the i set after
+    # the radicand's y_{ij}; under baskerville-au also newtxmath's \mathbb{1} served as U+22AE (two formulas), the
+    # code its font's ToUnicode map gives it, as under ieee-al
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -383,6 +396,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.85, 0.98) if name in FORTY_FOURTH_BODY else \
         (0.82, 0.98) if name == "tufte-as" else (0.80, 0.98) if name == "concrete-as" else \
         (0.89, 0.955) if name == "tufte-at" else (0.92, 0.97) if name == "jmlr-at" else \
+        (0.86, 0.985) if name == "tufte-au" else (0.80, 0.98) if name == "baskerville-au" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
