@@ -711,9 +711,9 @@ def _pieces(nodes: list[Node]) -> list[Node]:
     return out
 
 
-# The AMS blackboard font (MSBM) has no digits: its slots 0x30-0x39 hold negated relations, and
-# `\mathbb{1}` (an indicator) prints the one at slot 0x31.  Set as an ordinary symbol (no relation's
-# thick spaces around it) such a glyph is the digit the author asked for.
+# The AMS blackboard font (MSBM, and those laid out after it) has no digits: its slots 0x30-0x39 hold
+# negated relations, and `\mathbb{1}` (an indicator) prints the one at slot 0x31.  Set as an ordinary
+# symbol (no relation's thick spaces around it) such a glyph is the digit the author asked for.
 _MSBM_DIGIT_SLOTS = {"⊬": "0", "⊮": "1", "⊭": "2", "⊯": "3", "⋭": "4", "⋬": "5", "⋪": "6", "⋫": "7",
                      "↚": "8", "↛": "9"}
 
@@ -721,8 +721,8 @@ _MSBM_DIGIT_SLOTS = {"⊬": "0", "⊮": "1", "⊭": "2", "⊯": "3", "⋭": "4",
 def _blackboard_digits(nodes: list[Node]) -> list[Node]:
     for n in nodes:
         digit = _MSBM_DIGIT_SLOTS.get(n.ch)
-        if digit is None or "MSBM" not in n.font.upper():
-            continue
+        if digit is None or font_alphabet(n.font, False) != "bb":
+            continue      # (msbm and the fonts laid out as it is: newtx's txsyb, newpx's pxsyb)
         after = [m.adv0 - n.adv1 for m in nodes if m is not n and abs(m.base - n.base) < n.size * 0.3
                  and m.adv0 >= n.adv1 - 0.5]
         if after and min(after) < n.size * 0.2:       # no thick space after it: an ordinary symbol
@@ -1321,6 +1321,7 @@ def _inside(n: Node, x0: float, x1: float, pad: float) -> bool:
 
 
 INDEX_RUN_GAP = 0.35   # of the index's size: its glyphs set this close are one run (kerns, no spaces)
+INDEX_SCRIPT_SHIFT = 0.6   # of the index's size: its last glyph's script is raised or lowered less
 
 
 def _roots(nodes: list[Node], rules: list[tuple]):
@@ -1346,13 +1347,25 @@ def _roots(nodes: list[Node], rules: list[tuple]):
                  and n.size < rad.size * 0.85 and n.top >= rad.top - rad.size * 0.6]
         if index and max(n.x1 for n in index) <= rad.x0:
             index = []
+        if index:
+            # an index is set in one size, the smallest style's: a larger glyph over the sign's arm is
+            # a script of what stands before the root (\omega^{n-1}\sqrt[n]{a})
+            least = min(n.size for n in index)
+            index = [n for n in index if n.size <= least * 1.1]
+            if max(n.x1 for n in index) <= rad.x0:
+                index = []
         while index:
             # an index wider than the sign's arm reaches further left: the glyphs of its run on its
-            # baseline, at its size, set tight before it (no space in the smallest style: \sqrt[d+4])
-            first = min(index, key=lambda n: n.x0)
+            # baseline, at its size, set tight before it (no space in the smallest style: \sqrt[d+4]);
+            # and a script of its last glyph, at its size too (the smallest style's scripts shrink no
+            # further: \sqrt[n_{i}]), short of the radicand
+            first, last = min(index, key=lambda n: n.x0), max(index, key=lambda n: n.x1)
             more = [n for n in nodes if n is not rad and n not in body and n not in index
-                    and abs(n.base - first.base) <= first.size * 0.1 and abs(n.size - first.size) <= first.size * 0.1
-                    and first.x0 - first.size * INDEX_RUN_GAP <= n.x1 <= first.x0 + 0.5]
+                    and abs(n.size - first.size) <= first.size * 0.1 and (
+                        abs(n.base - first.base) <= first.size * 0.1
+                        and first.x0 - first.size * INDEX_RUN_GAP <= n.x1 <= first.x0 + 0.5
+                        or abs(n.base - last.base) <= last.size * INDEX_SCRIPT_SHIFT and n.cx < rule[0]
+                        and last.x1 - 0.5 <= n.x0 <= last.x1 + last.size * INDEX_RUN_GAP)]
             if not more:
                 break
             index += more
@@ -3320,12 +3333,23 @@ def _stack_beside(rows: list[list[Node]], size: float) -> int | None:
     if len(rows) < 3:
         return None
     for i in range(1, len(rows) - 1):
+        row = rows[i]
         others = [n for k, r in enumerate(rows) if k != i for n in r]
-        if rows[i] and others and max(n.x1 for n in rows[i]) < min(n.x0 for n in others) - size * STACK_BESIDE_GAP:
-            base = _main_base(rows[i])
-            if _main_base(rows[0]) < base < _main_base(rows[-1]):
-                return i
+        if not row or not others or max(n.x1 for n in row) >= min(n.x0 for n in others) - size * STACK_BESIDE_GAP:
+            continue
+        # maths with a relation (an equation the block goes on from), no words of text (a "then" or
+        # "so" between lines is prose), and centred on the block, as TeX centres a block on the axis
+        if not any(n.kind == "sym" and n.role == "rel" for n in row) or \
+                any(n.kind == "word" and n.role != "op" for n in row):
+            continue
+        _, _, top, bottom = _box(others)
+        axis = _main_base(row) - size * 0.25
+        if _main_base(rows[0]) < axis < _main_base(rows[-1]) and abs(axis - (top + bottom) / 2) <= size * STACK_CENTRED:
+            return i
     return None
+
+
+STACK_CENTRED = 0.5   # em: a block set beside a row has its middle this near the row's maths axis
 
 
 def _aligned_rows(rows: list[list[Node]], size: float) -> str:

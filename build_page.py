@@ -886,7 +886,8 @@ def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False, by_words:
     # a radical's bar: it starts at the top of the sign's right end (in the upper half of the sign's box,
     # which a text-size sign's font makes taller than its ink), over the radicand
     band = [w for l in lines if l.top - FRACTION_RULE_REACH <= g[1] <= l.bottom for w in l.words] if radicals else []
-    if band and any(w.text.endswith("\u221a") and abs(w.x1 - g[0]) <= FRACTION_RULE_REACH
+    # (a sign taller than TeX's largest is built of pieces: a foot ⎷ and straight pieces ⏐ up to the bar)
+    if band and any(w.text.endswith(("\u221a", "\u23d0", "\u23b7")) and abs(w.x1 - g[0]) <= FRACTION_RULE_REACH
                     and w.top - FRACTION_RULE_REACH <= g[1] <= (w.top + w.bottom) / 2 for w in band) and \
             any(w.x0 < g[2] and w.x1 > g[0] and g[1] - 1 <= w.top <= g[3] + w.size for w in band + under):
         return True
@@ -1210,6 +1211,8 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 # display less than two ems after the number; a row of numbers "(00000) (10000)" is
                 # no equation)
                 number = equation_number(first.text)
+        if number is None and cells and len(line.words) > 1 and (number := _cell_tag(line, layout.body_size)):
+            pass
         if number is None and len(line.words) == 1 and equation_number(line.words[0].text):
             # alone on the line under an equation too wide for its box's measure (a narrow cell's
             # minipage): amsmath moves a tag that does not fit below, flush right at the measure's
@@ -1219,6 +1222,14 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                      and any(is_math_word(w) for w in l.words)]
             if above:
                 eq = max(above, key=lambda l: l.bottom)
+                # (the display's widest row, when what stands right over the number is a limit's row:
+                # \sum_{a \in \mathcal{A}} under the row the measure centres)
+                rows = [l for l in lines if l.bottom <= line.top + 1 and line.top - l.bottom < layout.body_size * 3
+                        and any(is_math_word(w) for w in l.words)]
+                widest = max(rows, key=lambda l: l.x1 - l.x0)
+                if widest is not eq and widest.x0 <= eq.x0 and widest.x1 >= eq.x1 and \
+                        eq.bottom - widest.bottom < layout.body_size * 1.5:
+                    eq = widest
                 start, right = min(w.x0 for w in eq.words if is_math_word(w)), line.x1
                 edges = [w.x0 for l in lines if l is not line and l is not eq for w in l.words
                          if w.x0 <= start + TAG_BELOW_ALIGN]
@@ -1253,6 +1264,28 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
             out.append(Item(l.top, "entity", entity=FoundEntity("formula", number, None, content or f"({number})",
                                                               context=context)))
     return out
+
+
+def _cell_tag(line: Line, body: float) -> str | None:
+    """A number ending a table's line a tag's separation after a display of maths set in the same cell
+    (a minipage's equation: its number stands at the minipage's edge, not the table's), with a
+    relation in it; a number after words is a reference's."""
+    words = line.words
+    number = equation_number(words[-1].text)
+    if number is None or words[-1].x0 - words[-2].x1 < body * CELL_TAG_GAP:
+        return None
+    cell = [words[-2]]
+    for w in reversed(words[:-2]):
+        if cell[0].x0 - w.x1 >= body * CELL_GAP:
+            break
+        cell.insert(0, w)
+    if math_share(cell) >= NEARLY_ALL_MATHS_CELL and any(c in RELATIONS for w in cell for c in w.text):
+        return number
+    return None
+
+
+CELL_TAG_GAP = 0.45       # em: amsmath keeps a tag at least \mintagsep (half an em) from its equation
+NEARLY_ALL_MATHS_CELL = 0.75   # of a cell's words before a tag: maths, a \text word or two aside
 
 
 TAG_BELOW_ALIGN = 2.0    # pt: a tag set below its equation and its measure's edges line up this closely

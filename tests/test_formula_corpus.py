@@ -296,8 +296,7 @@ def test_later_bodies_per_set_up(corpus, name):
     in cases rows as \\operatorname{if}."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
-    assert result["missing"] <= (2 if name == "tufte-at" else 1 if name == "jmlr-at" else 0) \
-        and result["empty"] == 0, (name, wrong)
+    assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
     # the forty-first body (body-ao.tex, a chapter on learning a model and one on imitation learning for a chain
     # of pharmacies; tufte-ao, and elsarticle-ao, Elsevier's class as a preprint at 12pt under pdfLaTeX with
     # Computer Modern, numbered by section): 95 % and 95 % exact, mean similarity 0.998 and 0.998 when first
@@ -366,7 +365,10 @@ def test_later_bodies_per_set_up(corpus, name):
     # \biggm| read as \middle| (two formulas under the class, five under baskerville-au, where the class read three
     # of them right); under the class also a \sqrt[n_{i}] whose index's subscript was read as n and the i set after
     # the radicand's y_{ij}; under baskerville-au also newtxmath's \mathbb{1} served as U+22AE (two formulas), the
-    # code its font's ToUnicode map gives it, as under ieee-al
+    # code its font's ToUnicode map gives it, as under ieee-al (both bodies since: the two missing displays found, in
+    # a table's minipage cell and in a side note under a root built of pieces; the fraction over \overline{W} whole;
+    # \sqrt[n_{i}] whole; newtx's blackboard 1 read as msbm's; left: primes after subscripts, and \Bigm| where
+    # \;\middle|\; prints alike)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -395,8 +397,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.92, 0.995) if name in FORTY_SECOND_BODY else (0.80, 0.985) if name in FORTY_THIRD_BODY else \
         (0.85, 0.98) if name in FORTY_FOURTH_BODY else \
         (0.82, 0.98) if name == "tufte-as" else (0.80, 0.98) if name == "concrete-as" else \
-        (0.89, 0.955) if name == "tufte-at" else (0.92, 0.97) if name == "jmlr-at" else \
-        (0.86, 0.985) if name == "tufte-au" else (0.80, 0.98) if name == "baskerville-au" else \
+        (0.93, 0.99) if name == "tufte-at" else (0.95, 0.99) if name == "jmlr-at" else \
+        (0.87, 0.99) if name == "tufte-au" else (0.83, 0.99) if name == "baskerville-au" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
@@ -1129,3 +1131,22 @@ def test_bitmap_fonts_letter_operators_root_indices_and_blocks_beside_a_row(corp
         assert r"\frac{s_{i}-\underline{s}_{i}}{\overline{s}_{i}-\underline{s}_{i}}" in found["1.15"], (name, found["1.15"])
         assert found["2.16"].startswith(r"\mathbf{A}\bm{\theta} = \mathbf{b}, \qquad \begin{aligned}\mathbf{A} & = "
                                         r"\mathop{\mathbb{E}}_{s \sim \mu}["), (name, found["2.16"])
+
+
+def test_displays_in_a_cells_minipage_and_a_side_note_root_indices_and_blackboard_digits(corpus):
+    """The forty-sixth and forty-seventh bodies' constructs: a display numbered in a table's minipage cell
+    (its number at the cell's edge, or set below it when the display is too wide) and one in a side note
+    under a root whose sign is built of pieces are found and read whole; a root's index keeps its own
+    subscript (\\sqrt[n_{i}]); newtx's blackboard font, laid out as msbm, prints \\mathbb{1} at the slot of
+    a negated relation."""
+    for name in FORTY_SIXTH_BODY:
+        found = _formulas(corpus[name])
+        number = "1.20" if name == "tufte-at" else "20"
+        assert found[number] == r"W(\pi) = \sum_{\mathbf{a} \in \mathcal{A}}\pi(\mathbf{a})\sum_{i = 1}^{n}R^{i}(\mathbf{a})", \
+            (name, found.get(number))
+    side = _formulas(corpus["tufte-at"])["1.29"]
+    assert side.startswith(r"\bar{p} = \sqrt[T]{\prod_{t = 1}^{T}p_{t}} = \exp("), side
+    for name in FORTY_SEVENTH_BODY:
+        found = _formulas(corpus[name])
+        assert found["1.14"].startswith(r"\tilde{L}_{i} = \sqrt[n_{i}]{\prod_{j = 1}^{n_{i}}y_{ij}} = "), (name, found["1.14"])
+        assert found["1.3"] == r"N_{i}(t) = \sum_{s = 1}^{t}\mathbb{1}\{a_{s} = i\},", (name, found["1.3"])
