@@ -1354,21 +1354,28 @@ def _roots(nodes: list[Node], rules: list[tuple]):
             index = [n for n in index if n.size <= least * 1.1]
             if max(n.x1 for n in index) <= rad.x0:
                 index = []
-        while index:
+        if index:
             # an index wider than the sign's arm reaches further left: the glyphs of its run on its
             # baseline, at its size, set tight before it (no space in the smallest style: \sqrt[d+4]);
-            # and a script of its last glyph, at its size too (the smallest style's scripts shrink no
-            # further: \sqrt[n_{i}]), short of the radicand
+            # and the script of its last glyph, at its size too (the smallest style's scripts shrink no
+            # further: \sqrt[n_{i}]), short of the radicand.  Each side is one walk outward.
+            taken = {id(n) for n in index} | {id(n) for n in body} | {id(rad)}
             first, last = min(index, key=lambda n: n.x0), max(index, key=lambda n: n.x1)
-            more = [n for n in nodes if n is not rad and n not in body and n not in index
-                    and abs(n.size - first.size) <= first.size * 0.1 and (
-                        abs(n.base - first.base) <= first.size * 0.1
-                        and first.x0 - first.size * INDEX_RUN_GAP <= n.x1 <= first.x0 + 0.5
-                        or abs(n.base - last.base) <= last.size * INDEX_SCRIPT_SHIFT and n.cx < rule[0]
-                        and last.x1 - 0.5 <= n.x0 <= last.x1 + last.size * INDEX_RUN_GAP)]
-            if not more:
-                break
-            index += more
+            same = [n for n in nodes if id(n) not in taken and abs(n.size - first.size) <= first.size * 0.1]
+            edge = first.x0
+            for n in sorted((n for n in same if abs(n.base - first.base) <= first.size * 0.1
+                             and n.x1 <= first.x0 + 0.5), key=lambda n: -n.x1):
+                if n.x1 < edge - first.size * INDEX_RUN_GAP:
+                    break
+                index.append(n)
+                edge = min(edge, n.x0)
+            edge = last.x1
+            for n in sorted((n for n in same if abs(n.base - last.base) <= last.size * INDEX_SCRIPT_SHIFT
+                             and n.x0 >= last.x1 - 0.5 and n.cx < rule[0]), key=lambda n: n.x0):
+                if n.x0 > edge + last.size * INDEX_RUN_GAP:
+                    break
+                index.append(n)
+                edge = max(edge, n.x1)
         # (nor is anything a fraction's bar parts from the sign: a numerator's script over a root in the denominator)
         index = [n for n in index if not any(r[0] - 0.5 <= n.cx <= r[2] + 0.5 and n.bottom <= r[1] + 0.5
                                              and r[3] <= rad.top + 0.5 for r in rules)]

@@ -1048,7 +1048,7 @@ class _Raw:
         the text and graphics matrices scale it too ("1 Tf" under "12 0 0 12 … Tm" prints at 12 pt):
         the scale across the baseline is the glyph's.  A font whose glyph units are no fraction of an
         em (a Type 3 font of bitmaps, drawn in pixels: its letters stand six "ems" tall) has the em
-        its letters' and digits' ink implies (_ink_em)."""
+        its letters' and digits' ink implies (_ink_em_factor)."""
         size = self.font_size(textpage, j)
         if self.char_matrix(textpage, j, self.matrix_ref):
             m = self.matrix

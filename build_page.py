@@ -1211,8 +1211,8 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 # display less than two ems after the number; a row of numbers "(00000) (10000)" is
                 # no equation)
                 number = equation_number(first.text)
-        if number is None and cells and len(line.words) > 1 and (number := _cell_tag(line, layout.body_size)):
-            pass
+        if number is None and cells and len(line.words) > 1:
+            number = _cell_tag(line, layout.body_size)
         if number is None and len(line.words) == 1 and equation_number(line.words[0].text):
             # alone on the line under an equation too wide for its box's measure (a narrow cell's
             # minipage): amsmath moves a tag that does not fit below, flush right at the measure's
@@ -1274,11 +1274,11 @@ def _cell_tag(line: Line, body: float) -> str | None:
     number = equation_number(words[-1].text)
     if number is None or words[-1].x0 - words[-2].x1 < body * CELL_TAG_GAP:
         return None
-    cell = [words[-2]]
+    cell = [words[-2]]       # the cell's words, right to left
     for w in reversed(words[:-2]):
-        if cell[0].x0 - w.x1 >= body * CELL_GAP:
+        if cell[-1].x0 - w.x1 >= body * CELL_GAP:
             break
-        cell.insert(0, w)
+        cell.append(w)
     if math_share(cell) >= NEARLY_ALL_MATHS_CELL and any(c in RELATIONS for w in cell for c in w.text):
         return number
     return None
