@@ -235,7 +235,7 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     # width, a guessed weight), and a bold maths font says so in its name
     # (TeX's font names say "bx" for bold extended and "mb" for maths bold: cmbx12, hfbrbx10, hfbrmb10;
     # txfonts' and pxfonts' a "b" after the family: rtxb, the bold upright Greek of \bm{\Sigma})
-    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|MEDIITAL|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|MEDIUM|"
+    is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|MEDIITAL|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|-BOL\b|MEDIUM|"
                              r"[A-Z]{2}(?:BX|MB)\d{1,2}$|^R?[TP]XB", name))
     # (Euler's roman is a maths font's letters, upright as drawn but variables all the same)
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI|^EUR[MB]", name))

@@ -393,7 +393,7 @@ _SYMBOLS_NAME = re.compile(r"Math-?Symbols|MathSy", re.I)
 # where pdfTeX's text map knows no Unicode for a glyph's name it gives the glyph's code back
 _TX_SYMBOLS = re.compile(r"[tp]x(?:sy[abc]?|exa?)$", re.I)
 _REGULAR_STYLE = re.compile(r"Regular|Roman|Roma|Regu|Book|Light|Thin|Italic|Ital|ReguItal|Oblique|It", re.I)
-_BOLD_NAME = re.compile(r"Bold|-Bd|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
+_BOLD_NAME = re.compile(r"Bold|-Bd|-bol\b|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 # URW's Courier is "NimbusMonL" (TeX's courier package, Ghostscript's base-14 substitute)
 _MONO_NAME = re.compile(r"Mono|MonL|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
@@ -1074,6 +1074,18 @@ class _Raw:
             found = self.nameless[code] = _TEXT_GLYPH_NAMES.get(name) or glyph_name_char(name) if name else ""
         return found
 
+    def double_struck(self, textobj: int, code: int) -> str:
+        """The double-struck letter a font's own glyph name says its glyph at `code` is ("bbE": 𝔼),
+        where the text layer read the code as a Latin-1 letter; "" for any other name."""
+        name = self.glyph_names(self.object_font(textobj)).get(code, "")
+        if len(name) == 3 and name.startswith("bb") and name[2].isascii() and name[2].isalpha():
+            letter = f"DOUBLE-STRUCK {'CAPITAL' if name[2].isupper() else 'SMALL'} {name[2].upper()}"
+            try:
+                return unicodedata.lookup("MATHEMATICAL " + letter)
+            except KeyError:
+                return unicodedata.lookup(letter)     # ℂ, ℍ, ℕ, ℙ, ℚ, ℝ, ℤ: the letterlike block's
+        return ""
+
     def page_text(self, textpage: int, count: int) -> list[int]:
         """Every glyph's Unicode code point at once (one call), per glyph where a pair of UTF-16 units
         stands for one character."""
@@ -1325,6 +1337,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         elif not font.name and u < 0x100 and raw.map_error(textpage, j) > 0 and (
                 raw.nameless_code_char(u) or u < 0x20):
             ch = raw.nameless_code_char(u)    # a Type 3 font's glyph, by its name (dvips' bitmap fonts)
+        elif 0xC0 <= u < 0x100 and (named := raw.double_struck(obj, u)):
+            ch = named       # newtx's blackboard letters, named "bbE", read as Latin-1's Å by their code
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
             ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
