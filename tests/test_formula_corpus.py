@@ -72,10 +72,11 @@ FORTY_FOURTH_BODY = ["tufte-ar", "microtype-ar"]
 FORTY_FIFTH_BODY = ["tufte-as", "concrete-as"]
 FORTY_SIXTH_BODY = ["tufte-at", "jmlr-at"]
 FORTY_SEVENTH_BODY = ["tufte-au", "baskerville-au"]
+FORTY_NINTH_BODY = ["tufte-aw", "newtxsf-aw"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
-             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65}
+             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "aw": 64}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -98,7 +99,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_FOURTH_BODY,
                            *FORTY_FIFTH_BODY,
                            *FORTY_SIXTH_BODY,
-                           *FORTY_SEVENTH_BODY}
+                           *FORTY_SEVENTH_BODY,
+                           *FORTY_NINTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -147,7 +149,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_FOURTH_BODY
                          + FORTY_FIFTH_BODY
                          + FORTY_SIXTH_BODY
-                         + FORTY_SEVENTH_BODY)
+                         + FORTY_SEVENTH_BODY
+                         + FORTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -369,6 +372,17 @@ def test_later_bodies_per_set_up(corpus, name):
     # a table's minipage cell and in a side note under a root built of pieces; the fraction over \overline{W} whole;
     # \sqrt[n_{i}] whole; newtx's blackboard 1 read as msbm's; left: primes after subscripts, and \Bigm| where
     # \;\middle|\; prints alike)
+    # the forty-ninth body (body-aw.tex, a chapter on identifying a warehouse's model by least squares, certainty
+    # equivalence and linear-quadratic control with the Riccati recursion, and one on Kalman filtering of demand and
+    # model predictive control with constraints for a paint warehouse's replenishment; tufte-aw, and newtxsf-aw,
+    # KOMA's scrartcl at 11pt under pdfLaTeX with Helvetica text over newtxsf's sans-serif maths, numbered by
+    # section): 93.8 % and 70.3 % exact, mean similarity 0.999 and 0.992 when first measured, nothing missing or
+    # empty, all 64 numbers read; under both \Biggl ... \Biggr pairs (\Biggl[, \Biggl(, \Biggl\{) served as bare
+    # delimiters, which the judge keeps (three formulas each); under the class also \vect{0}, which it prints bold
+    # and the judge reads plain (one); under newtxsf-aw the upright bold capital Greek of \vect{\Theta} and
+    # \bm{\Sigma} served as plain \Theta and \Sigma (twelve formulas; the bold small Greek read right), newtxsf's
+    # \mathbb{E} served as the letter Å (four), \mathbf{0} served as a plain 0 (two), and the hats of
+    # \hat{\mathbf{A}} and \hat{\mathbf{B}} in a block bmatrix's cells and of \hat{\mathbf{A}}^{2} lost (one)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -399,6 +413,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.82, 0.98) if name == "tufte-as" else (0.80, 0.98) if name == "concrete-as" else \
         (0.93, 0.99) if name == "tufte-at" else (0.95, 0.99) if name == "jmlr-at" else \
         (0.87, 0.99) if name == "tufte-au" else (0.83, 0.99) if name == "baskerville-au" else \
+        (0.90, 0.99) if name == "tufte-aw" else (0.67, 0.98) if name == "newtxsf-aw" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
