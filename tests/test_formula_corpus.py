@@ -72,11 +72,12 @@ FORTY_FOURTH_BODY = ["tufte-ar", "microtype-ar"]
 FORTY_FIFTH_BODY = ["tufte-as", "concrete-as"]
 FORTY_SIXTH_BODY = ["tufte-at", "jmlr-at"]
 FORTY_SEVENTH_BODY = ["tufte-au", "baskerville-au"]
+FORTY_EIGHTH_BODY = ["tufte-av", "aastex-av"]
 FORTY_NINTH_BODY = ["tufte-aw", "newtxsf-aw"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
-             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "aw": 64}
+             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -100,6 +101,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_FIFTH_BODY,
                            *FORTY_SIXTH_BODY,
                            *FORTY_SEVENTH_BODY,
+                           *FORTY_EIGHTH_BODY,
                            *FORTY_NINTH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -150,6 +152,7 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_FIFTH_BODY
                          + FORTY_SIXTH_BODY
                          + FORTY_SEVENTH_BODY
+                         + FORTY_EIGHTH_BODY
                          + FORTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
@@ -372,6 +375,21 @@ def test_later_bodies_per_set_up(corpus, name):
     # a table's minipage cell and in a side note under a root built of pieces; the fraction over \overline{W} whole;
     # \sqrt[n_{i}] whole; newtx's blackboard 1 read as msbm's; left: primes after subscripts, and \Bigm| where
     # \;\middle|\; prints alike)
+    # the forty-eighth body (body-av.tex, a chapter on constrained decision processes, their Lagrangian, occupancy
+    # measures and chance constraints and one on risk measures and risk in the Bellman equation, for a regional blood
+    # bank's platelet orders under a shortage limit; tufte-av, and aastex-av, the American Astronomical Society's
+    # aastex631 class in its twocolumn option under pdfLaTeX with Computer Modern, numbered straight through): 97.0 %
+    # and 97.0 % exact, mean similarity 0.977 and 0.970 when first measured, nothing empty, all 66 numbers read but one
+    # under the class and two under aastex-av, so that both fail the "nothing missing" assertion until they are read;
+    # under both the side note's display, Cantelli's inequality with a fraction \frac{\sigma_{U}^{2}}{\sigma_{U}^{2} +
+    # \tau^{2}}, missing, served as the note's text with the fraction's parts scattered (under aastex-av the footnote
+    # at the left column's foot read line by line between the rows of the right column's alignat); under the class also the
+    # numbered display in the table float's minipage cell read with the cells above it in its column ("coherent
+    # (2.1), not subadditive (2.2), ...") as rows of an aligned over it; under aastex-av also the first display, the
+    # tuple (\mathcal{S}, \mathcal{A}, T, R, \mathbf{C}, \gamma, \mathbf{b}) beside \mathbf{C} = (C_{1}, \dots,
+    # C_{K}), missing, served as the paragraph's inline maths with the second \mathbf{C} as a text letter; unseen by
+    # the judge, under aastex-av the cells of a bmatrix row and a pmatrix row run together ([x_{t, 1}x_{t, 2}\cdots
+    # x_{t, m}], (0\cdots055)), and under both \text{if } and \text{(monotone)} served as \operatorname
     # the forty-ninth body (body-aw.tex, a chapter on identifying a warehouse's model by least squares, certainty
     # equivalence and linear-quadratic control with the Riccati recursion, and one on Kalman filtering of demand and
     # model predictive control with constraints for a paint warehouse's replenishment; tufte-aw, and newtxsf-aw,
@@ -413,6 +431,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.82, 0.98) if name == "tufte-as" else (0.80, 0.98) if name == "concrete-as" else \
         (0.93, 0.99) if name == "tufte-at" else (0.95, 0.99) if name == "jmlr-at" else \
         (0.87, 0.99) if name == "tufte-au" else (0.83, 0.99) if name == "baskerville-au" else \
+        (0.94, 0.965) if name == "tufte-av" else (0.94, 0.96) if name == "aastex-av" else \
         (0.90, 0.99) if name == "tufte-aw" else (0.67, 0.98) if name == "newtxsf-aw" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
