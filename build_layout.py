@@ -610,7 +610,10 @@ def column_frames(page: Page, gutter: tuple[float, float], body: float) -> list[
     slack = CROSS_SLACK * body
 
     def across(line: Line) -> bool:
-        return any(w.x0 < right_start - slack and w.x1 > left_end + slack for w in line.words)
+        # a word over the gutter's middle, or one that starts inside the gutter; not a left column's
+        # line set overfull into the gutter (a two-column class's footnotes, a number pushed out)
+        return any(w.x0 < middle - slack and w.x1 > middle + slack or left_end + slack < w.x0 < right_start - slack
+                   for w in line.words)
 
     lines = sorted(page.lines, key=lambda l: (l.top, l.x0))
     wide = [across(l) for l in lines]

@@ -891,13 +891,23 @@ def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False, by_words:
                     and w.top - FRACTION_RULE_REACH <= g[1] <= (w.top + w.bottom) / 2 for w in band) and \
             any(w.x0 < g[2] and w.x1 > g[0] and g[1] - 1 <= w.top <= g[3] + w.size for w in band + under):
         return True
-    if (not over or not under) and by_words:
+    if _parts_fit(g, over, under):
+        return True
+    if by_words:
         # a small fraction's parts may come in one line of the text layer with what stands beside the
-        # fraction (ε(1−γ) over r_max inside a tall ceiling): its words, by their own boxes (in a side
-        # note's display; a figure's drawing keeps its labels' bars)
+        # fraction (ε(1−γ) over r_max inside a tall ceiling, a part's last script on the line beside
+        # it): its words, by their own boxes (in a side note's display; a figure's drawing keeps its
+        # labels' bars)
         words = [w for l in near for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
         over = [w for w in words if g[1] - FRACTION_RULE_REACH <= w.bottom <= g[3] + 1]
         under = [w for w in words if g[1] - 1 <= w.top <= g[3] + FRACTION_RULE_REACH]
+        return _parts_fit(g, over, under)
+    return False
+
+
+def _parts_fit(g: tuple, over: list[Word], under: list[Word]) -> bool:
+    """Whether words over and under a rule are a fraction's parts: both there, within its ends, the
+    wider of the two as wide as the rule."""
     if not over or not under:
         return False
     spans = [(min(w.x0 for w in ws), max(w.x1 for w in ws)) for ws in (over, under)]
@@ -1161,7 +1171,9 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
     out, cut = [], labelled
     for line in lines:
         keep = [w for w in line.words if w.x1 > start or equation_number(w.text)]
-        if len(keep) == len(line.words):
+        if line is not labelled and keep and not any(is_math_word(w) for w in keep) and \
+                (line.bottom <= labelled.top or line.top >= labelled.bottom):
+            continue     # a row of words above or below it in its column (the table's other rows)
             out.append(line)
         elif keep:
             out.append(Line(keep, line.page))
