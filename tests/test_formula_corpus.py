@@ -389,7 +389,8 @@ def test_later_bodies_per_set_up(corpus, name):
     # tuple (\mathcal{S}, \mathcal{A}, T, R, \mathbf{C}, \gamma, \mathbf{b}) beside \mathbf{C} = (C_{1}, \dots,
     # C_{K}), missing, served as the paragraph's inline maths with the second \mathbf{C} as a text letter; unseen by
     # the judge, under aastex-av the cells of a bmatrix row and a pmatrix row run together ([x_{t, 1}x_{t, 2}\cdots
-    # x_{t, m}], (0\cdots055)), and under both \text{if } and \text{(monotone)} served as \operatorname
+    # x_{t, m}], (0\cdots055)), and under both \text{if } and \text{(monotone)} served as \operatorname (since: all
+    # three displays found and the table's display whole, 100 % under both)
     # the forty-ninth body (body-aw.tex, a chapter on identifying a warehouse's model by least squares, certainty
     # equivalence and linear-quadratic control with the Riccati recursion, and one on Kalman filtering of demand and
     # model predictive control with constraints for a paint warehouse's replenishment; tufte-aw, and newtxsf-aw,
@@ -401,6 +402,7 @@ def test_later_bodies_per_set_up(corpus, name):
     # \bm{\Sigma} served as plain \Theta and \Sigma (twelve formulas; the bold small Greek read right), newtxsf's
     # \mathbb{E} served as the letter Å (four), \mathbf{0} served as a plain 0 (two), and the hats of
     # \hat{\mathbf{A}} and \hat{\mathbf{B}} in a block bmatrix's cells and of \hat{\mathbf{A}}^{2} lost (one)
+    # (since: newtxsf's bold Greek and \mathbb{E} read, 92.2 %; left: the \Biggl pairs, \mathbf{0}, the hats)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -431,8 +433,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.82, 0.98) if name == "tufte-as" else (0.80, 0.98) if name == "concrete-as" else \
         (0.93, 0.99) if name == "tufte-at" else (0.95, 0.99) if name == "jmlr-at" else \
         (0.87, 0.99) if name == "tufte-au" else (0.83, 0.99) if name == "baskerville-au" else \
-        (0.94, 0.965) if name == "tufte-av" else (0.94, 0.96) if name == "aastex-av" else \
-        (0.90, 0.99) if name == "tufte-aw" else (0.67, 0.98) if name == "newtxsf-aw" else \
+        (0.97, 0.995) if name == "tufte-av" else (0.97, 0.995) if name == "aastex-av" else \
+        (0.90, 0.99) if name == "tufte-aw" else (0.89, 0.99) if name == "newtxsf-aw" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
@@ -1184,3 +1186,20 @@ def test_displays_in_a_cells_minipage_and_a_side_note_root_indices_and_blackboar
         found = _formulas(corpus[name])
         assert found["1.14"].startswith(r"\tilde{L}_{i} = \sqrt[n_{i}]{\prod_{j = 1}^{n_{i}}y_{ij}} = "), (name, found["1.14"])
         assert found["1.3"] == r"N_{i}(t) = \sum_{s = 1}^{t}\mathbb{1}\{a_{s} = i\},", (name, found["1.3"])
+
+
+def test_a_footnote_in_the_gutter_a_side_notes_fraction_and_sans_serif_bold_greek(corpus):
+    """The forty-eighth and forty-ninth bodies' constructs: a two-column class's footnote, set 11 pt past
+    its column into the gutter, keeps its display whole (it had been read line by line between the other
+    column's rows); a side note's fraction whose denominator's last script came in the line beside it is
+    typeset; a display a narrow tag's gap before its number, maths but for a bold letter of the text
+    face, is numbered; a table's other rows are not rows of a cell's display; newtxsf's bold Greek
+    (named "-bol") is \\bm and its blackboard E (a glyph named "bbE" the text layer reads as Å) is \\mathbb."""
+    cantelli = r"\Pr(U-\mu_{U} \geq \tau) \leq \frac{\sigma_{U}^{2}}{\sigma_{U}^{2}+\tau^{2}},"
+    tufte, aastex = _formulas(corpus["tufte-av"]), _formulas(corpus["aastex-av"])
+    assert tufte["1.32"] == cantelli and aastex["32"] == cantelli, (tufte.get("1.32"), aastex.get("32"))
+    assert aastex["1"].startswith(r"\mathcal{M} = (\mathcal{S}, \mathcal{A}, T, R, \mathbf{C}, \gamma, \mathbf{b})"), aastex["1"]
+    assert tufte["2.11"] == r"\varrho_{\kappa}(Z) = \mu+\kappa\sqrt[p]{\mathbb{E}[(Z-\mu)_{+}^{p}]}", tufte["2.11"]
+    sans = _formulas(corpus["newtxsf-aw"])
+    assert sans["2.3"] == r"\mathbf{Z}^{\top}\mathbf{Z}\hat{\bm{\Theta}} = \mathbf{Z}^{\top}\mathbf{X}',", sans["2.3"]
+    assert r"= \mathbb{E}[\bm{\Theta}" in sans["2.6"], sans["2.6"]
