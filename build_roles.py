@@ -52,7 +52,8 @@ DISPLAY_PROSE_WORDS = 4         # words: a display holds fewer plain words than 
 UNNUMBERED_HEAD_WORDS = 4       # words: an unnumbered run-in head ("Proof.", "Proof of Lemma 2:") ends within these
 LABEL_AT_EDGE = 6               # pt: an equation number ends at the column's edge (starts at it, when on the left)
 LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers end, when that is not the edge
-NARROW_LABEL_GAP = 0.6          # em: ... less after a display of maths (but for a bold letter of the text face) that fills its narrow column
+NARROW_LABEL_GAP = 0.6          # em: ... less after a display of maths (a bold letter of the text face aside)
+                                # that fills its column (a narrow one)
 TAG_SEPARATION = 0.45           # em: amsmath keeps a tag at least \mintagsep (half an em) from a formula too wide to centre
 LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
 NEARLY_ALL_MATHS = 0.9          # of a line's words: maths but for an accent or a bold letter of the text face
