@@ -171,7 +171,8 @@ def glyph_name_char(name: str) -> str:
     for case in ("SMALL", "CAPITAL"):
         try:
             if (case == "SMALL") == name[:1].islower():
-                return unicodedata.lookup(f"GREEK {case} LETTER {name.upper()}")
+                # (Unicode spells the letter the glyph lists call "lambda" LAMDA)
+                return unicodedata.lookup(f"GREEK {case} LETTER {name.upper().replace('LAMBDA', 'LAMDA')}")
         except KeyError:
             pass
     return ""
@@ -475,24 +476,133 @@ def pdf_font_encodings(path: str) -> dict[str, tuple[dict[int, str], ...]]:
     """Every font dictionary's /Differences in a PDF, by its /BaseFont name (without a subset's prefix):
     code -> glyph name, one map per dictionary.  {} for an encrypted file, or one that cannot be read.
     Read once per process for a file as it is now (its size and modification time)."""
+    return _font_tables(path)[0]
+
+
+def pdf_unicode_repairs(path: str) -> dict[str, dict[int, tuple[tuple[float, int, int], ...]]]:
+    """Per font (its /BaseFont name without a subset's prefix, as PDFium names it): the characters its
+    ToUnicode map gives that its own glyph names contradict, each -> the characters the names stand for.
+
+    A glyph named for what it prints ("u1D434", "uni0393", "lessequal") outranks a ToUnicode entry
+    that maps it to a character of another kind: a Latin letter, an ASCII sign or a control code for a
+    Greek letter, a maths letter or a maths sign.  A PDF re-written by Ghostscript's pdfwrite carries
+    such maps (𝐴 as "ý", Γ as code 0x93, ≤ as "f"); a map to a sign of the same kind ("∥" for a glyph
+    named "bardbl", ‖) is the writer's choice and is kept, and so is a character any code of the
+    font maps to truly.  The text layer gives characters, not codes: where the map gives one
+    character for several codes (Ghostscript's 𝐹, 𝛼 and 𝜎 all "Ă"), each candidate comes with its
+    advance (the dictionary's /Widths, thousandths of an em) and its code, and the glyph's own boxes
+    tell them apart (repaired_code)."""
+    return _font_tables(path)[1]
+
+
+def repaired_code(candidates: tuple[tuple[float, int, int], ...], width: float, ink: float,
+                  outlined: tuple[float, bool] | None = None) -> int | None:
+    """The character a glyph stands for among pdf_unicode_repairs' candidates (advance, character,
+    code), by the widths of its box and of its ink in thousandths of an em: the one candidate; else,
+    when `outlined` gives the advance of the one code PDFium looks the character up as and whether
+    the glyph's ink is that code's outline, that candidate or the others; then the one whose advance
+    is the box's width, else among those whose advance fits in the box (a box spans its glyph's
+    advance and its ink) the one whose advance is clearly nearest the ink's width; None when that
+    does not decide."""
+    if len(candidates) > 1 and outlined is not None:
+        # (candidates as wide as one another, which may share an outline's box as ⌊ and ⌈ do, are
+        # not told apart so)
+        looked_up = [c for c in candidates if abs(c[0] - outlined[0]) <= ADVANCE_MATCH / 2]
+        if len(looked_up) == 1:
+            if outlined[1]:
+                return looked_up[0][1]
+            candidates = tuple(c for c in candidates if c is not looked_up[0])
+    if len(candidates) == 1:
+        return candidates[0][1]
+    same = [char for advance, char, _ in candidates if abs(advance - width) <= ADVANCE_MATCH]
+    if len(same) == 1:
+        return same[0]
+    fits = sorted((abs(advance - ink), char) for advance, char, _ in candidates if advance <= width + ADVANCE_MATCH)
+    if len(fits) == 1 or len(fits) > 1 and fits[1][0] - fits[0][0] >= INK_ADVANCE_MARGIN:
+        return fits[0][1]
+    return None
+
+
+ADVANCE_MATCH = 1.5     # thousandths of an em: a box's width and a /Widths entry agree within rounding
+# thousandths of an em by which one candidate's advance must be nearer the ink's width than the next's
+# (a letter's ink is about as wide as its advance: side bearings and an italic's overhang are small)
+INK_ADVANCE_MARGIN = 15
+OUTLINE_MATCH = 0.005   # ems: a glyph's ink box is its outline's box, within rounding
+OUTLINE_SEGMENTS = 4000  # path segments beyond which a glyph's outline is not measured
+
+
+def _font_tables(path: str) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]]]:
     try:
         stat = os.stat(path)
     except OSError:
-        return {}
-    return _font_encodings(path, stat.st_size, stat.st_mtime_ns)
+        return {}, {}
+    return _scan_font_dictionaries(path, stat.st_size, stat.st_mtime_ns)
+
+
+_TO_UNICODE_REF = re.compile(rb"/ToUnicode[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
+_CMAP_TOKEN = re.compile(rb"<([0-9A-Fa-f]{0,64})>|(beginbfchar|beginbfrange|endbfchar|endbfrange)|\[|\]")
+
+
+def _cmap_entries(cmap: bytes) -> dict[int, str]:
+    """A ToUnicode CMap's one-byte codes -> their text, from its bfchar entries and bfrange runs (a
+    range mapped to an array of strings is skipped), read token by token."""
+    out: dict[int, str] = {}
+    section = b""
+    values: list[bytes] = []
+    skipping = False
+    for token in _CMAP_TOKEN.finditer(cmap):
+        hexa, word = token.group(1), token.group(2)
+        if word is not None:
+            section = word[5:] if word.startswith(b"begin") else b""
+            values, skipping = [], False
+            continue
+        if not section:
+            continue
+        if hexa is None:                  # an array of strings: the range's entry is skipped
+            skipping = token.group(0) == b"["
+            if not skipping:
+                values = []
+            continue
+        if skipping:
+            continue
+        values.append(hexa)
+        if len(values) < (2 if section == b"bfchar" else 3):
+            continue
+        first, last, target = values[0], values[-2], values[-1]
+        values = []
+        if len(first) > 2 or len(last) > 2 or len(target) % 4:
+            continue
+        try:
+            text = bytes.fromhex(target.decode()).decode("utf-16-be")
+        except (ValueError, UnicodeDecodeError):
+            continue
+        low, high = int(first or b"0", 16), int(last or b"0", 16)
+        for code in range(low, min(high, 255) + 1):
+            out[code] = text[:-1] + chr(ord(text[-1]) + code - low) if text and code > low else text
+    return out
+
+
+def _other_kind(mapped: str, named: str) -> bool:
+    """Whether a ToUnicode map's single character is of another kind than the one the glyph's name
+    stands for: Latin (ASCII, Latin-1, Latin Extended) or a control code, where the name says a
+    character beyond them (Greek, a maths letter, a maths sign)."""
+    return len(mapped) == 1 and len(named) == 1 and ord(mapped) < 0x250 and not mapped.isspace() \
+        and ord(named) >= 0x370
 
 
 @lru_cache(maxsize=2)
-def _font_encodings(path: str, size: int, mtime: int) -> dict[str, tuple[dict[int, str], ...]]:
+def _scan_font_dictionaries(path: str, size: int, mtime: int
+                            ) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]]]:
     import zlib
 
     try:
         data = Path(path).read_bytes() if size <= OBJECT_SCAN_LIMIT else b""
     except OSError:
-        return {}
+        return {}, {}
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data:
-        return {}
+        return {}, {}
     objects: dict[int, bytes] = {}
+    streams: dict[int, bytes] = {}        # object number -> its stream's bytes, still encoded
     heads = list(_OBJECT_HEAD.finditer(data))
     for k, m in enumerate(heads):
         end = heads[k + 1].start() if k + 1 < len(heads) else len(data)
@@ -500,6 +610,8 @@ def _font_encodings(path: str, size: int, mtime: int) -> dict[str, tuple[dict[in
         stream = _STREAM_START.search(body)
         head = body[:stream.start()] if stream else body
         objects[int(m.group(1))] = head
+        if stream:
+            streams[int(m.group(1))] = body[stream.end():]
         if stream and b"/ObjStm" in head and b"/FlateDecode" in head:
             try:
                 packed = zlib.decompressobj().decompress(body[stream.end():], 50_000_000)
@@ -516,6 +628,8 @@ def _font_encodings(path: str, size: int, mtime: int) -> dict[str, tuple[dict[in
                 stop = start + pairs[i + 1][1] if i + 1 < len(pairs) else len(packed)
                 objects.setdefault(number, packed[start + offset:stop])
     out: dict[str, list[dict[int, str]]] = {}
+    repairs: dict[str, dict[int, tuple]] = {}
+    untouched: set[str] = set()
     for text in objects.values():
         if not _FONT_DICT.search(text):
             continue
@@ -535,7 +649,66 @@ def _font_encodings(path: str, size: int, mtime: int) -> dict[str, tuple[dict[in
                 code += 1
         # (a Type 3 font has no /BaseFont: its maps are those of the name "", PDFium's name for it)
         out.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else "", []).append(names)
-    return {name: tuple(maps) for name, maps in out.items()}
+        to_unicode = _TO_UNICODE_REF.search(text)
+        if base and to_unicode and int(to_unicode.group(1)) in streams:
+            repair = _name_repairs(names, _advances(text, objects), objects.get(int(to_unicode.group(1)), b""),
+                                   streams[int(to_unicode.group(1))])
+            # (PDFium names a font without its subset's prefix: the dictionaries of one name pool their
+            # candidates)
+            key = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1"))
+            pooled = repairs.setdefault(key, {})
+            for mapped, candidates in repair.items():
+                pooled[mapped] = tuple(dict.fromkeys(pooled.get(mapped, ()) + candidates))
+        elif base and to_unicode:
+            # a dictionary of the same name whose map is not read may map any character truly
+            untouched.add(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")))
+    for key in untouched:
+        repairs.pop(key, None)
+    for key, pooled in repairs.items():
+        repairs[key] = {mapped: candidates for mapped, candidates in pooled.items()
+                        if any(meant != mapped for _, meant, _ in candidates)}
+    return {name: tuple(maps) for name, maps in out.items()}, {k: v for k, v in repairs.items() if v}
+
+
+_FIRST_CHAR = re.compile(rb"/FirstChar[ \t\r\n]+(\d{1,3})\b")
+_WIDTHS = re.compile(rb"/Widths[ \t\r\n]*\[([^\]]{0,20000})\]")
+_WIDTHS_REF = re.compile(rb"/Widths[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
+_NUMBER = re.compile(rb"-?\d{1,7}(?:\.\d{0,6})?|-?\.\d{1,6}")
+
+
+def _advances(font: bytes, objects: dict[int, bytes]) -> dict[int, float]:
+    """A font dictionary's /Widths by code (thousandths of an em), the array inline or referred to."""
+    first = _FIRST_CHAR.search(font)
+    ref = _WIDTHS_REF.search(font)
+    widths = _WIDTHS.search(objects.get(int(ref.group(1)), b"") if ref else font)
+    if not first or not widths:
+        return {}
+    start = int(first.group(1))
+    return {start + k: float(n) for k, n in enumerate(_NUMBER.findall(widths.group(1)))}
+
+
+def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes
+                  ) -> dict[int, tuple[tuple[float, int, int], ...]]:
+    """pdf_unicode_repairs for one font dictionary (its /Differences, /Widths and ToUnicode stream):
+    each single character the map gives -> every code it gives it for, with the character that
+    code's name stands for (the mapped one itself where the name agrees or says nothing of another
+    kind: Ghostscript maps ← to "±" beside the true ±)."""
+    import zlib
+
+    try:
+        cmap = zlib.decompressobj().decompress(stream, 2_000_000) if b"/FlateDecode" in head else stream
+    except zlib.error:
+        return {}
+    sources: dict[str, list[int]] = {}
+    for code, text in _cmap_entries(cmap).items():
+        if len(text) == 1:
+            sources.setdefault(text, []).append(code)
+    repair: dict[int, tuple[tuple[float, int, int], ...]] = {}
+    for text, codes in sources.items():
+        named = [glyph_name_char(names.get(code, "")) for code in codes]
+        meant = [n if n and _other_kind(text, n) else text for n in named]
+        repair[ord(text)] = tuple((advances.get(code, -1.0), ord(m), code) for code, m in zip(codes, meant))
+    return repair
 
 
 def _tex_maths_name(name: str) -> bool:
@@ -955,11 +1128,20 @@ class _Raw:
         self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
         self.named_signs: dict[int, set[str]] = {}    # font handle -> the characters its glyph names stand for
         self.nameless: dict[int, str] = {}   # code -> what the nameless fonts' glyph names say (nameless_code_char)
+        self.repairs: dict[int, dict] = {}   # font handle -> its ToUnicode map's contradicted characters
         self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
         self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
         self.r, self.g, self.b, self.a = (ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint())
         self.fl, self.fb, self.fr, self.ft = (ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float())
         self.sw = ctypes.c_float()
+        self.glyph_path = fn("FPDFFont_GetGlyphPath", P, P, ctypes.c_uint, ctypes.c_float)
+        self.path_segments = fn("FPDFGlyphPath_CountGlyphSegments", I, P)
+        self.path_segment = fn("FPDFGlyphPath_GetGlyphPathSegment", P, P, I)
+        self.segment_point = fn("FPDFPathSegment_GetPoint", I, P, ctypes.POINTER(ctypes.c_float),
+                                ctypes.POINTER(ctypes.c_float))
+        self.glyph_width = fn("FPDFFont_GetGlyphWidth", I, P, ctypes.c_uint, ctypes.c_float,
+                              ctypes.POINTER(ctypes.c_float))
+        self.outline_boxes: dict[tuple[int, int], tuple[float, float, float, float] | None] = {}
 
     def font(self, textobj: int) -> Font:
         handle = self.object_font(textobj)
@@ -1042,6 +1224,38 @@ class _Raw:
         own = self.dictionaries.get(handle)
         name = own.get(code) if own is not None else self.glyph_names(handle).get(code)
         return glyph_name_char(name) if name else None
+
+    def unicode_repairs(self, textobj: int) -> dict[int, tuple[tuple[float, int, int], ...]]:
+        """The characters the ToUnicode map of textobj's font gives that its glyph names contradict
+        (pdf_unicode_repairs), each with its candidates; {} for most fonts."""
+        handle = self.object_font(textobj) or 0
+        found = self.repairs.get(handle)
+        if found is None:
+            n = self.font_name(handle, self.buf, 512) if handle else 0
+            name = self.buf.raw[:max(0, n - 1)].decode("latin-1", "replace") if n else ""
+            found = self.repairs[handle] = pdf_unicode_repairs(self.path).get(name, {}) if self.path and name else {}
+        return found
+
+    def outline_box(self, textobj: int, u: int) -> tuple[float, tuple[float, float, float, float]] | None:
+        """For character u in textobj's font, as PDFium looks it up (one code, where the text map gives
+        u for several): that code's advance in thousandths of an em, and its outline's box (left,
+        right, bottom, top in ems from the origin).  None when it has no outline."""
+        handle = self.object_font(textobj) or 0
+        key = (handle, u)
+        if key not in self.outline_boxes:
+            box = None
+            path = self.glyph_path(handle, u, 1.0) if handle and u <= 0xFFFF else None
+            count = self.path_segments(path) if path else 0
+            if 0 < count <= OUTLINE_SEGMENTS and self.glyph_width(handle, u, 1.0, ctypes.byref(self.sw)):
+                x, y = ctypes.c_float(), ctypes.c_float()
+                xs, ys = [], []
+                for k in range(count):
+                    if self.segment_point(self.path_segment(path, k), ctypes.byref(x), ctypes.byref(y)):
+                        xs.append(x.value)
+                        ys.append(y.value)
+                box = (self.sw.value * 1000, (min(xs), max(xs), min(ys), max(ys))) if xs else None
+            self.outline_boxes[key] = box
+        return self.outline_boxes[key]
 
     def glyph_size(self, textpage: int, j: int, count: int, obj: int) -> float:
         """Glyph `j`'s em in points.  PDFium reports the size its text object sets (Tf) alone, but
@@ -1192,7 +1406,8 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     span_boxes: list[float] = []
     span = None
     font = None
-    last_obj = None
+    last_obj = repairs_obj = None
+    repairs: dict = {}
     sideways = runs = 0
     turned = upside = False
     baseline = size = 0.0
@@ -1240,6 +1455,19 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         loose_box(textpage, j, rect_ref)
         x0, x1, top, bottom = forced or (rect.left, rect.right, height - rect.top, height - rect.bottom)
         glyph_size = size if obj == last_obj else raw.glyph_size(textpage, j, count, obj)   # one size per text object
+        if obj != repairs_obj:
+            repairs_obj, repairs = obj, raw.unicode_repairs(obj)
+        if repairs and u in repairs and glyph_size > 0:
+            # a ToUnicode map that contradicts the glyph's own name (a re-written PDF's): the name's
+            ink_box(textpage, j, rl, rr, rb, rt)
+            outlined = None
+            if len(repairs[u]) > 1 and (outline := raw.outline_box(obj, u)) is not None:
+                raw.origin(textpage, j, raw.dx, raw.dy)
+                ink = ((il.value - raw.dx.value) / glyph_size, (ir.value - raw.dx.value) / glyph_size,
+                       (ib.value - raw.dy.value) / glyph_size, (it.value - raw.dy.value) / glyph_size)
+                outlined = (outline[0], all(abs(a - b) <= OUTLINE_MATCH for a, b in zip(ink, outline[1])))
+            u = repaired_code(repairs[u], (x1 - x0) / glyph_size * 1000, (ir.value - il.value) / glyph_size * 1000,
+                              outlined) or u
         if bottom - top > TALL_LOOSE_BOX * glyph_size:
             # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
             # every glyph a box that tall: where it exceeds the ink by more than an em, the ink is the
@@ -1341,6 +1569,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             ch = named       # newtx's blackboard letters, named "bbE", read as Latin-1's Å by their code
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
             ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
+        elif u > 0xFFFF:
+            # (a character the text layer would give as a surrogate pair, as PDFium does: one box)
+            ch = chr(0xD800 + ((u - 0x10000) >> 10)) + chr(0xDC00 + ((u - 0x10000) & 0x3FF))
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             ch = _AGL_PRIVATE.get(u) or (_AGL_PARENS.get(u) if not font.plain else None) or chr(u)
             if u < 0x80 and not ch.isalnum() and not ch.isspace() and _TX_SYMBOLS.match(font.name):
