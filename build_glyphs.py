@@ -687,6 +687,12 @@ def _advances(font: bytes, objects: dict[int, bytes]) -> dict[int, float]:
     return {start + k: float(n) for k, n in enumerate(_NUMBER.findall(widths.group(1)))}
 
 
+# Names the Adobe Glyph List gives binary operators, which glyph_name_char reads as TeX's big
+# operators (a sized name's stem: "circlemultiplydisplay"): a symbol font's "circlemultiply" is ⊗.
+_AGL_BINARY = {"union": "∪", "intersection": "∩", "logicaland": "∧", "logicalor": "∨", "circledot": "⊙",
+               "circleplus": "⊕", "circlemultiply": "⊗"}
+
+
 def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes
                   ) -> dict[int, tuple[tuple[float, int, int], ...]]:
     """pdf_unicode_repairs for one font dictionary (its /Differences, /Widths and ToUnicode stream):
@@ -705,7 +711,7 @@ def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes
             sources.setdefault(text, []).append(code)
     repair: dict[int, tuple[tuple[float, int, int], ...]] = {}
     for text, codes in sources.items():
-        named = [glyph_name_char(names.get(code, "")) for code in codes]
+        named = [_AGL_BINARY.get(names.get(code, "")) or glyph_name_char(names.get(code, "")) for code in codes]
         meant = [n if n and _other_kind(text, n) else text for n in named]
         repair[ord(text)] = tuple((advances.get(code, -1.0), ord(m), code) for code, m in zip(codes, meant))
     return repair
