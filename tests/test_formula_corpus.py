@@ -74,10 +74,12 @@ FORTY_SIXTH_BODY = ["tufte-at", "jmlr-at"]
 FORTY_SEVENTH_BODY = ["tufte-au", "baskerville-au"]
 FORTY_EIGHTH_BODY = ["tufte-av", "aastex-av"]
 FORTY_NINTH_BODY = ["tufte-aw", "newtxsf-aw"]
+FIFTIETH_BODY = ["tufte-ax", "mnras-ax"]
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
-             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64}
+             "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
+             "ax": 66}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -102,7 +104,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_SIXTH_BODY,
                            *FORTY_SEVENTH_BODY,
                            *FORTY_EIGHTH_BODY,
-                           *FORTY_NINTH_BODY}
+                           *FORTY_NINTH_BODY,
+                           *FIFTIETH_BODY}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -153,7 +156,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_SIXTH_BODY
                          + FORTY_SEVENTH_BODY
                          + FORTY_EIGHTH_BODY
-                         + FORTY_NINTH_BODY)
+                         + FORTY_NINTH_BODY
+                         + FIFTIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -403,6 +407,23 @@ def test_later_bodies_per_set_up(corpus, name):
     # \mathbb{E} served as the letter Å (four), \mathbf{0} served as a plain 0 (two), and the hats of
     # \hat{\mathbf{A}} and \hat{\mathbf{B}} in a block bmatrix's cells and of \hat{\mathbf{A}}^{2} lost (one)
     # (since: newtxsf's bold Greek and \mathbb{E} read, 92.2 %; left: the \Biggl pairs, \mathbf{0}, the hats)
+    # the fiftieth body (body-ax.tex, a chapter on policy gradients (the likelihood ratio, REINFORCE with a baseline,
+    # reward-to-go, the policy gradient theorem, softmax and Gaussian policies, entropy) and one on actor-critic methods
+    # (TD errors, generalised advantages, the natural gradient, trust regions, clipped surrogates, deterministic policy
+    # gradients) for a garden centre's pricing and replenishment agent; tufte-ax, and mnras-ax, the Monthly Notices of
+    # the RAS's mnras class in two columns with fleqn under pdfLaTeX with newtxtext's and newtxmath's Times, numbered
+    # straight through): 97.0 % and 95.5 % exact, mean similarity 0.991 and 0.985 when first measured, nothing missing
+    # or empty, all 66 numbers read; under both the deterministic policy gradient's evaluation bar
+    # \Big|_{\vect{a} = \vect{\mu}_{\vect{\theta}}(\vect{s})} served as \left. ... \right|_{...} with the \left. at the
+    # formula's start, outside the \Bigl[ it closes inside, whose "." the judge keeps; under the class also the
+    # trust-region programme, an aligned of \operatorname*{maximize} and "subject to" rows as a gather's second row,
+    # served as its first row alone, the "subject to" row set as an unnumbered display in the text; under mnras-ax also
+    # the natural gradient's programme, an aligned of \operatorname*{maximize}_{\Delta \vect{\theta}} and "subject to"
+    # rows, read as the paragraph's text with inline maths ("maximize $\nabla ...$ subject to $\overline{2} ...$"), its
+    # \tfrac{1}{2}'s 2 read under an \overline and the formula served as the limit \Delta\bm{\theta} and \underline{1}
+    # alone, and the trust-region programme served with the surrogate's fraction from the gather's first row (2.15, 48)
+    # as a first row of its own; unseen by the judge, under the class \epsilon and \phi served as \varepsilon and
+    # \varphi, \text{if } and \text{(score)} as \operatorname, and the natural programme's first row without its &
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -435,6 +456,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.87, 0.99) if name == "tufte-au" else (0.83, 0.99) if name == "baskerville-au" else \
         (0.97, 0.995) if name == "tufte-av" else (0.97, 0.995) if name == "aastex-av" else \
         (0.90, 0.99) if name == "tufte-aw" else (0.89, 0.99) if name == "newtxsf-aw" else \
+        (0.96, 0.99) if name == "tufte-ax" else (0.95, 0.98) if name == "mnras-ax" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
