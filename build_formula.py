@@ -2222,9 +2222,11 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         if len(rows) < 2:
             # \left … \right around one row: a fence as tall as the pair between them is \middle (and
             # the pair is written \left … \right, without which \middle does not parse)
+            # (a bar carrying limits is an evaluation's, \Big|_{a = μ(s)}, which divides nothing)
             middles = sorted((n for n in between if n.kind == "sym" and n.role == "fence" and left.kind == "sym"
                               and partner.kind == "sym" and abs(n.top - left.top) < size * 0.3
-                              and abs(n.bottom - left.bottom) < size * 0.3), key=lambda n: n.x0)
+                              and abs(n.bottom - left.bottom) < size * 0.3 and not _carries_limits(n, between)),
+                             key=lambda n: n.x0)
             # an even number of them, one character, are pairs of their own (\left( \left| … \right| … \right)):
             # \middle divides a group once (a set's "such that")
             if len(middles) % 2 == 0 and len({n.ch for n in middles}) == 1:
@@ -2405,6 +2407,13 @@ FIXED_SIZE_EXCESS = 1.4  # the next size of a delimiter (a font's next variant, 
                          # smallest that covers its group
 
 
+def _carries_limits(bar: Node, nodes: list[Node]) -> bool:
+    """Whether smaller glyphs stand right after a bar, at its top or its foot: the limits an
+    evaluation bar carries as scripts (`\Big|_{x = 0}`)."""
+    return any(n.size < bar.size * 0.85 and -0.5 <= n.x0 - bar.x1 < bar.size * 0.3 and
+               (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35) for n in nodes)
+
+
 def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
     """A tall bar that no bar before it opens closes a group opened by nothing: \\left. … \\right|
     (an evaluation, \\left. \\frac{x^3}{3} \\right|_0^1).  The invisible opening goes after the last
@@ -2413,8 +2422,7 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
         return []
     # an evaluation's bar carries the limits it is evaluated at, as scripts; a bar that divides a set
     # ({A | A B = B A}) carries none
-    if not any(n.size < bar.size * 0.85 and -0.5 <= n.x0 - bar.x1 < bar.size * 0.3 and
-               (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35) for n in nodes):
+    if not _carries_limits(bar, nodes):
         return []
     level = sorted((n for n in nodes if n is not bar and n.x1 <= bar.x0 and n.top < bar.cy < n.bottom),
                    key=lambda n: n.x0)
@@ -2423,18 +2431,23 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
     # the group starts after the last relation, or the last comma a quad sets apart from what follows
     # (a list's next item), outside the brackets before the bar: never inside a pair of parentheses
     depth, starts, signs = 0, [], []
+    opened: list[float] = []      # where each bracket still open before the bar ends
     for k, n in enumerate(level):
         if n.kind == "sym" and n.role == "open":
             depth += 1
+            opened.append(n.x1)
         elif n.kind == "sym" and n.role == "close":
             depth -= 1
+            if opened:
+                opened.pop()
         elif n.kind == "sym" and (n.role == "rel" or n.ch == "," and k + 1 < len(level)
                                   and level[k + 1].x0 - n.x1 >= n.size * LIST_GAP):
             starts.append((depth, n.x1))
         elif n.kind == "sym" and n.role == "bin":
             signs.append((depth, n))
     starts = [x for d, x in starts if d == depth]
-    at = max(starts) + 0.01 if starts else level[0].x0 - 0.01
+    # (a bar inside a bracket opened before it, E[… \Big|_{a = μ(s)}], opens nothing outside it)
+    at = max(starts) + 0.01 if starts else opened[-1] + 0.01 if depth > 0 and opened else level[0].x0 - 0.01
     # ... or later, after a + or − of that level, where what follows still holds what the bar was
     # grown to cover (f(x_0) + \left.\frac{\partial f}{\partial x}\right|_{x_0}: the bar measures the
     # fraction alone); where only a short term follows the sign, the bar covers more than it
@@ -3491,10 +3504,20 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
         level = {}
         for number, baseline in labels:
             k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline))
-            if abs(bases[k] - baseline) <= size * 0.6:
+            if abs(bases[k] - baseline) <= size * LEVEL_ROW:
                 level[number] = k
         for number, baseline in labels:
             k = level.get(number)
+            pair = _centred_pair(rows, bases, baseline, size, set(level.values())) if k is None else None
+            if pair is not None:
+                # a number centred between two rows that no number stands level with, which start at
+                # one x: the rows of a block (an aligned programme, "maximize … / subject to …") that
+                # is one row of a gather or an align, its number on the block's middle
+                texts[pair] = _aligned_rows(rows[pair:pair + 2], size)
+                texts[pair + 1] = ""
+                out[number] = texts[pair]
+                carried.setdefault(pair, number)
+                continue
             if k is None:
                 # a number amsmath dropped to the line below its row (the row left it no room): the
                 # nearest row above it that no number stands level with, the pitch counted from the
@@ -3503,6 +3526,12 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
                          and baseline - max(bases[i], max(n.bottom for n in rows[i])) <= size * DROPPED_LABEL
                          and i not in level.values()]
                 k = max(above, key=lambda i: bases[i]) if above else None
+                if k is not None and k > 0 and k - 1 not in level.values() and k - 1 not in carried and \
+                        _aligned_pair(rows[k - 1], rows[k], size):
+                    # the number of an aligned block dropped below its last row: the block's
+                    texts[k - 1] = _aligned_rows(rows[k - 1:k + 1], size)
+                    texts[k] = ""
+                    k -= 1
             if k is None:
                 out[number] = ""
                 continue
@@ -3513,6 +3542,45 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
         return NumberedRows({number: "" for number, _ in labels}, [])
     finally:
         LEADING.reset(token)
+
+
+def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
+                  taken: set[int]) -> int | None:
+    """The first of two neighbouring rows, neither taken by a number level with it, that start at one
+    x and whose baselines a number's stands midway between (within PAIR_CENTRE of the midpoint, and
+    more than LEVEL_ROW from each); None when no two do."""
+    for i in range(len(rows) - 1):
+        if i in taken or i + 1 in taken or not bases[i] + size * LEVEL_ROW < baseline < bases[i + 1] - size * LEVEL_ROW:
+            continue
+        if abs((bases[i] + bases[i + 1]) / 2 - baseline) <= size * PAIR_CENTRE and \
+                _aligned_pair(rows[i], rows[i + 1], size):
+            return i
+    return None
+
+
+def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
+    """Two rows of one aligned block (`\operatorname*{maximize}_{x} \quad & f(x) \\ \text{subject
+    to} \quad & …`): they start at one x, and each has a glyph after a gap of a quad or more that
+    starts where the other's does (the block's second column)."""
+    if abs(min(n.x0 for n in upper) - min(n.x0 for n in lower)) > size * PAIR_START:
+        return False
+
+    def after_gaps(row: list[Node]) -> list[float]:
+        ordered = sorted(row, key=lambda n: n.x0)
+        out, reach = [], ordered[0].x1
+        for n in ordered[1:]:
+            if n.x0 - reach >= size * COLUMN_GAP:
+                out.append(n.x0)
+            reach = max(reach, n.x1)
+        return out
+
+    return any(abs(a - b) <= size * PAIR_START for a in after_gaps(upper) for b in after_gaps(lower))
+
+
+LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level with it
+PAIR_CENTRE = 0.6    # ems: a block's number from the middle of its two rows' baselines
+PAIR_START = 0.3     # ems: two rows of one block (its left column, flush left) start at one x
+COLUMN_GAP = 0.8     # ems: the gap before an aligned block's second column (a \quad), wider than a word space
 
 
 def _own_row(words, bars, baseline: float, leading: float) -> str | None:

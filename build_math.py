@@ -806,7 +806,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
-        if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k):
+        if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
+                or flush_aligned(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -873,6 +874,26 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         # (its first word starts where another row starts too: the block's left edge, its label column)
         return any(abs(line.words[0].x0 - x) < body * ALIGNED_COLUMN for x in starts) and \
             any(abs(w.x0 - x) < body * ALIGNED_COLUMN for w in line.words[1:] for x in starts)
+
+    def flush_aligned(k: int) -> bool:
+        """A row of an aligned block set flush left (`fleqn` with no indent, as journals' narrow
+        columns set displays): it and a line beside it start at one x, and each has a word after a
+        quad's gap or more that starts where the other's does (the block's second column: "maximize
+        ⟨quad⟩ f(x)" over "subject to ⟨quad⟩ g(x) ≤ 0"), which justified prose never lines up."""
+        line = lines[k]
+        if line.page != anchor.page or len(line.words) < 2 or not _LEFT_COLUMN_WORD.fullmatch(line.words[0].text):
+            return False      # (a row's left column opens with a word: "5:" opens a line of pseudocode)
+        columns = _after_gaps(line, body)
+        if not columns:
+            return False
+        for m in range(max(0, k - 2), min(len(lines), k + 3)):
+            other = lines[m]
+            if m == k or other.page != line.page or len(other.words) < 2 or \
+                    abs(other.x0 - line.x0) > body * ALIGNED_COLUMN or not _LEFT_COLUMN_WORD.fullmatch(other.words[0].text):
+                continue
+            if any(abs(a - b) <= body * ALIGNED_COLUMN for a in columns for b in _after_gaps(other, body)):
+                return True
+        return False
 
     def narrow_row(k: int) -> bool:
         """In a journal's narrow column an optimisation problem's rows ("maximize  t", "subject to
@@ -987,6 +1008,21 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
     return block
+
+
+def _after_gaps(line, body: float) -> list[float]:
+    """Where a line's words start after a gap of a quad or more (COLUMN_GAP), wider than any word
+    space of justified text."""
+    out, reach = [], line.words[0].x1
+    for w in line.words[1:]:
+        if w.x0 - reach >= body * COLUMN_GAP:
+            out.append(w.x0)
+        reach = max(reach, w.x1)
+    return out
+
+
+COLUMN_GAP = 0.8     # ems: the gap before an aligned block's second column (a \quad)
+_LEFT_COLUMN_WORD = re.compile(r"[A-Za-z][a-z]+")
 
 
 def _label_words(line, number: str) -> list:
