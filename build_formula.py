@@ -3564,17 +3564,20 @@ def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
     starts where the other's does (the block's second column)."""
     if abs(min(n.x0 for n in upper) - min(n.x0 for n in lower)) > size * PAIR_START:
         return False
+    return any(abs(a - b) <= size * PAIR_START for a in columns_after_gaps([(n.x0, n.x1) for n in upper], size)
+               for b in columns_after_gaps([(n.x0, n.x1) for n in lower], size))
 
-    def after_gaps(row: list[Node]) -> list[float]:
-        ordered = sorted(row, key=lambda n: n.x0)
-        out, reach = [], ordered[0].x1
-        for n in ordered[1:]:
-            if n.x0 - reach >= size * COLUMN_GAP:
-                out.append(n.x0)
-            reach = max(reach, n.x1)
-        return out
 
-    return any(abs(a - b) <= size * PAIR_START for a in after_gaps(upper) for b in after_gaps(lower))
+def columns_after_gaps(spans: list[tuple[float, float]], em: float) -> list[float]:
+    """Where glyphs or words (x0, x1) start after a gap of COLUMN_GAP ems or more: an aligned block's
+    second column, set a quad after its first (wider than any word space of justified text)."""
+    out: list[float] = []
+    reach = None
+    for x0, x1 in sorted(spans):
+        if reach is not None and x0 - reach >= em * COLUMN_GAP:
+            out.append(x0)
+        reach = x1 if reach is None else max(reach, x1)
+    return out
 
 
 LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level with it

@@ -13,8 +13,8 @@ import re
 from dataclasses import replace
 from typing import NamedTuple
 
-from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet, inline_latex,
-                           is_maths_font, is_script_capital, numbered_rows, plain_reading, upright)
+from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, columns_after_gaps, display_latex, font_alphabet,
+                           inline_latex, is_maths_font, is_script_capital, numbered_rows, plain_reading, upright)
 from build_glyphs import ACCENT_MARKS, Word, is_accent
 from build_heads import equation_number
 
@@ -883,7 +883,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         line = lines[k]
         if line.page != anchor.page or len(line.words) < 2 or not _LEFT_COLUMN_WORD.fullmatch(line.words[0].text):
             return False      # (a row's left column opens with a word: "5:" opens a line of pseudocode)
-        columns = _after_gaps(line, body)
+        columns = columns_after_gaps([(w.x0, w.x1) for w in line.words], body)
         if not columns:
             return False
         for m in range(max(0, k - 2), min(len(lines), k + 3)):
@@ -891,7 +891,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             if m == k or other.page != line.page or len(other.words) < 2 or \
                     abs(other.x0 - line.x0) > body * ALIGNED_COLUMN or not _LEFT_COLUMN_WORD.fullmatch(other.words[0].text):
                 continue
-            if any(abs(a - b) <= body * ALIGNED_COLUMN for a in columns for b in _after_gaps(other, body)):
+            if any(abs(a - b) <= body * ALIGNED_COLUMN for a in columns
+                   for b in columns_after_gaps([(w.x0, w.x1) for w in other.words], body)):
                 return True
         return False
 
@@ -1010,18 +1011,6 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     return block
 
 
-def _after_gaps(line, body: float) -> list[float]:
-    """Where a line's words start after a gap of a quad or more (COLUMN_GAP), wider than any word
-    space of justified text."""
-    out, reach = [], line.words[0].x1
-    for w in line.words[1:]:
-        if w.x0 - reach >= body * COLUMN_GAP:
-            out.append(w.x0)
-        reach = max(reach, w.x1)
-    return out
-
-
-COLUMN_GAP = 0.8     # ems: the gap before an aligned block's second column (a \quad)
 _LEFT_COLUMN_WORD = re.compile(r"[A-Za-z][a-z]+")
 
 

@@ -75,6 +75,9 @@ FORTY_SEVENTH_BODY = ["tufte-au", "baskerville-au"]
 FORTY_EIGHTH_BODY = ["tufte-av", "aastex-av"]
 FORTY_NINTH_BODY = ["tufte-aw", "newtxsf-aw"]
 FIFTIETH_BODY = ["tufte-ax", "mnras-ax"]
+# set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
+# pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
+REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # numbered equations each body prints (the chapter in the class, its formulas in their surroundings:
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
@@ -105,7 +108,8 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_SEVENTH_BODY,
                            *FORTY_EIGHTH_BODY,
                            *FORTY_NINTH_BODY,
-                           *FIFTIETH_BODY}
+                           *FIFTIETH_BODY,
+                           *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
         least = 26 if name == "tuftechapter" else EQUATIONS[body]
@@ -424,6 +428,9 @@ def test_later_bodies_per_set_up(corpus, name):
     # alone, and the trust-region programme served with the surrogate's fraction from the gather's first row (2.15, 48)
     # as a first row of its own; unseen by the judge, under the class \epsilon and \phi served as \varepsilon and
     # \varphi, \text{if } and \text{(score)} as \operatorname, and the natural programme's first row without its &
+    # (since: the gather's numbers, centred between or dropped below the two rows of an aligned block, take both rows;
+    # a flush-left aligned block's rows, each with a word after a quad where the other's starts, are display rows; an
+    # evaluation bar inside a bracket opens nothing outside it and divides nothing: 100 % under both)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -456,10 +463,22 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.87, 0.99) if name == "tufte-au" else (0.83, 0.99) if name == "baskerville-au" else \
         (0.97, 0.995) if name == "tufte-av" else (0.97, 0.995) if name == "aastex-av" else \
         (0.90, 0.99) if name == "tufte-aw" else (0.89, 0.99) if name == "newtxsf-aw" else \
-        (0.96, 0.99) if name == "tufte-ax" else (0.95, 0.98) if name == "mnras-ax" else \
+        (0.98, 0.995) if name in FIFTIETH_BODY else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
+
+
+@pytest.mark.parametrize("name", sorted(REWRITTEN))
+def test_a_pdf_rewritten_by_ghostscript_reads_as_the_pdf_it_rewrote(corpus, name):
+    """Ghostscript's pdfwrite re-writes the fonts with ToUnicode maps of its own making, which for maths
+    fonts contradict the glyph names the fonts keep: 𝐴 read "ý", ≤ "f", Γ a control code, π and σ both
+    "Ã" (1.4 % of the first body's formulas exact when first read so).  The names, each candidate's
+    advance and outline read them back: every formula as the PDF before the re-write reads it."""
+    result, before = corpus[name], corpus[REWRITTEN[name]]
+    assert result["missing"] == 0 and result["empty"] == 0, name
+    assert _formulas(result) == _formulas(before), name
+    assert result["exact"] == before["exact"], (name, result["exact"], before["exact"])
 
 
 def _formulas(result) -> dict[str, str]:
