@@ -75,6 +75,7 @@ FORTY_SEVENTH_BODY = ["tufte-au", "baskerville-au"]
 FORTY_EIGHTH_BODY = ["tufte-av", "aastex-av"]
 FORTY_NINTH_BODY = ["tufte-aw", "newtxsf-aw"]
 FIFTIETH_BODY = ["tufte-ax", "mnras-ax"]
+FIFTY_FIRST_BODY = ["tufte-ay", "amsart-ay"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -82,7 +83,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66}
+             "ax": 66, "ay": 65}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -109,6 +110,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_EIGHTH_BODY,
                            *FORTY_NINTH_BODY,
                            *FIFTIETH_BODY,
+                           *FIFTY_FIRST_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -161,7 +163,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_SEVENTH_BODY
                          + FORTY_EIGHTH_BODY
                          + FORTY_NINTH_BODY
-                         + FIFTIETH_BODY)
+                         + FIFTIETH_BODY
+                         + FIFTY_FIRST_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -431,6 +434,27 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: the gather's numbers, centred between or dropped below the two rows of an aligned block, take both rows;
     # a flush-left aligned block's rows, each with a word after a quad where the other's starts, are display rows; an
     # evaluation bar inside a bracket opens nothing outside it and divides nothing: 100 % under both)
+    # the fifty-first body (body-ay.tex, a chapter on conjugate Bayesian models of demand (Gamma-Poisson, Beta-binomial,
+    # Normal-Normal and Normal-Inverse-Gamma, the negative binomial and Student's t predictives, a price regression,
+    # empirical Bayes and partial pooling across stores, James-Stein) and one on computing posteriors and ordering
+    # (Metropolis-Hastings, Gibbs sampling, variational inference and the ELBO, the newsvendor's critical fractile,
+    # Thompson sampling with censored sales) for a hardware chain's patio heaters; tufte-ay, and amsart-ay, the AMS's
+    # amsart at 10pt under pdfLaTeX with Latin Modern, amsthm, equations numbered by section on the left (leqno)):
+    # 90.8 % and 90.8 % exact, mean similarity 0.989 and 0.983 when first measured, nothing empty; under the class all
+    # 65 numbers read, under amsart-ay one missing (5.4); under both \binom{\alpha_{n} + \tilde{y} - 1}{\tilde{y}} and
+    # \binom{\tilde{m}}{j} in a display's main line served as a one-column pmatrix (the \binom inside a \sum under
+    # \biggl\{ ... \biggr\} read right), and the apostrophe of \text{(the chain's hyperprior)}, which prints as a
+    # right quote, served as ’ (its words split as \text{the chain}’\mathrm{s}\operatorname{hyperprior}); under the
+    # class also mathpazo's \varpi served as the letter v (two formulas), the class's bold upright \vect{\epsilon}
+    # lost (served "+\quad,"), and the Normal-Normal display in the table float's minipage cell served with the
+    # table's other rows (Gamma-Poisson, Beta-binomial and their posteriors, as \operatorname words) as rows of an
+    # aligned before it; under amsart-ay also that cell's display, numbered on the left, read as table text (the
+    # fraction's numerator \underline'd in one row, "(5.4) \mu_{n} =" and the denominator in the next), so 5.4 is
+    # missing, and \parallel, the same glyph as \| in Latin Modern, served as \| (two formulas); unseen by the
+    # judge, under both \text{if } and \text{const} as \operatorname, the pooled order's aligned programme with its
+    # first row's & lost and the second's moved past the sum, an alignat's column & served as a ", "; under the class
+    # \phi served as \varphi; under amsart-ay the subscripts y_{jt} inside the marginal likelihood's first fraction
+    # served as y_{\text{jt}}
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -464,6 +488,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.97, 0.995) if name == "tufte-av" else (0.97, 0.995) if name == "aastex-av" else \
         (0.90, 0.99) if name == "tufte-aw" else (0.89, 0.99) if name == "newtxsf-aw" else \
         (0.98, 0.995) if name in FIFTIETH_BODY else \
+        (0.90, 0.98) if name == "tufte-ay" else (0.90, 0.98) if name == "amsart-ay" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
