@@ -2222,11 +2222,12 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         if len(rows) < 2:
             # \left … \right around one row: a fence as tall as the pair between them is \middle (and
             # the pair is written \left … \right, without which \middle does not parse)
-            # (a bar carrying limits is an evaluation's, \Big|_{a = μ(s)}, which divides nothing)
             middles = sorted((n for n in between if n.kind == "sym" and n.role == "fence" and left.kind == "sym"
                               and partner.kind == "sym" and abs(n.top - left.top) < size * 0.3
-                              and abs(n.bottom - left.bottom) < size * 0.3 and not _carries_limits(n, between)),
-                             key=lambda n: n.x0)
+                              and abs(n.bottom - left.bottom) < size * 0.3), key=lambda n: n.x0)
+            if len(middles) % 2 == 1:
+                # (a bar alone carrying limits is an evaluation's, \Big|_{a = μ(s)}, which divides nothing)
+                middles = [n for n in middles if not _carries_limits(n, between)]
             # an even number of them, one character, are pairs of their own (\left( \left| … \right| … \right)):
             # \middle divides a group once (a set's "such that")
             if len(middles) % 2 == 0 and len({n.ch for n in middles}) == 1:

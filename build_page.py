@@ -1152,6 +1152,8 @@ LABEL_ROW_REACH = 24    # pt: ... whose rows stand this close to it
 
 
 CELL_GAP = 1.0          # em: a table's cells stand at least this far apart across a column's gap
+DROPPED_CELL_GAP = 0.5  # em: a display's lines (a fraction's parts, its number dropped below) stand closer
+                        # than this; a table's rows, \addlinespace or an \arraystretch apart, further
 
 
 def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[list[Line], Line]:
@@ -1161,9 +1163,20 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
     and without the rows beyond the table's rules above and below it (a rule that reaches left of the
     cell is the table's, not a fraction's bar).  The labelled line comes back as cut too."""
     maths = [w for w in labelled.words if is_math_word(w) and equation_number(w.text) is None]
+    # the display's lines: the run of lines around the labelled one, each closer to the next than a
+    # table's rows stand (the row's head cell among them, cut below)
+    dropped = not maths and len(labelled.words) == 1
+    run = _line_run(lines, labelled, body, down=not dropped)
+    if dropped:
+        # the number dropped below its display (a row that leaves it no room): the display is the run
+        # right above it, and the table's other rows are not in it
+        maths = [w for l in run for w in l.words if is_math_word(w) and equation_number(w.text) is None]
+        lines = [l for l in lines if l is labelled or any(l is r for r in run)]
     if not maths:
         return lines, labelled
     start = min(w.x0 for w in maths) - body * CELL_GAP
+    # beyond the run, a line with a cell in another column (a row's head) is the table's other row
+    lines = [l for l in lines if l is labelled or any(l is r for r in run) or not any(w.x1 < start for w in l.words)]
     across = [b for b in bars if b[0] < start - body and b[2] >= max(w.x1 for w in maths)]
     above = max((b[3] for b in across if b[3] <= labelled.top), default=-math.inf)
     below = min((b[1] for b in across if b[1] >= labelled.bottom), default=math.inf)
@@ -1172,13 +1185,31 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
     for line in lines:
         keep = [w for w in line.words if w.x1 > start or equation_number(w.text)]
         if line is not labelled and keep and not any(is_math_word(w) for w in keep) and \
-                (line.bottom <= labelled.top or line.top >= labelled.bottom):
+                (line.bottom <= labelled.top or line.top >= labelled.bottom) and not (dropped and any(line is r for r in run)):
             continue     # a row of words above or below it in its column (the table's other rows)
-            out.append(line)
         elif keep:
             out.append(Line(keep, line.page))
             cut = out[-1] if line is labelled else cut
     return out, cut
+
+
+def _line_run(lines: list[Line], labelled: Line, body: float, down: bool = True) -> list[Line]:
+    """The lines next to `labelled` (above it, and below it when `down`), each within DROPPED_CELL_GAP
+    of the run so far: a display's lines in a table's cell."""
+    run: list[Line] = []
+    top, bottom = labelled.top, labelled.bottom
+    for line in sorted((l for l in lines if l is not labelled and l.top < labelled.top), key=lambda l: -l.bottom):
+        if top - line.bottom > body * DROPPED_CELL_GAP:
+            break
+        run.append(line)
+        top = min(top, line.top)
+    if down:
+        for line in sorted((l for l in lines if l is not labelled and l.top >= labelled.top), key=lambda l: l.top):
+            if line.top - bottom > body * DROPPED_CELL_GAP:
+                break
+            run.append(line)
+            bottom = max(bottom, line.bottom)
+    return run
 
 
 def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells: bool = False,
@@ -1281,18 +1312,24 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
 def _cell_tag(line: Line, body: float) -> str | None:
     """A number ending a table's line a tag's separation after a display of maths set in the same cell
     (a minipage's equation: its number stands at the minipage's edge, not the table's), with a
-    relation in it; a number after words is a reference's."""
+    relation in it; a number after words is a reference's.  Or one opening the line so before such
+    maths (numbered on the left, leqno: the tag at the minipage's left edge)."""
     words = line.words
-    number = equation_number(words[-1].text)
-    if number is None or words[-1].x0 - words[-2].x1 < body * CELL_TAG_GAP:
-        return None
-    cell = [words[-2]]       # the cell's words, right to left
-    for w in reversed(words[:-2]):
-        if cell[-1].x0 - w.x1 >= body * CELL_GAP:
-            break
-        cell.append(w)
-    if math_share(cell) >= NEARLY_ALL_MATHS_CELL and any(c in RELATIONS for w in cell for c in w.text):
-        return number
+
+    def gap(a: Word, b: Word) -> float:       # between two words, whichever stands left
+        return b.x0 - a.x1 if a.x0 <= b.x0 else a.x0 - b.x1
+
+    for number_word, rest in ((words[-1], words[-2::-1]), (words[0], words[1:])):
+        number = equation_number(number_word.text)
+        if number is None or gap(number_word, rest[0]) < body * CELL_TAG_GAP:
+            continue
+        cell = [rest[0]]       # the cell's words, from the number outwards
+        for w in rest[1:]:
+            if gap(cell[-1], w) >= body * CELL_GAP:
+                break
+            cell.append(w)
+        if math_share(cell) >= NEARLY_ALL_MATHS_CELL and any(c in RELATIONS for w in cell for c in w.text):
+            return number
     return None
 
 
