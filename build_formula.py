@@ -1025,6 +1025,16 @@ def _words(nodes: list[Node]) -> list[Node]:
                      key=lambda n: n.x0)
     if not letters:
         return nodes
+    # an apostrophe of the letters' own font set close between two of them is the word's ("chain's"),
+    # written as TeX's text input for it
+    for mark in [n for n in nodes if n.kind == "sym" and n.ch in "’'" and n.font in {m.font for m in letters}]:
+        near = [m for m in letters if m.font == mark.font and abs(m.base - mark.base) < mark.size * 0.1
+                and (0 <= mark.adv0 - m.adv1 < mark.size * THIN_SPACE_FLOOR or
+                     0 <= m.adv0 - mark.adv1 < mark.size * THIN_SPACE_FLOOR)]
+        if any(m.x0 < mark.x0 for m in near) and any(m.x0 > mark.x0 for m in near):
+            mark.ch = mark.tex = "'"
+            letters.append(mark)
+    letters.sort(key=lambda n: n.x0)
     words: list[Node] = []
     for run in [part for run in _letter_runs(letters) for part in _operator_pair(run)]:
         text = "".join(n.ch for n in run)
@@ -2503,7 +2513,9 @@ def _binomial(cells: list[list[list[Node]]], left: Node, right: Node) -> bool:
     matrices) are never a binomial's."""
     if (left.ch, right.ch) != ("(", ")") or len(cells) != 2 or any(len(row) != 1 or not row[0] for row in cells):
         return False
-    if any(n.kind not in ("sym", "script") for row in cells for n in row[0]):
+    # (a letter may carry an accent, \binom{n + \tilde{y}}{\tilde{y}}: a glyph's, not a rule's)
+    if any(n.kind not in ("sym", "script", "accent") or n.kind == "accent" and "rule" in n.parts
+           for row in cells for n in row[0]):
         return False
     leaves = _leaves([n for row in cells for n in row[0]])
     for n in leaves:
@@ -2756,14 +2768,16 @@ def _relation_bars(row: list[Node]) -> list[Node]:
         gap = (RELATION_GAP if n.adv1 > n.adv0 else RELATION_GAP_INK) * n.size
         before, after = ordered[k - 1], ordered[k + 1]
         if n.tex != "|":
-            gap += (PARALLEL_GAP - RELATION_GAP) * n.size   # a norm's bars spaced by hand (\,\|\,) stay \|
             _, before_end = _edge_advances(before)
             after_start, _ = _edge_advances(after)
             if n.adv1 > n.adv0 and before_end is not None and after_start is not None:
                 # where the glyphs have their advance boxes, the spaces themselves: 5mu a side for
-                # \parallel, 3mu for \,\|\, (a script before it adds its 0.5 pt)
+                # \parallel, 3mu for \,\|\, (a script before it adds its 0.5 pt); the ink then
+                # need only clear a relation's gap
                 if min(n.adv0 - before_end, after_start - n.adv1) < PARALLEL_SPACE * n.size:
                     continue
+            else:
+                gap += (PARALLEL_GAP - RELATION_GAP) * n.size   # a norm's bars spaced by hand (\,\|\,) stay \|
         if left - before.x1 >= gap and after.x0 - right >= gap:
             size = next((name for least, name in BIG_SIZES if n.height >= n.size * least), None)
             gaps = (left - ordered[k - 1].x1, ordered[k + 1].x0 - right)

@@ -99,6 +99,8 @@ def font_encoding(font: str) -> str | None:
 # delimiters by their name's stem and position suffix.
 _TEX_GLYPH_NAMES = {
     "epsilon1": "ε", "theta1": "ϑ", "phi1": "φ", "rho1": "ϱ", "sigma1": "ς", "omega1": "ϖ", "lscript": "ℓ",
+    # (PazoMath names \varpi "pi1"; other fonts name the variants as TeX's commands do)
+    "pi1": "ϖ", "varpi": "ϖ", "varrho": "ϱ", "varsigma": "ς", "vartheta": "ϑ", "varphi": "φ", "varepsilon": "ε",
     "weierstrass": "℘", "vector": "\u20d7", "latticetop": "⊤", "intercal": "⊺", "star": "⋆", "dotlessj": "ȷ",
     "dotlessi": "ı", "partialdiff": "∂", "negationslash": "\u0338", "mapstochar": "↦", "prime": "′",
     "element": "∈", "owner": "∋", "minus": "−", "periodcentered": "·", "multiply": "×", "asteriskmath": "∗",
@@ -1568,6 +1570,10 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             else:
                 named = raw.code_name_char(obj, u)
                 ch = named if named else repair_char(chr(u), font.encoding) if u >= 0x20 else ""
+        elif u < 0x20 and raw.map_error(textpage, j) > 0 and (named := raw.code_name_char(obj, u) or "").isalpha():
+            # a letter at a low code of a face read as text (Euler's bold upright ϵ, EURB10's code 15:
+            # TeX's maths letters' layout), by its glyph name
+            ch = named
         elif not font.name and u < 0x100 and raw.map_error(textpage, j) > 0 and (
                 raw.nameless_code_char(u) or u < 0x20):
             ch = raw.nameless_code_char(u)    # a Type 3 font's glyph, by its name (dvips' bitmap fonts)
