@@ -2733,6 +2733,7 @@ RELATION_GAP = 0.15       # em, between the bar's advance box and its neighbours
 RELATION_GAP_INK = 0.3    # em, ink to ink, where the PDF gave no advance box (a bar's own side bearings)
 PARALLEL_GAP = 0.25       # em, ... for a double bar: a relation's 5mu and the neighbour's bearing, more than \,'s 3mu
 PARALLEL_SPACE = 0.22     # em, advance box to advance box: between \,'s 3mu (0.17) and a relation's 5mu (0.28)
+PARALLEL_PAIR = 0.52      # em, both sides' advance spaces together: a relation's two 5mu (0.56), not \,\|\,'s
 
 
 def _edge_advances(node: Node) -> tuple[float | None, float | None]:
@@ -2770,13 +2771,14 @@ def _relation_bars(row: list[Node]) -> list[Node]:
         if n.tex != "|":
             _, before_end = _edge_advances(before)
             after_start, _ = _edge_advances(after)
-            if n.adv1 > n.adv0 and before_end is not None and after_start is not None:
+            spaces = (n.adv0 - before_end, after_start - n.adv1) \
+                if n.adv1 > n.adv0 and before_end is not None and after_start is not None else None
+            if spaces is not None and min(spaces) < PARALLEL_SPACE * n.size:
                 # where the glyphs have their advance boxes, the spaces themselves: 5mu a side for
-                # \parallel, 3mu for \,\|\, (a script before it adds its 0.5 pt); the ink then
-                # need only clear a relation's gap
-                if min(n.adv0 - before_end, after_start - n.adv1) < PARALLEL_SPACE * n.size:
-                    continue
-            else:
+                # \parallel, 3mu for \,\|\, (a script before it adds its 0.5 pt)
+                continue
+            if spaces is None or sum(spaces) < PARALLEL_PAIR * n.size:
+                # (spaces that come to two relation spaces together are \parallel's, whatever the ink)
                 gap += (PARALLEL_GAP - RELATION_GAP) * n.size   # a norm's bars spaced by hand (\,\|\,) stay \|
         if left - before.x1 >= gap and after.x0 - right >= gap:
             size = next((name for least, name in BIG_SIZES if n.height >= n.size * least), None)

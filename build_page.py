@@ -1175,8 +1175,10 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
     if not maths:
         return lines, labelled
     start = min(w.x0 for w in maths) - body * CELL_GAP
-    # beyond the run, a line with a cell in another column (a row's head) is the table's other row
-    lines = [l for l in lines if l is labelled or any(l is r for r in run) or not any(w.x1 < start for w in l.words)]
+    # beyond the run, a line with a cell in another column (a row's head) and no number of its own is the
+    # table's other row (a numbered row beside it is a display's, whose limits may reach between them)
+    lines = [l for l in lines if l is labelled or any(l is r for r in run) or not any(w.x1 < start for w in l.words)
+             or any(equation_number(w.text) for w in l.words)]
     across = [b for b in bars if b[0] < start - body and b[2] >= max(w.x1 for w in maths)]
     above = max((b[3] for b in across if b[3] <= labelled.top), default=-math.inf)
     below = min((b[1] for b in across if b[1] >= labelled.bottom), default=math.inf)
