@@ -76,6 +76,7 @@ FORTY_EIGHTH_BODY = ["tufte-av", "aastex-av"]
 FORTY_NINTH_BODY = ["tufte-aw", "newtxsf-aw"]
 FIFTIETH_BODY = ["tufte-ax", "mnras-ax"]
 FIFTY_FIRST_BODY = ["tufte-ay", "amsart-ay"]
+FIFTY_THIRD_BODY = ["tufte-ba", "achemso-ba"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -83,7 +84,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65}
+             "ax": 66, "ay": 65, "ba": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -111,6 +112,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_NINTH_BODY,
                            *FIFTIETH_BODY,
                            *FIFTY_FIRST_BODY,
+                           *FIFTY_THIRD_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -164,7 +166,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_EIGHTH_BODY
                          + FORTY_NINTH_BODY
                          + FIFTIETH_BODY
-                         + FIFTY_FIRST_BODY)
+                         + FIFTY_FIRST_BODY
+                         + FIFTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -458,6 +461,24 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: a cell's display with its number dropped below it, or on its left, read from its own lines; \binom with
     # accented parts; PazoMath's "pi1" as \varpi; Euler's bold ϵ at its low code; the apostrophe inside its \text; a
     # double bar whose spaces are a relation's as \parallel: 100 % under both)
+    # the fifty-third body (body-ba.tex, a chapter on partially observable decisions (belief updates over a hidden
+    # demand regime, alpha vectors and the convex value, pruning, point-based value iteration, the QMDP, fast informed
+    # and lower bounds) and one on particle filters, Kalman filtering of a demand level, the value of information and a
+    # Bayesian adaptive order, for a wholesaler's bottled water; tufte-ba, and achemso-ba, the ACS's achemso class as
+    # its template sets a manuscript (journal=jacsat, manuscript=article), double spaced at 12pt under pdfLaTeX in
+    # Computer Modern (T1), equations numbered straight through, sections unnumbered): 95.2 % and 93.5 % exact, mean
+    # similarity 0.979 and 0.990 when first measured, all 62 numbers read under both, nothing missing or empty; under
+    # both the preposterior choice \underset{\text{survey or not}}{\max} \Bigl\{ \underbrace{\operatorname{EVSI} -
+    # c_{z}}_{\text{survey}}, \; 0 \Bigr\} served as \max\quad\{\operatorname{EVSI}\underline{-c}_{z}, 0\}: the note
+    # under \max lost and the \underbrace read as an \underline on "-c" with its label lost (2.22, 47); under the class
+    # the example float's three-column alignat, its number dropped below the row, served as its number "(1.25)" alone,
+    # and the steady gain's \cfrac{1}{1 + \cfrac{r}{\bar{P}}} served as \frac (the inner fraction prints at display
+    # size, which \frac would not); under achemso-ba that \cfrac, made tall by the manuscript's double spacing, read
+    # as three rows of an aligned, "1", the main line ending "= ." and "1 + \frac{r}{\bar{P}}", its rule lost (36), the
+    # pruning programme's third row (\mathbf{1}^\top \vect{b} = 1, \vect{b} \geq \mathbf{0}), an aligned continuation
+    # row with no word before its &, dropped (12), and the fast informed bound's multline served as its second line
+    # alone, its first (\alpha_{a}^{(k+1)}(s) = R(s, a)) lost (19); tufte-ba's 1.25, served as its number alone, has no
+    # plain reading (extra.text empty), so test_every_formula_has_a_plain_reading fails until that row is read
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -492,6 +513,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.99) if name == "tufte-aw" else (0.89, 0.99) if name == "newtxsf-aw" else \
         (0.98, 0.995) if name in FIFTIETH_BODY else \
         (0.98, 0.995) if name in FIFTY_FIRST_BODY else \
+        (0.95, 0.97) if name == "tufte-ba" else (0.93, 0.99) if name == "achemso-ba" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
