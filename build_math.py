@@ -780,7 +780,7 @@ ALIGNED_COLUMN = 0.25  # em: a row's words start at the column the block's rows 
 
 
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
-                  bars=()) -> list[int]:
+                  bars=(), leading: float = 0.0) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
     the lines above and below it that are not prose, overlap the text column and follow one
     another without the space TeX leaves around a display; other numbered rows of the block are
@@ -992,8 +992,12 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         return tall_glyphs(lines[k], body) + assembled.get(k, [])
 
     spans.extend(tall(at))
+    # a number alone on its line may be one amsmath dropped below a row that left it no room: a line's
+    # pitch below the row (the book's leading)
+    alone = len(anchor.words) == 1 and label_of is not None and label_of(anchor) is not None
+    first_gap = max(gap, leading) if alone else gap
     j = at - 1
-    while j >= 0 and fits(j) and top - reach(j) < gap and beside(j):
+    while j >= 0 and fits(j) and top - reach(j) < (first_gap if j == at - 1 else gap) and beside(j):
         block.insert(0, j)
         spans.extend(tall(j))
         # (a row listed before a number set between two rows may reach below it: the walk down
@@ -1036,7 +1040,7 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     whole block, several share its rows (build_formula.numbered_rows).  The block's lines are added
     to `block_out` when given; `leading` is the book's line pitch, when known.  `shown_out` receives
     the block as the running text shows it, every row in its place: "$$…$$ (5.3) $$…$$ (5.4)"."""
-    block = [lines[k] for k in display_block(lines, at, column, body, label_of, bars)]
+    block = [lines[k] for k in display_block(lines, at, column, body, label_of, bars, leading)]
     if block_out is not None:
         block_out.extend(block)
     labels: list[tuple[str, float]] = []

@@ -1263,7 +1263,9 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
             # minipage): amsmath moves a tag that does not fit below, flush right at the measure's
             # right edge, and centres the equation in the measure, or sets it flush left where it is
             # wider still.  The measure's left edge is where a column of the float starts.
-            above = [l for l in lines if l.bottom <= line.top + 1 and line.top - l.bottom < layout.body_size
+            # (a line's pitch below the row, or a body size where the book's leading is not known)
+            reach = max(layout.body_size, layout.leading or 0.0)
+            above = [l for l in lines if l.bottom <= line.top + 1 and line.top - l.bottom < reach
                      and any(is_math_word(w) for w in l.words)]
             if above:
                 eq = max(above, key=lambda l: l.bottom)
