@@ -76,6 +76,7 @@ FORTY_EIGHTH_BODY = ["tufte-av", "aastex-av"]
 FORTY_NINTH_BODY = ["tufte-aw", "newtxsf-aw"]
 FIFTIETH_BODY = ["tufte-ax", "mnras-ax"]
 FIFTY_FIRST_BODY = ["tufte-ay", "amsart-ay"]
+FIFTY_SECOND_BODY = ["tufte-az", "thesis-az"]
 FIFTY_THIRD_BODY = ["tufte-ba", "achemso-ba"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
@@ -84,7 +85,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "ba": 62}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -112,6 +113,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FORTY_NINTH_BODY,
                            *FIFTIETH_BODY,
                            *FIFTY_FIRST_BODY,
+                           *FIFTY_SECOND_BODY,
                            *FIFTY_THIRD_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
@@ -167,6 +169,7 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_NINTH_BODY
                          + FIFTIETH_BODY
                          + FIFTY_FIRST_BODY
+                         + FIFTY_SECOND_BODY)
                          + FIFTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
@@ -458,6 +461,23 @@ def test_later_bodies_per_set_up(corpus, name):
     # first row's & lost and the second's moved past the sum, an alignat's column & served as a ", "; under the class
     # \phi served as \varphi; under amsart-ay the subscripts y_{jt} inside the marginal likelihood's first fraction
     # served as y_{\text{jt}}
+    # the fifty-second body (body-az.tex, a chapter on multi-echelon inventory (echelon stock, echelon base-stock
+    # policies, the Clark-Scarf recursion and per-stage fractiles, risk pooling and the square-root law, lateral
+    # transshipments) and one on lot sizes and networks ((s, S) policies and their renewal-reward cost, the EOQ with
+    # quantity discounts and a finite production rate, the economic lot scheduling problem and power-of-two cycles, a
+    # network's dynamic programme, the approximate and fluid linear programmes) for a garden-tool maker's depot and
+    # warehouses; tufte-az, and thesis-az, a doctoral thesis's report class at 12pt under pdfLaTeX with Latin Modern,
+    # setspace's \doublespacing and one-inch margins, numbered by chapter): 100 % and 92.2 % exact, mean similarity
+    # 1.000 and 0.991 when first measured, nothing missing or empty, all 64 numbers read; under thesis-az a big
+    # delimiter (\Bigl[, \Bigl\{, \biggl(, \Bigl() just after a display \sum or \min with limits read into the
+    # operator's lower limit, the upper limit set twice (\sum_{[_{t = 1}^{T}}^{T}, \sum_{i_{= 1}^{n}(}^{n},
+    # \min_{\mathbf{u}_{\in \mathcal{U}(\mathbf{x})}\{}) (four formulas), an aligned programme whose "subject to"
+    # row (ELSP's) or whose third row ("for all \vect{x} and all ...", the approximate LP's) was served as the
+    # paragraph's text, the formula cut to its first row or two; unseen by the judge, under both \text{if } and
+    # \text{otherwise} served as \operatorname, \mathrm{SS}_{\text{apart}} as \operatorname{SS}_{\operatorname{apart}},
+    # \text{cost of a cycle} split as \text{cost of}\mathrm{a}\operatorname{cycle}; under the class \varphi served as
+    # \phi and \bm{\phi} as \bm{\varphi}; under thesis-az \frac{2 K D}{i c_{k}} under a \sqrt as \text{KD} and
+    # \text{ic}_{k}
     # (since: a cell's display with its number dropped below it, or on its left, read from its own lines; \binom with
     # accented parts; PazoMath's "pi1" as \varpi; Euler's bold ϵ at its low code; the apostrophe inside its \text; a
     # double bar whose spaces are a relation's as \parallel: 100 % under both)
@@ -513,6 +533,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.99) if name == "tufte-aw" else (0.89, 0.99) if name == "newtxsf-aw" else \
         (0.98, 0.995) if name in FIFTIETH_BODY else \
         (0.98, 0.995) if name in FIFTY_FIRST_BODY else \
+        (1.00, 1.00) if name == "tufte-az" else (0.92, 0.99) if name == "thesis-az" else \
         (0.95, 0.97) if name == "tufte-ba" else (0.93, 0.99) if name == "achemso-ba" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
