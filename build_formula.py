@@ -1720,6 +1720,7 @@ def _accents(nodes: list[Node]) -> list[Node]:
 
 
 LIMIT_SIZE = 0.85   # a limit is set in script style, at most about 0.75 of the row's size; a row's own fonts
+LIMIT_TALL = 1.3   # of the row's size: no glyph of a limit is taller than a line of its type
                     # differ by up to a tenth (one scaled to match another's x-height: an unscaled script
                     # capital beside a text face set at 0.92), so a glyph within that of the largest is no limit
 
@@ -1746,8 +1747,10 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
         # (an operator's name set in a script's size is a limit's word: \\sum_{j=0}^{\\log_b n - 1})
         # (and so is a big operator set in a script's size: \substack{… \\ \sum_{i} \lambda_{i} = 1})
+        # (nor is a glyph taller than a line of the row's type: a big delimiter, whose extension font may
+        # be set at a smaller size than the text, as LaTeX's 12pt classes set cmex10 without exscale)
         pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * LIMIT_SIZE
-                and (n.role != "op" or n.size < op.size * LIMIT_SIZE)]
+                and (n.role != "op" or n.size < op.size * LIMIT_SIZE) and n.height < text * LIMIT_TALL]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
@@ -3579,22 +3582,29 @@ def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
     """Two rows of one aligned block (`\operatorname*{maximize}_{x} \quad & f(x) \\ \text{subject
     to} \quad & …`): they start at one x, and each has a glyph after a gap of a quad or more that
     starts where the other's does (the block's second column)."""
-    if abs(min(n.x0 for n in upper) - min(n.x0 for n in lower)) > size * PAIR_START:
-        return False
-    return any(abs(a - b) <= size * PAIR_START for a in columns_after_gaps([(n.x0, n.x1) for n in upper], size)
-               for b in columns_after_gaps([(n.x0, n.x1) for n in lower], size))
+    return same_columns([(n.x0, n.x1) for n in upper], [(n.x0, n.x1) for n in lower], size, size * PAIR_START)
 
 
-def columns_after_gaps(spans: list[tuple[float, float]], em: float) -> list[float]:
-    """Where glyphs or words (x0, x1) start after a gap of COLUMN_GAP ems or more: an aligned block's
-    second column, set a quad after its first (wider than any word space of justified text)."""
-    out: list[float] = []
+def column_gaps(spans: list[tuple[float, float]], em: float) -> list[tuple[float, float]]:
+    """The gaps of COLUMN_GAP ems or more between glyphs or words (x0, x1), as (where the left part
+    ends, where the right part starts): an aligned block's second column, set a quad after its first
+    (wider than any word space of justified text)."""
+    out: list[tuple[float, float]] = []
     reach = None
     for x0, x1 in sorted(spans):
         if reach is not None and x0 - reach >= em * COLUMN_GAP:
-            out.append(x0)
+            out.append((reach, x0))
         reach = x1 if reach is None else max(reach, x1)
     return out
+
+
+def same_columns(one: list[tuple[float, float]], other: list[tuple[float, float]], em: float, slack: float) -> bool:
+    """Whether two rows of glyphs or words (x0, x1) are rows of one aligned block: each has a part
+    after a quad's gap starting where the other's does (the block's second column), and their first
+    parts line up, at their left (flush left) or at the gap (amsmath's first column, set flush right)."""
+    left = abs(min(x0 for x0, _ in one) - min(x0 for x0, _ in other)) <= slack
+    return any(abs(a[1] - b[1]) <= slack and (left or abs(a[0] - b[0]) <= slack)
+               for a in column_gaps(one, em) for b in column_gaps(other, em))
 
 
 LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level with it

@@ -350,7 +350,7 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
 FULL_LINE_WORDS = 6      # a line of six words or more is running text, set across the column
 MARGIN_GAP = 6           # pt: margin-column text starts right of the main column's edge by at least this
 SAME_SIZE = 0.3          # pt: one type size (sizes are read to a tenth of a point)
-LEADING_RANGE = (0.9, 1.8)   # of the body size: the baseline-to-baseline step of running text lies within
+LEADING_RANGE = (0.9, 2.6)   # of the body size: the baseline-to-baseline step of running text lies within
 LEADING_INDENT = 2.5         # em: ... between lines that start within a paragraph indent of each other
 LABEL_GAP = 1.5          # em: an equation number stands this far from its formula
 LABEL_COLUMN_REACH = 6   # em: equation numbers end this close to the text block's edge, or the edge is theirs

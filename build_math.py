@@ -13,8 +13,9 @@ import re
 from dataclasses import replace
 from typing import NamedTuple
 
-from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, columns_after_gaps, display_latex, font_alphabet,
-                           inline_latex, is_maths_font, is_script_capital, numbered_rows, plain_reading, upright)
+from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet,
+                           column_gaps, inline_latex, is_maths_font, is_script_capital, numbered_rows, plain_reading,
+                           same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Word, is_accent
 from build_heads import equation_number
 
@@ -779,6 +780,9 @@ RULE_WIDTH = 1.5   # pt: a drawn rule no wider than this is a line, not a filled
 ALIGNED_COLUMN = 0.25  # em: a row's words start at the column the block's rows start on (glyphs' side bearings apart)
 
 
+NORMAL_LEADING = 1.2   # of the body size: TeX's usual line pitch (10pt type on 12pt)
+
+
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
                   bars=(), leading: float = 0.0) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
@@ -789,7 +793,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     into `lines`, top to bottom."""
     anchor = lines[at]
     block = [at]
-    gap = body * 0.9
+    # rows stand a line's pitch apart: under a stretched leading (a thesis double spaced) further too
+    gap = body * 0.9 * max(1.0, leading / (body * NORMAL_LEADING))
     left, right = column
     narrow = right - left < body * NARROW_COLUMN     # a journal's column, which its displays fill
 
@@ -807,7 +812,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
         if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
-                or flush_aligned(k):
+                or block_row(k) or continued_row(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -875,24 +880,40 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         return any(abs(line.words[0].x0 - x) < body * ALIGNED_COLUMN for x in starts) and \
             any(abs(w.x0 - x) < body * ALIGNED_COLUMN for w in line.words[1:] for x in starts)
 
-    def flush_aligned(k: int) -> bool:
-        """A row of an aligned block set flush left (`fleqn` with no indent, as journals' narrow
-        columns set displays): it and a line beside it start at one x, and each has a word after a
-        quad's gap or more that starts where the other's does (the block's second column: "maximize
-        ⟨quad⟩ f(x)" over "subject to ⟨quad⟩ g(x) ≤ 0"), which justified prose never lines up."""
+    def block_row(k: int) -> bool:
+        """A row of words of an aligned block, however it is set (flush left under `fleqn` with no
+        indent, as journals' narrow columns set displays; its first column flush right, as amsmath
+        sets it): it and a line beside it, each opening with a word, have a part after a quad's gap
+        or more that starts where the other's does (the block's second column: "maximize ⟨quad⟩ f(x)"
+        over "subject to ⟨quad⟩ g(x) ≤ 0"), their first parts lined up at their left or at the gap:
+        justified prose never lines up so (build_formula.same_columns)."""
         line = lines[k]
         if line.page != anchor.page or len(line.words) < 2 or not _LEFT_COLUMN_WORD.fullmatch(line.words[0].text):
             return False      # (a row's left column opens with a word: "5:" opens a line of pseudocode)
-        columns = columns_after_gaps([(w.x0, w.x1) for w in line.words], body)
-        if not columns:
-            return False
-        for m in range(max(0, k - 2), min(len(lines), k + 3)):
+        spans = [(w.x0, w.x1) for w in line.words]
+        # (within a few lines: a row's limits and a number between rows stand between the two)
+        for m in range(max(0, k - BLOCK_ROW_REACH), min(len(lines), k + BLOCK_ROW_REACH + 1)):
             other = lines[m]
             if m == k or other.page != line.page or len(other.words) < 2 or \
-                    abs(other.x0 - line.x0) > body * ALIGNED_COLUMN or not _LEFT_COLUMN_WORD.fullmatch(other.words[0].text):
+                    not _LEFT_COLUMN_WORD.fullmatch(other.words[0].text):
                 continue
-            if any(abs(a - b) <= body * ALIGNED_COLUMN for a in columns
-                   for b in columns_after_gaps([(w.x0, w.x1) for w in other.words], body)):
+            if same_columns(spans, [(w.x0, w.x1) for w in other.words], body, body * ALIGNED_COLUMN):
+                return True
+        return False
+
+    def continued_row(k: int) -> bool:
+        """A row of an aligned block with nothing in its first column (`& x \geq 0`, "& for all x"):
+        short of the column's edge, it starts where the second column of a row of words above it
+        starts, that row itself one of the block's (block_row)."""
+        line = lines[k]
+        if line.page != anchor.page or not line.words or line.x1 > right - body:
+            return False
+        for m in range(max(0, k - BLOCK_ROW_REACH), k):
+            other = lines[m]
+            if other.page != line.page or len(other.words) < 2 or not _LEFT_COLUMN_WORD.fullmatch(other.words[0].text):
+                continue
+            if any(abs(line.x0 - start) <= body * ALIGNED_COLUMN
+                   for _, start in column_gaps([(w.x0, w.x1) for w in other.words], body)) and block_row(m):
                 return True
         return False
 
@@ -1015,6 +1036,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     return block
 
 
+BLOCK_ROW_REACH = 4    # lines: how far apart in reading order two rows of one aligned block may be listed
 _LEFT_COLUMN_WORD = re.compile(r"[A-Za-z][a-z]+")
 
 
