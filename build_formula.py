@@ -1548,7 +1548,7 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
     return nodes, left
 
 
-CONTINUED_CHAIN = 3   # fractions, each in the denominator of the one before: a continued fraction
+CONTINUED_CHAIN = 2   # fractions, each in the denominator of the one before at its size: a continued fraction
 
 
 def _continued_fractions(nodes: list[Node]) -> None:

@@ -781,6 +781,7 @@ ALIGNED_COLUMN = 0.25  # em: a row's words start at the column the block's rows 
 
 
 NORMAL_LEADING = 1.2   # of the body size: TeX's usual line pitch (10pt type on 12pt)
+STRETCHED_LEADING = 1.5  # of the body size: a pitch this wide or wider is spacing stretched on purpose
 
 
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
@@ -793,8 +794,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     into `lines`, top to bottom."""
     anchor = lines[at]
     block = [at]
-    # rows stand a line's pitch apart: under a stretched leading (a thesis double spaced) further too
-    gap = body * 0.9 * max(1.0, leading / (body * NORMAL_LEADING))
+    # rows stand a line's pitch apart: under a stretched leading (one and a half or double spacing, as
+    # theses are set) further too
+    gap = body * 0.9 * (leading / (body * NORMAL_LEADING) if leading >= body * STRETCHED_LEADING else 1.0)
     left, right = column
     narrow = right - left < body * NARROW_COLUMN     # a journal's column, which its displays fill
 
