@@ -169,7 +169,7 @@ def test_second_body_per_set_up(corpus, name):
                          + FORTY_NINTH_BODY
                          + FIFTIETH_BODY
                          + FIFTY_FIRST_BODY
-                         + FIFTY_SECOND_BODY)
+                         + FIFTY_SECOND_BODY
                          + FIFTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
@@ -461,6 +461,9 @@ def test_later_bodies_per_set_up(corpus, name):
     # first row's & lost and the second's moved past the sum, an alignat's column & served as a ", "; under the class
     # \phi served as \varphi; under amsart-ay the subscripts y_{jt} inside the marginal likelihood's first fraction
     # served as y_{\text{jt}}
+    # (since: a cell's display with its number dropped below it, or on its left, read from its own lines; \binom with
+    # accented parts; PazoMath's "pi1" as \varpi; Euler's bold ϵ at its low code; the apostrophe inside its \text; a
+    # double bar whose spaces are a relation's as \parallel: 100 % under both)
     # the fifty-second body (body-az.tex, a chapter on multi-echelon inventory (echelon stock, echelon base-stock
     # policies, the Clark-Scarf recursion and per-stage fractiles, risk pooling and the square-root law, lateral
     # transshipments) and one on lot sizes and networks ((s, S) policies and their renewal-reward cost, the EOQ with
@@ -478,9 +481,9 @@ def test_later_bodies_per_set_up(corpus, name):
     # \text{cost of a cycle} split as \text{cost of}\mathrm{a}\operatorname{cycle}; under the class \varphi served as
     # \phi and \bm{\phi} as \bm{\varphi}; under thesis-az \frac{2 K D}{i c_{k}} under a \sqrt as \text{KD} and
     # \text{ic}_{k}
-    # (since: a cell's display with its number dropped below it, or on its left, read from its own lines; \binom with
-    # accented parts; PazoMath's "pi1" as \varpi; Euler's bold ϵ at its low code; the apostrophe inside its \text; a
-    # double bar whose spaces are a relation's as \parallel: 100 % under both)
+    # (since: a big delimiter is no limit, the 12pt class's 10pt extension font notwithstanding; the thesis's doubled
+    # leading is its leading, and its programmes' rows of words, their first column flush right or empty, display
+    # rows: 100 % under both)
     # the fifty-third body (body-ba.tex, a chapter on partially observable decisions (belief updates over a hidden
     # demand regime, alpha vectors and the convex value, pruning, point-based value iteration, the QMDP, fast informed
     # and lower bounds) and one on particle filters, Kalman filtering of a demand level, the value of information and a
@@ -499,6 +502,9 @@ def test_later_bodies_per_set_up(corpus, name):
     # row with no word before its &, dropped (12), and the fast informed bound's multline served as its second line
     # alone, its first (\alpha_{a}^{(k+1)}(s) = R(s, a)) lost (19); tufte-ba's 1.25, served as its number alone, has no
     # plain reading (extra.text empty), so test_every_formula_has_a_plain_reading fails until that row is read
+    # (since: the number dropped a line's pitch below the alignat's row finds it, the continued fraction two levels deep
+    # is \cfrac, and under achemso-ba the programme's third row and the multline's first line are read: 98.4 % and
+    # 96.8 %; left: the \underset note and the \underbrace's label under both, the double-spaced \cfrac under achemso-ba)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -533,8 +539,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.90, 0.99) if name == "tufte-aw" else (0.89, 0.99) if name == "newtxsf-aw" else \
         (0.98, 0.995) if name in FIFTIETH_BODY else \
         (0.98, 0.995) if name in FIFTY_FIRST_BODY else \
-        (1.00, 1.00) if name == "tufte-az" else (0.92, 0.99) if name == "thesis-az" else \
-        (0.95, 0.97) if name == "tufte-ba" else (0.93, 0.99) if name == "achemso-ba" else \
+        (0.98, 0.995) if name in FIFTY_SECOND_BODY else \
+        (0.96, 0.99) if name == "tufte-ba" else (0.95, 0.99) if name == "achemso-ba" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
@@ -1315,3 +1321,33 @@ def test_a_footnote_in_the_gutter_a_side_notes_fraction_and_sans_serif_bold_gree
     sans = _formulas(corpus["newtxsf-aw"])
     assert sans["2.3"] == r"\mathbf{Z}^{\top}\mathbf{Z}\hat{\bm{\Theta}} = \mathbf{Z}^{\top}\mathbf{X}',", sans["2.3"]
     assert r"= \mathbb{E}[\bm{\Theta}" in sans["2.6"], sans["2.6"]
+
+
+def test_aligned_programmes_cell_displays_double_spacing_and_glyph_names(corpus):
+    """The fiftieth to fifty-third bodies' constructs: an aligned programme of "maximize" and "subject
+    to" rows, as a gather's row with its number centred between the two, or set flush left in a
+    journal's column (fleqn); a cell's display whose number stands below it or on its left (leqno);
+    \\binom with accented parts; PazoMath's \\varpi (named "pi1"); Euler's bold ϵ at its low code; a
+    double bar spaced as a relation (\\parallel); under double spacing (a thesis), a big delimiter
+    after a \\sum set in a 12pt class's 10pt extension font and a programme's rows of words; a number
+    dropped a line's pitch below a wide row in a float; a continued fraction two levels deep."""
+    ax, mnras = _formulas(corpus["tufte-ax"]), _formulas(corpus["mnras-ax"])
+    assert ax["2.16"].startswith(r"\begin{aligned}\operatorname*{maximize}_{\bm{\theta}}\quad L_{\bm{\theta}_{k}}(\bm{\theta}) \\ "
+                                 r"\text{subject to}\quad\bar{D}"), ax["2.16"]
+    assert mnras["44"].startswith(r"\begin{aligned}\operatorname*{maximize}_{\Delta\bm{\theta}}"), mnras["44"]
+    assert r"\text{subject to}\quad\frac{1}{2}\Delta\bm{\theta}^{\top}" in mnras["44"], mnras["44"]
+    assert r"\left." not in ax["2.25"] and r"(\mathbf{s}, \mathbf{a})|_{\mathbf{a} = " in ax["2.25"], ax["2.25"]
+    ay, amsart = _formulas(corpus["tufte-ay"]), _formulas(corpus["amsart-ay"])
+    cell = r"\mu_{n} = \frac{\tau_{0}^{-2}\mu_{0}+n\sigma^{-2}\bar{y}}{\tau_{0}^{-2}+n\sigma^{-2}}"
+    assert ay["1.23"] == cell and amsart["5.4"] == cell, (ay.get("1.23"), amsart.get("5.4"))
+    assert r"\binom{\alpha_{n}+\tilde{y}-1}{\tilde{y}}\varpi^{\alpha_{n}}(1-\varpi)^{\tilde{y}}" in ay["1.8"], ay["1.8"]
+    assert r"\mathbf{X}\mathbf{w}+\bm{\varepsilon}," in ay["1.20"], ay["1.20"]
+    assert r"(\text{the chain's hyperprior})" in ay["1.24"], ay["1.24"]
+    assert amsart["9.1"].startswith(r"D_{\operatorname{KL}}(q \parallel p(\cdot \mid \mathbf{y}))"), amsart["9.1"]
+    thesis = _formulas(corpus["thesis-az"])
+    assert thesis["2.16"] == r"C(T) = \sum_{i = 1}^{n}(\frac{K_{i}}{T}+\frac{h_{i}d_{i}T}{2}(1-\rho_{i})),", thesis["2.16"]
+    assert r"\text{subject to}\quad\text{the runs can be sequenced on one line}, \\ T_{i} & > 0" in thesis["2.19"], thesis["2.19"]
+    ba, achemso = _formulas(corpus["tufte-ba"]), _formulas(corpus["achemso-ba"])
+    assert ba["1.25"].startswith(r"b'(\operatorname{quiet}) \approx 0.171,"), ba["1.25"]
+    assert ba["2.11"].endswith(r"= \cfrac{1}{1+\cfrac{r}{\bar{P}}}."), ba["2.11"]
+    assert achemso["12"].endswith(r"\\ \mathbf{1}^{\top}\mathbf{b} & = 1, \quad\mathbf{b} \geq \mathbf{0}.\end{aligned}"), achemso["12"]
