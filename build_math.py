@@ -814,7 +814,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
         if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
-                or block_row(k) or continued_row(k):
+                or block_row(k) or continued_row(k) or script_note(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -902,6 +902,20 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             if same_columns(spans, [(w.x0, w.x1) for w in other.words], body, body * ALIGNED_COLUMN):
                 return True
         return False
+
+    def script_note(k: int) -> bool:
+        """Words set in a script's size under (or over) a word of the block, centred on it: a limit or
+        an \\underset note in words ("survey or not" under a \\max), not prose, which runs at the
+        body's size."""
+        line = lines[k]
+        if line.page != anchor.page or not line.words or any(w.size > body * SCRIPT_NOTE for w in line.words):
+            return False
+        middle = (line.x0 + line.x1) / 2
+        ink_top, ink_bottom = ink_extent(line)
+        # (under the word's baseline, or over its top: a font's box reaches below its letters)
+        return any(abs((w.x0 + w.x1) / 2 - middle) <= body and
+                   (0 <= ink_top - w.baseline < body or 0 <= w.top - ink_bottom < body)
+                   for b in block for w in lines[b].words if w.size > body * SCRIPT_NOTE)
 
     def continued_row(k: int) -> bool:
         """A row of an aligned block with nothing in its first column (`& x \geq 0`, "& for all x"):
@@ -1038,6 +1052,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     return block
 
 
+SCRIPT_NOTE = 0.85     # of the body size: a limit's or a note's words are set no larger
 BLOCK_ROW_REACH = 4    # lines: how far apart in reading order two rows of one aligned block may be listed
 _LEFT_COLUMN_WORD = re.compile(r"[A-Za-z][a-z]+")
 
