@@ -78,6 +78,7 @@ FIFTIETH_BODY = ["tufte-ax", "mnras-ax"]
 FIFTY_FIRST_BODY = ["tufte-ay", "amsart-ay"]
 FIFTY_SECOND_BODY = ["tufte-az", "thesis-az"]
 FIFTY_THIRD_BODY = ["tufte-ba", "achemso-ba"]
+FIFTY_FIFTH_BODY = ["tufte-bc", "onehalf-bc"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -85,7 +86,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bc": 61}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -115,6 +116,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_FIRST_BODY,
                            *FIFTY_SECOND_BODY,
                            *FIFTY_THIRD_BODY,
+                           *FIFTY_FIFTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -170,7 +172,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTIETH_BODY
                          + FIFTY_FIRST_BODY
                          + FIFTY_SECOND_BODY
-                         + FIFTY_THIRD_BODY)
+                         + FIFTY_THIRD_BODY
+                         + FIFTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -505,6 +508,20 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: the number dropped a line's pitch below the alignat's row finds it, the continued fraction two levels deep
     # is \cfrac, and under achemso-ba the programme's third row and the multline's first line are read: 98.4 % and
     # 96.8 %; left: the \underset note and the \underbrace's label under both, the double-spaced \cfrac under achemso-ba)
+    # the fifty-fifth body (body-bc.tex, a chapter on smoothing demand (simple exponential smoothing, Brown's, Holt's
+    # and Holt-Winters' methods, forecast errors and safety stock over a lead time) and one on ARIMA models with the
+    # backshift operator, Croston's method for intermittent demand, accuracy measures and quantile regression with the
+    # pinball loss, for a supplier of flour, yeast and baking trays to bakeries; tufte-bc, and onehalf-bc, KOMA's
+    # scrreprt at 11pt under pdfLaTeX with Palatino (newpxtext, newpxmath), setspace's \onehalfspacing, equations
+    # numbered within section, (2.1.3)): 91.8 % and 98.4 % exact, mean similarity 0.960 and 0.999 when first
+    # measured, nothing empty; under both Brown's forecast writes its primes after a subscript (\ell_{t}'), which
+    # prints as the reader's \ell'_{t} (judge-only, 1.5 and 1.1.5, onehalf-bc's only inexact formula); under the
+    # class one number missing, the side note's random-sum variance (1.22, \operatorname{Var}\Bigl[ \sum ... \Bigr]
+    # ..., 30 pt wider than the margin), not served at all, so the strict missing check fails for tufte-bc; the
+    # gather's second row (\sigma_{L} = \sqrt{...} = \sigma \sqrt{L} \quad \text{if the errors are ...}), too wide
+    # for the text column and its number dropped below it, served as "|\quad2" under 1.20 while 1.19 took a stray
+    # "\\ |" row; the example float's alignat, both numbers dropped below their rows by the "(tonnes)" column, served
+    # its MAE row nowhere and 2.32 as the RMSE row in plain text (2.33 the RMSE row proper)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -541,6 +558,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name in FIFTY_FIRST_BODY else \
         (0.98, 0.995) if name in FIFTY_SECOND_BODY else \
         (0.96, 0.99) if name == "tufte-ba" else (0.95, 0.99) if name == "achemso-ba" else \
+        (0.91, 0.96) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
