@@ -78,6 +78,7 @@ FIFTIETH_BODY = ["tufte-ax", "mnras-ax"]
 FIFTY_FIRST_BODY = ["tufte-ay", "amsart-ay"]
 FIFTY_SECOND_BODY = ["tufte-az", "thesis-az"]
 FIFTY_THIRD_BODY = ["tufte-ba", "achemso-ba"]
+FIFTY_FOURTH_BODY = ["tufte-bb", "memoir-bb"]
 FIFTY_FIFTH_BODY = ["tufte-bc", "onehalf-bc"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
@@ -86,7 +87,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bc": 61}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -116,6 +117,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_FIRST_BODY,
                            *FIFTY_SECOND_BODY,
                            *FIFTY_THIRD_BODY,
+                           *FIFTY_FOURTH_BODY,
                            *FIFTY_FIFTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
@@ -173,6 +175,7 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_FIRST_BODY
                          + FIFTY_SECOND_BODY
                          + FIFTY_THIRD_BODY
+                         + FIFTY_FOURTH_BODY
                          + FIFTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
@@ -522,6 +525,24 @@ def test_later_bodies_per_set_up(corpus, name):
     # for the text column and its number dropped below it, served as "|\quad2" under 1.20 while 1.19 took a stray
     # "\\ |" row; the example float's alignat, both numbers dropped below their rows by the "(tonnes)" column, served
     # its MAE row nowhere and 2.32 as the RMSE row in plain text (2.33 the RMSE row proper)
+    # the fifty-fourth body (body-bb.tex, a chapter on tabular reinforcement learning (TD(0), Q-learning, SARSA and
+    # expected SARSA, epsilon-greedy, Boltzmann and UCB exploration, Robbins-Monro step sizes, eligibility traces) and
+    # one on function approximation (linear features and the semi-gradient, the TD fixed point, LSTD, deep Q-networks
+    # with replay and target networks, the Huber loss, prioritized replay, double Q-learning, fitted Q iteration) for
+    # bicycle shops' evening orders of inner tubes; tufte-bb, and memoir-bb, the memoir class under LuaLaTeX with the
+    # options leqno and fleqn (numbers on the left, displays flush left at \mathindent), Libertinus Serif and
+    # Libertinus Math by unicode-math, numbered by chapter): 89.8 % and 15.3 % exact, mean similarity 0.988 and 0.222
+    # when first measured, nothing empty; under the class all 59 numbers read, under memoir-bb 43 of 59 missing (every
+    # display whose number stands alone at the left margin; of those read, mostly rows of a block or a float), so
+    # that memoir-bb fails the "nothing missing" assertion until left-hand numbers are read; under the class an
+    # align's two rows with \text{(Q-learning)} and \text{(SARSA)} both served under the first number (1.5), the
+    # paragraph's inline "$n_{t}(s, a)$:" read as a first row of the schedule's display (1.18), the side note's
+    # \sqrt[T]{\prod_{t=1}^{T} ...} read with its index as a superscript of a bare radical and the product's upper
+    # limit lost (1.19), a nested \frac in a \frac's denominator served as \cfrac (2.12), and primes written after a
+    # subscript (s_{i}', \ell_{\kappa}') served before it (2.25, 2.26); under memoir-bb also subequations' two rows
+    # served together under b (1.23b, 2.23b), the example float's alignat rows run together with the paragraph's line
+    # above (1.27, 1.28) and with the bmatrices scattered (2.29), the importance weight served as \beta alone (2.21)
+    # and the fitted Q programme's superscript (k) read into a \substack under the \sum (2.25)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -558,6 +579,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name in FIFTY_FIRST_BODY else \
         (0.98, 0.995) if name in FIFTY_SECOND_BODY else \
         (0.96, 0.99) if name == "tufte-ba" else (0.95, 0.99) if name == "achemso-ba" else \
+        (0.89, 0.98) if name == "tufte-bb" else (0.15, 0.22) if name == "memoir-bb" else \
         (0.91, 0.96) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
