@@ -1559,7 +1559,10 @@ def _continued_fractions(nodes: list[Node]) -> None:
         den = frac.parts.get("den") or []
         glyphs = [n for n in den if n.kind == "sym"]
         nested = [n for n in den if n.kind == "frac"]
-        if len(nested) == 1 and glyphs and nested[0].size >= _size(glyphs) * 0.9:
+        # (its parts' glyphs at the size of the glyphs beside it: a \frac there is set a style smaller)
+        parts = [m for m in _leaves(nested[0].parts.get("num", []) + nested[0].parts.get("den", []))
+                 if m.kind == "sym"] if len(nested) == 1 else []
+        if len(nested) == 1 and glyphs and parts and _size(parts) >= _size(glyphs) * 0.9:
             return nested[0]
         return None
 

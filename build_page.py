@@ -24,7 +24,7 @@ from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_m
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
-                         inside, prose_pair)
+                         inside, left_tag_before_maths, prose_pair)
 
 
 # --------------------------------------------------------------------------- items
@@ -1251,7 +1251,8 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
             gap = min(w.x0 for w in rest) - first.x1
             if gap > layout.body_size * LEFT_LABEL_GAP and any(is_math_word(w) for w in rest) or \
                     gap > layout.body_size * LEFT_LABEL_MATHS_GAP and math_share(rest) >= FLOAT_LABEL_MATHS \
-                    and any(ch in RELATIONS for w in rest for ch in w.text):
+                    and any(ch in RELATIONS for w in rest for ch in w.text) or \
+                    left_tag_before_maths(first, sorted(rest, key=lambda w: w.x0), layout.body_size):
                 # (or closer, before an equation mostly of maths: a cell's narrow column sets its
                 # display less than two ems after the number; a row of numbers "(00000) (10000)" is
                 # no equation)

@@ -59,6 +59,9 @@ LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before
 NEARLY_ALL_MATHS = 0.9          # of a line's words: maths but for an accent or a bold letter of the text face
 LIST_LABEL_INDENT = 4           # em: a list indents its lines (and a left label inside it) at most this far
 LEFT_LABEL_MATHS_GAP = 0.8      # em: ... or this far before a line of maths only (far wider than a word space)
+LEFT_FLUSH_MATHS = 0.75         # of a line's words after a left number at the least tag separation: maths
+LEFT_FLUSH_RELATIONS = "=≤≥<>≈∼∝≡←→"
+LEFT_FLUSH_OPENING = 4          # words: ... or whose relation comes this soon, every word up to it maths
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
 WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
 MATHS_ROW_SHARE = 0.6           # of a line's words in maths fonts: a display's row, not prose
@@ -198,13 +201,29 @@ def equation_label(line: Line, layout: Layout) -> str | None:
             or (rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_MATHS_GAP and
                 (math_share(rest) >= NEARLY_ALL_MATHS or (is_math_word(rest[0]) and math_share(rest) >= 0.5)))
             or (rest[0].x0 - first.x1 > layout.body_size * TAG_SEPARATION and math_share(rest) >= 1.0
-                and rest[-1].x1 >= layout.right - LABEL_AT_EDGE)):
+                and rest[-1].x1 >= layout.right - LABEL_AT_EDGE)
+            or left_tag_before_maths(first, rest, layout.body_size)):
         # beside its display, alone on its line (centred on a display of several rows), or closer
         # before a line of maths only (multline's first row starts a \multlinegap after it), or of
         # maths first and mostly (a display too wide to centre, with a \text{} of words in it), or
-        # at the least tag separation before maths only that runs to the column's far edge
+        # at the least tag separation before maths only that runs to the column's far edge, or before
+        # maths with a relation, opening with maths (leqno with fleqn: the display starts at its indent,
+        # which a wide number nearly fills)
         return number
     return None
+
+
+def left_tag_before_maths(number: Word, rest: list[Word], body: float) -> bool:
+    """A number on the left at least amsmath's least tag separation before maths that opens with a
+    relation among its first words, or is maths mostly (leqno with fleqn: the display starts at its
+    indent, which a wide number nearly fills; a \text{} clause may follow the formula)."""
+    if not rest or rest[0].x0 - number.x1 <= body * TAG_SEPARATION or not is_math_word(rest[0]):
+        return False
+    relation = next((k for k, w in enumerate(rest) if any(c in LEFT_FLUSH_RELATIONS for c in w.text)), None)
+    if relation is None:
+        return False
+    return math_share(rest) >= LEFT_FLUSH_MATHS or \
+        relation < LEFT_FLUSH_OPENING and all(is_math_word(w) for w in rest[:relation + 1])
 
 
 def ends_with_equation_number(line: Line, layout: Layout) -> bool:
