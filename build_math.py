@@ -1104,6 +1104,12 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     raised = {id(block[k]): block[k + 1].baseline for k in alone} if over_rows else {}
     for line in block:
         number, drop = numbers[id(line)], drops[id(line)]
+        if not drop and left and len(line.words) > 1 and abs(line.words[0].x0 - min(left)) <= LABEL_EDGE_SLACK and \
+                (own := equation_number(line.words[0].text)) is not None and \
+                line.words[1].x0 - line.words[0].x1 > body * TAG_SEPARATION:
+            # a number in the block's column of numbers on the left, a tag's separation before its row,
+            # whatever the row's words (a bold vector in the text face: "(2.8) w = A⁻¹b")
+            number, drop = own, [line.words[0]]
         if not drop and (right or left) and len(line.words) > 1 and id(line) not in numbered_below:
             drop = word_tag(line, max(right) if right else None, min(left) if left else None, body)
             number = WORD_TAG if drop else None
@@ -1122,6 +1128,7 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     return read.numbers
 
 
+TAG_SEPARATION = 0.45  # em: amsmath keeps a tag at least \mintagsep (half an em) from a formula too wide to centre
 WORD_TAG = "tag in words"   # the stand-in number of a row tagged in words: its row is its own, never stored
 LABEL_EDGE_SLACK = 1.5      # pt: labels set flush right end this close together
 TAG_GAP = 1.0               # em: ... and stand at least a quad from their row (TeX's minimum is half of that)

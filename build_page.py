@@ -1169,8 +1169,15 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
     run = _line_run(lines, labelled, body, down=not dropped)
     if dropped:
         # the number dropped below its display (a row that leaves it no room): the display is the run
-        # right above it, and the table's other rows are not in it
+        # right above it, and the table's other rows are not in it; or raised above it (leqno), when
+        # no maths stands above: the run right below
         maths = [w for l in run for w in l.words if is_math_word(w) and equation_number(w.text) is None]
+        nearest = max((l for l in run if any(is_math_word(w) for w in l.words)), key=lambda l: l.bottom, default=None)
+        if nearest is None or labelled.x1 < nearest.x1 - TAG_BELOW_ALIGN:
+            # (a number dropped below ends where its row ends, or further right: one short of the
+            # maths above it was raised over the row below)
+            run = _line_run(lines, labelled, body, up=False)
+            maths = [w for l in run for w in l.words if is_math_word(w) and equation_number(w.text) is None]
         lines = [l for l in lines if l is labelled or any(l is r for r in run)]
     if not maths:
         return lines, labelled
@@ -1195,12 +1202,12 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
     return out, cut
 
 
-def _line_run(lines: list[Line], labelled: Line, body: float, down: bool = True) -> list[Line]:
-    """The lines next to `labelled` (above it, and below it when `down`), each within DROPPED_CELL_GAP
-    of the run so far: a display's lines in a table's cell."""
+def _line_run(lines: list[Line], labelled: Line, body: float, down: bool = True, up: bool = True) -> list[Line]:
+    """The lines next to `labelled` (above it when `up`, below it when `down`), each within
+    DROPPED_CELL_GAP of the run so far: a display's lines in a table's cell."""
     run: list[Line] = []
     top, bottom = labelled.top, labelled.bottom
-    for line in sorted((l for l in lines if l is not labelled and l.top < labelled.top), key=lambda l: -l.bottom):
+    for line in sorted((l for l in lines if up and l is not labelled and l.top < labelled.top), key=lambda l: -l.bottom):
         if top - line.bottom > body * DROPPED_CELL_GAP:
             break
         run.append(line)
@@ -1268,6 +1275,14 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
             reach = max(layout.body_size, layout.leading or 0.0)
             above = [l for l in lines if l.bottom <= line.top + 1 and line.top - l.bottom < reach
                      and any(is_math_word(w) for w in l.words)]
+            if not above and cells and any(l.top >= line.bottom - 1 and l.top - line.bottom < reach and l.x0 > line.x0
+                                           and any(is_math_word(w) for w in l.words) for l in lines) and any(
+                    l.top >= line.bottom - 1 and l.top - line.bottom < reach * 2 and l.x0 > line.x0
+                    and any(c in RELATIONS for w in l.words for c in w.text) for l in lines):
+                # in a cell, raised over its display (leqno sets a number the row leaves no room for
+                # on a line of its own above it), where the rows below it start further right, one
+                # with a relation
+                return equation_number(line.words[0].text)
             if above:
                 eq = max(above, key=lambda l: l.bottom)
                 # (the display's widest row, when what stands right over the number is a limit's row:

@@ -23,7 +23,7 @@ from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, match_head)
 from build_layout import LABEL_GAP, SAME_SIZE, Layout
-from build_math import is_math_font, is_math_word, math_share
+from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
 
 
@@ -54,7 +54,6 @@ LABEL_AT_EDGE = 6               # pt: an equation number ends at the column's ed
 LABEL_COLUMN_SLACK = 3          # pt: ... or where the book's equation numbers end, when that is not the edge
 NARROW_LABEL_GAP = 0.6          # em: ... less after a display of maths (a bold letter of the text face aside)
                                 # that fills its column (a narrow one)
-TAG_SEPARATION = 0.45           # em: amsmath keeps a tag at least \mintagsep (half an em) from a formula too wide to centre
 LEFT_LABEL_GAP = 2              # em: a label on the left stands this far before its display
 NEARLY_ALL_MATHS = 0.9          # of a line's words: maths but for an accent or a bold letter of the text face
 LIST_LABEL_INDENT = 4           # em: a list indents its lines (and a left label inside it) at most this far
@@ -548,7 +547,8 @@ def framed_equation_label(line: Line, layout: Layout, boxes=()) -> str | None:
 
 def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
     """ "(X.Y)" at the right edge of the main column or at its left edge, or of a frame; on a second
-    look, a number the sequence misses a little short of the edge (not after "see", "equation")."""
+    look, a number the sequence misses a little short of the right edge (not after "see", "equation"),
+    or at the left edge a tag's separation before a row that is no prose."""
     label = framed_equation_label(line, ctx.layout, ctx.boxes)
     if label is None and ctx.wanted:
         words = line.words
@@ -556,6 +556,10 @@ def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
         if last and _missed(ctx, "formula", last, line) and words[-1].x1 >= ctx.layout.right - MISSED_LABEL_REACH \
                 and (len(words) == 1 or words[-2].text.lower().rstrip(".") not in REFERENCE_LEADS):
             label = last
+        elif (first := equation_number(words[0].text)) and len(words) > 1 and \
+                _missed(ctx, "formula", first, line) and words[0].x0 <= ctx.layout.left + LABEL_AT_EDGE and \
+                words[1].x0 - words[0].x1 > ctx.layout.body_size * TAG_SEPARATION and not prose_pair(words[1:]):
+            label = first      # on the left, a tag's separation before a row that is no prose
         elif last is None and (number := _misread_label(line, ctx)) is not None:
             return EquationLabel(number, misread=True)
     return EquationLabel(label) if label else None
