@@ -605,6 +605,9 @@ def worded_row(line, body: float) -> bool:
         any(b.x0 - a.x1 >= body * QUAD_GAP for a, b in zip(line.words[:3], line.words[1:4]))
 
 
+APPLIED_GAP = 0.1   # em: less than any word space: a name and the bracket of its argument
+
+
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     """A line of running text, not a display row: it starts at the column's left edge (or runs to
     its right edge) and holds several words of letters in a text face."""
@@ -616,8 +619,12 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     if re.fullmatch(r"\d+:", line.words[0].text):
         return True       # a numbered line of pseudocode (at the column's edge, or a box's inside it)
     first = line.words[0]
+    # (a name set against the bracket after it, no word space between, is an operator's applied to its
+    # argument: "Var[D] = …" opens a display set flush left, not a sentence)
+    applied = len(line.words) > 1 and line.words[1].x0 - first.x1 < body * APPLIED_GAP and \
+        line.words[1].text[:1] in "([{"
     if line.x0 <= left + body * 2 and re.fullmatch(r"[A-Za-z][a-z]+[,.;:]?", first.text) and not is_math_word(first) \
-            and first.text.rstrip(",.;:") not in OPERATOR_NAMES \
+            and first.text.rstrip(",.;:") not in OPERATOR_NAMES and not applied \
             and not (line.x0 > left + body * 1.5 and worded_row(line, body)):
         # text starts at the column's edge (or a paragraph's indent): prose goes on; not a line set in,
         # mostly maths, whose opening word stands a quad from what follows: a display's row that opens

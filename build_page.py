@@ -1296,9 +1296,12 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 start, right = min(w.x0 for w in eq.words if is_math_word(w)), line.x1
                 edges = [w.x0 for l in lines if l is not line and l is not eq for w in l.words
                          if w.x0 <= start + TAG_BELOW_ALIGN]
+                # (flush left where wider than the measure: its first word, maths or an operator's
+                # name in the text face, at the measure's left edge)
                 if abs(right - eq.x1) <= TAG_BELOW_ALIGN or any(
                         abs((start - left) - (right - eq.x1)) <= TAG_BELOW_ALIGN or
-                        abs(start - left) <= TAG_BELOW_ALIGN and eq.x1 > right for left in edges):
+                        min(abs(start - left), abs(eq.x0 - left)) <= TAG_BELOW_ALIGN and eq.x1 > right
+                        for left in edges):
                     number = equation_number(line.words[0].text)
         return number
 
