@@ -1548,7 +1548,8 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
     return nodes, left
 
 
-CONTINUED_CHAIN = 2   # fractions, each in the denominator of the one before at its size: a continued fraction
+CONTINUED_CHAIN = 3   # fractions, each in the denominator of the one before at its size: a continued fraction
+# (two are as often a \frac over a \dfrac, which prints alike: \dfrac is the reading then)
 
 
 def _continued_fractions(nodes: list[Node]) -> None:

