@@ -1173,9 +1173,11 @@ def _own_cell(lines: list[Line], labelled: Line, body: float, bars=()) -> tuple[
         # no maths stands above: the run right below
         maths = [w for l in run for w in l.words if is_math_word(w) and equation_number(w.text) is None]
         nearest = max((l for l in run if any(is_math_word(w) for w in l.words)), key=lambda l: l.bottom, default=None)
-        if nearest is None or labelled.x1 < nearest.x1 - TAG_BELOW_ALIGN:
-            # (a number dropped below ends where its row ends, or further right: one short of the
-            # maths above it was raised over the row below)
+        below = [l for l in _line_run(lines, labelled, body, up=False) if any(is_math_word(w) for w in l.words)]
+        if below and all(l.x0 > labelled.x0 for l in below) and \
+                (nearest is None or labelled.x1 < nearest.x1 - TAG_BELOW_ALIGN):
+            # (a number dropped below ends where its row ends, or further right; one short of the
+            # maths above it, left of all the maths right below it, was raised over that row)
             run = _line_run(lines, labelled, body, up=False)
             maths = [w for l in run for w in l.words if is_math_word(w) and equation_number(w.text) is None]
         lines = [l for l in lines if l is labelled or any(l is r for r in run)]
