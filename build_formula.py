@@ -3593,13 +3593,17 @@ def column_gaps(spans: list[tuple[float, float]], em: float) -> list[tuple[float
     """The gaps of COLUMN_GAP ems or more between glyphs or words (x0, x1), as (where the left part
     ends, where the right part starts): an aligned block's second column, set a quad after its first
     (wider than any word space of justified text)."""
-    out: list[tuple[float, float]] = []
+    gaps: list[tuple[float, float]] = []
     reach = None
     for x0, x1 in sorted(spans):
-        if reach is not None and x0 - reach >= em * COLUMN_GAP:
-            out.append((reach, x0))
+        if reach is not None and x0 > reach:
+            gaps.append((reach, x0))
         reach = x1 if reach is None else max(reach, x1)
-    return out
+    widths = sorted(b - a for a, b in gaps)
+    # (and markedly wider than the row's other spaces: a scan's or a loose line's word spaces may
+    # reach a quad, all of them)
+    usual = widths[len(widths) // 2] if len(widths) >= 3 else 0.0
+    return [(a, b) for a, b in gaps if b - a >= em * COLUMN_GAP and b - a >= usual * COLUMN_GAP_SPREAD]
 
 
 def same_columns(one: list[tuple[float, float]], other: list[tuple[float, float]], em: float, slack: float) -> bool:
@@ -3615,6 +3619,7 @@ LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level wit
 PAIR_CENTRE = 0.6    # ems: a block's number from the middle of its two rows' baselines
 PAIR_START = 0.3     # ems: two rows of one block (its left column, flush left) start at one x
 COLUMN_GAP = 0.8     # ems: the gap before an aligned block's second column (a \quad), wider than a word space
+COLUMN_GAP_SPREAD = 1.5   # ... and this many times the row's middle space, where it has three or more
 
 
 def _own_row(words, bars, baseline: float, leading: float) -> str | None:
