@@ -512,20 +512,6 @@ def test_later_bodies_per_set_up(corpus, name):
     # \underbrace's words are the display's, and under achemso-ba the programme's third row and the multline's first
     # line are read: 96.8 % under both; left: \cfrac two levels deep, which prints as a \frac over a \dfrac and is
     # read so (the judge keeps \underset{...}{\max}, served as \max_{...}, which prints the same))
-    # the fifty-fifth body (body-bc.tex, a chapter on smoothing demand (simple exponential smoothing, Brown's, Holt's
-    # and Holt-Winters' methods, forecast errors and safety stock over a lead time) and one on ARIMA models with the
-    # backshift operator, Croston's method for intermittent demand, accuracy measures and quantile regression with the
-    # pinball loss, for a supplier of flour, yeast and baking trays to bakeries; tufte-bc, and onehalf-bc, KOMA's
-    # scrreprt at 11pt under pdfLaTeX with Palatino (newpxtext, newpxmath), setspace's \onehalfspacing, equations
-    # numbered within section, (2.1.3)): 91.8 % and 98.4 % exact, mean similarity 0.960 and 0.999 when first
-    # measured, nothing empty; under both Brown's forecast writes its primes after a subscript (\ell_{t}'), which
-    # prints as the reader's \ell'_{t} (judge-only, 1.5 and 1.1.5, onehalf-bc's only inexact formula); under the
-    # class one number missing, the side note's random-sum variance (1.22, \operatorname{Var}\Bigl[ \sum ... \Bigr]
-    # ..., 30 pt wider than the margin), not served at all, so the strict missing check fails for tufte-bc; the
-    # gather's second row (\sigma_{L} = \sqrt{...} = \sigma \sqrt{L} \quad \text{if the errors are ...}), too wide
-    # for the text column and its number dropped below it, served as "|\quad2" under 1.20 while 1.19 took a stray
-    # "\\ |" row; the example float's alignat, both numbers dropped below their rows by the "(tonnes)" column, served
-    # its MAE row nowhere and 2.32 as the RMSE row in plain text (2.33 the RMSE row proper)
     # the fifty-fourth body (body-bb.tex, a chapter on tabular reinforcement learning (TD(0), Q-learning, SARSA and
     # expected SARSA, epsilon-greedy, Boltzmann and UCB exploration, Robbins-Monro step sizes, eligibility traces) and
     # one on function approximation (linear features and the semi-gradient, the TD fixed point, LSTD, deep Q-networks
@@ -544,6 +530,26 @@ def test_later_bodies_per_set_up(corpus, name):
     # served together under b (1.23b, 2.23b), the example float's alignat rows run together with the paragraph's line
     # above (1.27, 1.28) and with the bmatrices scattered (2.29), the importance weight served as \beta alone (2.21)
     # and the fitted Q programme's superscript (k) read into a \substack under the \sum (2.25)
+    # (since: a number on the left a tag's separation before maths opening with a relation, one in a block's column of
+    # numbers on the left whatever its row, one missed on a second look and one raised over its row in a table's cell
+    # are read, and continued fractions need three levels again: 91.5 % and 84.7 %, nothing missing)
+    # the fifty-fifth body (body-bc.tex, a chapter on smoothing demand (simple exponential smoothing, Brown's, Holt's
+    # and Holt-Winters' methods, forecast errors and safety stock over a lead time) and one on ARIMA models with the
+    # backshift operator, Croston's method for intermittent demand, accuracy measures and quantile regression with the
+    # pinball loss, for a supplier of flour, yeast and baking trays to bakeries; tufte-bc, and onehalf-bc, KOMA's
+    # scrreprt at 11pt under pdfLaTeX with Palatino (newpxtext, newpxmath), setspace's \onehalfspacing, equations
+    # numbered within section, (2.1.3)): 91.8 % and 98.4 % exact, mean similarity 0.960 and 0.999 when first
+    # measured, nothing empty; under both Brown's forecast writes its primes after a subscript (\ell_{t}'), which
+    # prints as the reader's \ell'_{t} (judge-only, 1.5 and 1.1.5, onehalf-bc's only inexact formula); under the
+    # class one number missing, the side note's random-sum variance (1.22, \operatorname{Var}\Bigl[ \sum ... \Bigr]
+    # ..., 30 pt wider than the margin), not served at all, so the strict missing check fails for tufte-bc; the
+    # gather's second row (\sigma_{L} = \sqrt{...} = \sigma \sqrt{L} \quad \text{if the errors are ...}), too wide
+    # for the text column and its number dropped below it, served as "|\quad2" under 1.20 while 1.19 took a stray
+    # "\\ |" row; the example float's alignat, both numbers dropped below their rows by the "(tonnes)" column, served
+    # its MAE row nowhere and 2.32 as the RMSE row in plain text (2.33 the RMSE row proper)
+    # (since: the side note's display, its number dropped below a display set flush left past the measure, is read:
+    # 93.4 % and 98.4 %, nothing missing; left: the gather row with a tall root over a display sum and a \text clause,
+    # and the example float's alignat with a "(tonnes)" column)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -580,8 +586,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name in FIFTY_FIRST_BODY else \
         (0.98, 0.995) if name in FIFTY_SECOND_BODY else \
         (0.96, 0.99) if name == "tufte-ba" else (0.95, 0.99) if name == "achemso-ba" else \
-        (0.89, 0.98) if name == "tufte-bb" else (0.15, 0.22) if name == "memoir-bb" else \
-        (0.91, 0.96) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
+        (0.91, 0.985) if name == "tufte-bb" else (0.84, 0.945) if name == "memoir-bb" else \
+        (0.93, 0.97) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
@@ -1393,3 +1399,19 @@ def test_aligned_programmes_cell_displays_double_spacing_and_glyph_names(corpus)
     assert ba["1.25"].startswith(r"b'(\operatorname{quiet}) \approx 0.171,"), ba["1.25"]
     assert r"\{\underbrace{\operatorname{EVSI}-c_{z}}_{\operatorname{survey}}, 0\}" in ba["2.22"], ba["2.22"]
     assert achemso["12"].endswith(r"\\ \mathbf{1}^{\top}\mathbf{b} & = 1, \quad\mathbf{b} \geq \mathbf{0}.\end{aligned}"), achemso["12"]
+
+
+def test_numbers_on_the_left_beside_flush_left_displays_and_a_side_notes_overfull_display(corpus):
+    """The fifty-fourth and fifty-fifth bodies' constructs: under leqno with fleqn (memoir) a number at
+    the left margin stands less than an em before its display, which opens with maths and a relation
+    (43 of 59 numbers had been missed); a row whose first word is a bold vector in the text face is
+    numbered by its place in the block's column of numbers; a number raised over its row in a
+    table's cell; a side note's display set flush left past its measure, its number dropped below it
+    (a name, \\operatorname{Var}, set against its bracket opens no sentence)."""
+    memoir, tufte, multicol = _formulas(corpus["memoir-bb"]), _formulas(corpus["tufte-bc"]), _formulas(corpus["multicol-s"])
+    assert memoir["1.2"] == r"G_{t} = \sum_{k = 0}^{\infty}\gamma^{k}r_{t+k+1} = r_{t+1}+\gamma G_{t+1}.", memoir["1.2"]
+    assert memoir["2.8"] == r"\mathbf{w}_{\operatorname{TD}} = \mathbf{A}^{-1}\mathbf{b}.", memoir["2.8"]
+    assert memoir["1.20"].startswith(r"\alpha_{n} = \alpha_{0}\frac{1+\frac{c}{\alpha_{0}}\frac{n}{N_{0}}}"), memoir["1.20"]
+    assert memoir["1.25"].startswith(r"Q(s, a) \leftarrow Q(s, a)+\alpha("), memoir["1.25"]
+    assert tufte["1.22"].startswith(r"\operatorname{Var}[\sum_{h = 1}^{L}D_{h}] = \mathbb{E}[L]"), tufte["1.22"]
+    assert multicol["42"] == r"S = \mu(T+L)+z\sigma\sqrt{T+L}", multicol["42"]
