@@ -1329,8 +1329,9 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                         and abs(n.top - l.top) < LABEL_ROW_REACH
                         and not ends_with_equation_number(n, layout)]
                 content = "\n".join(n.text for n in near)
+            # (not read as a display: its text, which is its plain reading too)
             out.append(Item(l.top, "entity", entity=FoundEntity("formula", number, None, content or f"({number})",
-                                                              context=context)))
+                                                              context=context, extra={"text": content or f"({number})"})))
     return out
 
 
