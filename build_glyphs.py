@@ -604,7 +604,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data:
         return {}, {}
     objects: dict[int, bytes] = {}
-    streams: dict[int, bytes] = {}        # object number -> its stream's bytes, still encoded
+    streams: dict[int, tuple[int, int]] = {}   # object number -> where its stream's bytes lie in the file
     heads = list(_OBJECT_HEAD.finditer(data))
     for k, m in enumerate(heads):
         end = heads[k + 1].start() if k + 1 < len(heads) else len(data)
@@ -613,7 +613,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         head = body[:stream.start()] if stream else body
         objects[int(m.group(1))] = head
         if stream:
-            streams[int(m.group(1))] = body[stream.end():]
+            streams[int(m.group(1))] = (m.end() + stream.end(), end)   # (sliced only when read: a ToUnicode map)
         if stream and b"/ObjStm" in head and b"/FlateDecode" in head:
             try:
                 packed = zlib.decompressobj().decompress(body[stream.end():], 50_000_000)
@@ -653,8 +653,9 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         out.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else "", []).append(names)
         to_unicode = _TO_UNICODE_REF.search(text)
         if base and to_unicode and int(to_unicode.group(1)) in streams:
+            start, stop = streams[int(to_unicode.group(1))]
             repair = _name_repairs(names, _advances(text, objects), objects.get(int(to_unicode.group(1)), b""),
-                                   streams[int(to_unicode.group(1))])
+                                   data[start:stop])
             # (PDFium names a font without its subset's prefix: the dictionaries of one name pool their
             # candidates)
             key = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1"))
@@ -1149,7 +1150,7 @@ class _Raw:
                                 ctypes.POINTER(ctypes.c_float))
         self.glyph_width = fn("FPDFFont_GetGlyphWidth", I, P, ctypes.c_uint, ctypes.c_float,
                               ctypes.POINTER(ctypes.c_float))
-        self.outline_boxes: dict[tuple[int, int], tuple[float, float, float, float] | None] = {}
+        self.outline_boxes: dict[tuple[int, int], tuple[float, tuple[float, float, float, float]] | None] = {}
 
     def font(self, textobj: int) -> Font:
         handle = self.object_font(textobj)

@@ -24,7 +24,7 @@ from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_m
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
-                         inside, left_tag_before_maths, prose_pair)
+                         RELATIONS, inside, left_tag_before_maths, prose_pair)
 
 
 # --------------------------------------------------------------------------- items
@@ -1370,7 +1370,6 @@ DISPLAY_MAX_LINES = 12   # lines: a display (an align, a system) is shorter than
 DISPLAY_INDENT_PT = 12   # pt: a display line starts further into the column than a paragraph's indent
 MATHS_SHARE = 0.4        # a line of a display: at least this share of its words is maths
 MOSTLY_MATHS = 0.6       # ... and a line as wide as the column: at least this share
-RELATIONS = "=≤≥<>∝∼≈≡"  # a relation makes a full-width line of words a display
 
 
 def display_lines(items: list[Item], idx: int, layout: Layout) -> list[Line]:

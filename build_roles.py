@@ -59,7 +59,8 @@ NEARLY_ALL_MATHS = 0.9          # of a line's words: maths but for an accent or 
 LIST_LABEL_INDENT = 4           # em: a list indents its lines (and a left label inside it) at most this far
 LEFT_LABEL_MATHS_GAP = 0.8      # em: ... or this far before a line of maths only (far wider than a word space)
 LEFT_FLUSH_MATHS = 0.75         # of a line's words after a left number at the least tag separation: maths
-LEFT_FLUSH_RELATIONS = "=≤≥<>≈∼∝≡←→"
+RELATIONS = "=≤≥<>∝∼≈≡"          # a relation makes a full-width line of words a display
+LEFT_FLUSH_RELATIONS = RELATIONS + "←→"   # ... and an update's arrow a row numbered on the left
 LEFT_FLUSH_OPENING = 4          # words: ... or whose relation comes this soon, every word up to it maths
 REFERENCE_LEAD_GAP = 12         # pt: "see (5.3)": a reference follows its lead word at a word space, not a gap
 WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
