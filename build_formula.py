@@ -3532,7 +3532,8 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
                 level[number] = k
         for number, baseline in labels:
             k = level.get(number)
-            pair = _centred_pair(rows, bases, baseline, size, set(level.values())) if k is None else None
+            dropped = [other for name, other in labels if name != number and name not in level]
+            pair = _centred_pair(rows, bases, baseline, size, set(level.values()), dropped) if k is None else None
             if pair is not None:
                 # a number centred between two rows that no number stands level with, which start at
                 # one x: the rows of a block (an aligned programme, "maximize … / subject to …") that
@@ -3569,12 +3570,18 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
 
 
 def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
-                  taken: set[int]) -> int | None:
+                  taken: set[int], dropped: list[float] = ()) -> int | None:
     """The first of two neighbouring rows, neither taken by a number level with it, that start at one
     x and whose baselines a number's stands midway between (within PAIR_CENTRE of the midpoint, and
-    more than LEVEL_ROW from each); None when no two do."""
+    more than LEVEL_ROW from each); None when no two do, or when another number (of `dropped`, the
+    baselines of numbers level with no row) stands dropped below the second row: then each row was
+    too wide for its number, and this one is the first row's."""
     for i in range(len(rows) - 1):
         if i in taken or i + 1 in taken or not bases[i] + size * LEVEL_ROW < baseline < bases[i + 1] - size * LEVEL_ROW:
+            continue
+        foot = max(bases[i + 1], max(n.bottom for n in rows[i + 1]))
+        if any(0 < other - bases[i + 1] and other - foot <= size * DROPPED_LABEL and
+               (i + 2 >= len(rows) or other < bases[i + 2] - size * LEVEL_ROW) for other in dropped):
             continue
         if abs((bases[i] + bases[i + 1]) / 2 - baseline) <= size * PAIR_CENTRE and \
                 _aligned_pair(rows[i], rows[i + 1], size):
