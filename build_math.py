@@ -791,6 +791,10 @@ NORMAL_LEADING = 1.2   # of the body size: TeX's usual line pitch (10pt type on 
 STRETCHED_LEADING = 1.5  # of the body size: a pitch this wide or wider is spacing stretched on purpose
 
 
+PARAGRAPH_EDGE = 0.3    # ems: a paragraph's lines start at the column's left edge and fill it to the right
+PARAGRAPH_PITCH = 0.15  # ems: ... and stand one leading apart
+
+
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
                   bars=(), leading: float = 0.0) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
@@ -820,6 +824,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
+        if continues_paragraph(k):
+            return False      # a paragraph's last line, all inline maths ("the visit count $n_t(s, a)$:")
         if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
                 or block_row(k) or continued_row(k) or script_note(k):
             return True
@@ -835,6 +841,17 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False
         last, first = lines[k - 1].words[-1].text, lines[k].words[0].text
         return bool(_BROKEN_WORD.search(last)) and first[:1].islower() and first[:1].isalpha() and prose(k - 1)
+
+    def continues_paragraph(k: int) -> bool:
+        """A line one leading below a prose line that runs to the column's right edge, starting at its
+        left edge: the paragraph goes on, however mathematical its words.  TeX sets a display at least
+        \\abovedisplayskip further down than that (the short skip only after a line that stops short)."""
+        if k == 0 or not lines[k].words or not lines[k - 1].words or lines[k - 1].page != lines[k].page:
+            return False
+        above, line = lines[k - 1], lines[k]
+        pitch = leading or body * NORMAL_LEADING
+        return abs(line.x0 - left) <= body * PARAGRAPH_EDGE and above.x1 >= right - body * PARAGRAPH_EDGE and \
+            abs(line.baseline - above.baseline - pitch) <= body * PARAGRAPH_PITCH and prose(k - 1)
 
     def enclosed(k: int) -> bool:
         """A line whose ink lies within the height of a tall glyph of the block (a matrix's
@@ -1040,6 +1057,27 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     # pitch below the row (the book's leading)
     alone = len(anchor.words) == 1 and label_of is not None and label_of(anchor) is not None
     first_gap = max(gap, leading) if alone else gap
+    for m in range(max(0, at - DISPLAY_REACH), min(len(lines), at + DISPLAY_REACH + 1)):
+        # a number on the right that amsmath dropped: the line just above it, which runs on past where
+        # the number starts, is the row that left it no room, however many words its \text clause has
+        # (and so for the other numbers near: a gather's next row may be the one)
+        number = lines[m]
+        if len(number.words) != 1 or label_of is None or number.page != anchor.page or \
+                number.x0 <= (left + right) / 2 or label_of(number) is None:
+            continue
+        # (the row's pieces, a radical's foot below its baseline, are lines of their own: the row reaches
+        # as low as the lowest of the lines from it down to the number; the nearest line that runs past
+        # the number is the one)
+        number_top, lowest = ink_extent(number)[0], float("-inf")
+        for k in range(m - 1, max(-1, m - DISPLAY_REACH), -1):
+            line = lines[k]
+            if line.page != anchor.page or label_of(line) is not None:
+                break
+            lowest = max(lowest, ink_extent(line)[1])
+            if line.x0 < number.x0 - body and line.x1 > number.x0:
+                if number_top - max(gap, leading) <= lowest <= number_top + 0.5:
+                    prose_of[k] = False
+                break
     j = at - 1
     while j >= 0 and fits(j) and top - reach(j) < (first_gap if j == at - 1 else gap) and beside(j):
         block.insert(0, j)
