@@ -1066,15 +1066,19 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                 number.x0 <= (left + right) / 2 or label_of(number) is None:
             continue
         # (the row's pieces, a radical's foot below its baseline, are lines of their own: the row reaches
-        # as low as the lowest of the lines from it down to the number; the nearest line that runs past
-        # the number is the one)
-        number_top, lowest = ink_extent(number)[0], float("-inf")
+        # as low as the lowest of the lines under it that its ink overlaps; the nearest line that runs
+        # past the number is the one)
+        number_top = ink_extent(number)[0]
         for k in range(m - 1, max(-1, m - DISPLAY_REACH), -1):
             line = lines[k]
             if line.page != anchor.page or label_of(line) is not None:
                 break
-            lowest = max(lowest, ink_extent(line)[1])
             if line.x0 < number.x0 - body and line.x1 > number.x0:
+                row_top, lowest = ink_extent(line)
+                for piece in lines[k + 1:m]:
+                    piece_top, piece_bottom = ink_extent(piece)
+                    if piece_top < lowest:
+                        lowest = max(lowest, piece_bottom)
                 if number_top - max(gap, leading) <= lowest <= number_top + 0.5:
                     prose_of[k] = False
                 break
