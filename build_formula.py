@@ -1826,10 +1826,12 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             taken = [n for line in lines for n in line]
             edge = _box(lines[-1])[3]
             seed = [n for n in pool if n not in taken and near_x(n) and edge - 0.5 <= n.top <= edge + text * 0.4
-                    and not _hangs_on(n, nodes, op) and not _over_operator(n, nodes, op, text)]
+                    and not _hangs_on(n, nodes, op, rules) and not _over_operator(n, nodes, op, text)]
             line = _grow_limit(seed, [n for n in pool if n not in taken])
+            # (a line that goes on from a neighbour's script is that script: the next row's y_{i}^{(k)})
             if not line or not _centred_on(line, op) \
-                    or any(n.top < edge - 0.5 for n in line):
+                    or any(n.top < edge - 0.5 for n in line) \
+                    or any(_hangs_on(n, [m for m in nodes if m not in line], op, rules) for n in line):
                 break
             lines.append(line)
         below = [n for line in lines for n in line]
@@ -1891,13 +1893,13 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
     """The glyphs under and over an operator that are its limits, grown from those next to it; and
     the groups as grown, before those not centred on it were let go."""
     below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
-             and not _hangs_on(n, nodes, op) and not _rule_between(rules, op, n)]
+             and not _hangs_on(n, nodes, op, rules) and not _rule_between(rules, op, n)]
     # (nor what stands nearer another operator's foot than this one's head: an align's rows set an
     # integral's lower limit, or a lim's, just over the upper limit of the next row's)
     feet = [(o, o.bottom if o.kind == "sym" else o.base + o.size * 0.3) for o in nodes
             if o is not op and o.role == "op" and o.kind in ("sym", "word")]
     above = [n for n in pool if near_x(n) and top - ref * 0.75 <= n.bottom <= top + op.size * 0.12
-             and not _hangs_on(n, nodes, op) and not _rule_between(rules, n, op)
+             and not _hangs_on(n, nodes, op, rules) and not _rule_between(rules, n, op)
              and not any(foot < bottom and o.x0 - 1 <= n.cx <= o.x1 + 1 and n.top - foot < top - n.bottom
                          for o, foot in feet)]
     below = _recentred(_grow_limit(below, pool), op, pool)
@@ -1908,7 +1910,7 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
     # operator of the row below), not a limit; limits are centred on the operator
     grown = []
     for group in (below, above):
-        if any(_hangs_on(n, [m for m in nodes if m not in group], op) for n in group):
+        if any(_hangs_on(n, [m for m in nodes if m not in group], op, rules) for n in group):
             group = []
         grown.append(group)
     kept = [group if group and _centred_on(group, op) else [] for group in grown]
@@ -2031,15 +2033,35 @@ def _hangs_from_rule(n: Node, rules, clearance: float) -> bool:
 HUGGED_RULE = 0.5   # a part nearer its bar than half its clearance over the operator below is the bar's
 
 
-def _hangs_on(n: Node, nodes: list[Node], op: Node) -> bool:
+def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> bool:
     """Whether a small glyph is the script of a larger one just before it (its subscript hanging
-    over an operator in the row below, its superscript under one in the row above)."""
+    over an operator in the row below, its superscript under one in the row above).  A glyph of a
+    fraction's numerator or denominator takes no script past the end of the fraction's bar: TeX
+    sets both parts within the bar (\frac{1}{1-\gamma}\min_{w}: the limit's w starts right after γ)."""
     for m in nodes:
         # an opening delimiter takes no scripts: a limit starting just right of a tall bracket
         # (\Big[\sum_{k=1}) is the operator's
         if m is n or m is op or m.size < n.size * 1.15 or m.role == "open":
             continue
-        if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3:
+        # (a superscript on a short letter may stand wholly over it, y^{(k)}: raised by a script's shift)
+        if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and \
+                (m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3 or 0 < m.base - n.base <= m.size * 0.7) \
+                and not _barred_from(m, n, rules, nodes):
+            return True
+    return False
+
+
+def _barred_from(m: Node, n: Node, rules: list[tuple], nodes: list[Node]) -> bool:
+    """Whether `m` is a fraction's part, on one side of a bar within an em of it that ends before `n`
+    starts, the bar having glyphs on its other side too (a bar over a letter alone is an overline)."""
+    for r in rules:
+        if not r[0] - 0.5 <= m.cx <= r[2] + 0.5 or n.x0 < r[2] - 0.5:
+            continue
+        above = 0 <= m.top - r[3] < m.size and any(
+            o is not m and r[0] - 0.5 <= o.cx <= r[2] + 0.5 and 0 <= r[1] - o.bottom < m.size for o in nodes)
+        below = 0 <= r[1] - m.bottom < m.size and any(
+            o is not m and r[0] - 0.5 <= o.cx <= r[2] + 0.5 and 0 <= o.top - r[3] < m.size for o in nodes)
+        if above or below:
             return True
     return False
 
@@ -2610,7 +2632,15 @@ def _script_base(n: Node, bases: list[Node], size: float) -> Node | None:
     starts where that glyph's ink ends, raised or lowered by a script's shift (a class whose scripts
     are 0.82 of its size, \theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
     return next((b for b in bases if -size * 0.05 <= n.x0 - b.x1 <= size * 0.15
-                 and size * 0.2 <= abs(b.base - n.base) <= size * 0.7), None)
+                 and (size * 0.2 <= abs(b.base - n.base) <= size * 0.7 or _on_tall_close(n, b, size))), None)
+
+
+def _on_tall_close(n: Node, close: Node, size: float) -> bool:
+    """Whether a glyph after a grown closing delimiter is its superscript or subscript: TeX shifts a
+    script on a tall box by the box's height or depth, not by the usual shift, so it stands near the
+    delimiter's top or foot, its baseline within the delimiter's height."""
+    return close.role == "close" and close.height > size * 1.5 and close.top <= n.base <= close.bottom and \
+        abs(n.base - close.base) > size * 0.2
 
 
 def _full(row: list[Node], size: float) -> list[Node]:
