@@ -3588,6 +3588,12 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
                     texts[k] = ""
                     k -= 1
             if k is None:
+                # a number amsmath raised over its row (numbers on the left, where the row left it no
+                # room): the nearest row below it, its baseline within a dropped number's pitch
+                below = [i for i in range(len(rows)) if 0 < bases[i] - baseline <= size * DROPPED_LABEL
+                         and i not in level.values() and i not in carried and texts[i]]
+                k = min(below, key=lambda i: bases[i]) if below else None
+            if k is None:
                 out[number] = ""
                 continue
             out[number] = texts[k]
