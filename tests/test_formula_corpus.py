@@ -80,6 +80,7 @@ FIFTY_SECOND_BODY = ["tufte-az", "thesis-az"]
 FIFTY_THIRD_BODY = ["tufte-ba", "achemso-ba"]
 FIFTY_FOURTH_BODY = ["tufte-bb", "memoir-bb"]
 FIFTY_FIFTH_BODY = ["tufte-bc", "onehalf-bc"]
+FIFTY_SIXTH_BODY = ["tufte-bd", "amsproc-bd"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -87,7 +88,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -119,6 +120,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_THIRD_BODY,
                            *FIFTY_FOURTH_BODY,
                            *FIFTY_FIFTH_BODY,
+                           *FIFTY_SIXTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -176,7 +178,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_SECOND_BODY
                          + FIFTY_THIRD_BODY
                          + FIFTY_FOURTH_BODY
-                         + FIFTY_FIFTH_BODY)
+                         + FIFTY_FIFTH_BODY
+                         + FIFTY_SIXTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -550,6 +553,29 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: the side note's display, its number dropped below a display set flush left past the measure, is read:
     # 93.4 % and 98.4 %, nothing missing; left: the gather row with a tall root over a display sum and a \text clause,
     # and the example float's alignat with a "(tonnes)" column)
+    # the fifty-sixth body (body-bd.tex, a chapter on lot sizing over a planning horizon (the uncapacitated programme,
+    # the zero-inventory property, the Wagner-Whitin recursion in a \boxed display and its shortest path with
+    # \xrightarrow, Silver-Meal, least unit cost and part-period balancing in an align with \intertext and
+    # \shortintertext, the economic production quantity with an evaluation bar, a rotation with \pmod and \bmod, the
+    # capacitated problem in a flalign, the facility location model, (l, S) inequalities under \substack sums) and one
+    # on Lagrangian relaxation with subgradient steps, bills of materials, MRP netting and echelon costs, (s, S)
+    # policies with K-convexity, dcases and renewal masses, periodic review under \MoveEqLeft and rolling horizons,
+    # for a plant that presses and fires ceramic tiles, weighted toward rarer amsmath constructs (\tag{} and \tag*{},
+    # \notag mid-align, alignat, subequations, multline, \overset, \underset and \stackrel, \mathfrak, \mathscr,
+    # \mathsf, \mathclap); tufte-bd, with mathrsfs, and amsproc-bd, the AMS's proceedings class amsproc at 10pt under
+    # pdfLaTeX in Computer Modern, numbers on the left, equations numbered within section, (2.3)): 93.0 % and 94.7 %
+    # exact, mean similarity 0.997 and 0.997 when first measured, nothing missing or empty, all 57 numbers read
+    # (four more rows carry a \tag and are not scored); under both \vect{0} under a \max, which the judge reads as a
+    # plain 0 (2.4, 5.4), \underset{m \in ...}{\operatorname{arg\,min}} served as \operatorname*{arg\,min}_{m \in
+    # ...}, which prints the same (2.15, 6.6), and dcases served as cases with its brace, which the judge drops from
+    # dcases alone (2.19, 7.4): judge-only all three; under the class the gap's \underline{Z} in a fraction's
+    # denominator served as a bare Z (2.9).  Unseen by the judge, the tagged rows: the \tag*{(the lot size of
+    # Harris)} display served as text with its radicand and its \lim's limit split off, under both, as the EPQ
+    # display's radicand under amsproc-bd; the \stackrel{\text{(planning horizon)}}{\geq} of (PH) and the
+    # \stackrel{\text{def}}{=} of (WW-4) lose their labels to the text.  A first run with the \intertext written
+    # straight after a row's \label, without \\ (which amsmath accepts), had the judge run the two rows around it
+    # together and number the rest of the chapter one behind the page (64.3 % under the class); the body writes \\
+    # before it, as the earlier bodies do
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -588,6 +614,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.96, 0.99) if name == "tufte-ba" else (0.95, 0.99) if name == "achemso-ba" else \
         (0.91, 0.985) if name == "tufte-bb" else (0.84, 0.945) if name == "memoir-bb" else \
         (0.93, 0.97) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
+        (0.92, 0.995) if name == "tufte-bd" else (0.94, 0.995) if name == "amsproc-bd" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
