@@ -554,27 +554,27 @@ def test_later_bodies_per_set_up(corpus, name):
     # 93.4 % and 98.4 %, nothing missing; left: the gather row with a tall root over a display sum and a \text clause,
     # and the example float's alignat with a "(tonnes)" column)
     # the fifty-seventh body (body-be.tex, a chapter on protecting capacity for late demand (the newsvendor with a
-    # price, Littlewood's rule, expected marginal seat revenue, bid prices from a network's linear programme) and one
-    # on pricing over time and customer choice (dynamic pricing as an MDP, the fluid limit, the multinomial logit, its
-    # fitting, the choice-based programme), for a ferry company selling car-deck places and cabins between three
-    # ports, weighted toward two-dimensional displays: matrices with dots, an augmented matrix and a partitioned basis
-    # in array, vmatrix, \underbrace/\overbrace labels, \sideset, \substack limits, \sqrt[n], evaluation bars, \binom,
-    # delimiters of several sizes; tufte-be, and aomart-be, the Annals of Mathematics' aomart at its 11pt under
-    # pdfLaTeX with its defaults: Computer Modern with yhmath's extensible symbols (yhcmex) and cmtiup's italic,
-    # equations numbered within section on the left, (2.3)): 88.3 % and 75.0 % exact, mean similarity 0.979 and
-    # 0.971 when first measured, nothing missing or empty; under both \underline{A} as a lower limit served as a plain
-    # A (1.4 under both), \sideset{}{'}\sum served with its prime after the limits, \sum_{j = 1}^{n}{}' (1.15, 3.4), the
-    # \left. of an evaluation bar not written (judge-only, 2.9, 6.3), the second \underbrace's label n \times 1 set
-    # beside the first's under the first brace (2.28, 9.1), and the primal and its dual as two aligned side by side
-    # served as their "s.t." rows alone under the class (1.18) and as one aligned of two rows with the two
-    # objectives run together under aomart-be (4.2); under the class also the log-likelihood's \Biggl( and \biggl(
-    # served bare (2.22) and column generation's \operatorname*{arg\,max}_{S \subseteq \mathcal{N}} \Bigl\{ ... \Bigr\}
-    # served as its two limits alone, "S \subseteq \mathcal{N}\quad j \in S" (2.30); under aomart-be the glyphs of
-    # yhcmex, its large delimiters and radicals, are not read: radicals served as \lceil (3.5, 8.6) or, with an
+    # price, Littlewood's rule, expected marginal seat revenue, bid prices from a network's linear programme) and one on
+    # pricing over time and customer choice (dynamic pricing as an MDP, the fluid limit, the multinomial logit, its
+    # fitting, the choice-based programme), for a ferry company selling car-deck places and cabins between three ports,
+    # weighted toward two-dimensional displays: matrices with dots, an augmented matrix and a partitioned basis in
+    # array, vmatrix, \underbrace/\overbrace labels, \sideset, \substack limits, \sqrt[n], evaluation bars, \binom,
+    # delimiters of several sizes; tufte-be, and aomart-be, the Annals of Mathematics' aomart at its 11pt under pdfLaTeX
+    # with its defaults: Computer Modern with yhmath's extensible symbols (yhcmex) and cmtiup's italic, equations
+    # numbered within section on the left, (2.3)): 88.3 % and 75.0 % exact, mean similarity 0.979 and 0.971 when first
+    # measured, nothing missing or empty; under both \underline{A} as a lower limit served as a plain A (1.4 under
+    # both), \sideset{}{'}\sum served with its prime after the limits, \sum_{j = 1}^{n}{}' (1.15, 3.4), the \left. of an
+    # evaluation bar not written (judge-only, 2.9, 6.3), the second \underbrace's label n \times 1 set beside the
+    # first's under the first brace (2.28, 9.1), and the primal and its dual as two aligned side by side served as their
+    # "s.t." rows alone under the class (1.18) and as one aligned of two rows with the two objectives run together under
+    # aomart-be (4.2); under the class also the log-likelihood's outer \Biggl( ... \Biggr) served bare (2.22) and column
+    # generation's \operatorname*{arg\,max}_{S \subseteq \mathcal{N}} \Bigl\{ ... \Bigr\} served as its two limits
+    # alone, "S \subseteq \mathcal{N}\quad j \in S" (2.30); under aomart-be the glyphs yhmath's yhcmex adds to cmex10's,
+    # sizes of delimiters and radicals, are not read as what they draw: radicals served as \lceil (3.5, 8.6) or, with an
     # index, as \dots^{n} (6.6), tall brackets and parentheses as Latin-1 letters (ñ ô, Ç å, Å ã, Ñ é, á ë, and one
-    # \Downarrow), which also split a matrix beside its prefix into an aligned of rows (4.4 the augmented matrix,
-    # 4.5 the partitioned basis, 4.7 a bmatrix under \det, 6.5 \binom, 7.7 the Jacobian's pmatrix, 8.1 and 8.2
-    # the log-likelihood's sized and \left ... \right parentheses)
+    # \Downarrow), which also split a matrix beside its prefix into an aligned of rows (4.4 the augmented matrix, 4.5
+    # the partitioned basis, 4.7 a bmatrix under \det, 6.5 \binom, 7.7 the Jacobian's pmatrix, 8.1 and 8.2 the
+    # log-likelihood's sized and \left ... \right parentheses)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
