@@ -81,6 +81,7 @@ FIFTY_THIRD_BODY = ["tufte-ba", "achemso-ba"]
 FIFTY_FOURTH_BODY = ["tufte-bb", "memoir-bb"]
 FIFTY_FIFTH_BODY = ["tufte-bc", "onehalf-bc"]
 FIFTY_SIXTH_BODY = ["tufte-bd", "amsproc-bd"]
+FIFTY_SEVENTH_BODY = ["tufte-be", "aomart-be"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -88,7 +89,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -121,6 +122,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_FOURTH_BODY,
                            *FIFTY_FIFTH_BODY,
                            *FIFTY_SIXTH_BODY,
+                           *FIFTY_SEVENTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -179,7 +181,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_THIRD_BODY
                          + FIFTY_FOURTH_BODY
                          + FIFTY_FIFTH_BODY
-                         + FIFTY_SIXTH_BODY)
+                         + FIFTY_SIXTH_BODY
+                         + FIFTY_SEVENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -576,6 +579,28 @@ def test_later_bodies_per_set_up(corpus, name):
     # straight after a row's \label, without \\ (which amsmath accepts), had the judge run the two rows around it
     # together and number the rest of the chapter one behind the page (64.3 % under the class); the body writes \\
     # before it, as the earlier bodies do
+    # the fifty-seventh body (body-be.tex, a chapter on protecting capacity for late demand (the newsvendor with a
+    # price, Littlewood's rule, expected marginal seat revenue, bid prices from a network's linear programme) and one on
+    # pricing over time and customer choice (dynamic pricing as an MDP, the fluid limit, the multinomial logit, its
+    # fitting, the choice-based programme), for a ferry company selling car-deck places and cabins between three ports,
+    # weighted toward two-dimensional displays: matrices with dots, an augmented matrix and a partitioned basis in
+    # array, vmatrix, \underbrace/\overbrace labels, \sideset, \substack limits, \sqrt[n], evaluation bars, \binom,
+    # delimiters of several sizes; tufte-be, and aomart-be, the Annals of Mathematics' aomart at its 11pt under pdfLaTeX
+    # with its defaults: Computer Modern with yhmath's extensible symbols (yhcmex) and cmtiup's italic, equations
+    # numbered within section on the left, (2.3)): 88.3 % and 75.0 % exact, mean similarity 0.979 and 0.971 when first
+    # measured, nothing missing or empty; under both \underline{A} as a lower limit served as a plain A (1.4 under
+    # both), \sideset{}{'}\sum served with its prime after the limits, \sum_{j = 1}^{n}{}' (1.15, 3.4), the \left. of an
+    # evaluation bar not written (judge-only, 2.9, 6.3), the second \underbrace's label n \times 1 set beside the
+    # first's under the first brace (2.28, 9.1), and the primal and its dual as two aligned side by side served as their
+    # "s.t." rows alone under the class (1.18) and as one aligned of two rows with the two objectives run together under
+    # aomart-be (4.2); under the class also the log-likelihood's outer \Biggl( ... \Biggr) served bare (2.22) and column
+    # generation's \operatorname*{arg\,max}_{S \subseteq \mathcal{N}} \Bigl\{ ... \Bigr\} served as its two limits
+    # alone, "S \subseteq \mathcal{N}\quad j \in S" (2.30); under aomart-be the glyphs yhmath's yhcmex adds to cmex10's,
+    # sizes of delimiters and radicals, are not read as what they draw: radicals served as \lceil (3.5, 8.6) or, with an
+    # index, as \dots^{n} (6.6), tall brackets and parentheses as Latin-1 letters (ñ ô, Ç å, Å ã, Ñ é, á ë, and one
+    # \Downarrow), which also split a matrix beside its prefix into an aligned of rows (4.4 the augmented matrix, 4.5
+    # the partitioned basis, 4.7 a bmatrix under \det, 6.5 \binom, 7.7 the Jacobian's pmatrix, 8.1 and 8.2 the
+    # log-likelihood's sized and \left ... \right parentheses)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -615,6 +640,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.91, 0.985) if name == "tufte-bb" else (0.84, 0.945) if name == "memoir-bb" else \
         (0.93, 0.97) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
         (0.92, 0.995) if name == "tufte-bd" else (0.94, 0.995) if name == "amsproc-bd" else \
+        (0.88, 0.975) if name == "tufte-be" else (0.75, 0.97) if name == "aomart-be" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
