@@ -1466,6 +1466,8 @@ def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list
             continue
         if n.size < size * SCRIPT_SIZE and x1 - n.x0 < n.size * SCRIPT_CUT_IN:
             continue      # the body's script, which an OpenType font's cut-in sets a little under the rule's end
+        if n.kind == "sym" and n.role == "op" and n.height > size * 1.5 and n.x0 < x0:
+            continue      # a big operator's ink over its own script's rule (an integral's tail, \int_{\underline{A}})
         if any(n.x0 < end - ROW_OVERLAP and n.x1 > end + ROW_OVERLAP for end in (x0, x1)):
             return []
     return part
@@ -1539,7 +1541,7 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         axis = (top + bottom) / 2
         node = _composite("frac", num + den, axis + size * 0.25, size, rule=rule,
                           num=_row_of(num, [r for r in inner if ny0 - size * OVERLINE_GAP <= r[1] < top]),
-                          den=_row_of(den, [r for r in inner if bottom < r[1] <= dy1 + 1]))
+                          den=_row_of(den, [r for r in inner if bottom < r[1] <= dy1 + size * OVERLINE_GAP]))
         for part in node.parts["num"] + node.parts["den"]:
             if part.kind == "binom":
                 part.parts["small"] = False   # a fraction's parts are set in text style: \binom prints small there
