@@ -601,7 +601,8 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         data = Path(path).read_bytes() if size <= OBJECT_SCAN_LIMIT else b""
     except OSError:
         return {}, {}
-    if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data:
+    if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data \
+            and not any(name in data for name in _CODED_LAYOUTS):
         return {}, {}
     objects: dict[int, bytes] = {}
     streams: dict[int, tuple[int, int]] = {}   # object number -> where its stream's bytes lie in the file
@@ -636,6 +637,17 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         if not _FONT_DICT.search(text):
             continue
         base = _BASE_FONT.search(text)
+        layout = _CODED_LAYOUTS.get(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")).encode()) if base else None
+        to_unicode = _TO_UNICODE_REF.search(text)
+        if layout is not None and to_unicode and int(to_unicode.group(1)) in streams:
+            # a font whose glyph names say nothing (yhmath's extension font names its delimiters as
+            # Latin letters, and its ToUnicode map follows the names): its codes read in its layout
+            start, stop = streams[int(to_unicode.group(1))]
+            pooled = repairs.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")), {})
+            for mapped, candidates in _layout_repairs(layout, _advances(text, objects),
+                                                      objects.get(int(to_unicode.group(1)), b""), data[start:stop]).items():
+                pooled[mapped] = tuple(dict.fromkeys(pooled.get(mapped, ()) + candidates))
+            continue
         ref = _ENCODING_REF.search(text)
         found = _DIFFERENCES.search(objects.get(int(ref.group(1)), b"") if ref else text)
         if not found or not base and not _TYPE3.search(text):
@@ -651,7 +663,6 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
                 code += 1
         # (a Type 3 font has no /BaseFont: its maps are those of the name "", PDFium's name for it)
         out.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else "", []).append(names)
-        to_unicode = _TO_UNICODE_REF.search(text)
         if base and to_unicode and int(to_unicode.group(1)) in streams:
             start, stop = streams[int(to_unicode.group(1))]
             repair = _name_repairs(names, _advances(text, objects), objects.get(int(to_unicode.group(1)), b""),
@@ -718,6 +729,38 @@ def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes
         meant = [n if n and _other_kind(text, n) else text for n in named]
         repair[ord(text)] = tuple((advances.get(code, -1.0), ord(m), code) for code, m in zip(codes, meant))
     return repair
+
+
+def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes
+                    ) -> dict[int, tuple[tuple[float, int, int], ...]]:
+    """pdf_unicode_repairs for a font read through a known layout of its codes: each character the
+    ToUnicode map gives a code of the layout that prints something else -> that code's character."""
+    import zlib
+
+    try:
+        cmap = zlib.decompressobj().decompress(stream, 2_000_000) if b"/FlateDecode" in head else stream
+    except zlib.error:
+        return {}
+    repair: dict[int, tuple[tuple[float, int, int], ...]] = {}
+    for code, text in _cmap_entries(cmap).items():
+        meant = layout.get(code)
+        if meant and len(text) == 1 and text != meant:
+            repair[ord(text)] = repair.get(ord(text), ()) + ((advances.get(code, -1.0), ord(meant), code),)
+    return repair
+
+
+def _sized(*runs: tuple[int, int, str]) -> dict[int, str]:
+    """A layout of codes from runs (first code, how many, the character each prints)."""
+    return {first + k: ch for first, count, ch in runs for k in range(count)}
+
+
+# yhmath's extension font (yrcmex10, embedded as "Yhcmex"): its codes 128-255 hold further sizes of
+# TeX's delimiters, radicals and wide accents (its codes below 128 print from cmex10 itself)
+_CODED_LAYOUTS = {b"Yhcmex": _sized((0x80, 10, "("), (0x8A, 10, ")"), (0x94, 3, "["), (0x97, 3, "]"),
+                                    (0x9A, 3, "⌊"), (0x9D, 3, "⌋"), (0xA0, 3, "⌈"), (0xA3, 3, "⌉"),
+                                    (0xA6, 3, "{"), (0xA9, 3, "}"), (0xAC, 10, "⟨"), (0xB6, 10, "⟩"),
+                                    (0xC0, 4, "/"), (0xC4, 4, "\\"), (0xC8, 10, "√"), (0xD2, 10, "^"),
+                                    (0xDC, 10, "~"))}
 
 
 def _tex_maths_name(name: str) -> bool:
