@@ -650,7 +650,10 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
         return True       # a sentence, however indented ("for any scalar k, provided k ≠ 0." under a display)
     if list_item_opening(line, SENTENCE_OPENING):
         return True       # a list item's first line: its mark (a bullet the maths font may set), then words
-    return (len(words) >= 3 and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
+    # (words of two letters or more: a row of bold vectors set in the text face, "r⊤x" and "c⊤π", gives
+    # letters alone)
+    spelled = any(len(w.text.rstrip(",.;:")) > 1 for w in words)
+    return (len(words) >= 3 and spelled and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
 
 
 def list_item_opening(line, words: int = 1) -> bool:
