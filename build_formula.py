@@ -1228,6 +1228,7 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     gone: set[int] = set()
     used_rules: list[tuple] = []
     made: list[Node] = []
+    spans = [(min(t[0] for t in run), max(t[1] for t in run)) for run in runs]
     for run in runs:
         tips = [t[4] for t in run if isinstance(t[4], Node)]
         x0, x1 = min(t[0] for t in run), max(t[1] for t in run)
@@ -1290,7 +1291,12 @@ def _braces(nodes: list[Node], rules: list[tuple]):
             body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > far and n.cy > far]
             seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
-        note = _grow_limit([n for n in seed if n not in body], [n for n in pool if n.size < text * 0.92 and n not in body])
+        # (a glyph under another brace beside this one is that brace's note: two braces side by side,
+        # \underbrace{A}_{m \times n} \underbrace{P(S)}_{n \times 1}, have notes that nearly touch)
+        theirs = lambda n: not x0 - 1 <= n.cx <= x1 + 1 and any(
+            o0 - 1 <= n.cx <= o1 + 1 for o0, o1 in spans if (o0, o1) != (x0, x1))
+        note = _grow_limit([n for n in seed if n not in body and not theirs(n)],
+                           [n for n in pool if n.size < text * 0.92 and n not in body and not theirs(n)])
         if not body:
             continue
         bx0, bx1, btop, bbottom = _box(body)
