@@ -3568,8 +3568,22 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
             k = min(range(len(rows)), key=lambda i: abs(bases[i] - baseline))
             if abs(bases[k] - baseline) <= size * LEVEL_ROW:
                 level[number] = k
+        # a number standing over the block's first row, level with none, was raised over its row (numbers
+        # on the left, which amsmath sets above a row that leaves no room): the block's other numbers
+        # level with no row are raised too, each over the row below it, never centred nor dropped
+        raised = any(name not in level and baseline < bases[0] - size * LEVEL_ROW for name, baseline in labels)
         for number, baseline in labels:
             k = level.get(number)
+            if k is None and raised:
+                below = [i for i in range(len(rows)) if bases[i] - baseline > size * LEVEL_ROW
+                         and i not in level.values() and i not in carried and texts[i]]
+                k = min(below, key=lambda i: bases[i]) if below else None
+                if k is None:
+                    out[number] = ""
+                    continue
+                out[number] = texts[k]
+                carried.setdefault(k, number)
+                continue
             dropped = [other for name, other in labels if name != number and name not in level]
             pair = _centred_pair(rows, bases, baseline, size, set(level.values()), dropped) if k is None else None
             if pair is not None:
