@@ -1095,7 +1095,11 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j -= 1
     j = at + 1
-    while j < len(lines) and fits(j) and ink_extent(lines[j])[0] - bottom < gap and beside(j):
+    # (a number alone on the left may be one amsmath raised over a row that left it no room: a line's
+    # pitch above the row)
+    raised_gap = max(gap, leading) if alone and anchor.x1 < (left + right) / 2 else gap
+    while j < len(lines) and fits(j) and ink_extent(lines[j])[0] - bottom < (raised_gap if j == at + 1 else gap) \
+            and beside(j):
         block.append(j)
         spans.extend(tall(j))
         bottom = max(bottom, ink_extent(lines[j])[1])
