@@ -609,28 +609,28 @@ def test_later_bodies_per_set_up(corpus, name):
     # quantity leadership) and one on contracts, bargaining and hidden information (the newsvendor chain, buy-back and
     # revenue-sharing contracts, Nash bargaining and Rubinstein's shares, screening with two types and a continuum,
     # Bayes' rule and a signalling game), for an olive oil mill selling through grocery chains, weighted toward the ways
-    # other authors write displays and their numbers: seven plain-TeX $$ ... \eqno(\theequation) $$ and \leqno
-    # displays numbered by hand after \addtocounter{equation}{1} (not scored: the judge numbers environments only, and
-    # steps its counter with the \addtocounter, so that its numbers and the page's agree), two equation* rows tagged
-    # (1.16') and (1.16''), \[ ... \] and displaymath between numbered displays, a display right after a section
-    # heading, two numbered displays with nothing between, inline \frac, \sum and \binom next to displays; tufte-bg,
-    # and sansmath-bg, the standard book class at 12pt under pdfLaTeX set wholly in Computer Modern Sans with
-    # sansmathfonts' Type 1 sans-serif maths fonts (cmssmi, cmsssy, cmssex, cmsmf, ssmsb), equations numbered by
-    # chapter): 94.9 % and 6.8 % exact, mean similarity 0.992 and 0.850 when first measured, nothing missing or empty,
-    # all 59 scored numbers and the seven hand-numbered ones read; under the class the inline fraction on the line
-    # above (1.16), set alone on its line with the word "gives", taken into the display as an aligned's first row,
-    # the payoff table as an array with a column rule and an \hline beside a bmatrix of pairs served as an aligned
-    # of rows with the table's rule and \hline dropped and its last row after the bmatrix (1.20), and
-    # \int_{\underline{t}}^{t} served as \int_{t}^{t} (2.28); under sansmath-bg the fonts are not read as what they
-    # draw: cmssmi's Greek letters, comma and full stop read at their codes as a text font's (\pi as \imath, \alpha
-    # as a cedilla, \beta as an ogonek, \lambda as an en dash, \theta as a low quote, \delta as a guillemet,
-    # \nu as a zero-width non-joiner, \phi as "ffi", \rho as \jmath, \psi dropped, \partial as @, "," as ";" and
-    # "." as a trailing ":"), cmssex's big operators and delimiters as letters and other symbols (\sum as X, \prod
-    # as Y, \int as Z, \bigl( as \coprod, \Bigl( as quotes, \Bigl\{ ... \Bigr\} as n ... o, a bmatrix's brackets as
-    # \lceil and -, a cases brace as 8 < :, an \underbrace's pieces), and the sans operator names and bold letters
-    # (max, arg max, lim, Pr, d, \mathbf) served as \mathsf; four formulas read exactly (1.6, 2.20-2.22).  Unseen by
-    # the judge: the tagged rows (1.16') and (1.16'') served as one unnumbered aligned in the paragraph's text with
-    # their tags as "\quad(1.16')" in the rows
+    # other authors write displays and their numbers: seven plain-TeX $$ ... \eqno(\theequation) $$ and \leqno displays
+    # numbered by hand after \addtocounter{equation}{1} (not scored: the judge numbers environments only, and steps its
+    # counter with the \addtocounter, so that its numbers and the page's agree), two equation* rows tagged (1.16') and
+    # (1.16''), \[ ... \] and displaymath between numbered displays, a display right after a section heading, two
+    # numbered displays with nothing between, inline \frac, \sum and \binom next to displays; tufte-bg, and sansmath-bg,
+    # the standard book class at 12pt under pdfLaTeX set wholly in Computer Modern Sans with sansmathfonts' Type 1
+    # sans-serif maths fonts (cmssmi, cmsssy, cmssex, cmsmf, ssmsb), equations numbered by chapter): 94.9 % and 6.8 %
+    # exact, mean similarity 0.992 and 0.850 when first measured, nothing missing or empty, all 59 scored numbers and
+    # the seven hand-numbered ones read; under the class the inline fraction on the line above (1.16), set alone on its
+    # line with the word "gives", taken into the display as an aligned's first row, the payoff table as an array with a
+    # column rule and an \hline beside a bmatrix of pairs served as an aligned of rows with the table's rule and \hline
+    # dropped and its last row after the bmatrix (1.20), and \int_{\underline{t}}^{t} served as \int_{t}^{t} (2.28);
+    # under sansmath-bg the fonts, whose letters' and large symbols' glyphs are named as the T1 text encoding names its
+    # codes (and the ToUnicode maps with them), are not read as what they draw: cmssmi's Greek letters, comma and full
+    # stop read at their codes as a text font's (\pi as \imath, \alpha as a cedilla, \beta as an ogonek, \lambda as an
+    # en dash, \theta as a low quote, \delta as a guillemet, \nu as a zero-width non-joiner, \phi as "ffi", \rho as
+    # \jmath, \psi dropped, \partial as @, "," as ";" and "." as a trailing ":"), cmssex's big operators and delimiters
+    # as letters and other symbols (\sum as X, \prod as Y, \int as Z, \bigl( as \coprod, \Bigl( as quotes, \Bigl\{ ...
+    # \Bigr\} as n ... o, a bmatrix's brackets as \lceil and -, a cases brace as 8 < :, an \underbrace's pieces), and
+    # the sans operator names and bold letters (max, arg max, lim, Pr, d, \mathbf) served as \mathsf; four formulas read
+    # exactly (1.6, 2.20-2.22).  Unseen by the judge: the tagged rows (1.16') and (1.16'') served as one unnumbered
+    # aligned in the paragraph's text with their tags as "\quad(1.16')" in the rows
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
