@@ -82,6 +82,7 @@ FIFTY_FOURTH_BODY = ["tufte-bb", "memoir-bb"]
 FIFTY_FIFTH_BODY = ["tufte-bc", "onehalf-bc"]
 FIFTY_SIXTH_BODY = ["tufte-bd", "amsproc-bd"]
 FIFTY_SEVENTH_BODY = ["tufte-be", "aomart-be"]
+FIFTY_NINTH_BODY = ["tufte-bg", "sansmath-bg"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -89,7 +90,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bg": 59}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -123,6 +124,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_FIFTH_BODY,
                            *FIFTY_SIXTH_BODY,
                            *FIFTY_SEVENTH_BODY,
+                           *FIFTY_NINTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -182,7 +184,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_FOURTH_BODY
                          + FIFTY_FIFTH_BODY
                          + FIFTY_SIXTH_BODY
-                         + FIFTY_SEVENTH_BODY)
+                         + FIFTY_SEVENTH_BODY
+                         + FIFTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -601,6 +604,33 @@ def test_later_bodies_per_set_up(corpus, name):
     # \Downarrow), which also split a matrix beside its prefix into an aligned of rows (4.4 the augmented matrix, 4.5
     # the partitioned basis, 4.7 a bmatrix under \det, 6.5 \binom, 7.7 the Jacobian's pmatrix, 8.1 and 8.2 the
     # log-likelihood's sized and \left ... \right parentheses)
+    # the fifty-ninth body (body-bg.tex, a chapter on prices along a chain (the Stackelberg wholesale price game, double
+    # marginalisation and a two-part tariff, Cournot and Bertrand competition between chains with payoff tables,
+    # quantity leadership) and one on contracts, bargaining and hidden information (the newsvendor chain, buy-back and
+    # revenue-sharing contracts, Nash bargaining and Rubinstein's shares, screening with two types and a continuum,
+    # Bayes' rule and a signalling game), for an olive oil mill selling through grocery chains, weighted toward the ways
+    # other authors write displays and their numbers: seven plain-TeX $$ ... \eqno(\theequation) $$ and \leqno displays
+    # numbered by hand after \addtocounter{equation}{1} (not scored: the judge numbers environments only, and steps its
+    # counter with the \addtocounter, so that its numbers and the page's agree), two equation* rows tagged (1.16') and
+    # (1.16''), \[ ... \] and displaymath between numbered displays, a display right after a section heading, two
+    # numbered displays with nothing between, inline \frac, \sum and \binom next to displays; tufte-bg, and sansmath-bg,
+    # the standard book class at 12pt under pdfLaTeX set wholly in Computer Modern Sans with sansmathfonts' Type 1
+    # sans-serif maths fonts (cmssmi, cmsssy, cmssex, cmsmf, ssmsb), equations numbered by chapter): 94.9 % and 6.8 %
+    # exact, mean similarity 0.992 and 0.850 when first measured, nothing missing or empty, all 59 scored numbers and
+    # the seven hand-numbered ones read; under the class the inline fraction on the line above (1.16), set alone on its
+    # line with the word "gives", taken into the display as an aligned's first row, the payoff table as an array with a
+    # column rule and an \hline beside a bmatrix of pairs served as an aligned of rows with the table's rule and \hline
+    # dropped and its last row after the bmatrix (1.20), and \int_{\underline{t}}^{t} served as \int_{t}^{t} (2.28);
+    # under sansmath-bg the fonts, whose letters' and large symbols' glyphs are named as the T1 text encoding names its
+    # codes (and the ToUnicode maps with them), are not read as what they draw: cmssmi's Greek letters, comma and full
+    # stop read at their codes as a text font's (\pi as \imath, \alpha as a cedilla, \beta as an ogonek, \lambda as an
+    # en dash, \theta as a low quote, \delta as a guillemet, \nu as a zero-width non-joiner, \phi as "ffi", \rho as
+    # \jmath, \psi dropped, \partial as @, "," as ";" and "." as a trailing ":"), cmssex's big operators and delimiters
+    # as letters and other symbols (\sum as X, \prod as Y, \int as Z, \bigl( as \coprod, \Bigl( as quotes, \Bigl\{ ...
+    # \Bigr\} as n ... o, a bmatrix's brackets as \lceil and -, a cases brace as 8 < :, an \underbrace's pieces), and
+    # the sans operator names and bold letters (max, arg max, lim, Pr, d, \mathbf) served as \mathsf; four formulas read
+    # exactly (1.6, 2.20-2.22).  Unseen by the judge: the tagged rows (1.16') and (1.16'') served as one unnumbered
+    # aligned in the paragraph's text with their tags as "\quad(1.16')" in the rows
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -641,6 +671,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.93, 0.97) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
         (0.92, 0.995) if name == "tufte-bd" else (0.94, 0.995) if name == "amsproc-bd" else \
         (0.88, 0.975) if name == "tufte-be" else (0.75, 0.97) if name == "aomart-be" else \
+        (0.94, 0.99) if name == "tufte-bg" else (0.06, 0.85) if name == "sansmath-bg" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
