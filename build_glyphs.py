@@ -602,7 +602,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
     except OSError:
         return {}, {}
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data \
-            and not any(name in data for name in _CODED_LAYOUTS):
+            and not _CODED_NAME.search(data):
         return {}, {}
     objects: dict[int, bytes] = {}
     streams: dict[int, tuple[int, int]] = {}   # object number -> where its stream's bytes lie in the file
@@ -637,7 +637,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         if not _FONT_DICT.search(text):
             continue
         base = _BASE_FONT.search(text)
-        layout = _CODED_LAYOUTS.get(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")).encode()) if base else None
+        layout = _coded_layout(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1"))) if base else None
         to_unicode = _TO_UNICODE_REF.search(text)
         if layout is not None and to_unicode and int(to_unicode.group(1)) in streams:
             # a font whose glyph names say nothing (yhmath's extension font names its delimiters as
@@ -754,13 +754,30 @@ def _sized(*runs: tuple[int, int, str]) -> dict[int, str]:
     return {first + k: ch for first, count, ch in runs for k in range(count)}
 
 
+def _coded_layout(name: str) -> dict[int, str] | None:
+    """The layout of codes a font's name implies where its glyph names (and so its ToUnicode map) say
+    nothing true: yhmath's extension font; Type 1 conversions of TeX's maths fonts named for their
+    role ("ComputerModernSans-MathitalicRegular10pt", sansmathfonts'), whose glyphs carry the text
+    layout's names (α at code 11 named "cedilla", the display ∑ named "X")."""
+    if name == "Yhcmex":
+        return _YHMATH_EXTENSION
+    if _MATH_ITALIC_NAME.search(name):
+        return {code: code_char(code, "OML") for code in range(128)}
+    if _MATH_EXTENSION_NAME.search(name):
+        return {code: code_char(code, "OMX") for code in range(128)}
+    return None
+
+
+_MATH_ITALIC_NAME = re.compile(r"-Mathitalic", re.I)
+_MATH_EXTENSION_NAME = re.compile(r"-Mathextension", re.I)
+_CODED_NAME = re.compile(rb"/(?:[A-Z]{6}\+)?(?:Yhcmex\b|[A-Za-z]{1,40}-Math(?:italic|extension))", re.I)
 # yhmath's extension font (yrcmex10, embedded as "Yhcmex"): its codes 128-255 hold further sizes of
 # TeX's delimiters, radicals and wide accents (its codes below 128 print from cmex10 itself)
-_CODED_LAYOUTS = {b"Yhcmex": _sized((0x80, 10, "("), (0x8A, 10, ")"), (0x94, 3, "["), (0x97, 3, "]"),
+_YHMATH_EXTENSION = _sized((0x80, 10, "("), (0x8A, 10, ")"), (0x94, 3, "["), (0x97, 3, "]"),
                                     (0x9A, 3, "⌊"), (0x9D, 3, "⌋"), (0xA0, 3, "⌈"), (0xA3, 3, "⌉"),
                                     (0xA6, 3, "{"), (0xA9, 3, "}"), (0xAC, 10, "⟨"), (0xB6, 10, "⟩"),
                                     (0xC0, 4, "/"), (0xC4, 4, "\\"), (0xC8, 10, "√"), (0xD2, 10, "^"),
-                                    (0xDC, 10, "~"))}
+                                    (0xDC, 10, "~"))
 
 
 def _tex_maths_name(name: str) -> bool:
