@@ -228,7 +228,7 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
         return "tt"
-    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^NIMBUSSAN", name) and "MATH" not in name \
+    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^SFS[SXIO]\d|^NIMBUSSAN", name) and "MATH" not in name \
             and BODY_FACE not in compact:
         return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem

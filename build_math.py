@@ -181,8 +181,8 @@ def mark_formal_script(pages) -> int:
 def mark_sans_body(pages) -> int:
     """A book set in a sans-serif face (Fira Sans, Helvetica) writes its \\mathrm, \\mathbf and
     operator names in that face: its runs are the book's roman, not \\mathsf.  The face that prints
-    most of the book's characters is its body; where that is a sans face, its family's runs are renamed
-    so that formulas read them as roman; returns how many were."""
+    most of the book's characters is its body; where that is a sans face, its runs and those of every
+    other sans face are renamed so that formulas read them as roman; returns how many were."""
     counts: dict[str, int] = {}
     runs: list = []
     for page in pages:
@@ -198,9 +198,12 @@ def mark_sans_body(pages) -> int:
     body = max(counts, key=counts.get)
     if font_alphabet(body, False) != "sf":
         return 0
+    # (every sans face of such a book prints its roman: sansmathfonts sets the operator names in a
+    # sans family of its own beside the text's, where \mathsf and \mathrm look alike)
+    sans = {family for family in counts if family == body or font_alphabet(family, False) == "sf"}
     marked = 0
     for w, run, family in runs:
-        if family == body:
+        if family in sans:
             if w.spans:
                 run.font = replace(run.font, name=run.font.name + " " + BODY_FACE)
             else:
