@@ -82,6 +82,7 @@ FIFTY_FOURTH_BODY = ["tufte-bb", "memoir-bb"]
 FIFTY_FIFTH_BODY = ["tufte-bc", "onehalf-bc"]
 FIFTY_SIXTH_BODY = ["tufte-bd", "amsproc-bd"]
 FIFTY_SEVENTH_BODY = ["tufte-be", "aomart-be"]
+FIFTY_EIGHTH_BODY = ["tufte-bf", "ncmreg-bf"]
 FIFTY_NINTH_BODY = ["tufte-bg", "sansmath-bg"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
@@ -90,7 +91,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bg": 59}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -124,6 +125,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_FIFTH_BODY,
                            *FIFTY_SIXTH_BODY,
                            *FIFTY_SEVENTH_BODY,
+                           *FIFTY_EIGHTH_BODY,
                            *FIFTY_NINTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
@@ -185,6 +187,7 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_FIFTH_BODY
                          + FIFTY_SIXTH_BODY
                          + FIFTY_SEVENTH_BODY
+                         + FIFTY_EIGHTH_BODY
                          + FIFTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
@@ -604,6 +607,32 @@ def test_later_bodies_per_set_up(corpus, name):
     # \Downarrow), which also split a matrix beside its prefix into an aligned of rows (4.4 the augmented matrix, 4.5
     # the partitioned basis, 4.7 a bmatrix under \det, 6.5 \binom, 7.7 the Jacobian's pmatrix, 8.1 and 8.2 the
     # log-likelihood's sized and \left ... \right parentheses)
+    # the fifty-eighth body (body-bf.tex, a chapter on moving feed through a network (minimum-cost flow with its
+    # incidence matrix, residual network and dual, the transportation problem, its dual and complementary slackness, a
+    # cost table with row labels and the northwest corner rule, Bellman's equations, Bellman-Ford, Dijkstra's labels
+    # and Johnson's reweighting) and one on designing the network (capacitated facility location with single sourcing
+    # and its Lagrangian, multi-commodity flow in arc and path form, Benders decomposition of a two-stage design), for
+    # a maker of animal feed shipping pellets from three mills to farm-supply depots, weighted toward long multi-row
+    # displays: eqnarray and eqnarray* with \nonumber and \mbox rows, aligns of four and five rows with \notag rows,
+    # programmes with "s.t." and "for all" text columns, rows continued with &\quad +, aligned inside cases, split,
+    # multline, \intertext after \\; tufte-bf, and ncmreg-bf, KOMA's scrbook at 11pt under XeLaTeX with NewCM10 text
+    # and New Computer Modern Math in its Regular weight by unicode-math, numbered by chapter): 88.9 % and 92.1 %
+    # exact, mean similarity 0.993 and 0.995 when first measured, nothing missing or empty, all 63 numbers read; under
+    # both an aligned inside cases read with the case's condition, set at the aligned's middle, as a row between the
+    # aligned's two rows (1.26 Bellman-Ford's \min\Bigl\{ ... \Bigr\} and "if j \neq s", 2.28 the Benders cut and
+    # "if Q(...) < \infty", whose second aligned row is run into the next case), the block-angular system's relations,
+    # an array{c} of = over \leq between the matrices, served as an aligned whose rows hold "=" before and "\leq"
+    # after the matrices (2.17; the judge also counts the array's column spec c), and \vect{0} under a \min and a
+    # \max, which the judge reads as a plain 0 (judge-only, 2.22, 2.23); under the class also the transportation
+    # objective's first \sum_{i=1}^{m} read with its lower limit's i under the \min before it (1.12, served
+    # \min_{i}\sum^{m}_{= 1}) and the path form's second \sum under p \in P^{\ell} : (i, j) \in p read with its p
+    # in the first \sum's limit (2.19, \sum_{\ell \in Lp}\sum_{\in P^{\ell} ...}).  Unseen by the judge, which scores
+    # only the numbered row: a row continued with &\quad + under a \nonumber row is served as its continuation alone
+    # (1.23 "+7\cdot80+...", 2.6 "+\sum_{j \in J}\lambda_{j}(...)"), the first row kept in the text as an
+    # unnumbered display; under both \text{s.t.} served as \mathrm{s}.\mathrm{t}., \text{otherwise} and a cost
+    # table's \text{Ashby} as \operatorname, and an eqnarray's \mbox{for a cycle that lowers the cost.} as
+    # \operatorname{for}\mathrm{a}\text{...}; under the class \epsilon served as \varepsilon and \text{where the weak
+    # form has} as "weakform"
     # the fifty-ninth body (body-bg.tex, a chapter on prices along a chain (the Stackelberg wholesale price game, double
     # marginalisation and a two-part tariff, Cournot and Bertrand competition between chains with payoff tables,
     # quantity leadership) and one on contracts, bargaining and hidden information (the newsvendor chain, buy-back and
@@ -671,6 +700,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.93, 0.97) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
         (0.92, 0.995) if name == "tufte-bd" else (0.94, 0.995) if name == "amsproc-bd" else \
         (0.88, 0.975) if name == "tufte-be" else (0.75, 0.97) if name == "aomart-be" else \
+        (0.88, 0.99) if name == "tufte-bf" else (0.92, 0.99) if name == "ncmreg-bf" else \
         (0.94, 0.99) if name == "tufte-bg" else (0.06, 0.85) if name == "sansmath-bg" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
