@@ -1786,7 +1786,9 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             # no neighbour of this one's)
             small = [n for n in nodes if n is not op and n.size < text * LIMIT_SIZE and n.role != "op"]
             adjacent = [o for o in beside if max(o.x0 - op.x1, op.x0 - o.x1) < text * ADJACENT_OPERATORS]
-            bounds = [{id(o): _limits_part(op, o, _level_with(group, small)) for o in adjacent} for group in grown]
+            bounds = [{id(o): _limits_part(op, o, _level_with(group, small)) if o in adjacent else
+                       _centring_part(op, o, _level_with(group, small), _cuts_between(op, o, _level_with(group, small)))
+                       for o in beside} for group in grown]
 
             def mine(n: Node) -> bool:
                 k = 0 if n in grown[0] else 1 if n in grown[1] else None
@@ -1975,8 +1977,46 @@ def _limits_part(op: Node, other: Node, group: list[Node]) -> float | None:
         return None
     size = _size(between)
     if gaps[0][0] < size * LIMITS_APART or (len(gaps) > 1 and gaps[0][0] < gaps[1][0] * WIDEST_GAP):
+        return _centring_part(op, other, group, [g for _, g in gaps])
+    # (a gap under either operator's own ink parts no limits: TeX centres each limit on its operator,
+    # and a name a quad before a sum, \min \quad \sum_{i=1}, leaves the sum's limit whole)
+    if any(o.x0 < gaps[0][1] < o.x1 for o in (op, other)):
         return None
     return gaps[0][1]
+
+
+def _centring_part(op: Node, other: Node, group: list[Node], cuts: list[float]) -> float | None:
+    """Where two big operators' limits part when no gap between them is plainly the widest (a wide
+    limit beside a narrow one, \sum_{\ell \in L} \sum_{p \in P^{\ell} : (i, j) \in p}): the cut that
+    leaves each part centred on its own operator, as TeX sets them; None unless one cut does so
+    clearly better than the rest, and within a tenth of an em on both sides."""
+    left, right = sorted((op, other), key=lambda o: o.cx)
+    size = _size(group)
+    scored = []
+    for cut in cuts:
+        # each part's glyphs on its own operator's side, as far out as the cut stands in
+        lefts = [n for n in group if n.cx < cut and n.cx > 2 * left.cx - cut - size]
+        rights = [n for n in group if n.cx > cut and n.cx < 2 * right.cx - cut + size]
+        if not lefts or not rights:
+            continue
+        off = max(abs((min(n.x0 for n in lefts) + max(n.x1 for n in lefts)) / 2 - left.cx),
+                  abs((min(n.x0 for n in rights) + max(n.x1 for n in rights)) / 2 - right.cx))
+        scored.append((off, cut))
+    scored.sort()
+    if not scored or scored[0][0] > size * CENTRED_PARTS or \
+            (len(scored) > 1 and scored[1][0] - scored[0][0] < size * CENTRED_PARTS):
+        return None
+    return scored[0][1]
+
+
+CENTRED_PARTS = 0.1   # em (of the limits): each limit's middle from its operator's, at the best cut
+
+
+def _cuts_between(op: Node, other: Node, group: list[Node]) -> list[float]:
+    """The middles of the gaps between the glyphs of `group` standing between two operators' middles."""
+    lo, hi = sorted((op.cx, other.cx))
+    between = sorted((n for n in group if lo < n.cx < hi), key=lambda n: n.x0)
+    return [(a.x1 + b.x0) / 2 for a, b in zip(between, between[1:]) if b.x0 > a.x1]
 
 
 def _limits_of_others(rest: list[Node], others: list[Node]) -> bool:
