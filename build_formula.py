@@ -561,8 +561,8 @@ FIXED_SIZE_MARGIN = 0.3   # em: a delimiter this much shorter than \left's, or t
 
 
 def _tall_divides(nodes: list[Node]) -> None:
-    """A bar a size taller than the text that the font's Unicode map calls U+2223 (DIVIDES, \mid's
-    code point) is a size variant of the delimiter bar (\bigl\lvert), whose spacing says the rest."""
+    """A bar a size taller than the text that the font's Unicode map calls U+2223 (DIVIDES, \\mid's
+    code point) is a size variant of the delimiter bar (\bigl\\lvert), whose spacing says the rest."""
     for n in nodes:
         if n.kind == "sym" and n.ch == "∣" and n.tex == r"\mid" and n.height > n.size * 1.15:
             n.tex = "|"
@@ -1868,7 +1868,7 @@ LETTER_LIMIT_CENTRE = 0.25  # em: ... centred on it (a subscript begins at its r
 
 def _letter_operator(n: Node, text: float) -> bool:
     """Whether a node is a single letter at the row's size that may carry limits as an operator does:
-    \mathop{\mathbb{E}}_{s' \sim T} in a display sets its subscript centred beneath the letter.  An
+    \\mathop{\\mathbb{E}}_{s' \\sim T} in a display sets its subscript centred beneath the letter.  An
     operator's letter is upright, double-struck or calligraphic, not the maths italic of variables."""
     return n.kind == "sym" and n.role == "ord" and len(n.ch) == 1 and n.ch.isalpha() and n.size >= text * 0.9 \
         and n.style in ("up", "bb", "ds", "bbm", "cal", "scr", "frak", "sf")
@@ -1929,8 +1929,8 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
 
 def _recentred(group: list[Node], op: Node, pool: list[Node]) -> list[Node]:
     """A limit grown off the operator's centre takes in what stands on its baseline on the short side,
-    within an em, while that brings it nearer the centre TeX sets it on (`i \colon \Delta_i > 0`:
-    amsmath's \colon keeps its 6mu in a script, wider than the limit's own spaces)."""
+    within an em, while that brings it nearer the centre TeX sets it on (`i \\colon \\Delta_i > 0`:
+    amsmath's \\colon keeps its 6mu in a script, wider than the limit's own spaces)."""
     if not group:
         return group
     group = list(group)
@@ -1987,7 +1987,7 @@ def _limits_part(op: Node, other: Node, group: list[Node]) -> float | None:
 
 def _centring_part(op: Node, other: Node, group: list[Node], cuts: list[float]) -> float | None:
     """Where two big operators' limits part when no gap between them is plainly the widest (a wide
-    limit beside a narrow one, \sum_{\ell \in L} \sum_{p \in P^{\ell} : (i, j) \in p}): the cut that
+    limit beside a narrow one, \\sum_{\\ell \\in L} \\sum_{p \\in P^{\\ell} : (i, j) \\in p}): the cut that
     leaves each part centred on its own operator, as TeX sets them; None unless one cut does so
     clearly better than the rest, and within a tenth of an em on both sides."""
     left, right = sorted((op, other), key=lambda o: o.cx)
@@ -2085,7 +2085,7 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> 
     """Whether a small glyph is the script of a larger one just before it (its subscript hanging
     over an operator in the row below, its superscript under one in the row above).  A glyph of a
     fraction's numerator or denominator takes no script past the end of the fraction's bar: TeX
-    sets both parts within the bar (\frac{1}{1-\gamma}\min_{w}: the limit's w starts right after γ)."""
+    sets both parts within the bar (\frac{1}{1-\\gamma}\\min_{w}: the limit's w starts right after γ)."""
     for m in nodes:
         # an opening delimiter takes no scripts: a limit starting just right of a tall bracket
         # (\Big[\sum_{k=1}) is the operator's
@@ -2119,7 +2119,7 @@ SUBSTACK_CENTRE = 0.15   # em: the middles of a \substack's lines stand this nea
 
 def _side_lines(op: Node, pool: list[Node], text: float, rules, nodes: list[Node]) -> list[list[Node]]:
     """The lines of a subscript set beside a big operator in text style (a fraction's numerator,
-    \sum_{\substack{1 \leq t \leq T \\ o_t = o}}): the first starts where the operator's ink ends,
+    \\sum_{\\substack{1 \\leq t \\leq T \\ o_t = o}}): the first starts where the operator's ink ends,
     below its middle; each next one stands right under the one before, centred on it, with no rule
     between them (a fraction's bar under its numerator)."""
     seed = [n for n in pool if -0.5 <= n.x0 - op.x1 <= text * 0.25 and n.cy > op.cy]
@@ -2497,7 +2497,7 @@ FIXED_SIZE_EXCESS = 1.4  # the next size of a delimiter (a font's next variant, 
 
 def _carries_limits(bar: Node, nodes: list[Node]) -> bool:
     """Whether smaller glyphs stand right after a bar, at its top or its foot: the limits an
-    evaluation bar carries as scripts (`\Big|_{x = 0}`)."""
+    evaluation bar carries as scripts (`\\Big|_{x = 0}`)."""
     return any(n.size < bar.size * 0.85 and -0.5 <= n.x0 - bar.x1 < bar.size * 0.3 and
                (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35) for n in nodes)
 
@@ -2900,7 +2900,7 @@ def _small(n: Node, size: float) -> bool:
 
 def _prime_owner(prime: Node, run: list[Node], levels: list[int]) -> int | None:
     """The glyph of a subscript run whose own prime this is (x_{t'}), by its index in the run: the
-    larger glyph whose ink the prime goes on from (not a smaller one stacked under it, \sum_{a'_{i}},
+    larger glyph whose ink the prime goes on from (not a smaller one stacked under it, \\sum_{a'_{i}},
     nor a superscript stacked over the subscript, \alpha_{a'}^{(k)}), or the prime before it (the
     second prime of s'' follows the first)."""
     for k in range(len(run) - 1, -1, -1):
@@ -3100,9 +3100,9 @@ def _word_tex(n: Node) -> list[str]:
 
 
 def _mark_display_fractions(rows: list[list[list[Node]]], size: float) -> None:
-    """Mark a fraction in a row of `cases` whose parts are set at the row's own size as `\dfrac`:
-    `cases` sets a fraction's parts a style smaller, so its author wrote \dfrac (or mathtools'
-    `dcases`, which prints the same; \dfrac in `cases` is the commoner spelling and every renderer
+    """Mark a fraction in a row of `cases` whose parts are set at the row's own size as `\\dfrac`:
+    `cases` sets a fraction's parts a style smaller, so its author wrote \\dfrac (or mathtools'
+    `dcases`, which prints the same; \\dfrac in `cases` is the commoner spelling and every renderer
     reads it)."""
     for row in rows:
         for cell in row:
@@ -3688,8 +3688,8 @@ def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, s
 
 
 def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
-    """Two rows of one aligned block (`\operatorname*{maximize}_{x} \quad & f(x) \\ \text{subject
-    to} \quad & …`): they start at one x, and each has a glyph after a gap of a quad or more that
+    """Two rows of one aligned block (`\\operatorname*{maximize}_{x} \\quad & f(x) \\ \text{subject
+    to} \\quad & …`): they start at one x, and each has a glyph after a gap of a quad or more that
     starts where the other's does (the block's second column)."""
     return same_columns([(n.x0, n.x1) for n in upper], [(n.x0, n.x1) for n in lower], size, size * PAIR_START)
 

@@ -948,7 +948,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                    for b in block for w in lines[b].words if w.size > body * SCRIPT_NOTE)
 
     def continued_row(k: int) -> bool:
-        """A row of an aligned block with nothing in its first column (`& x \geq 0`, "& for all x"):
+        """A row of an aligned block with nothing in its first column (`& x \\geq 0`, "& for all x"):
         short of the column's edge, it starts where the second column of a row of words above it
         starts, that row itself one of the block's (block_row)."""
         line = lines[k]

@@ -233,11 +233,11 @@ def test_later_bodies_per_set_up(corpus, name):
     twenty-fifth's: primes written after a subscript (y_{j}'), \\Biggl, and an align's \\notag row under its numbered first row, which prints as an
     aligned[t] block would (the reader gives the whole block the number); the twenty-seventh's (tufte-aa,
     stixrep-aa: 78 % and 77 % exact when first measured; stixrep-aa numbers its equations (1-4)):
-    \square and \lozenge, which \Box and \Diamond print too, \land, \Bigm|, a prime after a subscript,
+    \\square and \\lozenge, which \\Box and \\Diamond print too, \\land, \\Bigm|, a prime after a subscript,
     and a row "\\ [c …]" the judge reads as an option of \\ and drops; the twenty-eighth's (tufte-ab,
     timescm-ab, the book class with Times text over Computer Modern maths: 93 % and 92 % when first
     measured) and the twenty-ninth's (tufte-ac, termesmem-ac, memoir with TeX Gyre Termes Math: 95 % and
-    89 %): primes after a subscript, a cases block of \dfrac rows, \widetilde over one letter of an
+    89 %): primes after a subscript, a cases block of \\dfrac rows, \\widetilde over one letter of an
     OpenType font; the thirtieth's (tufte-ad, pandoc-ad, the article class as Pandoc sets it under
     XeLaTeX: 92 % and 92 % when first measured): \\mathbf{\\Lambda}, which the class's bold face prints
     as a filled box and Latin Modern's Type 1 bold as \\bm{\\Lambda} prints; the thirty-first's (tufte-ae,
