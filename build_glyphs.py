@@ -644,8 +644,10 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
             # Latin letters, and its ToUnicode map follows the names): its codes read in its layout
             start, stop = streams[int(to_unicode.group(1))]
             pooled = repairs.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")), {})
+            exact = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) == "Yhcmex"
             for mapped, candidates in _layout_repairs(layout, _advances(text, objects),
-                                                      objects.get(int(to_unicode.group(1)), b""), data[start:stop]).items():
+                                                      objects.get(int(to_unicode.group(1)), b""), data[start:stop],
+                                                      exact).items():
                 pooled[mapped] = tuple(dict.fromkeys(pooled.get(mapped, ()) + candidates))
             continue
         ref = _ENCODING_REF.search(text)
@@ -731,18 +733,26 @@ def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes
     return repair
 
 
-def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes
-                    ) -> dict[int, tuple[tuple[float, int, int], ...]]:
+def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes,
+                    exact: bool = True) -> dict[int, tuple[tuple[float, int, int], ...]]:
     """pdf_unicode_repairs for a font read through a known layout of its codes: each character the
-    ToUnicode map gives a code of the layout that prints something else -> that code's character."""
+    ToUnicode map gives a code of the layout that prints something else -> that code's character.
+    Unless the font's name is `exact`ly one whose layout is known, only when the map shows it is
+    wrong: a Latin letter, an ASCII sign or a control code where the layout has a Greek letter or a
+    maths sign (a maths italic font whose map gives α as the cedilla; not another family's maths
+    italic that merely shares the naming, whose map is true)."""
     import zlib
 
     try:
         cmap = zlib.decompressobj().decompress(stream, 2_000_000) if b"/FlateDecode" in head else stream
     except zlib.error:
         return {}
+    entries = _cmap_entries(cmap)
+    if not exact and not any(code in layout and _other_kind(text, layout[code]) and
+                             unicodedata.normalize("NFKC", text) != layout[code] for code, text in entries.items()):
+        return {}      # the map agrees with the layout's kinds of character: the font is not one so named
     repair: dict[int, tuple[tuple[float, int, int], ...]] = {}
-    for code, text in _cmap_entries(cmap).items():
+    for code, text in entries.items():
         meant = layout.get(code)
         if meant and len(text) == 1 and text != meant:
             repair[ord(text)] = repair.get(ord(text), ()) + ((advances.get(code, -1.0), ord(meant), code),)
@@ -762,7 +772,8 @@ def _coded_layout(name: str) -> dict[int, str] | None:
     if name == "Yhcmex":
         return _YHMATH_EXTENSION
     if _MATH_ITALIC_NAME.search(name):
-        return {code: code_char(code, "OML") for code in range(128)}
+        # (ψ and ω stand at the codes of the space and "!", which the layer reading a glyph's code reports)
+        return {**{code: code_char(code, "OML") for code in range(128)}, 0x20: "ψ", 0x21: "ω"}
     if _MATH_EXTENSION_NAME.search(name):
         return {code: code_char(code, "OMX") for code in range(128)}
     return None
