@@ -799,6 +799,8 @@ STRETCHED_LEADING = 1.5  # of the body size: a pitch this wide or wider is spaci
 
 PARAGRAPH_EDGE = 0.3    # ems: a paragraph's lines start at the column's left edge and fill it to the right
 PARAGRAPH_PITCH = 0.15  # ems: ... and stand one leading apart
+LINESKIP_GAP = 0.3      # ems: a taller line's ink stands this near the line above's at most (TeX's \lineskip)
+PARAGRAPH_PIECES = 3    # lines: the pieces of a paragraph's line of inline maths (numerator, words, denominator)
 
 
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
@@ -851,13 +853,29 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
     def continues_paragraph(k: int) -> bool:
         """A line one leading below a prose line that runs to the column's right edge, starting at its
         left edge: the paragraph goes on, however mathematical its words.  TeX sets a display at least
-        \\abovedisplayskip further down than that (the short skip only after a line that stops short)."""
+        \\abovedisplayskip further down than that (the short skip only after a line that stops short);
+        a paragraph's line made taller by inline maths (a fraction, its numerator a line of its own
+        here) it sets further down too, but only \\lineskip clear of the line above.  And so for the
+        rest of such a line: the pieces hanging on from it, each overlapping the one before."""
+        for j in range(k, max(0, k - PARAGRAPH_PIECES) - 1, -1):
+            if j < k and not (lines[j + 1].page == lines[j].page and
+                              ink_extent(lines[j + 1])[0] < max(ink_extent(lines[m])[1] for m in range(j, j + 1))):
+                return False
+            if paragraph_line(j):
+                return all(ink_extent(lines[m + 1])[0] < max(ink_extent(lines[i])[1] for i in range(j, m + 1))
+                           for m in range(j, k))
+        return False
+
+    def paragraph_line(k: int) -> bool:
         if k == 0 or not lines[k].words or not lines[k - 1].words or lines[k - 1].page != lines[k].page:
             return False
         above, line = lines[k - 1], lines[k]
         pitch = leading or body * NORMAL_LEADING
-        return abs(line.x0 - left) <= body * PARAGRAPH_EDGE and above.x1 >= right - body * PARAGRAPH_EDGE and \
-            abs(line.baseline - above.baseline - pitch) <= body * PARAGRAPH_PITCH and prose(k - 1)
+        if not (abs(line.x0 - left) <= body * PARAGRAPH_EDGE and above.x1 >= right - body * PARAGRAPH_EDGE and prose(k - 1)):
+            return False
+        return abs(line.baseline - above.baseline - pitch) <= body * PARAGRAPH_PITCH or \
+            (line.baseline - above.baseline > body * 0.5 and
+             ink_extent(line)[0] - ink_extent(above)[1] <= body * LINESKIP_GAP)
 
     def enclosed(k: int) -> bool:
         """A line whose ink lies within the height of a tall glyph of the block (a matrix's
