@@ -801,6 +801,7 @@ PARAGRAPH_EDGE = 0.3    # ems: a paragraph's lines start at the column's left ed
 PARAGRAPH_PITCH = 0.15  # ems: ... and stand one leading apart
 LINESKIP_GAP = 0.3      # ems: a taller line's ink stands this near the line above's at most (TeX's \lineskip)
 PARAGRAPH_PIECES = 3    # lines: the pieces of a paragraph's line of inline maths (numerator, words, denominator)
+PIECE_GAP = 0.5         # ems: each piece starts within a word space of where those before it end
 
 
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
@@ -861,8 +862,13 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             if j < k and not (lines[j + 1].page == lines[j].page and
                               ink_extent(lines[j + 1])[0] < max(ink_extent(lines[m])[1] for m in range(j, j + 1))):
                 return False
-            if paragraph_line(j):
+            if paragraph_line(j) and (j == k or not prose(j)):
+                # (a prose line itself starts no chain: a display after a short last line, set with the
+                # short skip, may touch it)
+                # (each piece overlaps those before it, and goes on along their line: a display set
+                # further right after a short line is no piece of it)
                 return all(ink_extent(lines[m + 1])[0] < max(ink_extent(lines[i])[1] for i in range(j, m + 1))
+                           and lines[m + 1].x0 <= max(lines[i].x1 for i in range(j, m + 1)) + body * PIECE_GAP
                            for m in range(j, k))
         return False
 
