@@ -1529,3 +1529,43 @@ def test_numbers_on_the_left_beside_flush_left_displays_and_a_side_notes_overful
     assert memoir["1.25"].startswith(r"Q(s, a) \leftarrow Q(s, a)+\alpha("), memoir["1.25"]
     assert tufte["1.22"].startswith(r"\operatorname{Var}[\sum_{h = 1}^{L}D_{h}] = \mathbb{E}[L]"), tufte["1.22"]
     assert multicol["42"] == r"S = \mu(T+L)+z\sigma\sqrt{T+L}", multicol["42"]
+
+
+def test_rows_too_wide_raised_numbers_side_by_side_limits_and_fonts_whose_names_say_nothing(corpus):
+    """The fifty-fourth to fifty-ninth bodies' constructs: a number dropped below a row its \\text clause
+    made too wide (the row's radical a line of pieces of its own); two such rows each keeping their own
+    number; numbers raised over their rows on the left (subequations, an alignat with a text column); a
+    paragraph line made taller by an inline fraction kept out of the display after it; a script on a
+    grown delimiter and a limit starting right after a denominator; underlines under an integral's
+    subscript and in a denominator; limits of operators side by side parted where each is centred;
+    yhmath's extension font and sansmathfonts' maths fonts, whose glyph names say nothing true."""
+    f = {name: _formulas(corpus[name]) for name in ("tufte-bc", "tufte-bb", "memoir-bb", "tufte-bg", "tufte-be",
+                                                     "tufte-bd", "tufte-bf", "aomart-be", "sansmath-bg")}
+    assert f["tufte-bc"]["1.20"].startswith(r"\sigma_{L} = \sqrt{\sum_{h = 1}^{L}\sigma_{h}^{2}} = \sigma\sqrt{L}\quad"), \
+        f["tufte-bc"]["1.20"]
+    assert f["tufte-bc"]["1.19"] == r"\hat{D}_{L} = \sum_{h = 1}^{L}\hat{d}_{t+h|t},", f["tufte-bc"]["1.19"]
+    assert f["tufte-bb"]["1.5"].startswith(r"Q(s_{t}, a_{t}) \leftarrow Q(s_{t}, a_{t})+\alpha[r_{t+1}+\gamma\max_{a'}"), \
+        f["tufte-bb"]["1.5"]
+    assert "SARSA" not in f["tufte-bb"]["1.5"] and f["tufte-bb"]["1.6"].startswith(r"Q(s_{t}, a_{t}) \leftarrow"), \
+        (f["tufte-bb"]["1.5"], f["tufte-bb"]["1.6"])
+    assert f["tufte-bb"]["1.18"] == r"\alpha_{t}(s, a) = \frac{1}{(1+n_{t}(s, a))^{\omega}}, \quad\frac{1}{2} < \omega \leq 1.", \
+        f["tufte-bb"]["1.18"]
+    assert f["memoir-bb"]["1.23a"].startswith(r"e_{t}(s) = \begin{cases}\gamma\lambda e_{t-1}(s)+1"), f["memoir-bb"]["1.23a"]
+    assert f["memoir-bb"]["1.23b"].startswith(r"e_{t}(s) = \begin{cases}1 & "), f["memoir-bb"]["1.23b"]
+    assert f["memoir-bb"]["1.28"].startswith(r"Q(1, 0) = 7.2+0.1(8.85-7.2) = 7.365."), f["memoir-bb"]["1.28"]
+    assert f["memoir-bb"]["2.21"] == r"w_{i} = (\frac{1}{N}\cdot\frac{1}{P(i)})^{\beta}/\max_{j}w_{j}.", f["memoir-bb"]["2.21"]
+    assert r"\frac{1}{1-\gamma}\min_{\mathbf{w} \in \mathbb{R}^{d}}" in f["memoir-bb"]["2.10"], f["memoir-bb"]["2.10"]
+    assert f["tufte-bg"]["1.16"].startswith(r"q^{C} = \frac{\alpha-w}{n+1}, \quad"), f["tufte-bg"]["1.16"]
+    assert r"\int_{\underline{A}}^{z}" in f["tufte-be"]["1.4"], f["tufte-be"]["1.4"]
+    assert r"\frac{\bar{Z}-\underline{Z}}{\underline{Z}}" in f["tufte-bd"]["2.9"], f["tufte-bd"]["2.9"]
+    assert f["tufte-be"]["2.28"].startswith(r"\mathbf{Q}(S) = \underbrace{\mathbf{A}}_{m\times n}\underbrace{\mathbf{P}(S)}_{n\times1}"), \
+        f["tufte-be"]["2.28"]
+    assert f["tufte-bf"]["1.12"] == r"z^{*} = \min\quad\sum_{i = 1}^{m}\sum_{j = 1}^{n}c_{ij}x_{ij}", f["tufte-bf"]["1.12"]
+    assert f["tufte-bf"]["2.19"].startswith(r"\sum_{\ell \in L}\sum_{p \in P^{\ell}:(i, j) \in p}f_{p} \leq u_{ij}"), \
+        f["tufte-bf"]["2.19"]
+    assert f["aomart-be"]["6.6"].startswith(r"\delta = \sqrt[n]{\frac{p_{n}}{p_{0}}}"), f["aomart-be"]["6.6"]
+    assert r"\begin{array}{c|c}" in f["aomart-be"]["4.5"] and r"\hline" in f["aomart-be"]["4.5"], f["aomart-be"]["4.5"]
+    assert f["sansmath-bg"]["1.14"] == r"\pi_{i}(q_{i}, \mathbf{q}_{-i}) = (\alpha-q_{i}-Q_{-i}-w)q_{i}, \quad Q_{-i} = \sum_{j \neq i}q_{j}.", \
+        f["sansmath-bg"]["1.14"]
+    assert f["sansmath-bg"]["1.3"] == r"\frac{\partial\pi_{R}}{\partial p} = a-2bp+bw = 0 \Longrightarrow p^{*}(w) = \frac{a+bw}{2b}.", \
+        f["sansmath-bg"]["1.3"]
