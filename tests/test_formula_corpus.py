@@ -84,6 +84,7 @@ FIFTY_SIXTH_BODY = ["tufte-bd", "amsproc-bd"]
 FIFTY_SEVENTH_BODY = ["tufte-be", "aomart-be"]
 FIFTY_EIGHTH_BODY = ["tufte-bf", "ncmreg-bf"]
 FIFTY_NINTH_BODY = ["tufte-bg", "sansmath-bg"]
+SIXTIETH_BODY = ["tufte-bh", "gfsdidot-bh"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -91,7 +92,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -127,6 +128,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_SEVENTH_BODY,
                            *FIFTY_EIGHTH_BODY,
                            *FIFTY_NINTH_BODY,
+                           *SIXTIETH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -188,7 +190,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_SIXTH_BODY
                          + FIFTY_SEVENTH_BODY
                          + FIFTY_EIGHTH_BODY
-                         + FIFTY_NINTH_BODY)
+                         + FIFTY_NINTH_BODY
+                         + SIXTIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -660,6 +663,27 @@ def test_later_bodies_per_set_up(corpus, name):
     # the sans operator names and bold letters (max, arg max, lim, Pr, d, \mathbf) served as \mathsf; four formulas read
     # exactly (1.6, 2.20-2.22).  Unseen by the judge: the tagged rows (1.16') and (1.16'') served as one unnumbered
     # aligned in the paragraph's text with their tags as "\quad(1.16')" in the rows
+    # the sixtieth body (body-bh.tex, a chapter on estimating demand from sales (estimators' bias, variance and mean
+    # squared error, correlated days, shrinkage, maximum likelihood and the Fisher information, the Cramer-Rao bound,
+    # demand censored by stock-outs with its likelihood, an exponential estimate, expectation-maximisation and the
+    # Kaplan-Meier product, the bootstrap, Gamma-Poisson and Beta-binomial updates) and one on tests, intervals and
+    # large samples (a z-test's rejection region and power, the Neyman-Pearson lemma, the generalised likelihood ratio,
+    # intervals by test inversion, the delta method, the DKW inequality, quantiles and the newsvendor's arg min, the
+    # essential supremum, kernel density estimates and their bandwidth, convergence in probability, the laws of large
+    # numbers, the central limit theorem, Berry-Esseen and the iterated logarithm), for a hardware chain's de-icing
+    # salt, weighted toward probability and statistics notation as other authors write it: \Pr and \mathbb{P},
+    # \operatorname{Var}, \mid and \left[ ... \,\middle|\, ... \right], \overset{\text{iid}}{\sim}, \xrightarrow{d}
+    # and \xrightarrow{\;p\;}, \propto, \coloneqq, set-builder braces with a colon and with \middle|, \mathbb{1}\{ ... \},
+    # O, o and O_p, \limsup and \liminf, \operatorname*{ess\,sup}, \iint, \int\limits, \mathrm{d}F(x), \binom, aligns
+    # with \nonumber rows and an \intertext after \\; tufte-bh, and gfsdidot-bh, the standard report class at 11pt under
+    # pdfLaTeX with the gfsdidot package (GFS Didot text and maths letters, GFS Olga's small Greek, pxfonts' symbols and
+    # big operators, \ell from pxfonts' maths italic), equations numbered by chapter): 93.8 % and 87.7 % exact, mean
+    # similarity 0.992 and 0.988 when first measured, nothing missing or empty, all 65 numbers read; under both
+    # \,\middle|\, served as a plain | (1.17 in the algorithm float, 1.30, 2.8; the judge keeps \middle, drops \left and
+    # \right), and the power function's last row, "&\qquad + \Phi(...)" under two \nonumber rows, served with those
+    # rows as a three-row aligned where the judge scores the numbered row alone (2.3); under gfsdidot-bh \dots (the
+    # ellipsis of GFS Didot's full stops) served as ". . ." (1.1, 1.22, 1.30, 1.32), GFS Olga's \vartheta as \theta
+    # (1.27) and pxfonts' \notin (Pxsyc's code 60) as < (2.8)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -702,6 +726,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.88, 0.975) if name == "tufte-be" else (0.75, 0.97) if name == "aomart-be" else \
         (0.88, 0.99) if name == "tufte-bf" else (0.92, 0.99) if name == "ncmreg-bf" else \
         (0.94, 0.99) if name == "tufte-bg" else (0.06, 0.85) if name == "sansmath-bg" else \
+        (0.93, 0.99) if name == "tufte-bh" else (0.87, 0.985) if name == "gfsdidot-bh" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
