@@ -85,6 +85,7 @@ FIFTY_SEVENTH_BODY = ["tufte-be", "aomart-be"]
 FIFTY_EIGHTH_BODY = ["tufte-bf", "ncmreg-bf"]
 FIFTY_NINTH_BODY = ["tufte-bg", "sansmath-bg"]
 SIXTIETH_BODY = ["tufte-bh", "gfsdidot-bh"]
+SIXTY_FIRST_BODY = ["tufte-bi", "kplight-bi"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -92,7 +93,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -129,6 +130,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_EIGHTH_BODY,
                            *FIFTY_NINTH_BODY,
                            *SIXTIETH_BODY,
+                           *SIXTY_FIRST_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -191,7 +193,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_SEVENTH_BODY
                          + FIFTY_EIGHTH_BODY
                          + FIFTY_NINTH_BODY
-                         + SIXTIETH_BODY)
+                         + SIXTIETH_BODY
+                         + SIXTY_FIRST_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -684,6 +687,29 @@ def test_later_bodies_per_set_up(corpus, name):
     # rows as a three-row aligned where the judge scores the numbered row alone (2.3); under gfsdidot-bh \dots (the
     # ellipsis of GFS Didot's full stops) served as ". . ." (1.1, 1.22, 1.30, 1.32), GFS Olga's \vartheta as \theta
     # (1.27) and pxfonts' \notin (Pxsyc's code 60) as < (2.8)
+    # the sixty-first body (body-bi.tex, a chapter on failures, renewals and replacement (failure rates and reliability,
+    # the Weibull life, renewal functions and the renewal theorems, age, block and minimal-repair replacement, a
+    # Weibull plot and likelihood) and one on spares for repairable parts (the (S-1, S) policy and Palm's theorem,
+    # expected backorders, availability and a spares budget, marginal allocation, METRIC and VARI-METRIC for a depot
+    # and its bases, indentured parts), with an appendix chapter (the Poisson and negative binomial distributions and
+    # Palm's theorem in transient form), for a container terminal's quay cranes, weighted toward numbered equations in
+    # the places books put them: an appendix after \appendix numbered (A.1) to (A.11), equations in enumerate items,
+    # two numbered equations side by side in a pair of minipages, a theorem whose statement crosses a page break, a
+    # figure float, subequations whose parent number is referenced, two equation* rows tagged \tag{\ref{...}$'$} and
+    # \tag{\ref{...}$''$} (not scored), an equation ending a page and the next opening the following one, a
+    # full-width multline, proofs ending in a display before the QED mark; tufte-bi, and kplight-bi, the standard
+    # report class at 11pt under LuaLaTeX with KpRoman-Light text and KpMath-Light by unicode-math, equations numbered
+    # by chapter): 94.4 % and 90.1 % exact, mean similarity 0.980 and 0.972 when first measured, nothing empty, all
+    # eleven appendix numbers read; under both one number missing, the left of the two minipages' equations (1.6,
+    # R_{\mathrm{s}}(t) = \prod ...), served with its subscripts read as superscripts and its number as "\quad(1.6)\quad"
+    # inside the right one's formula (1.7), so that the strict missing check fails for both until it is read; under
+    # both \mathrm{mod} as a superscript served as the operator \mod (2.23, 2.24); under kplight-bi also the line
+    # after an enumerate item's display ("which falls with age when the hazard rises.") taken into it as an aligned's
+    # second row (1.8), the end of the line before a theorem item's display ("t satisfies") taken as its first row
+    # (1.20), and classvect's upright bold Greek under unicode-math (\vect{\mu}, \vect{\lambda}) served as \mathbf,
+    # which the judge reads as \bm (2.15, 2.23).  Unseen by the judge: the tagged rows served as unnumbered displays
+    # in the text with "\quad(1.23')" and "\quad(1.23'')" in them, and under the class the second one's fraction
+    # \frac{c_{f}}{\mathrm{MTTF}} broken, c_{f} an aligned's row and MTTF left in the prose
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -727,6 +753,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.88, 0.99) if name == "tufte-bf" else (0.92, 0.99) if name == "ncmreg-bf" else \
         (0.94, 0.99) if name == "tufte-bg" else (0.06, 0.85) if name == "sansmath-bg" else \
         (0.93, 0.99) if name == "tufte-bh" else (0.87, 0.985) if name == "gfsdidot-bh" else \
+        (0.94, 0.98) if name == "tufte-bi" else (0.90, 0.97) if name == "kplight-bi" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
