@@ -16,7 +16,7 @@ from typing import NamedTuple
 from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet,
                            column_gaps, inline_latex, is_maths_font, is_script_capital, numbered_rows, plain_reading,
                            same_columns, upright)
-from build_glyphs import ACCENT_MARKS, Word, is_accent
+from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import equation_number
 
 __all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "mark_prose_letters", "math_share",
@@ -1165,10 +1165,49 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
     block = [lines[k] for k in display_block(lines, at, column, body, label_of, bars, leading)]
     if block_out is not None:
         block_out.extend(block)
+    numbers = {id(line): label_of(line) for line in block}
+    cut = _side_by_side(block, numbers, body)
+    if cut is None:
+        return _read_block(block, numbers, body, bars, leading, shown_out)
+    # two displays side by side (each in a minipage), the left one's number a quad before the right
+    # one: each side is read as a display of its own
+    read: dict[str, str] = {}
+    for keep in (lambda w: w.x1 <= cut, lambda w: w.x1 > cut):
+        side, side_numbers = [], {}
+        for line in block:
+            kept = [w for w in line.words if keep(w)]
+            if kept:
+                part = Line(kept, line.page)
+                number = numbers[id(line)]
+                own = number is not None and any(w is d for w in kept for d in _label_words(line, number))
+                side_numbers[id(part)] = number if own else None
+                side.append(part)
+        read.update(_read_block(side, side_numbers, body, bars, leading, shown_out))
+    return read
+
+
+def _side_by_side(block: list, numbers: dict, body: float) -> float | None:
+    """Where a block of two displays set side by side parts (x): a number ending its line well short
+    of the block's right end, with another line of the block beside it, right of the number by a word
+    space or more, at its height; None for one display."""
+    reach = max(line.x1 for line in block)
+    for line in block:
+        number = numbers[id(line)]
+        drop = _label_words(line, number) if number is not None else []
+        if not drop or drop[-1] is not line.words[-1] or drop[-1].x1 > reach - body * 2:
+            continue
+        end = drop[-1].x1
+        if any(other is not line and other.x0 > end + body * 0.3 and other.top < line.bottom and
+               other.bottom > line.top for other in block):
+            return end + body * 0.15
+    return None
+
+
+def _read_block(block: list, numbers: dict, body: float, bars, leading: float, shown_out) -> dict[str, str]:
+    """numbered_display for a gathered block whose lines' numbers are known (`numbers`, by line)."""
     labels: list[tuple[str, float]] = []
     printed: dict[str, str] = {}      # each number's label as printed, "(5.3)"
     words: list[Word] = []
-    numbers = {id(line): label_of(line) for line in block}
     drops = {id(line): _label_words(line, numbers[id(line)]) if numbers[id(line)] is not None else []
              for line in block}
     # where the block's numbers stand, at the right edge or the left (a tag in words stands there too)

@@ -45,6 +45,7 @@ SPACE_ABOVE_HEAD = 0.8          # em: a head that follows an unfinished sentence
 LIST_INDENT = 2.5               # em: an exercise list's numbers stand at the column's edge or a list indent
 FRAME_LABEL_INSET = 2.5        # em: in a frame, an equation number ends within this of the frame's rule (its padding)
 MISSED_LABEL_REACH = 30         # pt: on a second look, an equation number may stop this short of the right edge
+SIDE_LABEL_GAP = 1.0            # em: ... or anywhere, a quad or more after the maths it numbers (a minipage's display)
 MISREAD_LABEL_GAP = 1           # em: ... or a label OCR misread ("©)" for "(6)") stands this far from its display
 DISPLAY_INDENT = 2              # em: a displayed line is indented into the column by more than a paragraph indent
 DISPLAY_SHORT = 4               # em: ... and ends this far short of the right edge, unless it holds little prose
@@ -557,6 +558,10 @@ def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
         if last and _missed(ctx, "formula", last, line) and words[-1].x1 >= ctx.layout.right - MISSED_LABEL_REACH \
                 and (len(words) == 1 or words[-2].text.lower().rstrip(".") not in REFERENCE_LEADS):
             label = last
+        elif last and _missed(ctx, "formula", last, line) and len(words) > 1 and \
+                words[-1].x0 - words[-2].x1 >= ctx.layout.body_size * SIDE_LABEL_GAP and \
+                words[-2].text.lower().rstrip(".") not in REFERENCE_LEADS and not prose_pair(words[:-1]):
+            label = last       # short of the right edge, a quad after maths: a display set in a minipage
         elif (first := equation_number(words[0].text)) and len(words) > 1 and \
                 _missed(ctx, "formula", first, line) and words[0].x0 <= ctx.layout.left + LABEL_AT_EDGE and \
                 words[1].x0 - words[0].x1 > ctx.layout.body_size * TAG_SEPARATION and not prose_pair(words[1:]):
