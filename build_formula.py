@@ -818,6 +818,9 @@ def _stacked_relations(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone]
 
 
+DOTS_APART = 0.6   # em: the dots of an ellipsis stand at most this far apart, middle to middle
+
+
 def _dot_runs(nodes: list[Node]) -> list[Node]:
     """Three dots in a row are one ellipsis: on the baseline \\dots, on the axis \\cdots, stacked
     \\vdots, falling to the right \\ddots (TeX builds the last two from three period glyphs)."""
@@ -840,7 +843,8 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
                     if b in chain:
                         continue
                     dx, dy = b.cx - last.cx, b.cy - last.cy
-                    if kind == "h" and 0.15 * a.size < dx < 0.5 * a.size and abs(dy) < 0.05 * a.size:
+                    # (a face with a wide full stop, GFS Didot's, sets \ldots' dots over half an em apart)
+                    if kind == "h" and 0.15 * a.size < dx < DOTS_APART * a.size and abs(dy) < 0.05 * a.size:
                         nxt = b
                     elif kind == "v" and abs(dx) < 0.05 * a.size and 0.2 * a.size < dy < 0.6 * a.size:
                         nxt = b
