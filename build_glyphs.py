@@ -103,7 +103,7 @@ _TEX_GLYPH_NAMES = {
     "pi1": "ϖ", "varpi": "ϖ", "varrho": "ϱ", "varsigma": "ς", "vartheta": "ϑ", "varphi": "φ", "varepsilon": "ε",
     "weierstrass": "℘", "vector": "\u20d7", "latticetop": "⊤", "intercal": "⊺", "star": "⋆", "dotlessj": "ȷ",
     "dotlessi": "ı", "partialdiff": "∂", "negationslash": "\u0338", "mapstochar": "↦", "prime": "′",
-    "element": "∈", "owner": "∋", "minus": "−", "periodcentered": "·", "multiply": "×", "asteriskmath": "∗",
+    "element": "∈", "owner": "∋", "nelement": "∉", "minus": "−", "periodcentered": "·", "multiply": "×", "asteriskmath": "∗",
     "plusminus": "±", "minusplus": "∓", "approxequal": "≈", "similar": "∼", "lessequal": "≤", "greaterequal": "≥",
     "propersubset": "⊂", "reflexsubset": "⊆", "propersuperset": "⊃", "reflexsuperset": "⊇", "equivasymptotic": "≍",
     "equivalence": "≡", "arrowleft": "←", "arrowright": "→", "arrowdblright": "⇒", "arrowdblleft": "⇐",
