@@ -690,6 +690,7 @@ _BROKEN_WORD = re.compile(r"[^\W\d_]{2}-$")   # a word broken at the line's end 
 LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
 
 
+SENTENCE_WORDS = 6   # words: a line of this many words of text ending in a full stop is a sentence, no block's row
 NARROW_COLUMN = 30   # em: a journal's column (20-27 em), narrower than a book's measure (30-36 em)
 
 
@@ -928,6 +929,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         indent = 0.5 if narrow else 2
         if line.page != anchor.page or len(line.words) < 2 or line.x0 < left + body * indent or line.x1 > right - body:
             return False
+        if len(line.words) >= SENTENCE_WORDS and line.text.rstrip()[-1:] == "." and \
+                not any(is_math_word(w) for w in line.words):
+            return False      # a sentence of words of the text face to its full stop (a list item's text goes on)
         # (the rows under the number are not in the block yet while the walk goes up: any display row
         # near it counts)
         starts = [w.x0 for m in near if m != k and lines[m].page == anchor.page and (m in block or not prose(m))
