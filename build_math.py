@@ -690,6 +690,7 @@ _BROKEN_WORD = re.compile(r"[^\W\d_]{2}-$")   # a word broken at the line's end 
 LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
 
 
+_TEXT_END_WORD = re.compile(r"[A-Za-z][a-z]+[,;:]?")
 SENTENCE_WORDS = 6   # words: a line of this many words of text ending in a full stop is a sentence, no block's row
 NARROW_COLUMN = 30   # em: a journal's column (20-27 em), narrower than a book's measure (30-36 em)
 
@@ -878,7 +879,12 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False
         above, line = lines[k - 1], lines[k]
         pitch = leading or body * NORMAL_LEADING
-        if not (abs(line.x0 - left) <= body * PARAGRAPH_EDGE and above.x1 >= right - body * PARAGRAPH_EDGE and prose(k - 1)):
+        # (at the column's edge, or at a list item's or a statement's own indent, where the line above
+        # starts: a justified line that ends in a word of text, however much inline maths it holds)
+        last = above.words[-1]
+        worded = prose(k - 1) or (bool(_TEXT_END_WORD.fullmatch(last.text)) and not is_math_word(last))
+        if not ((abs(line.x0 - left) <= body * PARAGRAPH_EDGE or abs(line.x0 - above.x0) <= body * PARAGRAPH_EDGE)
+                and above.x1 >= right - body * PARAGRAPH_EDGE and worded):
             return False
         return abs(line.baseline - above.baseline - pitch) <= body * PARAGRAPH_PITCH or \
             (line.baseline - above.baseline > body * 0.5 and
@@ -1191,18 +1197,19 @@ def numbered_display(lines: list, at: int, column: tuple[float, float], body: fl
 
 
 def _side_by_side(block: list, numbers: dict, body: float) -> float | None:
-    """Where a block of two displays set side by side parts (x): a number ending its line well short
-    of the block's right end, with another line of the block beside it, right of the number by a word
-    space or more, at its height; None for one display."""
+    """Where a block of two displays set side by side parts (x): a number ending its line of maths well
+    short of the block's right end, with another numbered line of the block beside it, right of the
+    number by a word space or more, at its height; None for one display."""
     reach = max(line.x1 for line in block)
     for line in block:
         number = numbers[id(line)]
         drop = _label_words(line, number) if number is not None else []
-        if not drop or drop[-1] is not line.words[-1] or drop[-1].x1 > reach - body * 2:
-            continue
+        if not drop or drop[-1] is not line.words[-1] or drop[-1].x1 > reach - body * 2 or len(drop) == len(line.words):
+            continue      # (a number alone on its line is a raised or dropped one, not a display's beside another)
         end = drop[-1].x1
-        if any(other is not line and other.x0 > end + body * 0.3 and other.top < line.bottom and
-               other.bottom > line.top for other in block):
+        # (the display beside it numbered too, on a line of its own at its height)
+        if any(other is not line and numbers[id(other)] is not None and other.x0 > end + body * 0.3
+               and other.top < line.bottom and other.bottom > line.top for other in block):
             return end + body * 0.15
     return None
 
