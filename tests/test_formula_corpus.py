@@ -551,6 +551,10 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: a number on the left a tag's separation before maths opening with a relation, one in a block's column of
     # numbers on the left whatever its row, one missed on a second look and one raised over its row in a table's cell
     # are read, and continued fractions need three levels again: 91.5 % and 84.7 %, nothing missing)
+    # (then: a number between two rows takes both only when no other stands dropped below the second, a paragraph's
+    # last line of inline maths stays prose, numbers raised over their rows on the left, a script on a grown delimiter,
+    # no script past a fraction's bar, a superscript over a short letter: 94.9 % and 96.6 %; left: primes after a
+    # subscript, judge-only, and the side note's root over a \prod, whose limit the page's foot line overprints)
     # the fifty-fifth body (body-bc.tex, a chapter on smoothing demand (simple exponential smoothing, Brown's, Holt's
     # and Holt-Winters' methods, forecast errors and safety stock over a lead time) and one on ARIMA models with the
     # backshift operator, Croston's method for intermittent demand, accuracy measures and quantile regression with the
@@ -568,6 +572,8 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: the side note's display, its number dropped below a display set flush left past the measure, is read:
     # 93.4 % and 98.4 %, nothing missing; left: the gather row with a tall root over a display sum and a \text clause,
     # and the example float's alignat with a "(tonnes)" column)
+    # (then: the line just above a number dropped on the right is its row, the radical's pieces with it: 96.7 % and
+    # 98.4 %; left: primes after a subscript and the "(tonnes)" alignat)
     # the fifty-sixth body (body-bd.tex, a chapter on lot sizing over a planning horizon (the uncapacitated programme,
     # the zero-inventory property, the Wagner-Whitin recursion in a \boxed display and its shortest path with
     # \xrightarrow, Silver-Meal, least unit cost and part-period balancing in an align with \intertext and
@@ -591,6 +597,7 @@ def test_later_bodies_per_set_up(corpus, name):
     # straight after a row's \label, without \\ (which amsmath accepts), had the judge run the two rows around it
     # together and number the rest of the chapter one behind the page (64.3 % under the class); the body writes \\
     # before it, as the earlier bodies do
+    # (since: the underline in the denominator is read: 94.7 % and 94.7 %, the judge-only three left)
     # the fifty-seventh body (body-be.tex, a chapter on protecting capacity for late demand (the newsvendor with a
     # price, Littlewood's rule, expected marginal seat revenue, bid prices from a network's linear programme) and one on
     # pricing over time and customer choice (dynamic pricing as an MDP, the fluid limit, the multinomial logit, its
@@ -613,6 +620,9 @@ def test_later_bodies_per_set_up(corpus, name):
     # \Downarrow), which also split a matrix beside its prefix into an aligned of rows (4.4 the augmented matrix, 4.5
     # the partitioned basis, 4.7 a bmatrix under \det, 6.5 \binom, 7.7 the Jacobian's pmatrix, 8.1 and 8.2 the
     # log-likelihood's sized and \left ... \right parentheses)
+    # (since: yhmath's extension font read through its layout, underlines under an integral's script, the second
+    # brace's own note, column generation's row whose number dropped below it: 93.3 % and 93.3 %; left: \sideset, the
+    # \left. of the evaluation bar and \Biggl (judge-only), and the primal beside its dual)
     # the fifty-eighth body (body-bf.tex, a chapter on moving feed through a network (minimum-cost flow with its
     # incidence matrix, residual network and dual, the transportation problem, its dual and complementary slackness, a
     # cost table with row labels and the northwest corner rule, Bellman's equations, Bellman-Ford, Dijkstra's labels
@@ -639,6 +649,8 @@ def test_later_bodies_per_set_up(corpus, name):
     # table's \text{Ashby} as \operatorname, and an eqnarray's \mbox{for a cycle that lowers the cost.} as
     # \operatorname{for}\mathrm{a}\text{...}; under the class \epsilon served as \varepsilon and \text{where the weak
     # form has} as "weakform"
+    # (since: the limits of sums side by side parted where each is centred, never under an operator's ink: 92.1 %
+    # and 92.1 %; left: the aligned inside cases, the relations array between matrices and \vect{0}, judge-only)
     # the fifty-ninth body (body-bg.tex, a chapter on prices along a chain (the Stackelberg wholesale price game, double
     # marginalisation and a two-part tariff, Cournot and Bertrand competition between chains with payoff tables,
     # quantity leadership) and one on contracts, bargaining and hidden information (the newsvendor chain, buy-back and
@@ -666,6 +678,10 @@ def test_later_bodies_per_set_up(corpus, name):
     # the sans operator names and bold letters (max, arg max, lim, Pr, d, \mathbf) served as \mathsf; four formulas read
     # exactly (1.6, 2.20-2.22).  Unseen by the judge: the tagged rows (1.16') and (1.16'') served as one unnumbered
     # aligned in the paragraph's text with their tags as "\quad(1.16')" in the rows
+    # (since: sansmathfonts' maths italic and extension fonts read through TeX's layouts where their maps are shown
+    # wrong, every sans face of a sans book its roman, the inline fraction's paragraph line kept out of 1.16 and the
+    # underline under 2.28's integral: 98.3 % and 88.1 %; left: the payoff array beside its bmatrix, and under
+    # sansmath-bg the symbols font, which calls itself "ComputerModernSans-Regular")
     # the sixtieth body (body-bh.tex, a chapter on estimating demand from sales (estimators' bias, variance and mean
     # squared error, correlated days, shrinkage, maximum likelihood and the Fisher information, the Cramer-Rao bound,
     # demand censored by stock-outs with its likelihood, an exponential estimate, expectation-maximisation and the
@@ -687,6 +703,8 @@ def test_later_bodies_per_set_up(corpus, name):
     # rows as a three-row aligned where the judge scores the numbered row alone (2.3); under gfsdidot-bh \dots (the
     # ellipsis of GFS Didot's full stops) served as ". . ." (1.1, 1.22, 1.30, 1.32), GFS Olga's \vartheta as \theta
     # (1.27) and pxfonts' \notin (Pxsyc's code 60) as < (2.8)
+    # (since: an ellipsis's dots up to 0.6 em apart, pxfonts' "nelement": 93.8 % and 92.3 %; left: \middle and the
+    # continued row, judge-only, and Olga's \vartheta)
     # the sixty-first body (body-bi.tex, a chapter on failures, renewals and replacement (failure rates and reliability,
     # the Weibull life, renewal functions and the renewal theorems, age, block and minimal-repair replacement, a
     # Weibull plot and likelihood) and one on spares for repairable parts (the (S-1, S) policy and Palm's theorem,
@@ -710,6 +728,9 @@ def test_later_bodies_per_set_up(corpus, name):
     # which the judge reads as \bm (2.15, 2.23).  Unseen by the judge: the tagged rows served as unnumbered displays
     # in the text with "\quad(1.23')" and "\quad(1.23'')" in them, and under the class the second one's fraction
     # \frac{c_{f}}{\mathrm{MTTF}} broken, c_{f} an aligned's row and MTTF left in the prose
+    # (since: the minipages' displays read apart, the left one's number found on a second look a quad after its
+    # maths, and under kplight-bi the item's sentence and its paragraph line kept out of the displays: 97.2 % and
+    # 95.8 %, nothing missing; left: ^{\mathrm{mod}} served as \mod, and \mathbf for classvect's bold Greek)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -746,14 +767,14 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name in FIFTY_FIRST_BODY else \
         (0.98, 0.995) if name in FIFTY_SECOND_BODY else \
         (0.96, 0.99) if name == "tufte-ba" else (0.95, 0.99) if name == "achemso-ba" else \
-        (0.91, 0.985) if name == "tufte-bb" else (0.84, 0.945) if name == "memoir-bb" else \
-        (0.93, 0.97) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
-        (0.92, 0.995) if name == "tufte-bd" else (0.94, 0.995) if name == "amsproc-bd" else \
-        (0.88, 0.975) if name == "tufte-be" else (0.75, 0.97) if name == "aomart-be" else \
-        (0.88, 0.99) if name == "tufte-bf" else (0.92, 0.99) if name == "ncmreg-bf" else \
-        (0.94, 0.99) if name == "tufte-bg" else (0.06, 0.85) if name == "sansmath-bg" else \
-        (0.93, 0.99) if name == "tufte-bh" else (0.87, 0.985) if name == "gfsdidot-bh" else \
-        (0.94, 0.98) if name == "tufte-bi" else (0.90, 0.97) if name == "kplight-bi" else \
+        (0.94, 0.995) if name == "tufte-bb" else (0.96, 0.995) if name == "memoir-bb" else \
+        (0.96, 0.99) if name == "tufte-bc" else (0.98, 0.99) if name == "onehalf-bc" else \
+        (0.94, 0.995) if name == "tufte-bd" else (0.94, 0.995) if name == "amsproc-bd" else \
+        (0.93, 0.99) if name == "tufte-be" else (0.93, 0.99) if name == "aomart-be" else \
+        (0.92, 0.99) if name == "tufte-bf" else (0.92, 0.99) if name == "ncmreg-bf" else \
+        (0.98, 0.995) if name == "tufte-bg" else (0.88, 0.985) if name == "sansmath-bg" else \
+        (0.93, 0.99) if name == "tufte-bh" else (0.92, 0.99) if name == "gfsdidot-bh" else \
+        (0.97, 0.995) if name == "tufte-bi" else (0.95, 0.995) if name == "kplight-bi" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
