@@ -818,7 +818,7 @@ def _stacked_relations(nodes: list[Node]) -> list[Node]:
     return [n for n in nodes if id(n) not in gone]
 
 
-DOTS_APART = 0.55  # em: the dots of an ellipsis stand at most this far apart, middle to middle
+DOTS_APART = 0.52  # em: the dots of an ellipsis stand at most this far apart, middle to middle
 
 
 def _dot_runs(nodes: list[Node]) -> list[Node]:
@@ -843,8 +843,8 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
                     if b in chain:
                         continue
                     dx, dy = b.cx - last.cx, b.cy - last.cy
-                    # (a face with a wide full stop, GFS Didot's, sets \ldots' dots just over half an em apart;
-                    # a typewriter face's "..." steps 0.6 em and is none)
+                    # (a face with a wide full stop, GFS Didot's, sets \ldots' dots just over half an em apart; an
+                    # index's leaders and a typewriter face's "..." step further)
                     if kind == "h" and 0.15 * a.size < dx < DOTS_APART * a.size and abs(dy) < 0.05 * a.size:
                         nxt = b
                     elif kind == "v" and abs(dx) < 0.05 * a.size and 0.2 * a.size < dy < 0.6 * a.size:
@@ -856,11 +856,6 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
                 if nxt is None:
                     break
                 chain.append(nxt)
-            if len(chain) == 3 and kind == "h" and any(
-                    b not in chain and abs(b.cy - a.cy) < 0.05 * a.size and
-                    (0.15 * a.size < chain[0].cx - b.cx < DOTS_APART * a.size or
-                     0.15 * a.size < b.cx - chain[-1].cx < DOTS_APART * a.size) for b in dots):
-                break     # (a fourth dot at the same step goes on the run: a leader of dots, no ellipsis)
             if len(chain) == 3:
                 for c in chain:
                     used.add(id(c))

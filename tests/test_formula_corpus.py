@@ -703,7 +703,7 @@ def test_later_bodies_per_set_up(corpus, name):
     # rows as a three-row aligned where the judge scores the numbered row alone (2.3); under gfsdidot-bh \dots (the
     # ellipsis of GFS Didot's full stops) served as ". . ." (1.1, 1.22, 1.30, 1.32), GFS Olga's \vartheta as \theta
     # (1.27) and pxfonts' \notin (Pxsyc's code 60) as < (2.8)
-    # (since: an ellipsis's dots up to 0.55 em apart, pxfonts' "nelement": 93.8 % and 92.3 %; left: \middle and the
+    # (since: an ellipsis's dots up to 0.52 em apart, pxfonts' "nelement": 93.8 % and 92.3 %; left: \middle and the
     # continued row, judge-only, and Olga's \vartheta)
     # the sixty-first body (body-bi.tex, a chapter on failures, renewals and replacement (failure rates and reliability,
     # the Weibull life, renewal functions and the renewal theorems, age, block and minimal-repair replacement, a
