@@ -637,17 +637,18 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         if not _FONT_DICT.search(text):
             continue
         base = _BASE_FONT.search(text)
-        layout = _coded_layout(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1"))) if base else None
+        # (PDFium names a font without its subset's prefix; a Type 3 font, with no /BaseFont, "")
+        key = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else ""
+        layout = _coded_layout(key) if base else None
         to_unicode = _TO_UNICODE_REF.search(text)
         if layout is not None and to_unicode and int(to_unicode.group(1)) in streams:
             # a font whose glyph names say nothing (yhmath's extension font names its delimiters as
             # Latin letters, and its ToUnicode map follows the names): its codes read in its layout
             start, stop = streams[int(to_unicode.group(1))]
-            pooled = repairs.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")), {})
-            exact = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) == "Yhcmex"
+            pooled = repairs.setdefault(key, {})
             for mapped, candidates in _layout_repairs(layout, _advances(text, objects),
                                                       objects.get(int(to_unicode.group(1)), b""), data[start:stop],
-                                                      exact).items():
+                                                      exact=layout is _YHMATH_EXTENSION).items():
                 pooled[mapped] = tuple(dict.fromkeys(pooled.get(mapped, ()) + candidates))
             continue
         ref = _ENCODING_REF.search(text)
@@ -664,20 +665,19 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
                     names[code] = item.group(2).decode("latin-1")
                 code += 1
         # (a Type 3 font has no /BaseFont: its maps are those of the name "", PDFium's name for it)
-        out.setdefault(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else "", []).append(names)
+        out.setdefault(key, []).append(names)
         if base and to_unicode and int(to_unicode.group(1)) in streams:
             start, stop = streams[int(to_unicode.group(1))]
             repair = _name_repairs(names, _advances(text, objects), objects.get(int(to_unicode.group(1)), b""),
                                    data[start:stop])
             # (PDFium names a font without its subset's prefix: the dictionaries of one name pool their
             # candidates)
-            key = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1"))
             pooled = repairs.setdefault(key, {})
             for mapped, candidates in repair.items():
                 pooled[mapped] = tuple(dict.fromkeys(pooled.get(mapped, ()) + candidates))
         elif base and to_unicode:
             # a dictionary of the same name whose map is not read may map any character truly
-            untouched.add(_SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")))
+            untouched.add(key)
     for key in untouched:
         repairs.pop(key, None)
     for key, pooled in repairs.items():
@@ -715,14 +715,8 @@ def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes
     each single character the map gives -> every code it gives it for, with the character that
     code's name stands for (the mapped one itself where the name agrees or says nothing of another
     kind: Ghostscript maps ← to "±" beside the true ±)."""
-    import zlib
-
-    try:
-        cmap = zlib.decompressobj().decompress(stream, 2_000_000) if b"/FlateDecode" in head else stream
-    except zlib.error:
-        return {}
     sources: dict[str, list[int]] = {}
-    for code, text in _cmap_entries(cmap).items():
+    for code, text in _stream_entries(head, stream).items():
         if len(text) == 1:
             sources.setdefault(text, []).append(code)
     repair: dict[int, tuple[tuple[float, int, int], ...]] = {}
@@ -733,6 +727,17 @@ def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes
     return repair
 
 
+def _stream_entries(head: bytes, stream: bytes) -> dict[int, str]:
+    """A ToUnicode stream's entries, code -> text ({} when it cannot be inflated)."""
+    import zlib
+
+    try:
+        cmap = zlib.decompressobj().decompress(stream, 2_000_000) if b"/FlateDecode" in head else stream
+    except zlib.error:
+        return {}
+    return _cmap_entries(cmap)
+
+
 def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes,
                     exact: bool = True) -> dict[int, tuple[tuple[float, int, int], ...]]:
     """pdf_unicode_repairs for a font read through a known layout of its codes: each character the
@@ -741,13 +746,7 @@ def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: by
     wrong: a Latin letter, an ASCII sign or a control code where the layout has a Greek letter or a
     maths sign (a maths italic font whose map gives α as the cedilla; not another family's maths
     italic that merely shares the naming, whose map is true)."""
-    import zlib
-
-    try:
-        cmap = zlib.decompressobj().decompress(stream, 2_000_000) if b"/FlateDecode" in head else stream
-    except zlib.error:
-        return {}
-    entries = _cmap_entries(cmap)
+    entries = _stream_entries(head, stream)
     if not exact and not any(code in layout and _other_kind(text, layout[code]) and
                              unicodedata.normalize("NFKC", text) != layout[code] for code, text in entries.items()):
         return {}      # the map agrees with the layout's kinds of character: the font is not one so named
@@ -772,13 +771,16 @@ def _coded_layout(name: str) -> dict[int, str] | None:
     if name == "Yhcmex":
         return _YHMATH_EXTENSION
     if _MATH_ITALIC_NAME.search(name):
-        # (ψ and ω stand at the codes of the space and "!", which the layer reading a glyph's code reports)
-        return {**{code: code_char(code, "OML") for code in range(128)}, 0x20: "ψ", 0x21: "ω"}
+        return _OML_LAYOUT
     if _MATH_EXTENSION_NAME.search(name):
-        return {code: code_char(code, "OMX") for code in range(128)}
+        return _OMX_LAYOUT
     return None
 
 
+# TeX's maths italic and extension layouts, code -> character (ψ and ω stand at the codes of the space
+# and "!", which code_char, reading a code PDFium reports, leaves to the text)
+_OML_LAYOUT = {**{code: code_char(code, "OML") for code in range(128)}, 0x20: "ψ", 0x21: "ω"}
+_OMX_LAYOUT = {code: code_char(code, "OMX") for code in range(128)}
 _MATH_ITALIC_NAME = re.compile(r"-Mathitalic", re.I)
 _MATH_EXTENSION_NAME = re.compile(r"-Mathextension", re.I)
 _CODED_NAME = re.compile(rb"/(?:[A-Z]{6}\+)?(?:Yhcmex\b|[A-Za-z]{1,40}-Math(?:italic|extension))", re.I)
