@@ -1791,9 +1791,10 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
             # no neighbour of this one's)
             small = [n for n in nodes if n is not op and n.size < text * LIMIT_SIZE and n.role != "op"]
             adjacent = [o for o in beside if max(o.x0 - op.x1, op.x0 - o.x1) < text * ADJACENT_OPERATORS]
-            bounds = [{id(o): _limits_part(op, o, _level_with(group, small)) if o in adjacent else
-                       _centring_part(op, o, _level_with(group, small), _cuts_between(op, o, _level_with(group, small)))
-                       for o in beside} for group in grown]
+            levels = [_level_with(group, small) for group in grown]
+            bounds = [{id(o): _limits_part(op, o, level) if o in adjacent else
+                       _centring_part(op, o, level, _cuts_between(op, o, level))
+                       for o in beside} for level in levels]
 
             def mine(n: Node) -> bool:
                 k = 0 if n in grown[0] else 1 if n in grown[1] else None
@@ -3617,30 +3618,30 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
         # on the left, which amsmath sets above a row that leaves no room): the block's other numbers
         # level with no row are raised too, each over the row below it, never centred nor dropped
         raised = any(name not in level and baseline < bases[0] - size * LEVEL_ROW for name, baseline in labels)
+
+        def row_below(baseline: float, least: float, most: float = float("inf")) -> int | None:
+            """The nearest row below a number raised over it (between `least` and `most` under it) that
+            no number stands level with or has taken."""
+            below = [i for i in range(len(rows)) if least < bases[i] - baseline <= most
+                     and i not in level.values() and i not in carried and texts[i]]
+            return min(below, key=lambda i: bases[i]) if below else None
+
         for number, baseline in labels:
             k = level.get(number)
             if k is None and raised:
-                below = [i for i in range(len(rows)) if bases[i] - baseline > size * LEVEL_ROW
-                         and i not in level.values() and i not in carried and texts[i]]
-                k = min(below, key=lambda i: bases[i]) if below else None
-                if k is None:
-                    out[number] = ""
+                k = row_below(baseline, size * LEVEL_ROW)
+            elif k is None:
+                dropped = [other for name, other in labels if name != number and name not in level]
+                pair = _centred_pair(rows, bases, baseline, size, set(level.values()), dropped)
+                if pair is not None:
+                    # a number centred between two rows that no number stands level with, which start at
+                    # one x: the rows of a block (an aligned programme, "maximize … / subject to …") that
+                    # is one row of a gather or an align, its number on the block's middle
+                    texts[pair] = _aligned_rows(rows[pair:pair + 2], size)
+                    texts[pair + 1] = ""
+                    out[number] = texts[pair]
+                    carried.setdefault(pair, number)
                     continue
-                out[number] = texts[k]
-                carried.setdefault(k, number)
-                continue
-            dropped = [other for name, other in labels if name != number and name not in level]
-            pair = _centred_pair(rows, bases, baseline, size, set(level.values()), dropped) if k is None else None
-            if pair is not None:
-                # a number centred between two rows that no number stands level with, which start at
-                # one x: the rows of a block (an aligned programme, "maximize … / subject to …") that
-                # is one row of a gather or an align, its number on the block's middle
-                texts[pair] = _aligned_rows(rows[pair:pair + 2], size)
-                texts[pair + 1] = ""
-                out[number] = texts[pair]
-                carried.setdefault(pair, number)
-                continue
-            if k is None:
                 # a number amsmath dropped to the line below its row (the row left it no room): the
                 # nearest row above it that no number stands level with, the pitch counted from the
                 # row's foot (the limits under a \prod reach below its baseline)
@@ -3654,12 +3655,10 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float)
                     texts[k - 1] = _aligned_rows(rows[k - 1:k + 1], size)
                     texts[k] = ""
                     k -= 1
-            if k is None:
-                # a number amsmath raised over its row (numbers on the left, where the row left it no
-                # room): the nearest row below it, its baseline within a dropped number's pitch
-                below = [i for i in range(len(rows)) if 0 < bases[i] - baseline <= size * DROPPED_LABEL
-                         and i not in level.values() and i not in carried and texts[i]]
-                k = min(below, key=lambda i: bases[i]) if below else None
+                if k is None:
+                    # a number amsmath raised over its row (numbers on the left, where the row left it no
+                    # room): the nearest row below it, its baseline within a dropped number's pitch
+                    k = row_below(baseline, 0.0, size * DROPPED_LABEL)
             if k is None:
                 out[number] = ""
                 continue
