@@ -861,15 +861,12 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         here) it sets further down too, but only \\lineskip clear of the line above.  And so for the
         rest of such a line: the pieces hanging on from it, each overlapping the one before."""
         for j in range(k, max(0, k - PARAGRAPH_PIECES) - 1, -1):
-            if j < k and not (lines[j + 1].page == lines[j].page and
-                              ink_extent(lines[j + 1])[0] < max(ink_extent(lines[m])[1] for m in range(j, j + 1))):
-                return False
+            # (a prose line itself starts no chain: a display after a short last line, set with the short
+            # skip, may touch it; each piece overlaps those before it and goes on along their line: a
+            # display set further right after a short line is no piece of it)
             if paragraph_line(j) and (j == k or not prose(j)):
-                # (a prose line itself starts no chain: a display after a short last line, set with the
-                # short skip, may touch it)
-                # (each piece overlaps those before it, and goes on along their line: a display set
-                # further right after a short line is no piece of it)
-                return all(ink_extent(lines[m + 1])[0] < max(ink_extent(lines[i])[1] for i in range(j, m + 1))
+                return all(lines[m + 1].page == lines[j].page and
+                           ink_extent(lines[m + 1])[0] < max(ink_extent(lines[i])[1] for i in range(j, m + 1))
                            and lines[m + 1].x0 <= max(lines[i].x1 for i in range(j, m + 1)) + body * PIECE_GAP
                            for m in range(j, k))
         return False
