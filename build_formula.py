@@ -2291,7 +2291,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             rows = _matrix_rows(between, size)
             if len(rows) < 2:
                 continue
-            cells = [[_scripts(c) for c in _cells(r, between, size, two=True)] for r in rows]
+            cells = _aligned_in_cases([[_scripts(c) for c in _cells(r, between, size, two=True)] for r in rows], size)
             node = _composite("cases", [left] + between, left.base, size, rows=cells)
             used.update(id(n) for n in [left] + between)
             made.append(node)
@@ -2443,6 +2443,60 @@ def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:
 
 
 CASES_AFTER = 1.5   # em: a \qquad (2 em) parts a cases block from what follows it on its middle row
+
+
+def _aligned_in_cases(rows: list[list[list[Node]]], size: float) -> list[list[list[Node]]]:
+    """A `cases` row whose value is a block of lines (an `aligned` in its first cell): its condition
+    stands alone on a line of its own, centred between the block's lines, which have no condition.
+    A condition never stands without its value, so such a line and as many value-only lines above
+    and below it as stand on both sides are one row: the lines an `aligned`, the condition beside it.
+    The condition column starts where the conditions of the two-cell rows start."""
+    starts = [row[1][0].x0 for row in rows if len(row) == 2 and row[1]]
+    if not starts or len(rows) < 3:
+        return rows
+    column = min(starts)
+    lone = [len(row) == 1 and bool(row[0]) for row in rows]
+    condition = [one and min(n.x0 for n in row[0]) >= column - size * 0.5 for one, row in zip(lone, rows)]
+    value = [one and not cond and max(n.x1 for n in row[0]) < column for one, cond, row in zip(lone, condition, rows)]
+    out: list[list[list[Node]]] = []
+    k = 0
+    while k < len(rows):
+        if not condition[k]:
+            out.append(rows[k])
+            k += 1
+            continue
+        above = 0
+        while k - above - 1 >= 0 and value[k - above - 1] and len(out) > above:
+            above += 1
+        below = 0
+        while k + below + 1 < len(rows) and value[k + below + 1]:
+            below += 1
+        reach = min(above, below)
+        if not reach:
+            out.append(rows[k])
+            k += 1
+            continue
+        lines = [row[0] for row in out[len(out) - reach:]] + [row[0] for row in rows[k + 1:k + 1 + reach]]
+        del out[len(out) - reach:]
+        block = _composite("aligned", [n for line in lines for n in line], rows[k][0][0].base, size,
+                           rows=_aligned_cells(lines, size))
+        out.append([[block], rows[k][0]])
+        k += reach + 1
+    return out
+
+
+def _aligned_cells(lines: list[list[Node]], size: float) -> list[list[list[Node]]]:
+    """Lines of an `aligned` block cut at their common alignment point: where the later lines start,
+    a node of the first line starts too (`\\min\\Bigl\\{ & d(j), \\\\ & \\min …`); else no point."""
+    start = min(n.x0 for n in lines[1])
+    if any(abs(min(n.x0 for n in line) - start) > size * 0.25 for line in lines[1:]):
+        return [[line] for line in lines]
+    first = sorted(lines[0], key=lambda n: n.x0)
+    at = min(first[1:], key=lambda n: abs(n.x0 - start), default=None)
+    if at is None or abs(at.x0 - start) > size * 0.25:
+        return [[line] for line in lines]
+    return [[[n for n in first if n.x0 < at.x0], [n for n in first if n.x0 >= at.x0]]] + \
+        [[[], line] for line in lines[1:]]
 
 
 def _column_spec(cells: list[list[list[Node]]], columns: list[tuple], left: Node, right: Node) -> str | None:
@@ -3030,6 +3084,12 @@ def _tex(n: Node) -> list[str]:
             out += ["^", "{", *_row_tex(n.parts["upper"]), "}"]
         return out
     if k == "script":
+        if _beside_limits(n):
+            # \sideset{}{'}\sum: scripts at the corner of an operator whose limits stand under and over it
+            scripts = _tex(Node("script", n.x0, n.x0, n.top, n.bottom, n.base, n.size,
+                                parts={"nucleus": Node("sym", n.x0, n.x0, n.top, n.bottom, n.base, n.size, tex="", ch=""),
+                                       "sub": n.parts["sub"], "sup": n.parts["sup"]}))
+            return [r"\sideset", "{", "}", "{", *scripts, "}", *_tex(n.parts["nucleus"])]
         out = list(_tex(n.parts["nucleus"]))
         sup = list(n.parts["sup"])
         primes = 0
@@ -3061,6 +3121,8 @@ def _tex(n: Node) -> list[str]:
     if k == "cases":
         _mark_display_fractions(n.parts["rows"], n.size)
         return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
+    if k == "aligned":
+        return [r"\begin{aligned}", *_rows_tex(n.parts["rows"]), r"\end{aligned}"]
     if k == "rcases":
         if all(len(row) == 2 for row in n.parts["rows"]):
             return [r"\begin{rcases}", *_rows_tex(n.parts["rows"]), r"\end{rcases}"]
@@ -3075,6 +3137,21 @@ def _tex(n: Node) -> list[str]:
     if k == "binom":
         return [r"\tbinom" if n.parts.get("small") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
+
+
+def _beside_limits(n: Node) -> bool:
+    """Whether a script node's scripts stand at the corner of a big operator that carries its limits
+    under or over it, right where the symbol ends: the symbol's own (\\sideset).  TeX sets no script on
+    an operator whose limits it has put under and over it (a second superscript is an error)."""
+    op = n.parts["nucleus"]
+    if op.kind != "op" or op.parts.get("letter") or not (op.parts.get("lower") or op.parts.get("lower_lines")
+                                                         or op.parts.get("upper")):
+        return False
+    symbol = op.parts["op"]
+    if symbol.kind != "sym" or symbol.role != "op":
+        return False
+    scripts = n.parts["sub"] + n.parts["sup"]
+    return bool(scripts) and all(abs(m.x0 - symbol.x1) <= m.size * 0.3 for m in scripts)
 
 
 _STRETCHED = {r"\longrightarrow": r"\xrightarrow", r"\longleftarrow": r"\xleftarrow"}
@@ -3152,7 +3229,9 @@ def _row_tex(nodes: list[Node]) -> list[str]:
                 and "rel" not in (n.role, last.role):   # eqnarray sets its relation column apart
             out.append(r"\quad")
         tokens = _tex(n)
-        if tokens == [r"\mod"] and last is not None and last.role != "open" and \
+        if tokens == [r"\mod"] and len(nodes) == 1:
+            tokens = [r"\mathrm{mod}"]  # a script or limit of the word alone: a label (\mod takes a modulus)
+        elif tokens == [r"\mod"] and last is not None and last.role != "open" and \
                 n.x0 - last.x1 < BMOD_GAP * n.size:
             tokens = [r"\bmod"]      # a binary operator's spaces, not \mod's quad
         out += tokens
