@@ -2392,17 +2392,19 @@ def _delimiter_pairs(tall: list[Node], size: float) -> dict[int, Node]:
         alike = [r for r in tall[k + 1:] if id(r) not in claimed and abs(r.top - left.top) < size * 0.4
                  and abs(r.bottom - left.bottom) < size * 0.4]
         closes = [r for r in alike if r.role == "close" or (r.role == "fence" and r.ch == left.ch)]
-        partner, depth = None, 0
+        partner, inside, taken = None, [], set()
         for r in alike:
             if r.role == "open":
-                depth += 1
+                inside.append(r)
             elif r in closes:
-                if depth == 0:
+                if not inside:
                     partner = r
                     break
-                depth -= r.role == "close"
+                if r.role == "close" and PAIRS.get(inside.pop().ch) == r.ch:
+                    taken.add(id(r))
         # an opener inside that nothing closes (a cases brace) leaves the depth unbalanced: the first closer
-        partner = partner or (closes[0] if closes else None)
+        # that no opener inside matched (`\bigg|_{x} = [ … ]`: the bracket's closer is the bracket's own)
+        partner = partner or next((r for r in closes if id(r) not in taken), None)
         if partner is not None:
             pairs[id(left)] = partner
             claimed.add(id(partner))
@@ -3139,6 +3141,9 @@ def _tex(n: Node) -> list[str]:
     return []
 
 
+INTEGRALS = set("∫∬∭∮∯∰∱∲∳⨌⨍⨏⨐⨑⨒⨓⨔⨕⨖⨗⨘⨙⨚⨛⨜")
+
+
 def _beside_limits(n: Node) -> bool:
     """Whether a script node's scripts stand at the corner of a big operator that carries its limits
     under or over it, right where the symbol ends: the symbol's own (\\sideset).  TeX sets no script on
@@ -3148,7 +3153,14 @@ def _beside_limits(n: Node) -> bool:
                                                          or op.parts.get("upper")):
         return False
     symbol = op.parts["op"]
-    if symbol.kind != "sym" or symbol.role != "op":
+    # (an integral's scripts stand beside it, and an OpenType font kerns its subscript in under its slant)
+    if symbol.kind != "sym" or symbol.role != "op" or symbol.ch in INTEGRALS:
+        return False
+    # limits centred on the symbol (an OpenType integral's side scripts, kerned under its slant, are not)
+    limits = [*(op.parts.get("lower") or []), *[m for line in op.parts.get("lower_lines") or [] for m in line],
+              *(op.parts.get("upper") or [])]
+    middle = (min(m.x0 for m in limits) + max(m.x1 for m in limits)) / 2
+    if abs(middle - symbol.cx) > (symbol.x1 - symbol.x0) * 0.2:
         return False
     scripts = n.parts["sub"] + n.parts["sup"]
     return bool(scripts) and all(abs(m.x0 - symbol.x1) <= m.size * 0.3 for m in scripts)
