@@ -3815,6 +3815,27 @@ def same_columns(one: list[tuple[float, float]], other: list[tuple[float, float]
                for a in column_gaps(one, em) for b in column_gaps(other, em))
 
 
+def _relation_xs(n: Node) -> list[float]:
+    """Where a relation of a row stands: a relation glyph's left edge, or for a relation with a note
+    over it (`\\overset{(a)}{=}`, an annotated step) both the note's box's and the glyph's."""
+    if n.kind == "sym" and n.role == "rel":
+        return [n.x0]
+    if n.kind == "op" and n.parts["op"].role == "rel":
+        return [n.x0, n.parts["op"].x0]
+    return []
+
+
+def _continues(row: list[Node], columns: list[list[float]], size: float) -> bool:
+    """Whether a row is an `align` row continuing the one above (`&\\quad + …` after a `\\nonumber`
+    row): it opens with a binary sign set at the relation column of the rows above, or a quad or two
+    right of it (a multline's last row, flush right, stands wherever its length puts it)."""
+    first = min(row, key=lambda n: n.x0)
+    if first.kind != "sym" or first.role != "bin":
+        return False
+    return any(abs(first.x0 - (x + k * size)) < size * CONTINUED_SLACK for xs in columns for x in xs for k in (0, 1, 2))
+
+
+CONTINUED_SLACK = 0.2   # ems: a continued row's sign stands this near the column, or a \quad or \qquad past it
 LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level with it
 PAIR_CENTRE = 0.6    # ems: a block's number from the middle of its two rows' baselines
 PAIR_START = 0.3     # ems: two rows of one block (its left column, flush left) start at one x
@@ -3845,12 +3866,12 @@ def _own_row(words, bars, baseline: float, leading: float) -> str | None:
             return None
         # (set on one relation's column: some relation of every row stands at one x, the first or
         # not: a row may open with \Longrightarrow before the relation the rows align on)
-        rels = [[n.x0 for n in row if n.kind == "sym" and n.role == "rel"] for row in rows]
+        rels = [[x for n in row for x in _relation_xs(n)] for row in rows]
         on_column = all(rels) and any(all(any(abs(x - y) < 0.5 for y in other) for other in rels[1:])
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
-        if not (on_column or centred):
+        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rels[:k], size)):
             return None
         return render(_row_tex(_scripts(rows[k])))
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
