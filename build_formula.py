@@ -1813,6 +1813,11 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
                 if (not found[k] or not off_centre) and split[k] and rest and _limits_of_others(rest, beside):
                     found[k] = split[k]
             below, above = found
+        if op.role == "rel" and above and below:
+            # an align's rows of annotated steps (\\overset{(b)}{\\leq} over \\overset{(c)}{\\leq}): a note
+            # right over the next row's relation, centred on it, is that relation's
+            below = [] if _over_another(below, op, nodes, ref) else below
+            above = [] if _over_another(above, op, nodes, ref, under=True) else above
         if op.kind == "word" and op.role != "op" and not below:
             continue
         if op.role == "rel" and (not (above or below) or (above and below) or op.size < text * 0.9
@@ -1902,6 +1907,18 @@ def _under_a_note(n: Node, notes: list[Node]) -> bool:
         return False
     return any(w.size < n.size * LIMIT_SIZE and w.bottom <= n.top + 0.5 and n.top - w.bottom < n.size * 0.75
                and n.x0 - 1 <= w.cx <= n.x1 + 1 for w in notes)
+
+
+def _over_another(group: list[Node], op: Node, nodes: list[Node], ref: float, under: bool = False) -> bool:
+    """Whether a note found under a relation (over it, with `under`) stands as near over (under)
+    another relation of its size and is centred on that one: its note, not this one's."""
+    x0, x1, top, bottom = _box(group)
+    middle = (x0 + x1) / 2
+    return any(r is not op and r.kind == "sym" and r.role == "rel" and abs(r.size - op.size) < op.size * 0.1
+               and abs(r.cx - middle) < ref * 0.25
+               and (top - r.bottom if under else r.top - bottom) <= ref * 0.75
+               and (top - r.bottom if under else r.top - bottom) >= -op.size * 0.12
+               for r in nodes)
 
 
 def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: float, bottom: float, ref: float,
@@ -3578,7 +3595,7 @@ def _aligned_rows(rows: list[list[Node]], size: float) -> str:
     # align at the first relation of each row when they stand at one x (an `aligned` block)
     marks: list[float | None] = []
     for row in lines:
-        rel = next((n for n in sorted(row, key=lambda n: n.x0) if n.kind == "sym" and n.role == "rel"), None)
+        rel = next((n for n in sorted(row, key=lambda n: n.x0) if _relation_xs(n)), None)   # (an annotated one too)
         marks.append(rel.x0 if rel is not None else None)
     out = []
     for row, toks, mark in zip(lines, texts, marks):
@@ -3825,12 +3842,20 @@ def _relation_xs(n: Node) -> list[float]:
     return []
 
 
-def _continues(row: list[Node], columns: list[list[float]], size: float) -> bool:
-    """Whether a row is an `align` row continuing the one above (`&\\quad + …` after a `\\nonumber`
-    row): it opens with a binary sign set at the relation column of the rows above, or a quad or two
-    right of it (a multline's last row, flush right, stands wherever its length puts it)."""
+def _continues(row: list[Node], above: list[list[Node]], columns: list[list[float]], size: float) -> bool:
+    """Whether a row is an `align` row continuing the ones above (`&\\quad + …` after `\\nonumber`
+    rows): it opens with a binary sign set at the relation column of the rows above, or a quad or two
+    right of it.  A multline's last row stands wherever its length puts it, flush right: so the rows
+    must show an align's columns too, a row above starting where this one does or two on one
+    relation's column, or else this row ends short of the first row's end, where a multline's last
+    row reaches past it."""
     first = min(row, key=lambda n: n.x0)
     if first.kind != "sym" or first.role != "bin":
+        return False
+    starts = [min(n.x0 for n in r) for r in above[1:]]
+    aligned = any(abs(x - first.x0) < size * CONTINUED_SLACK for x in starts) or \
+        any(any(abs(x - y) < 0.5 for y in other) for i, xs in enumerate(columns) for x in xs for other in columns[i + 1:])
+    if not aligned and max(n.x1 for n in row) > max(n.x1 for n in above[0]):
         return False
     return any(abs(first.x0 - (x + k * size)) < size * CONTINUED_SLACK for xs in columns for x in xs for k in (0, 1, 2))
 
@@ -3871,7 +3896,7 @@ def _own_row(words, bars, baseline: float, leading: float) -> str | None:
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
-        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rels[:k], size)):
+        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size)):
             return None
         return render(_row_tex(_scripts(rows[k])))
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
