@@ -86,6 +86,7 @@ FIFTY_EIGHTH_BODY = ["tufte-bf", "ncmreg-bf"]
 FIFTY_NINTH_BODY = ["tufte-bg", "sansmath-bg"]
 SIXTIETH_BODY = ["tufte-bh", "gfsdidot-bh"]
 SIXTY_FIRST_BODY = ["tufte-bi", "kplight-bi"]
+SIXTY_THIRD_BODY = ["tufte-bk", "xchartertx-bk"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -93,7 +94,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bk": 66}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -131,6 +132,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_NINTH_BODY,
                            *SIXTIETH_BODY,
                            *SIXTY_FIRST_BODY,
+                           *SIXTY_THIRD_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -194,7 +196,8 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_EIGHTH_BODY
                          + FIFTY_NINTH_BODY
                          + SIXTIETH_BODY
-                         + SIXTY_FIRST_BODY)
+                         + SIXTY_FIRST_BODY
+                         + SIXTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -731,6 +734,24 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: the minipages' displays read apart, the left one's number found on a second look a quad after its
     # maths, and under kplight-bi the item's sentence and its paragraph line kept out of the displays: 97.2 % and
     # 95.8 %, nothing missing; left: ^{\mathrm{mod}} served as \mod, and \mathbf for classvect's bold Greek)
+    # the sixty-third body (body-bk.tex, a chapter with exercises on Markov chains for a service desk's spare stock (an
+    # (s, S) rule as a chain, transition matrices written out with \cdots, \vdots and \ddots, \mathbf{P}^{(n)} and
+    # matrix powers, a two-state chain's powers through \det of a vmatrix and \operatorname{diag}, a limit pmatrix of
+    # \dfrac entries, the period as a \gcd, recurrence, the stationary distribution, ergodic averages in a gather, an
+    # absorbing ticket chain with bmatrices of fractions, binomial, Poisson and compound generating functions) and one
+    # on birth, death and the desk's queue (generators, Kolmogorov's equations in a gather, the tridiagonal
+    # birth-death generator, \vect{\pi}^{\top}\mathbf{Q} = \vect{0}^{\top}, the product of \lambda_{i-1} / \mu_{i},
+    # M/M/1 with \overset{d}{=} and a Laplace transform under \left( \frac{\mu}{\mu + s} \right)^{n + 1}, Little's
+    # law, the M/M/c law in cases, Erlang C as a nested fraction with a \displaystyle sum below, Erlang B, its
+    # recursion, square-root staffing, terminals, spares and repairers in an alignat{2} with text columns, the M/G/1
+    # queue's transforms with \int_{0}^{\infty} e^{-st} \, dB(t), an upper Hessenberg matrix), weighted toward
+    # two-dimensional displays and exercises: numbered equations in the exercises' enumerate items, a \tag{$\ast$}
+    # display (not scored), displays in a theorem, a definition, the example and algorithm floats and a side note;
+    # tufte-bk, and xchartertx-bk, the standard book class at 11pt under pdfLaTeX with XCharter text and newtxmath's
+    # xcharter option (Charter maths letters over newtx's symbols, Type 1), equations numbered by chapter): 97.0 % and
+    # 97.0 % exact, mean similarity 0.999 and 0.999 when first measured, nothing missing or empty, all 66 numbers
+    # read; under both the same two: \vect{0}^{\top} served as \mathbf{0}^{\top}, which the judge reads as a plain 0
+    # (judge-only, 2.6), and the words "\text{ min}" after a number read as the operator \min (2.23, "7.6 \min")
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -775,6 +796,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name == "tufte-bg" else (0.88, 0.985) if name == "sansmath-bg" else \
         (0.93, 0.99) if name == "tufte-bh" else (0.92, 0.99) if name == "gfsdidot-bh" else \
         (0.97, 0.995) if name == "tufte-bi" else (0.95, 0.995) if name == "kplight-bi" else \
+        (0.96, 0.995) if name == "tufte-bk" else (0.96, 0.995) if name == "xchartertx-bk" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
