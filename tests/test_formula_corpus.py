@@ -86,6 +86,7 @@ FIFTY_EIGHTH_BODY = ["tufte-bf", "ncmreg-bf"]
 FIFTY_NINTH_BODY = ["tufte-bg", "sansmath-bg"]
 SIXTIETH_BODY = ["tufte-bh", "gfsdidot-bh"]
 SIXTY_FIRST_BODY = ["tufte-bi", "kplight-bi"]
+SIXTY_SECOND_BODY = ["tufte-bj", "lmart-bj"]
 SIXTY_THIRD_BODY = ["tufte-bk", "xchartertx-bk"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
@@ -94,7 +95,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bk": 66}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -132,6 +133,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *FIFTY_NINTH_BODY,
                            *SIXTIETH_BODY,
                            *SIXTY_FIRST_BODY,
+                           *SIXTY_SECOND_BODY,
                            *SIXTY_THIRD_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
@@ -197,6 +199,7 @@ def test_second_body_per_set_up(corpus, name):
                          + FIFTY_NINTH_BODY
                          + SIXTIETH_BODY
                          + SIXTY_FIRST_BODY
+                         + SIXTY_SECOND_BODY
                          + SIXTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
@@ -734,6 +737,33 @@ def test_later_bodies_per_set_up(corpus, name):
     # (since: the minipages' displays read apart, the left one's number found on a second look a quad after its
     # maths, and under kplight-bi the item's sentence and its paragraph line kept out of the displays: 97.2 % and
     # 95.8 %, nothing missing; left: ^{\mathrm{mod}} served as \mod, and \mathbf for classvect's bold Greek)
+    # the sixty-second body (body-bj.tex, lecture notes of one lecture in six sections on approximate dynamic
+    # programming for a two-echelon inventory system (a distribution centre shipping a test kit to pharmacies: the
+    # state and its transitions, expected shortfalls, Bellman's operator and its contraction, value iteration's
+    # error and count, linear architectures with histogram features, a ridge fit, recursive least squares,
+    # post-decision states, a sampled value and its smoothing, step sizes, a constant step's variance, Kesten's
+    # rule, projected slopes, TD(0), TD(lambda), the projected Bellman equation, LSTD, greedy policies' loss, fair
+    # shares, an echelon base-stock benchmark, common random numbers, a perfect-information bound), weighted
+    # toward how lecture notes write derivations: chains of \overset{(a)}{\leq} and \overset{\text{(b)}}{=}
+    # relations followed by "where (a) follows from ...", two splits inside equations, four aligns whose \nonumber
+    # rows lead to a numbered last row, an align of three rows continued with "&\quad +" whose \left[ ... \right.
+    # on the first row is closed by \left. ... \right] on the last, \stackrel{\text{def}}{=}, \mathbf{1}\{ ... \},
+    # \Pr, \operatorname{Var} and \operatorname{Cov}, norms and inner products with subscripts, \nabla_{\vect{\theta}},
+    # \widehat, \xrightarrow{\text{a.s.}}, \limsup and \liminf, floors and ceilings, \coloneqq; tufte-bj, and
+    # lmart-bj, the standard article class at 10pt under pdfLaTeX with Latin Modern (lmodern, T1), equations
+    # numbered by section, (2.5)): 83.3 % and 83.3 % exact, mean similarity 0.953 and 0.953 when first measured,
+    # nothing missing or empty, all 66 numbers read, the two chains in splits exactly.  Under both: the four aligned
+    # chains that end in a numbered row under \nonumber rows (1.24, 1.41, 1.54, 1.60; 3.4, 4.11, 5.9, 6.3 under
+    # lmart-bj) and the "&\quad +" align
+    # (1.35; 4.5) served whole as an aligned where the judge scores the numbered row alone (similarity 0.31-0.54),
+    # inside them the chains' rows served without their alignment points (1.41's last row with one at its second
+    # "="), the \left[ ... \right. pair as plain brackets, and in the greedy policies' chain (1.60; 6.3) the
+    # annotation \overset{(b)}{\leq} read as "( \leq^{b)}"; \Biggm| under \Biggl[ ... \Biggr] served as
+    # \left[ ... \middle| ... \right] (1.9, the judge keeps \middle); \stackrel{\text{def}}{=} served as
+    # \overset{\operatorname{def}}{=} (1.31; 4.1); the class's bold upright \vect{\Xi} served as a plain \Xi (1.50;
+    # 5.5); \Biggl( ... \Biggr) and \Biggl[ ... \Biggr] served bare (1.55, 1.66; 5.10, 6.9).  Under tufte-bj also
+    # \xrightarrow{\text{a.s.}} served as \overset{\mathrm{a}.\mathrm{s}.}{\longrightarrow} (1.38); under lmart-bj
+    # also \Bigm| under \Bigl[ ... \Bigr] served as \middle| (4.4, read exactly under the class as 1.34)
     # the sixty-third body (body-bk.tex, a chapter with exercises on Markov chains for a service desk's spare stock (an
     # (s, S) rule as a chain, transition matrices written out with \cdots, \vdots and \ddots, \mathbf{P}^{(n)} and
     # matrix powers, a two-state chain's powers through \det of a vmatrix and \operatorname{diag}, a limit pmatrix of
@@ -796,6 +826,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name == "tufte-bg" else (0.88, 0.985) if name == "sansmath-bg" else \
         (0.93, 0.99) if name == "tufte-bh" else (0.92, 0.99) if name == "gfsdidot-bh" else \
         (0.97, 0.995) if name == "tufte-bi" else (0.95, 0.995) if name == "kplight-bi" else \
+        (0.83, 0.95) if name == "tufte-bj" else (0.83, 0.95) if name == "lmart-bj" else \
         (0.96, 0.995) if name == "tufte-bk" else (0.96, 0.995) if name == "xchartertx-bk" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
