@@ -88,6 +88,7 @@ SIXTIETH_BODY = ["tufte-bh", "gfsdidot-bh"]
 SIXTY_FIRST_BODY = ["tufte-bi", "kplight-bi"]
 SIXTY_SECOND_BODY = ["tufte-bj", "lmart-bj"]
 SIXTY_THIRD_BODY = ["tufte-bk", "xchartertx-bk"]
+SIXTY_FOURTH_BODY = ["tufte-bl", "cmreport-bl"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -95,7 +96,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -135,6 +136,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_FIRST_BODY,
                            *SIXTY_SECOND_BODY,
                            *SIXTY_THIRD_BODY,
+                           *SIXTY_FOURTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -200,7 +202,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTIETH_BODY
                          + SIXTY_FIRST_BODY
                          + SIXTY_SECOND_BODY
-                         + SIXTY_THIRD_BODY)
+                         + SIXTY_THIRD_BODY
+                         + SIXTY_FOURTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -782,6 +785,37 @@ def test_later_bodies_per_set_up(corpus, name):
     # 97.0 % exact, mean similarity 0.999 and 0.999 when first measured, nothing missing or empty, all 66 numbers
     # read; under both the same two: \vect{0}^{\top} served as \mathbf{0}^{\top}, which the judge reads as a plain 0
     # (judge-only, 2.6), and the words "\text{ min}" after a number read as the operator \min (2.23, "7.6 \min")
+    # the sixty-fourth body (body-bl.tex, an older-style operations research textbook's chapter on networks of queues
+    # (routing and the traffic equations, Jackson's product form, the M/M/c marginal, Gordon-Newell's law with a
+    # \substack sum, Buzen's convolution, mean value analysis with Schweitzer's estimate, asymptotic bounds, two-moment
+    # approximations) and one on production planning (an aggregate planning programme, chase and level plans, the EOQ
+    # and EPQ, Wagner and Whitin's recursion, Silver-Meal, capacitated lot sizing, a quadratic cost with linear decision
+    # rules, clearing functions and MRP), for a bicycle frame works, weighted toward the LaTeX idioms of the 1990s and
+    # 2000s: eqnarray rows with & = & and \label in the rows, \lefteqn first rows under \nonumber, hand-made cases
+    # \left\{ \begin{array}{ll} ... \end{array} \right. with \mbox{if } words, groups \left. \begin{array}{rcl} ...
+    # \end{array} \right\}, an array{rcl} of two equations in one equation, a matrix as \left( \begin{array}{cccc} ...
+    # \right), \hbox words, \displaystyle in fractions and arrays, \sum\nolimits, \int\limits, $$ ... $$ and \[ ... \]
+    # between numbered displays (\over, \choose, \atop, \buildrel, \rm, \bf, \cal, \it, \mathop and \mathrel only
+    # inline and in unnumbered displays: the judge keeps them as tokens); tufte-bl, and cmreport-bl, the standard report
+    # class at 12pt under pdfLaTeX in plain Computer Modern (OT1) with amsmath and amssymb, equations numbered by
+    # section, (2.3.4)): 86.8 % and 85.3 % exact, mean similarity 0.981 and 0.972 when first measured, nothing missing
+    # or empty, all 68 numbers read.  Under both: the column spec of each array counted by the judge and not served:
+    # the routing matrix \left( \begin{array}{cccc} ... \right) served as a pmatrix (1.3, 1.1.3), the two hand-made
+    # cases \left\{ \begin{array}{ll} ... \right. served as cases (1.10, 1.2.2; 2.17, 2.2.8), the array{rcl} of L and W
+    # served as an aligned (1.13, 1.2.5) and the capacitated group \left. \begin{array}{l} ... \right\} served as
+    # \left. \begin{gathered} ... \end{gathered} \right\} (2.20, 2.2.11, with an & in the gathered that LaTeX would
+    # reject, unseen); and the eqnarray rows continued under a \lefteqn first row (\nonumber) served with that row as a
+    # two-row aligned, where the judge scores the numbered row alone: the time in the shop (1.14, 1.2.6), the
+    # Wagner-Whitin batch cost (2.15, 2.2.6), the quadratic cost (2.21, 2.3.1), and under cmreport-bl the aggregate
+    # objective too (2.1.1; under the class its row "+ c_{O} O_{t} + ..." is served alone, exact).  The group of the
+    # asymptotic bounds, \left. \begin{array}{rcl} X(N) & \leq & \min ... \\ T(N) & \geq & \max ... \end{array}
+    # \right\} \quad N = 1, 2, \dots, served under the class as an rcases, whose right brace the judge does not see
+    # (1.27, also without the \left. and the spec), and under cmreport-bl misread: "T(N) \geq \max" before a Bmatrix
+    # whose rows are the two braces' contents, the first row's X(N) \leq \min lost (1.3.11).  Unseen by the judge:
+    # \mbox and \hbox words and \mathrm labels served as \operatorname ("\operatorname{if}", "0.86\operatorname{days}",
+    # X_{\operatorname{pwc}}, \overset{\operatorname{def}}{=}), the spaces at a word's edge lost ("\text{for every
+    # station}j"), \int\limits served as \int with its limits as scripts, and \mathit{WIP} as WIP (the class) or
+    # \text{WIP} (cmreport-bl)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -828,6 +862,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.97, 0.995) if name == "tufte-bi" else (0.95, 0.995) if name == "kplight-bi" else \
         (0.83, 0.95) if name == "tufte-bj" else (0.83, 0.95) if name == "lmart-bj" else \
         (0.96, 0.995) if name == "tufte-bk" else (0.96, 0.995) if name == "xchartertx-bk" else \
+        (0.86, 0.98) if name == "tufte-bl" else (0.85, 0.97) if name == "cmreport-bl" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
