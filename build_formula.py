@@ -3843,24 +3843,24 @@ def _relation_xs(n: Node) -> list[float]:
 
 
 def _continues(row: list[Node], above: list[list[Node]], columns: list[list[float]], size: float) -> bool:
-    """Whether a row is an `align` row continuing the ones above (`&\\quad + …` after `\\nonumber`
-    rows): it opens with a binary sign set at the relation column of the rows above, or a quad or two
-    right of it.  A multline's last row stands wherever its length puts it, flush right: so the rows
-    must show an align's columns too, a row above starting where this one does or two on one
-    relation's column, or else this row ends short of the first row's end, where a multline's last
-    row reaches past it."""
+    """Whether a row is an alignment's row continuing the ones above (`&\\quad + …` or `&= …` after
+    `\\nonumber` rows, an eqnarray's rows under a `\\lefteqn`): it opens with a binary sign or a
+    relation, its left side empty, indented from the first row.  A multline's last row, flush right,
+    opens so too: so the rows must show an alignment's columns, a row above starting where this one
+    does or two on one relation's column, or else this row ends short of the first row's end, where a
+    multline's last row reaches past it."""
     first = min(row, key=lambda n: n.x0)
-    if first.kind != "sym" or first.role != "bin":
+    if not (first.kind == "sym" and first.role == "bin" or _relation_xs(first)):
+        return False
+    if first.x0 < min(n.x0 for n in above[0]) + size * 0.5:
         return False
     starts = [min(n.x0 for n in r) for r in above[1:]]
     aligned = any(abs(x - first.x0) < size * CONTINUED_SLACK for x in starts) or \
         any(any(abs(x - y) < 0.5 for y in other) for i, xs in enumerate(columns) for x in xs for other in columns[i + 1:])
-    if not aligned and max(n.x1 for n in row) > max(n.x1 for n in above[0]):
-        return False
-    return any(abs(first.x0 - (x + k * size)) < size * CONTINUED_SLACK for xs in columns for x in xs for k in (0, 1, 2))
+    return aligned or max(n.x1 for n in row) <= max(n.x1 for n in above[0])
 
 
-CONTINUED_SLACK = 0.2   # ems: a continued row's sign stands this near the column, or a \quad or \qquad past it
+CONTINUED_SLACK = 0.2   # ems: a continued row starts this near where a row above it starts
 LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level with it
 PAIR_CENTRE = 0.6    # ems: a block's number from the middle of its two rows' baselines
 PAIR_START = 0.3     # ems: two rows of one block (its left column, flush left) start at one x
