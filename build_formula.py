@@ -2308,8 +2308,11 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             rows = _matrix_rows(between, size)
             if len(rows) < 2:
                 continue
-            cells = _aligned_in_cases([[_scripts(c) for c in _cells(r, between, size, two=True)] for r in rows], size)
-            node = _composite("cases", [left] + between, left.base, size, rows=cells)
+            padded = min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE
+            # (an array's columns are where no row's ink runs; a cases block's two at each row's widest gap)
+            cells = _aligned_in_cases([[_scripts(c) for c in _cells(r, between, size, two=not padded)] for r in rows], size)
+            node = _composite("cases", [left] + between, left.base, size, rows=cells,
+                              spec=_array_spec(cells, "lcr") if padded else None)
             used.update(id(n) for n in [left] + between)
             made.append(node)
             continue
@@ -2360,6 +2363,9 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
         else:
             spec = _column_spec(cells, columns, left, partner)
+            if spec is None and min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE \
+                    and partner.x0 - max(n.x1 for n in between) >= size * ARRAY_EDGE:
+                spec = _array_spec(cells, "clr")     # \left( \begin{array}{cc}: its \arraycolsep at both ends
             # (TeX draws an \hline at the row's strut depth: a subscript's ink may reach it)
             ruled = {k for k in range(len(rows) - 1) if spec and any(
                 left.x1 <= r[0] + 1 and r[2] <= partner.x0 + 1 and _main_base(rows[k]) < r[1] <= min(n.top for n in rows[k + 1]) + 1
@@ -2378,10 +2384,37 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         rows = _matrix_rows(between, size) if between else []
         if len(rows) < 2:
             continue
-        cells = [[_scripts(c) for c in _cells(r, between, size, two=True)] for r in rows]
-        made.append(_composite("rcases", [right] + between, right.base, size, rows=cells))
+        padded = right.x0 - max(n.x1 for n in between) >= size * ARRAY_EDGE
+        cells = [[_scripts(c) for c in _cells(r, between, size, two=not padded)] for r in rows]
+        made.append(_composite("rcases", [right] + between, right.base, size, rows=cells,
+                               spec=_array_spec(cells, "lcr") if padded else None))
         used.update(id(n) for n in [right] + between)
     return [n for n in nodes if id(n) not in used] + made
+
+
+# An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it
+# away (`cases` is an array with @{} at its ends), so their cells start at the delimiter's side bearing.
+ARRAY_EDGE = 0.4      # em: cells this far from a delimiter are an array's, written with its column spec
+
+
+def _array_spec(cells: list[list[list[Node]]], prefer: str) -> str | None:
+    """An array's column letters from how its cells line up: flush left, centred or flush right, the
+    first of `prefer` among those that fit equally well (cells of one width line up every way:
+    hand-made cases are mostly "ll", a matrix's columns "c")."""
+    width = max(len(row) for row in cells)
+    spec = ""
+    for c in range(width):
+        boxes = [_box(row[c]) for row in cells if len(row) > c and row[c]]
+        if not boxes:
+            return None
+        spread = {"l": max(b[0] for b in boxes) - min(b[0] for b in boxes),
+                  "r": max(b[1] for b in boxes) - min(b[1] for b in boxes),
+                  "c": max((b[0] + b[1]) / 2 for b in boxes) - min((b[0] + b[1]) / 2 for b in boxes)}
+        best = min(spread.values())
+        # (a column of relations alone, an array's "rcl" middle, is centred)
+        relations = all(len(row[c]) == 1 and _relation_xs(row[c][0]) for row in cells if len(row) > c and row[c])
+        spec += "c" if relations else next(letter for letter in prefer if spread[letter] <= best + COLUMN_ALIGN)
+    return spec
 
 
 def _row_vector(row: list[Node], between: list[Node], size: float) -> bool:
@@ -3138,11 +3171,17 @@ def _tex(n: Node) -> list[str]:
         return [r"\left" + _delim(n.parts["left"]), r"\begin{matrix}", *body, r"\end{matrix}",
                 r"\right" + _delim(n.parts["right"])]
     if k == "cases":
+        if n.parts.get("spec"):
+            return [r"\left\{", r"\begin{array}{" + n.parts["spec"] + "}", *_rows_tex(n.parts["rows"]), r"\end{array}",
+                    r"\right."]
         _mark_display_fractions(n.parts["rows"], n.size)
         return [r"\begin{cases}", *_rows_tex(n.parts["rows"]), r"\end{cases}"]
     if k == "aligned":
         return [r"\begin{aligned}", *_rows_tex(n.parts["rows"]), r"\end{aligned}"]
     if k == "rcases":
+        if n.parts.get("spec"):
+            return [r"\left.", r"\begin{array}{" + n.parts["spec"] + "}", *_rows_tex(n.parts["rows"]), r"\end{array}",
+                    r"\right\}"]
         if all(len(row) == 2 for row in n.parts["rows"]):
             return [r"\begin{rcases}", *_rows_tex(n.parts["rows"]), r"\end{rcases}"]
         return [r"\left.", r"\begin{gathered}", *_rows_tex(n.parts["rows"]), r"\end{gathered}", r"\right\}"]
@@ -3682,26 +3721,28 @@ def _ruled_array(rows: list[list[Node]], rules: list[tuple], size: float) -> lis
 DROPPED_LABEL = 1.8   # em: a number dropped below its row stands about a line's pitch under it
 
 
-def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float = 0.0) -> NumberedRows:
+def numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float = 0.0,
+                  edge: float | None = None) -> NumberedRows:
     """LaTeX per equation number for a display block (all its lines, the numbers left out) and the
     baselines its numbers stand on.  One number is the whole block's (a split, an aligned or
     multline block, cases), unless it stands level with one row of separate equations (an align
     whose other rows are \\nonumber): then it is that row's, and the text shows the whole block with
     it; several are each their own row's (align, gather), whose limits and scripts are told from the
     neighbours' by the structure read over the whole block; a row with no number of its own
-    (\\nonumber) belongs to none of them, and the text shows it in its place."""
+    (\\nonumber) belongs to none of them, and the text shows it in its place.  `edge`: where a lone
+    number at the block's right starts."""
     labels = [tuple(label) for label in labels]
-    read = _remembered("rows", words, bars, (tuple(labels), leading),
-                       lambda: _numbered_rows(words, bars, labels, leading))
+    read = _remembered("rows", words, bars, (tuple(labels), leading, edge),
+                       lambda: _numbered_rows(words, bars, labels, leading, edge))
     return NumberedRows(dict(read.numbers), list(read.shown))     # (a caller may change its copy)
 
 
-def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float) -> NumberedRows:
+def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float, edge: float | None) -> NumberedRows:
     if not labels:
         return NumberedRows({}, [])
     if len(labels) == 1:
         whole = display_latex(words, bars, leading)
-        own = _own_row(words, bars, labels[0][1], leading)
+        own = _own_row(words, bars, labels[0][1], leading, edge)
         return NumberedRows({labels[0][0]: whole if own is None else own}, [(whole, labels[0][0])])
     token = LEADING.set(leading)
     try:
@@ -3842,13 +3883,15 @@ def _relation_xs(n: Node) -> list[float]:
     return []
 
 
-def _continues(row: list[Node], above: list[list[Node]], columns: list[list[float]], size: float) -> bool:
+def _continues(row: list[Node], above: list[list[Node]], columns: list[list[float]], size: float,
+               edge: float | None = None) -> bool:
     """Whether a row is an alignment's row continuing the ones above (`&\\quad + …` or `&= …` after
     `\\nonumber` rows, an eqnarray's rows under a `\\lefteqn`): it opens with a binary sign or a
     relation, its left side empty, indented from the first row.  A multline's last row, flush right,
     opens so too: so the rows must show an alignment's columns, a row above starting where this one
-    does or two on one relation's column, or else this row ends short of the first row's end, where a
-    multline's last row reaches past it."""
+    does or two on one relation's column; or else this row does not end where a multline's last row
+    does, \\multlinetaggap (10 pt) before its number at `edge`, nor (with no number beside it to go
+    by) past the first row's end."""
     first = min(row, key=lambda n: n.x0)
     if not (first.kind == "sym" and first.role == "bin" or _relation_xs(first)):
         return False
@@ -3857,7 +3900,13 @@ def _continues(row: list[Node], above: list[list[Node]], columns: list[list[floa
     starts = [min(n.x0 for n in r) for r in above[1:]]
     aligned = any(abs(x - first.x0) < size * CONTINUED_SLACK for x in starts) or \
         any(any(abs(x - y) < 0.5 for y in other) for i, xs in enumerate(columns) for x in xs for other in columns[i + 1:])
-    return aligned or max(n.x1 for n in row) <= max(n.x1 for n in above[0])
+    end = max(n.x1 for n in row)
+    if edge is not None:
+        return aligned or not MULTLINE_TAG_GAP[0] * size <= edge - end <= MULTLINE_TAG_GAP[1] * size
+    return aligned or end <= max(n.x1 for n in above[0])
+
+
+MULTLINE_TAG_GAP = (0.6, 1.4)   # ems: a multline's last row ends \multlinetaggap (10 pt) before its number
 
 
 CONTINUED_SLACK = 0.2   # ems: a continued row starts this near where a row above it starts
@@ -3868,7 +3917,7 @@ COLUMN_GAP = 0.8     # ems: the gap before an aligned block's second column (a \
 COLUMN_GAP_SPREAD = 1.5   # ... and this many times the row's middle space, where it has three or more
 
 
-def _own_row(words, bars, baseline: float, leading: float) -> str | None:
+def _own_row(words, bars, baseline: float, leading: float, edge: float | None = None) -> str | None:
     """The one numbered row of a block whose other rows have no number (align, gather or eqnarray
     rows with \\notag), or None when the number is the whole block's.  A number TeX gives a whole
     block (aligned, split, gathered) is centred on it: level with its first or last row it is that
@@ -3896,7 +3945,7 @@ def _own_row(words, bars, baseline: float, leading: float) -> str | None:
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
-        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size)):
+        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
             return None
         return render(_row_tex(_scripts(rows[k])))
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):

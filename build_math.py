@@ -1250,7 +1250,10 @@ def _read_block(block: list, numbers: dict, body: float, bars, leading: float, s
         words.extend(w for w in line.words if not any(w is d for d in drop))
     if not any(number != WORD_TAG for number, _ in labels):
         return {}
-    read = numbered_rows(words, bars, labels, leading)
+    # (a lone number at the right: where it starts tells a multline's last row, set a fixed gap before it)
+    edge = next((drops[id(line)][0].x0 for line in block if drops[id(line)] and drops[id(line)][-1] is line.words[-1]),
+                None) if len(labels) == 1 else None
+    read = numbered_rows(words, bars, labels, leading, edge)
     if shown_out is not None and read.shown:
         shown_out.append(" ".join(f"$${tex}$$" + (f" {printed[number]}" if number else "")
                                   for tex, number in read.shown))
