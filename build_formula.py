@@ -3235,6 +3235,27 @@ def _delim(ch: str) -> str:
             "⌈": r"\lceil", "⌉": r"\rceil"}.get(ch, ch or ".")
 
 
+# The face the book's running text is set in (build_pdf sets it while a book is read): a phrase of
+# words in another upright face is set in the maths roman, as only an operator's name can be.
+TEXT_FACE: ContextVar[str] = ContextVar("TEXT_FACE", default="")
+
+
+def face_family(font: str) -> str:
+    """A font's family as its name says, whatever the subset and the design size (CMR10 and CMR7,
+    LMRoman10-Regular and LMRoman7-Regular are one face)."""
+    return re.sub(r"\d+", "", font.split("+", 1)[-1]).lower()
+
+
+@contextmanager
+def in_text_face(font: str):
+    """Within it, formulas are read knowing the book's text face (`font`, a font's name)."""
+    token = TEXT_FACE.set(face_family(font) if font else "")
+    try:
+        yield
+    finally:
+        TEXT_FACE.reset(token)
+
+
 def _word_tex(n: Node) -> list[str]:
     if n.style == "it":                  # the text's italic (a \text in a theorem): \text takes the italic on
         return [r"\text{" + n.ch + "}"]
@@ -3246,6 +3267,11 @@ def _word_tex(n: Node) -> list[str]:
     if n.ch in OPERATOR_NAMES:
         return ["\\" + n.ch]
     if " " in n.ch:
+        face = TEXT_FACE.get()
+        if n.style == "up" and face and face_family(n.font) != face:
+            # words set in the maths roman, not the text's face: an operator's name, whose spaces TeX
+            # drops unless they are ties (the user's class's \subjectto is \operatorname{subject~to})
+            return [r"\operatorname{" + n.ch.replace(" ", "~") + "}"]
         return [r"\text{" + n.ch + "}"]
     return [r"\operatorname{" + n.ch + "}"]
 

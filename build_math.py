@@ -19,7 +19,7 @@ from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_lat
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "text_face", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -176,6 +176,18 @@ def mark_formal_script(pages) -> int:
         else:
             w.font = w.font + " " + FORMAL_SCRIPT
     return len(formal)
+
+
+def text_face(pages) -> str:
+    """The font that prints most of the book's characters: its running text's."""
+    counts: dict[str, int] = {}
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                for run in (w.spans or [w]):
+                    font = run.font.name if w.spans else run.font
+                    counts[font] = counts.get(font, 0) + len(run.text)
+    return max(counts, key=counts.get) if counts else ""
 
 
 def mark_sans_body(pages) -> int:

@@ -20,13 +20,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, number_key, numbering_gaps, split_to_budget
-from build_formula import remembered_readings
+from build_formula import in_text_face, remembered_readings
 from build_glyphs import Document, Line, Page, Word, read_document
 from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
+                        text_face,
                         numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_row, display_text, join_lines, page_items)
@@ -98,6 +99,11 @@ def _structure(document: Document, count_tokens, source: str) -> Reading:
     mark_formal_script(pages)
     mark_slanted_relations(pages)
     mark_sans_body(pages)
+    with in_text_face(text_face(pages)):
+        return _read_structure(document, pages, count_tokens, source)
+
+
+def _read_structure(document: Document, pages: list[Page], count_tokens, source: str) -> Reading:
     folios, removed = drop_running_lines(pages)
     printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
     drop_folio_lines(pages, printed, removed)
