@@ -668,10 +668,11 @@ def _pieces(nodes: list[Node]) -> list[Node]:
                 tolerance = n.size * 0.1
                 same = kind == n.ch and (s.x0 - tolerance <= n.x0 and n.x1 <= s.x1 + tolerance
                                          or min(abs(s.x0 - n.x0), abs(s.x1 - n.x1)) < tolerance)
-            if same and target is None and kind == n.ch:
-                # two whole glyphs of one delimiter (\bigl\{ of a 12 pt class, a little over 1.15 em tall)
-                # are pieces of one only in one column: \min\bigl\{ over \max\bigl\{ on the next row are not
-                same = min(abs(s.x0 - n.x0), abs(s.x1 - n.x1)) < n.size * 0.1
+            if same and target is None and kind == n.ch and s.parts["count"] == 1 and \
+                    abs((s.x1 - s.x0) - (n.x1 - n.x0)) < n.size * 0.02 and abs(s.x0 - n.x0) >= n.size * 0.1:
+                # one glyph twice, shifted sideways (\min\bigl\{ over \max\bigl\{ on the next row, a 12 pt
+                # class's \bigl a little over 1.15 em tall): an assembly repeats a piece in one column
+                same = False
             # stacked: overlapping in x, the new piece below the stack (touching it, not beside it); or
             # the same glyph again in the very column, a little lower: an OpenType assembly whose pieces
             # overlap by most of their height (a \bigl| only a little taller than the bar)
@@ -3247,7 +3248,8 @@ TEXT_FACE: ContextVar[str] = ContextVar("TEXT_FACE", default="")
 def face_family(font: str) -> str:
     """A font's family as its name says, whatever the subset and the design size (CMR10 and CMR7,
     LMRoman10-Regular and LMRoman7-Regular are one face)."""
-    return re.sub(r"\d+", "", font.split("+", 1)[-1]).lower()
+    name = re.sub(r"\s*\([^()]*\)", "", font.split("+", 1)[-1])      # (and without the builder's own marks)
+    return re.sub(r"\d+", "", name).lower()
 
 
 @contextmanager
