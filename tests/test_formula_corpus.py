@@ -767,6 +767,10 @@ def test_later_bodies_per_set_up(corpus, name):
     # 5.5); \Biggl( ... \Biggr) and \Biggl[ ... \Biggr] served bare (1.55, 1.66; 5.10, 6.9).  Under tufte-bj also
     # \xrightarrow{\text{a.s.}} served as \overset{\mathrm{a}.\mathrm{s}.}{\longrightarrow} (1.38); under lmart-bj
     # also \Bigm| under \Bigl[ ... \Bigr] served as \middle| (4.4, read exactly under the class as 1.34)
+    # (since: a numbered row on an annotated relation's column, or continuing the rows above, served alone, the notes
+    # over consecutive rows' relations each kept by its own: 89.4 % and 89.4 %, mean similarity 0.998; left: \Biggl,
+    # \Biggm, \stackrel, \vect{\Xi} (the class prints it in the regular weight), \left. of the continued row, and
+    # \xrightarrow{\text{a.s.}}, whose arrow is as long as \longrightarrow)
     # the sixty-third body (body-bk.tex, a chapter with exercises on Markov chains for a service desk's spare stock (an
     # (s, S) rule as a chain, transition matrices written out with \cdots, \vdots and \ddots, \mathbf{P}^{(n)} and
     # matrix powers, a two-state chain's powers through \det of a vmatrix and \operatorname{diag}, a limit pmatrix of
@@ -816,6 +820,10 @@ def test_later_bodies_per_set_up(corpus, name):
     # X_{\operatorname{pwc}}, \overset{\operatorname{def}}{=}), the spaces at a word's edge lost ("\text{for every
     # station}j"), \int\limits served as \int with its limits as scripts, and \mathit{WIP} as WIP (the class) or
     # \text{WIP} (cmreport-bl)
+    # (since: arrays in their delimiters told by their padding and written with their column letters, an indented
+    # row opening with a relation served alone unless it ends where a multline's last row does, two \bigl\{ on
+    # rows one under the other no longer one brace: 98.5 % and 98.5 %; left: the array{rcl} set without
+    # delimiters, served as an aligned (1.13; 1.2.5))
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -860,9 +868,9 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name == "tufte-bg" else (0.88, 0.985) if name == "sansmath-bg" else \
         (0.93, 0.99) if name == "tufte-bh" else (0.92, 0.99) if name == "gfsdidot-bh" else \
         (0.97, 0.995) if name == "tufte-bi" else (0.95, 0.995) if name == "kplight-bi" else \
-        (0.83, 0.95) if name == "tufte-bj" else (0.83, 0.95) if name == "lmart-bj" else \
+        (0.89, 0.995) if name == "tufte-bj" else (0.89, 0.995) if name == "lmart-bj" else \
         (0.96, 0.995) if name == "tufte-bk" else (0.96, 0.995) if name == "xchartertx-bk" else \
-        (0.86, 0.98) if name == "tufte-bl" else (0.85, 0.97) if name == "cmreport-bl" else \
+        (0.98, 0.995) if name == "tufte-bl" else (0.98, 0.995) if name == "cmreport-bl" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
@@ -1730,3 +1738,43 @@ def test_rows_too_wide_raised_numbers_side_by_side_limits_and_fonts_whose_names_
         f["sansmath-bg"]["1.14"]
     assert f["sansmath-bg"]["1.3"] == r"\frac{\partial\pi_{R}}{\partial p} = a-2bp+bw = 0 \Longrightarrow p^{*}(w) = \frac{a+bw}{2b}.", \
         f["sansmath-bg"]["1.3"]
+
+
+def test_annotated_chains_continued_rows_arrays_in_their_delimiters_and_aligned_values_in_cases(corpus):
+    """The sixty-second to sixty-fourth bodies' constructs: an align's numbered row under \\nonumber rows
+    served alone, as LaTeX numbers it, where it stands on an annotated relation's column
+    (\\overset{(b)}{=}) or continues the rows above with a sign or a relation (an eqnarray's rows under a
+    \\lefteqn), while a multline's last row, ending \\multlinetaggap before its number, keeps the whole
+    display; notes over consecutive rows' relations each kept by its own; an array in delimiters told
+    from a matrix or cases by the \\arraycolsep it keeps at its edges, with its column letters; an
+    aligned block as a cases row's value; \\sideset's prime on a sum, never on an integral's scripts; a
+    fence whose would-be closer another bracket inside matched; a word in a script alone; the user's
+    class's \\subjectto, a phrase in the maths roman, read with its tie."""
+    f = {name: _formulas(corpus[name]) for name in ("tufte-bj", "tufte-bh", "tufte-ar", "tufte-az", "tufte-bi",
+                                                     "tufte-bl", "cmreport-bl", "cm", "tufte-bf", "tufte-be", "lmmath",
+                                                     "tuftechapter")}
+    assert f["tufte-bj"]["1.60"] == r"\overset{(d)}{\leq }\gamma\|V^{\tilde{\mu}}-V^{*}\|_{\infty}+2\gamma\varepsilon,", \
+        f["tufte-bj"]["1.60"]
+    assert f["tufte-bj"]["1.24"].startswith(r"\overset{(b)}{= }-2\bm{\Phi}^{\top}"), f["tufte-bj"]["1.24"]
+    assert f["tufte-bj"]["1.35"].startswith(r"+\gamma\bar{V}^{n-1}"), f["tufte-bj"]["1.35"]
+    assert f["tufte-bh"]["2.3"].startswith(r"+\Phi(-z_{1-\alpha/2}"), f["tufte-bh"]["2.3"]
+    assert f["tufte-ar"]["1.25"] == r"+(1-\rho)\gamma V_{\lambda}(\alpha, \beta+1)\},", f["tufte-ar"]["1.25"]
+    assert f["tufte-az"]["1.25"].startswith(r"\begin{aligned}C(x_{1}, x_{2}) & = \mathbb{E}["), f["tufte-az"]["1.25"]
+    assert f["tufte-bi"]["2.19"].startswith(r"\begin{aligned}\operatorname{Var}[X_{j}]"), f["tufte-bi"]["2.19"]
+    for name in ("tufte-bl", "cmreport-bl"):
+        rows = f[name]["2.15" if name == "tufte-bl" else "2.2.6"]
+        assert rows == r"= K+h\sum_{s = i+1}^{j}(s-i)d_{s}, \quad1 \leq i \leq j \leq T,", (name, rows)
+        between = f[name]["1.27" if name == "tufte-bl" else "1.3.11"]
+        assert between.startswith(r"\left.\begin{array}{rcl}X(N) & \leq & \min\{N/D, 1/D_{\max}\} \\ T(N) & \geq & "
+                                  r"\max\{D, ND_{\max}\}\end{array}\right\}"), (name, between)
+    assert f["tufte-bl"]["1.10"].startswith(r"\pi_{j}(n) = \left\{\begin{array}{ll}\pi_{j}(0)\frac"), f["tufte-bl"]["1.10"]
+    assert f["tufte-bl"]["1.3"].startswith(r"\mathbf{P} = \left(\begin{array}{cccc}0 & 1 & 0 & 0"), f["tufte-bl"]["1.3"]
+    assert f["cm"]["2.5"] == r"\mathbf{z} = \left(\begin{array}{c}\mathbf{x}_{B} \\ \mathbf{x}_{N}\end{array}\right)", f["cm"]["2.5"]
+    assert r"\\ \begin{aligned}\min\{& d^{(k)}(j), \\ & \min_{i:(i, j) \in A}(d^{(k)}(i)+c_{ij})\}\end{aligned} & " \
+        in f["tufte-bf"]["1.26"], f["tufte-bf"]["1.26"]
+    assert f["tufte-bf"]["2.28"].startswith(r"\begin{cases}\begin{aligned}\eta_{\omega} \geq & Q("), f["tufte-bf"]["2.28"]
+    assert r"\sideset{}{'}\sum_{j = 1}^{n}r_{j}" in f["tufte-be"]["1.15"], f["tufte-be"]["1.15"]
+    assert f["lmmath"]["2.12"] == r"|\int_{a}^{b}f(x)dx| \leq \int_{a}^{b}|f(x)|dx", f["lmmath"]["2.12"]
+    assert r"\right|_{\bm{\mu}_{p}} = \begin{bmatrix}" in f["tufte-ar"]["2.13"], f["tufte-ar"]["2.13"]
+    assert f["tufte-bi"]["2.23"].startswith(r"\bm{\lambda}^{\mathrm{mod}} = "), f["tufte-bi"]["2.23"]
+    assert r"\operatorname{subject~to}\quad\mathbf{c}^{\top}\mathbf{q}" in f["tuftechapter"]["4.13"], f["tuftechapter"]["4.13"]
