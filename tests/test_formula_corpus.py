@@ -89,6 +89,7 @@ SIXTY_FIRST_BODY = ["tufte-bi", "kplight-bi"]
 SIXTY_SECOND_BODY = ["tufte-bj", "lmart-bj"]
 SIXTY_THIRD_BODY = ["tufte-bk", "xchartertx-bk"]
 SIXTY_FOURTH_BODY = ["tufte-bl", "cmreport-bl"]
+SIXTY_FIFTH_BODY = ["tufte-bm", "stickstoo-bm"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -96,7 +97,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -137,6 +138,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_SECOND_BODY,
                            *SIXTY_THIRD_BODY,
                            *SIXTY_FOURTH_BODY,
+                           *SIXTY_FIFTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -203,7 +205,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_FIRST_BODY
                          + SIXTY_SECOND_BODY
                          + SIXTY_THIRD_BODY
-                         + SIXTY_FOURTH_BODY)
+                         + SIXTY_FOURTH_BODY
+                         + SIXTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -824,6 +827,43 @@ def test_later_bodies_per_set_up(corpus, name):
     # row opening with a relation served alone unless it ends where a multline's last row does, two \bigl\{ on
     # rows one under the other no longer one brace: 98.5 % and 98.5 %; left: the array{rcl} set without
     # delimiters, served as an aligned (1.13; 1.2.5))
+    # the sixty-fifth body (body-bm.tex, a chapter in the manner of the user's class's own books on constrained
+    # optimisation (constrained problems, Lagrange multipliers and the KKT conditions, weak duality, lot sizes under a
+    # floor-space constraint, count, quadratic and linear penalties, the penalty method and the augmented Lagrangian,
+    # barriers, linear programmes in general, standard and equality form, a roster, reduced costs and the ratio test,
+    # the dual, rounding) and one on decisions and surrogate models (expected utility, exponential and power utilities,
+    # the certainty equivalent, a booking decision, the value of information, a Gaussian process surrogate with noisy
+    # observations, its likelihood and hyperparameters, probability and expected improvement, a safe problem, sampling
+    # plans), for a warehouse, written with the class's OWN maths macros as its real books are: \minprob, \minimize,
+    # \maximize, \subjectto, \argmin, \argmax, \paren, \brock, \curly, \norm, \abs, \anglebrackets, \ceil, \floor,
+    # \card (starred and not), \Expectation, \Variance, \trace, \sign, \Normal, \Uniform, \gaussian, \R, \N,
+    # \params, \noisy, \mat, \vect, \transpose, \for, \true, \false and \dset; tufte-bm, whose set-up loads
+    # classmath.sty (the class's maths macros restated, made under LaTeX only where not yet defined, so nothing under the
+    # class) because the judge reads a class only beside the main file, where the class is never committed: with it the
+    # judge's tokens for all 69 formulas are the ones it reads with the real class and vector.sty beside the main file;
+    # and stickstoo-bm, the standard book class at 10pt under pdfLaTeX with STIX Two text (stickstoo) and newtxmath's
+    # stix2 option, whose preamble defines the same names its own way (\DeclareMathOperator*, \text{subject to}, a
+    # \minprob with \underset{...}{\text{minimize}}, \DeclarePairedDelimiter with plain ( ) and [ ], \intercal),
+    # equations numbered by chapter): 49.3 % and 84.1 % exact, mean similarity 0.958 and 0.985 when first measured,
+    # nothing missing or empty, all 69 numbers read (typeset first with the side note's display, 1.18, overprinted by
+    # the algorithm float's margin caption and so missing, 47.8 %: the float was moved a paragraph on before this
+    # score and the PDFs committed).  Under the class the judge expands \paren{x} and \paren*{x} to
+    # \lparen x \rparen, \brock to \lbrack x \rbrack (tokens it keeps as such), which no reading of the page tells from
+    # ( ) and [ ]: 28 formulas differ in that alone (1.3, 1.13-1.16, 1.23, 1.27, 2.1, 2.3-2.6, 2.8-2.10, 2.12, 2.13,
+    # 2.15-2.17, 2.19, 2.20, 2.22, 2.23, 2.29, 2.30, 2.32, 2.37), two in that and \gets served as \leftarrow (1.21 and
+    # 2.24, in the algorithm floats), one in \gets alone (1.20), all judge-only (62 of 69 exact if the judge read
+    # \lparen as "(", 65 with \gets as \leftarrow too); \subjectto (\operatorname{subject~to}, tokens "s u b j e c t
+    # \simto") and \minprob's aligned read exactly wherever the rows stand apart.  Misread under the class: the \abs*
+    # round a \sum_{i=1}^{n} (1.11), the sum's index i served as a subscript of the left bar and the limit "= 1" as the
+    # sum's ("|_{i}\sum^{n}_{= 1}"); p_{\mathrm{log}} served as p_{\log} (1.22, under both set-ups, the same print); and
+    # under both set-ups two displays that set two blocks side by side: the standard and equality forms, two \minprob
+    # beside each other (1.25), served as one aligned whose rows take the two blocks' lines in turn (under stickstoo-bm
+    # also the first block's c^{\intercal} lost, its \intercal set before the first row), and the dual's aligned
+    # beside its complementary slackness (1.29), served with that equation as the aligned's second row between
+    # "maximize" and "subject to".  Under stickstoo-bm the rest is judge-only: the author's
+    # \underset{\vect x}{\text{minimize}} served as \operatorname*{minimize}_{\mathbf{x}} (1.1, 1.3, 1.24), \gets as
+    # \leftarrow (1.20, 1.21, 2.24), and \mathbf{\Sigma} (his \mat) as \bm{\Sigma} (2.14, 2.37), the same bold
+    # upright letter
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -871,6 +911,8 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.89, 0.995) if name == "tufte-bj" else (0.89, 0.995) if name == "lmart-bj" else \
         (0.96, 0.995) if name == "tufte-bk" else (0.96, 0.995) if name == "xchartertx-bk" else \
         (0.98, 0.995) if name == "tufte-bl" else (0.98, 0.995) if name == "cmreport-bl" else \
+        (0.86, 0.98) if name == "tufte-bl" else (0.85, 0.97) if name == "cmreport-bl" else \
+        (0.49, 0.955) if name == "tufte-bm" else (0.84, 0.985) if name == "stickstoo-bm" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
