@@ -2117,7 +2117,7 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> 
     for m in nodes:
         # an opening delimiter takes no scripts: a limit starting just right of a tall bracket
         # (\Big[\sum_{k=1}) is the operator's
-        if m is n or m is op or m.size < n.size * 1.15 or m.role == "open":
+        if m is n or m is op or m.size < n.size * 1.15 or m.role == "open" or _opening_fence(m, nodes):
             continue
         # (a superscript on a short letter may stand wholly over it, y^{(k)}: raised by a script's shift)
         if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and \
@@ -2125,6 +2125,16 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> 
                 and not _barred_from(m, n, rules, nodes):
             return True
     return False
+
+
+def _opening_fence(m: Node, nodes: list[Node]) -> bool:
+    """Whether a tall bar opens a pair of bars alike (\\left| … \\right|, \\abs*): one like it stands
+    further on at its height, and those before it at its height pair up among themselves."""
+    if m.role != "fence" or m.height < m.size * 1.5:
+        return False
+    alike = [f for f in nodes if f is not m and f.kind == m.kind and f.ch == m.ch
+             and abs(f.top - m.top) < m.size * 0.2 and abs(f.bottom - m.bottom) < m.size * 0.2]
+    return any(f.x0 > m.x1 for f in alike) and sum(1 for f in alike if f.x1 < m.x0) % 2 == 0
 
 
 def _barred_from(m: Node, n: Node, rules: list[tuple], nodes: list[Node]) -> bool:
