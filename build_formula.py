@@ -3630,6 +3630,10 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
         return render(table)
     if len(rows) <= 1:
         return render(_row_tex(_scripts(rows[0] if rows else built)))
+    apart = _blocks_apart(rows, size)
+    if apart is not None:
+        # two blocks side by side (a programme and its dual), each its own aligned, a \qquad between
+        return _aligned_rows(apart[0], size) + r" \qquad " + _aligned_rows(apart[1], size)
     beside = _stack_beside(rows, size)
     if beside is not None:
         # a row standing left of rows stacked beside it, between the first and the last of them:
@@ -3642,6 +3646,30 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
 
 
 STACK_BESIDE_GAP = 0.5   # em: a row ends at least this far left of the rows stacked beside it
+BLOCKS_APART = 1.5       # em: two blocks side by side stand a \qquad apart, less their bearings
+
+
+def _blocks_apart(rows: list[list[Node]], size: float) -> tuple[list[list[Node]], list[list[Node]]] | None:
+    """Two blocks of two or more rows each set side by side (`\\begin{aligned}…\\end{aligned} \\qquad
+    \\begin{aligned}…\\end{aligned}`): a gap of a \\qquad or more that no row's ink crosses parts them,
+    and each block stacks its rows on baselines of its own (each centred on the axis by itself), so
+    some row of each stands where the other has none.  Rows of one align, whose columns share every
+    baseline (a condition column beside its equations), are not parted."""
+    spans = sorted((n.x0, n.x1) for row in rows for n in row)
+    gaps, reach = [], spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= size * BLOCKS_APART:
+            gaps.append((x0 - reach, (x0 + reach) / 2))
+        reach = max(reach, x1)
+    for _, at in sorted(gaps, reverse=True):      # (a block's own columns may stand as far apart)
+        left = [[n for n in row if n.cx < at] for row in rows]
+        right = [[n for n in row if n.cx >= at] for row in rows]
+        only_left = any(l and not r for l, r in zip(left, right))
+        only_right = any(r and not l for l, r in zip(left, right))
+        left, right = [r for r in left if r], [r for r in right if r]
+        if len(left) >= 2 and len(right) >= 2 and only_left and only_right:
+            return left, right
+    return None
 
 
 def _stack_beside(rows: list[list[Node]], size: float) -> int | None:
