@@ -3661,15 +3661,20 @@ def _blocks_apart(rows: list[list[Node]], size: float) -> tuple[list[list[Node]]
         if x0 - reach >= size * BLOCKS_APART:
             gaps.append((x0 - reach, (x0 + reach) / 2))
         reach = max(reach, x1)
-    for _, at in sorted(gaps, reverse=True):      # (a block's own columns may stand as far apart)
+    # (a block's own columns may stand as far apart: the gap between blocks is the one fewest rows
+    # straddle, and fewer than stand on one side alone)
+    best = None
+    for width, at in gaps:
         left = [[n for n in row if n.cx < at] for row in rows]
         right = [[n for n in row if n.cx >= at] for row in rows]
-        only_left = any(l and not r for l, r in zip(left, right))
-        only_right = any(r and not l for l, r in zip(left, right))
+        only_left = sum(1 for l, r in zip(left, right) if l and not r)
+        only_right = sum(1 for l, r in zip(left, right) if r and not l)
+        both = sum(1 for l, r in zip(left, right) if l and r)
         left, right = [r for r in left if r], [r for r in right if r]
-        if len(left) >= 2 and len(right) >= 2 and only_left and only_right:
-            return left, right
-    return None
+        if len(left) >= 2 and len(right) >= 2 and only_left and only_right and both < only_left + only_right \
+                and (best is None or (both, -width) < best[0]):
+            best = ((both, -width), left, right)
+    return None if best is None else (best[1], best[2])
 
 
 def _stack_beside(rows: list[list[Node]], size: float) -> int | None:
