@@ -3637,10 +3637,15 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     beside = _stack_beside(rows, size)
     if beside is not None:
         # a row standing left of rows stacked beside it, between the first and the last of them:
-        # `A\theta = b, \qquad \begin{aligned} … \end{aligned}` (an aligned block centred on the row)
-        row, others = rows[beside], rows[:beside] + rows[beside + 1:]
-        gap = (min(n.x0 for r in others for n in r) - max(n.x1 for n in row)) / size
+        # `A\theta = b, \qquad \begin{aligned} … \end{aligned}` (an aligned block centred on the row),
+        # or right of them (a programme, then its complementary slackness)
+        at, left = beside
+        row, others = rows[at], rows[:at] + rows[at + 1:]
+        gap = ((min(n.x0 for r in others for n in r) - max(n.x1 for n in row)) if left else
+               (min(n.x0 for n in row) - max(n.x1 for r in others for n in r))) / size
         space = r" \qquad " if gap >= 1.5 else r" \quad " if gap >= 0.8 else " "
+        if not left:
+            return _aligned_rows(others, size) + space + render(_row_tex(_scripts(row)))
         return render(_row_tex(_scripts(row))) + space + _aligned_rows(others, size)
     return _aligned_rows(rows, size)
 
@@ -3677,25 +3682,32 @@ def _blocks_apart(rows: list[list[Node]], size: float) -> tuple[list[list[Node]]
     return None if best is None else (best[1], best[2])
 
 
-def _stack_beside(rows: list[list[Node]], size: float) -> int | None:
-    """The index of a row that stands wholly left of all the other rows, its baseline between the
-    first's and the last's: the others are a block (aligned, gathered) set beside it; else None."""
+def _stack_beside(rows: list[list[Node]], size: float) -> tuple[int, bool] | None:
+    """The index of a row that stands wholly left (or right) of all the other rows, its baseline
+    between the first's and the last's, and whether it stands left: the others are a block (aligned,
+    gathered) set beside it; else None."""
     if len(rows) < 3:
         return None
     for i in range(1, len(rows) - 1):
         row = rows[i]
         others = [n for k, r in enumerate(rows) if k != i for n in r]
-        if not row or not others or max(n.x1 for n in row) >= min(n.x0 for n in others) - size * STACK_BESIDE_GAP:
+        if not row or not others:
             continue
-        # maths with a relation (an equation the block goes on from), no words of text (a "then" or
-        # "so" between lines is prose), and centred on the block, as TeX centres a block on the axis
-        if not any(n.kind == "sym" and n.role == "rel" for n in row) or \
-                any(n.kind == "word" and n.role != "op" for n in row):
+        left = max(n.x1 for n in row) < min(n.x0 for n in others) - size * STACK_BESIDE_GAP
+        right = min(n.x0 for n in row) > max(n.x1 for n in others) + size * STACK_BESIDE_GAP
+        if not (left or right):
+            continue
+        # maths with a relation (an equation the block goes on from, or one set after it), no words of
+        # text before its relation (a "then" or "so" between lines is prose; "= 0 for all i" is a
+        # condition), and centred on the block, as TeX centres a block on the axis
+        ordered = sorted(row, key=lambda n: n.x0)
+        rel = next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
+        if rel is None or any(n.kind == "word" and n.role != "op" for n in (ordered if left else ordered[:rel])):
             continue
         _, _, top, bottom = _box(others)
         axis = _main_base(row) - size * 0.25
         if _main_base(rows[0]) < axis < _main_base(rows[-1]) and abs(axis - (top + bottom) / 2) <= size * STACK_CENTRED:
-            return i
+            return i, left
     return None
 
 
