@@ -1796,7 +1796,8 @@ def test_annotated_chains_continued_rows_arrays_in_their_delimiters_and_aligned_
     aligned block as a cases row's value; \\sideset's prime on a sum, never on an integral's scripts; a
     fence whose would-be closer another bracket inside matched; a word in a script alone; the user's
     class's \\subjectto, a phrase in the maths roman, read with its tie; two blocks side by side, each on
-    baselines of its own; a tall bar that opens a pair taking no script."""
+    baselines of its own, and a row set right of a block after it; a tall bar that opens a pair taking no
+    script."""
     f = {name: _formulas(corpus[name]) for name in ("tufte-bj", "tufte-bh", "tufte-ar", "tufte-az", "tufte-bi",
                                                      "tufte-bl", "cmreport-bl", "cm", "tufte-bf", "tufte-be", "lmmath",
                                                      "tuftechapter", "tufte-bm")}
@@ -1830,3 +1831,5 @@ def test_annotated_chains_continued_rows_arrays_in_their_delimiters_and_aligned_
     assert r"\end{aligned} \qquad \begin{aligned}\operatorname*{minimize}_{\mathbf{x}, \mathbf{s}}" in f["tufte-bm"]["1.25"], \
         f["tufte-bm"]["1.25"]
     assert r"_{\mu \geq 0}|\sum_{i = 1}^{n}a_{i}q_{i}(\mu)-A|" in f["tufte-bm"]["1.11"], f["tufte-bm"]["1.11"]
+    assert r"\end{aligned} \qquad \mu_{i}(b_{i}-\langle\mathbf{a}_{i}, \mathbf{x}^{*}\rangle) = 0" in f["tufte-bm"]["1.29"], \
+        f["tufte-bm"]["1.29"]
