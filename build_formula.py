@@ -2422,9 +2422,7 @@ def _array_spec(cells: list[list[list[Node]]], prefer: str) -> str | None:
         boxes = [_box(row[c]) for row in cells if len(row) > c and row[c]]
         if not boxes:
             return None
-        spread = {"l": max(b[0] for b in boxes) - min(b[0] for b in boxes),
-                  "r": max(b[1] for b in boxes) - min(b[1] for b in boxes),
-                  "c": max((b[0] + b[1]) / 2 for b in boxes) - min((b[0] + b[1]) / 2 for b in boxes)}
+        spread = _column_spreads(boxes)
         best = min(spread.values())
         # (a column of relations alone, an array's "rcl" middle, is centred)
         relations = all(len(row[c]) == 1 and _relation_xs(row[c][0]) for row in cells if len(row) > c and row[c])
@@ -2592,9 +2590,7 @@ def _column_spec(cells: list[list[list[Node]]], columns: list[tuple], left: Node
         return None
     spec = ""
     for c, (_, _, boxes) in enumerate(extents):
-        spread = {"l": max(b[0] for b in boxes) - min(b[0] for b in boxes),
-                  "r": max(b[1] for b in boxes) - min(b[1] for b in boxes),
-                  "c": max((b[0] + b[1]) / 2 for b in boxes) - min((b[0] + b[1]) / 2 for b in boxes)}
+        spread = _column_spreads(boxes)
         best = min(spread.values())
         # centred unless one edge lines up while the middles clearly do not (cells of one width line
         # up every way)
@@ -2603,6 +2599,14 @@ def _column_spec(cells: list[list[list[Node]]], columns: list[tuple], left: Node
         if c in after:
             spec += "|"
     return spec
+
+
+def _column_spreads(boxes: list[tuple]) -> dict[str, float]:
+    """How far a column's cells stray from lining up on their left edges ("l"), right edges ("r") and
+    middles ("c")."""
+    return {"l": max(b[0] for b in boxes) - min(b[0] for b in boxes),
+            "r": max(b[1] for b in boxes) - min(b[1] for b in boxes),
+            "c": max((b[0] + b[1]) / 2 for b in boxes) - min((b[0] + b[1]) / 2 for b in boxes)}
 
 
 COLUMN_ALIGN = 0.5   # pt: cells lined up on an edge or their middles stand this close to it
