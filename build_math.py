@@ -178,15 +178,20 @@ def mark_formal_script(pages) -> int:
     return len(formal)
 
 
-def text_face(pages) -> str:
-    """The font that prints most of the book's characters: its running text's."""
-    counts: dict[str, int] = {}
+def _runs_with_fonts(pages):
+    """Every run of the book's words with the name of the font it is set in."""
     for page in pages:
         for line in page.lines:
             for w in line.words:
                 for run in (w.spans or [w]):
-                    font = run.font.name if w.spans else run.font
-                    counts[font] = counts.get(font, 0) + len(run.text)
+                    yield w, run, run.font.name if w.spans else run.font
+
+
+def text_face(pages) -> str:
+    """The font that prints most of the book's characters: its running text's."""
+    counts: dict[str, int] = {}
+    for _, run, font in _runs_with_fonts(pages):
+        counts[font] = counts.get(font, 0) + len(run.text)
     return max(counts, key=counts.get) if counts else ""
 
 
@@ -197,14 +202,10 @@ def mark_sans_body(pages) -> int:
     other sans face are renamed so that formulas read them as roman; returns how many were."""
     counts: dict[str, int] = {}
     runs: list = []
-    for page in pages:
-        for line in page.lines:
-            for w in line.words:
-                for run in (w.spans or [w]):
-                    font = run.font.name if w.spans else run.font
-                    family = re.split(r"[-,]", font)[0]
-                    counts[family] = counts.get(family, 0) + len(run.text)
-                    runs.append((w, run, family))
+    for w, run, font in _runs_with_fonts(pages):
+        family = re.split(r"[-,]", font)[0]
+        counts[family] = counts.get(family, 0) + len(run.text)
+        runs.append((w, run, family))
     if not counts:
         return 0
     body = max(counts, key=counts.get)
