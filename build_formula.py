@@ -1077,7 +1077,24 @@ def _words(nodes: list[Node]) -> list[Node]:
                 continue
         joined.append(w)
     taken = {id(g) for w in joined for g in w.parts["glyphs"]}
-    return [n for n in nodes if id(n) not in taken] + joined
+    rest = [n for n in nodes if id(n) not in taken]
+    for w in joined:
+        if w.role == "op" and w.ch in OPERATOR_NAMES and _without_operand(w, rest, _size(rest or nodes)):
+            w.role, w.parts["word"] = "ord", True
+    return rest + joined
+
+
+def _without_operand(word: Node, others: list[Node], size: float) -> bool:
+    """Whether an operator's name at the formula's own size ends its line, with nothing after it but
+    punctuation and closers and no limits under it: an operator takes an operand, so this is a word (a
+    unit, "7.6 min")."""
+    if word.size < size * 0.9:
+        return False          # (x_{\max}: a name in a script labels its base)
+    for n in others:
+        if n.top < word.bottom + size * 0.2 and n.bottom > word.top - size * 0.2 and n.x1 > word.x1 - 0.1 \
+                and not (n.kind == "sym" and n.ch in ",.;:)]}" and n.x0 >= word.x1 - 0.1):
+            return False
+    return True
 
 
 def _text_italic_fonts(nodes: list[Node]) -> set[str]:
@@ -3284,8 +3301,10 @@ def _word_tex(n: Node) -> list[str]:
     name = n.ch.replace(" ", "")
     if name in TWO_WORD_OPERATORS:
         return [TWO_WORD_OPERATORS[name]]
-    if n.ch in OPERATOR_NAMES:
+    if n.ch in OPERATOR_NAMES and not n.parts.get("word"):
         return ["\\" + n.ch]
+    if n.parts.get("word"):
+        return [r"\text{" + n.ch + "}"]
     if " " in n.ch:
         face = TEXT_FACE.get()
         if n.style == "up" and face and face_family(n.font) != face:
