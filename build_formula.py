@@ -2808,17 +2808,22 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
                   key=lambda n: n.base)
     if not full:
         return [nodes] if nodes else []
-    bases: list[list[float]] = []
+    lines: list[list[float]] = []
     for n in full:
-        if bases and n.base - bases[-1][-1] < size * 0.6:
-            bases[-1].append(n.base)
+        if lines and n.base - lines[-1][-1] < size * 0.6:
+            lines[-1].append(n.base)
         else:
-            bases.append([n.base])
-    centres = [sum(b) / len(b) for b in bases]
+            lines.append([n.base])
+    centres = [sum(b) / len(b) for b in lines]
     rows: list[list[Node]] = [[] for _ in centres]
     nearest = lambda y: min(range(len(centres)), key=lambda i: abs(centres[i] - y))
+    # a script goes with the letter it is set after when that shows (two blocks side by side whose
+    # baselines are a few points apart: c^\top of one nearer the other's baseline than its own)
+    letters = bases if len(centres) > 1 else []
     for n in nodes:
         owner = hung[id(n)]
+        if owner is None and letters and n.size < size * ROW_SIZE and n.kind == "sym":
+            owner = _script_base(n, letters, size)
         rows[nearest(owner.base if owner is not None else n.base)].append(n)
     return [r for r in rows if r]
 
