@@ -3675,7 +3675,7 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
         if not left:
             return _aligned_rows(others, size) + space + render(_row_tex(_scripts(row)))
         return render(_row_tex(_scripts(row))) + space + _aligned_rows(others, size)
-    return _aligned_rows(rows, size)
+    return _relation_array(rows, size) or _aligned_rows(rows, size)
 
 
 STACK_BESIDE_GAP = 0.5   # em: a row ends at least this far left of the rows stacked beside it
@@ -3764,6 +3764,32 @@ def _aligned_rows(rows: list[list[Node]], size: float) -> str:
     # a row opening with a bracket: after \\ (or \begin{aligned}) it would read as an option
     out = ["{[}" + row[1:] if row.startswith("[") else row for row in out]
     return r"\begin{aligned}" + r" \\ ".join(out) + r"\end{aligned}"
+
+
+ARRAY_RELATION_GAP = 0.6   # em: an array's relation column stands two \arraycolsep (10 pt) from its
+                           # neighbours; an aligned block's relation, a thick space (0.28 em)
+
+
+def _relation_array(rows: list[list[Node]], size: float) -> str | None:
+    """Rows of an `array{rcl}` (equations set as an array's three columns, an old way of aligning
+    them): each row's first relation in one centred column, standing clear of both its neighbours by
+    the array's column gap on every row; None for anything else (an `aligned` block)."""
+    cells = []
+    for row in rows:
+        ordered = sorted(_scripts(row), key=lambda n: n.x0)
+        at = next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
+        if at is None or at == 0 or at == len(ordered) - 1:
+            return None
+        rel = ordered[at]
+        if rel.x0 - ordered[at - 1].x1 < size * ARRAY_RELATION_GAP or \
+                ordered[at + 1].x0 - rel.x1 < size * ARRAY_RELATION_GAP:
+            return None
+        cells.append((ordered[:at], rel, ordered[at + 1:]))
+    middles = [(rel.x0 + rel.x1) / 2 for _, rel, _ in cells]
+    if max(middles) - min(middles) > size * 0.15:
+        return None
+    out = [render([*_row_tex(left), "&", *_row_tex([rel]), "&", *_row_tex(right)]) for left, rel, right in cells]
+    return r"\begin{array}{rcl}" + r" \\ ".join(out) + r"\end{array}"
 
 
 @dataclass
