@@ -500,10 +500,12 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     if extension:
         style = "up"
     tex = _char_tex(ch, style)
-    if plain is not None and style == "bf" and ch in GREEK and alphabet not in ("bf", "bfit"):
+    if plain is not None and style == "bf" and ch in GREEK and alphabet not in ("bf", "bfit") and ch.isupper():
         # an OpenType maths font (one regular font holding every alphabet) tells upright bold Greek
         # (\mathbf, \symbf) from bold italic; a bold Type 1 font's Greek stays \bm, as the class of
-        # the user's book writes it (\bm{\Sigma} prints upright there)
+        # the user's book writes it (\bm{\Sigma} prints upright there).  Small letters stay \bm: a
+        # classic \mathbf leaves small Greek unbolded, so books write a bold \beta with \bm (or a
+        # macro of their own made of it, as the user's class's \vect is)
         tex = rf"\mathbf{{{GREEK[ch]}}}"
     node = Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=tex, style=style, font=font, adv0=adv0,
                 adv1=adv1)
