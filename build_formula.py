@@ -2937,7 +2937,8 @@ def _scripts(nodes: list[Node]) -> list[Node]:
             elif lv == 0:
                 # a small glyph near the baseline inside a script run is a script's own script (the
                 # i of a \sum_i in an exponent), not a base of this row
-                if not (run and _small(m, size) and m.x0 <= run[widest].x1 + m.size * 0.5):
+                # (a fraction on the row's axis is the row's: a text-style \frac after e^{-x} is set small)
+                if not (run and _small(m, size) and m.kind != "frac" and m.x0 <= run[widest].x1 + m.size * 0.5):
                     break
                 # (of the script it follows: a sub- and a superscript stack, and its own base ends nearer)
                 while pending and pending[0][0] <= m.x0 + m.size * 0.3:
