@@ -15,6 +15,7 @@ it must be tried, and give the role its branch in ChunkBuilder._act.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Callable, ClassVar, NamedTuple
 
@@ -194,8 +195,10 @@ def equation_label(line: Line, layout: Layout) -> str | None:
     # (inside a list, leqno sets the number at the list's indent, the left edge of its lines: then it
     # stands well apart before a display, as at the column's edge)
     if number is not None and rest and layout.left + LABEL_AT_EDGE < first.x0 <= layout.left + \
-            layout.body_size * LIST_LABEL_INDENT and rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP \
-            and is_display(Line(rest, line.page), layout):
+            layout.body_size * LIST_LABEL_INDENT and (
+                rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout)
+                or left_tag_before_maths(first, rest, layout.body_size)):
+        # (or, with fleqn too, at the least tag separation before maths: the display starts at its indent)
         return number
     if number is not None and first.x0 <= layout.left + LABEL_AT_EDGE and (not rest or (
             rest[0].x0 - first.x1 > layout.body_size * LEFT_LABEL_GAP and is_display(Line(rest, line.page), layout))
@@ -218,13 +221,20 @@ def left_tag_before_maths(number: Word, rest: list[Word], body: float) -> bool:
     """A number on the left at least amsmath's least tag separation before maths that opens with a
     relation among its first words, or is maths mostly (leqno with fleqn: the display starts at its
     indent, which a wide number nearly fills; a \text{} clause may follow the formula)."""
-    if not rest or rest[0].x0 - number.x1 <= body * TAG_SEPARATION or not is_math_word(rest[0]):
+    if not rest or rest[0].x0 - number.x1 <= body * TAG_SEPARATION or not (is_math_word(rest[0]) or accented(rest)):
         return False
     relation = next((k for k, w in enumerate(rest) if any(c in LEFT_FLUSH_RELATIONS for c in w.text)), None)
     if relation is None:
         return False
     return math_share(rest) >= LEFT_FLUSH_MATHS or \
         relation < LEFT_FLUSH_OPENING and all(is_math_word(w) for w in rest[:relation + 1])
+
+
+def accented(words: list[Word]) -> bool:
+    """Whether the first word carries a maths accent set over it (\\widehat{\\mathrm{CSL}}): a word of a
+    text face so marked is maths, as no prose word is."""
+    return len(words) >= 2 and is_math_word(words[1]) and all(unicodedata.combining(c) for c in words[1].text) \
+        and words[0].x0 - 1 <= words[1].x0 and words[1].x1 <= words[0].x1 + 1
 
 
 def ends_with_equation_number(line: Line, layout: Layout) -> bool:
