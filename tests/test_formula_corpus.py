@@ -90,6 +90,7 @@ SIXTY_SECOND_BODY = ["tufte-bj", "lmart-bj"]
 SIXTY_THIRD_BODY = ["tufte-bk", "xchartertx-bk"]
 SIXTY_FOURTH_BODY = ["tufte-bl", "cmreport-bl"]
 SIXTY_FIFTH_BODY = ["tufte-bm", "stickstoo-bm"]
+SIXTY_SIXTH_BODY = ["tufte-bn", "scrbook-bn"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -97,7 +98,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -139,6 +140,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_THIRD_BODY,
                            *SIXTY_FOURTH_BODY,
                            *SIXTY_FIFTH_BODY,
+                           *SIXTY_SIXTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -206,7 +208,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_SECOND_BODY
                          + SIXTY_THIRD_BODY
                          + SIXTY_FOURTH_BODY
-                         + SIXTY_FIFTH_BODY)
+                         + SIXTY_FIFTH_BODY
+                         + SIXTY_SIXTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -868,6 +871,42 @@ def test_later_bodies_per_set_up(corpus, name):
     # are read as two aligned blocks (1.25 under the class), and a row right of a block is set after it (1.29, the
     # dual, then complementary slackness): 52.2 % and 85.5 %, mean similarity 0.968 and 0.990; under stickstoo-bm 1.25
     # is parted too, at a gap inside its first block whose transpose the rows misplace, and reads 0.67)
+    # the sixty-sixth body (body-bn.tex, two chapters of a textbook on decisions under uncertainty for a firm that
+    # stocks spare parts and sizes its pump-rebuild workshops: two-stage stochastic programmes with recourse
+    # (\min_{\vect x \in X} \vect c^\top \vect x + \mathbb{E}_{\xi}\bigl[ Q(\vect x, \xi) \bigr], the recourse function as
+    # \left\{ ... \;\middle|\; ... \right\}, the newsvendor as a recourse problem and its critical quantile, the
+    # extensive form with a \substack-limited \min and its block-angular bmatrix of zeros, \cdots, \vdots and
+    # \ddots, its size under two \underbrace labels, a \substack scenario sum, a capacity programme in an align
+    # with \Biggl( ... \Biggr), complete recourse inside a definition, the recourse function's primal and dual as a
+    # duality pair, the subgradient inequality inside a theorem, the L-shaped master in an aligned, its cuts,
+    # bounds under two \underbrace labels and the method in the algorithm float, WS and RP in a gather, EEV with
+    # \operatorname*{arg\,min}, EVPI and VSS in subequations, a worked newsvendor in the example float with a
+    # cases CDF, sample average approximation with a side note's sample size and a multline of bounds) and on risk
+    # and robustness (VaR and CVaR with (Z - t)^{+}, the scenario CVaR programme in an align whose constraint row is
+    # \nonumber, a mean-CVaR objective under three \overbrace labels, coherence in a split inside a theorem, a
+    # chance constraint and its big-M scenario switches, the min-max robust problem, box, ellipsoidal and budgeted
+    # uncertainty sets as \{ \xi \mid ... \} and \left\{ ... \;\middle|\; ... \right\} in a gather, box and
+    # ellipsoidal counterparts, the budget's protection function as a primal-dual pair, its counterpart in a
+    # \left\{ \begin{aligned} ... \right. block, a violation bound inside a theorem, the adjustable min-max-min,
+    # an affine decision rule under \underbrace labels, a block lower-triangular bmatrix, min-max regret, a worked
+    # budget in the example float with bmatrices, a sup inside a min, moment and Wasserstein ambiguity sets, the
+    # Wasserstein sup-inf dual, Scarf's bound and rule in cases with \dfrac, the minimax theorem, and the moment
+    # set's sup-inf dual in a split with a \substack \inf); tufte-bn, and scrbook-bn, KOMA-Script's scrbook at 11pt
+    # under pdfLaTeX with scholax's Type 1 TeX Gyre Schola text and newtxmath's ncf option (New Century Schoolbook
+    # maths letters over newtx's symbols; this newtxmath has no scholax option), equations numbered by chapter):
+    # 92.6 % and 89.7 % exact (63 and 61 of 68), mean similarity 0.990 (0.98999) and 0.991 when first measured,
+    # nothing missing or empty, all 68 numbers read (1.28a-c too).  Under both: the extensive form's size with
+    # two \underbrace labels (1.10): under the class both braces and both labels lost ("n_{1} + Kn_{2}"),
+    # under scrbook-bn the braces kept but the first label cut to "first" (\operatorname{first}, "stage" lost)
+    # and the second label lost; the capacity programme's \Biggl( ... \Biggr) served as bare ( ) (1.12; the judge
+    # keeps \Biggl, the print is the same big parenthesis); the algorithm float's \gets served as \leftarrow
+    # (1.24, judge-only); and the scenario CVaR programme (2.3), whose \nonumber constraint row "s.t. s_{k} \geq
+    # Z_{k} - t, ..." is served with the numbered objective row as one two-row aligned where the judge scores the
+    # numbered row alone.  \left\{ ... \middle| ... \right\} at the delimiters' smallest sizes: under the class
+    # the ellipsoid (2.11) served as \{ ... \mid ... \} (normal-size braces, the same print; the recourse function
+    # 1.2 and the moment set 2.26 read \middle exactly), under scrbook-bn the recourse function (1.2), the
+    # ellipsoid (2.11) and the moment set (2.26) served as \{ ... \bigm| ... \} (the braces bare, the bar \bigm),
+    # which the judge tells from \middle| though the print is the same
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -917,6 +956,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name == "tufte-bl" else (0.98, 0.995) if name == "cmreport-bl" else \
         (0.86, 0.98) if name == "tufte-bl" else (0.85, 0.97) if name == "cmreport-bl" else \
         (0.52, 0.965) if name == "tufte-bm" else (0.85, 0.99) if name == "stickstoo-bm" else \
+        (0.92, 0.985) if name == "tufte-bn" else (0.89, 0.99) if name == "scrbook-bn" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
