@@ -91,6 +91,7 @@ SIXTY_THIRD_BODY = ["tufte-bk", "xchartertx-bk"]
 SIXTY_FOURTH_BODY = ["tufte-bl", "cmreport-bl"]
 SIXTY_FIFTH_BODY = ["tufte-bm", "stickstoo-bm"]
 SIXTY_SIXTH_BODY = ["tufte-bn", "scrbook-bn"]
+SIXTY_SEVENTH_BODY = ["tufte-bo", "leqno-bo"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -98,7 +99,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -141,6 +142,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_FOURTH_BODY,
                            *SIXTY_FIFTH_BODY,
                            *SIXTY_SIXTH_BODY,
+                           *SIXTY_SEVENTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -209,7 +211,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_THIRD_BODY
                          + SIXTY_FOURTH_BODY
                          + SIXTY_FIFTH_BODY
-                         + SIXTY_SIXTH_BODY)
+                         + SIXTY_SIXTH_BODY
+                         + SIXTY_SEVENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -358,7 +361,9 @@ def test_later_bodies_per_set_up(corpus, name):
     in cases rows as \\operatorname{if}."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
-    assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
+    # leqno-bo is held where it first stood: two displays missing (6.7 in a list item, 6.9 under a wide hat), below
+    missing = 2 if name == "leqno-bo" else 0
+    assert result["missing"] <= missing and result["empty"] == 0, (name, wrong)
     # the forty-first body (body-ao.tex, a chapter on learning a model and one on imitation learning for a chain
     # of pharmacies; tufte-ao, and elsarticle-ao, Elsevier's class as a preprint at 12pt under pdfLaTeX with
     # Computer Modern, numbered by section): 95 % and 95 % exact, mean similarity 0.998 and 0.998 when first
@@ -907,6 +912,35 @@ def test_later_bodies_per_set_up(corpus, name):
     # 1.2 and the moment set 2.26 read \middle exactly), under scrbook-bn the recourse function (1.2), the
     # ellipsoid (2.11) and the moment set (2.26) served as \{ ... \bigm| ... \} (the braces bare, the bar \bigm),
     # which the judge tells from \middle| though the print is the same
+    # the sixty-seventh body (body-bo.tex, an operations textbook's chapter on demand forecasting and estimation for a
+    # hardware wholesaler's inventory: demand \sim \mathcal{N}(\mu, \sigma^{2}), sample moments with \overline,
+    # intervals with \pm and z_{1-\alpha/2}, lead-time variance with \operatorname{Var} and \operatorname{Cov}, a
+    # binomial count with \binom; regression in matrix form, \hat{\vect{\beta}} = (X^\top X)^{-1} X^\top \vect{y},
+    # the hat matrix, R^{2} under a \tag{R}, prediction intervals, weighted least squares; the likelihood as a \prod,
+    # log-likelihoods, \widehat{\sigma^{2}}, Poisson and negative binomial demand, asymptotic normality in a theorem,
+    # AIC, BIC and the likelihood ratio in a gather; exponential smoothing, Holt's and Holt-Winters' recursions in
+    # subequations, \tilde{d}_{t}, error measures and the tracking signal in an align with an \intertext; lag
+    # polynomials factored as \prod, ARIMA, (1 - L)^{d} as a binomial sum, psi-weights and forecast intervals;
+    # reorder points, the newsvendor quantile, the normal loss function, a list item's display, a rule in cases and
+    # \widehat{\mathrm{CSL}}, with \vect, a theorem, a definition, the example and algorithm floats and a
+    # footnote; tufte-bo, and leqno-bo, the standard article class at 11pt under XeLaTeX with leqno and fleqn
+    # (numbers at the left margin, displays flush left), Libertinus Serif and Libertinus Math by unicode-math,
+    # equations numbered by section, (2.5), subequations (4.3a)): 98.4 % and 68.9 % exact, mean similarity 0.999
+    # and 0.953 when first measured, nothing empty, under leqno-bo two missing, all 61 numbers (and the tagged R)
+    # numbered alike by LaTeX and the judge.  Under both: \gets in the algorithm float's display served as
+    # \leftarrow (1.35; 4.10), the same arrow, judge-only, the only inexact formula under the class.  Under leqno-bo
+    # 16 formulas differ only in classvect.sty's upright bold Greek (\vect{\beta}, \vect{\varepsilon},
+    # \vect{\theta}, \vect{\phi}: \symbfup under unicode-math), which the judge reads as \bm and the reader serves
+    # as \mathbf{\beta}, the same glyph (2.2-2.8, 2.10, 2.11, 3.1-3.3, 3.6-3.8, 5.12), as for the tenth body: 59 of
+    # 61 exact without the two spellings.  Missing under leqno-bo: the display inside a list item (6.7), its number
+    # at the left margin and the display at the item's indent plus \mathindent, served inside the list's text
+    # chunk as $$(6.7)\operatorname{MSE}(...) = ...$$, the number read as the formula's first tokens and no formula
+    # 6.7; and \widehat{\mathrm{CSL}} = 1 - \frac{K}{N} \pm z_{1-\alpha/2} \sqrt{\frac{K (N - K)}{N^{3}}} (6.9),
+    # the wide hat over upright letters, read as prose: "(6.9) CSL $= 1-\quad\pm z_{1-\alpha/2}\sqrt{},$" then a
+    # display $$\frac{K}{N}\quad\overline{\frac{\overline{K(N-K)}}{N^{3}}}$$ (the radical's bar and the hat as
+    # overlines), under the class read exactly (1.56).  Unseen by the judge, under both: in the rule's Poisson row
+    # (1.55; 6.8) the term \frac{(\hat{\lambda}_{i} L)^{k}}{k!}, set in text style after e^{-\hat{\lambda}_{i} L},
+    # served inside that exponent
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -957,6 +991,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.86, 0.98) if name == "tufte-bl" else (0.85, 0.97) if name == "cmreport-bl" else \
         (0.52, 0.965) if name == "tufte-bm" else (0.85, 0.99) if name == "stickstoo-bm" else \
         (0.92, 0.985) if name == "tufte-bn" else (0.89, 0.99) if name == "scrbook-bn" else \
+        (0.98, 0.995) if name == "tufte-bo" else (0.68, 0.95) if name == "leqno-bo" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
