@@ -92,6 +92,7 @@ SIXTY_FOURTH_BODY = ["tufte-bl", "cmreport-bl"]
 SIXTY_FIFTH_BODY = ["tufte-bm", "stickstoo-bm"]
 SIXTY_SIXTH_BODY = ["tufte-bn", "scrbook-bn"]
 SIXTY_SEVENTH_BODY = ["tufte-bo", "leqno-bo"]
+SIXTY_EIGHTH_BODY = ["tufte-bp", "dvipsgs-bp"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -99,7 +100,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -143,6 +144,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_FIFTH_BODY,
                            *SIXTY_SIXTH_BODY,
                            *SIXTY_SEVENTH_BODY,
+                           *SIXTY_EIGHTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -212,7 +214,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_FOURTH_BODY
                          + SIXTY_FIFTH_BODY
                          + SIXTY_SIXTH_BODY
-                         + SIXTY_SEVENTH_BODY)
+                         + SIXTY_SEVENTH_BODY
+                         + SIXTY_EIGHTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -941,6 +944,32 @@ def test_later_bodies_per_set_up(corpus, name):
     # overlines), under the class read exactly (1.56).  Unseen by the judge, under both: in the rule's Poisson row
     # (1.55; 6.8) the term \frac{(\hat{\lambda}_{i} L)^{k}}{k!}, set in text style after e^{-\hat{\lambda}_{i} L},
     # served inside that exponent
+    # the sixty-eighth body (body-bp.tex, a textbook's chapter on capacity control (two fares, the expected revenue of a
+    # protection level and its difference in a split, Littlewood's rule inside a theorem, the normal protection level
+    # with \lceil \rceil, nested classes' dynamic programme, EMSR-a and EMSR-b, a table float with a tabular of four
+    # fares and two numbered equations after it, the deterministic linear programme and its dual in an aligned,
+    # complementary slackness, the bid-price rule in cases, a bid price as \left. \frac{\partial V}{\partial c_{i}}
+    # \right|_{...}, an upper bound inside a theorem, bid-price control with three numbered equations between the
+    # algorithm float's \State lines, overbooking with a side note's binomial sum and a \biggl\lfloor ... \biggr\rfloor
+    # limit) and one on dynamic pricing and choice (linear and exponential response, the dynamic programme over time
+    # and remaining capacity V_{t}(c) = \max_{p} \{ \lambda(p) [p + V_{t-1}(c - 1)] + ... \}, its boundary conditions,
+    # the marginal value \Delta V_{t}(c) inside a definition, a first-order condition with a \left. ... \right|_{p =
+    # p^{*}} bar, monotone marginal values in an align inside a theorem, backward induction with three numbered
+    # equations in the algorithm float, the fluid problem and run-out prices, a price ladder in cases, multinomial and
+    # nested logit as fractions of sums of exponentials, revenue-ordered assortments, equal markups, choice-based
+    # control, a choice-based linear programme in a split, a logit's log-likelihood in an align with a \nonumber row,
+    # unconstraining with \lceil \rceil and the delta method), for a short-sea freight line's container slots, with
+    # \vect, two example floats, two theorems, a definition and a side note; tufte-bp, and dvipsgs-bp, the standard
+    # book class at 10pt with mathpazo (Palatino text and Pazo maths, Type 1) through latex, dvips and Ghostscript's
+    # ps2pdf, equations numbered by chapter, (2.7)): 88.7 % and 87.1 % exact, mean similarity 0.995 and 0.993 when
+    # first measured, nothing missing or empty, all 62 numbers read.  Under both the same seven, judge-only: \vect 0
+    # in the linear programme's bounds and its dual's sign constraints, printed bold and served as \mathbf{0}, which
+    # the judge reads as a plain 0 (1.17, 1.18, 1.24), and \gets in the two algorithm floats served as \leftarrow, the
+    # same arrow (1.26, 2.10, 2.11, 2.12).  Misread under dvipsgs-bp alone: the first-order condition (2.6), a display
+    # as wide as the measure, \left. \frac{d}{dp} \lambda(p) (p - z) \right|_{p = p^{*}} = ... , p^{*}(z) = z +
+    # \frac{1}{\alpha}, served as "d\lambda(p)(p-z)| = ... = z+\underline{1}": every glyph below the main baseline
+    # lost (the fraction's dp, the bar's subscript p = p^{*}, the last fraction's \alpha), so that the first
+    # fraction is its numerator alone and the last one's rule an underline
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -992,6 +1021,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.52, 0.965) if name == "tufte-bm" else (0.85, 0.99) if name == "stickstoo-bm" else \
         (0.92, 0.985) if name == "tufte-bn" else (0.89, 0.99) if name == "scrbook-bn" else \
         (0.98, 0.995) if name == "tufte-bo" else (0.68, 0.95) if name == "leqno-bo" else \
+        (0.88, 0.99) if name == "tufte-bp" else (0.87, 0.99) if name == "dvipsgs-bp" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
