@@ -624,6 +624,9 @@ def worded_row(line, body: float) -> bool:
 APPLIED_GAP = 0.1   # em: less than any word space: a name and the bracket of its argument
 
 
+SCATTERED_GAP = 2.0   # em: words of running text never all stand this far apart
+
+
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     """A line of running text, not a display row: it starts at the column's left edge (or runs to
     its right edge) and holds several words of letters in a text face."""
@@ -634,6 +637,9 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     full = starts_left and line.x1 >= right - body * 2
     if re.fullmatch(r"\d+:", line.words[0].text):
         return True       # a numbered line of pseudocode (at the column's edge, or a box's inside it)
+    if len(line.words) >= 2 and all(b.x0 - a.x1 >= body * SCATTERED_GAP for a, b in zip(line.words, line.words[1:])):
+        return False      # pieces far apart, each under its own fraction or bar: a display's denominators
+                          # (an italic "dp" from a maths italic that is the text's own, mathpazo's)
     first = line.words[0]
     # (a name set against the bracket after it, no word space between, is an operator's applied to its
     # argument: "Var[D] = …" opens a display set flush left, not a sentence)
