@@ -624,7 +624,21 @@ def worded_row(line, body: float) -> bool:
 APPLIED_GAP = 0.1   # em: less than any word space: a name and the bracket of its argument
 
 
+def _brace_note(note: list, brace: list[float], ink_top: float, ink_bottom: float, body: float) -> bool:
+    """Whether words (a run of one line, whose ink spans `ink_top`..`ink_bottom`) are a horizontal
+    brace's note (the brace's x0, x1, top, bottom): within its reach or centred on it, just under it
+    or just over it."""
+    x0, x1 = note[0].x0, note[-1].x1
+    left, right, top, bottom = brace
+    # (a brace's glyph box may reach a little into its note: a font's box is not its ink)
+    # (TeX centres the note on the brace; a note of words may be the wider of the two)
+    centred = abs((x0 + x1) - (left + right)) / 2 <= body
+    return (left - body <= x0 and x1 <= right + body or centred) and \
+        (-body * 0.25 <= ink_top - bottom < body * 1.2 or -body * 0.25 <= top - ink_bottom < body * 1.2)
+
+
 SCATTERED_GAP = 2.0   # em: words of running text never all stand this far apart
+NOTE_WORD_SPACE = 0.6  # em of its words: a note's words are set no further apart (a word space is a third)
 
 
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
@@ -856,6 +870,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
         if continues_paragraph(k):
             return False      # a paragraph's last line, all inline maths ("the visit count $n_t(s, a)$:")
+        if line.page == anchor.page and any(c in w.text for w in line.words for c in "⏟⏞"):
+            return True       # a horizontal brace's pieces, its notes beside them on their line: no prose has them
         if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
                 or block_row(k) or continued_row(k) or script_note(k):
             return True
@@ -1035,19 +1051,24 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         if line.x0 <= column[0] + body * 0.5 and prose(k):
             return False      # a paragraph's line of prose at the column's edge, under a brace's low note, is no note
         ink_top, ink_bottom = ink_extent(line)
-        for b in block:
-            pieces = [w for w in lines[b].words if any(c in w.text for c in "⏟⏞")]
-            if not pieces:
-                continue
-            left, right = min(w.x0 for w in pieces), max(w.x1 for w in pieces)
-            top, bottom = min(w.top for w in pieces), max(w.bottom for w in pieces)
-            # (a brace's glyph box may reach a little into its note: a font's box is not its ink)
-            # (TeX centres the note on the brace; a note of words may be the wider of the two)
-            centred = abs((line.x0 + line.x1) - (left + right)) / 2 <= body
-            if (left - body <= line.x0 and line.x1 <= right + body or centred) and \
-                    (-body * 0.25 <= ink_top - bottom < body * 1.2 or -body * 0.25 <= top - ink_bottom < body * 1.2):
-                return True
-        return False
+        braces: list[list[float]] = []       # each brace's x0, x1, top, bottom: its pieces joined
+        for w in sorted((w for b in block for w in lines[b].words if any(c in w.text for c in "⏟⏞")),
+                        key=lambda w: w.x0):
+            if braces and w.x0 - braces[-1][1] < body * 0.3 and abs(w.top - braces[-1][2]) < body * 0.3:
+                braces[-1] = [braces[-1][0], max(braces[-1][1], w.x1), min(braces[-1][2], w.top),
+                              max(braces[-1][3], w.bottom)]
+            else:
+                braces.append([w.x0, w.x1, w.top, w.bottom])
+        # (the line may hold the notes of several braces side by side, a word space apart within a
+        # note, set at its natural width, and further between notes: each must be its own brace's)
+        notes, words = [], sorted(line.words, key=lambda w: w.x0)
+        for w in words:
+            if notes and w.x0 - notes[-1][-1].x1 < w.size * NOTE_WORD_SPACE:
+                notes[-1].append(w)
+            else:
+                notes.append([w])
+        return bool(braces) and all(any(_brace_note(note, brace, ink_top, ink_bottom, body) for brace in braces)
+                                    for note in notes)
 
     def in_prose(k: int) -> bool:
         """A glyph of a prose line's inline maths set on a line of its own (a big operator centred
