@@ -93,6 +93,7 @@ SIXTY_FIFTH_BODY = ["tufte-bm", "stickstoo-bm"]
 SIXTY_SIXTH_BODY = ["tufte-bn", "scrbook-bn"]
 SIXTY_SEVENTH_BODY = ["tufte-bo", "leqno-bo"]
 SIXTY_EIGHTH_BODY = ["tufte-bp", "dvipsgs-bp"]
+SIXTY_NINTH_BODY = ["tufte-bq", "kaobook-bq"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -100,7 +101,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -145,6 +146,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_SIXTH_BODY,
                            *SIXTY_SEVENTH_BODY,
                            *SIXTY_EIGHTH_BODY,
+                           *SIXTY_NINTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -215,7 +217,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_FIFTH_BODY
                          + SIXTY_SIXTH_BODY
                          + SIXTY_SEVENTH_BODY
-                         + SIXTY_EIGHTH_BODY)
+                         + SIXTY_EIGHTH_BODY
+                         + SIXTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -366,7 +369,9 @@ def test_later_bodies_per_set_up(corpus, name):
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     # leqno-bo is held where it first stood: two displays missing (6.7 in a list item, 6.9 under a wide hat), below
     missing = 2 if name == "leqno-bo" else 0
-    assert result["missing"] <= missing and result["empty"] == 0, (name, wrong)
+    # kaobook-bq likewise: one display empty (1.6, a side note's display set in the margin left of the text), below
+    empty = 1 if name == "kaobook-bq" else 0
+    assert result["missing"] <= missing and result["empty"] <= empty, (name, wrong)
     # the forty-first body (body-ao.tex, a chapter on learning a model and one on imitation learning for a chain
     # of pharmacies; tufte-ao, and elsarticle-ao, Elsevier's class as a preprint at 12pt under pdfLaTeX with
     # Computer Modern, numbered by section): 95 % and 95 % exact, mean similarity 0.998 and 0.998 when first
@@ -970,6 +975,38 @@ def test_later_bodies_per_set_up(corpus, name):
     # \frac{1}{\alpha}, served as "d\lambda(p)(p-z)| = ... = z+\underline{1}": every glyph below the main baseline
     # lost (the fraction's dp, the bar's subscript p = p^{*}, the last fraction's \alpha), so that the first
     # fraction is its numerator alone and the last one's rule an underline
+    # the sixty-ninth body (body-bq.tex, a decision-making textbook's chapter on stocking decisions as Markov decision
+    # processes (a parts counter's weekly shelf: lost-sales dynamics, the transition T(s' \mid s, a) in cases from demand,
+    # Poisson demand, the reward and expected sales in an align, a side note's numbered display, the utility inside a
+    # definition with \Bigm|, the policy's Bellman equation, \vect{U}^{\pi} = (\mat{I} - \gamma \mat{T}^{\pi})^{-1}
+    # \vect{R}^{\pi}, the Neumann series, a worked evaluation with bmatrices in the example float, the Bellman equation with
+    # \max_{a \in \mathcal{A}(s)} and \sum_{s'}, Q, \operatorname*{arg\,max}, the Bellman operator, contraction inside a
+    # theorem and its proof in a split, stopping and greedy-loss bounds with sup norms, value iteration with three
+    # numbered equations in the algorithm float, a table float with a numbered equation after its tabular, policy
+    # iteration in an align and its algorithm float, a cost recursion with a \nonumber row, base-stock and (s, S) rules
+    # in cases, K-convexity inside a definition) and one on uncertain stock and learned demand (an observation model in
+    # cases, the belief update b'(s') \propto O(o \mid a, s') \sum_{s} T(s' \mid s, a) b(s), its normaliser, its vector
+    # form with \operatorname{diag}, a worked update in the example float, the belief-state Bellman equation, alpha
+    # vectors, QMDP and its bound, Q-learning, the TD error, Robbins-Monro sums, epsilon-greedy and softmax in
+    # subequations (2.16a-b), Sarsa, the Q-learning algorithm float, \vect{\theta}^\top \vect{\beta}(s), fitted value
+    # iteration, the normal equations with a bmatrix of rows, a \limsup bound, linear Q-learning, LSTD), with \vect and
+    # the class's \mat, two theorems, two definitions and side notes; tufte-bq, and kaobook-bq, which was to be the
+    # kaobook class but is, kaobook not being in this TeX Live, the standard book class at 10pt under pdfLaTeX with a
+    # kaobook-wide outer margin from geometry and the sidenotes package's margin notes, Computer Modern, equations
+    # numbered by chapter): 81.2 % and 76.8 % exact (56 and 53 of 69), mean similarity 0.994 and 0.979 when first
+    # measured, nothing missing, under kaobook-bq one empty, all 69 numbers read alike by LaTeX and the judge.  Under
+    # both the same 13, judge-only: \gets in the three algorithm floats' displays and in the update rules written with
+    # it in the prose (Q-learning, Sarsa, the fit and linear Q-learning) served as \leftarrow, the same arrow (1.25-1.27,
+    # 1.34, 1.35, 2.13, 2.17-2.19, 2.22, 2.25), and \vect{1}, printed bold and served as \mathbf{1}, which the judge
+    # reads as a plain 1 (1.15, 2.5).  Under kaobook-bq alone, three misread, two where the margin column stands left of
+    # the text (an even page): the side note's display \min(y, D) = \sum_{k=1}^{y} \mathbb{I}\{D \geq k\} (1.6), set in
+    # the margin beside the definition, served empty, its glyphs read into the definition's prose ("... Markov decision
+    # process with $\min(y, D) = \sum\mathbb{I}\{D \geq k\},$ the states ..." and its number as the text "(1.6)"); the
+    # utility (1.7), whose \sum's upper limit \infty, level with the note's last line, is served in the text chunk after
+    # that line ("... gives (1.5). $\infty$") and lost from the formula ("\sum_{t = 0}\gamma^{t}"); and the reward (1.4),
+    # as wide as the measure so that its number drops to a line of its own, served with the upper limits y and y-1 of
+    # the two sums of the display under it (1.5, read exactly too) as stray subscripts ("r_{y} \mathbb{E}[...] - K
+    # \mathbb{I}\{_{y}a_{-1} > 0\}")
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1022,6 +1059,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.92, 0.985) if name == "tufte-bn" else (0.89, 0.99) if name == "scrbook-bn" else \
         (0.98, 0.995) if name == "tufte-bo" else (0.68, 0.95) if name == "leqno-bo" else \
         (0.88, 0.99) if name == "tufte-bp" else (0.87, 0.99) if name == "dvipsgs-bp" else \
+        (0.81, 0.99) if name == "tufte-bq" else (0.76, 0.975) if name == "kaobook-bq" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
