@@ -369,6 +369,8 @@ class Layout:
     label_right: float = 0.0   # where equation numbers end, when the book sets them off the text block's edge
     leading: float = 0.0       # the usual distance from one line of running text to the next
     faceless: bool = False     # the text layer names one font for all its text (a scan's OCR layer): no face sets a head apart
+    margin_left: float = 0.0   # words ending left of this are an outer margin's text (a two-sided book's
+                               # even pages with their notes on the left); 0 when the pages have none
 
 
 def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
@@ -427,9 +429,29 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
             found = replace(every) if every else Layout(left=72, right=pages[0].width * 0.8,
                                                         margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
         layouts[parity] = found
+        layouts[parity].margin_left = _left_margin([p for p in pages if p.number % 2 == parity], found)
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
         layouts[parity].leading = _leading(pages, body)
     return layouts
+
+
+LEFT_NOTE_LINES = 3     # lines of words set wholly left of the text block: a margin column there, not a stray label
+NOTE_WORD = re.compile(r"[A-Za-z]{2,}[,.;:]?")
+
+
+def _left_margin(pages: list[Page], layout: Layout) -> float:
+    """Where an outer margin column on the left ends (0.0 for none): a two-sided book with wide margins
+    sets its side notes outside, left of the text block on even pages.  Lines of words (two or more
+    of letters) standing wholly left of the block's edge by the margin's gap are that column's; a
+    hanging section number, a list's mark or a line number is no such run of words."""
+    edge = layout.left - MARGIN_GAP
+    found = 0
+    for page in pages:
+        for line in page.lines:
+            outside = [w for w in line.words if w.x1 <= edge]
+            if sum(1 for w in outside if NOTE_WORD.fullmatch(w.text)) >= 2:
+                found += 1
+    return edge if found >= LEFT_NOTE_LINES else 0.0
 
 
 def layout_of(layouts: dict[tuple[int, int], Layout], page: Page) -> Layout:

@@ -199,11 +199,30 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
                                                           or g[1] - 1 <= line.top <= g[3] + FRACTION_RULE_REACH)
                          for g in bars for w in right):
             left, right = line.words, []
+        outer = _outer_margin_words(left, layout) if not page.rotated else []
+        if outer:
+            left = [w for w in left if not any(w is o for o in outer)]
+            margin.append(Line(outer, page.number))
         if left:
             main.append(Line(left, page.number))
         if right:
             margin.append(Line(right, page.number))
     return main, margin
+
+
+def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
+    """The words of a line that stand in an outer margin on the left (layout.margin_left): none when
+    the line goes on across the text block's edge with a word space (full-width text)."""
+    if not layout.margin_left:
+        return []
+    outer = [w for w in words if w.x1 <= layout.margin_left]
+    inner = [w for w in words if w.x1 > layout.margin_left]
+    if not outer:
+        return []
+    if inner and min(w.x0 for w in inner) - max(w.x1 for w in outer) < _word_space(outer, layout) \
+            and abs(inner[0].size - outer[-1].size) < 0.5:
+        return []
+    return outer
 
 
 NUMBER_SIZE = 0.9             # of the body size: an equation number of the text block is set no smaller
