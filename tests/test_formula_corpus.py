@@ -94,6 +94,7 @@ SIXTY_SIXTH_BODY = ["tufte-bn", "scrbook-bn"]
 SIXTY_SEVENTH_BODY = ["tufte-bo", "leqno-bo"]
 SIXTY_EIGHTH_BODY = ["tufte-bp", "dvipsgs-bp"]
 SIXTY_NINTH_BODY = ["tufte-bq", "kaobook-bq"]
+SEVENTIETH_BODY = ["tufte-br", "elegant-br"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -101,7 +102,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -147,6 +148,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_SEVENTH_BODY,
                            *SIXTY_EIGHTH_BODY,
                            *SIXTY_NINTH_BODY,
+                           *SEVENTIETH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -218,7 +220,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_SIXTH_BODY
                          + SIXTY_SEVENTH_BODY
                          + SIXTY_EIGHTH_BODY
-                         + SIXTY_NINTH_BODY)
+                         + SIXTY_NINTH_BODY
+                         + SEVENTIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1007,6 +1010,41 @@ def test_later_bodies_per_set_up(corpus, name):
     # as wide as the measure so that its number drops to a line of its own, served with the upper limits y and y-1 of
     # the two sums of the display under it (1.5, read exactly too) as stray subscripts ("r_{y} \mathbb{E}[...] - K
     # \mathbb{I}\{_{y}a_{-1} > 0\}")
+    # the seventieth body (body-br.tex, a textbook's chapter on contracts in a two-stage supply chain (the integrated
+    # newsvendor with expected sales as q - \int_{0}^{q} F(x) \, dx, leftovers and lost sales in an align, the
+    # wholesale-price contract, the Stackelberg problem \max_{w \geq c} \, \max_{q \in Q_{R}(w)} with an
+    # \operatorname*{arg\,max} follower, double marginalisation inside a framed theorem with \tfrac in a fraction and a
+    # proof holding a split, buy-back contracts with a coordinating price inside a framed proposition and its proof,
+    # revenue sharing in an align and a side note, a price-setting leader and follower with \max_{w} \, \max_{p}, a
+    # two-part tariff in cases with a \dfrac bound, the bullwhip ratio \frac{\operatorname{Var}(O)}{\operatorname{Var}(D)}
+    # inside a framed definition, moving-average and smoothing ratios, a product over stages, a worked bullwhip in
+    # the example float) and one on games among retailers (payoff tables as arrays with a column rule and \hline, the
+    # payoff matrices as pmatrices, the Nash inequalities in a framed definition, an array beside pmatrices on one
+    # line, the indifference point, best responses in cases with [0, 1] and \tfrac rows, competing newsvendors, a
+    # framed theorem with a proof's contraction, Cournot best responses in cases with \dfrac, a leader over two
+    # followers \max_{w} \, \max_{q_{1}, q_{2}}, Bertrand prices, the price of anarchy with a \text between two
+    # fractions, a trigger strategy, the pooled newsvendor's coalition value, the Shapley value with
+    # \sum_{S \subseteq N \setminus \{i\}} \frac{|S|! \, (n - |S| - 1)!}{n!}, its \binom form under a \substack, the
+    # core in a framed proposition and its proof, Shapley shares with \dfrac and Nash bargaining), for a maker of
+    # winter tyres and its garages, with \vect; tufte-br, its theorems, propositions and definition framed by the
+    # class's mdframed, and elegant-br, which was to be the elegantbook class but is not in this TeX Live (Debian
+    # packages no elegantbook.cls), so the standard book class at 11pt under pdfLaTeX with what elegantbook's English
+    # mode loads, newtxtext's TermesX and newtxmath, and tcolorbox frames with a title tab as elegantbook draws them,
+    # equations numbered by chapter): 93.7 % and 93.7 % exact (59 of 63), mean similarity 0.985 and 0.986 when first
+    # measured, nothing missing or empty, all 63 numbers read.  The same four under both.  Judge-only: the mixed best
+    # response (2.6), whose cases row "[0, 1] & \text{if } y = \tfrac{1}{2}" the judge reads as an option of the \\
+    # before it and drops ([0, 1] served, as printed), and the contraction (2.10), primes written after a subscript
+    # (q_{j}', printed and served as q'_{j}).  Misread: the brand game (2.4), an array with a column rule and \hline
+    # beside "and" and two pmatrices on one line, served as an aligned block of the array's rows as words and pairs,
+    # the rule and \hline lost (the judge also counts the column spec c|cc), the pmatrices joined to the array's
+    # middle row and its last row "brand 2 (4, 3) (2, 5)" set after the matrices' line; and the price of anarchy
+    # (2.15), "\mathrm{PoA} = \frac{\max ...}{\min ...}, \qquad \text{which for the Cournot garages is} \quad
+    # \frac{(a - w)^{2} / 4}{2 (a - w)^{2} / 9} = \frac{9}{8}", wider than the measure (by 26pt under the class, 18pt
+    # under elegant-br), split into
+    # three: the two numerators served as a display of their own (the second one's rule as \underline), the middle
+    # line with its words as prose ("PoA = , which for the Cournot garages is ="), the two denominators as the
+    # numbered formula with the rules as \overline (and under the class the first sum's upper limit n lost), and the
+    # last fraction 9/8, which reaches past the measure, as a side note "9 . 8"
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1060,6 +1098,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name == "tufte-bo" else (0.68, 0.95) if name == "leqno-bo" else \
         (0.88, 0.99) if name == "tufte-bp" else (0.87, 0.99) if name == "dvipsgs-bp" else \
         (0.81, 0.99) if name == "tufte-bq" else (0.76, 0.975) if name == "kaobook-bq" else \
+        (0.93, 0.985) if name == "tufte-br" else (0.93, 0.985) if name == "elegant-br" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
