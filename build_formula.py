@@ -4089,11 +4089,7 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
-        # (level with the first row, at the right: TeX centres a whole block's number on it, and sets a
-        # multline's on its last row; only an align's first row, its others \nonumber, carries one so)
-        first_at_right = k == 0 and edge is not None and edge >= max(n.x1 for row in rows for n in row)
-        if not (on_column or centred or first_at_right or
-                k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
+        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
             return None
         return render(_row_tex(_scripts(rows[k])))
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
