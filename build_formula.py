@@ -1087,11 +1087,16 @@ def _words(nodes: list[Node]) -> list[Node]:
 
 
 def _without_operand(word: Node, others: list[Node], size: float) -> bool:
-    """Whether an operator's name at the formula's own size ends its line, with nothing after it but
-    punctuation and closers and no limits under it: an operator takes an operand, so this is a word (a
-    unit, "7.6 min")."""
+    """Whether an operator's name at the formula's own size, set after a number, ends its line with
+    nothing after it but punctuation and closers and no limits under it: an operator takes an operand,
+    so this is a word (a unit, "7.6 min")."""
     if word.size < size * 0.9:
         return False          # (x_{\max}: a name in a script labels its base)
+    # (after a number, as units follow their quantity: "z \to \min", the objective's aim, stays the operator)
+    before = [n for n in others if n.x1 <= word.x0 + 0.1 and abs(n.base - word.base) < size * 0.1]
+    last = max(before, key=lambda n: n.x1, default=None)
+    if last is None or not (last.kind == "sym" and last.ch.isdigit() and word.x0 - last.x1 < size * 0.5):
+        return False
     for n in others:
         if n.top < word.bottom + size * 0.2 and n.bottom > word.top - size * 0.2 and n.x1 > word.x1 - 0.1 \
                 and not (n.kind == "sym" and n.ch in ",.;:)]}" and n.x0 >= word.x1 - 0.1):
