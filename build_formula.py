@@ -3782,6 +3782,8 @@ def _relation_array(rows: list[list[Node]], size: float) -> str | None:
     """Rows of an `array{rcl}` (equations set as an array's three columns, an old way of aligning
     them): each row's first relation in one centred column, standing clear of both its neighbours by
     the array's column gap on every row; None for anything else (an `aligned` block)."""
+    if any(n.style == "tt" for row in rows for n in row):
+        return None           # (code in a typewriter face, "x = 1", a whole character's width round its =)
     cells = []
     for row in rows:
         ordered = sorted(_scripts(row), key=lambda n: n.x0)
