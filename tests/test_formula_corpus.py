@@ -95,6 +95,7 @@ SIXTY_SEVENTH_BODY = ["tufte-bo", "leqno-bo"]
 SIXTY_EIGHTH_BODY = ["tufte-bp", "dvipsgs-bp"]
 SIXTY_NINTH_BODY = ["tufte-bq", "kaobook-bq"]
 SEVENTIETH_BODY = ["tufte-br", "elegant-br"]
+SEVENTY_FIRST_BODY = ["tufte-bs", "stixmath-bs"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -102,7 +103,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -149,6 +150,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_EIGHTH_BODY,
                            *SIXTY_NINTH_BODY,
                            *SEVENTIETH_BODY,
+                           *SEVENTY_FIRST_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -221,7 +223,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_SEVENTH_BODY
                          + SIXTY_EIGHTH_BODY
                          + SIXTY_NINTH_BODY
-                         + SEVENTIETH_BODY)
+                         + SEVENTIETH_BODY
+                         + SEVENTY_FIRST_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -370,11 +373,11 @@ def test_later_bodies_per_set_up(corpus, name):
     in cases rows as \\operatorname{if}."""
     result = corpus[name]
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
-    # leqno-bo is held where it first stood: two displays missing (6.7 in a list item, 6.9 under a wide hat), below
-    missing = 2 if name == "leqno-bo" else 0
-    # kaobook-bq likewise: one display empty (1.6, a side note's display set in the margin left of the text), below
-    empty = 1 if name == "kaobook-bq" else 0
-    assert result["missing"] <= missing and result["empty"] <= empty, (name, wrong)
+    # tufte-bs is held where it first stood: one display missing (the side note's 2.7, a fraction under an
+    # exponent read into the note's text), below; leqno-bo's two missing at first (6.7 in a list item, 6.9 under
+    # a wide hat) and kaobook-bq's empty side-note display (1.6, in the margin left of the text) now read
+    missing = 1 if name == "tufte-bs" else 0
+    assert result["missing"] <= missing and result["empty"] == 0, (name, wrong)
     # the forty-first body (body-ao.tex, a chapter on learning a model and one on imitation learning for a chain
     # of pharmacies; tufte-ao, and elsarticle-ao, Elsevier's class as a preprint at 12pt under pdfLaTeX with
     # Computer Modern, numbered by section): 95 % and 95 % exact, mean similarity 0.998 and 0.998 when first
@@ -1045,6 +1048,47 @@ def test_later_bodies_per_set_up(corpus, name):
     # line with its words as prose ("PoA = , which for the Cournot garages is ="), the two denominators as the
     # numbered formula with the rules as \overline (and under the class the first sum's upper limit n lost), and the
     # last fraction 9/8, which reaches past the measure, as a side note "9 . 8"
+    # the seventy-first body (body-bs.tex, a textbook's chapter on stock in continuous time (the sawtooth and its area
+    # \int_{0}^{T} I(t) \, \mathrm{d}t with a \left. ... \right|_{0}^{T} bar, the lot size by calculus, planned
+    # backorders with two cases blocks side by side, their areas in an align and first-order conditions in a split,
+    # a Hessian of pmatrices inside a theorem, a finite production rate with a \dfrac in a root's fraction,
+    # discounting with \mathrm{e}^{-\rho t} and a \cfrac, ageing stock with \sqrt[3]{...} and a double integral)
+    # and one on random demand and control in continuous time (the Laplace transform of compound lead-time demand,
+    # moments as evaluation bars in a gather, the Bromwich integral, Cauchy's \oint, a side note's two displays,
+    # the renewal-reward limit \lim_{t \to \infty} \frac{1}{t} \mathbb{E}[C(t)] inside a theorem, an
+    # \operatorname*{ess\,sup} inside a definition, an \iint, the Brownian approximation's value function with
+    # \biggm|, its backward equation, roots, a multline, a density with a fraction in its exponent, the forward
+    # equation in a split, a transform under \Biggl( \Biggr), more cube roots, a table float with a numbered
+    # equation after its tabular, a Hamiltonian and Pontryagin's conditions in a four-row align, Euler-Lagrange,
+    # \dot{x} and \ddot{x}, a vector Hamiltonian, a block system of pmatrices, a Riccati equation, three numbered
+    # equations in the algorithm float), for a distributor of heating oil, with \vect, two example floats, a
+    # theorem in each chapter, a definition and a side note; tufte-bs, and stixmath-bs, KOMA-Script's scrreprt at
+    # 11pt under XeLaTeX with STIX 1.1 text and STIX Math 1.1 by unicode-math (the one OpenType maths font here
+    # no set-up loaded; Erewhon Math, asked for, is erewhon-i's), equations numbered by chapter, (2.7)): 91.3 %
+    # and 87.0 % exact (63 and 60 of 69), mean similarity 0.982 and 0.992 when first measured, one missing under
+    # the class, nothing empty, all 69 numbers read alike by LaTeX and the judge.  Under both: the backorder
+    # paths (1.8), two cases blocks side by side on one line, I(t) = \begin{cases} ... \end{cases} \qquad B(t) =
+    # \begin{cases} ... \end{cases}, served as one cases block whose rows pair the two blocks' rows (I's first row
+    # with B's first, "B(t) = \{" between them as a row of its own, I's second with B's second); the mean of
+    # lead-time demand (2.3), = -\left. \frac{d \tilde{F}(s)}{ds} \right|_{s = 0}, served with the invisible
+    # \left. before the minus (the same print; the judge orders the tokens); the value function's \biggm| (2.14)
+    # served as \middle| (the same bar); the hitting time's \exp\Biggl( ... \Biggr) (2.21) served with bare
+    # parentheses (the judge keeps \Biggl); and the boundary conditions' \left. ( ... ) \right|_{t = T} (2.34)
+    # served as ( ... )|_{t = T} with no \left. (the same print).  Missing under the class alone: the side note's
+    # \Pi(z) = \Bigl( \frac{b}{b + \lambda (1 - z)} \Bigr)^{a} (2.7), in the margin, read into the side note's
+    # text chunk as "$$b^{a}$$ $\Pi(z) = (\quad)$ , (2.7) $\overline{b+\lambda(1-z)}$": the fraction's numerator
+    # and the exponent lifted out, its rule an overline over the denominator, no formula 2.7 (2.8, the note's
+    # second display, read exactly).  Under stixmath-bs alone: the two integrals that open the align's rows
+    # (1.9, 1.10) swap limits across the rows, \int_{T}^{T} in the first and \int^{0}_{0} in the second (the
+    # first row's lower 0 given to the second, the second's upper T to the first: STIX's tall upright-limit
+    # integral brings the two rows' limits within reach of each other); the side note's \binom{n + a - 1}{n} (2.8)
+    # served as a pmatrix (the same print, no rule between the rows); and the backward equation (2.15),
+    # \frac{\partial V}{\partial t} + \mu \frac{\partial V}{\partial x} + \frac{\sigma^{2}}{2} \frac{\partial^{2}
+    # V}{\partial x^{2}} + c(x) = 0, V(x, T) = \phi(x), served as "\partial V + \mu \partial V + \frac{\sigma^{2}}{2}
+    # \partial^{2} V + c(x) = 0, ..." over a second aligned row "\overline{\partial t} \quad \overline{\partial x}
+    # \quad \overline{\partial x^{2}}": the three \partial fractions lost, numerators on the baseline, rules as
+    # overlines over the denominators (\frac{\sigma^{2}}{2} between them read; the Euler-Lagrange equation's
+    # \partial fractions, 2.30, read exactly)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1099,6 +1143,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.88, 0.99) if name == "tufte-bp" else (0.87, 0.99) if name == "dvipsgs-bp" else \
         (0.81, 0.99) if name == "tufte-bq" else (0.76, 0.975) if name == "kaobook-bq" else \
         (0.93, 0.985) if name == "tufte-br" else (0.93, 0.985) if name == "elegant-br" else \
+        (0.91, 0.98) if name == "tufte-bs" else (0.86, 0.99) if name == "stixmath-bs" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
