@@ -1272,14 +1272,12 @@ def _read_block(block: list, numbers: dict, body: float, bars, leading: float, s
         block[k].words[0].x0 <= min(left) + LABEL_EDGE_SLACK and k + 1 < len(block) and not drops[id(block[k + 1])]
         for k in alone)
     raised = {id(block[k]): block[k + 1].baseline for k in alone} if over_rows else {}
-    # numbers on the right, each alone on its line under an unnumbered row, and the block's last line
-    # one of them or each followed by a row with its own number: amsmath drops a number a row leaves
-    # no room for to a line of its own below it, so each is the row's above it (a number centred on a
-    # split's rows never ends its block, nor stands right over a numbered row)
-    inline = [k for k, line in enumerate(block) if drops[id(line)] and k not in alone]
-    if not raised and alone and len(alone) + len(inline) >= 2 and right and all(
+    # numbers on the right, the block's last line one of them, each alone on its line under an
+    # unnumbered row: amsmath drops a number a row leaves no room for to a line of its own below it,
+    # so each is the row's above it (a number centred on a split's rows never ends its block)
+    if not raised and len(alone) >= 2 and right and alone[-1] == len(block) - 1 and all(
             k >= 1 and not drops[id(block[k - 1])] and block[k].words[-1].x1 >= max(right) - LABEL_EDGE_SLACK
-            for k in alone) and (alone[-1] == len(block) - 1 or all(k + 1 in inline for k in alone)):
+            for k in alone):
         raised = {id(block[k]): block[k - 1].baseline for k in alone}
     for line in block:
         number, drop = numbers[id(line)], drops[id(line)]
