@@ -1544,6 +1544,9 @@ def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple
     return any(beside(n, left, FLANK_TIGHT) for n in nodes for left in (True, False))
 
 
+ITALIC_OVERHANG = 0.15   # em: how far an italic letter's ink may run past its box on the right
+
+
 def _fractions(nodes: list[Node], rules: list[tuple]):
     """A rule with glyphs standing on it and hanging from it, within its length: a fraction.  The
     shortest rule first, so that nested fractions are built from the inside out."""
@@ -1551,7 +1554,9 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
     left = []
     for rule in rules:
         x0, top, x1, bottom = rule
-        inside = [n for n in nodes if _inside(n, x0, x1, 1.2) and (n.x1 - n.x0) > 0]
+        # (an italic capital's ink may overhang its box past the bar's right end: STIX's V)
+        inside = [n for n in nodes if n.x0 >= x0 - 1.2 and n.x1 <= x1 + max(1.2, n.size * ITALIC_OVERHANG)
+                  and (n.x1 - n.x0) > 0]
         size = _size(inside) if inside else 10.0
         # (nothing drawn stands between a fraction's bar and its parts: past a longer rule lie another
         # fraction's, \frac{s - \underline{s}}{\overline{s} - s} has an underline and an overline
