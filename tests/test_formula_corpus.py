@@ -2060,3 +2060,44 @@ def test_annotated_chains_continued_rows_arrays_in_their_delimiters_and_aligned_
     assert r"_{\mu \geq 0}|\sum_{i = 1}^{n}a_{i}q_{i}(\mu)-A|" in f["tufte-bm"]["1.11"], f["tufte-bm"]["1.11"]
     assert r"\end{aligned} \qquad \mu_{i}(b_{i}-\langle\mathbf{a}_{i}, \mathbf{x}^{*}\rangle) = 0" in f["tufte-bm"]["1.29"], \
         f["tufte-bm"]["1.29"]
+
+
+def test_dropped_numbers_units_relation_arrays_left_margins_and_brace_notes(corpus):
+    """The sixty-sixth to seventy-first bodies' constructs and what older ones showed beside them: numbers
+    amsmath dropped below rows too wide for them, each the row's above; a name without an operand after a
+    number read as a unit; a script taken to the letter it is set after, so that two programmes side by
+    side part at the right gap; an array{rcl} told from an aligned block by its column gaps; an OpenType
+    font's bold small Greek as \\bm; a text-style fraction after a script run kept on its row; numbers on
+    the left inside a list and beside a word under a maths accent; a display's scattered denominators no
+    prose; brace notes on their braces' line; a side note in an outer margin on the left; a part running
+    past its bar by an italic letter's overhang."""
+    f = {name: _formulas(corpus[name]) for name in ("tufte-bc", "tufte-bk", "xchartertx-bk", "tufte-bl", "cmreport-bl",
+                                                     "stickstoo-bm", "leqno-bo", "tufte-bo", "dvipsgs-bp", "tufte-bn",
+                                                     "scrbook-bn", "kaobook-bq", "stixmath-bs")}
+    assert f["tufte-bc"]["2.32"].startswith(r"\operatorname{MAE} = \frac{1}{5}(4.0+3.2+5.8+1.0+1.3) = 3.06"), \
+        f["tufte-bc"]["2.32"]
+    for name in ("tufte-bk", "xchartertx-bk"):
+        assert f[name]["2.23"].endswith(r"\approx 7.6\text{min}."), (name, f[name]["2.23"])
+    for name, number in (("tufte-bl", "1.13"), ("cmreport-bl", "1.2.5")):
+        assert f[name][number].startswith(r"\begin{array}{rcl}L & = & \sum_{j = 1}^{J}"), (name, f[name][number])
+    assert f["stickstoo-bm"]["1.25"].startswith(
+        r"\begin{aligned}\operatorname*{minimize}_{\mathbf{x}}\quad\mathbf{c}^{\intercal}\mathbf{x} \\ "), \
+        f["stickstoo-bm"]["1.25"]
+    assert r"\end{aligned} \qquad \begin{aligned}\operatorname*{minimize}_{\mathbf{x}, \mathbf{s}}" \
+        in f["stickstoo-bm"]["1.25"], f["stickstoo-bm"]["1.25"]
+    assert f["leqno-bo"]["2.4"] == r"\hat{\bm{\beta}} = (X^{\top}X)^{-1}X^{\top}\mathbf{y}.", f["leqno-bo"]["2.4"]
+    assert r"e^{-\hat{\lambda}_{i}L}\frac{(\hat{\lambda}_{i}L)^{k}}{k!} \geq 1-\alpha" in f["tufte-bo"]["1.55"], \
+        f["tufte-bo"]["1.55"]
+    assert f["leqno-bo"]["6.7"].startswith(r"\operatorname{MSE}(\alpha, \beta, \gamma) = \frac{1}{n-m}"), \
+        f["leqno-bo"]["6.7"]
+    assert f["leqno-bo"]["6.9"].startswith(r"\widehat{\operatorname{CSL}} = 1-\frac{K}{N}\pm"), f["leqno-bo"]["6.9"]
+    assert f["dvipsgs-bp"]["2.6"].startswith(r"\left.\frac{d}{dp}\lambda(p)(p-z)\right|_{p = p^{*}} = "), \
+        f["dvipsgs-bp"]["2.6"]
+    assert f["dvipsgs-bp"]["2.6"].endswith(r"p^{*}(z) = z+\frac{1}{\alpha},"), f["dvipsgs-bp"]["2.6"]
+    for name in ("tufte-bn", "scrbook-bn"):
+        assert r"\underbrace{n_{1}}_{\text{first stage}}+\underbrace{Kn_{2}}_{\text{one copy per scenario}}" \
+            in f[name]["1.10"], (name, f[name]["1.10"])
+    assert f["kaobook-bq"]["1.6"] == r"\min(y, D) = \sum_{k = 1}^{y}\mathbb{I}\{D \geq k\},", f["kaobook-bq"]["1.6"]
+    assert r"\sum_{t = 0}^{\infty}\gamma^{t}R(s_{t}, a_{t})" in f["kaobook-bq"]["1.7"], f["kaobook-bq"]["1.7"]
+    assert f["stixmath-bs"]["2.15"].startswith(
+        r"\frac{\partial V}{\partial t}+\mu\frac{\partial V}{\partial x}+\frac{\sigma^{2}}{2}"), f["stixmath-bs"]["2.15"]
