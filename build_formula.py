@@ -3775,9 +3775,12 @@ def _aligned_rows(rows: list[list[Node]], size: float) -> str:
         before = _row_tex([n for n in ordered if n.x1 <= mark + 0.5])
         after = _row_tex([n for n in ordered if n.x1 > mark + 0.5])
         out.append(render([*before, "&", *after]))
-    # a row opening with a bracket: after \\ (or \begin{aligned}) it would read as an option
-    out = ["{[}" + row[1:] if row.startswith("[") else row for row in out]
-    return r"\begin{aligned}" + r" \\ ".join(out) + r"\end{aligned}"
+    return r"\begin{aligned}" + r" \\ ".join(_bracket_guarded(out)) + r"\end{aligned}"
+
+
+def _bracket_guarded(rows: list[str]) -> list[str]:
+    """Rows to join with \\: one opening with a bracket would read as the \\'s option, so it is braced."""
+    return ["{[}" + row[1:] if row.startswith("[") else row for row in rows]
 
 
 ARRAY_RELATION_GAP = 0.6   # em: an array's relation column stands two \arraycolsep (10 pt) from its
@@ -3805,7 +3808,7 @@ def _relation_array(rows: list[list[Node]], size: float) -> str | None:
     if max(middles) - min(middles) > size * 0.15:
         return None
     out = [render([*_row_tex(left), "&", *_row_tex([rel]), "&", *_row_tex(right)]) for left, rel, right in cells]
-    return r"\begin{array}{rcl}" + r" \\ ".join(out) + r"\end{array}"
+    return r"\begin{array}{rcl}" + r" \\ ".join(_bracket_guarded(out)) + r"\end{array}"
 
 
 @dataclass
