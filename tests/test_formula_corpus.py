@@ -1282,11 +1282,11 @@ def test_what_the_ninth_body_prints_is_read_from_the_fonts_and_the_geometry(corp
     a page's last line is no folio "1"; a sum's limit that hangs over the next row's relation is the
     sum's; the AMS symbol font's \\Box (a glyph with no Unicode) and \\Diamond; a text-style binomial
     in a display (\\tbinom); a big bar spaced as a relation (\\bigm|); an evaluation bar of a fixed size
-    (\\Big|) opens no \\left. group; upright bold small Greek (\\vect{\\mu}) is \\bm in a Type 1 font,
-    \\mathbf in an OpenType one (unicode-math)."""
+    (\\Big|) opens no \\left. group; upright bold small Greek (\\vect{\\mu}) is \\bm in a Type 1 font and
+    in an OpenType one (unicode-math) alike, as books write a bold small Greek letter."""
     for name in NINTH_BODY:
         found = _formulas(corpus[name])
-        bold_mu = r"\mathbf{\mu}" if name == "erewhon-i" else r"\bm{\mu}"
+        bold_mu = r"\bm{\mu}"
         assert found["1.5b"] == r"\nabla_{\mathbf{d}}f(\mathbf{x}+\alpha\mathbf{d}) \geq \sigma\nabla_{\mathbf{d}}f(\mathbf{x})", name
         assert rf"{bold_mu} \leftarrow {bold_mu}+\sum_{{i = 1}}^{{m}}" in found["1.8"], (name, found["1.8"])
         assert r"+\sum_{j}\lambda_{j}\nabla h_{j}(\mathbf{x}^{*}) = \mathbf{0}" in found["1.11"], (name, found["1.11"])
@@ -1437,7 +1437,7 @@ def test_what_the_sixteenth_body_prints_is_read_from_the_fonts_and_the_geometry(
     assert tufte["1.10"].startswith(r"\begin{aligned}\mathbb{E}[\beta(v_{(1)})] & = \frac{n-1}{n}\int_{0}^{1}"), tufte.get("1.10")
     assert neo["1.17"] == r"\mathbf{x}^{*}(\mathbf{v}) = \operatorname*{arg\,max}_{\mathbf{x} \in \mathcal{X}}\sum_{i = 1}^{n}\varphi_{i}(v_{i})x_{i}", neo["1.17"]
     assert neo["1.36"] == r"p_{j_{i}} \leftarrow p_{j_{i}}+v_{i}-\max_{j \neq j_{i}}\{a_{ij}-p_{j}\}+\epsilon", neo["1.36"]
-    assert neo["1.23a"].endswith(r"\geq u_{i}(\theta'_{i}, \mathbf{\theta}_{-i};\theta_{i}),"), neo["1.23a"]
+    assert neo["1.23a"].endswith(r"\geq u_{i}(\theta'_{i}, \bm{\theta}_{-i};\theta_{i}),"), neo["1.23a"]
     assert neo["1.23b"].endswith(r"\geq 0"), neo["1.23b"]
     assert neo["1.13"] == r"P_{i}(v) = P_{i}(0)+vX_{i}(v)-\int_{0}^{v}X_{i}(t)\mathrm{d}t", neo["1.13"]
 
