@@ -624,6 +624,11 @@ def worded_row(line, body: float) -> bool:
 APPLIED_GAP = 0.1   # em: less than any word space: a name and the bracket of its argument
 
 
+def _brace_piece(word) -> bool:
+    """Whether a word holds a horizontal brace's pieces (over- or underbrace)."""
+    return any(c in word.text for c in "⏟⏞")
+
+
 def _brace_note(note: list, brace: list[float], ink_top: float, ink_bottom: float, body: float) -> bool:
     """Whether words (a run of one line, whose ink spans `ink_top`..`ink_bottom`) are a horizontal
     brace's note (the brace's x0, x1, top, bottom): within its reach or centred on it, just under it
@@ -870,7 +875,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
         if continues_paragraph(k):
             return False      # a paragraph's last line, all inline maths ("the visit count $n_t(s, a)$:")
-        if line.page == anchor.page and any(c in w.text for w in line.words for c in "⏟⏞"):
+        if line.page == anchor.page and any(_brace_piece(w) for w in line.words):
             return True       # a horizontal brace's pieces, its notes beside them on their line: no prose has them
         if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
                 or block_row(k) or continued_row(k) or script_note(k):
@@ -1052,7 +1057,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False      # a paragraph's line of prose at the column's edge, under a brace's low note, is no note
         ink_top, ink_bottom = ink_extent(line)
         braces: list[list[float]] = []       # each brace's x0, x1, top, bottom: its pieces joined
-        for w in sorted((w for b in block for w in lines[b].words if any(c in w.text for c in "⏟⏞")),
+        for w in sorted((w for b in block for w in lines[b].words if _brace_piece(w)),
                         key=lambda w: w.x0):
             if braces and w.x0 - braces[-1][1] < body * 0.3 and abs(w.top - braces[-1][2]) < body * 0.3:
                 braces[-1] = [braces[-1][0], max(braces[-1][1], w.x1), min(braces[-1][2], w.top),
