@@ -23,7 +23,7 @@ from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_lik
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
-from build_roles import (LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
+from build_roles import (LABEL_AT_EDGE, LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
                          RELATIONS, inside, left_tag_before_maths, prose_pair)
 
 
@@ -275,12 +275,27 @@ def read_note(block: list[Line], layout: Layout, page: Page, top: float, context
     numbers it in the book's sequence).  A note whose mark was read into a run of maths ("$7B^{-T}$")
     keeps its plain words."""
     displays: list = []
-    formulas = equations_in(block, layout, context=context, bars=page.bars, shown=displays)
+    # a note is set in a smaller size on a leading of its own: its displays' arrays stand that apart
+    leading = note_leading(block)
+    column = replace(layout, leading=leading) if leading else layout
+    formulas = equations_in(block, column, context=context, bars=page.bars, shown=displays)
     plain = join_lines(block)
     text = note_text(block, displays, page)
     if mark and not text.startswith(mark):
         text = plain
     return [Item(top, "note", text=prefix + text, plain=prefix + plain), *formulas]
+
+
+def note_leading(block: list[Line]) -> float:
+    """The distance between a note's lines of prose, 0 where no two stand one after the other: the
+    least between two successive lines of words at one size (a line of tall maths only pushes its
+    neighbours apart)."""
+    pitches = [b.baseline - a.baseline for a, b in zip(block, block[1:])
+               if _is_prose(a) and _is_prose(b) and abs(a.size - b.size) < NOTE_SIZE_SLACK]
+    return min((p for p in pitches if p > 0), default=0.0)
+
+
+NOTE_SIZE_SLACK = 0.5   # pt: two lines of one note's prose are set at one size
 
 
 def note_text(block: list[Line], displays: list, page: Page) -> str:
@@ -1262,6 +1277,14 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
             b[2] - b[0] < layout.body_size * 0.2 and b[1] <= line.top + 1 and b[3] >= line.bottom - 1
             and words[0].x1 < b[0] < words[-1].x0 for b in bars)
 
+    def shared_edge(line: Line) -> bool:
+        """Whether a row with a relation, short of the block's rightmost end, ends within an equation
+        number's slack where two other lines of the block end too."""
+        if cells or line.x1 >= inner.right - LABEL_AT_EDGE or \
+                not any(c in RELATIONS for w in line.words[:-1] for c in w.text):
+            return False      # (a table's columns of figures end together too: only an equation's row)
+        return sum(1 for l in lines if l is not line and abs(l.x1 - line.x1) <= MEASURE_EDGE_SLACK) >= 2
+
     def label(line: Line) -> str | None:
         number = equation_label(line, layout)
         if number is None and (len(line.words) == 1 or any(is_math_word(w) for w in line.words[:-1]) or (
@@ -1271,6 +1294,10 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
             # after a row of relations and no prose (stacked fractions' middle row, "= 2 = .", whose
             # signs a text face's roman may print)
             number = equation_label(line, inner)
+        if number is None and shared_edge(line):
+            # an overfull row (its own number dropped below it) runs past the measure: a number ends
+            # where the measure's other lines end together (a side note's justified prose)
+            number = equation_label(line, replace(inner, right=line.x1))
         if number is None and len(line.words) > 1:
             # on the left, a float's numbers stand at its own indent (a pseudocode step's), apart from
             # the maths they number
@@ -1382,6 +1409,7 @@ CELL_TAG_GAP = 0.45       # em: amsmath keeps a tag at least \mintagsep (half an
 NEARLY_ALL_MATHS_CELL = 0.75   # of a cell's words before a tag: maths, a \text word or two aside
 
 
+MEASURE_EDGE_SLACK = 1.5  # pt: lines of justified prose end at the measure's edge this closely (a hyphen, a kern)
 TAG_BELOW_ALIGN = 2.0    # pt: a tag set below its equation and its measure's edges line up this closely
 FLOAT_LABEL_MATHS = 0.75  # share of maths words after a float's left number set closer than two ems
 DISPLAY_LINE_GAP = 1.6   # em: a display's lines stand closer than this; a wider gap ends it
