@@ -2525,6 +2525,12 @@ def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:
     rows = [n for n in full if abs(n.base - brace.base) >= size * 0.3]
     if not middle or not rows:
         return between
+    # a block beside this one on the same baselines (two cases displays a \qquad apart): what stands
+    # on the middle row past a \qquad of no row's ink, with rows' ink before it, is what follows
+    first = min(middle, key=lambda n: n.x0)
+    clear = first.x0 - size * CASES_AFTER
+    if any(n.x1 <= clear for n in rows) and not any(n.x0 < first.x0 and n.x1 > clear for n in rows):
+        return [n for n in between if n.x0 < first.x0]
     edge = max(n.x1 for n in rows)
     if any(n.x0 <= edge for n in middle):      # a middle row (three rows, or an odd count)
         # what follows the block stands on the middle row too, past every other row's end and a
