@@ -3964,6 +3964,8 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
                          and baseline - max(bases[i], max(n.bottom for n in rows[i])) <= size * DROPPED_LABEL
                          and i not in level.values()]
                 k = max(above, key=lambda i: bases[i]) if above else None
+                if k is None:
+                    k = _dropped_in_gap(rows, bases, baseline, size, set(level.values()))
                 if k is not None and k > 0 and k - 1 not in level.values() and k - 1 not in carried and \
                         _aligned_pair(rows[k - 1], rows[k], size):
                     # the number of an aligned block dropped below its last row: the block's
@@ -3984,6 +3986,27 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         return NumberedRows({number: "" for number, _ in labels}, [])
     finally:
         LEADING.reset(token)
+
+
+def _dropped_in_gap(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
+                    taken: set[int]) -> int | None:
+    """The row a number was dropped below when it stands further under that row's foot than a line's
+    pitch, but within DROPPED_REACH and clear of the next row's ink (the limits over the next row's
+    sums): in the gap between the two rows, no number level with either, it is the upper row's."""
+    above = [i for i in range(len(rows)) if bases[i] < baseline and i not in taken]
+    if not above:
+        return None
+    k = max(above, key=lambda i: bases[i])
+    foot = max(bases[k], max(n.bottom for n in rows[k]))
+    below = [i for i in range(len(rows)) if bases[i] > baseline]
+    if below:
+        nxt = min(below, key=lambda i: bases[i])
+        if baseline > min(n.top for n in rows[nxt]):
+            return None
+    return k if 0 < baseline - foot <= size * DROPPED_REACH else None
+
+
+DROPPED_REACH = 2.5   # em: the furthest a dropped number stands under its row's foot, above the next row
 
 
 def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
