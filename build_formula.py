@@ -1022,6 +1022,9 @@ def _spaced_implications(nodes: list[Node]) -> list[Node]:
     return nodes
 
 
+ACCENT_SLACK = 0.15   # em: an accent of one letter stands over it, within this of its ink's ends
+
+
 # A thin space (3 mu) is a sixth of the symbol font's quad, and that quad is an em or a little less
 # (0.88 em in MnSymbol, whose thin space is 0.147 em): letters closer than this are one word, kerned
 THIN_SPACE_FLOOR = 0.12
@@ -1035,6 +1038,12 @@ def _words(nodes: list[Node]) -> list[Node]:
     letters = sorted((n for n in nodes if n.kind == "sym" and n.ch.isascii() and n.ch.isalpha()
                       and (n.style in ("up", "sf", "tt") or n.style == "it" and n.font in text_italic)),
                      key=lambda n: n.x0)
+    # a letter under an accent of its own (an accent no wider than it, over it) is a variable, never
+    # part of a name: \bar{y} after n, in a font whose letters are upright (Euler), is no word "ny"
+    accents = [n for n in nodes if n.kind == "sym" and n.role == "accent"]
+    letters = [n for n in letters if not any(
+        n.x0 - n.size * ACCENT_SLACK <= a.x0 and a.x1 <= n.x1 + n.size * ACCENT_SLACK and a.bottom <= n.top + n.size * 0.1
+        and n.top - a.bottom < n.size * 0.5 for a in accents)]
     if not letters:
         return nodes
     # an apostrophe of the letters' own font set close between two of them is the word's ("chain's"),
@@ -2382,7 +2391,8 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             # the pair is written \left … \right, without which \middle does not parse)
             middles = sorted((n for n in between if n.kind == "sym" and n.role == "fence" and left.kind == "sym"
                               and partner.kind == "sym" and abs(n.top - left.top) < size * 0.3
-                              and abs(n.bottom - left.bottom) < size * 0.3), key=lambda n: n.x0)
+                              and abs(n.bottom - left.bottom) < size * 0.3
+                              and abs(n.height - left.height) < size * MIDDLE_HEIGHT), key=lambda n: n.x0)
             if len(middles) % 2 == 1:
                 # (a bar alone carrying limits is an evaluation's, \Big|_{a = μ(s)}, which divides nothing)
                 middles = [n for n in middles if not _carries_limits(n, between)]
@@ -2543,6 +2553,8 @@ def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:
     return [n for n in between if n.x0 < start]
 
 
+MIDDLE_HEIGHT = 0.45  # em: a bar dividing a sized pair is as tall as the pair; the next size down (\bigl|
+                      # inside \Bigl( … \Bigr), 0.6 em shorter, may still stand within 0.3 em of both its ends
 CASES_AFTER = 1.5   # em: a \qquad (2 em) parts a cases block from what follows it on its middle row
 
 
