@@ -96,6 +96,7 @@ SIXTY_EIGHTH_BODY = ["tufte-bp", "dvipsgs-bp"]
 SIXTY_NINTH_BODY = ["tufte-bq", "kaobook-bq"]
 SEVENTIETH_BODY = ["tufte-br", "elegant-br"]
 SEVENTY_FIRST_BODY = ["tufte-bs", "stixmath-bs"]
+SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -103,7 +104,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -151,6 +152,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_NINTH_BODY,
                            *SEVENTIETH_BODY,
                            *SEVENTY_FIRST_BODY,
+                           *SEVENTY_FOURTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -224,7 +226,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_EIGHTH_BODY
                          + SIXTY_NINTH_BODY
                          + SEVENTIETH_BODY
-                         + SEVENTY_FIRST_BODY)
+                         + SEVENTY_FIRST_BODY
+                         + SEVENTY_FOURTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1089,6 +1092,35 @@ def test_later_bodies_per_set_up(corpus, name):
     # \quad \overline{\partial x^{2}}": the three \partial fractions lost, numerators on the baseline, rules as
     # overlines over the denominators (\frac{\sigma^{2}}{2} between them read; the Euler-Lagrange equation's
     # \partial fractions, 2.30, read exactly)
+    # the seventy-fourth body (body-bv.tex, a textbook's chapter on learning demand while stocking (Bayes' rule under
+    # \propto, the Poisson likelihood and the Gamma density with \Gamma(\alpha), its update in an align, a posterior
+    # mean as a weighted average, a display of \quad-separated parts ending in a \text condition, the negative
+    # binomial predictive in a split under \left( ... \right), a side note's Gamma identity, the Beta density and its
+    # update in cases, a pmatrix covariance, \bm{\Lambda} and \bm{\Sigma} with \operatorname{tr} and \det, a
+    # Kronecker product, the newsvendor with unknown demand under \operatorname*{arg\,min} and an \inf over a set, a
+    # critical fractile inside a theorem, the cost of not knowing under \left[ ... \right] round fractions, a censored
+    # likelihood in cases, a \limsup with absolute values, an example float and a table float with a numbered
+    # equation) and one on bandits for stocking decisions (regret with \mathscr{R}, counts with \mathbb{1}, Hoeffding,
+    # the upper confidence bound \bar{\mu}_{a} + \sqrt{\frac{2 \ln t}{N_{a}}}, its regret inside a theorem with
+    # \mathcal{O}(\cdot), a minimax \inf \sup over a \mathfrak class, the Lai-Robbins \liminf, \lesssim, Thompson
+    # sampling's probability matching under \Bigm|, two numbered equations in the algorithm float, linear bandits
+    # with \lVert \cdot \rVert_{\mathbf{V}_{t}} and \lVert \cdot \rVert_{2}, the elliptical potential with \det and
+    # \operatorname{tr}, Kronecker features, projected order steps, a second example float), for an online coffee
+    # roaster, with \vect; tufte-bv (mathrsfs added for \mathscr), and eulerlua-bv, the standard book class at 10pt
+    # under LuaLaTeX with TeX Gyre Pagella text and unicode-math's Euler Math set upright (eulermath-q sets it under
+    # XeLaTeX in amsart), equations numbered by chapter, (2.7)): 96.7 % and 73.8 % exact (59 and 45 of 61), mean
+    # similarity 0.999 and 0.990 when first measured, nothing missing or empty, all 61 numbers read alike by LaTeX and
+    # the judge.  Under both: the posterior's concentration (1.29), \Pr\Bigl( \bigl| \lambda - \lambda_{0} \bigr| >
+    # \varepsilon \Bigm| y_{1:n} \Bigr), its absolute-value bars served as two more \Bigm| condition bars
+    # (\Pr\Bigl(\Bigm|\lambda-\lambda_{0}\Bigm| > ...), where the judge drops \bigl and \bigr and keeps \Bigm; and
+    # probability matching (2.11), \Pr\Bigl( ... \Bigm| \mathfrak{F}_{t-1} \Bigr), served as \left( ... \middle| ...
+    # \right) (the same print; the judge keeps \Bigm).  Under eulerlua-bv alone: the bold capital Greek of \bm (here
+    # \symbfup, as unicode-math has no \bm) served as \mathbf{\Sigma} and \mathbf{\Lambda} (1.15-1.19; the same upright
+    # bold glyphs, while \vect{\mu} reads as \bm{\mu}); \mathscr{R} served as \mathcal{R} (2.1, 2.6, 2.7, 2.10,
+    # 2.15, 2.16, 2.21, 2.27: unicode-math prints both from the one script alphabet, U+211B); and the normal
+    # posterior mean (1.23), \frac{n_{0} m_{0} + n \bar{y}_{n}}{n_{0} + n}, whose upright n and barred y in the
+    # numerator ran together into \operatorname{ny}_{n}, the bar lost (the same \bar{y}_{n} in 1.6, not after a
+    # letter, reads)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1144,6 +1176,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.81, 0.99) if name == "tufte-bq" else (0.76, 0.975) if name == "kaobook-bq" else \
         (0.93, 0.985) if name == "tufte-br" else (0.93, 0.985) if name == "elegant-br" else \
         (0.91, 0.98) if name == "tufte-bs" else (0.86, 0.99) if name == "stixmath-bs" else \
+        (0.96, 0.995) if name == "tufte-bv" else (0.73, 0.99) if name == "eulerlua-bv" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
