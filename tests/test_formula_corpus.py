@@ -97,6 +97,7 @@ SIXTY_NINTH_BODY = ["tufte-bq", "kaobook-bq"]
 SEVENTIETH_BODY = ["tufte-br", "elegant-br"]
 SEVENTY_FIRST_BODY = ["tufte-bs", "stixmath-bs"]
 SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
+SEVENTY_THIRD_BODY = ["tufte-bu", "ncmbook-bu"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -104,7 +105,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -153,6 +154,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTIETH_BODY,
                            *SEVENTY_FIRST_BODY,
                            *SEVENTY_FOURTH_BODY,
+                           *SEVENTY_THIRD_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -227,7 +229,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_NINTH_BODY
                          + SEVENTIETH_BODY
                          + SEVENTY_FIRST_BODY
-                         + SEVENTY_FOURTH_BODY)
+                         + SEVENTY_FOURTH_BODY
+                         + SEVENTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1121,6 +1124,41 @@ def test_later_bodies_per_set_up(corpus, name):
     # posterior mean (1.23), \frac{n_{0} m_{0} + n \bar{y}_{n}}{n_{0} + n}, whose upright n and barred y in the
     # numerator ran together into \operatorname{ny}_{n}, the bar lost (the same \bar{y}_{n} in 1.6, not after a
     # letter, reads)
+    # the seventy-third body (body-bu.tex, a textbook's chapter on linear programmes for stocking a network of
+    # warehouses (flow conservation with sums under \substack{j : (i,j) \in \mathcal{A}}, the minimum-cost flow
+    # programme with \operatorname*{minimize}_{x} and \text{s.t.}, an incidence matrix in cases and as a bmatrix with
+    # \cdots, \vdots and \ddots, a two-echelon programme in an aligned block, an alignat system with its coefficients
+    # in columns, the standard form, reduced costs, the ratio test with a two-row \substack and an \underset arg min,
+    # a system under a big left brace \left\{ \begin{array}{l} ... \end{array} \right., two simplex tableaux as
+    # arrays with vertical rules and \hline, a pivot as \xrightarrow{...}, the pivot rule in cases with \dfrac rows,
+    # the example float with an \overset arrow, Bland's rule, a bounded ratio test, Cayley's count) and one on
+    # duality and prices in multi-echelon stock (primal and dual side by side as two aligned blocks, the Lagrangian
+    # and its infimum in cases, weak and strong duality inside a theorem, the depot's primal and dual in an alignat,
+    # complementary slackness, \vect{0} \leq \vect{x} \perp ... \geq \vect{0}, the optimality system under a big left
+    # brace, node potentials with cases, a side note, the two-echelon Lagrangian in a split and its dual, prices with
+    # \stackrel, \underset and \overset, a two-stage programme in a multline, a block-angular bmatrix, echelon stocks
+    # in a gather, a table float holding two numbered displays after its tabular, shadow prices and ranges, a
+    # piecewise-linear cost in cases, transshipment rows in an align with two-row \substack sums, shortest-path
+    # prices), for a distributor of spare parts, with \vect; tufte-bu, and ncmbook-bu, KOMA-Script's scrartcl at 11pt
+    # under LuaLaTeX with NewCM10 Book text and NewCMMath-Book.otf by unicode-math (Berenis ADF Pro Math, asked for,
+    # has no MATH table, so unicode-math falls back to Latin Modern Math), the body's chapters as numbered sections,
+    # equations numbered by chapter, (2.7)): 71.0 % and 71.0 % exact (44 of 62), mean similarity 0.982 and 0.981 when
+    # first measured, nothing missing or empty, all 62 numbers read alike by LaTeX and the judge (the example's and the
+    # table float's too).  The same 18 under both.  Judge-only, the same print: \vect{0} and \vect{1}, printed bold and
+    # served \mathbf{0} and \mathbf{1}, which the judge reads as a plain 0 and 1 (1.5, 1.6, 1.15, 1.18, 2.5, 2.7, 2.9,
+    # 2.10, 2.18, 2.25); a one-row \substack{j : (i,j) \in \mathcal{A}} under \sum, served as a plain subscript, the
+    # judge keeping the \substack (1.1-1.3); \underset{i : \bar{a}_{iq} > 0}{\operatorname{arg\,min}} served as
+    # \operatorname*{arg\,min}_{i : \bar{a}_{iq} > 0} (1.19); \stackrel{\text{def}}{=} served as \overset{def}{=} and
+    # \underset{\text{local} / \text{central}}{\min} as \min_{local / central} (2.16).  Markup: \bar{c}_{\text{exp}}
+    # served as \bar{c}_{\exp}, the operator (the same upright letters), and under the class the \overset{\text{pivot}}
+    # on \Longrightarrow served over \implies (1.27).  Misread: the primal and dual side by side (2.1), two aligned
+    # blocks on one line, served as one aligned block whose rows pair the two blocks' rows ("minimize c^T x maximize
+    # b^T y", "s.t. Ax = b, s.t. A^T y <= c,", "x >= 0, y free"); and the two-stage programme (2.17), a multline whose
+    # first line (\operatorname*{minimize}_{s, y^{\omega}, v^{\omega}} and three sums with limits) is lost from the
+    # formula: under the class read into the paragraph before it as prose ("minimize $\sum h_{k}s_{k}+\sum
+    # p_{\omega}\sum(...)$" after a display "$$K\quad S\quad K$$" of the sums' upper limits), under ncmbook-bu dropped,
+    # and under both the operator's subscript and the sums' lower limits set as stray scripts in the second line
+    # ("s^{, y^{\omega}, v^{\omega} k = 0} s.t. s_{k}^{\omega} +^{= 1} ...")
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1177,6 +1215,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.93, 0.985) if name == "tufte-br" else (0.93, 0.985) if name == "elegant-br" else \
         (0.91, 0.98) if name == "tufte-bs" else (0.86, 0.99) if name == "stixmath-bs" else \
         (0.96, 0.995) if name == "tufte-bv" else (0.73, 0.99) if name == "eulerlua-bv" else \
+        (0.70, 0.98) if name == "tufte-bu" else (0.70, 0.98) if name == "ncmbook-bu" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
