@@ -3712,6 +3712,7 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
 
 STACK_BESIDE_GAP = 0.5   # em: a row ends at least this far left of the rows stacked beside it
 BLOCKS_APART = 1.5       # em: two blocks side by side stand a \qquad apart, less their bearings
+BASELINES_APART = 0.3    # pt: two blocks' rows this far off one baseline are set by two environments
 
 
 def _blocks_apart(rows: list[list[Node]], size: float) -> tuple[list[list[Node]], list[list[Node]]] | None:
@@ -3735,8 +3736,13 @@ def _blocks_apart(rows: list[list[Node]], size: float) -> tuple[list[list[Node]]
         only_left = sum(1 for l, r in zip(left, right) if l and not r)
         only_right = sum(1 for l, r in zip(left, right) if r and not l)
         both = sum(1 for l, r in zip(left, right) if l and r)
+        # (or every row straddling it has its two sides on baselines a little apart: two blocks of as many
+        # rows, each centred on the axis by itself, whose rows' heights differ; an align's columns share
+        # their row's baseline exactly)
+        offset = both >= 2 and all(abs(_main_base(l) - _main_base(r)) >= BASELINES_APART
+                                   for l, r in zip(left, right) if l and r)
         left, right = [r for r in left if r], [r for r in right if r]
-        if len(left) >= 2 and len(right) >= 2 and only_left and only_right and both < only_left + only_right \
+        if len(left) >= 2 and len(right) >= 2 and (only_left and only_right and both < only_left + only_right or offset) \
                 and (best is None or (both, -width) < best[0]):
             best = ((both, -width), left, right)
     return None if best is None else (best[1], best[2])
