@@ -656,6 +656,9 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     full = starts_left and line.x1 >= right - body * 2
     if re.fullmatch(r"\d+:", line.words[0].text):
         return True       # a numbered line of pseudocode (at the column's edge, or a box's inside it)
+    if any(display_operator(w, body) for w in line.words):
+        return False      # a big operator in its display form, which running text never sets (a multline's
+                          # first row opening with "minimize", set in by \multlinegap as a paragraph is)
     if len(line.words) >= 2 and all(b.x0 - a.x1 >= body * SCATTERED_GAP for a, b in zip(line.words, line.words[1:])):
         return False      # pieces far apart, each under its own fraction or bar: a display's denominators
                           # (an italic "dp" from a maths italic that is the text's own, mathpazo's)
@@ -695,6 +698,19 @@ def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
     # letters alone)
     spelled = any(len(w.text.rstrip(",.;:")) > 1 for w in words)
     return (len(words) >= 3 and spelled and (starts_left or full)) or (len(words) >= 6 and len(words) >= len(line.words) * 0.7)
+
+
+def display_operator(word, body: float) -> bool:
+    """Whether a word is a big operator alone in its display form: its ink taller than running text
+    sets any (a sum's text form stands about an em, its display form a quarter more; an integral's
+    text form a little over an em, its display form twice that)."""
+    if len(word.text) != 1 or word.text not in DISPLAY_OPERATOR_HEIGHT:
+        return False
+    top, bottom = ink_extent(Line([word], 0))
+    return bottom - top >= body * DISPLAY_OPERATOR_HEIGHT[word.text]
+
+
+DISPLAY_OPERATOR_HEIGHT = {**dict.fromkeys("∑∏∐⋃⋂⨁⨂⨀⨄⨆⋁⋀", 1.2), **dict.fromkeys("∫∬∭∮", 1.5)}   # × the body size
 
 
 def list_item_opening(line, words: int = 1) -> bool:
