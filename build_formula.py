@@ -1034,6 +1034,7 @@ def _words(nodes: list[Node]) -> list[Node]:
     """Upright letters set side by side in one font are a word: an operator's name (\\log, \\max)
     or roman text; words a thin space apart (arg max) or a word space apart in a text face
     (subject to) read as one name."""
+    nodes, abbreviations = _abbreviations(nodes)
     text_italic = _text_italic_fonts(nodes)
     letters = sorted((n for n in nodes if n.kind == "sym" and n.ch.isascii() and n.ch.isalpha()
                       and (n.style in ("up", "sf", "tt") or n.style == "it" and n.font in text_italic)),
@@ -1092,7 +1093,42 @@ def _words(nodes: list[Node]) -> list[Node]:
     for w in joined:
         if w.role == "op" and w.ch in OPERATOR_NAMES and _without_operand(w, rest, _size(rest or nodes)):
             w.role, w.parts["word"] = "ord", True
-    return rest + joined
+    return rest + joined + abbreviations
+
+
+def _abbreviations(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
+    """Abbreviations of the text face in a formula ("s.t.", "e.g.", "i.i.d."): two or more upright
+    letters each followed, set close, by a full stop of the letter's own font (in \\mathrm{s}.\\mathrm{t}.
+    the stops would be the maths font's).  Returns the other nodes and the abbreviations as words."""
+    stops = [n for n in nodes if n.kind == "sym" and n.ch == "."]
+    if not stops:
+        return nodes, []
+    letters = sorted((n for n in nodes if n.kind == "sym" and n.style == "up" and n.ch.isascii() and n.ch.isalpha()),
+                     key=lambda n: n.x0)
+
+    def close(a: Node, b: Node) -> bool:
+        return a.font == b.font and abs(a.base - b.base) < a.size * 0.1 and -a.size * 0.05 <= b.adv0 - a.adv1 < a.size * THIN_SPACE_FLOOR
+    pairs = []
+    for letter in letters:
+        stop = next((t for t in stops if close(letter, t)), None)
+        if stop is not None:
+            pairs.append((letter, stop))
+    words, taken = [], set()
+    k = 0
+    while k < len(pairs):
+        run = [pairs[k]]
+        while k + len(run) < len(pairs) and close(run[-1][1], pairs[k + len(run)][0]):
+            run.append(pairs[k + len(run)])
+        if len(run) >= 2:
+            glyphs = [g for pair in run for g in pair]
+            first, last = glyphs[0], glyphs[-1]
+            text = "".join(g.ch for g in glyphs)
+            words.append(Node("word", first.x0, last.x1, min(g.top for g in glyphs), max(g.bottom for g in glyphs),
+                              first.base, first.size, ch=text, tex=text, style="up", role="ord", font=first.font,
+                              adv0=first.adv0, adv1=last.adv1, parts={"glyphs": glyphs, "word": True}))
+            taken.update(id(g) for g in glyphs)
+        k += len(run)
+    return [n for n in nodes if id(n) not in taken], words
 
 
 def _without_operand(word: Node, others: list[Node], size: float) -> bool:
