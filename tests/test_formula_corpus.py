@@ -96,8 +96,9 @@ SIXTY_EIGHTH_BODY = ["tufte-bp", "dvipsgs-bp"]
 SIXTY_NINTH_BODY = ["tufte-bq", "kaobook-bq"]
 SEVENTIETH_BODY = ["tufte-br", "elegant-br"]
 SEVENTY_FIRST_BODY = ["tufte-bs", "stixmath-bs"]
-SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
+SEVENTY_SECOND_BODY = ["tufte-bt", "octavo-bt"]
 SEVENTY_THIRD_BODY = ["tufte-bu", "ncmbook-bu"]
+SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -105,7 +106,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -153,8 +154,9 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SIXTY_NINTH_BODY,
                            *SEVENTIETH_BODY,
                            *SEVENTY_FIRST_BODY,
-                           *SEVENTY_FOURTH_BODY,
+                           *SEVENTY_SECOND_BODY,
                            *SEVENTY_THIRD_BODY,
+                           *SEVENTY_FOURTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -229,8 +231,9 @@ def test_second_body_per_set_up(corpus, name):
                          + SIXTY_NINTH_BODY
                          + SEVENTIETH_BODY
                          + SEVENTY_FIRST_BODY
-                         + SEVENTY_FOURTH_BODY
-                         + SEVENTY_THIRD_BODY)
+                         + SEVENTY_SECOND_BODY
+                         + SEVENTY_THIRD_BODY
+                         + SEVENTY_FOURTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1094,6 +1097,34 @@ def test_later_bodies_per_set_up(corpus, name):
     # \quad \overline{\partial x^{2}}": the three \partial fractions lost, numerators on the baseline, rules as
     # overlines over the denominators (\frac{\sigma^{2}}{2} between them read; the Euler-Lagrange equation's
     # \partial fractions, 2.30, read exactly)
+    # the seventy-second body (body-bt.tex, a textbook's chapter on queues at a parts counter (Little's law as a limit
+    # inside a theorem and \boxed{L = \lambda W}, balance equations in a gather, \rho \coloneqq \lambda / \mu, the
+    # generating function and moments in a split, a dcases waiting-time law, birth and death as products in an align,
+    # a side note's display, stability inside a definition, several clerks in cases and dcases, the Erlang C formula
+    # with \sum_{k=0}^{c-1} \frac{(\lambda/\mu)^{k}}{k!}, an alignat, the Erlang B formula, its recursion in a gather
+    # and a \cfrac continued fraction, an algorithm float's numbered display, a table float of service levels with
+    # inline maths in its tabular, \dfrac and \tfrac in one display) and one on service levels for stock (Palm's
+    # theorem, ready and fill rates in a definition and a theorem, the base-stock cost in an align with
+    # \shortintertext, subequations, lost sales with Erlang's loss in a gather and a multline, the machine-repair law
+    # with \binom in dcases, Engset's formula with \dbinom, generating functions as a \prod, a kit's availability with
+    # \vect{c}^{\top} \vect{S}, \operatorname*{arg\,max}, Panjer's recursion, a negative binomial, a boxed summary in
+    # an unnumbered empheq, since the judge numbers no empheq, a three-row alignat programme, two example floats), for
+    # a dealer in spare parts for farm machinery, with \vect; tufte-bt, and octavo-bt, the octavo class's crown
+    # octavo page (89 mm text block) at 10pt under pdfLaTeX with Utopia text by erewhon and newtxmath's utopia maths,
+    # chapters numbered by secnumdepth 0 and equations by chapter, (2.7)): 92.6 % and 91.2 % exact (63 and 62 of 68),
+    # mean similarity 0.996 and 0.987 when first measured, nothing missing or empty, all 68 numbers read alike by
+    # LaTeX and the judge.  Under both the same five, three of them judge-only: the two dcases blocks (1.11, the wait's
+    # law, and 1.18, the M/M/c law), served as cases with \dfrac rows, whose brace the judge counts as a \{ token
+    # where it keeps none for dcases (the same print); the continued fraction's \dotsb (1.29) served as \cdots, which
+    # the judge reads as \dots (the same dots).  Misread: Engset's \dbinom (2.16), display-size binomials in a
+    # fraction's numerator and denominator, served as \binom, which there would print smaller (the size not read
+    # as a \dbinom); and the machine-repair law (2.14), \binom inside dcases rows,
+    # served with each binomial taken apart into rows of the cases block, "N \\ (\quad) r^{n} p_{0}, & ..." and
+    # "n \\ N \\ (\quad) \dfrac{n!}{c! c^{n-c}} ..." and a last row "n": the tall parentheses read as an empty
+    # pair, the upper and lower entries as rows of their own (2.15's \binom in a plain equation and the negative
+    # binomial's, 2.24, read exactly).  Under octavo-bt alone: the worked
+    # wait (1.25), wider than the example float's box on the narrow page (13.6 pt overfull, its number dropped to a
+    # line of its own), served as its fraction \frac{0.647}{30 - 24} alone, the rest lost
     # the seventy-fourth body (body-bv.tex, a textbook's chapter on learning demand while stocking (Bayes' rule under
     # \propto, the Poisson likelihood and the Gamma density with \Gamma(\alpha), its update in an align, a posterior
     # mean as a weighted average, a display of \quad-separated parts ending in a \text condition, the negative
@@ -1213,6 +1244,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.81, 0.99) if name == "tufte-bq" else (0.76, 0.975) if name == "kaobook-bq" else \
         (0.93, 0.985) if name == "tufte-br" else (0.93, 0.985) if name == "elegant-br" else \
         (0.91, 0.98) if name == "tufte-bs" else (0.86, 0.99) if name == "stixmath-bs" else \
+        (0.92, 0.995) if name == "tufte-bt" else (0.91, 0.985) if name == "octavo-bt" else \
         (0.70, 0.98) if name == "tufte-bu" else (0.70, 0.98) if name == "ncmbook-bu" else \
         (0.96, 0.995) if name == "tufte-bv" else (0.73, 0.985) if name == "eulerlua-bv" else \
         (0.75, 0.98)
