@@ -1635,7 +1635,11 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
                           den=_row_of(den, [r for r in inner if bottom < r[1] <= dy1 + size * OVERLINE_GAP]))
         for part in node.parts["num"] + node.parts["den"]:
             if part.kind == "binom":
-                part.parts["small"] = False   # a fraction's parts are set in text style: \binom prints small there
+                # a fraction's parts are set in text style: \binom prints small there, and one whose parts
+                # are the display's own size was written \dbinom
+                part.parts["display"] = not part.parts.get("small") and \
+                    _size(_leaves(part.parts["num"] + part.parts["den"])) >= size * SMALL_PARTS
+                part.parts["small"] = False
         nodes = [n for n in nodes if n not in num and n not in den] + [node]
     _continued_fractions(nodes)
     return nodes, left
@@ -2394,6 +2398,8 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                 continue
             if left.ch != "{" or not between:
                 continue
+            # (a group already read in its rows, a binomial, is one of its cells)
+            between += [n for n in made if id(n) not in used and n.cx > left.x1 and left.top < n.cy < left.bottom]
             between = _cases_rows(left, between, size)
             rows = _matrix_rows(between, size)
             if len(rows) < 2:
@@ -2480,7 +2486,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         made.append(_composite("rcases", [right] + between, right.base, size, rows=cells,
                                spec=_array_spec(cells, "lcr") if padded else None))
         used.update(id(n) for n in [right] + between)
-    return [n for n in nodes if id(n) not in used] + made
+    return [n for n in nodes if id(n) not in used] + [n for n in made if id(n) not in used]
 
 
 # An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it
@@ -2552,13 +2558,17 @@ def _delimiter_pairs(tall: list[Node], size: float) -> dict[int, Node]:
 
 def _inner_first(tall: list[Node], pairs: dict[int, Node]) -> list[Node]:
     """The opening delimiters in the order their groups are read: a group inside another first (a
-    matrix in parentheses is a matrix before the parentheses are read), otherwise left to right."""
+    matrix in parentheses is a matrix before the parentheses are read, a binomial in a cases row
+    before the rows), otherwise left to right."""
     lefts = [n for n in tall if n.role != "close" and not any(id(n) == id(r) for r in pairs.values())]
 
     def around(left: Node) -> int:
         end = pairs[id(left)].x1 if id(left) in pairs else left.x1
-        return sum(1 for other in lefts if other is not left and id(other) in pairs
-                   and other.x0 < left.x0 and pairs[id(other)].x1 > end)
+        return sum(1 for other in lefts if other is not left and other.x0 < left.x0 and (
+            pairs[id(other)].x1 > end if id(other) in pairs else
+            # (a cases brace, which nothing closes, holds what stands right of it level with it: a
+            # binomial in one of its rows, perhaps taller than the brace, is read before the rows are cut)
+            other.ch == "{" and other.top <= left.cy <= other.bottom))
     return sorted(lefts, key=lambda n: (-around(n), n.x0))
 
 
@@ -3302,7 +3312,7 @@ def _tex(n: Node) -> list[str]:
         return [n.parts["left"], r"\begin{smallmatrix}", *_rows_tex(n.parts["rows"]), r"\end{smallmatrix}",
                 n.parts["right"]]
     if k == "binom":
-        return [r"\tbinom" if n.parts.get("small") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
+        return [r"\tbinom" if n.parts.get("small") else r"\dbinom" if n.parts.get("display") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
 
 
