@@ -2567,9 +2567,13 @@ def _inner_first(tall: list[Node], pairs: dict[int, Node]) -> list[Node]:
         return sum(1 for other in lefts if other is not left and other.x0 < left.x0 and (
             pairs[id(other)].x1 > end if id(other) in pairs else
             # (a cases brace, which nothing closes, holds what stands right of it level with it: a
-            # binomial in one of its rows, perhaps taller than the brace, is read before the rows are cut)
-            other.ch == "{" and other.top <= left.cy <= other.bottom))
+            # binomial in one of its rows, perhaps reaching past the brace, is read before the rows are
+            # cut; a pair as tall as the brace spans its rows and is read after)
+            other.ch == "{" and other.top <= left.cy <= other.bottom and left.height < other.height * CASES_ROW_GROUP))
     return sorted(lefts, key=lambda n: (-around(n), n.x0))
+
+
+CASES_ROW_GROUP = 0.75   # of a cases brace's height: a group no taller stands in its rows
 
 
 def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:
