@@ -1046,7 +1046,7 @@ def _words(nodes: list[Node]) -> list[Node]:
         n.x0 - n.size * ACCENT_SLACK <= a.x0 and a.x1 <= n.x1 + n.size * ACCENT_SLACK and a.bottom <= n.top + n.size * 0.1
         and n.top - a.bottom < n.size * 0.5 for a in accents)]
     if not letters:
-        return nodes
+        return nodes + abbreviations
     # an apostrophe of the letters' own font set close between two of them is the word's ("chain's"),
     # written as TeX's text input for it
     for mark in [n for n in nodes if n.kind == "sym" and n.ch in "’'" and n.font in {m.font for m in letters}]:
