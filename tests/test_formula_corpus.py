@@ -2204,3 +2204,38 @@ def test_dropped_numbers_units_relation_arrays_left_margins_and_brace_notes(corp
     assert r"\sum_{t = 0}^{\infty}\gamma^{t}R(s_{t}, a_{t})" in f["kaobook-bq"]["1.7"], f["kaobook-bq"]["1.7"]
     assert f["stixmath-bs"]["2.15"].startswith(
         r"\frac{\partial V}{\partial t}+\mu\frac{\partial V}{\partial x}+\frac{\sigma^{2}}{2}"), f["stixmath-bs"]["2.15"]
+
+
+def test_note_displays_blocks_side_by_side_binomials_in_rows_and_abbreviations(corpus):
+    """The seventy-second to seventy-fourth bodies' constructs and the older ones they showed: a side note's
+    display beside an overfull row, numbered where the note's prose lines end; a note's binomial told from
+    an array by the note's own leading; two cases blocks side by side; a number dropped above the next row's
+    limits; a bar inside a sized pair dividing it only when as tall; an accented letter in no name; two
+    aligned blocks parted by their rows' baselines; a multline's first row no prose; binomials in cases
+    rows and \\dbinom in a fraction; abbreviations of the text face as one \\text word."""
+    f = {name: _formulas(corpus[name]) for name in ("tufte-bs", "stixmath-bs", "kaobook-bq", "tufte-bv", "eulerlua-bv",
+                                                     "tufte-bu", "ncmbook-bu", "tufte-bt", "kpsans-v", "tufte-d")}
+    assert f["tufte-bs"]["2.7"] == r"\Pi(z) = (\frac{b}{b+\lambda(1-z)})^{a},", f["tufte-bs"]["2.7"]
+    assert f["stixmath-bs"]["2.8"] == r"\Pr(D = n) = \binom{n+a-1}{n}q^{a}(1-q)^{n}.", f["stixmath-bs"]["2.8"]
+    for name in ("tufte-bs", "stixmath-bs"):
+        assert f[name]["1.8"].startswith(r"I(t) = \begin{cases}S-Dt & "), (name, f[name]["1.8"])
+        assert r"\end{cases}\quad B(t) = \begin{cases}0 & " in f[name]["1.8"], (name, f[name]["1.8"])
+    assert f["kaobook-bq"]["1.4"] == r"R(s, a) = r\mathbb{E}[\min(y, D)]-K\mathbb{I}\{a > 0\}-ca-h\mathbb{E}[(y-D)^{+}],", \
+        f["kaobook-bq"]["1.4"]
+    assert f["tufte-bv"]["1.29"].startswith(
+        r"\lim_{n \to \infty}\Pr\Bigl(|\lambda-\lambda_{0}| > \varepsilon\Bigm|y_{1:n}\Bigr) = 0"), f["tufte-bv"]["1.29"]
+    assert r"+\mathrm{n}\bar{\mathrm{y}}_{\mathrm{n}}" in f["eulerlua-bv"]["1.23"], f["eulerlua-bv"]["1.23"]
+    for name in ("tufte-bu", "ncmbook-bu"):
+        assert r"\\ \text{s.t.}\quad\mathbf{A}\mathbf{x} & = \mathbf{b}, \\ \mathbf{x} & \geq \mathbf{0},\end{aligned} " \
+            r"\qquad \begin{aligned}\operatorname*{maximize}_{\mathbf{y}}" in f[name]["2.1"], (name, f[name]["2.1"])
+        assert f[name]["2.17"].startswith(
+            r"\begin{aligned}\operatorname*{minimize}_{s, y^{\omega}, v^{\omega}}\sum_{k = 0}^{K}h_{k}s_{k}"), \
+            (name, f[name]["2.17"])
+    assert f["tufte-bt"]["2.14"] == (r"p_{n} = \begin{cases}\binom{N}{n}r^{n}p_{0}, & 0 \leq n \leq c, \\ "
+                                     r"\binom{N}{n}\dfrac{n!}{c!c^{n-c}}r^{n}p_{0}, & c < n \leq N.\end{cases}"), \
+        f["tufte-bt"]["2.14"]
+    assert f["tufte-bt"]["2.16"] == r"E(N, c, r) = \frac{\dbinom{N-1}{c}r^{c}}{\sum_{k = 0}^{c}\dbinom{N-1}{k}r^{k}}.", \
+        f["tufte-bt"]["2.16"]
+    assert r"\frac{C(t)}{t}\xrightarrow{\text{a.s.}}\frac{\mathbb{E}[R_{1}]}{\mathbb{E}[T_{1}]}" in f["kpsans-v"]["6.5"], \
+        f["kpsans-v"]["6.5"]
+    assert r"\quad\text{e.g.}\alpha_{k} = \frac{1}{k}" in f["tufte-d"]["1.56"], f["tufte-d"]["1.56"]
