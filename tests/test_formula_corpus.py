@@ -99,6 +99,7 @@ SEVENTY_FIRST_BODY = ["tufte-bs", "stixmath-bs"]
 SEVENTY_SECOND_BODY = ["tufte-bt", "octavo-bt"]
 SEVENTY_THIRD_BODY = ["tufte-bu", "ncmbook-bu"]
 SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
+SEVENTY_FIFTH_BODY = ["tufte-bw", "eulerpx-bw"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -106,7 +107,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -157,6 +158,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_SECOND_BODY,
                            *SEVENTY_THIRD_BODY,
                            *SEVENTY_FOURTH_BODY,
+                           *SEVENTY_FIFTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -233,7 +235,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_FIRST_BODY
                          + SEVENTY_SECOND_BODY
                          + SEVENTY_THIRD_BODY
-                         + SEVENTY_FOURTH_BODY)
+                         + SEVENTY_FOURTH_BODY
+                         + SEVENTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1189,6 +1192,40 @@ def test_later_bodies_per_set_up(corpus, name):
     # p_{\omega}\sum(...)$" after a display "$$K\quad S\quad K$$" of the sums' upper limits), under ncmbook-bu dropped,
     # and under both the operator's subscript and the sums' lower limits set as stray scripts in the second line
     # ("s^{, y^{\omega}, v^{\omega} k = 0} s.t. s_{k}^{\omega} +^{= 1} ...")
+    # the seventy-fifth body (body-bw.tex, a textbook's chapter on stock levels as a Markov chain (the weekly (s, S)
+    # chain in cases, its transition matrix as a pmatrix of \frac entries and a depletion bmatrix with \cdots,
+    # \vdots and \ddots, a path's probability as a \prod, Chapman-Kolmogorov sums, \mathbf{P}^{n} and forward and
+    # backward equations in a gather, a two-step sum in an align with \tfrac, classes and the period under \gcd inside
+    # a definition, \bm{\pi}^{\top} \mathbf{P} = \bm{\pi}^{\top} and balance with \sum_{i \neq j} in an align, the
+    # convergence theorem with \lim_{n \to \infty} \mathbf{P}^{n} = \vect{e} \bm{\pi}^{\top}, a balance system under
+    # \left\{ \begin{aligned} ... \end{aligned} \right., a long-run cost under \Biggl( ... \Biggr), detailed balance and
+    # a birth-and-death chain as \prod ratios, \det(\lambda \mathbf{I} - \mathbf{P}), a vmatrix, P^n of a two-state
+    # chain in closed form, the spectral sum, an example float and a table float with a numbered fill rate) and one on
+    # absorbing chains, passage times and mixing (the canonical form and its powers as \left[ \begin{array}{c|c} ...
+    # \hline ... \end{array} \right], the fundamental matrix (\mathbf{I} - \mathbf{Q})^{-1} inside a theorem, absorption
+    # times and probabilities in a gather, a worked paint tin's blocks as three pmatrices, hitting probabilities and
+    # times in cases, the gambler's ruin in an aligned block, first passages and their generating functions in a
+    # gather, a side note's display, \lVert \mu - \nu \rVert_{\mathrm{TV}} under \max_{A}, d(n) under \max_{x}, the
+    # Dobrushin coefficient, a \lceil ... \rceil mixing bound, spectral bounds inside a theorem, a split under
+    # \Biggl( ... \Biggr), two numbered equations in the algorithm float, a second example float, a multline), for a
+    # ship chandler on an island supplied by a weekly ferry, with \vect; tufte-bw, and eulerpx-bw, the memoir class at
+    # 10pt in its chappell chapter style under pdfLaTeX with Palatino text by newpxtext and the eulerpx package (Euler
+    # Roman letters and digits, newpxmath's symbols and operators, \leq as \leqslant), equations numbered by chapter,
+    # (2.7)): 92.6 % and 88.2 % exact (63 and 60 of 68), mean similarity 0.999 and 0.997 when first measured, nothing
+    # missing or empty, all 68 numbers read alike by LaTeX and the judge (the side note's, the theorems', the
+    # definition's, the examples', the table's and the algorithm's too).  Under both, the same five: \Biggl( ... \Biggr)
+    # round the long-run cost's bracket (1.23), round the birth-and-death normaliser (1.25) and twice in the spectral
+    # proof's split (2.27), and \Biggl[ ... \Biggr] round the season's expected cost in the multline (2.32), all served
+    # as bare ( ) and [ ] (the same print at that size; the judge keeps \Biggl, as for bs 2.21); and the mean return
+    # time's F_{ii}'(1) (2.18), served F'_{ii}(1), the prime set before the subscript (the same print).  Under
+    # eulerpx-bw alone, three cases blocks whose rows open with a text-style \sum (newpxmath's): the transition
+    # probabilities (1.3), \sum_{k \geq y_{i}} a_{k} served as a row "\sum" of its own and a row "k_{\geq y_{i}} a_{k}"
+    # (the subscript's k taken for a letter on the baseline, the rest as its subscript); the hitting probabilities
+    # (2.8), \sum_{j} p_{ij} h_{j}^{A} served as "\sum \\ j p_{ij} h_{j}^{A}", the subscript j a letter of its own in
+    # the next row; and the hitting times (2.9), 1 + \sum_{j \notin A} p_{ij} k_{j}^{A} served as "\sum \\ 1 + &
+    # j_{\notin A} p_{ij} k_{j}^{A} \quad if i \notin A": the \sum lifted into a row above, 1 + left in the first
+    # column and the condition pushed out of its column (0.943); under the class all three read exactly, and
+    # eulerpx-bw's display-style sums outside cases (1.7, 1.17, 1.18 with \sum_{i \neq j}) read
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1247,6 +1284,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.92, 0.995) if name == "tufte-bt" else (0.91, 0.985) if name == "octavo-bt" else \
         (0.70, 0.98) if name == "tufte-bu" else (0.70, 0.98) if name == "ncmbook-bu" else \
         (0.96, 0.995) if name == "tufte-bv" else (0.73, 0.985) if name == "eulerlua-bv" else \
+        (0.92, 0.995) if name == "tufte-bw" else (0.88, 0.995) if name == "eulerpx-bw" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
