@@ -209,7 +209,7 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     the book's \\mathscr), 'frak', 'sf', 'tt', or 'ext' (an extension font)."""
     name = font.upper()
     compact = re.sub(r"[-_ ]", "", name)     # families write "Math-Cal", "MathCal", "Math_Cal"
-    if re.search(r"CMEX|MATHEXTENSION|^TXEX|^PXEX|ESINT|EXTENSION", name):
+    if re.search(r"CMEX|MATHEXTENSION|^TXEX|^PXEX|^Z?EUEX|ESINT|EXTENSION", name):
         return "ext"
     if re.search(r"^DSROM|^DSSS|^DSTT", name):
         return "ds"      # dsfont's double-struck letters and digits: \mathds, an indicator's 1
