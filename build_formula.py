@@ -1220,6 +1220,20 @@ def _box(nodes: list[Node]) -> tuple[float, float, float, float]:
             max(n.bottom for n in nodes))
 
 
+def _set_box(nodes: list[Node]) -> tuple[float, float, float, float]:
+    """The box glyphs are set in: their advances across (an overline spans a slanted letter's box,
+    which may start left of its ink: Utopia's Y opening a display), their ink up and down."""
+    x0, x1, top, bottom = _box(nodes)
+    set_ = [n for n in nodes if n.adv1 > n.adv0]       # (glyphs whose advance the page gave)
+    if not set_:
+        return x0, x1, top, bottom
+    return max(min(x0, min(n.adv0 for n in set_)), x0 - SET_BOX_REACH), \
+        min(max(x1, max(n.adv1 for n in set_)), x1 + SET_BOX_REACH), top, bottom
+
+
+SET_BOX_REACH = 3.0   # pt: the most a glyph's advance box reaches past its ink at a formula's end
+
+
 # The type size of the formula being read (its rows' largest glyphs), set when a formula's glyphs are
 # assembled: a row of its own glyphs at a small fraction of it is set in TeX's smallest style.
 TEXT_SIZE: ContextVar[float] = ContextVar("TEXT_SIZE", default=0.0)
@@ -1697,7 +1711,9 @@ def _lines(nodes: list[Node], rules: list[tuple]):
     left = []
     for rule in rules:
         x0, top, x1, bottom = rule
-        inside = [n for n in nodes if _inside(n, x0, x1, 1.0) and n.x1 - n.x0 > 0]
+        # (a glyph whose middle is off the rule is beside it: a bar before \overline{X}, its ink a hair
+        # from the rule's end)
+        inside = [n for n in nodes if _inside(n, x0, x1, 1.0) and n.x1 - n.x0 > 0 and x0 <= n.cx <= x1]
         size = _size(inside) if inside else 10.0
         under = _row_part(_stack([n for n in inside if n.top >= bottom - size * 0.1], bottom, False, size),
                           nodes, x0, x1)
@@ -3983,8 +3999,7 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         nodes = glyphs_of(words)
         if not nodes:
             return NumberedRows({number: "" for number, _ in labels}, [])
-        x0, x1, top, bottom = _box(nodes)
-        rules = _rules_within(bars, x0, x1, top, bottom)
+        rules = _rules_within(bars, *_set_box(nodes))
         nodes = _assemble(nodes)
         size = _formula_size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
@@ -4185,10 +4200,10 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
         nodes = glyphs_of(words)
         if not nodes:
             return None
-        x0, x1, top, bottom = _box(nodes)
+        rules = _rules_within(bars, *_set_box(nodes))
         nodes = _assemble(nodes)
         size = _formula_size(nodes)
-        rows = _display_rows(_build(nodes, _rules_within(bars, x0, x1, top, bottom)), size)
+        rows = _display_rows(_build(nodes, rules), size)
         if len(rows) < 2:
             return None
         bases = [_main_base(r) for r in rows]
@@ -4270,8 +4285,7 @@ def _latex(words, bars, display: bool, leading: float) -> str:
         nodes = glyphs_of(words)
         if not nodes:
             return ""
-        x0, x1, top, bottom = _box(nodes)
-        return read(nodes, _rules_within(bars, x0, x1, top, bottom), display=display)
+        return read(nodes, _rules_within(bars, *_set_box(nodes)), display=display)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""
     finally:
