@@ -101,6 +101,7 @@ SEVENTY_THIRD_BODY = ["tufte-bu", "ncmbook-bu"]
 SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
 SEVENTY_FIFTH_BODY = ["tufte-bw", "eulerpx-bw"]
 SEVENTY_SIXTH_BODY = ["tufte-bx", "mdutopia-bx"]
+SEVENTY_SEVENTH_BODY = ["tufte-by", "tuftexe-by"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -108,7 +109,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -161,6 +162,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_FOURTH_BODY,
                            *SEVENTY_FIFTH_BODY,
                            *SEVENTY_SIXTH_BODY,
+                           *SEVENTY_SEVENTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -239,7 +241,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_THIRD_BODY
                          + SEVENTY_FOURTH_BODY
                          + SEVENTY_FIFTH_BODY
-                         + SEVENTY_SIXTH_BODY)
+                         + SEVENTY_SIXTH_BODY
+                         + SEVENTY_SEVENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1268,6 +1271,32 @@ def test_later_bodies_per_set_up(corpus, name):
     # 1.26, the batch-means interval) served with a plain Y, the overline lost (perhaps because the bar over the
     # slanted Y starts left of its ink, where the display begins; \overline{Y} inside a display, 1.22 and 1.25, and
     # \overline{X} opening one, 1.12 and 1.14, read exactly)
+    # the seventy-seventh body (body-by.tex, a textbook's chapter on approximate value functions for replenishment (the
+    # stocking problem as an MDP with lost-sales dynamics, the transition in cases, the Bellman equation, state counts as
+    # \prod, the linear value function \widehat{U}_{\bm{\theta}}(s) = \bm{\theta}^{\top} \bm{\beta}(s), a transposed
+    # feature row bmatrix, polynomial and radial bases, fitted value iteration's backup and least squares under
+    # \operatorname*{arg\,min}_{\bm{\theta}}, the normal equations beside a bmatrix of feature rows, a ridge fit, a
+    # sampled backup, two numbered equations in the algorithm float, the projection in \lVert \cdot \rVert_{\vect \xi} and
+    # a contraction inside a theorem, a worked fit in the example float, post-decision states inside a definition, their
+    # values in a gather, a multline recursion, an ADP step in an align, concave slopes projected as an assignment in
+    # cases, a table float with a numbered rule after its tabular) and one on learning to replenish from experience
+    # (TD(0) as an assignment with \leftarrow, TD error and semi-gradient step, n-step and lambda-returns in a gather,
+    # traces in cases and as vectors in an align, LSTD, Q^{*} with \max_{a'}, Q-learning and Sarsa as assignments,
+    # epsilon-greedy in cases, a side note's softmax in the margin, counts with \mathbb{1}\{\cdot\}, step-size sums, a
+    # convergence probability inside a theorem, linear Q-learning, a worked update in a second example float, a softmax
+    # policy, the likelihood ratio trick in a split, the trajectory's log-probability, the policy gradient with
+    # r_{\text{to-go}}^{(k)} under \mathbb{E}_{\tau}\Bigl[ ... \Bigr], a baseline, softmax and Gaussian scores, the
+    # advantage, actor and critic steps in an align with a \nonumber row, generalised advantages, three numbered
+    # equations in a second algorithm float), for a wholesaler of garden supplies, with \vect for Latin vectors and \bm
+    # for the parameters; tufte-by, and tuftexe-by, the original tufte-book class at its defaults under XeLaTeX with TeX
+    # Gyre Pagella text and TeX Gyre Pagella Math by unicode-math (tuftebook-ap sets tufte-book under pdfLaTeX with
+    # mathpazo), its running heads letter-spaced by fontspec's LetterSpace, chapters numbered and equations by chapter,
+    # (2.7), the side note in the margin): 100 % and 100 % exact (66 of 66), mean similarity 1.000 and 1.000 when first
+    # measured, nothing missing or empty, all 66 numbers read alike by LaTeX and the judge (the examples', the table's,
+    # both algorithms', the theorems', the definition's and the margin side note's too).  No formula inexact under
+    # either set-up: the judge reads \text{if } served as \operatorname{if}, \text{to-go} as \operatorname{to}-\operatorname{go}
+    # and the align's third row "\qquad \text{with } \delta = ..." (2.33; the \nonumber row before it belongs to no
+    # number) alike, and the bold Greek of \bm (\symbfit under unicode-math) and of \vect{\xi} reads as \bm
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1328,6 +1357,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.96, 0.995) if name == "tufte-bv" else (0.73, 0.985) if name == "eulerlua-bv" else \
         (0.92, 0.995) if name == "tufte-bw" else (0.88, 0.995) if name == "eulerpx-bw" else \
         (0.95, 0.985) if name == "tufte-bx" else (0.91, 0.995) if name == "mdutopia-bx" else \
+        (1.00, 1.000) if name == "tufte-by" else (1.00, 1.000) if name == "tuftexe-by" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
