@@ -900,9 +900,9 @@ def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False, by_words:
     """A fraction's bar typeset in the text, not a stroke of a drawing: a thin rule with glyphs just
     above it and just below it, within its ends, the wider of the two as wide as the rule (TeX sets
     the bar to its numerator's or denominator's width; a drawing's line with labels is longer); with
-    `radicals`, also a radical's, which starts at the sign's top right, over glyphs.  (A figure's
-    drawing keeps its labels' radical bars: its drawn text is what lies within the reach of its
-    shapes, a label's bar among them.)"""
+    `radicals`, also a radical's, which starts at the sign's top right, over glyphs; with `by_words`,
+    also an overline within the ends of the word under it.  (A figure's drawing keeps its labels'
+    radical bars: its drawn text is what lies within the reach of its shapes, a label's bar among them.)"""
     if g[3] - g[1] > FRACTION_RULE_THICKNESS:
         return False
     near = [l for l in lines if _touches(l, g)]
@@ -935,7 +935,10 @@ def _typeset_rule(g: tuple, lines: list[Line], radicals: bool = False, by_words:
         words = [w for l in near for w in l.words if w.x0 < g[2] and w.x1 > g[0]]
         over = [w for w in words if g[1] - FRACTION_RULE_REACH <= w.bottom <= g[3] + 1]
         under = [w for w in words if g[1] - 1 <= w.top <= g[3] + FRACTION_RULE_REACH]
-        return _parts_fit(g, over, under)
+        if _parts_fit(g, over, under):
+            return True
+        # an overline (\overline{X}_{n}): a rule no longer than the word just under it, within its ends
+        return any(w.x0 - 1 <= g[0] and g[2] <= w.x1 + 1 for w in under)
     return False
 
 
