@@ -1220,20 +1220,6 @@ def _box(nodes: list[Node]) -> tuple[float, float, float, float]:
             max(n.bottom for n in nodes))
 
 
-def _set_box(nodes: list[Node]) -> tuple[float, float, float, float]:
-    """The box glyphs are set in: their advances across (an overline spans a slanted letter's box,
-    which may start left of its ink: Utopia's Y opening a display), their ink up and down."""
-    x0, x1, top, bottom = _box(nodes)
-    set_ = [n for n in nodes if n.adv1 > n.adv0]       # (glyphs whose advance the page gave)
-    if not set_:
-        return x0, x1, top, bottom
-    return max(min(x0, min(n.adv0 for n in set_)), x0 - SET_BOX_REACH), \
-        min(max(x1, max(n.adv1 for n in set_)), x1 + SET_BOX_REACH), top, bottom
-
-
-SET_BOX_REACH = 3.0   # pt: the most a glyph's advance box reaches past its ink at a formula's end
-
-
 # The type size of the formula being read (its rows' largest glyphs), set when a formula's glyphs are
 # assembled: a row of its own glyphs at a small fraction of it is set in TeX's smallest style.
 TEXT_SIZE: ContextVar[float] = ContextVar("TEXT_SIZE", default=0.0)
@@ -3999,7 +3985,7 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         nodes = glyphs_of(words)
         if not nodes:
             return NumberedRows({number: "" for number, _ in labels}, [])
-        rules = _rules_within(bars, *_set_box(nodes))
+        rules = _rules_within(bars, *_box(nodes))
         nodes = _assemble(nodes)
         size = _formula_size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
@@ -4200,7 +4186,7 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
         nodes = glyphs_of(words)
         if not nodes:
             return None
-        rules = _rules_within(bars, *_set_box(nodes))
+        rules = _rules_within(bars, *_box(nodes))
         nodes = _assemble(nodes)
         size = _formula_size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
@@ -4285,7 +4271,7 @@ def _latex(words, bars, display: bool, leading: float) -> str:
         nodes = glyphs_of(words)
         if not nodes:
             return ""
-        return read(nodes, _rules_within(bars, *_set_box(nodes)), display=display)
+        return read(nodes, _rules_within(bars, *_box(nodes)), display=display)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""
     finally:
