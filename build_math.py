@@ -860,6 +860,9 @@ PARAGRAPH_PIECES = 3    # lines: the pieces of a paragraph's line of inline math
 PIECE_GAP = 0.5         # ems: each piece starts within a word space of where those before it end
 
 
+PROOF_END_MARKS = set("□■∎▮◻◼")   # a proof's end mark, alone on its line after a display
+
+
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
                   bars=(), leading: float = 0.0) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
@@ -889,6 +892,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
+        if len(line.words) == 1 and line.words[0].text.strip() in PROOF_END_MARKS:
+            return False      # a proof's end mark on a line of its own under its last display (amsthm's \qed)
         if continues_paragraph(k):
             return False      # a paragraph's last line, all inline maths ("the visit count $n_t(s, a)$:")
         if line.page == anchor.page and any(_brace_piece(w) for w in line.words):
