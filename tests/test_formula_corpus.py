@@ -102,6 +102,7 @@ SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
 SEVENTY_FIFTH_BODY = ["tufte-bw", "eulerpx-bw"]
 SEVENTY_SIXTH_BODY = ["tufte-bx", "mdutopia-bx"]
 SEVENTY_SEVENTH_BODY = ["tufte-by", "tuftexe-by"]
+SEVENTY_NINTH_BODY = ["tufte-ca", "amspazo-ca"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -109,7 +110,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -163,6 +164,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_FIFTH_BODY,
                            *SEVENTY_SIXTH_BODY,
                            *SEVENTY_SEVENTH_BODY,
+                           *SEVENTY_NINTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -242,7 +244,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_FOURTH_BODY
                          + SEVENTY_FIFTH_BODY
                          + SEVENTY_SIXTH_BODY
-                         + SEVENTY_SEVENTH_BODY)
+                         + SEVENTY_SEVENTH_BODY
+                         + SEVENTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1295,6 +1298,38 @@ def test_later_bodies_per_set_up(corpus, name):
     # either set-up: the judge reads \text{if } served as \operatorname{if}, \text{to-go} as \operatorname{to}-\operatorname{go}
     # and the align's third row "\qquad \text{with } \delta = ..." (2.33; the \nonumber row before it belongs to no
     # number) alike, and the bold Greek of \bm (\symbfit under unicode-math) and of \vect{\xi} reads as \bm
+    # the seventy-ninth body (body-ca.tex, a textbook's chapter on locating yards and designing networks as integer
+    # programmes (the uncapacitated location problem with \sum_{j \in J} x_{ij} = 1 and \forall i \in I conditions in
+    # a four-row alignat, y_{j} \in \{0, 1\}, two constraint rows named by \tag{demand} and \tag{aggregate link} in an
+    # align (not scored), the weak linking row, the strong and weak relaxations as \mathcal{P}_{S} and
+    # \mathcal{P}_{W} under \Bigl\{ ... \Bigr\}, \mathcal{P}_{S} \subseteq \mathcal{P}_{W} with \setminus inside a
+    # theorem and a short proof with two displays, a side note, capacities, a minimum count of yards under
+    # \biggl\lceil ... \biggr\rceil, single sourcing, big-M rows and the smallest M, either-or rows in an align,
+    # precedence, a fixed-charge cost in cases, the p-median, covering sets N_{i} \subseteq J, set and maximal
+    # covering, a worked choice of yards with a pmatrix of costs in the example float, multi-commodity flow
+    # conservation with a three-case cases, design linking, cut-set inequalities over \delta^{+}(S) with
+    # S \subseteq N and their \lceil D(S) / u \rceil rounding, modules under \biggl\lfloor ... \biggr\rfloor) and one
+    # on relaxations and bounds (the Lagrangian relaxation and its per-site values, a subequations group, 2.3a and
+    # 2.3b, the Lagrangian dual \max_{\bm{\lambda} \geq \mathbf{0}} \min_{\mathbf{x}, \mathbf{y}}, the bound chain
+    # with \operatorname{conv}, a subgradient inside a definition, the projected subgradient step and Polyak's step
+    # with \lVert \cdot \rVert^{2}, convergence with \Longrightarrow inside a theorem, Chvatal-Gomory cuts with
+    # \bigl\lfloor \vect{w}^{\top} \vect{a}_{j} \bigr\rfloor, Gomory's fractional cut, a knapsack set, the cover
+    # inequality and a proof of it with two displays, the extended cover with \setminus, cover separation under
+    # \min_{\vect{z} \in \{0, 1\}^{n}}, a table float with a numbered gap after its tabular, the branching
+    # dichotomy with \lfloor y_{j}^{*} \rfloor and \lceil y_{j}^{*} \rceil, node and global bounds, pruning in a
+    # cases of \text rows, the gap, reduced-cost fixing, \operatorname*{arg\,min} of |y_{j}^{*} - \frac{1}{2}|,
+    # pseudocost scores, the tree's size and a worked branching in a second example float), for a distributor of
+    # building materials choosing where to open yards, with \vect for Latin vectors and \bm for the multipliers;
+    # tufte-ca, and amspazo-ca, amsart at 11pt under pdfLaTeX with mathpazo's sc option (Palatino text and Pazo
+    # maths) and eucal's Euler script for \mathcal, the body's chapters as numbered sections and equations by
+    # chapter, (2.7), set on the left as amsart does, its side note as a footnote): 100 % and 98.4 % exact (62 and
+    # 61 of 62), mean similarity 1.000 and 0.999 when first measured, nothing missing or empty, all 62 numbers read
+    # alike by LaTeX and the judge (the subequations' 2.3a and 2.3b, the examples', the table's, the theorems', the
+    # definition's and the proofs' too; the two \tag rows are set apart).  One formula inexact, under amspazo-ca
+    # only: 2.16, the display that ends the cover inequality's proof, "\sum_{j \in C} x_{j} \leq |C| - 1.", served
+    # with amsthm's end-of-proof square, which amsart sets at the right of the line below the display, taken into
+    # the formula: "\sum _ j \in C x _ j \leq | C | - 1 . \Box" for "\sum _ j \in C x _ j \leq | C | - 1" (under
+    # tufte-ca the same display and its square read exactly)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1356,6 +1391,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.92, 0.995) if name == "tufte-bw" else (0.88, 0.995) if name == "eulerpx-bw" else \
         (0.95, 0.985) if name == "tufte-bx" else (0.91, 0.995) if name == "mdutopia-bx" else \
         (1.00, 1.000) if name == "tufte-by" else (1.00, 1.000) if name == "tuftexe-by" else \
+        (1.00, 1.000) if name == "tufte-ca" else (0.98, 0.995) if name == "amspazo-ca" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
