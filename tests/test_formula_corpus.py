@@ -103,6 +103,7 @@ SEVENTY_FIFTH_BODY = ["tufte-bw", "eulerpx-bw"]
 SEVENTY_SIXTH_BODY = ["tufte-bx", "mdutopia-bx"]
 SEVENTY_SEVENTH_BODY = ["tufte-by", "tuftexe-by"]
 SEVENTY_NINTH_BODY = ["tufte-ca", "amspazo-ca"]
+EIGHTIETH_BODY = ["tufte-cb", "libertinetx-cb"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -110,7 +111,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -165,6 +166,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_SIXTH_BODY,
                            *SEVENTY_SEVENTH_BODY,
                            *SEVENTY_NINTH_BODY,
+                           *EIGHTIETH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -245,7 +247,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_FIFTH_BODY
                          + SEVENTY_SIXTH_BODY
                          + SEVENTY_SEVENTH_BODY
-                         + SEVENTY_NINTH_BODY)
+                         + SEVENTY_NINTH_BODY
+                         + EIGHTIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1330,6 +1333,32 @@ def test_later_bodies_per_set_up(corpus, name):
     # with amsthm's end-of-proof square, which amsart sets at the right of the line below the display, taken into
     # the formula: "\sum _ j \in C x _ j \leq | C | - 1 . \Box" for "\sum _ j \in C x _ j \leq | C | - 1" (under
     # tufte-ca the same display and its square read exactly)
+    # the eightieth body (body-cb.tex, a textbook's chapter on state-space models of demand and the Kalman filter (the
+    # local level with \mathcal{N}(0, \sigma_{\varepsilon}^{2}), a local linear trend and a quarterly season as bmatrix
+    # systems, the state and observation equations in a four-column align, \operatorname{diag} and a block bmatrix, the
+    # Gaussian density with \det and \exp\left( -\frac{1}{2} \cdots \right) inside a definition, a partitioned
+    # Gaussian and its conditional inside a theorem, prediction and update with \hat{\vect{x}}_{t \mid t-1}, ^{\top}
+    # and inverses, the gain \mathbf{K}_{t}, the Joseph form, the information filter, three numbered equations in
+    # the algorithm float written with \gets, the steady-state gain, exponential smoothing as an infinite sum, a side
+    # note, a worked update in the example float, the prediction-error decomposition, the log-likelihood with \log
+    # \det, \operatorname*{arg\,max}, a diffuse start, \operatorname{AIC}, a table float with a numbered ratio after its
+    # tabular) and one on smoothing and forecasting (the Rauch-Tung-Striebel recursions in an align, an EM step in a
+    # split, missing weeks in cases, h-step forecasts in a gather, lead-time demand's variance in a multline with a
+    # triple sum, an order-up-to level with \Phi^{-1} inside a theorem, Holt-Winters' updates in an align, the forecast
+    # with \left\lfloor ... \right\rfloor, the multiplicative form, the innovations form with a 6x6 bmatrix,
+    # forecastability with \lvert \lambda_{i}(\mathbf{D}) \rvert inside a definition, a renormalisation with
+    # \leftarrow and a second example float), for a chain of garden centres, with \vect; tufte-cb, and libertinetx-cb,
+    # the standard book class at 10pt under pdfLaTeX with Linux Libertine text and newtxmath's libertine maths (Type
+    # 1; acmart-ak has them from its class in two columns, no set-up loads the option itself), equations numbered by
+    # chapter, (2.7)): 93.8 % and 95.4 % exact (61 and 62 of 65), mean similarity 0.996 and 0.999 when first
+    # measured, nothing missing or empty, all 65 numbers read alike by LaTeX and the judge (the algorithm's, the
+    # examples', the table's, the theorems' and the definitions' too).  Under both: the three numbered equations in
+    # the algorithm float (1.23, 1.24, 1.25), written with \gets, served with \leftarrow, the arrow \gets is let to
+    # and prints as (the judge keeps \gets as a token of its own; everything else in the three read exactly).  Under
+    # the class alone: the ratio after the table float's tabular (1.38), \hat{q} = \frac{\hat{\sigma}_{\eta}^{2}}
+    # {\hat{\sigma}_{\varepsilon}^{2}} \approx 0.23, \; 0.06, \; 0.06, served as "\hat{\sigma}^{2} \hat{q} =
+    # \frac{\eta}{\hat{\sigma}_{\varepsilon}^{2}} \approx ...": the numerator's \hat{\sigma} and its superscript 2
+    # lifted out in front of the formula, only the subscript \eta left above the rule (libertinetx-cb read it exactly)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1392,6 +1421,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.95, 0.985) if name == "tufte-bx" else (0.91, 0.995) if name == "mdutopia-bx" else \
         (1.00, 1.000) if name == "tufte-by" else (1.00, 1.000) if name == "tuftexe-by" else \
         (1.00, 1.000) if name == "tufte-ca" else (0.98, 0.995) if name == "amspazo-ca" else \
+        (0.93, 0.995) if name == "tufte-cb" else (0.95, 0.995) if name == "libertinetx-cb" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
