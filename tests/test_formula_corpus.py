@@ -102,6 +102,7 @@ SEVENTY_FOURTH_BODY = ["tufte-bv", "eulerlua-bv"]
 SEVENTY_FIFTH_BODY = ["tufte-bw", "eulerpx-bw"]
 SEVENTY_SIXTH_BODY = ["tufte-bx", "mdutopia-bx"]
 SEVENTY_SEVENTH_BODY = ["tufte-by", "tuftexe-by"]
+SEVENTY_EIGHTH_BODY = ["tufte-bz", "fourierps-bz"]
 SEVENTY_NINTH_BODY = ["tufte-ca", "amspazo-ca"]
 EIGHTIETH_BODY = ["tufte-cb", "libertinetx-cb"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
@@ -111,7 +112,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -165,6 +166,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_FIFTH_BODY,
                            *SEVENTY_SIXTH_BODY,
                            *SEVENTY_SEVENTH_BODY,
+                           *SEVENTY_EIGHTH_BODY,
                            *SEVENTY_NINTH_BODY,
                            *EIGHTIETH_BODY,
                            *REWRITTEN}
@@ -247,6 +249,7 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_FIFTH_BODY
                          + SEVENTY_SIXTH_BODY
                          + SEVENTY_SEVENTH_BODY
+                         + SEVENTY_EIGHTH_BODY
                          + SEVENTY_NINTH_BODY
                          + EIGHTIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
@@ -1301,6 +1304,31 @@ def test_later_bodies_per_set_up(corpus, name):
     # either set-up: the judge reads \text{if } served as \operatorname{if}, \text{to-go} as \operatorname{to}-\operatorname{go}
     # and the align's third row "\qquad \text{with } \delta = ..." (2.33; the \nonumber row before it belongs to no
     # number) alike, and the bold Greek of \bm (\symbfit under unicode-math) and of \vect{\xi} reads as \bm
+    # the seventy-eighth body (body-bz.tex, a textbook's chapter on pricing perishable stock (linear, power and kinked
+    # demand curves, the kinked one in cases, elasticities as fractions, revenue through the elasticity, log-linear
+    # models with \ln and \exp and a retransformation, least squares, a Poisson log-likelihood and its \nabla in an
+    # align, exponential and logit curves, a worked price cut in the example float, cross-price demand, a pricing
+    # programme under \operatorname*{maximize}_{p_{1}, \dots, p_{n}} with its constraints in an aligned block, its
+    # Lagrangian, the KKT conditions with \nabla_{\vect p} and complementary slackness in a gather inside a theorem,
+    # a markup inside a definition, a Hessian of \dfrac second partials \frac{\partial^{2} R}{\partial p_{i}
+    # \partial p_{j}} as a pmatrix, its determinant as a vmatrix, Cramer's prices, a bordered vmatrix, a sell-out
+    # price in cases with \dfrac rows, random sales with \min and an \int) and one on markdowns as stock ages
+    # (decaying demand under two \underbrace notes, the season's revenue with (\cdot)^{+}, a first-order condition,
+    # a markdown schedule, monotone markdowns inside a theorem, a clearance price of two \underbrace terms, a
+    # salvage rule, depth lifts, a markdown schedule in a table float with a numbered average after its tabular, a
+    # dynamic programme in an align, a Poisson expectation, a one-sale recursion, monotone policies inside a
+    # definition, a multline recursion, an \operatorname*{arg\,max} in the algorithm float, an intensity-control
+    # equation, Gallego and van Ryzin's closed form with \ln of a ratio, a side note's O(\sqrt{x}) gap, a second
+    # example float, a multi-product condition with a Jacobian, the logit's Jacobian in cases and a split), for a
+    # greengrocery chain's soft fruit and cut flowers, with \vect; tufte-bz, and fourierps-bz, the memoir class at
+    # 11pt with fourier (Utopia text, Fourier-GUTenberg maths, Type 1) through latex, dvips and Ghostscript's
+    # ps2pdf, equations numbered by chapter, (2.7), its side note as a footnote and its own example float): 96.6 %
+    # and 96.6 % exact (56 of 58), mean similarity 1.000 and 1.000 (0.9997) when first measured, nothing missing or
+    # empty, all 58 numbers read alike by LaTeX and the judge (the examples', the table's, the algorithm's, the
+    # theorems', the definitions' and the side note's too).  Inexact under both, and alike: the two stationarity
+    # conditions that end in \vect 0, the KKT gradient (1.20, ... + \vect \mu^{*} = \vect 0) and the several
+    # products' condition (2.23, ... (\vect p_{t} - \vect \lambda) = \vect 0), served ending in \mathbf{0} as the
+    # PDF prints it, where the judge reads \vect{0} as a plain 0 (the ninth and seventy-third bodies' \vect{0})
     # the seventy-ninth body (body-ca.tex, a textbook's chapter on locating yards and designing networks as integer
     # programmes (the uncapacitated location problem with \sum_{j \in J} x_{ij} = 1 and \forall i \in I conditions in
     # a four-row alignat, y_{j} \in \{0, 1\}, two constraint rows named by \tag{demand} and \tag{aggregate link} in an
@@ -1420,6 +1448,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.92, 0.995) if name == "tufte-bw" else (0.88, 0.995) if name == "eulerpx-bw" else \
         (0.95, 0.985) if name == "tufte-bx" else (0.91, 0.995) if name == "mdutopia-bx" else \
         (1.00, 1.000) if name == "tufte-by" else (1.00, 1.000) if name == "tuftexe-by" else \
+        (0.96, 0.995) if name == "tufte-bz" else (0.96, 0.995) if name == "fourierps-bz" else \
         (1.00, 1.000) if name == "tufte-ca" else (0.98, 0.995) if name == "amspazo-ca" else \
         (0.93, 0.995) if name == "tufte-cb" else (0.95, 0.995) if name == "libertinetx-cb" else \
         (0.75, 0.98)
