@@ -2416,9 +2416,11 @@ def test_note_displays_blocks_side_by_side_binomials_in_rows_and_abbreviations(c
     an array by the note's own leading; two cases blocks side by side; a number dropped above the next row's
     limits; a bar inside a sized pair dividing it only when as tall; an accented letter in no name; two
     aligned blocks parted by their rows' baselines; a multline's first row no prose; binomials in cases
-    rows and \\dbinom in a fraction; abbreviations of the text face as one \\text word."""
+    rows and \\dbinom in a fraction; abbreviations of the text face as one \\text word; the Euler extension
+    font's sums; overlines in notes; a proof's end mark kept out of its display."""
     f = {name: _formulas(corpus[name]) for name in ("tufte-bs", "stixmath-bs", "kaobook-bq", "tufte-bv", "eulerlua-bv",
-                                                     "tufte-bu", "ncmbook-bu", "tufte-bt", "kpsans-v", "tufte-d")}
+                                                     "tufte-bu", "ncmbook-bu", "tufte-bt", "kpsans-v", "tufte-d",
+                                                     "eulerpx-bw", "tufte-bx", "mdutopia-bx", "amspazo-ca")}
     assert f["tufte-bs"]["2.7"] == r"\Pi(z) = (\frac{b}{b+\lambda(1-z)})^{a},", f["tufte-bs"]["2.7"]
     assert f["stixmath-bs"]["2.8"] == r"\Pr(D = n) = \binom{n+a-1}{n}q^{a}(1-q)^{n}.", f["stixmath-bs"]["2.8"]
     for name in ("tufte-bs", "stixmath-bs"):
@@ -2443,3 +2445,10 @@ def test_note_displays_blocks_side_by_side_binomials_in_rows_and_abbreviations(c
     assert r"\frac{C(t)}{t}\xrightarrow{\text{a.s.}}\frac{\mathbb{E}[R_{1}]}{\mathbb{E}[T_{1}]}" in f["kpsans-v"]["6.5"], \
         f["kpsans-v"]["6.5"]
     assert r"\quad\text{e.g.}\alpha_{k} = \frac{1}{k}" in f["tufte-d"]["1.56"], f["tufte-d"]["1.56"]
+    # (the Euler extension font's text-size sum in a cases row; an overline in a side note and in a footnote; a
+    # proof's end mark under the display)
+    assert r"\\ 1+\sum_{j \notin A}p_{ij}k_{j}^{A} & \operatorname{if}i \notin A." in f["eulerpx-bw"]["2.9"], \
+        f["eulerpx-bw"]["2.9"]
+    for name in ("tufte-bx", "mdutopia-bx"):
+        assert f[name]["1.13"].startswith(r"\Pr(|\overline{X}_{n}-\theta| \geq "), (name, f[name]["1.13"])
+    assert f["amspazo-ca"]["2.16"] == r"\sum_{j \in C}x_{j} \leq |C|-1.", f["amspazo-ca"]["2.16"]
