@@ -23,6 +23,7 @@ EQ_NUMBER_RE = re.compile(r"^\(\s*((?:[A-Z]|\d+)(?:\s*[.:·\-–]\s*\d+)*[a-z]?)
 HEADING_RE = re.compile(r"^((?:[A-Z]|\d+)(?:\.\d+){1,3})\.?\s+(\S.*)$")
 CHAPTER_RE = re.compile(r"^(?:Chapter|CHAPTER|Appendix|APPENDIX)\s+([A-Z]|\d+)\s*[.:]?\s*(.*)$")
 PART_RE = re.compile(r"^(?:Part|PART)\s+([IVX]+)\b\s*[.:]?\s*(.*)$")
+END_MARK_RE = re.compile(r"(□|■|∎|◀|◁|⊓⊔|♦|◆|◇|♠|♣|▮|\bQED|\bq\.e\.d\.)\s*$")   # end of a proof or an example
 
 
 def equation_number(text: str) -> str | None:

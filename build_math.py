@@ -17,7 +17,7 @@ from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_lat
                            column_gaps, inline_latex, is_maths_font, is_script_capital, numbered_rows, plain_reading,
                            same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
-from build_heads import equation_number
+from build_heads import END_MARK_RE, equation_number
 
 __all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "text_face", "mark_prose_letters", "math_share",
            "table_markdown",
@@ -860,9 +860,6 @@ PARAGRAPH_PIECES = 3    # lines: the pieces of a paragraph's line of inline math
 PIECE_GAP = 0.5         # ems: each piece starts within a word space of where those before it end
 
 
-PROOF_END_MARKS = set("□■∎▮◻◼")   # a proof's end mark, alone on its line after a display
-
-
 def display_block(lines: list, at: int, column: tuple[float, float], body: float, label_of=None,
                   bars=(), leading: float = 0.0) -> list[int]:
     """The lines that make up the display around lines[at] (a line holding an equation number):
@@ -892,7 +889,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
-        if len(line.words) == 1 and line.words[0].text.strip() in PROOF_END_MARKS:
+        if len(line.words) == 1 and END_MARK_RE.fullmatch(line.words[0].text.strip()):
             return False      # a proof's end mark on a line of its own under its last display (amsthm's \qed)
         if continues_paragraph(k):
             return False      # a paragraph's last line, all inline maths ("the visit count $n_t(s, a)$:")

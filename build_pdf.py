@@ -22,7 +22,7 @@ from pathlib import Path
 from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, number_key, numbering_gaps, split_to_budget
 from build_formula import in_text_face, remembered_readings
 from build_glyphs import Document, Line, Page, Word, read_document
-from build_heads import FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
+from build_heads import END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
@@ -31,7 +31,7 @@ from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_word,
                         numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_row, display_text, join_lines, page_items)
-from build_roles import (END_MARK_RE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
+from build_roles import (EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
                          RunInHead, framed_equation_label, inside, is_display, read_line)

@@ -75,7 +75,6 @@ PROSE_LINE_WORDS = 3            # words: a line holding this many plain words is
 """Line facts: what one line's words and positions show, whatever the builder has open."""
 
 EXERCISE_SECTION_RE = re.compile(r"(?i)\b(?:[a-z]+\s+)?(exercises|problems)\b")   # sections whose "1.", "2." items are exercises
-END_MARK_RE = re.compile(r"(□|■|∎|◀|◁|⊓⊔|♦|◆|◇|♠|♣|▮|\bQED|\bq\.e\.d\.)\s*$")   # end of a proof or an example
 APPENDICES_RE = re.compile(r"(?i)appendi(x|ces)")          # the appendices' divider page
 BARE_CHAPTER_RE = re.compile(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$")   # "2 Markov chains"
 LIST_NUMBER_RE = re.compile(r"^(\d{1,3})[.)]$")              # an exercise list's "1." or "1)"
