@@ -1523,8 +1523,10 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
             # descender grazing the next row's ascender (a matrix of fractions: one's denominator
             # and the next one's numerator all but touch)
             overlap = min(bottom, n.bottom) - max(top, n.top)
+            # (a script over a script is beside, and so is a body whose script, set on past its
+            # middle, was taken first: the italic body's box overhangs its subscript's start)
             stacked = n.size >= max(m.size for m in taken) * 0.85 and \
-                any(min(m.x1, n.x1) - max(m.x0, n.x0) > 0.3 for m in taken)     # (a script over a script is beside)
+                any(min(m.x1, n.x1) - max(m.x0, n.x0) > 0.3 and not _script_of(m, n) for m in taken)
             if near_rule or overlap > 0.1 and (not stacked or
                                                overlap >= min(n.bottom - n.top, bottom - top) * STACK_OVERLAP):
                 taken.append(n)
@@ -1534,6 +1536,11 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
 
 
 STACK_OVERLAP = 0.25   # of the smaller height
+
+
+def _script_of(script: Node, body: Node) -> bool:
+    """Whether a glyph is set as a script of another: smaller, and starting past its middle."""
+    return script.size < body.size * SCRIPT_SIZE and script.x0 > body.cx
 OVERLINE_GAP = 0.3     # em: an overline clears its part's ink by three rule widths and more
 
 
