@@ -24,7 +24,7 @@ from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_m
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LABEL_AT_EDGE, LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
-                         RELATIONS, inside, left_tag_before_maths, prose_pair)
+                         RELATIONS, in_frame, inside, left_tag_before_maths, prose_pair)
 
 
 # --------------------------------------------------------------------------- items
@@ -464,7 +464,7 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
     items: list[Item] = []
     for box in sorted(page.boxes, key=lambda b: b[1]):
         # a line belongs to one box: a frame drawn twice (its fill, then its stroke) frames nothing new
-        framed = [l for l in main if inside(l, box) and id(l) not in used]
+        framed = [l for l in main if in_frame(l, box) and id(l) not in used]
         if not framed:
             continue
         cap = min((c for c in captions if not c.used and c.kind != "table"
@@ -657,7 +657,7 @@ def _framed_by_caption(page: Page, main: list[Line], at: int, head: Head, used: 
                   and line.baseline > f[3] and line.top - f[3] <= layout.body_size * FRAME_CAPTION_GAP), None)
     if frame is None:
         return []
-    framed = [l for l in main if inside(l, frame) and id(l) not in used]
+    framed = [l for l in main if in_frame(l, frame) and id(l) not in used]
     if not framed:
         return []
     cap_lines = _caption_lines(main, at, used, page.rules, layout.body_font)

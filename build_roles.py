@@ -99,6 +99,23 @@ def inside(line: Line, box: tuple[float, float, float, float], pad: float = 1.0)
     return box[1] - pad <= mid <= box[3] + pad and line.x0 >= box[0] - pad and line.x1 <= box[2] + pad
 
 
+def in_frame(line: Line, box: tuple[float, float, float, float], pad: float = 1.0) -> bool:
+    """True when a line is set in a box: inside it, or a display set overfull, starting in the box
+    and running on past its right side with its own spacing (TeX lets a display too wide for the
+    frame's measure stick out, its number dropped to the line below), not a line of text beyond it."""
+    if inside(line, box, pad):
+        return True
+    mid = (line.top + line.bottom) / 2
+    if not (box[1] - pad <= mid <= box[3] + pad and box[0] - pad <= line.x0 < box[2] - pad):
+        return False
+    words = sorted(line.words, key=lambda w: w.x0)
+    return not any(b.x1 > box[2] + pad and b.x0 - a.x1 > max(a.size, b.size) * OVERFULL_WORD_GAP
+                   for a, b in zip(words, words[1:]))
+
+
+OVERFULL_WORD_GAP = 2.5   # em: a display's own spaces (a \qquad) are narrower than a gap between columns
+
+
 def is_display(line: Line, layout: Layout) -> bool:
     """A displayed formula or a line set apart: indented well into the column, not a run of prose."""
     if line.x0 < layout.left + layout.body_size * DISPLAY_INDENT:
