@@ -105,6 +105,7 @@ SEVENTY_SEVENTH_BODY = ["tufte-by", "tuftexe-by"]
 SEVENTY_EIGHTH_BODY = ["tufte-bz", "fourierps-bz"]
 SEVENTY_NINTH_BODY = ["tufte-ca", "amspazo-ca"]
 EIGHTIETH_BODY = ["tufte-cb", "libertinetx-cb"]
+EIGHTY_FIRST_BODY = ["tufte-cc", "kurierext-cc"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -112,7 +113,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -169,6 +170,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_EIGHTH_BODY,
                            *SEVENTY_NINTH_BODY,
                            *EIGHTIETH_BODY,
+                           *EIGHTY_FIRST_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -251,7 +253,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_SEVENTH_BODY
                          + SEVENTY_EIGHTH_BODY
                          + SEVENTY_NINTH_BODY
-                         + EIGHTIETH_BODY)
+                         + EIGHTIETH_BODY
+                         + EIGHTY_FIRST_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1387,6 +1390,34 @@ def test_later_bodies_per_set_up(corpus, name):
     # {\hat{\sigma}_{\varepsilon}^{2}} \approx 0.23, \; 0.06, \; 0.06, served as "\hat{\sigma}^{2} \hat{q} =
     # \frac{\eta}{\hat{\sigma}_{\varepsilon}^{2}} \approx ...": the numerator's \hat{\sigma} and its superscript 2
     # lifted out in front of the formula, only the subscript \eta left above the rule (libertinetx-cb read it exactly)
+    # the eighty-first body (body-cc.tex, a textbook's chapter on dynamic lot sizing (the inventory balance, a cost with
+    # \mathbf{1}\{x_{t} > 0\}, cumulative demands, the zero-inventory property inside a theorem, the count of plans
+    # with \binom, a run's cost as \sum_{k=j}^{t-1} h_{k} \sum_{\ell=k+1}^{t} d_{\ell} and the constant-cost double
+    # sum in a split, Wagner and Whitin's forward recursion in a gather under \min_{1 \leq j \leq t}, its
+    # \operatorname*{arg\,min}, the backward recursion in an align under \min_{t \in \{j, j+1, \dots, T\}}, a side
+    # note, two numbered displays in the algorithm float written with \leftarrow, the shortest-path network
+    # \mathcal{N} and \mathcal{A} = \{ (j, t + 1) : 1 \leq j \leq t \leq T \} and its labels under
+    # \min_{j : (j, i) \in \mathcal{A}}, a path as a set of arcs, regeneration points with \implies and \forall
+    # inside a definition, the planning horizon theorem, a lower envelope in a multline with an \underbrace, a
+    # bmatrix of run costs with \cdot entries and an align of \min\{ ... \} in the example float, a table float
+    # with a numbered ratio after its tabular) and one on heuristics, horizons and formulations (Silver-Meal's cost
+    # per period and its stopping week as \min\{ ... : ... \}, Groff's rule, least unit cost, part-period
+    # balancing under \operatorname*{arg\,min} of | ... |, the periodic order quantity with \left\lfloor ...
+    # \right\rfloor and \left\lceil ... \right\rceil, a worst-case ratio with \sup inside a definition, a rolling
+    # schedule's loss, the mixed-integer programme as a four-row align with "minimize" and "subject to" rows and
+    # \forall conditions, the facility-location reformulation, the (\ell, S) inequalities inside a theorem and
+    # their separation as a set-builder, backlogging in cases, nested \min operators, a capacity row, a Lagrangian
+    # relaxation with \vect{\lambda} and its dual, a subgradient step and a second example float), for a workshop
+    # welding bicycle frames in weekly batches, with \vect; tufte-cc, and kurierext-cc, extsizes' extbook class at
+    # 14pt under pdfLaTeX with Kurier text and, by kurier's math option, Kurier's own Type 1 maths (no set-up
+    # loaded extsizes or Kurier before), equations numbered by chapter, (2.7)): 100 % and 95.0 % exact (60 and 57
+    # of 60), mean similarity 1.000 and 0.999 when first measured, nothing missing or empty, all 60 numbers read
+    # alike by LaTeX and the judge (the algorithm's, the examples', the table's, the theorems' and the
+    # definitions' too).  Under kurierext-cc alone, the three displays with calligraphic capitals (1.18, the
+    # network's \mathcal{N} and \mathcal{A}; 1.19, the labels' \min_{j : (j, i) \in \mathcal{A}}; 1.20, the path's
+    # \subseteq \mathcal{A}) served with plain N and A: Kurier's calligraphic capitals are glyphs named A.kali,
+    # N.kali... in a symbol font that is Kurier-Italic re-encoded (sy-kurierrz), a font whose name says neither
+    # symbol nor script, so they read as italic letters (0.971, 0.989, 0.992; everything else in them exact)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1451,6 +1482,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.96, 0.995) if name == "tufte-bz" else (0.96, 0.995) if name == "fourierps-bz" else \
         (1.00, 1.000) if name == "tufte-ca" else (0.98, 0.995) if name == "amspazo-ca" else \
         (0.93, 0.995) if name == "tufte-cb" else (0.95, 0.995) if name == "libertinetx-cb" else \
+        (1.00, 1.000) if name == "tufte-cc" else (0.95, 0.995) if name == "kurierext-cc" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
