@@ -106,6 +106,7 @@ SEVENTY_EIGHTH_BODY = ["tufte-bz", "fourierps-bz"]
 SEVENTY_NINTH_BODY = ["tufte-ca", "amspazo-ca"]
 EIGHTIETH_BODY = ["tufte-cb", "libertinetx-cb"]
 EIGHTY_FIRST_BODY = ["tufte-cc", "kurierext-cc"]
+EIGHTY_SECOND_BODY = ["tufte-cd", "notofleqn-cd"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -113,7 +114,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -171,6 +172,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *SEVENTY_NINTH_BODY,
                            *EIGHTIETH_BODY,
                            *EIGHTY_FIRST_BODY,
+                           *EIGHTY_SECOND_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -254,7 +256,8 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_EIGHTH_BODY
                          + SEVENTY_NINTH_BODY
                          + EIGHTIETH_BODY
-                         + EIGHTY_FIRST_BODY)
+                         + EIGHTY_FIRST_BODY
+                         + EIGHTY_SECOND_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1418,6 +1421,31 @@ def test_later_bodies_per_set_up(corpus, name):
     # \subseteq \mathcal{A}) served with plain N and A: Kurier's calligraphic capitals are glyphs named A.kali,
     # N.kali... in a symbol font that is Kurier-Italic re-encoded (sy-kurierrz), a font whose name says neither
     # symbol nor script, so they read as italic letters (0.971, 0.989, 0.992; everything else in them exact)
+    # the eighty-second body (body-cd.tex, a textbook's chapter on the risk-averse newsvendor (the cost with (\cdot)^{+},
+    # the expected cost as \int_{0}^{q} and \int_{q}^{\infty}, Leibniz's rule, the critical fractile F^{-1} inside a
+    # theorem, the left quantile as an \inf, \Phi^{-1} and \phi, \operatorname{VaR}_{\alpha} inside a definition, CVaR as
+    # \inf_{\eta \in \mathbb{R}} \left\{ \eta + \frac{1}{1-\alpha} \mathbb{E}[(X-\eta)^{+}] \right\} and as a tail
+    # integral, the joint minimisation inside a theorem, the CVaR order's conditions and closed form, mean-variance
+    # objectives in a gather, an exponential utility and a certainty equivalent, a worked order in the example float,
+    # a service-level programme in a split with "subject to", its Lagrangian and a four-row align of KKT conditions
+    # with \text{} words) and one on robust stocking (an ambiguity set inside a definition with
+    # \operatorname*{arg\,min} and \sup_{\mathbb{Q} \in \mathcal{P}}, the moment set, Scarf's bound with \sqrt inside a
+    # theorem, the worst-case cost and Scarf's order \mu + \frac{\sigma}{2} ( \sqrt{b/h} - \sqrt{h/b} ), a table float
+    # with a numbered gap after its tabular, the moment dual in a multline, a piecewise bound in cases with \dfrac, a
+    # Wasserstein ball and its dual, a KL dual, the worst-case CVaR, minimax regret, three numbered equations in the
+    # algorithm float written with \gets, a second example float and a gather of the orders), for a wholesaler of
+    # winter coats and umbrellas, with \vect; tufte-cd, and notofleqn-cd, KOMA-Script's scrreprt at 11pt with fleqn
+    # under pdfLaTeX with notomath's Noto Serif text and newtxmath's Noto maths (Type 1, loaded by no set-up before),
+    # equations numbered by chapter, (2.7), set flush left): 94.8 % and 96.6 % exact (55 and 56 of 58), mean
+    # similarity 0.984 and 0.998 when first measured, nothing missing or empty, all 58 numbers read alike by LaTeX and
+    # the judge (the algorithm's, the examples', the table's, the theorems' and the definitions' too).  Under both:
+    # two of the three numbered equations in the algorithm float (2.22, 2.23), written with \gets, served with
+    # \leftarrow, the arrow \gets is let to and prints as (the judge keeps \gets as a token of its own; the third,
+    # 2.21, has no arrow and read exactly; everything else in the two read exactly).  Under the class alone: the
+    # first display in the example float (1.23), "\beta = \frac{18}{26} \approx 0.692, \qquad q^{*} = 5000 + 1200 \,
+    # \Phi^{-1}(0.692) \approx ... \approx 5602.", wider than the shaded box, so that amsmath set its number on a line
+    # of its own below it: served as "\frac{18}{26}" alone, the rest left in the example's text chunk as inline
+    # maths, "$\beta = \approx 0.692, \quad q^{*} = 5000+1200\Phi^{-1}$ (0.692) ..." (notofleqn-cd read it exactly)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1483,6 +1511,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (1.00, 1.000) if name == "tufte-ca" else (0.98, 0.995) if name == "amspazo-ca" else \
         (0.93, 0.995) if name == "tufte-cb" else (0.95, 0.995) if name == "libertinetx-cb" else \
         (1.00, 1.000) if name == "tufte-cc" else (0.95, 0.995) if name == "kurierext-cc" else \
+        (0.94, 0.980) if name == "tufte-cd" else (0.96, 0.995) if name == "notofleqn-cd" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
