@@ -107,6 +107,7 @@ SEVENTY_NINTH_BODY = ["tufte-ca", "amspazo-ca"]
 EIGHTIETH_BODY = ["tufte-cb", "libertinetx-cb"]
 EIGHTY_FIRST_BODY = ["tufte-cc", "kurierext-cc"]
 EIGHTY_SECOND_BODY = ["tufte-cd", "notofleqn-cd"]
+EIGHTY_THIRD_BODY = ["tufte-ce", "artemisia-ce"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -114,7 +115,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -173,6 +174,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTIETH_BODY,
                            *EIGHTY_FIRST_BODY,
                            *EIGHTY_SECOND_BODY,
+                           *EIGHTY_THIRD_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -258,6 +260,7 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTIETH_BODY
                          + EIGHTY_FIRST_BODY
                          + EIGHTY_SECOND_BODY)
+                         + EIGHTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1446,6 +1449,45 @@ def test_later_bodies_per_set_up(corpus, name):
     # \Phi^{-1}(0.692) \approx ... \approx 5602.", wider than the shaded box, so that amsmath set its number on a line
     # of its own below it: served as "\frac{18}{26}" alone, the rest left in the example's text chunk as inline
     # maths, "$\beta = \approx 0.692, \quad q^{*} = 5000+1200\Phi^{-1}$ (0.692) ..." (notofleqn-cd read it exactly)
+    # the eighty-third body (body-ce.tex, a textbook's chapter on stock as a Markov process in continuous time (the
+    # Markov property, the generator in cases with \lim_{h \to 0^{+}}, the base-stock generator as a tridiagonal
+    # bmatrix with \cdots, \vdots and \ddots, the Kolmogorov equations in an align, e^{\mathbf{Q} t} as a series,
+    # uniformisation and its truncation bound under \Bigl\lVert ... \Bigr\rVert_{\infty}, a numbered display in the
+    # algorithm float written with \gets, holding times and a path's probability as \prod, events as \bigcup and
+    # \bigcap with limits, balance equations in a three-row gather, a product solution under \Biggl( ... \Biggr),
+    # Erlang's loss and its recursion, \lim_{t \to \infty} inside a theorem, a two-state exponential as bmatrices,
+    # a worked loss in the example float, a block-tridiagonal generator of \mathbf{A}_{k} blocks, the matrix-geometric
+    # solution, a phase-type generator as \left[ \begin{array}{c|c} ... \hline ... \end{array} \right], its
+    # distribution and moments in a gather, an Erlang stage bmatrix and a side note's display) and one on
+    # transforms, long runs and decisions (Laplace transforms with \int_{0}^{\infty} e^{-s t} ... \, \mathrm{d}t, the
+    # resolvent, lead-time demand's generating function, its moments in a split inside an equation, the final value
+    # theorem, the deviation matrix, discounted and average costs, Poisson's equation, \limsup inside a definition,
+    # \liminf = \limsup, a continuous-time decision process's optimality equation and its uniformised forms, passage
+    # times, a season's survival as \bigcap and \prod, a table float with a numbered display after its tabular, a
+    # Kronecker sum, a block-triangular \exp\left( ... \right) and a sensitivity integral, a second example float),
+    # for a dealer in irrigation pumps and spare motors, with \vect, a theorem in each chapter, a definition and a side
+    # note; tufte-ce, and artemisia-ce, the DVI route (latex, then dvipdfmx) with the standard report class at 12pt
+    # and gfsartemisia, GFS Artemisia text over its maths set-up (txfonts' Type 1 maths letters and symbols with
+    # Artemisia's digits), which no set-up loaded, equations numbered by chapter, (2.7)): 71.0 % and 74.2 % exact
+    # (44 and 46 of 62), mean similarity 0.968 and 0.978 when first measured, nothing missing or empty, all 62
+    # numbers read alike by LaTeX and the judge.  Under both: eleven formulas holding \vect{1} or \vect{0} (1.17,
+    # 1.23, 1.33, 1.34, 1.35, 1.36, 2.7, 2.9, 2.10, 2.17, 2.18), which the class prints bold and the builder serves
+    # as \mathbf 1 and \mathbf 0, read by the judge from the source as a plain 1 and 0 (as for the ninth body:
+    # everything else in them read exactly); the forward equation's p_{ij}'(t) (1.7) and the transform's
+    # \hat{f}_{L}'(0) and \hat{f}_{L}''(0) in the split (2.5), served with the primes before the subscripts,
+    # p'_{ij}(t) and \hat{f}'_{L}(0) (the same print); the algorithm float's display (1.12), written with \gets,
+    # served with \leftarrow (the same arrow); the truncated Poisson's normaliser (1.21), \Biggl( \sum ... \Biggr)^{-1},
+    # served with bare parentheses; and the example float's second display (1.29), the two costs
+    # C(6) \approx 0.4 \times 2.47 + ... \approx 6.6, \qquad C(8) \approx ... \approx 3.1, wider than the box's
+    # measure (57pt over under the class, 13pt under artemisia-ce) so that its number drops to the next line: served
+    # as the bare number "(1.29)", the formula itself lost.  Under the class alone: the example float's first
+    # display (1.28), \sum_{k=0}^{6} \frac{4^{k}}{k!} = 1 + 4 + ... = 48.56, \qquad \beta(6) = \frac{5.69}{48.56}
+    # \approx 0.117, also wider than the shaded box (30pt) with its number on the next line, served as
+    # "k _ = 0 ^ 6 \frac 4 ^ k k ! \frac 5 . 6 9 4 8 . 5 6": the \sum glyph and every number on the baseline lost,
+    # only the two fractions and the limits kept (artemisia-ce, where it fits, read it exactly); and the discounted
+    # cost (2.8), v_{i} = \mathbb{E}_{i}\Bigl[ \int_{0}^{\infty} ... \Bigr], served as "\int 0 ... ]^{\infty}":
+    # the integral's limits come apart, the lower one set on the baseline after \int and the upper one moved past
+    # the closing bracket as its superscript (artemisia-ce read it exactly)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1512,6 +1554,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.93, 0.995) if name == "tufte-cb" else (0.95, 0.995) if name == "libertinetx-cb" else \
         (1.00, 1.000) if name == "tufte-cc" else (0.95, 0.995) if name == "kurierext-cc" else \
         (0.94, 0.980) if name == "tufte-cd" else (0.96, 0.995) if name == "notofleqn-cd" else \
+        (0.70, 0.965) if name == "tufte-ce" else (0.74, 0.975) if name == "artemisia-ce" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
