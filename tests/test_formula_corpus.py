@@ -259,7 +259,7 @@ def test_second_body_per_set_up(corpus, name):
                          + SEVENTY_NINTH_BODY
                          + EIGHTIETH_BODY
                          + EIGHTY_FIRST_BODY
-                         + EIGHTY_SECOND_BODY)
+                         + EIGHTY_SECOND_BODY
                          + EIGHTY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
