@@ -1260,6 +1260,9 @@ def _line_run(lines: list[Line], labelled: Line, body: float, down: bool = True,
     return run
 
 
+LIMIT_OVERHANG = 0.5   # em: how far a limit's row may start before (or end after) the row it stands under
+
+
 def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells: bool = False,
                  shown: list | None = None) -> list[Item]:
     """Numbered equations displayed inside a box or float (pseudocode, a table's cell), as formula
@@ -1341,7 +1344,9 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 rows = [l for l in lines if l.bottom <= line.top + 1 and line.top - l.bottom < layout.body_size * 3
                         and any(is_math_word(w) for w in l.words)]
                 widest = max(rows, key=lambda l: l.x1 - l.x0)
-                if widest is not eq and widest.x0 <= eq.x0 and widest.x1 >= eq.x1 and \
+                # (a limit wider than its operator sticks out past the row's first glyph)
+                slack = layout.body_size * LIMIT_OVERHANG
+                if widest is not eq and widest.x0 <= eq.x0 + slack and widest.x1 >= eq.x1 - slack and \
                         eq.bottom - widest.bottom < layout.body_size * 1.5:
                     eq = widest
                 start, right = min(w.x0 for w in eq.words if is_math_word(w)), line.x1
