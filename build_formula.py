@@ -2401,6 +2401,9 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         between = [n for n in nodes if id(n) not in used and n is not left and n is not partner
                    and n.cx > left.x1 and (partner is None or n.cx < partner.x0)
                    and n.cy > left.top and n.cy < left.bottom]
+        if partner is not None:
+            between += _operator_scripts(between, [n for n in nodes if id(n) not in used and n.cx > left.x1
+                                                   and n.cx < partner.x0 and n not in between], size)
         if partner is None:
             if left.role == "fence" and left.kind == "sym":
                 made.extend(_evaluation_bar(left, nodes, tall))
@@ -2501,6 +2504,16 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
 # An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it
 # away (`cases` is an array with @{} at its ends), so their cells start at the delimiter's side bearing.
 ARRAY_EDGE = 0.4      # em: cells this far from a delimiter are an array's, written with its column spec
+
+
+def _operator_scripts(between: list[Node], others: list[Node], size: float) -> list[Node]:
+    """The scripts of a big operator between a pair of delimiters that stick out above or below the
+    pair (a display integral taller than the \\Bigl[ around it carries its limits beside it, past
+    the bracket's ends): glyphs of a script's size set right beside the operator, level with its ink."""
+    ops = [m for m in between if m.kind == "sym" and m.role == "op" and m.height > size * 1.2]
+    return [n for n in others if n.size < size * SCRIPT_SIZE and any(
+        m.x0 < n.x1 and n.x0 <= m.x1 + size * 0.3 and n.cx > m.cx and n.bottom > m.top and n.top < m.bottom
+        for m in ops)]
 
 
 def _array_spec(cells: list[list[list[Node]]], prefer: str) -> str | None:
