@@ -108,6 +108,7 @@ EIGHTIETH_BODY = ["tufte-cb", "libertinetx-cb"]
 EIGHTY_FIRST_BODY = ["tufte-cc", "kurierext-cc"]
 EIGHTY_SECOND_BODY = ["tufte-cd", "notofleqn-cd"]
 EIGHTY_THIRD_BODY = ["tufte-ce", "artemisia-ce"]
+EIGHTY_FOURTH_BODY = ["tufte-cf", "mathabx-cf"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -115,7 +116,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -175,6 +176,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_FIRST_BODY,
                            *EIGHTY_SECOND_BODY,
                            *EIGHTY_THIRD_BODY,
+                           *EIGHTY_FOURTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -260,7 +262,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTIETH_BODY
                          + EIGHTY_FIRST_BODY
                          + EIGHTY_SECOND_BODY
-                         + EIGHTY_THIRD_BODY)
+                         + EIGHTY_THIRD_BODY
+                         + EIGHTY_FOURTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1488,6 +1491,41 @@ def test_later_bodies_per_set_up(corpus, name):
     # cost (2.8), v_{i} = \mathbb{E}_{i}\Bigl[ \int_{0}^{\infty} ... \Bigr], served as "\int 0 ... ]^{\infty}":
     # the integral's limits come apart, the lower one set on the baseline after \int and the upper one moved past
     # the closing bracket as its superscript (artemisia-ce read it exactly)
+    # the eighty-fourth body (body-cf.tex, a textbook's chapter on periodic review with a set-up cost (the one-period
+    # cost L(y) = \mathbb{E}[...] as two \int and as two \sum, its derivative and the critical fractile, the week's cost
+    # with \delta(y - x) in cases, the recursion C_{n}(x) = \min_{y \geq x} \{ K \delta(y - x) + ... + \alpha
+    # \mathbb{E}[C_{n-1}(y - D)] \} and its G_{n} form, K-convexity inside a definition, its tangent and chord forms,
+    # expectation keeping it inside a theorem with a proof as a three-row split of integrals, s and S under
+    # \operatorname*{arg\,min}, the inequality chain, Scarf's theorem with the policy in cases and a proof with a cases
+    # display, sets of levels with \emptyset, \subseteq and \cap, an example float) and one on long runs and
+    # computation (the renewal-reward average \lim_{N \to \infty} \frac{1}{N} \sum, the cycle length with \mathbb{P},
+    # the renewal mass recursion, the (s, S) average cost as a ratio of sums, two aligns of conditions and bounds with
+    # \leq, \geq and \leqslant, three numbered displays in the algorithm float written with \gets, sup norms with
+    # \lVert ... \rVert_{\infty} and a gather of error bounds, a side note's display with \Pr, Odoni's bounds, a span, a
+    # Wasserstein bound with \lvert ... \rvert, a table float with a numbered ratio after it, a fill rate, a "subject
+    # to" problem, the normal loss function, a joint set-up cost, a can-order policy in cases, a weighted norm, a
+    # \bigcup trigger set and a second example float), for a wholesaler of garden fertiliser, with \vect, two theorems,
+    # a definition, two proofs and a side note; tufte-cf, and mathabx-cf, the standard book class at 11pt under
+    # pdfLaTeX with Latin Modern text and mathabx's symbols, relations, big operators and delimiters loaded after
+    # amsmath and amssymb (no set-up loaded mathabx), equations numbered by chapter, (2.7)): 94.7 % and 0.0 % exact
+    # (54 and 0 of 57), mean similarity 0.998 and 0.618 when first measured, nothing missing or empty, all 57 numbers
+    # read alike by LaTeX and the judge.  Under the class: only the algorithm float's three displays (2.12, 2.13,
+    # 2.14), written with \gets and served with \leftarrow (the same arrow; the judge does not take the two as one).
+    # Under mathabx-cf every formula is inexact, for one cause: mathabx's Type 1 fonts (TeX-matha, -mathb, -mathx)
+    # carry the glyph names of the T1 (Cork) text encoding by slot, not names of maths symbols, and the builder reads
+    # those names: = is served as a left double quote, ( ) as p q, [ ] as r s (or, as \bigl[ \bigr] and other sized
+    # delimiters from mathx, as left and right double quotes and a per-mille sign at the display's start), \{ \} as
+    # t u (sized ones as "!" and ")" or a visible-space sign), \leq, \geq, < and > as d with caron, e with caron, a
+    # with breve and a with ogonek, \leqslant as \leq's glyph, \neq as a per-mille sign, \in as P, \cap as X,
+    # \subseteq as D with caron, \emptyset as H, \infty as 8, \approx as a guillemet, \circ as a double acute,
+    # \Longrightarrow as u with grave and n with acute, \gets as a capital eth, / as \{, the prime of g'(y) as
+    # a superscript 1 (1.10); + and - are lost altogether, and the
+    # star superscript of s^{*}, S^{*} and g^{*} with them; \sum, \int and \bigcup come out as y or r with
+    # diaeresis or caron, z with dot and d with caron, lifted to the display's start with their limits parted from
+    # them; the \sqrt's radical is served as a stray c (or a) before the formula and the root lost; the cases brace
+    # is served as "#" and the row with the left-hand side put second (1.15, 1.16, 2.31: y^{*}_{n}(x) read as
+    # y_{\mathring n}).  Letters, digits, \frac, \mathbb, \mathcal, \mathbf, \lVert ... \rVert and \lvert ... \rvert
+    # (from Latin Modern's symbols) and the \min, \max and \Pr operators are read right in every formula.
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1555,6 +1593,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (1.00, 1.000) if name == "tufte-cc" else (0.95, 0.995) if name == "kurierext-cc" else \
         (0.94, 0.980) if name == "tufte-cd" else (0.96, 0.995) if name == "notofleqn-cd" else \
         (0.70, 0.965) if name == "tufte-ce" else (0.74, 0.975) if name == "artemisia-ce" else \
+        (0.94, 0.995) if name == "tufte-cf" else (0.00, 0.615) if name == "mathabx-cf" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
