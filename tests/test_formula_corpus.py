@@ -109,6 +109,7 @@ EIGHTY_FIRST_BODY = ["tufte-cc", "kurierext-cc"]
 EIGHTY_SECOND_BODY = ["tufte-cd", "notofleqn-cd"]
 EIGHTY_THIRD_BODY = ["tufte-ce", "artemisia-ce"]
 EIGHTY_FOURTH_BODY = ["tufte-cf", "mathabx-cf"]
+EIGHTY_FIFTH_BODY = ["tufte-cg", "ebgaramond-cg"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -116,7 +117,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -177,6 +178,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_SECOND_BODY,
                            *EIGHTY_THIRD_BODY,
                            *EIGHTY_FOURTH_BODY,
+                           *EIGHTY_FIFTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -263,7 +265,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_FIRST_BODY
                          + EIGHTY_SECOND_BODY
                          + EIGHTY_THIRD_BODY
-                         + EIGHTY_FOURTH_BODY)
+                         + EIGHTY_FOURTH_BODY
+                         + EIGHTY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1526,6 +1529,35 @@ def test_later_bodies_per_set_up(corpus, name):
     # is served as "#" and the row with the left-hand side put second (1.15, 1.16, 2.31: y^{*}_{n}(x) read as
     # y_{\mathring n}).  Letters, digits, \frac, \mathbb, \mathcal, \mathbf, \lVert ... \rVert and \lvert ... \rvert
     # (from Latin Modern's symbols) and the \min, \max and \Pr operators are read right in every formula.
+    # the eighty-fifth body (body-cg.tex, a textbook's chapter on contracts between a supplier and a retailer (the
+    # integrated newsvendor's profit with \mathbb{E}[\min(q, D)] and \mathbb{E}[(q - D)^{+}], the leftover as
+    # \int_{0}^{q} F(x) \, \mathrm{d}x, the critical fractile F^{-1}\Bigl( \frac{p - c}{p - v} \Bigr), the chain's best
+    # response under \operatorname*{arg\,max}, the Stackelberg leader's \max_{w} \; \pi_{S}(w, q^{*}(w)), the
+    # generalised failure rate inside a definition, the equilibrium inside a theorem, double marginalisation's 3/4 as
+    # a fraction of fractions, buyback profits in an align, the coordination condition in an aligned inside an
+    # equation, revenue sharing with \bar{F} under an integral, a table float with a numbered display after its
+    # tabular, coordination inside a theorem, two displays in the example float, a rebate in cases, a side note's
+    # display) and one on games in the channel (best responses, the Nash inequalities with \forall s_{i} \in S_{i},
+    # \; \forall i \in N inside a definition, a payoff bimatrix as an array with a vertical rule, an \hline, \text
+    # headers and pairs, a pmatrix of pairs, a mixed equilibrium with \implies, the simplex and bilinear payoffs with
+    # \vect and ^{\top}, Cournot and Stackelberg retailers in a gather, a repeated game's trigger condition with
+    # \iff, Nash bargaining, a pooling game with \Phi^{-1} and \phi, the core with \forall S \subseteq N, the Shapley
+    # value \sum_{S \subseteq N \setminus \{i\}} \frac{|S|! \, (n - |S| - 1)!}{n!} and its \binom form under a two-row
+    # \substack, convexity inside a theorem, the Shapley weights in cases in a second example float, a numbered
+    # display in the algorithm float, screening with an align and a multline, first-order conditions in a split),
+    # for a maker of board games and the toy shops that sell them, with \vect; tufte-cg, and ebgaramond-cg,
+    # KOMA-Script's scrbook at 11pt under pdfLaTeX with EB Garamond text and ebgaramond-maths, EB Garamond's own Type
+    # 1 maths letters and digits over Computer Modern's symbols (loaded by no set-up before; \partial from cmmi, which
+    # the package leaves out), equations numbered by chapter, (2.7)): 98.4 % and 98.4 % exact (61 and 61 of 62), mean
+    # similarity 0.9995 and 0.9995 when first measured, nothing missing or empty, all 62 numbers read alike by LaTeX
+    # and the judge (the table's 1.20 before the theorem's 1.21, the example's 2.26-2.28 before 2.29, the
+    # algorithm's 2.30, the side note's 1.27).  Under both, the one inexact formula is the coordination condition in
+    # an aligned (1.16), "\frac{p - w}{p - b} = \frac{p - c}{p - v} \\ \iff \quad b = p - (p - v) \frac{p - w}{p - c}",
+    # served with \Longleftrightarrow for \iff (0.969): the arrow \iff prints (amsmath's \; \Longleftrightarrow \;),
+    # so the same print, but the judge keeps \iff as a token of its own; the trigger condition (2.14), whose \iff
+    # stands between two sides of one line, was read exactly, as were the two \implies of 2.5 and 2.10; here the
+    # arrow opens the aligned's second row (after the \\, followed by \quad), with no thick space on its left,
+    # which is perhaps why the builder did not write it back as \iff (everything else in 1.16 read exactly)
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1594,6 +1626,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.94, 0.980) if name == "tufte-cd" else (0.96, 0.995) if name == "notofleqn-cd" else \
         (0.70, 0.965) if name == "tufte-ce" else (0.74, 0.975) if name == "artemisia-ce" else \
         (0.94, 0.995) if name == "tufte-cf" else (0.00, 0.615) if name == "mathabx-cf" else \
+        (0.98, 0.995) if name == "tufte-cg" else (0.98, 0.995) if name == "ebgaramond-cg" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
