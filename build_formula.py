@@ -1006,16 +1006,19 @@ def _spaced_implications(nodes: list[Node]) -> list[Node]:
     """\\iff, \\implies and \\impliedby are long double arrows with a thick space more on either
     side: told from the bare arrows by the glue to their neighbours, advance box to advance box (a
     thick space more, or that and whole quads: `\\quad\\Longrightarrow\\quad` is the bare arrow spaced
-    by hand).  A neighbour is whatever stands nearest beside the arrow's height: a script, a big operator."""
+    by hand).  A neighbour is whatever stands nearest beside the arrow's height: a script, a big operator;
+    an arrow opening or closing a row has one."""
     for n in nodes:
         if n.kind != "sym" or n.tex not in _SPACED_FORMS:
             continue
         beside = [m for m in nodes if m is not n and m.top < n.bottom + n.size * 0.3 and m.bottom > n.top - n.size * 0.3]
         left = max((m.adv1 for m in beside if m.adv1 <= n.adv0 + 0.1), default=None)
         right = min((m.adv0 for m in beside if m.adv0 >= n.adv1 - 0.1), default=None)
-        if left is None or right is None:
+        if left is None and right is None:
             continue
-        gap = min(n.adv0 - left, right - n.adv1) / n.size
+        # (at a row's start or end, the one side it has: `\\ \iff b = …` opens an aligned row)
+        gap = min(n.adv0 - left if left is not None else math.inf,
+                  right - n.adv1 if right is not None else math.inf) / n.size
         gap -= math.floor(gap + 1 - QUAD_SPACED)      # the quads written round it by hand
         if SPACED_RELATION <= gap < QUAD_SPACED:
             n.tex = _SPACED_FORMS[n.tex]
