@@ -52,6 +52,28 @@ def test_every_head_on_its_page_with_its_folio(name, tmp_path_factory):
     assert report["checks"]["pages"]["source"] == "folios"
 
 
+def test_memoirtext_a_held_out_memoir_textbook_every_head_on_its_page_with_its_folio(tmp_path_factory):
+    """memoirtext.pdf, written as a held-out check (scored before any builder change for it): a
+    memoir textbook in LuaLaTeX (TeX Gyre Termes, unicode-math), chapters opening "One" between rules
+    under an epigraph, bold italic heads with an upright name ("Proposition 2.3 (Flatness of the
+    cost)."), examples and end-of-chapter exercises on counters of their own ("Exercise 2.1" beside
+    "Definition 2.1"), figures captioned in the outer margin (sidecaption), tables captioned above,
+    equations by chapter and two tagged (*) (not keyed); folios at the outer edge of running heads
+    that print the chapter's or the section's name in small capitals, centred in the foot on
+    chapter openings; six roman front-matter pages, so page 1 is PDF page 7.
+    First score (before any change): 58/58 found on the right PDF page (corollary 3, definition 6,
+    example 7, exercise 12, figure 3, formula 12, lemma 3, proposition 3, remark 3, table 4,
+    theorem 2), printed page right 58/58, no extra entity: no miss to report."""
+    path, _, report = build("memoirtext", tmp_path_factory)
+    result = score(LAYOUTS / "memoirtext-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == 58, table("memoirtext", result)
+    assert total["found"] >= 58, table("memoirtext", result)
+    assert total["right_printed"] >= 58 and total["judged_printed"] == 58, table("memoirtext", result)
+    assert total["extra"] <= 0, table("memoirtext", result)
+    assert report["checks"]["pages"]["source"] == "folios"
+
+
 def test_a_proof_is_its_own_chunk_linked_to_its_statement(monograph):
     _, db, _ = monograph
     proofs = db.execute("SELECT id, content, json_extract(extra, '$.proof_of') FROM chunks "
