@@ -85,7 +85,29 @@ def folio_candidates(line: Line) -> list[str]:
             m = _GLUED_FOLIO_RE.search(token)
             if m:
                 out.append(m.group(1) or m.group(2))
+    out += _page_of_total(line)
     return list(dict.fromkeys(out))
+
+
+def _page_of_total(line: Line) -> list[str]:
+    """The page of a "page N of M" count, wherever it stands in the line: a number followed by a
+    short word or a slash and a number no smaller ("3 of 18", "3 von 18", "3 / 18", "3/18"), the total
+    the same on every page, so that only the first can run on as a folio."""
+    texts = [w.text.strip(".,:;|()[]") for w in line.words]
+    out = []
+    for k, text in enumerate(texts):
+        m = _PAGE_OF_TOTAL_RE.fullmatch(text)
+        if m and int(m.group(1)) <= int(m.group(2)):
+            out.append(m.group(1))
+        elif text.isdigit() and len(text) <= 4 and k + 2 < len(texts) and texts[k + 2].isdigit() and \
+                (texts[k + 1] == "/" or texts[k + 1].isalpha() and len(texts[k + 1]) <= PAGE_OF_WORD) and \
+                int(text) <= int(texts[k + 2]):
+            out.append(text)
+    return out
+
+
+_PAGE_OF_TOTAL_RE = re.compile(r"(\d{1,4})/(\d{1,4})")
+PAGE_OF_WORD = 4     # letters: "of", "von", "sur", "de", "van" between a page and the total
 
 
 def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
