@@ -396,7 +396,7 @@ _SYMBOLS_NAME = re.compile(r"Math-?Symbols|MathSy", re.I)
 # where pdfTeX's text map knows no Unicode for a glyph's name it gives the glyph's code back
 _TX_SYMBOLS = re.compile(r"[tp]x(?:sy[abc]?|exa?)$", re.I)
 _REGULAR_STYLE = re.compile(r"Regular|Roman|Roma|Regu|Book|Light|Thin|Italic|Ital|ReguItal|Oblique|It", re.I)
-_BOLD_NAME = re.compile(r"Bold|-Bd|-bol\b|BX|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
+_BOLD_NAME = re.compile(r"Bold|-Bd|-bol\b|BX|(?:SF|EC)SX\d|Semibold|SemiBold|Demi|Heavy|Black|Medium", re.I)
 _ITALIC_NAME = re.compile(r"Ital|Oblique|-It\b|TI\d|Slant|CMSL|CMMI", re.I)
 # URW's Courier is "NimbusMonL" (TeX's courier package, Ghostscript's base-14 substitute)
 _MONO_NAME = re.compile(r"Mono|MonL|Courier|CMTT|TT\d|Typewriter|Code|Consol|Menlo", re.I)
@@ -1798,6 +1798,7 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
     the paths among them that curve or slant (what a drawing is made of, never a table's rules)."""
     c = raw.c
     boxes, rules, graphics, bars, strokes = [], [], [], [], []
+    fills: list = []           # large filled shapes drawn so far, and their colours
     l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
 
     def visit(obj, depth: int, place) -> None:
@@ -1835,9 +1836,11 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
                 rules.append(box)      # a table's or an algorithm's rule, or a long stroke of a drawing
             if fillmode.value and w > 100 and h > 8 and c.FPDFPageObj_GetFillColor(obj, raw.r, raw.g, raw.b, raw.a):
                 gray = (raw.r.value + raw.g.value + raw.b.value) / 765
-                if 0.75 < gray < 0.995 and raw.a.value > 0:
+                colour = (raw.r.value, raw.g.value, raw.b.value)
+                if 0.75 < gray < 0.995 and raw.a.value > 0 or raw.a.value > 0 and _inset_fill(box, colour, fills):
                     boxes.append(box)
                     return
+                fills.append((box, colour))
             if min(w, h) > 1.6 and _curves_or_slants(c, obj):
                 strokes.append(box)
         graphics.append(box)
@@ -1848,6 +1851,18 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
 
 
 VERTICAL_BAR = 6                # pt: a thin upright stroke this tall is a rule (an array's |), no glyph's part
+
+
+def _inset_fill(box: tuple, colour: tuple, fills: list) -> bool:
+    """Whether a filled shape is a frame's inside: drawn over a larger fill of another colour that
+    shows round it only as a rule (tcolorbox and mdframed draw a frame so: the rule's colour filled
+    first, the inside's over it, a title bar's band above it of the rule's colour or another)."""
+    return any(colour != other and outer[0] <= box[0] <= outer[0] + FRAME_RULE and
+               outer[2] - FRAME_RULE <= box[2] <= outer[2] and outer[1] <= box[1] + 0.1 and
+               box[3] - 0.1 <= outer[3] <= box[3] + FRAME_RULE for outer, other in fills)
+
+
+FRAME_RULE = 3                  # pt: the widest rule a frame drawn as two fills shows round its inside
 BAR_THICKNESS = 2.0             # pt: a fraction's bar is thinner (a heavy maths font's, Fira Math's, is 1.65)
 PATH_SEGMENTS_LOOKED_AT = 64    # a path that has not curved or slanted by then is taken for rectangles
 
