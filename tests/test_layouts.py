@@ -116,15 +116,19 @@ def test_kompendium_a_koma_textbook_held_out(tmp_path_factory):
         caption) went into the definition chunk before them.
       - figure 0/4, table 0/4: the captions "Figure 1.1.: ..." and "Table 2.1.: ..." stayed text
         (the number followed by ".:" is no head number), so their references resolve to nothing.
-    Found 45/70, printed page right 45/45, extras 0."""
+    Found 45/70, printed page right 45/45, extras 0.  (The formulas in the frames were found on
+    the builder's second look only, the frame unseen: a dark fill with a white one inset in it.)
+
+    Now 70/70, each with its folio: EC and CM-Super's sans bold extended faces (sfsx, ecsx) are bold
+    by name; a number may end in a dot before a caption's colon; a fill drawn inset in a larger fill
+    of another colour is a frame's inside (tcolorbox, mdframed), so the displays numbered in it are
+    read at its inner edge on the first look."""
     path, _, report = build("kompendium", tmp_path_factory)
     result = score(LAYOUTS / "kompendium-labels.txt", path)
     total = result["_all"]
-    assert total["expected"] == 70, table("kompendium", result)
-    assert total["found"] >= 45, table("kompendium", result)
-    assert total["right_printed"] >= 45, table("kompendium", result)
-    for kind, count in {"definition": 9, "example": 9, "exercise": 8, "formula": 19}.items():
-        assert result[kind]["found"] == result[kind]["expected"] == count, table("kompendium", result)
+    assert total["expected"] == total["found"] == total["right_printed"] == 70, table("kompendium", result)
+    assert total["extra"] == 0, table("kompendium", result)
+    assert report["checks"]["kinds"]["formula"].get("recovered", []) == [], report["checks"]["kinds"]["formula"]
 
 
 def test_a_proof_is_its_own_chunk_linked_to_its_statement(monograph):
