@@ -825,8 +825,10 @@ class ChunkBuilder:
 
     def _context(self, line: Line) -> LineContext:
         block, exercises, cursor = self.block, self.exercises, self.cursor
+        # (a part's or chapter's title is set on its label's page: display type overleaf opens what follows)
+        pending = cursor.pending is not None and cursor.pending.line.page == line.page
         return LineContext(self.layout, line.text.strip(), line.size, self.outline.get(line.page, ()),
-                           bool(self.outline), cursor.number("chapter"), cursor.pending is not None, cursor.wrap,
+                           bool(self.outline), cursor.number("chapter"), pending, cursor.wrap,
                            exercises.next if exercises else None, self.text.last_line(),
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
                            self.page.boxes, self.wanted, self.last_formula)

@@ -485,6 +485,8 @@ def chapter_heading(line: Line, ctx: LineContext) -> Role | None:
     without bookmarks (they would have named it), whose number is not the open chapter's."""
     m = BARE_CHAPTER_RE.match(ctx.text)
     if m and line.bold and ctx.size > ctx.layout.body_size * CHAPTER_TYPE and not ctx.has_outline:
+        if m.group(1).isalpha() and not (ctx.chapter or "").isdigit():
+            return None   # a lettered one is an appendix, after numbered chapters ("A Compendium of …" is a title)
         if ctx.chapter is None or m.group(1) != ctx.chapter:
             return ChapterHeading(m.group(1), m.group(2).strip())
     return None

@@ -122,8 +122,13 @@ def test_kompendium_a_koma_textbook_held_out(tmp_path_factory):
     Now 70/70, each with its folio: EC and CM-Super's sans bold extended faces (sfsx, ecsx) are bold
     by name; a number may end in a dot before a caption's colon; a fill drawn inset in a larger fill
     of another colour is a frame's inside (tcolorbox, mdframed), so the displays numbered in it are
-    read at its inner edge on the first look."""
-    path, _, report = build("kompendium", tmp_path_factory)
+    read at its inner edge on the first look.  The parts' titles no longer run on into the chapter
+    opening overleaf, and the title page's "A Compendium of ..." is no appendix A."""
+    path, db, report = build("kompendium", tmp_path_factory)
+    sections = {row[0]: row[1] for row in db.execute("SELECT id, title FROM sections")}
+    assert sections.get("part_I") == "A Single Stocking Point", sections
+    assert sections.get("chapter_1") == "Foundations of Stock Keeping", sections
+    assert not any(key.startswith("chapter_") and not key[8:].isdigit() for key in sections), sections
     result = score(LAYOUTS / "kompendium-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == total["found"] == total["right_printed"] == 70, table("kompendium", result)
