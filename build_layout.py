@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import statistics
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -110,6 +111,23 @@ _PAGE_OF_TOTAL_RE = re.compile(r"(\d{1,4})/(\d{1,4})")
 PAGE_OF_WORD = 4     # letters: "of", "von", "sur", "de", "van" between a page and the total
 
 
+def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
+    """A page's first line as a running head's place: (face, size, height), when it is short, in the
+    head band above the text block's top and set off from the next line by more than a line's space;
+    None otherwise."""
+    if len(page.lines) < 2 or not page.lines[0].words:
+        return None
+    first, second = page.lines[0], page.lines[1]
+    if first.top >= page.height * HEAD_BAND or len(first.words) > FURNITURE_WORDS or \
+            second.top - first.bottom < body * HEAD_SEPARATION or first.top > text_top - body * HEAD_SEPARATION:
+        return None
+    return first.words[0].font, round(first.size, 1), first.top
+
+
+HEAD_SEPARATION = 1.0    # em: a running head stands clear of the text under it by more than a line's space
+SLOT_SLACK = 1.0         # pt: running heads of one style stand at one height, give or take this
+
+
 def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
     """Remove running heads and feet in place; return each page's folio candidates {pdf page: [text]},
     and those of the lines removed."""
@@ -133,6 +151,26 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
         return bisect.bisect_right(found, line.top + body * SAME_PLACE) - bisect.bisect_left(found, line.top - body * SAME_PLACE)
 
     threshold = REPEATS if len(pages) >= 6 else REPEATS - 1
+    # where a running head stands, whatever it says: the first line of a page, short, set well apart
+    # from the text under it, in one face and size at one height on many pages (a short chapter's
+    # title as its running head recurs on too few pages to be known by its words)
+    # (above the text block: the first line of body text stands lower on most pages, where a page that
+    # opens with a heading sets it at the text block's top, never a line's space above it)
+    text_tops = [next((l.top for l in page.lines if abs(l.size - body) <= body * 0.05), None) for page in pages]
+    text_top = statistics.median([t for t in text_tops if t is not None] or [0.0])
+    slots: dict[tuple, list[float]] = {}
+    for page in pages:
+        slot = _head_slot(page, body, text_top)
+        if slot:
+            slots.setdefault(slot[:2], []).append(slot[2])
+    for found in slots.values():
+        found.sort()
+
+    def slotted(page: Page) -> bool:
+        slot = _head_slot(page, body, text_top)
+        found = slots.get(slot[:2], []) if slot else []
+        return bool(slot) and bisect.bisect_right(found, slot[2] + SLOT_SLACK) - \
+            bisect.bisect_left(found, slot[2] - SLOT_SLACK) >= threshold
     for page in pages:
         kept = []
         for line in page.lines:
@@ -140,7 +178,8 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
-                if (alone or repeats(line) >= threshold and not _in_text_flow(line, page, body)
+                if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold)
+                        and not _in_text_flow(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)
