@@ -74,7 +74,9 @@ def folio_candidates(line: Line) -> list[str]:
     """Numbers a head or foot line could carry as its page number: a number standing at either end
     of the line, or digits glued to the first or last word ("REWARD234", "12CHAPTER")."""
     out = []
-    for w in (line.words[0], line.words[-1]) if len(line.words) > 1 else line.words[:1]:
+    # (dashes or rules round a folio are ornament: "— 12 —" is three words, the number between them)
+    words = [w for w in line.words if w.text.strip("-–—·•|~ ")] or line.words
+    for w in (words[0], words[-1]) if len(words) > 1 else words[:1]:
         if _script_digits(w):
             continue   # a footnote's mark glued to its first word, or a superscript: no folio
         token = w.text.strip(".,:;|·–—-[]()")
