@@ -198,6 +198,34 @@ def test_monobook_a_held_out_publishers_monograph(tmp_path_factory):
     assert total["found"] >= 51, table("monobook", result)
     assert total["right_printed"] >= 51, table("monobook", result)
     assert total["extra"] <= 0, table("monobook", result)
+def test_cutchapter_a_held_out_chapter_cut_from_a_book_re_saved_by_pdfium(tmp_path_factory):
+    """cutchapter.pdf, written as a held-out check (scored before any builder change for it): Chapter 5
+    cut from a book, pages 137-150, the book class at 11pt, pdfLaTeX with kpfonts, equation numbers on
+    the left (leqno), statement heads in slanted small capitals (not bold) on one counter per chapter
+    ("Lemma 5.3."), unnumbered remarks, an algorithm2e float "Algorithm 5.1" holding equation (5.16),
+    TikZ figures and a framed worksheet with a caption, tables captioned above, and "Problems" at the
+    chapter's end as an enumerate labelled 5.1-5.12 (keyed as exercises); folios at the outer edge of
+    running heads ("CHAPTER 5. TITLE" on even pages, "5.1. SECTION" on odd ones), centred in the foot
+    on the opening page; re-saved by PDFium, so no page labels and no outline.
+
+    First score (62 keyed): corollary 2/2, definition 8/8, example 5/5, figure 4/4, lemma 4/4,
+    proposition 2/2, table 3/3, theorem 4/4 found, formula 17/18, exercise 0/12; found 49/62, printed
+    page right 49/49, no extra entity.  The misses:
+      - exercise 5.1-5.12 (PDF pages 13-14): missing heads.  Each problem's number and first line were
+        read as a numbered section head ("5.6 Explain with a small numerical example why ordering on
+        the inventory"): 5.1-5.5 merged into the chapter's real sections 5.1-5.5 (which now run to
+        page 149), 5.6-5.12 became sections of their own titled with the problem's first line, and
+        the rest of each problem a text chunk; no exercise entity at all.
+      - formula 5.16 (PDF page 11): missing.  The equation set inside the algorithm float, its number
+        "(5.16)" indented inside the ruled box, stayed text of the algorithm_5_1 chunk.
+    (Not scored: the last line of Figure 5.4's caption, "Algorithm 5.1.", went to the text after it.)"""
+    path, _, report = build("cutchapter", tmp_path_factory)
+    result = score(LAYOUTS / "cutchapter-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == 62, table("cutchapter", result)
+    assert total["found"] >= 49, table("cutchapter", result)
+    assert total["right_printed"] >= 49, table("cutchapter", result)
+    assert total["extra"] <= 0, table("cutchapter", result)
     assert report["checks"]["pages"]["source"] == "folios"
 
 
