@@ -451,6 +451,7 @@ class ExerciseList:
     """An exercise section's list: the number its next item must carry."""
 
     next: int = 1
+    in_chapter: bool | None = None   # its items numbered in their chapter ("5.3"), once one is read
 
 
 PARAGRAPH_INDENT = 4   # pt: a line that starts further in than the column's edge begins a paragraph
@@ -831,7 +832,8 @@ class ChunkBuilder:
                            bool(self.outline), cursor.number("chapter"), pending, cursor.wrap,
                            exercises.next if exercises else None, self.text.last_line(),
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
-                           self.page.boxes, self.wanted, self.last_formula)
+                           self.page.boxes, self.wanted, self.last_formula,
+                           exercises.in_chapter if exercises else None)
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""
@@ -930,13 +932,14 @@ class ChunkBuilder:
 
     def _open_exercise(self, item: ExerciseItem, line: Line) -> None:
         self.exercises.next = item.number + 1
+        self.exercises.in_chapter = "." in item.printed
         # Stored as chapter.n, the way the book cites them; a chapter's second list restarting at 1
         # (programming exercises after exercises) is told apart by its section's number.
         current = self.cursor.current
         places = [p for p in (current["chapter"], current["subsection"] or current["section"]) if p and p[0]]
         qualified = [f"{p[0]}.{item.number}" for p in places] + [str(item.number)]
         stored = next((q for q in qualified if ("exercise", q) not in self.out.taken), qualified[0])
-        self.open_block("exercise", stored, "", line, list(item.words), printed=str(item.number))
+        self.open_block("exercise", stored, "", line, list(item.words), printed=item.printed or str(item.number))
 
     def close_block(self) -> Chunk | None:
         block, self.block = self.block, None

@@ -78,6 +78,7 @@ EXERCISE_SECTION_RE = re.compile(r"(?i)\b(?:[a-z]+\s+)?(exercises|problems)\b") 
 APPENDICES_RE = re.compile(r"(?i)appendi(x|ces)")          # the appendices' divider page
 BARE_CHAPTER_RE = re.compile(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$")   # "2 Markov chains"
 LIST_NUMBER_RE = re.compile(r"^(\d{1,3})[.)]$")              # an exercise list's "1." or "1)"
+CHAPTER_LIST_NUMBER_RE = re.compile(r"^(\d{1,2})\.(\d{1,3})\.?$")   # ... or "5.3", numbered in its chapter
 PROSE_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")      # a plain word of running text
 UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
 REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
@@ -348,6 +349,7 @@ class ExerciseItem(Role):
 
     number: int
     words: tuple[Word, ...]   # the item's words after its number
+    printed: str = ""         # its number as printed ("5.3"), when the list numbers in its chapter
 
 
 @dataclass(frozen=True)
@@ -412,6 +414,7 @@ class LineContext(NamedTuple):
     boxes: tuple = ()                           # the frames drawn on the page
     wanted: dict = {}                           # a second look: {(kind, number): pages} missed (never written)
     last_formula: str | None = None             # on a second look, the last equation number the walk has met
+    exercise_in_chapter: bool | None = None     # the open exercise list numbers its items in their chapter ("5.3")
 
 
 def line_context(line: Line, layout: Layout, **state) -> LineContext:
@@ -496,6 +499,8 @@ def numbered_heading(line: Line, ctx: LineContext) -> Role | None:
     """ "3.2 Title": bold or larger type, short, numbered inside the open chapter."""
     m = HEADING_RE.match(ctx.text)
     if m and (line.bold or ctx.size > ctx.layout.body_size * HEADING_TYPE) and len(ctx.text) < HEADING_MAX_CHARS:
+        if ctx.exercise_next is not None and exercise_item(line, ctx) is not None:
+            return None     # "5.3 Show that …" in a Problems list numbered in its chapter: the next problem
         number = normalize_number(m.group(1))
         if number and (ctx.chapter is None or number.split(".")[0] == ctx.chapter):
             return NumberedHeading(min(4, number.count(".") + 1), number, m.group(2).strip())
@@ -544,13 +549,24 @@ def exercise_item(line: Line, ctx: LineContext) -> Role | None:
     following = ctx.exercise_next
     if following is None or line.x0 > ctx.layout.left + ctx.layout.body_size * LIST_INDENT:
         return None
-    m = LIST_NUMBER_RE.match(line.words[0].text)
-    if not m or len(line.words) < 2:
-        return None
-    number = int(m.group(1))
+    number, printed = _list_number(line.words[0].text, ctx.chapter)
+    if number is None or len(line.words) < 2 or "." in printed and ctx.exercise_in_chapter is False:
+        return None     # (a list numbered "1.", "2." ends before a section "5.3" that follows it)
     if number == following or (number == 1 and following > 1 and line.words[0].bold):
-        return ExerciseItem(number, tuple(line.words[1:]))
+        return ExerciseItem(number, tuple(line.words[1:]), printed)
     return None
+
+
+def _list_number(text: str, chapter: str | None) -> tuple[int | None, str]:
+    """An exercise list's item number: "3." or "3)", or one numbered in its chapter as a book cites
+    it ("5.3", "5.3."), the chapter's own number first; (None, "") for anything else."""
+    m = LIST_NUMBER_RE.match(text)
+    if m:
+        return int(m.group(1)), m.group(1)
+    m = CHAPTER_LIST_NUMBER_RE.match(text)
+    if m and chapter is not None and m.group(1) == chapter:
+        return int(m.group(2)), f"{m.group(1)}.{m.group(2)}"
+    return None, ""
 
 
 def ends_statement(line: Line, ctx: LineContext) -> Role | None:
