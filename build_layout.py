@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import statistics
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -128,6 +127,7 @@ def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
 
 HEAD_SEPARATION = 1.0    # em: a running head stands clear of the text under it by more than a line's space
 SLOT_SLACK = 1.0         # pt: running heads of one style stand at one height, give or take this
+TEXT_TOP_SHARE = 10      # the text block's top: the first line of body text on all but a tenth of pages stands no higher
 
 
 def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
@@ -156,10 +156,12 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
     # where a running head stands, whatever it says: the first line of a page, short, set well apart
     # from the text under it, in one face and size at one height on many pages (a short chapter's
     # title as its running head recurs on too few pages to be known by its words)
-    # (above the text block: the first line of body text stands lower on most pages, where a page that
-    # opens with a heading sets it at the text block's top, never a line's space above it)
-    text_tops = [next((l.top for l in page.lines if abs(l.size - body) <= body * 0.05), None) for page in pages]
-    text_top = statistics.median([t for t in text_tops if t is not None] or [0.0])
+    # (above the text block: a page that goes on with running text sets its first line at the text
+    # block's top, and one that opens with a heading sets the heading there, never a line's space
+    # above it; the highest first lines of body text, a few pages' stray ones aside, mark that top)
+    text_tops = sorted(t for page in pages
+                       if (t := next((l.top for l in page.lines if abs(l.size - body) <= body * 0.05), None)) is not None)
+    text_top = text_tops[len(text_tops) // TEXT_TOP_SHARE] if text_tops else 0.0
     slots: dict[tuple, list[float]] = {}
     for page in pages:
         slot = _head_slot(page, body, text_top)
