@@ -272,6 +272,30 @@ def test_workbook_a_held_out_koma_workbook_with_starred_exercises_and_solutions(
     assert total["right_printed"] >= 64, table("workbook", result)
     assert result["solution"]["found"] == 6, table("workbook", result)
     assert total["extra"] <= 0, table("workbook", result)
+def test_breakheads_a_held_out_textbook_whose_heads_stand_on_a_line_of_their_own(tmp_path_factory):
+    """breakheads.pdf, written as a held-out check (scored before any builder change for it): the
+    standard book class at 11pt, one-sided, pdfLaTeX with Charter (XCharter text, mathdesign's charter
+    maths); statement heads on a line of their own in bold small capitals ("Theorem 1.4 (Economic
+    order quantity)", the statement on the next line); definitions, theorems, lemmas, propositions,
+    corollaries and remarks on one counter per chapter, examples and end-of-chapter exercises on
+    counters of their own ("Exercise 1.2", the same break heads); three chapters, then appendices A
+    and B ("Definition A.1", "Proposition A.3", "Figure A.1", "Table B.1", equations "(A.3)");
+    chapter openings a large "3" or "A" on its own line over the title, no word "Chapter"; the running
+    head the chapter's name centred, the folio at the outer edge of the foot under a thin rule; TikZ
+    figures, a framed figure, tables captioned above; a title page printing no folio, then roman
+    pages i-ii, so page 1 is PDF page 4.
+
+    First score (65 keyed): corollary 2/2, definition 8/8, example 9/9, exercise 7/7, figure 4/4,
+    formula 14/14, lemma 5/5, proposition 5/5, remark 2/2, table 4/4, theorem 5/5 found on the right
+    PDF page, printed page right 65/65 (folios read on all 15 numbered pages), no extra entity: no
+    miss to report."""
+    path, _, report = build("breakheads", tmp_path_factory)
+    result = score(LAYOUTS / "breakheads-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == 65, table("breakheads", result)
+    assert total["found"] >= 65, table("breakheads", result)
+    assert total["right_printed"] >= 65 and total["judged_printed"] == 65, table("breakheads", result)
+    assert total["extra"] <= 0, table("breakheads", result)
     assert report["checks"]["pages"]["source"] == "folios"
 
 
