@@ -297,6 +297,32 @@ def test_breakheads_a_held_out_textbook_whose_heads_stand_on_a_line_of_their_own
     assert total["right_printed"] >= 65 and total["judged_printed"] == 65, table("breakheads", result)
     assert total["extra"] <= 0, table("breakheads", result)
     assert report["checks"]["pages"]["source"] == "folios"
+def test_quartolike_a_held_out_course_book_in_quartos_pdf_look(tmp_path_factory):
+    """quartolike.pdf, written as a held-out check (scored before any builder change for it): a course
+    book typeset the way Quarto's PDF output looks, KOMA scrreprt at 11pt under XeLaTeX with TeX Gyre
+    Pagella and Pagella maths (fontspec, unicode-math), KOMA's sans-serif heads "2  Title" and "2.1
+    Title", hyperref with coloured links (so the PDF carries page labels); statements as Quarto prints
+    them, a bold run-in head "Definition 2.2 (Expected mismatch cost)." with the text upright, each
+    kind on its own counter per chapter (Theorem 2.1, Lemma 2.1, Definition 2.1, Example 2.1 and
+    Exercise 2.1 all exist), unnumbered remarks, proofs from an italic "Proof." to a hollow box;
+    callouts with a coloured left bar only on a tinted ground, "Note 2.1: ..." numbered (not keyed),
+    "Tip: ..." and "Warning: ..." not, one equation (2.2) inside a note; figures captioned below
+    "Figure 2.1: ..." (TikZ, one a framed recipe), tables captioned above, code in a light-grey
+    tcolorbox, equations by chapter; the folio centred in the foot, no running head; a title page and
+    a roman contents page, so page 1 is PDF page 3.
+
+    First score (53 keyed): all 53 found on their PDF pages (corollary 3/3, definition 8/8, example
+    6/6, exercise 9/9, figure 4/4, formula 11/11, lemma 3/3, proposition 3/3, table 3/3, theorem 3/3),
+    printed page right 53/53, no extra entity: no miss to report.  The printed pages came from the PDF's
+    page labels (hyperref's), not from the folios in the foot; the three numbered callouts were found
+    as "note" entities 1.1, 2.1 and 3.1 (not keyed)."""
+    path, _, report = build("quartolike", tmp_path_factory)
+    result = score(LAYOUTS / "quartolike-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == 53, table("quartolike", result)
+    assert total["found"] >= 53, table("quartolike", result)
+    assert total["right_printed"] >= 53 and total["judged_printed"] == 53, table("quartolike", result)
+    assert total["extra"] <= 0, table("quartolike", result)
 
 
 def test_a_proof_is_its_own_chunk_linked_to_its_statement(monograph):
