@@ -39,10 +39,11 @@ def equation_number(text: str) -> str | None:
 
 # A word, a number, and what follows.  The word is any capitalised word: the kind of thing a book
 # numbers is whatever it prints ("Assumption 2.1", "Problem 3.4"), not a list of ours.  (KOMA-Script
-# ends a number with a dot before a caption's colon, "Figure 1.1.:", the colon its separator.)
+# ends a number with a dot before a caption's colon, "Figure 1.1.:", the colon its separator; a
+# harder exercise carries a star or a dagger after its number, "Exercise 2.5*".)
 HEAD_RE = re.compile(r"^(?P<word>[A-Z][A-Za-z]{1,24})(?P<dot>\.)?\s+"
                      r"(?P<num>[A-Z](?:[.:\-–]\d+)+|\d+(?:[.:\-–]\d+)*[a-z]?)"
-                     r"(?:\.(?=:))?(?P<sep>[.:])?(?=\s|$|\()\s*(?P<rest>.*)$")
+                     r"[*†‡∗⋆]{0,3}(?:\.(?=:))?(?P<sep>[.:])?(?=\s|$|\()\s*(?P<rest>.*)$")
 # The abbreviations books print for a kind.
 KIND_ABBREVIATIONS = {"fig": "figure", "figs": "figure", "tab": "table", "eq": "formula", "eqn": "formula",
                       "equation": "formula", "alg": "algorithm", "algo": "algorithm", "thm": "theorem",
