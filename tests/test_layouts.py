@@ -327,6 +327,42 @@ def test_quartolike_a_held_out_course_book_in_quartos_pdf_look(tmp_path_factory)
     assert total["extra"] <= 0, table("quartolike", result)
 
 
+def test_numberfirst_a_held_out_monograph_whose_statements_are_numbered_first(tmp_path_factory):
+    """numberfirst.pdf, written as a held-out check (scored before any builder change for it): a
+    monograph on inventory decisions in the standard book class at 11pt, two-sided, pdfLaTeX with
+    Latin Modern; every statement numbered FIRST, Bourbaki style, on ONE counter per chapter: "2.4
+    Theorem (Critical fractile)." / "2.2 Lemma." with the number and the word in bold, "2.3
+    Definition (Critical ratio)." / "2.6 Example." / "2.8 Remark." / "2.13 Exercise." with the
+    number in bold and the word in small capitals; plain numbered paragraphs on the same counter
+    ("2.5 Theorem 2.4 says that ...", a bold number and no word: not keyed, and not sections);
+    sections numbered "§2. Title"; equations "(2.3)", figures (TikZ, one a framed procedure box) and
+    tables (captioned above) by chapter; the chapter's title centred in the running head with the
+    folio at the outer edge, the folio centred in the foot on chapter openings; a title page, the
+    preface and contents on roman pages i-vi, so page 1 is PDF page 7.  The key
+    numberfirst-labels.txt is written by numberfirst_key.py from the .aux.
+
+    First score (59 keyed): figure 4/4, formula 12/12, table 3/3 found, each with its printed page
+    right (19/19), no extra entity; every statement missed: corollary 0/4, definition 0/8, example
+    0/6, exercise 0/8, lemma 0/4, proposition 0/4, remark 0/3, theorem 0/3 (40 misses).  Every miss
+    is a missing head (no wrong page, no wrong folio, no extra entity): each head, its number first,
+    was read as a numbered section heading titled with the head's first line ("2.4 Theorem (Critical
+    fractile). An order y ∗ minimises G if and only if" became section 2.4, "1.14 Exercise. A bakery
+    uses ..." section 1.14), the statement's text that section's content, so the file holds no
+    definition, theorem, lemma, proposition, corollary, example, remark or exercise at all.  The
+    six plain numbered paragraphs (1.3, 1.10, 2.5, 2.11, 3.6, 3.13) became sections too, and the
+    real sections "§2. The economic order quantity" were not read as headings (they stayed text
+    inside the chunk before them); Exercise 2.15's reference to Exercise 2.13 resolves to nothing."""
+    path, _, report = build("numberfirst", tmp_path_factory)
+    result = score(LAYOUTS / "numberfirst-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == 59, table("numberfirst", result)
+    assert total["found"] >= 19, table("numberfirst", result)
+    assert total["right_printed"] >= 19, table("numberfirst", result)
+    for kind, n in (("figure", 4), ("formula", 12), ("table", 3)):
+        assert result[kind]["found"] == n, table("numberfirst", result)
+    assert total["extra"] <= 0, table("numberfirst", result)
+
+
 def test_a_proof_is_its_own_chunk_linked_to_its_statement(monograph):
     _, db, _ = monograph
     proofs = db.execute("SELECT id, content, json_extract(extra, '$.proof_of') FROM chunks "
