@@ -98,10 +98,15 @@ def match_head(line: Line, body_font: str) -> Head | None:
     if len(words) < 2:
         return None
     m = HEAD_RE.match(f"{words[0].text} {words[1].text}")
-    if not m:
-        return None
-    kind = entity_kind(m.group("word"))
-    number = head_number(m.group("num"))
+    if m:
+        word, num, sep = m.group("word"), m.group("num"), m.group("sep") or ""
+    else:
+        found = _number_first(words)
+        if found is None:
+            return None
+        word, num, sep = found
+    kind = entity_kind(word)
+    number = head_number(num)
     if kind is None or number is None:
         return None
     first = words[0]
@@ -110,6 +115,10 @@ def match_head(line: Line, body_font: str) -> Head | None:
     caps = bool(CAPS_FONT_RE.search(first.font)) or (first.text.isupper() and len(first.text) > 3)
     slanted = first.italic and first.font != body_font and not all(w.italic for w in after[:4])
     distinct = bold or ((caps or slanted) and first.font != body_font)
+    if not m:
+        # numbered first: a bold number, the word in a face of its own (bold, small capitals)
+        word_face = words[1].bold or bool(CAPS_FONT_RE.search(words[1].font)) or words[1].font != body_font
+        distinct = first.bold and word_face
     # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
     title, used = "", 2
     if after and after[0].text.startswith("("):
@@ -129,8 +138,33 @@ def match_head(line: Line, body_font: str) -> Head | None:
                 used = 2 + k + 1
                 break
     rest = " ".join(w.text for w in words[used:])
-    printed = m.group("num") if m.group("num") != number else ""
-    return Head(kind, number, title, rest, used, distinct, m.group("sep") or "", printed)
+    printed = num if num != number else ""
+    return Head(kind, number, title, rest, used, distinct, sep, printed)
+
+
+def _number_first(words: list) -> tuple[str, str, str] | None:
+    """A head numbered first, as some books set them: "2.14 Theorem." or "2.14 Theorem (Name)." (word,
+    number, separator).  The word ends in a point, after it or after its title in parentheses: a
+    section's "2.1 Costs and service" and a paragraph's "2.5 Theorem 2.4 says …" do not."""
+    m = NUMBER_FIRST_RE.fullmatch(words[0].text)
+    w = WORD_FIRST_RE.fullmatch(words[1].text)
+    if not m or not w:
+        return None
+    if w.group(2):
+        return w.group(1), m.group(1), "."
+    depth = 0
+    for x in words[2:2 + NUMBER_FIRST_TITLE]:
+        if depth == 0 and not x.text.startswith("("):
+            return None
+        depth += x.text.count("(") - x.text.count(")")
+        if depth <= 0:
+            return (w.group(1), m.group(1), ".") if x.text.endswith(").") else None
+    return None
+
+
+NUMBER_FIRST_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3}){0,3})\.?")      # "2.14" or "2.14." before the word
+WORD_FIRST_RE = re.compile(r"([A-Z][A-Za-z]{2,24})(\.)?")            # "Theorem." (or "Theorem" before a title)
+NUMBER_FIRST_TITLE = 12     # words: the longest title in parentheses a head numbered first carries
 
 
 def is_head_like(line: Line) -> bool:

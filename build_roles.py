@@ -498,9 +498,15 @@ def chapter_heading(line: Line, ctx: LineContext) -> Role | None:
 def numbered_heading(line: Line, ctx: LineContext) -> Role | None:
     """ "3.2 Title": bold or larger type, short, numbered inside the open chapter."""
     m = HEADING_RE.match(ctx.text)
-    if m and (line.bold or ctx.size > ctx.layout.body_size * HEADING_TYPE) and len(ctx.text) < HEADING_MAX_CHARS:
+    larger = ctx.size > ctx.layout.body_size * HEADING_TYPE
+    if m and (line.bold or larger) and len(ctx.text) < HEADING_MAX_CHARS:
         if ctx.exercise_next is not None and exercise_item(line, ctx) is not None:
             return None     # "5.3 Show that …" in a Problems list numbered in its chapter: the next problem
+        if not larger and len(line.words) > 1 and not line.words[1].bold:
+            return None     # a bold number before plain words: a numbered paragraph ("2.5 Theorem 2.4 says …")
+        head = match_head(line, ctx.layout.body_font)
+        if head is not None and head.distinct and head.kind not in FLOAT_KINDS:
+            return None     # a statement's head numbered first: "2.14 Theorem." (run_in_head reads it)
         number = normalize_number(m.group(1))
         if number and (ctx.chapter is None or number.split(".")[0] == ctx.chapter):
             return NumberedHeading(min(4, number.count(".") + 1), number, m.group(2).strip())
