@@ -145,7 +145,8 @@ def match_head(line: Line, body_font: str) -> Head | None:
 def _number_first(words: list) -> tuple[str, str, str] | None:
     """A head numbered first, as some books set them: "2.14 Theorem." or "2.14 Theorem (Name)." (word,
     number, separator).  The word ends in a point, after it or after its title in parentheses: a
-    section's "2.1 Costs and service" and a paragraph's "2.5 Theorem 2.4 says …" do not."""
+    section's "2.1 Costs and service" and a paragraph's "2.5 Theorem 2.4 says …" do not.  The number
+    is numbered within its chapter: a clause's "4. MODIFICATIONS." (a licence's) is a list's item."""
     m = NUMBER_FIRST_RE.fullmatch(words[0].text)
     w = WORD_FIRST_RE.fullmatch(words[1].text)
     if not m or not w:
@@ -162,7 +163,7 @@ def _number_first(words: list) -> tuple[str, str, str] | None:
     return None
 
 
-NUMBER_FIRST_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3}){0,3})\.?")      # "2.14" or "2.14." before the word
+NUMBER_FIRST_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3}){1,3})\.?")      # "2.14" or "2.14." before the word
 WORD_FIRST_RE = re.compile(r"([A-Z][A-Za-z]{2,24})(\.)?")            # "Theorem." (or "Theorem" before a title)
 NUMBER_FIRST_TITLE = 12     # words: the longest title in parentheses a head numbered first carries
 
