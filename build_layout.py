@@ -598,6 +598,7 @@ CROSSING = 0.25       # of a page's lines of text: at most these run across its 
 COLUMN_PAGES = 0.3    # of the pages of a parity with text on them: this share at least shows one gutter
 GUTTER_BIN = 6        # pt: the gutters of pages are compared to this step
 CROSS_SLACK = 0.3     # em: a word reaching this far into the gutter runs across it (an overfull line, less)
+WORD_SPACE_AT_MOST = 0.5   # em (of a line's type): a word space, stretched, is narrower than this
 BODY_TYPE = 0.9       # of the body size: the columns' running text is set this large at least (a margin's notes are smaller)
 COLUMN_RATIO = 0.6    # the narrower column is at least this share of the wider one's width (a margin column is narrower)
 
@@ -699,8 +700,16 @@ def column_frames(page: Page, gutter: tuple[float, float], body: float) -> list[
     def across(line: Line) -> bool:
         # a word over the gutter's middle, or one that starts inside the gutter; not a left column's
         # line set overfull into the gutter (a two-column class's footnotes, a number pushed out)
-        return any(w.x0 < middle - slack and w.x1 > middle + slack or left_end + slack < w.x0 < right_start - slack
-                   for w in line.words)
+        if any(w.x0 < middle - slack and w.x1 > middle + slack or left_end + slack < w.x0 < right_start - slack
+               for w in line.words):
+            return True
+        # or a line of large type whose word space happens to fall on the gutter's middle (a title
+        # across both columns): words on both sides, no further apart than its own word space, where
+        # the two columns' lines stand a whole gutter apart
+        before = [w.x1 for w in line.words if w.x0 + w.x1 < 2 * middle]
+        after = [w.x0 for w in line.words if w.x0 + w.x1 >= 2 * middle]
+        size = max((w.size for w in line.words), default=body)
+        return bool(before and after) and min(after) - max(before) < min(right_start - left_end, size * WORD_SPACE_AT_MOST)
 
     lines = sorted(page.lines, key=lambda l: (l.top, l.x0))
     wide = [across(l) for l in lines]

@@ -285,6 +285,7 @@ class SectionCursor:
 # Thresholds for where a statement (a run-in entity) ends.
 ITALIC_STATEMENT = 0.6      # a statement is set in italic when more than this share of its first words are
 UPRIGHT_RETURN = 0.5        # ... and it ends at a line where fewer than this share of the words are
+ITALIC_EVIDENCE = 4         # words of prose: fewer on the head's line let the line under it say the face
 STATEMENT_BREAK = 3.2       # em: a gap this wide ends a statement (a display inside it is set closer)
 ENVIRONMENT_SKIP = 1.45     # leadings: an environment is set off by extra space after it
 DEFAULT_LEADING = 1.2       # em: the leading when the book's could not be measured
@@ -316,6 +317,7 @@ class OpenBlock:
     drawing: tuple | None = None                      # (page, bottom) of the last drawing it holds
     skip_above: float | None = None   # the baseline step from the line before its head to the head
     skip_here: bool = False           # ... measured on its head's page (else the last measured in the book)
+    italic_words: int = 0             # the words of prose its italic was told by
 
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement.
@@ -334,7 +336,12 @@ class OpenBlock:
         if self.italic:
             prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2]
             if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not set_apart(line):
-                return False
+                if len(lines) != 1 or self.italic_words >= ITALIC_EVIDENCE or SENTENCE_ENDS_RE.search(lines[0].text):
+                    return False
+                # told by a few words on the head's line, the term an upright definition emphasises
+                # ("The *safety stock* is"), its sentence going on: the line under it, upright, says the
+                # statement is (an italic one that ends on its head's line ends before upright text)
+                self.italic = False
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
         drawn = self.drawing is not None and self.drawing[0] == line.page and bool(lines) and \
             lines[-1].page == line.page and self.drawing[1] > lines[-1].bottom
@@ -915,7 +922,8 @@ class ChunkBuilder:
         prose = [w for w in first_words if w.text.isalpha() and len(w.text) > 2 and not is_math_word(w)
                  and not w.bold] or first_words
         italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT
-        self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [])
+        self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [],
+                               italic_words=len(prose))
         # the step from the line before the head; where none is on the page (a head opening the page, or
         # set after a heading), the step last measured above a head in the book
         before = self.line_before

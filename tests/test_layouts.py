@@ -639,8 +639,17 @@ def test_twocoltext_a_held_out_two_column_textbook(tmp_path_factory):
     two chapter openings a statement running from the left column into the right one is cut at the
     column's foot: Definition 3.3 holds only "The safety stock is", its rest a text chunk; Definition
     1.1 ends in "because units already the Size of an", words of the chapter's title, its last line
-    a text chunk.)"""
-    path, _, report = build("twocoltext", tmp_path_factory)
+    a text chunk.)
+
+    Now both are whole: a line of large type whose word space falls on the gutter runs across it (the
+    chapter's title), and an upright definition whose head line emphasises its term in italic ("The
+    *safety stock* is") is told upright by the line under it."""
+    path, db, report = build("twocoltext", tmp_path_factory)
+    contents = dict(db.execute("SELECT id, content FROM chunks WHERE id IN ('definition_1_1', 'definition_3_3')"))
+    assert contents["definition_1_1"].rstrip().endswith("whatever the planner does next."), contents
+    assert contents["definition_3_3"].rstrip().endswith("during the lead time."), contents
+    titles = dict(db.execute("SELECT number, title FROM sections WHERE level = 1"))
+    assert titles["1"] == "Steady Demand and the Size of an Order", titles
     result = score(LAYOUTS / "twocoltext-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == 69, table("twocoltext", result)
