@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from build_glyphs import Line, Page
-from build_heads import equation_number
+from build_heads import CHAPTER_RE, equation_number
 
 
 # --------------------------------------------------------------------------- running heads and feet
@@ -112,6 +112,19 @@ _PAGE_OF_TOTAL_RE = re.compile(r"(\d{1,4})/(\d{1,4})")
 PAGE_OF_WORD = 4     # letters: "of", "von", "sur", "de", "van" between a page and the total
 
 
+def _chapter_label(line: Line, page: Page, body: float) -> bool:
+    """A chapter's label alone on its line ("CHAPTER 2", "Appendix A") over its title in larger type:
+    a chapter opening, which recurs at one height on every chapter's first page, no running head."""
+    m = CHAPTER_RE.match(line.text.strip())
+    if not m or m.group(2).strip():
+        return False
+    below = [l for l in page.lines if l.top > line.bottom]
+    return bool(below) and min(below, key=lambda l: l.top).size > body * CHAPTER_TITLE_SIZE
+
+
+CHAPTER_TITLE_SIZE = 1.15   # of the body: a chapter's title is set larger than the text
+
+
 def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
     """A page's first line as a running head's place: (face, size, height), when it is short, in the
     head band above the text block's top and set off from the next line by more than a line's space;
@@ -183,7 +196,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
                 if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold)
-                        and not _in_text_flow(line, page, body)
+                        and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
                     candidates.setdefault(page.number, []).extend(found)
                     removed.setdefault(page.number, []).extend(found)

@@ -455,13 +455,17 @@ def appendices_divider(line: Line, ctx: LineContext) -> Role | None:
 
 def chapter_label(line: Line, ctx: LineContext) -> Role | None:
     """ "Chapter 5", "Appendix A" (and the title after it) in display type."""
-    m = CHAPTER_RE.match(ctx.text) if ctx.size >= ctx.layout.body_size * DISPLAY_TYPE else None
-    return DivisionLabel(1, m.group(1), m.group(2).strip()) if m else None
+    m = CHAPTER_RE.match(ctx.text)
+    # (in display type, or alone on its line in any size, its title to come in larger type: amsbook's
+    # "CHAPTER 2" in the body's capitals over a title set large)
+    if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or not m.group(2).strip()):
+        return DivisionLabel(1, m.group(1), m.group(2).strip())
+    return None
 
 
 def division_title(line: Line, ctx: LineContext) -> Role | None:
     """Display type after a part's or chapter's label: its title, over as many lines as it takes."""
-    if ctx.pending_label and ctx.size >= ctx.layout.body_size * DISPLAY_TYPE:
+    if ctx.pending_label and ctx.size > ctx.layout.body_size * CHAPTER_TYPE:
         return DivisionTitle(ctx.text)
     return None
 
