@@ -465,8 +465,8 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
 
 def division_title(line: Line, ctx: LineContext) -> Role | None:
     """Display type after a part's or chapter's label: its title, over as many lines as it takes."""
-    if ctx.pending_label and ctx.size > ctx.layout.body_size * CHAPTER_TYPE:
-        return DivisionTitle(ctx.text)
+    if ctx.pending_label and ctx.size > ctx.layout.body_size * CHAPTER_TYPE and not HEADING_RE.match(ctx.text):
+        return DivisionTitle(ctx.text)      # (a numbered section's heading under it opens the section)
     return None
 
 
