@@ -750,13 +750,20 @@ def test_amsbooklike_a_held_out_ams_book_whose_exercises_restart_at_one(tmp_path
         to the front of the next paragraph, so "Example 1.10." no longer opens its block and stayed
         text (a text chunk that also swallowed the heading "4. Exercises").
     No wrong page and no wrong folio.  (Not scored: amsbook's centred section heads "1. The model and
-    its costs" were read as no section at all, the file has none.)"""
-    path, _, report = build("amsbooklike", tmp_path_factory)
+    its costs" were read as no section at all, the file has none.)
+
+    Now 61 of 63, no extra: "CHAPTER 2" in the body's capitals over a larger title opens a chapter
+    (it had been dropped as a running head, recurring at one height on every chapter's first page),
+    so each chapter's exercises are stored as 2.1, 2.2, ... and none is lost as a repeat.  Corollary
+    1.7 and Example 1.10, whose heads follow a display's last row, are still missed."""
+    path, db, report = build("amsbooklike", tmp_path_factory)
     result = score(LAYOUTS / "amsbooklike-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == 63, table("amsbooklike", result)
-    assert total["found"] >= 49, table("amsbooklike", result)
-    assert total["right_printed"] >= 49, table("amsbooklike", result)
+    assert total["found"] >= 61 and total["right_printed"] >= 61, table("amsbooklike", result)
+    assert result["exercise"]["found"] == 12 and total["extra"] == 0, table("amsbooklike", result)
+    assert [row[0] for row in db.execute("SELECT title FROM sections WHERE level = 1 ORDER BY ord")] == [
+        "Replenishing at a Steady Rate", "A Single Season", "Reordering Under Uncertain Demand"]
     for kind, n in (("definition", 8), ("figure", 4), ("formula", 15), ("lemma", 3), ("proposition", 4),
                     ("remark", 3), ("table", 3), ("theorem", 3)):
         assert result[kind]["found"] == n, table("amsbooklike", result)
