@@ -456,9 +456,9 @@ def appendices_divider(line: Line, ctx: LineContext) -> Role | None:
 def chapter_label(line: Line, ctx: LineContext) -> Role | None:
     """ "Chapter 5", "Appendix A" (and the title after it) in display type."""
     m = CHAPTER_RE.match(ctx.text)
-    # (in display type, or alone on its line in any size, its title to come in larger type: amsbook's
-    # "CHAPTER 2" in the body's capitals over a title set large)
-    if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or not m.group(2).strip()):
+    # (in display type, or alone on its line in capitals in any size, its title to come in larger type:
+    # amsbook's "CHAPTER 2" in the body's capitals over a title set large; not a drawing's "Chapter 8")
+    if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or not m.group(2).strip() and ctx.text.split()[0].isupper()):
         return DivisionLabel(1, m.group(1), m.group(2).strip())
     return None
 
