@@ -612,6 +612,9 @@ COLUMN_PAGES = 0.3    # of the pages of a parity with text on them: this share a
 GUTTER_BIN = 6        # pt: the gutters of pages are compared to this step
 CROSS_SLACK = 0.3     # em: a word reaching this far into the gutter runs across it (an overfull line, less)
 WORD_SPACE_AT_MOST = 0.5   # em (of a line's type): a word space, stretched, is narrower than this
+HANGS_UNDER = 1.5          # em: a display's denominator or dropped number stands this close under its row
+HANGING_WORDS = 3          # ... and is a few words at the most
+_PROSE_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")   # a plain word of running text
 BODY_TYPE = 0.9       # of the body size: the columns' running text is set this large at least (a margin's notes are smaller)
 COLUMN_RATIO = 0.6    # the narrower column is at least this share of the wider one's width (a margin column is narrower)
 
@@ -728,6 +731,12 @@ def column_frames(page: Page, gutter: tuple[float, float], body: float) -> list[
     wide = [across(l) for l in lines]
     if sum(wide) * 2 >= len(lines):
         return [page]
+    # a display across both columns keeps what hangs under its row: a fraction's denominator, its
+    # number dropped below it (no words of prose, a line's space from it at the most)
+    for k in range(1, len(lines)):
+        if not wide[k] and wide[k - 1] and lines[k].top - lines[k - 1].bottom < body * HANGS_UNDER and \
+                len(lines[k].words) <= HANGING_WORDS and not any(_PROSE_RE.fullmatch(w.text) for w in lines[k].words):
+            wide[k] = True
     bands: list[tuple[bool, list[Line]]] = []
     for line, runs_across in zip(lines, wide):
         if bands and bands[-1][0] == runs_across:

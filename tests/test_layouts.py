@@ -650,6 +650,10 @@ def test_twocoltext_a_held_out_two_column_textbook(tmp_path_factory):
     assert contents["definition_3_3"].rstrip().endswith("during the lead time."), contents
     titles = dict(db.execute("SELECT number, title FROM sections WHERE level = 1"))
     assert titles["1"] == "Steady Demand and the Size of an Order", titles
+    # the display set across both columns keeps its denominator and its number dropped under it
+    wide = db.execute("SELECT content FROM chunks WHERE id = 'formula_2_5'").fetchone()[0]
+    assert r"\frac{q-\mu}{\sigma}" in wide and r"\int_{u}^{\infty}" in wide, wide
+    assert not db.execute("SELECT id FROM chunks WHERE kind = 'formula' AND trim(content) = ''").fetchall()
     result = score(LAYOUTS / "twocoltext-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == 69, table("twocoltext", result)
