@@ -568,11 +568,11 @@ def exercise_item(line: Line, ctx: LineContext) -> Role | None:
 
 
 def _list_number(text: str, chapter: str | None) -> tuple[int | None, str]:
-    """An exercise list's item number: "3." or "3)", or one numbered in its chapter as a book cites
-    it ("5.3", "5.3."), the chapter's own number first; (None, "") for anything else."""
+    """An exercise list's item number and its printed form where the list numbers in its chapter:
+    (3, "") for "3." or "3)", (3, "5.3") for "5.3" in chapter 5; (None, "") for anything else."""
     m = LIST_NUMBER_RE.match(text)
     if m:
-        return int(m.group(1)), m.group(1)
+        return int(m.group(1)), ""
     m = CHAPTER_LIST_NUMBER_RE.match(text)
     if m and chapter is not None and m.group(1) == chapter:
         return int(m.group(2)), f"{m.group(1)}.{m.group(2)}"

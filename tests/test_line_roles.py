@@ -141,6 +141,15 @@ def test_exercise_list_items_follow_their_sequence():
     assert roles(item) == (Prose(),)                        # no exercise list is open
 
 
+def test_a_problem_numbered_in_its_chapter_is_the_lists_next_item_not_a_section():
+    item = line(words("5.3", bold=True), words("Show that the policy converges.", x0=90, bold=True))
+    (role,) = roles(item, chapter="5", exercise_next=3)
+    assert role == ExerciseItem(3, tuple(item.words[1:]), "5.3")
+    # a list numbered "1.", "2." ends at a section numbered in the chapter: "5.3" is its heading
+    (heading,) = roles(item, chapter="5", exercise_next=3, exercise_in_chapter=False)
+    assert type(heading).__name__ == "NumberedHeading"
+
+
 def test_exercises_heading_is_a_mark_the_line_is_still_read():
     """ "Exercises" opens a list and stays a line; "5.6 Exercises" also opens section 5.6."""
     assert roles(line(words("Exercises", bold=True))) == (ExerciseListHeading(), Prose())
