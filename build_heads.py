@@ -26,6 +26,12 @@ PART_RE = re.compile(r"^(?:Part|PART)\s+([IVX]+)\b\s*[.:]?\s*(.*)$")
 END_MARK_RE = re.compile(r"(□|■|∎|◀|◁|⊓⊔|♦|◆|◇|♠|♣|▮|\bQED|\bq\.e\.d\.)\s*$")   # end of a proof or an example
 
 
+def lone_chapter_label(text: str) -> re.Match | None:
+    """A chapter's label alone on its line ("CHAPTER 2", "Appendix A"), its title on a line of its own."""
+    m = CHAPTER_RE.match(text.strip())
+    return m if m and not m.group(2).strip() else None
+
+
 def equation_number(text: str) -> str | None:
     """'(5.3)', '(1:1)', '( 2.4a )', '(12)' -> the number with periods ('5.3', '1.1', '2.4a', '12')."""
     m = EQ_NUMBER_RE.match(text.strip())

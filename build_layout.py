@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from build_glyphs import Line, Page
-from build_heads import CHAPTER_RE, equation_number
+from build_heads import equation_number, lone_chapter_label
 
 
 # --------------------------------------------------------------------------- running heads and feet
@@ -115,8 +115,7 @@ PAGE_OF_WORD = 4     # letters: "of", "von", "sur", "de", "van" between a page a
 def _chapter_label(line: Line, page: Page, body: float) -> bool:
     """A chapter's label alone on its line ("CHAPTER 2", "Appendix A") over its title in larger type:
     a chapter opening, which recurs at one height on every chapter's first page, no running head."""
-    m = CHAPTER_RE.match(line.text.strip())
-    if not m or m.group(2).strip():
+    if lone_chapter_label(line.text) is None:
         return False
     below = [l for l in page.lines if l.top > line.bottom]
     return bool(below) and min(below, key=lambda l: l.top).size > body * CHAPTER_TITLE_SIZE
@@ -175,16 +174,16 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
     text_tops = sorted(t for page in pages
                        if (t := next((l.top for l in page.lines if abs(l.size - body) <= body * 0.05), None)) is not None)
     text_top = text_tops[len(text_tops) // TEXT_TOP_SHARE] if text_tops else 0.0
+    page_slots = {page.number: _head_slot(page, body, text_top) for page in pages}
     slots: dict[tuple, list[float]] = {}
-    for page in pages:
-        slot = _head_slot(page, body, text_top)
+    for slot in page_slots.values():
         if slot:
             slots.setdefault(slot[:2], []).append(slot[2])
     for found in slots.values():
         found.sort()
 
     def slotted(page: Page) -> bool:
-        slot = _head_slot(page, body, text_top)
+        slot = page_slots[page.number]
         found = slots.get(slot[:2], []) if slot else []
         return bool(slot) and bisect.bisect_right(found, slot[2] + SLOT_SLACK) - \
             bisect.bisect_left(found, slot[2] - SLOT_SLACK) >= threshold
@@ -614,7 +613,7 @@ CROSS_SLACK = 0.3     # em: a word reaching this far into the gutter runs across
 WORD_SPACE_AT_MOST = 0.5   # em (of a line's type): a word space, stretched, is narrower than this
 HANGS_UNDER = 1.5          # em: a display's denominator or dropped number stands this close under its row
 HANGING_WORDS = 3          # ... and is a few words at the most
-_PROSE_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")   # a plain word of running text
+PROSE_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")   # a plain word of running text
 BODY_TYPE = 0.9       # of the body size: the columns' running text is set this large at least (a margin's notes are smaller)
 COLUMN_RATIO = 0.6    # the narrower column is at least this share of the wider one's width (a margin column is narrower)
 
@@ -735,7 +734,7 @@ def column_frames(page: Page, gutter: tuple[float, float], body: float) -> list[
     # number dropped below it (no words of prose, a line's space from it at the most)
     for k in range(1, len(lines)):
         if not wide[k] and wide[k - 1] and lines[k].top - lines[k - 1].bottom < body * HANGS_UNDER and \
-                len(lines[k].words) <= HANGING_WORDS and not any(_PROSE_RE.fullmatch(w.text) for w in lines[k].words):
+                len(lines[k].words) <= HANGING_WORDS and not any(PROSE_WORD_RE.fullmatch(w.text) for w in lines[k].words):
             wide[k] = True
     bands: list[tuple[bool, list[Line]]] = []
     for line, runs_across in zip(lines, wide):

@@ -22,8 +22,8 @@ from typing import Callable, ClassVar, NamedTuple
 from build_common import Section, number_key
 from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
-                         equation_number, match_head)
-from build_layout import LABEL_GAP, SAME_SIZE, Layout
+                         equation_number, lone_chapter_label, match_head)
+from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
 
@@ -79,7 +79,6 @@ APPENDICES_RE = re.compile(r"(?i)appendi(x|ces)")          # the appendices' div
 BARE_CHAPTER_RE = re.compile(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$")   # "2 Markov chains"
 LIST_NUMBER_RE = re.compile(r"^(\d{1,3})[.)]$")              # an exercise list's "1." or "1)"
 CHAPTER_LIST_NUMBER_RE = re.compile(r"^(\d{1,2})\.(\d{1,3})\.?$")   # ... or "5.3", numbered in its chapter
-PROSE_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")      # a plain word of running text
 UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
 REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
 SENTENCE_END_RE = re.compile(r"[.!?:;)]$")                   # a line that ends a sentence or a clause
@@ -458,7 +457,7 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
     m = CHAPTER_RE.match(ctx.text)
     # (in display type, or alone on its line in capitals in any size, its title to come in larger type:
     # amsbook's "CHAPTER 2" in the body's capitals over a title set large; not a drawing's "Chapter 8")
-    if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or not m.group(2).strip() and ctx.text.split()[0].isupper()):
+    if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or lone_chapter_label(ctx.text) and ctx.text.split()[0].isupper()):
         return DivisionLabel(1, m.group(1), m.group(2).strip())
     return None
 
