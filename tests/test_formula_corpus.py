@@ -111,6 +111,7 @@ EIGHTY_THIRD_BODY = ["tufte-ce", "artemisia-ce"]
 EIGHTY_FOURTH_BODY = ["tufte-cf", "mathabx-cf"]
 EIGHTY_FIFTH_BODY = ["tufte-cg", "ebgaramond-cg"]
 EIGHTY_SIXTH_BODY = ["tufte-ch", "cairo-ch"]
+EIGHTY_SEVENTH_BODY = ["tufte-ci", "berenis-ci"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -118,7 +119,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -181,6 +182,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_FOURTH_BODY,
                            *EIGHTY_FIFTH_BODY,
                            *EIGHTY_SIXTH_BODY,
+                           *EIGHTY_SEVENTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -293,7 +295,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_THIRD_BODY
                          + EIGHTY_FOURTH_BODY
                          + EIGHTY_FIFTH_BODY
-                         + EIGHTY_SIXTH_BODY)
+                         + EIGHTY_SIXTH_BODY
+                         + EIGHTY_SEVENTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1620,6 +1623,42 @@ def test_later_bodies_per_set_up(corpus, name):
     # and a double sum over \mathcal{S}(j) (2.25) with their lower limits read in front of the operators.  The
     # align's first row (2.19) served with "_ n" twice, the upper limits of the second row's two sums (2.20, served
     # without them)
+    # the eighty-seventh body (body-ci.tex, a textbook's chapter on queueing approximations at a bottled-gas
+    # distributor's order desk and filling line (Poisson arrivals, Little's law as three limits inside a theorem, the
+    # single clerk's balance equations, a geometric law in an array piecewise definition, its generating function in
+    # an eqnarray* and its moments with \left. ... \right|_{z=1} bars, rows with \nonumber, a service level inside a
+    # definition with \Longleftrightarrow, birth and death as \prod_{k=1}^{n} {\lambda_{k-1} \over \mu_{k}}, the
+    # Erlang C formula with \sum_{k=0}^{c-1} {(\lambda/\mu)^{k} \over k!} and \displaystyle in a fraction of
+    # fractions, Erlang B and its recursion, a \tag{ASA} and a \tag{B$'$}, the algorithm float's numbered update, the
+    # example float, square-root staffing with \lim_{a \to \infty}, a side note's display, a table float with a
+    # numbered display after its tabular) and one on service levels for stock seen through queues (Palm's theorem
+    # with \lim_{t \to \infty}, ready rate and backorders in a three-row eqnarray, Erlang's loss for lost sales,
+    # a finite pool with {N \choose n} in an array piecewise law, Engset's formula with {N - 1 \choose s}, the
+    # binomial's Poisson limit, a \prod of binomial factors, Pollaczek-Khinchine with a transform and a derivative
+    # bar, Kingman and Allen-Cunneen with \approx, a \tag{$\ast$}, traffic equations with \vect{\lambda} and
+    # (\mathbf{I} - \mathbf{R}^{\top})^{-1}, Jackson's product form, a second example float), written the way older
+    # textbooks write LaTeX: eqnarray with &=&, plain-TeX {a \over b} and {n \choose k}; tufte-ci, and berenis-ci,
+    # the standard book class at 11pt under XeLaTeX with the Berenis ADF Pro text fonts and unicode-math: the brief's
+    # "OpenType maths font" Berenis ADF Pro Math has no MATH table, so TeX Gyre Pagella Math sets the maths with
+    # Berenis ADF Pro Math's upright letters, Greek and digits and the Berenis text italic's letters taken by
+    # range= (setup-berenis-ci.tex), equations numbered by chapter, (2.7)): 26.5 % and 25.0 % exact (18 and 17 of
+    # 68), mean similarity 0.950 and 0.949 when first measured, nothing missing or empty, all 68 numbers read alike
+    # by LaTeX and the judge (each eqnarray row its own number, the \nonumber rows none, the three \tag'ged displays
+    # counted apart; the algorithm's 1.30, the example's 1.31-1.32, the side note's 1.36, the table's 1.38).  Most of
+    # the loss is the judge's: formula_score.py keeps a plain-TeX {a \over b} as the tokens "a \over b" and
+    # {n \choose k} as "n \choose k", while the builder serves the \frac and \binom that print the same, so that 47
+    # formulas under each set-up (1.1, 1.3-1.5, 1.7, 1.11-1.15, 1.17-1.18, 1.20-1.25, 1.27-1.29, 1.31-1.32, 1.34-1.37,
+    # 2.1-2.3, 2.6-2.7, 2.9, 2.11-2.14, 2.18-2.23, 2.26-2.28, 2.30) and 2.10 ({N \choose n} alone) differ in that
+    # alone or in part.  With the source's \over and \choose written as \frac and \binom (a copy, not committed,
+    # scored against the same served formulas) they are 94.1 % and 91.2 % exact, similarity 0.997 and 0.996.  What
+    # is left: the evaluation bars' opening \left. dropped where the bar closes a fraction or a parenthesis
+    # (1.12, whose two bars both lost the "."; 2.16 "\left. G'(z) \right|_{z=1}" served as "G'(z) |_{z=1}"; and
+    # under berenis-ci 2.17's "\left. \left( ... \right) \right|_{z=1}" as "( ... ) |_{z=1}"), while 1.13's bar
+    # was read with its "."; the algorithm's \gets served as \leftarrow (1.30), which prints the same; the
+    # network's \vect{1}^{\top} (2.28) served as \mathbf{1}^{\top}, which the judge reads as a plain 1 in the
+    # source (as the class's \vect{0} elsewhere); and under berenis-ci the finite pool's array law (2.11), whose
+    # first row's exponent n of \left( {\gamma \over \mu} \right)^{n} was served at the end of the display,
+    # after two empty delimiters, ". . ^ n"
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1690,6 +1729,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.94, 0.995) if name == "tufte-cf" else (0.00, 0.615) if name == "mathabx-cf" else \
         (0.98, 0.995) if name == "tufte-cg" else (0.98, 0.995) if name == "ebgaramond-cg" else \
         (1.00, 1.000) if name == "tufte-ch" else (0.37, 0.950) if name == "cairo-ch" else \
+        (0.26, 0.945) if name == "tufte-ci" else (0.25, 0.945) if name == "berenis-ci" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
