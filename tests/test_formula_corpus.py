@@ -112,6 +112,7 @@ EIGHTY_FOURTH_BODY = ["tufte-cf", "mathabx-cf"]
 EIGHTY_FIFTH_BODY = ["tufte-cg", "ebgaramond-cg"]
 EIGHTY_SIXTH_BODY = ["tufte-ch", "cairo-ch"]
 EIGHTY_SEVENTH_BODY = ["tufte-ci", "berenis-ci"]
+EIGHTY_NINTH_BODY = ["tufte-ck", "tagged-ck"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -119,7 +120,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -183,6 +184,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_FIFTH_BODY,
                            *EIGHTY_SIXTH_BODY,
                            *EIGHTY_SEVENTH_BODY,
+                           *EIGHTY_NINTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -296,7 +298,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_FOURTH_BODY
                          + EIGHTY_FIFTH_BODY
                          + EIGHTY_SIXTH_BODY
-                         + EIGHTY_SEVENTH_BODY)
+                         + EIGHTY_SEVENTH_BODY
+                         + EIGHTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1659,6 +1662,30 @@ def test_later_bodies_per_set_up(corpus, name):
     # source (as the class's \vect{0} elsewhere); and under berenis-ci the finite pool's array law (2.11), whose
     # first row's exponent n of \left( {\gamma \over \mu} \right)^{n} was served at the end of the display,
     # after two empty delimiters, ". . ^ n"
+    # the eighty-ninth body (body-ck.tex, a textbook's chapter on two-stage stochastic programmes for capacity and
+    # stock (the recourse problem as "\min_{\vect{y}} \quad & \vect{q}^\top \vect{y} \\ \text{s.t.} \quad & ..." in an
+    # aligned beside "Q(\vect{x}, \xi) =", \mathbb{E}_{\xi}, scenario sums \sum_{\omega \in \Omega} p_{\omega}
+    # Q(\vect{x}, \xi_{\omega}), the extensive form in subequations, a block-angular bmatrix with \vdots and \ddots,
+    # \operatorname*{argmin}, \mathbf{1}, EEV in a gather, a table float, a split under a root) and one on chance
+    # constraints, duality and decomposition (\Pr\{ ... \} \geq 1 - \alpha, Boole's bound with \bigcup, big-M rows in
+    # subequations, a value at risk as an \inf, \mathcal{L} Lagrangians, KKT conditions with \vect{\lambda}^{*} in a
+    # gather, \min \sup = \max \inf, optimality cuts, the L-shaped method's two displays in the algorithm float, CVaR
+    # and a robust \sup), for a maker of packaged ice cream, with \vect, two example floats; tufte-ck, and
+    # tagged-ck, a tagged PDF (\DocumentMetadata{testphase=phase-II, pdfversion=1.7}, the standard article class
+    # at 11pt with lmodern, under LuaLaTeX: pdfLaTeX's tagging stopped on this body with "required tag missing";
+    # a structure tree and BDC ... EMC marked content around every paragraph's text, displays included), which
+    # no set-up did before): 78.3 % exact under both (47 of 60), mean similarity 0.989 under both when first
+    # measured, nothing missing or empty, all 60 numbers read alike by LaTeX and the judge (the tagged set-up
+    # numbered by section at first, \let\chapter\section, which the judge does not follow, was re-set as
+    # ncmbook-bu does before the score was taken).  The same 13 formulas differ under both, so the marked content
+    # cost nothing.  Ten differ by \vect{0} alone or with others: the class prints it bold, the builder serves
+    # \mathbf{0} and the judge reads \vect{0} as a plain 0 (1.1, 1.3, 1.6b, 1.9, 2.9, 2.11, 2.14, 2.16, 2.19, 2.26;
+    # 0.957-0.993).  Two are the recourse problems written "Q(\vect{x}, \xi) = \begin{aligned} \min_{\vect{y}} \quad
+    # & ... \\ \text{s.t.} \quad & ... \end{aligned}" (1.2, 0.773) and "Q(x, D) = \begin{aligned} \min_{y, w} ...
+    # \end{aligned}" (1.10, 0.811): the builder serves the aligned block's first row, "\min_{y} q^T y", in front of
+    # the left-hand side "Q(x, \xi) =", which TeX centres between the rows, and the rest after it (1.2 also has a
+    # \vect{0}).  One is \gets in the algorithm float (2.21, 0.973), served as \leftarrow, the same arrow, which the
+    # judge keeps apart
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1730,6 +1757,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.98, 0.995) if name == "tufte-cg" else (0.98, 0.995) if name == "ebgaramond-cg" else \
         (1.00, 1.000) if name == "tufte-ch" else (0.37, 0.950) if name == "cairo-ch" else \
         (0.26, 0.945) if name == "tufte-ci" else (0.25, 0.945) if name == "berenis-ci" else \
+        (0.78, 0.985) if name == "tufte-ck" else (0.78, 0.985) if name == "tagged-ck" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
