@@ -112,6 +112,7 @@ EIGHTY_FOURTH_BODY = ["tufte-cf", "mathabx-cf"]
 EIGHTY_FIFTH_BODY = ["tufte-cg", "ebgaramond-cg"]
 EIGHTY_SIXTH_BODY = ["tufte-ch", "cairo-ch"]
 EIGHTY_SEVENTH_BODY = ["tufte-ci", "berenis-ci"]
+EIGHTY_EIGHTH_BODY = ["tufte-cj", "iso-cj"]
 EIGHTY_NINTH_BODY = ["tufte-ck", "tagged-ck"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
@@ -120,7 +121,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -184,6 +185,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_FIFTH_BODY,
                            *EIGHTY_SIXTH_BODY,
                            *EIGHTY_SEVENTH_BODY,
+                           *EIGHTY_EIGHTH_BODY,
                            *EIGHTY_NINTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
@@ -299,6 +301,7 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_FIFTH_BODY
                          + EIGHTY_SIXTH_BODY
                          + EIGHTY_SEVENTH_BODY
+                         + EIGHTY_EIGHTH_BODY
                          + EIGHTY_NINTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
@@ -1686,6 +1689,38 @@ def test_later_bodies_per_set_up(corpus, name):
     # the left-hand side "Q(x, \xi) =", which TeX centres between the rows, and the rest after it (1.2 also has a
     # \vect{0}).  One is \gets in the algorithm float (2.21, 0.973), served as \leftarrow, the same arrow, which the
     # judge keeps apart
+    # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
+    # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
+    # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
+    # inside \exp\Bigl( ... \Bigr), moments from an evaluation bar, a Gamma lead time with \Gamma(\alpha), a mixture
+    # integral, a variance split into two \underbrace terms, the (r, Q) policy's double integrals in an align, its
+    # partial derivatives in a split, joint convexity inside a theorem, \Psi(z) and \Phi(z), the lot and the reorder
+    # point in a gather, \xrightarrow{\text{round up}} in an example float, discounting as a transform, ageing in a
+    # multline, the Bromwich integral with \mathrm{i}, a definition) and one on several items reviewed together (a
+    # vector diffusion with \boldsymbol{\mu} and \vect{\Sigma}, a 3x3 covariance pmatrix, the SDE with \mathrm{d}\vect{y},
+    # inner products, \lVert ... \rVert and \operatorname{tr}, the generator with \nabla and \partial, boundary
+    # conditions as an aligned inside \left\{ ... \right., \iint and \oint, a lower bound inside a theorem, joint
+    # replenishment with \operatorname{diag}, a side note, a Lagrangian with \Phi^{-1}, a limit under
+    # \xrightarrow{\; \lambda \to \infty \;}, a characteristic function, a second example float with pmatrix columns,
+    # a Hamiltonian in a gather and a 2x2 linear system with \det), for a supplier of hydraulic spare parts to mines, in
+    # European engineering notation, with \vect; tufte-cj, and iso-cj, KOMA's scrbook at 11pt under LuaLaTeX with
+    # Libertinus Serif and Libertinus Math by unicode-math in ISO style (math-style=ISO, bold-style=ISO: Greek
+    # capitals italic, bold Latin bold italic; \mathbf made \symbf by mathbf=sym, \boldsymbol \let to \symbf),
+    # equations numbered by chapter, (2.7)): 81.5 % and 64.6 % exact (53 and 42 of 65), mean similarity 0.979 and
+    # 0.959 when first measured, one missing under the class, nothing empty, the 65 numbers read alike by LaTeX and the
+    # judge.  (A run before, of a body whose \mathbf{\Sigma} printed nothing under the class's mathpazo \mathbf, read
+    # 75.4 % and 64.6 %: the body now writes \vect{\Sigma}.)  Under both: the evaluation bar (1.10),
+    # (-1)^{n} \left. \frac{...}{...} \right|_{s = 0}, served with the invisible \left. before (-1)^{n}; \boldsymbol{\mu},
+    # \boldsymbol{\lambda} and \boldsymbol{\omega} served as \bm (2.1, 2.3, 2.4, 2.5, 2.7, 2.17, 2.23, 2.24, 2.26), the
+    # same print, the spelling the fourth and eighth bodies met; \vect{0} (2.22) served as \mathbf{0}, which is what
+    # \vect prints, the judge keeping a digit under \vect plain.  Missing under the class alone: the first display of
+    # the example float (1.24), too wide for the shaded box, set across into the margin with its number (1.24) on a
+    # line of its own below it.  Under iso-cj: every bold Latin letter (\mathbf, \vect), bold italic in ISO style,
+    # served as \bm (2.1, 2.3-2.7, 2.10, 2.11, 2.14, 2.15, 2.17-2.19, 2.21-2.24, 2.26, 2.31), and \vect{\Sigma}, bold
+    # upright, served as \mathbf{\Sigma} (2.1, 2.2, 2.4-2.8, 2.21), the judge's \vect of a Greek capital reading \bm;
+    # the evaluation bar (1.10) broken, its fraction lost: "d ^ n \tilde f" moved in front of the formula, the rule an
+    # overline over the denominator and the bar as a "|" after (-1)^{n}; \xrightarrow{\text{round up}} (1.25) served
+    # as \longrightarrow, its label lost.
     exact, similar = (0.55, 0.97) if name in FOURTH_BODY else (0.65, 0.97) if name in SIXTH_BODY else \
         (0.80, 0.98) if name in SEVENTH_BODY else (0.40, 0.94) if name in EIGHTH_BODY else \
         (0.65, 0.98) if name in NINTH_BODY else (0.55, 0.97) if name in TENTH_BODY else \
@@ -1758,6 +1793,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (1.00, 1.000) if name == "tufte-ch" else (0.37, 0.950) if name == "cairo-ch" else \
         (0.26, 0.945) if name == "tufte-ci" else (0.25, 0.945) if name == "berenis-ci" else \
         (0.78, 0.985) if name == "tufte-ck" else (0.78, 0.985) if name == "tagged-ck" else \
+        (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
     assert result["similarity"] >= similar, (name, result["similarity"], wrong)
