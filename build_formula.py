@@ -2397,7 +2397,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         return nodes
     used: set[int] = set()
     made: list[Node] = []
-    for left in _inner_first(tall, pairs := _delimiter_pairs(tall, size)):
+    for left in _inner_first(tall, pairs := _delimiter_pairs(tall, size, nodes)):
         if id(left) in used:
             continue
         partner = pairs.get(id(left))
@@ -2550,14 +2550,18 @@ def _row_vector(row: list[Node], between: list[Node], size: float) -> bool:
     return not any(n.kind == "sym" and n.role in ("rel", "bin", "punct") for c in cells for n in (c[0], c[-1]))
 
 
-def _delimiter_pairs(tall: list[Node], size: float) -> dict[int, Node]:
+def _delimiter_pairs(tall: list[Node], size: float, nodes: list[Node] = ()) -> dict[int, Node]:
     """Each tall opening delimiter's partner {id(left): right}, in reading order: the first closing
     one of the same extent at its own depth.  Delimiters TeX sizes alike nest (`\\left(` round a
-    bmatrix of the same height): an opener of that extent between them waits for its own closer."""
+    bmatrix of the same height): an opener of that extent between them waits for its own closer.
+    A bar carrying limits closes an evaluation and opens nothing (`\\left. … \\right|_{z=1} =
+    \\left. … \\right|_{z=1}`: two bars of one extent on a row, not an absolute value)."""
     pairs: dict[int, Node] = {}
     claimed: set[int] = set()
     for k, left in enumerate(tall):
         if id(left) in claimed or left.role == "close":
+            continue
+        if left.role == "fence" and nodes and _carries_limits(left, nodes):
             continue
         alike = [r for r in tall[k + 1:] if id(r) not in claimed and abs(r.top - left.top) < size * 0.4
                  and abs(r.bottom - left.bottom) < size * 0.4]
@@ -2760,7 +2764,9 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
     """A tall bar that no bar before it opens closes a group opened by nothing: \\left. … \\right|
     (an evaluation, \\left. \\frac{x^3}{3} \\right|_0^1).  The invisible opening goes after the last
     relation before it on its level, or where that level starts; returned as a node to add."""
-    if any(t is not bar and t.ch == bar.ch and t.x1 <= bar.x0 and abs(t.cy - bar.cy) < bar.height * 0.3 for t in tall):
+    # (a bar before it that carries limits closes an evaluation of its own and opens nothing)
+    if any(t is not bar and t.ch == bar.ch and t.x1 <= bar.x0 and abs(t.cy - bar.cy) < bar.height * 0.3
+           and not _carries_limits(t, nodes) for t in tall):
         return []
     # an evaluation's bar carries the limits it is evaluated at, as scripts; a bar that divides a set
     # ({A | A B = B A}) carries none
@@ -3782,6 +3788,13 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
         if not left:
             return _aligned_rows(others, size) + space + render(_row_tex(_scripts(row)))
         return render(_row_tex(_scripts(row))) + space + _aligned_rows(others, size)
+    lead = _side_before_block(rows, size)
+    if lead is not None:
+        # `Q(x) = \begin{aligned} \min … \\ \text{s.t.} … \end{aligned}`: the left-hand side shares
+        # the baseline of the block's middle row, so the text layer reads it after the first row
+        at, side, rest = lead
+        block = rows[:at] + [rest] + rows[at + 1:]
+        return render(_row_tex(_scripts(side))) + " " + _aligned_rows(block, size)
     return _relation_array(rows, size) or _aligned_rows(rows, size)
 
 
@@ -3853,6 +3866,35 @@ def _stack_beside(rows: list[list[Node]], size: float) -> tuple[int, bool] | Non
 
 
 STACK_CENTRED = 0.5   # em: a block set beside a row has its middle this near the row's maths axis
+
+
+SIDE_CLEAR = 0.1   # em: the side's relation ends this far before the block (a thick space, 5/18 em, in TeX)
+
+
+def _side_before_block(rows: list[list[Node]], size: float) -> tuple[int, list[Node], list[Node]] | None:
+    """A left-hand side and its relation set before a block of rows (`Q(x) = \\begin{aligned} … \\end{aligned}`):
+    on a middle row, maths up to its first relation standing wholly left of every other row, the rest
+    of that row starting where the block's rows start, the block centred on the side's axis.  Returns
+    the row's index, the side and the row's rest; else None.  (An align's rows share the relation's
+    column, so a side there never clears the other rows.)"""
+    if len(rows) < 3:
+        return None
+    for i in range(1, len(rows) - 1):
+        ordered = sorted(rows[i], key=lambda n: n.x0)
+        rel = next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
+        if rel is None or rel + 1 >= len(ordered) or any(n.kind == "word" and n.role != "op" for n in ordered[:rel]):
+            continue
+        side, rest = ordered[:rel + 1], ordered[rel + 1:]
+        others = [n for k, r in enumerate(rows) if k != i for n in r]
+        start = min(n.x0 for n in others)
+        if max(n.x1 for n in side) >= start - size * SIDE_CLEAR or \
+                abs(min(n.x0 for n in rest) - start) > size * STACK_BESIDE_GAP and min(n.x0 for n in rest) < start:
+            continue
+        _, _, top, bottom = _box(others + rest)
+        axis = _main_base(side) - size * 0.25
+        if _main_base(rows[0]) < axis < _main_base(rows[-1]) and abs(axis - (top + bottom) / 2) <= size * STACK_CENTRED:
+            return i, side, rest
+    return None
 
 
 def _aligned_rows(rows: list[list[Node]], size: float) -> str:
