@@ -1609,10 +1609,12 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
     left = []
     for rule in rules:
         x0, top, x1, bottom = rule
-        # (an italic capital's ink may overhang its box past the bar's right end: STIX's V)
+        # (an italic capital's ink may overhang its box past the bar's right end: STIX's V; so may an
+        # accent over an italic letter, skewed right with its slant: \tilde{f} ending a numerator)
         inside = [n for n in nodes if n.x0 >= x0 - 1.2 and (n.x1 - n.x0) > 0 and n.x1 <= x1 + (
-                      max(1.2, n.size * ITALIC_OVERHANG) if n.kind == "sym" and n.style == "it" and n.ch.isalpha()
-                      else 1.2)]
+                      max(1.2, n.size * ITALIC_OVERHANG) if n.kind == "sym" and (
+                          n.style == "it" and n.ch.isalpha() or n.role == "accent") or n.kind == "accent" and
+                      "rule" not in n.parts else 1.2)]
         size = _size(inside) if inside else 10.0
         # (nothing drawn stands between a fraction's bar and its parts: past a longer rule lie another
         # fraction's, \frac{s - \underline{s}}{\overline{s} - s} has an underline and an overline
