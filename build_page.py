@@ -24,7 +24,7 @@ from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_m
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LABEL_AT_EDGE, LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
-                         RELATIONS, in_frame, inside, left_tag_before_maths, prose_pair)
+                         RELATIONS, framed_lines, inside, left_tag_before_maths, prose_pair)
 
 
 # --------------------------------------------------------------------------- items
@@ -190,6 +190,13 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
             left, right = line.words, []
+        # maths cut by the edge where it cannot stop: a line of maths does not end on an operation or a
+        # relation sign, and a margin note does not open with a relation (`0.64 \times \frac{9}{1.5^2}
+        # = 7.36`, a display overfull into the margin, its fraction's parts on lines of their own)
+        if right and left and math_share(left) >= MOSTLY_MATHS and all(sum(c.isalpha() for c in w.text) <= 1
+                                                                       for w in right) \
+                and (left[-1].text[-1:] in OPEN_ENDED or right[0].text[:1] in RELATIONS):
+            left, right = line.words, []
         if len(right) == 1 and left and equation_number(right[0].text) and math_share(left) >= MOSTLY_MATHS \
                 and right[0].size >= layout.body_size * NUMBER_SIZE:
             # a full-width display's number, at the full width's edge (set in the body's size: a side
@@ -226,6 +233,7 @@ def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
 
 
 NUMBER_SIZE = 0.9             # of the body size: an equation number of the text block is set no smaller
+OPEN_ENDED = RELATIONS + "+−×·÷±∓"   # signs that never end a line of maths: what they act on follows
 FULL_WIDTH_SPACE = 0.5        # ems: words across the margin's edge this close are one line of full-width text
 FULL_WIDTH_SPREAD = 1.2       # ... or no further apart than this times the line's middle word space left of the edge
 FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left edge
@@ -464,7 +472,7 @@ def _framed_by_margin_captions(page: Page, main: list[Line], captions: list[Marg
     items: list[Item] = []
     for box in sorted(page.boxes, key=lambda b: b[1]):
         # a line belongs to one box: a frame drawn twice (its fill, then its stroke) frames nothing new
-        framed = [l for l in main if in_frame(l, box) and id(l) not in used]
+        framed = framed_lines([l for l in main if id(l) not in used], box)
         if not framed:
             continue
         cap = min((c for c in captions if not c.used and c.kind != "table"
@@ -657,7 +665,7 @@ def _framed_by_caption(page: Page, main: list[Line], at: int, head: Head, used: 
                   and line.baseline > f[3] and line.top - f[3] <= layout.body_size * FRAME_CAPTION_GAP), None)
     if frame is None:
         return []
-    framed = [l for l in main if in_frame(l, frame) and id(l) not in used]
+    framed = framed_lines([l for l in main if id(l) not in used], frame)
     if not framed:
         return []
     cap_lines = _caption_lines(main, at, used, page.rules, layout.body_font)

@@ -116,6 +116,30 @@ def in_frame(line: Line, box: tuple[float, float, float, float], pad: float = 1.
 OVERFULL_WORD_GAP = 2.5   # em: a display's own spaces (a \qquad) are narrower than a gap between columns
 
 
+def framed_lines(lines: list[Line], box: tuple[float, float, float, float], pad: float = 1.0) -> list[Line]:
+    """The lines set in a box (in_frame), with the upper and lower lines of an overfull display in it:
+    a fraction's numerators and denominators, a root's index, stand as sparse lines above and below
+    the display's main line, wide gaps between their words; they belong to the box where every word
+    of theirs past its right side lies under or over the main line's own overhang, near it."""
+    held = [l for l in lines if in_frame(l, box, pad)]
+    over = [l for l in held if l.x1 > box[2] + pad]
+    if not over:
+        return held
+    taken = {id(l) for l in held}
+    for l in lines:
+        mid = (l.top + l.bottom) / 2
+        if id(l) in taken or not (box[1] - pad <= mid <= box[3] + pad and box[0] - pad <= l.x0 < box[2] - pad):
+            continue
+        past = [w for w in l.words if w.x1 > box[2] + pad]
+        if past and all(any(o.x0 <= w.x0 and w.x1 <= o.x1 + pad and abs((o.top + o.bottom) / 2 - mid)
+                            <= max(o.size, w.size) * OVERFULL_PARTS for o in over) for w in past):
+            taken.add(id(l))
+    return [l for l in lines if id(l) in taken]
+
+
+OVERFULL_PARTS = 1.5   # em: a display's numerators and denominators stand this near its main line
+
+
 def is_display(line: Line, layout: Layout) -> bool:
     """A displayed formula or a line set apart: indented well into the column, not a run of prose."""
     if line.x0 < layout.left + layout.body_size * DISPLAY_INDENT:
