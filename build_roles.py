@@ -21,7 +21,7 @@ from typing import Callable, ClassVar, NamedTuple
 
 from build_common import Section, number_key
 from build_glyphs import Line, Word
-from build_heads import (CAPS_FONT_RE, CHAPTER_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
+from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, lone_chapter_label, match_head)
 from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
@@ -552,7 +552,14 @@ def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
     prev = ctx.previous_line
     if prev is None or prev.page != line.page:
         return True
-    return bool(SENTENCE_END_RE.search(prev.text)) or line.top - prev.bottom > line.size * SPACE_ABOVE_HEAD
+    # a display ends with its lowest line, a fraction's denominators under a row that ended the
+    # sentence: a line of maths alone, set in from the edge, is no sentence the head could go on
+    if is_display(prev, layout) and math_share(prev.words) >= NEARLY_ALL_MATHS and \
+            not any(PROSE_WORD_RE.fullmatch(w.text) for w in prev.words):
+        return True
+    # (an end-of-proof mark ends its paragraph, whatever its last sentence ends with)
+    return bool(SENTENCE_END_RE.search(prev.text) or END_MARK_RE.search(prev.text)) or \
+        line.top - prev.bottom > line.size * SPACE_ABOVE_HEAD
 
 
 def run_in_head(line: Line, ctx: LineContext) -> Role | None:
