@@ -34,7 +34,7 @@ from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity,
 from build_roles import (EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
-                         RunInHead, framed_equation_label, inside, is_display, read_line)
+                         RunInHead, framed_equation_label, inside, is_display, label_tab, read_line)
 from rag_core import entity_id, normalize_number
 
 
@@ -483,7 +483,8 @@ class OpenText:
         last = self.last_line()
         if last is None or line.top - last.bottom > line.size * PARAGRAPH_SKIP or (
                 line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)) or \
-                (last is not prose and _after_display(line, last, layout)):
+                (last is not prose and _after_display(line, last, layout)) or \
+                _next_item(line, self.paragraphs[-1], layout):
             self.paragraphs.append([line])
         else:
             self.paragraphs[-1].append(line)
@@ -521,8 +522,29 @@ def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
     indent), and that line ran to the column's right edge, so the item's sentence goes on."""
     if line.page != last.page or last.x1 < layout.right - layout.body_size * FULL_LINE_SLACK:
         return False
-    first = last.words[1] if len(last.words) > 1 and LIST_MARK_RE.fullmatch(last.words[0].text) else last.words[0]
-    return abs(line.x0 - first.x0) <= HANG_SLACK and math_share(line.words) < MOSTLY_MATHS
+    return abs(line.x0 - _item_text_x(last, layout)) <= HANG_SLACK and math_share(line.words) < MOSTLY_MATHS
+
+
+def _item_text_x(line: Line, layout: Layout) -> float:
+    """Where a line's text starts: after a list's mark ("1.", "•") or a label set apart by a tab, the
+    hanging indent a list item's further lines take; else at its first word."""
+    words = line.words
+    k = 1 if len(words) > 1 and LIST_MARK_RE.fullmatch(words[0].text) else label_tab(words, layout.body_size) or 0
+    return words[k].x0
+
+
+def _next_item(line: Line, paragraph: list[Line], layout: Layout) -> bool:
+    """A list's next label back at the column's edge, below an item set with a hanging indent (its
+    label at the edge, a tab, its text and further lines at one indent further in: a word processor's
+    list, a description list, a bibliography): the label opens a paragraph of its own."""
+    first, last = paragraph[0], paragraph[-1]
+    if line.x0 > layout.left + PARAGRAPH_INDENT or first.x0 > layout.left + PARAGRAPH_INDENT or \
+            last.page != line.page or label_tab(first.words, layout.body_size) is None:
+        return False
+    indent = _item_text_x(first, layout)
+    if len(paragraph) > 1 and abs(last.x0 - indent) <= HANG_SLACK:
+        return True     # the item's last line at its hanging indent
+    return label_tab(line.words, layout.body_size) is not None and abs(_item_text_x(line, layout) - indent) <= HANG_SLACK
 
 
 FULL_LINE_SLACK = 1.5   # em: a line that ends this close to the column's right edge is full
