@@ -595,7 +595,12 @@ def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
     indent), and that line ran to the column's right edge, so the item's sentence goes on."""
     if line.page != last.page or last.x1 < layout.right - layout.body_size * FULL_LINE_SLACK:
         return False
-    return abs(line.x0 - _item_text_x(last, layout)) <= HANG_SLACK and math_share(line.words) < MOSTLY_MATHS
+    words = last.words
+    if len(words) > 1 and LIST_MARK_RE.fullmatch(words[0].text):
+        starts = [words[1].x0]
+    else:   # (under the line's first word, or under the text after a label set apart by a tab)
+        starts = [words[0].x0, _item_text_x(last, layout)]
+    return any(abs(line.x0 - x) <= HANG_SLACK for x in starts) and math_share(line.words) < MOSTLY_MATHS
 
 
 def _item_text_x(line: Line, layout: Layout) -> float:
@@ -609,15 +614,16 @@ def _item_text_x(line: Line, layout: Layout) -> float:
 def _next_item(line: Line, paragraph: list[Line], layout: Layout) -> bool:
     """A list's next label back at the column's edge, below an item set with a hanging indent (its
     label at the edge, a tab, its text and further lines at one indent further in: a word processor's
-    list, a description list, a bibliography): the label opens a paragraph of its own."""
+    list, a description list, a bibliography): the label opens a paragraph of its own, not the run-on
+    of the item's last line."""
     first, last = paragraph[0], paragraph[-1]
     if line.x0 > layout.left + PARAGRAPH_INDENT or first.x0 > layout.left + PARAGRAPH_INDENT or \
             last.page != line.page or label_tab(first.words, layout.body_size) is None:
         return False
-    indent = _item_text_x(first, layout)
-    if len(paragraph) > 1 and abs(last.x0 - indent) <= HANG_SLACK:
-        return True     # the item's last line at its hanging indent
-    return label_tab(line.words, layout.body_size) is not None and abs(_item_text_x(line, layout) - indent) <= HANG_SLACK
+    # (after the item's last line at its hanging indent; one-line items, or an index read across its
+    # two columns, whose lines look alike, stay as they were)
+    return len(paragraph) > 1 and abs(last.x0 - _item_text_x(first, layout)) <= HANG_SLACK and \
+        abs(line.x0 - first.x0) <= HANG_SLACK     # (back where the item's label stood)
 
 
 FULL_LINE_SLACK = 1.5   # em: a line that ends this close to the column's right edge is full

@@ -539,13 +539,20 @@ def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
 def label_tab(words: list[Word], body: float) -> int | None:
     """Where a list item's text starts after a label set apart by a tab ("Exercise 2.1.", "[12]", a
     description's term at the column's edge): the index of the word after the line's widest space,
-    when that space ends the first few words, is a quad or more and far wider than any other."""
+    when that space ends the first few words (no maths), is a quad or more and far wider than any
+    other."""
     spaces = [b.x0 - a.x1 for a, b in zip(words, words[1:])]
     if not spaces:
         return None
     k = max(range(min(len(spaces), LABEL_WORDS)), key=spaces.__getitem__)
     others = max(spaces[:k] + spaces[k + 1:], default=0.0)
-    return k + 1 if spaces[k] >= body * LABEL_TAB and spaces[k] > others * LABEL_TAB_WIDER else None
+    if spaces[k] < body * LABEL_TAB or spaces[k] <= others * LABEL_TAB_WIDER:
+        return None
+    # (a label is words or a number, no maths, no glyph set back over its neighbour: an accent's
+    # overprint makes wide gaps of its own)
+    if any(is_math_word(w) for w in words[:k + 1]) or min(spaces[:k], default=0.0) < 0:
+        return None
+    return k + 1
 
 
 def label_hangs(line: Line, head: Head, layout: Layout) -> bool:
