@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from build_glyphs import Document, Line, Word
+from build_glyphs import Document, Line, Page, Word
 from rag_core import normalize_number
 
 
@@ -236,6 +236,18 @@ def _words_of(text: str) -> list[Word]:
     return [Word(t, 0, 0, 0, 0, 0, False, False) for t in text.split()]
 
 
+def _unglued(title: str, page: Page) -> str:
+    """A bookmark's title as its page prints it, when it is two lines of the heading run together
+    with nothing between them ("CHAPTER 1Ordering at a Steady Rate"): an HTML engine's bookmark takes
+    its element's text, and a label set as a block of its own over the title adds no space."""
+    text = " ".join(title.split())
+    for above, below in zip(page.lines, page.lines[1:]):
+        first, second = " ".join(above.text.split()), " ".join(below.text.split())
+        if first and second and text == first + second:
+            return f"{first} {second}"
+    return title
+
+
 def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
     """The bookmarks' headings, placed on their lines: {pdf page: [headings]}.
 
@@ -248,6 +260,7 @@ def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
             found.append(None)
             continue
         page = document.pages[entry.page - 1]
+        entry = replace(entry, title=_unglued(entry.title, page))
         # Bookmarks often carry the number: "I Probabilistic Reasoning", "2.1 Sets"; the page sets it apart.
         prefix = _LEADING_NUMBER.match(entry.title.strip())
         core = entry.title.strip()[prefix.end():] if prefix and len(entry.title.strip()[prefix.end():]) >= 3 else ""

@@ -67,6 +67,11 @@ def _is_prose(line: Line) -> bool:
     return sum(1 for w in line.words if PROSE_WORD_RE.fullmatch(w.text)) >= PROSE_LINE_WORDS
 
 
+# a word broken at a line's end: the hyphen-minus TeX sets, the Unicode hyphen (U+2010) HTML engines set,
+# or a soft hyphen (U+00AD) shown where the break fell
+LINE_END_HYPHENS = ("-", "\u2010", "\u00ad")
+
+
 def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None) -> str:
     """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$
     (bars: each page's thin rules, for roots and fractions in a line)."""
@@ -75,7 +80,7 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
         text = (prose_with_math(line.words, (bars or {}).get(line.page, ())) if maths else line.text).strip()
         if not text:
             continue
-        if out.endswith("-") and text[:1].islower() and not out.endswith(" -"):
+        if out.endswith(LINE_END_HYPHENS) and text[:1].islower() and not out[:-1].endswith(" "):
             out = out[:-1] + text
         else:
             out = f"{out} {text}" if out else text

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -21,7 +22,8 @@ from pathlib import Path
 
 from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, number_key, numbering_gaps, split_to_budget
 from build_formula import in_text_face, remembered_readings
-from build_glyphs import Document, Line, Page, Word, read_document
+from build_glyphs import Document, Line, Page, Span, Word, read_document
+from build_glyphs import _word_from_spans as word_from_spans
 from build_heads import END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
@@ -34,7 +36,7 @@ from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity,
 from build_roles import (EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
-                         RunInHead, framed_equation_label, inside, is_display, read_line)
+                         RunInHead, framed_equation_label, inside, is_display, label_tab, read_line)
 from rag_core import entity_id, normalize_number
 
 
@@ -45,6 +47,76 @@ from rag_core import entity_id, normalize_number
 def read_pdf(path: Path, workers: int | None = None) -> Document:
     """Every page as positioned lines, with the outline and named destinations; BuildError if unreadable."""
     return read_document(path, workers)
+
+
+def split_at_spaces(pages: list[Page]) -> None:
+    """Words that hold a space glyph between two runs of text are split there (in place).  An HTML
+    engine or a word processor prints an en space or a tab's space as a glyph (U+2002 after
+    "Exercise 1.4"), which the glyph reader keeps inside the word ("1.4 Repeat"); TeX prints none."""
+    for page in pages:
+        for line in page.lines:
+            if any(" " in w.text.strip() for w in line.words):
+                line.words = [piece for w in line.words for piece in _spaced_apart(w)]
+
+
+# space glyphs that part words (not the no-break spaces, U+00A0 and U+202F, that tie them)
+_TIES = "\u00a0\u202f"
+
+
+def _space_runs(text: str, raw: str | None) -> list[tuple[int, int]] | None:
+    """The runs of characters (start, end) between the space glyphs the PDF printed in a text, or
+    None when it printed none (a space NFKC wrote for an accent, " \u0303", is none)."""
+    source = raw if raw is not None else text
+    if len(source) != len(text) or not any(unicodedata.category(c) == "Zs" and c not in _TIES for c in source):
+        return None
+    runs, start = [], None
+    for i, ch in enumerate(source):
+        if unicodedata.category(ch) == "Zs" and ch not in _TIES:
+            if start is not None:
+                runs.append((start, i))
+            start = None
+        elif start is None:
+            start = i
+    if start is not None:
+        runs.append((start, len(source)))
+    return runs
+
+
+def _span_pieces(span: Span) -> tuple[list[tuple[Span, bool]], bool]:
+    """A span cut at its space glyphs: each piece with whether a space stood before it, and whether
+    one ends the span."""
+    runs = _space_runs(span.text, span.raw) if span.boxes is not None else None
+    if runs is None:
+        return [(span, False)], False
+    b = span.boxes
+    return [(replace(span, text=span.text[i:j], x0=b[6 * i], x1=b[6 * (j - 1) + 1], boxes=b[6 * i:6 * j],
+                     raw=span.raw[i:j] if span.raw is not None else None), i > 0) for i, j in runs], \
+        not runs or runs[-1][1] < len(span.text)
+
+
+def _spaced_apart(word: Word) -> list[Word]:
+    """A word split at the space glyphs inside it (itself when it holds none between its letters)."""
+    if " " not in word.text.strip():
+        return [word]
+    if not word.spans:
+        runs = _space_runs(word.text, word.raw) if word.boxes is not None else None
+        if runs is None or len(runs) < 2:
+            return [word]
+        b = word.boxes
+        return [replace(word, text=word.text[i:j], x0=b[6 * i], x1=b[6 * (j - 1) + 1], boxes=b[6 * i:6 * j],
+                        raw=word.raw[i:j] if word.raw is not None else None) for i, j in runs]
+    groups: list[list[Span]] = []
+    after_space = True
+    for span in word.spans:
+        pieces, trailing = _span_pieces(span)
+        for piece, spaced in pieces:
+            if spaced or after_space:
+                groups.append([piece])
+            else:
+                groups[-1].append(piece)
+            after_space = False
+        after_space = after_space or trailing
+    return [word_from_spans(g) for g in groups] if len(groups) > 1 else [word]
 
 
 # --------------------------------------------------------------------------- structure
@@ -93,6 +165,7 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
 
 def _structure(document: Document, count_tokens, source: str) -> Reading:
     pages = document.pages
+    split_at_spaces(pages)
     mark_maths_italics(pages)
     mark_prose_letters(pages)
     mark_bold_symbols(pages)
@@ -483,7 +556,8 @@ class OpenText:
         last = self.last_line()
         if last is None or line.top - last.bottom > line.size * PARAGRAPH_SKIP or (
                 line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)) or \
-                (last is not prose and _after_display(line, last, layout)):
+                (last is not prose and _after_display(line, last, layout)) or \
+                _next_item(line, self.paragraphs[-1], layout):
             self.paragraphs.append([line])
         else:
             self.paragraphs[-1].append(line)
@@ -521,8 +595,35 @@ def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
     indent), and that line ran to the column's right edge, so the item's sentence goes on."""
     if line.page != last.page or last.x1 < layout.right - layout.body_size * FULL_LINE_SLACK:
         return False
-    first = last.words[1] if len(last.words) > 1 and LIST_MARK_RE.fullmatch(last.words[0].text) else last.words[0]
-    return abs(line.x0 - first.x0) <= HANG_SLACK and math_share(line.words) < MOSTLY_MATHS
+    words = last.words
+    if len(words) > 1 and LIST_MARK_RE.fullmatch(words[0].text):
+        starts = [words[1].x0]
+    else:   # (under the line's first word, or under the text after a label set apart by a tab)
+        starts = [words[0].x0, _item_text_x(last, layout)]
+    return any(abs(line.x0 - x) <= HANG_SLACK for x in starts) and math_share(line.words) < MOSTLY_MATHS
+
+
+def _item_text_x(line: Line, layout: Layout) -> float:
+    """Where a line's text starts: after a list's mark ("1.", "•") or a label set apart by a tab, the
+    hanging indent a list item's further lines take; else at its first word."""
+    words = line.words
+    k = 1 if len(words) > 1 and LIST_MARK_RE.fullmatch(words[0].text) else label_tab(words, layout.body_size) or 0
+    return words[k].x0
+
+
+def _next_item(line: Line, paragraph: list[Line], layout: Layout) -> bool:
+    """A list's next label back at the column's edge, below an item set with a hanging indent (its
+    label at the edge, a tab, its text and further lines at one indent further in: a word processor's
+    list, a description list, a bibliography): the label opens a paragraph of its own, not the run-on
+    of the item's last line."""
+    first, last = paragraph[0], paragraph[-1]
+    if line.x0 > layout.left + PARAGRAPH_INDENT or first.x0 > layout.left + PARAGRAPH_INDENT or \
+            last.page != line.page or label_tab(first.words, layout.body_size) is None:
+        return False
+    # (after the item's last line at its hanging indent; one-line items, or an index read across its
+    # two columns, whose lines look alike, stay as they were)
+    return len(paragraph) > 1 and abs(last.x0 - _item_text_x(first, layout)) <= HANG_SLACK and \
+        abs(line.x0 - first.x0) <= HANG_SLACK     # (back where the item's label stood)
 
 
 FULL_LINE_SLACK = 1.5   # em: a line that ends this close to the column's right edge is full

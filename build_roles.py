@@ -42,6 +42,9 @@ TITLE_WRAP_GAP = 0.8            # em: a heading's title wraps onto a line set so
 RUN_IN_INDENT = 3               # em: a run-in head starts at the column's edge or at a paragraph's indent
 FRAME_PAD = 3                   # pt: a line stands inside the frame it is set in, give or take a rule's width
 TITLE_BAR_GAP = 1.5             # em: a head on a title bar ends this close above the frame below it
+LABEL_TAB = 1.0                 # em: a list label's tab gap before the item's text is a quad or more
+LABEL_WORDS = 4                 # words: ... and the label ("Exercise 2.1.", "[12]") at most this many
+LABEL_TAB_WIDER = 2.0           # ... and this many times the widest space between the line's other words
 SPACE_ABOVE_HEAD = 0.8          # em: a head that follows an unfinished sentence stands after extra space
 LIST_INDENT = 2.5               # em: an exercise list's numbers stand at the column's edge or a list indent
 FRAME_LABEL_INSET = 2.5        # em: in a frame, an equation number ends within this of the frame's rule (its padding)
@@ -544,8 +547,10 @@ def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
     """A head in a face of its own opens an entity; a bold one anywhere at a line start, an
     italic or capitals one only where a new paragraph can begin."""
     layout = ctx.layout
-    # a text layer with one font (a scan's) shows no faces: a head there need only open a paragraph
-    if not (head.distinct or layout.faceless) or line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
+    # a text layer with one font (a scan's) shows no faces: a head there need only open a paragraph;
+    # a list's label set apart by a tab needs no face of its own either
+    if not (head.distinct or layout.faceless or label_hangs(line, head, layout)) or \
+            line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
         return False
     if line.bold:
         return True
@@ -560,6 +565,32 @@ def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
     # (an end-of-proof mark ends its paragraph, whatever its last sentence ends with)
     return bool(SENTENCE_END_RE.search(prev.text) or END_MARK_RE.search(prev.text)) or \
         line.top - prev.bottom > line.size * SPACE_ABOVE_HEAD
+
+
+def label_tab(words: list[Word], body: float) -> int | None:
+    """Where a list item's text starts after a label set apart by a tab ("Exercise 2.1.", "[12]", a
+    description's term at the column's edge): the index of the word after the line's widest space,
+    when that space ends the first few words (no maths), is a quad or more and far wider than any
+    other."""
+    spaces = [b.x0 - a.x1 for a, b in zip(words, words[1:])]
+    if not spaces:
+        return None
+    k = max(range(min(len(spaces), LABEL_WORDS)), key=spaces.__getitem__)
+    others = max(spaces[:k] + spaces[k + 1:], default=0.0)
+    if spaces[k] < body * LABEL_TAB or spaces[k] <= others * LABEL_TAB_WIDER:
+        return None
+    # (a label is words or a number, no maths, no glyph set back over its neighbour: an accent's
+    # overprint makes wide gaps of its own)
+    if any(is_math_word(w) for w in words[:k + 1]) or min(spaces[:k], default=0.0) < 0:
+        return None
+    return k + 1
+
+
+def label_hangs(line: Line, head: Head, layout: Layout) -> bool:
+    """A head set apart by where it stands, not by its face: a list item's label ("Exercise 2.1." in
+    the body face) with a tab's gap after it before the item's text at the hanging indent, as a word
+    processor's numbered list or a description list sets it."""
+    return label_tab(line.words, layout.body_size) == head.head_words
 
 
 def run_in_head(line: Line, ctx: LineContext) -> Role | None:
