@@ -24,7 +24,7 @@ from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_m
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LABEL_AT_EDGE, LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
-                         RELATIONS, framed_lines, inside, left_tag_before_maths, prose_pair)
+                         OVERFULL_PARTS, RELATIONS, framed_lines, inside, left_tag_before_maths, prose_pair)
 
 
 # --------------------------------------------------------------------------- items
@@ -196,11 +196,11 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
             left, right = line.words, []
         # maths cut by the edge where it cannot stop: a line of maths does not end on an operation or a
-        # relation sign, and a margin note does not open with a relation (`0.64 \times \frac{9}{1.5^2}
-        # = 7.36`, a display overfull into the margin, its fraction's parts on lines of their own)
-        if right and left and math_share(left) >= MOSTLY_MATHS and all(sum(c.isalpha() for c in w.text) <= 1
-                                                                       for w in right) \
-                and (left[-1].text[-1:] in OPEN_ENDED or right[0].text[:1] in RELATIONS):
+        # relation sign (`0.64 \times \frac{9}{1.5^2} = 7.36`, a display overfull into the margin, its
+        # fraction's parts on lines of their own; a margin note's display may well open with a relation,
+        # its left-hand side a fraction)
+        if right and left and math_share(left) >= MOSTLY_MATHS and left[-1].text[-1:] in OPEN_ENDED and \
+                all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and _gap_filled(line, left, right, page):
             left, right = line.words, []
         if len(right) == 1 and left and equation_number(right[0].text) and math_share(left) >= MOSTLY_MATHS \
                 and right[0].size >= layout.body_size * NUMBER_SIZE:
@@ -220,6 +220,16 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right:
             margin.append(Line(right, page.number))
     return main, margin
+
+
+def _gap_filled(line: Line, left: list[Word], right: list[Word], page: Page) -> bool:
+    """Whether the gap between a line's words either side of the margin's edge is filled by glyphs
+    just above or below it (a fraction's numerator or denominator, on lines of their own): one
+    display running across the edge, not a display and a margin note side by side."""
+    middle = (max(w.x1 for w in left) + right[0].x0) / 2
+    reach = line.size * OVERFULL_PARTS
+    return any(w.x0 <= middle <= w.x1 for other in page.lines if other is not line
+               and abs(other.baseline - line.baseline) <= reach for w in other.words)
 
 
 def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
