@@ -500,6 +500,8 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     if extension:
         style = "up"
     tex = _char_tex(ch, style)
+    if plain is not None and style == "bfit" and ch.isascii() and ch.isalpha() and ISO_STYLE.get():
+        tex = rf"\mathbf{{{ch}}}"     # a book in ISO style sets \mathbf's letters bold italic
     if plain is not None and style == "bf" and ch in GREEK and alphabet not in ("bf", "bfit") and ch.isupper():
         # an OpenType maths font (one regular font holding every alphabet) tells upright bold Greek
         # (\mathbf, \symbf) from bold italic; a bold Type 1 font's Greek stays \bm, as the class of
@@ -3401,6 +3403,21 @@ def face_family(font: str) -> str:
     LMRoman10-Regular and LMRoman7-Regular are one face)."""
     name = re.sub(r"\s*\([^()]*\)", "", font.split("+", 1)[-1])      # (and without the builder's own marks)
     return re.sub(r"\d+", "", name).lower()
+
+
+ISO_STYLE: ContextVar[bool] = ContextVar("ISO_STYLE", default=False)
+
+
+@contextmanager
+def in_iso_style(iso: bool):
+    """Within it, formulas are read knowing whether the book follows ISO 80000-2 in its maths
+    (unicode-math's math-style=ISO: capital Greek italic, \\mathbf's letters bold italic), where a
+    bold italic letter is a \\mathbf one and not \\bm's."""
+    token = ISO_STYLE.set(iso)
+    try:
+        yield
+    finally:
+        ISO_STYLE.reset(token)
 
 
 @contextmanager

@@ -10,6 +10,7 @@ tables, inline maths in prose, typeset algorithms, display blocks.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -19,7 +20,7 @@ from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_lat
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "text_face", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -185,6 +186,27 @@ def _runs_with_fonts(pages):
             for w in line.words:
                 for run in (w.spans or [w]):
                     yield w, run, run.font.name if w.spans else run.font
+
+
+def iso_style(pages) -> bool:
+    """Whether the book's maths follows ISO 80000-2: its capital Greek letters set in a maths font
+    as italic (MATHEMATICAL ITALIC CAPITAL GAMMA, U+1D6E4, as unicode-math's math-style=ISO prints
+    \\Gamma) more often than upright, at least ISO_EVIDENCE times."""
+    italic = upright = 0
+    for _, run, font in _runs_with_fonts(pages):
+        if not is_math_font(font):
+            continue
+        for ch in run.raw or run.text:      # (the PDF's own characters, before NFKC folds them)
+            if 0x1D6E2 <= ord(ch) <= 0x1D6FA and unicodedata.normalize("NFKC", ch) in GREEK_CAPITALS:
+                italic += 1
+            elif ch in GREEK_CAPITALS:
+                upright += 1
+    return italic >= ISO_EVIDENCE and italic > upright
+
+
+ISO_EVIDENCE = 3   # italic capital Greek letters: one or two may be a \mathit{\Gamma} or a \varGamma
+# (capitals unlike any Latin letter: a font may map its italic A, shared with Alpha, to ITALIC CAPITAL ALPHA)
+GREEK_CAPITALS = set("ΓΔΘΛΞΠΣΦΨΩ")
 
 
 def text_face(pages) -> str:

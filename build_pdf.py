@@ -21,13 +21,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, number_key, numbering_gaps, split_to_budget
-from build_formula import in_text_face, remembered_readings
+from build_formula import in_iso_style, in_text_face, remembered_readings
 from build_glyphs import Document, Line, Page, Span, Word, read_document
 from build_glyphs import _word_from_spans as word_from_spans
 from build_heads import END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
-from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_word, mark_bold_symbols, mark_formal_script,
+from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
                         text_face,
                         numbered_display, plain_reading, word_tag)
@@ -172,7 +172,7 @@ def _structure(document: Document, count_tokens, source: str) -> Reading:
     mark_formal_script(pages)
     mark_slanted_relations(pages)
     mark_sans_body(pages)
-    with in_text_face(text_face(pages)):
+    with in_text_face(text_face(pages)), in_iso_style(iso_style(pages)):
         return _read_structure(document, pages, count_tokens, source)
 
 
