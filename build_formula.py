@@ -2558,14 +2558,12 @@ def _delimiter_pairs(tall: list[Node], size: float, nodes: list[Node] = ()) -> d
     """Each tall opening delimiter's partner {id(left): right}, in reading order: the first closing
     one of the same extent at its own depth.  Delimiters TeX sizes alike nest (`\\left(` round a
     bmatrix of the same height): an opener of that extent between them waits for its own closer.
-    A bar carrying limits closes an evaluation and opens nothing (`\\left. … \\right|_{z=1} =
-    \\left. … \\right|_{z=1}`: two bars of one extent on a row, not an absolute value)."""
+    Two bars that both carry limits close two evaluations (`\\left. … \\right|_{z=1} = \\left. …
+    \\right|_{z=1}`: two bars of one extent on a row, not an absolute value)."""
     pairs: dict[int, Node] = {}
     claimed: set[int] = set()
     for k, left in enumerate(tall):
         if id(left) in claimed or left.role == "close":
-            continue
-        if left.role == "fence" and nodes and _carries_limits(left, nodes):
             continue
         alike = [r for r in tall[k + 1:] if id(r) not in claimed and abs(r.top - left.top) < size * 0.4
                  and abs(r.bottom - left.bottom) < size * 0.4]
@@ -2583,6 +2581,9 @@ def _delimiter_pairs(tall: list[Node], size: float, nodes: list[Node] = ()) -> d
         # an opener inside that nothing closes (a cases brace) leaves the depth unbalanced: the first closer
         # that no opener inside matched (`\bigg|_{x} = [ … ]`: the bracket's closer is the bracket's own)
         partner = partner or next((r for r in closes if id(r) not in taken), None)
+        if partner is not None and left.role == partner.role == "fence" and nodes and \
+                _carries_limits(left, nodes) and _carries_limits(partner, nodes):
+            continue      # two evaluations' bars, each carrying its limits
         if partner is not None:
             pairs[id(left)] = partner
             claimed.add(id(partner))
@@ -3887,6 +3888,10 @@ def _stack_beside(rows: list[list[Node]], size: float) -> tuple[int, bool] | Non
 STACK_CENTRED = 0.5   # em: a block set beside a row has its middle this near the row's maths axis
 
 
+def _first_relation(row: list[Node]) -> Node | None:
+    return next((n for n in sorted(row, key=lambda n: n.x0) if n.kind == "sym" and n.role == "rel"), None)
+
+
 SIDE_CLEAR = 0.1   # em: the side's relation ends this far before the block (a thick space, 5/18 em, in TeX)
 
 
@@ -3901,11 +3906,17 @@ def _side_before_block(rows: list[list[Node]], size: float) -> tuple[int, list[N
     for i in range(1, len(rows) - 1):
         ordered = sorted(rows[i], key=lambda n: n.x0)
         rel = next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
-        if rel is None or rel + 1 >= len(ordered) or any(n.kind == "word" and n.role != "op" for n in ordered[:rel]):
+        if not rel or rel + 1 >= len(ordered) or any(n.kind == "word" and n.role != "op" for n in ordered[:rel]):
             continue
         side, rest = ordered[:rel + 1], ordered[rel + 1:]
         others = [n for k, r in enumerate(rows) if k != i for n in r]
         start = min(n.x0 for n in others)
+        # (an align's row whose left part sticks out, `C_p = C_q &= C`: the rest's relation stands in
+        # the column of the other rows' relations)
+        column = [_first_relation(r) for k, r in enumerate(rows) if k != i]
+        own = _first_relation(rest)
+        if own is not None and sum(1 for c in column if c is not None and abs(c.x0 - own.x0) <= size * 0.15) >= 2:
+            continue
         if max(n.x1 for n in side) >= start - size * SIDE_CLEAR or \
                 abs(min(n.x0 for n in rest) - start) > size * STACK_BESIDE_GAP and min(n.x0 for n in rest) < start:
             continue
