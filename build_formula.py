@@ -2582,7 +2582,7 @@ def _delimiter_pairs(tall: list[Node], size: float, nodes: list[Node] = ()) -> d
         # that no opener inside matched (`\bigg|_{x} = [ … ]`: the bracket's closer is the bracket's own)
         partner = partner or next((r for r in closes if id(r) not in taken), None)
         if partner is not None and left.role == partner.role == "fence" and nodes and \
-                _carries_limits(left, nodes) and _carries_limits(partner, nodes):
+                _hangs_limits(left, nodes) and _hangs_limits(partner, nodes):
             continue      # two evaluations' bars, each carrying its limits
         if partner is not None:
             pairs[id(left)] = partner
@@ -2763,6 +2763,19 @@ def _carries_limits(bar: Node, nodes: list[Node]) -> bool:
     evaluation bar carries as scripts (`\\Big|_{x = 0}`)."""
     return any(n.size < bar.size * 0.85 and -0.5 <= n.x0 - bar.x1 < bar.size * 0.3 and
                (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35) for n in nodes)
+
+
+def _hangs_limits(bar: Node, nodes: list[Node]) -> bool:
+    """Whether a bar's limits reach its foot or its top, as TeX drops a script on a delimiter to its
+    depth (a determinant's entries, small beside a large bar, stand within it)."""
+    return any(n.size < bar.size * 0.85 and n.role != "accent" and -0.5 <= n.x0 - bar.x1 < n.size * LIMIT_KERN
+               and (bar.bottom - LIMIT_REACH <= n.bottom <= bar.bottom + n.height or
+                    bar.top - n.height <= n.top <= bar.top + LIMIT_REACH) for n in nodes)
+
+
+LIMIT_REACH = 1.0   # pt: a dropped script reaches this near the bar's end, or past it
+LIMIT_KERN = 0.4    # of the script's size: it starts this close after the bar (a matrix's first entry,
+                    # a letter before its own subscript, stands further)
 
 
 def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node]:
