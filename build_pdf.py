@@ -598,8 +598,8 @@ def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
     words = last.words
     if len(words) > 1 and LIST_MARK_RE.fullmatch(words[0].text):
         starts = [words[1].x0]
-    else:   # (under the line's first word, or under the text after a label set apart by a tab)
-        starts = [words[0].x0, _item_text_x(last, layout)]
+    else:
+        starts = [words[0].x0]
     return any(abs(line.x0 - x) <= HANG_SLACK for x in starts) and math_share(line.words) < MOSTLY_MATHS
 
 
