@@ -849,7 +849,7 @@ def test_writerdoc_a_held_out_course_book_from_a_word_processor(tmp_path_factory
 
     Now 63 of 63, no extra: the label in the body face was no head at all (it had no face of its
     own); a head standing as a list's label, a tab's gap before the item's text at a hanging indent,
-    opens its entity, and such an item's lines stay one paragraph up to the next label."""
+    opens its entity, and the next label after a hanging item opens a paragraph of its own."""
     path, db, report = build("writerdoc", tmp_path_factory)
     result = score(LAYOUTS / "writerdoc-labels.txt", path)
     total = result["_all"]
