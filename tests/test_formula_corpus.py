@@ -114,6 +114,7 @@ EIGHTY_SIXTH_BODY = ["tufte-ch", "cairo-ch"]
 EIGHTY_SEVENTH_BODY = ["tufte-ci", "berenis-ci"]
 EIGHTY_EIGHTH_BODY = ["tufte-cj", "iso-cj"]
 EIGHTY_NINTH_BODY = ["tufte-ck", "tagged-ck"]
+NINETIETH_BODY = ["tufte-cl", "garamondmath-cl"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -121,7 +122,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -187,6 +188,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_SEVENTH_BODY,
                            *EIGHTY_EIGHTH_BODY,
                            *EIGHTY_NINTH_BODY,
+                           *NINETIETH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -302,7 +304,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_SIXTH_BODY
                          + EIGHTY_SEVENTH_BODY
                          + EIGHTY_EIGHTH_BODY
-                         + EIGHTY_NINTH_BODY)
+                         + EIGHTY_NINTH_BODY
+                         + NINETIETH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1689,6 +1692,36 @@ def test_later_bodies_per_set_up(corpus, name):
     # the left-hand side "Q(x, \xi) =", which TeX centres between the rows, and the rest after it (1.2 also has a
     # \vect{0}).  One is \gets in the algorithm float (2.21, 0.973), served as \leftarrow, the same arrow, which the
     # judge keeps apart
+    # the ninetieth body (body-cl.tex, a textbook's chapter on stocking a warehouse that holds many products on one
+    # floor of limited volume as a Markov decision process (stock dynamics "\bigl( ... \bigr)^{+}, \quad \text{for
+    # all } t \in \{1, \dots, T\},", a capacity and a budget on one row with \qquad, a stage cost in an align with a
+    # \notag row, \mathbf{1}\{\vect{u} \neq \vect{0}\} and \max\{0, ...\}, Poisson and normal demand with
+    # e^{-\frac{(z - \mu_{i})^{2}}{2 \sigma_{i}^{2}}}, \Pr( . \mid . ), a median with d_{i,(\frac{N}{2})} and \tfrac,
+    # \mathbb{E}^{\pi} \!\left[ ... \;\middle|\; ... \right], Bellman's equation in an aligned inside an equation,
+    # a terminal value in cases, \operatorname*{arg\,max}_{a \in \mathcal{A}(s)}, a state count with \dfrac under
+    # \biggl\lfloor ... \biggr\rfloor, \left[ S_{t} - x \right]^{+} and \underset{y \geq 0}{\operatorname{argmin}}
+    # inside a theorem, a definition, a Lagrangian price for the floor, its slackness in a gathered, a table float,
+    # Scarf's rule with nested radicals, an example float with a bmatrix of fractions) and one on approximate
+    # dynamic programming for it (the post-decision state, separable piecewise-linear values with \bar{v}_{t,i}^{k},
+    # a linear programme in an align broken by an \intertext, sampled slopes \hat{\vartheta}_{t,i}^{n}, step sizes,
+    # a projection in cases, the algorithm float's two displays, a second example float, features as a transposed
+    # bmatrix row of fractions, least squares with \lVert ... \rVert_{2}^{2}, recursive least squares in an align,
+    # temporal differences, the approximate linear programme in an aligned, its sampled violations under a two-row
+    # \substack with \left[ ... \right]^{+}, a bound inside a theorem, Boltzmann exploration, a Monte Carlo interval
+    # and a service rate with a \mathbf{1}_{\{ ... \}} indicator), for a wholesaler of paints and varnishes, with
+    # \vect; tufte-cl, and garamondmath-cl, KOMA's scrbook at 11pt under LuaLaTeX with EB Garamond text and
+    # unicode-math's Garamond-Math, which only garamond-f had set before, under XeLaTeX in memoir): 91.7 % exact
+    # under the class (55 of 60), 88.3 % under garamondmath-cl (53), mean similarity 0.996 and 0.994 when first
+    # measured, nothing missing or empty, all 60 numbers read alike by LaTeX and the judge.  Five formulas differ
+    # under both, each by a spelling that prints the same: a prime after a subscript, x_{i}' and \ell_{i}'(y_{i}),
+    # served x'_{i} and \ell'_{i} (1.7, 1.21; 0.977, 0.981); \underset{y \geq 0}{\operatorname{argmin}} and
+    # \underset{\vect{\theta}}{\operatorname{argmin}} served as \operatorname*{arg\,min}_{...}, which sets the limit
+    # under the name as \underset does (1.16, 2.19; 0.897, 0.942); \vect{0} served as \mathbf{0}, which the judge
+    # reads as a plain 0 (2.3, 0.990).  Under garamondmath-cl two more are misread: the normal density's exponent
+    # (1.6), e^{-\frac{(z - \mu_{i})^{2}}{2 \sigma_{i}^{2}}}, served "\frac{(z-\mu_{i})^{2}}{2\sigma^{2}}_{i}", the
+    # denominator's \sigma losing its subscript to the fraction (0.941); and the features' row (2.18), whose
+    # \frac{\vect{v}^{\top} \vect{y}}{V} (twice) is served "\frac{\mathbf{v}\mathbf{y}}{V}^{\top}", the numerator's
+    # transpose read as the fraction's superscript (0.918)
     # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
     # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
     # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
@@ -1793,6 +1826,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (1.00, 1.000) if name == "tufte-ch" else (0.37, 0.950) if name == "cairo-ch" else \
         (0.26, 0.945) if name == "tufte-ci" else (0.25, 0.945) if name == "berenis-ci" else \
         (0.78, 0.985) if name == "tufte-ck" else (0.78, 0.985) if name == "tagged-ck" else \
+        (0.91, 0.995) if name == "tufte-cl" else (0.88, 0.990) if name == "garamondmath-cl" else \
         (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
