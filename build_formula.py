@@ -2582,7 +2582,7 @@ def _delimiter_pairs(tall: list[Node], size: float, nodes: list[Node] = ()) -> d
         # that no opener inside matched (`\bigg|_{x} = [ … ]`: the bracket's closer is the bracket's own)
         partner = partner or next((r for r in closes if id(r) not in taken), None)
         if partner is not None and left.role == partner.role == "fence" and nodes and \
-                _hangs_limits(left, nodes) and _hangs_limits(partner, nodes):
+                _carries_limits(left, nodes, dropped=True) and _carries_limits(partner, nodes, dropped=True):
             continue      # two evaluations' bars, each carrying its limits
         if partner is not None:
             pairs[id(left)] = partner
@@ -2758,22 +2758,28 @@ FIXED_SIZE_EXCESS = 1.4  # the next size of a delimiter (a font's next variant, 
                          # smallest that covers its group
 
 
-def _carries_limits(bar: Node, nodes: list[Node]) -> bool:
+def _carries_limits(bar: Node, nodes: list[Node], *, dropped: bool = False) -> bool:
     """Whether smaller glyphs stand right after a bar, at its top or its foot: the limits an
-    evaluation bar carries as scripts (`\\Big|_{x = 0}`)."""
-    return any(n.size < bar.size * 0.85 and -0.5 <= n.x0 - bar.x1 < bar.size * 0.3 and
-               (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35) for n in nodes)
+    evaluation bar carries as scripts (`\\Big|_{x = 0}`).  With `dropped`, only limits that reach the
+    bar's foot or top as TeX drops a script on a delimiter to its depth, set close after it (a
+    determinant's entries, small beside a large bar, stand within it, and further)."""
+    for n in nodes:
+        if n.size >= bar.size * 0.85:
+            continue
+        kern = n.x0 - bar.x1
+        if dropped:
+            if n.role != "accent" and -0.5 <= kern < n.size * LIMIT_KERN and \
+                    (bar.bottom - BAR_LIMIT_REACH <= n.bottom <= bar.bottom + n.height or
+                     bar.top - n.height <= n.top <= bar.top + BAR_LIMIT_REACH):
+                return True
+        elif -0.5 <= kern < bar.size * 0.3 and \
+                (n.top < bar.top + bar.height * 0.35 or n.bottom > bar.bottom - bar.height * 0.35):
+            return True
+    return False
 
 
-def _hangs_limits(bar: Node, nodes: list[Node]) -> bool:
-    """Whether a bar's limits reach its foot or its top, as TeX drops a script on a delimiter to its
-    depth (a determinant's entries, small beside a large bar, stand within it)."""
-    return any(n.size < bar.size * 0.85 and n.role != "accent" and -0.5 <= n.x0 - bar.x1 < n.size * LIMIT_KERN
-               and (bar.bottom - LIMIT_REACH <= n.bottom <= bar.bottom + n.height or
-                    bar.top - n.height <= n.top <= bar.top + LIMIT_REACH) for n in nodes)
-
-
-LIMIT_REACH = 1.0   # pt: a dropped script reaches this near the bar's end, or past it
+BAR_LIMIT_REACH = 1.0   # pt: a dropped script reaches this near the bar's end, or past it (the name
+                        # LIMIT_REACH is a big operator's, in em)
 LIMIT_KERN = 0.4    # of the script's size: it starts this close after the bar (a matrix's first entry,
                     # a letter before its own subscript, stands further)
 
@@ -3888,7 +3894,7 @@ def _stack_beside(rows: list[list[Node]], size: float) -> tuple[int, bool] | Non
         # text before its relation (a "then" or "so" between lines is prose; "= 0 for all i" is a
         # condition), and centred on the block, as TeX centres a block on the axis
         ordered = sorted(row, key=lambda n: n.x0)
-        rel = next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
+        rel = _relation_at(ordered)
         if rel is None or any(n.kind == "word" and n.role != "op" for n in (ordered if left else ordered[:rel])):
             continue
         _, _, top, bottom = _box(others)
@@ -3901,8 +3907,15 @@ def _stack_beside(rows: list[list[Node]], size: float) -> tuple[int, bool] | Non
 STACK_CENTRED = 0.5   # em: a block set beside a row has its middle this near the row's maths axis
 
 
+def _relation_at(ordered: list[Node]) -> int | None:
+    """Where the first relation stands in a row sorted left to right, or None."""
+    return next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
+
+
 def _first_relation(row: list[Node]) -> Node | None:
-    return next((n for n in sorted(row, key=lambda n: n.x0) if n.kind == "sym" and n.role == "rel"), None)
+    ordered = sorted(row, key=lambda n: n.x0)
+    at = _relation_at(ordered)
+    return None if at is None else ordered[at]
 
 
 SIDE_CLEAR = 0.1   # em: the side's relation ends this far before the block (a thick space, 5/18 em, in TeX)
@@ -3918,7 +3931,7 @@ def _side_before_block(rows: list[list[Node]], size: float) -> tuple[int, list[N
         return None
     for i in range(1, len(rows) - 1):
         ordered = sorted(rows[i], key=lambda n: n.x0)
-        rel = next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
+        rel = _relation_at(ordered)
         if not rel or rel + 1 >= len(ordered) or any(n.kind == "word" and n.role != "op" for n in ordered[:rel]):
             continue
         side, rest = ordered[:rel + 1], ordered[rel + 1:]
@@ -3980,7 +3993,7 @@ def _relation_array(rows: list[list[Node]], size: float) -> str | None:
     cells = []
     for row in rows:
         ordered = sorted(_scripts(row), key=lambda n: n.x0)
-        at = next((k for k, n in enumerate(ordered) if n.kind == "sym" and n.role == "rel"), None)
+        at = _relation_at(ordered)
         if at is None or at == 0 or at == len(ordered) - 1:
             return None
         rel = ordered[at]
