@@ -1532,8 +1532,12 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
             # middle, was taken first: the italic body's box overhangs its subscript's start)
             stacked = n.size >= max(m.size for m in taken) * 0.85 and \
                 any(min(m.x1, n.x1) - max(m.x0, n.x0) > 0.3 and not _script_of(m, n) for m in taken)
-            if near_rule or overlap > 0.1 and (not stacked or
-                                               overlap >= min(n.bottom - n.top, bottom - top) * STACK_OVERLAP):
+            # (a script of a glyph taken is on its level, whatever it overlaps: a superscript over a
+            # short letter clears the row's x-height, and in the smallest size a subscript is as large
+            # as its body and stands under its superscript, e^{-\frac{…}{2\sigma_{i}^{2}}})
+            scripted = any(_sets_script(n, m) for m in taken)
+            if near_rule or scripted or overlap > 0.1 and (not stacked or
+                                                           overlap >= min(n.bottom - n.top, bottom - top) * STACK_OVERLAP):
                 taken.append(n)
                 top, bottom = min(top, n.top), max(bottom, n.bottom)
                 changed = True
@@ -1541,6 +1545,22 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
 
 
 STACK_OVERLAP = 0.25   # of the smaller height
+
+
+def _sets_script(n: Node, body: Node) -> bool:
+    """Whether a glyph stands where TeX sets a script of another: no larger, starting past its middle
+    and by its right end, its baseline raised or lowered by a script's shift, its ink touching the
+    body's height."""
+    shift = abs(n.base - body.base)
+    return n.size <= body.size * 1.05 and n.x0 > body.cx and n.x0 - body.x1 < n.size * SCRIPT_KERN and \
+        body.size * SCRIPT_SHIFT_MIN < shift < body.size * SCRIPT_SHIFT_MAX and \
+        n.bottom >= body.top - body.size * SCRIPT_TOUCH and n.top <= body.bottom + body.size * SCRIPT_TOUCH
+
+
+SCRIPT_KERN = 0.5        # of the script's size: it starts this close after its body's end, or before it
+SCRIPT_SHIFT_MIN = 0.1   # em of the body: a script's baseline is raised or lowered by more than this
+SCRIPT_SHIFT_MAX = 0.75  # ... and by less than this (a row under it is a baselineskip away)
+SCRIPT_TOUCH = 0.1       # em of the body: the script's ink reaches within this of the body's
 
 
 def _script_of(script: Node, body: Node) -> bool:
