@@ -78,6 +78,8 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
     for c in chunks:
         if c.extra.get("proof_of") in ids:
             ref(c, c.extra["proof_of"])   # a proof (or solution) is about the statement it follows
+        if c.extra.get("note_of") in ids:
+            ref(c, c.extra["note_of"])    # a margin note beside a statement is about it
         text = f"{c.title or ''} {c.content} {c.context or ''}"
         for m in mentions.finditer(text):
             kind = normalize_kind(m.group("word").rstrip("."), kinds)

@@ -391,6 +391,7 @@ class OpenBlock:
     skip_above: float | None = None   # the baseline step from the line before its head to the head
     skip_here: bool = False           # ... measured on its head's page (else the last measured in the book)
     italic_words: int = 0             # the words of prose its italic was told by
+    head_mixed: bool = False          # ... some of them upright (an emphasised term, in either face)
 
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement.
@@ -409,11 +410,13 @@ class OpenBlock:
         if self.italic:
             prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2]
             if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not set_apart(line):
-                if len(lines) != 1 or self.italic_words >= ITALIC_EVIDENCE or SENTENCE_ENDS_RE.search(lines[0].text):
+                if len(lines) != 1 or self.italic_words >= ITALIC_EVIDENCE and not self.head_mixed or \
+                        SENTENCE_ENDS_RE.search(lines[0].text):
                     return False
-                # told by a few words on the head's line, the term an upright definition emphasises
-                # ("The *safety stock* is"), its sentence going on: the line under it, upright, says the
-                # statement is (an italic one that ends on its head's line ends before upright text)
+                # told by a few words on the head's line, or by words in both faces there (the term an
+                # upright definition emphasises, "In the *economic order quantity model* demand"), its
+                # sentence going on: the line under it, upright, says the statement is (an italic one
+                # that ends on its head's line ends before upright text, and with a sentence)
                 self.italic = False
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
         drawn = self.drawing is not None and self.drawing[0] == line.page and bool(lines) and \
@@ -447,8 +450,12 @@ class OpenBlock:
                 # paragraph, ends it, on a page set tight too (a list inside it has a \topsep of its own).
                 # One measured on another page matches more loosely: TeX shrinks or stretches each page's glue.
                 match = SKIP_MATCH if self.skip_here else layout.body_size * SKIP_MATCH_ELSEWHERE
-                if self.skip_above is not None and self.skip_above - leading > leading * SKIP_EXTRA and \
-                        abs(step - self.skip_above) <= match and indented and not set_apart(line) \
+                as_above = self.skip_above is not None and self.skip_above - leading > leading * SKIP_EXTRA and \
+                    abs(step - self.skip_above) <= match
+                # (or less, after a sentence: the space above the head may be the larger one of the
+                # environment before it, and a remark's style sets half a theorem's space round it)
+                after_sentence = step - leading > leading * SKIP_EXTRA and SENTENCE_ENDS_RE.search(last.text)
+                if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not set_apart(last) and not drawn and \
                         not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
                     return False
@@ -1024,7 +1031,7 @@ class ChunkBuilder:
                  and not w.bold] or first_words
         italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT
         self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [],
-                               italic_words=len(prose))
+                               italic_words=len(prose), head_mixed=len({w.italic for w in prose}) > 1)
         # the step from the line before the head; where none is on the page (a head opening the page, or
         # set after a heading), the step last measured above a head in the book
         before = self.line_before
@@ -1063,8 +1070,6 @@ class ChunkBuilder:
         text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout, prose=head_line) if p)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
-        if block.notes:
-            text += "\n" + "\n".join(block.notes)
         extra = {"printed_number": block.printed} if block.printed else {}
         if text != plain:
             extra["text"] = plain       # the plain reading, for the embedding model
@@ -1073,8 +1078,23 @@ class ChunkBuilder:
         opening = statement_opening(block.lines)
         if opening is not None:
             extra["words"] = opening
-        return self.add_entity(FoundEntity(block.kind, block.number, block.title or None, text, extra=extra or None),
-                               block.page)
+        entity = self.add_entity(FoundEntity(block.kind, block.number, block.title or None, text, extra=extra or None),
+                                 block.page)
+        kept = entity
+        if entity is None and text.strip():
+            # a head whose number was met before (a claim numbered afresh in each proof) is no entity of
+            # its own, but its statement is still the book's text: kept as a text chunk, never dropped
+            kept = self.out.emit("text", text, block.page, extra={"text": plain} if text != plain else None)
+        if block.notes:
+            # the margin notes beside a statement are not its words: a chunk of their own right after it,
+            # linked to it (as a passage's follow the passage)
+            notes = _marked_notes(block.notes)
+            plain_notes = _marked_notes([plain_of(n) for n in block.notes])
+            note_extra = {"note_of": kept.id} if kept is not None else {}
+            if plain_notes != notes:
+                note_extra["text"] = plain_notes
+            self.out.emit("text", notes, block.page, extra=note_extra or None)
+        return entity
 
     def open_proof(self, statement: Chunk | None, box: tuple | None = None, page: int = 0) -> None:
         """ "Proof." after a statement: the proof is a text chunk of its own (or several), linked to

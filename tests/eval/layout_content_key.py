@@ -17,7 +17,8 @@ sample book's.  The body is what LaTeX prints of it:
   * a numbered display is `$$…$$ (N)` with the number LaTeX printed, an unnumbered one `$$…$$`;
   * a footnote's mark stays where LaTeX prints it (`$^{N}$`) and its text follows the statement's last
     paragraph as `N text` (LaTeX sets it at the foot of the page, apart from the statement's lines);
-  * a list item opens a line `1.`; a drawing (tikzpicture) is no text of the statement and is left out;
+  * a list item opens a line `1.`; a drawing (tikzpicture) is no text of the statement and is left out,
+    and so is a margin note (\\marginpar, \\marginnote), set in the margin beside the statement's lines;
   * the book's own macros are expanded: \\newcommand bodies with their arguments, and a \\loop … \\repeat
     counted up to an argument (the \\filler of our layouts) as its text printed that many times.
 
@@ -45,6 +46,7 @@ BOOKS = {
     "frame": ("frame.tex", None),
     "drawing": ("drawing.tex", None),
     "handout": ("handout.tex", None),
+    "marginpar": ("marginpar.tex", "marginpar-labels.txt"),
 }
 
 COMMENT_RE = re.compile(r"(?<!\\)%.*")
@@ -249,6 +251,11 @@ def markdown(tex: str, labels: dict, equations: list[str], footnotes: list[str])
         return "\n$$" + (m.group(2) if m.group(1) else m.group(3)).strip() + "$$\n"
 
     text = DRAWING_RE.sub(" ", tex)
+    # a margin note is set in the margin, apart from the statement's lines: none of its words
+    for command in (r"\marginpar", r"\marginnote"):
+        while (at := text.find(command + "{")) >= 0:
+            _, end = balanced(text, at + len(command))
+            text = text[:at] + " " + text[end:]
     notes = []
     while (at := text.find(r"\footnote{")) >= 0:
         note, end = balanced(text, at + len(r"\footnote"))
