@@ -1070,6 +1070,12 @@ class ChunkBuilder:
         text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout, prose=head_line) if p)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
+        # its footnotes follow its last paragraph (LaTeX sets them at the page's foot, but they are the
+        # statement's own words); the notes in the margin beside it are not, and follow it as a chunk
+        footnotes = [n for n in block.notes if n.startswith("[Footnote]")]
+        margin = [n for n in block.notes if not n.startswith("[Footnote]")]
+        if footnotes:
+            text += "\n" + "\n".join(footnotes)
         extra = {"printed_number": block.printed} if block.printed else {}
         if text != plain:
             extra["text"] = plain       # the plain reading, for the embedding model
@@ -1085,11 +1091,11 @@ class ChunkBuilder:
             # a head whose number was met before (a claim numbered afresh in each proof) is no entity of
             # its own, but its statement is still the book's text: kept as a text chunk, never dropped
             kept = self.out.emit("text", text, block.page, extra={"text": plain} if text != plain else None)
-        if block.notes:
+        if margin:
             # the margin notes beside a statement are not its words: a chunk of their own right after it,
             # linked to it (as a passage's follow the passage)
-            notes = _marked_notes(block.notes)
-            plain_notes = _marked_notes([plain_of(n) for n in block.notes])
+            notes = _marked_notes(margin)
+            plain_notes = _marked_notes([plain_of(n) for n in margin])
             note_extra = {"note_of": kept.id} if kept is not None else {}
             if plain_notes != notes:
                 note_extra["text"] = plain_notes
