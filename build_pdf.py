@@ -59,18 +59,26 @@ def split_at_spaces(pages: list[Page]) -> None:
                 line.words = [piece for w in line.words for piece in _spaced_apart(w)]
 
 
+ICON_SIZE_SLACK = 0.15        # of the next word's size: a pictogram is set in the size of the words after it
+ICON_BASELINE_SLACK = 0.2     # em: ... and on their baseline
+
+
 def drop_icon_glyphs(pages: list[Page]) -> int:
     """Pictograms set before a line's words are dropped from it (in place; how many).  A manual's
     admonition titles and callouts print an icon from a pictogram font before the title ("(i) Note",
     "(!) Definition 2.1 (Reorder point)"), and the font's text map calls it some letter ("ò").  A font
     is a pictogram font here when every word it sets in the whole document is one glyph that opens
-    its line, before words in another face, none of them a digit or a list's mark ("•", "–"), and it
-    is no maths font: the glyph is no text, and the head after it opens the line."""
+    its line, before words in another face, in their size and on their baseline (a footnote's raised
+    mark, an ornament in the margin two lines high are no such icon), none of them a digit or a list's
+    mark ("•", "–"), and it is no maths font: the glyph is no text, and the head after it opens the line."""
     lone: dict[str, bool] = {}
     for page in pages:
         for line in page.lines:
             for k, w in enumerate(line.words):
-                first = k == 0 and len(w.text) == 1 and len(line.words) > 1 and line.words[1].font != w.font \
+                nxt = line.words[1] if len(line.words) > 1 else None
+                first = k == 0 and len(w.text) == 1 and nxt is not None and nxt.font != w.font \
+                    and abs(w.size - nxt.size) <= ICON_SIZE_SLACK * nxt.size \
+                    and abs(w.baseline - nxt.baseline) <= ICON_BASELINE_SLACK * nxt.size \
                     and not w.text.isdigit() and not LIST_MARK_RE.fullmatch(w.text)
                 lone[w.font] = lone.get(w.font, True) and first
     icons = {f for f, only in lone.items() if only and f and not is_math_font(f)}

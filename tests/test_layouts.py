@@ -894,7 +894,8 @@ def test_sphinxdoc_a_held_out_manual_printed_by_sphinx(tmp_path_factory):
     half of listing 2.1, overleaf, is a text chunk; every admonition keeps its "ò".
 
     Now 64 of 64, printed page right 64/64, no extra: a pictogram font (every word it sets in the
-    document one glyph opening its line before another face, no maths font) is dropped from its
+    document one glyph opening its line before another face, in its size and on its baseline, no
+    maths font) is dropped from its
     lines, so the admonitions' heads open their lines; a face whose "i", "m", "W" and "." advance
     alike is monospaced (t1xtt); a listing captioned above code takes the code under its caption,
     not the rows between rules above it; code lines on one shaded box stay one listing across blank
