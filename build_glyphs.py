@@ -388,6 +388,9 @@ class Font:
 
 
 _SUBSET_PREFIX = re.compile(r"^[A-Z]{6}\+")
+# the codes of "i", "m", "W" and "." (ASCII in every text encoding): a font whose four advance alike
+# is monospaced
+MONO_PROBE = (0x69, 0x6D, 0x57, 0x2E)
 # TeX's extension fonts and their successors: their glyphs hang from the origin, centred on the axis.
 _EXTENSION_NAME = re.compile(r"CMEX|MathExtension|^txex|^pxex|Extension|^esint", re.I)
 # ... and their symbol fonts (cmsy's layout: calligraphic capitals, no small letters)
@@ -1241,6 +1244,8 @@ class _Raw:
                     # (named so, as a bold cut's name says it: formulas take a letter's weight from the name)
                     found = Font(found.name + " (Bold)", True, found.italic, found.mono, found.encoding, found.plain)
                 self.weights.setdefault(found.name, weight)
+            if found.plain and not found.mono and handle and self._same_advances(handle):
+                found = Font(found.name, found.bold, found.italic, True, found.encoding, found.plain)
             if not found.encoding:
                 # a maths font's name may say nothing of its role, or a role other than its letters'
                 # (mathdesign's "…-Symbol-10" holds "Acal", "…SymbolA-10" holds "Ebbb")
@@ -1249,6 +1254,22 @@ class _Raw:
                     found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
             self.fonts[handle or 0] = found
         return found
+
+    def _same_advances(self, handle: int) -> bool:
+        """A typewriter face that neither its name nor its flags call one (TX fonts' "t1xtt"): its
+        narrowest and widest letters and its full stop ("i", "m", "W", ".") advance alike, those of
+        them its subset holds, "i" and "m" at least (a glyph held has an outline: a CID font's default
+        width, given to every code its subset dropped, says nothing)."""
+        widths = []
+        for code in MONO_PROBE:
+            path = self.glyph_path(handle, code, 1.0)
+            held = bool(path) and self.path_segments(path) > 0 \
+                and self.glyph_width(handle, code, 1.0, ctypes.byref(self.sw)) and self.sw.value > 0
+            if not held and code in MONO_PROBE[:2]:
+                return False
+            if held:
+                widths.append(round(self.sw.value * 1000))
+        return len(set(widths)) == 1
 
     def glyph_names(self, handle: int) -> dict[int, str]:
         """The embedded font program's own encoding, code -> glyph name ({} when it has none)."""

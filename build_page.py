@@ -704,8 +704,13 @@ def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Li
     items: list[Item] = []
     if kind in ("algorithm", "listing"):
         body = _ruled_body(page, main, cap_lines, used, layout, below_only=kind == "algorithm")
+        if kind == "listing" and body and max(l.bottom for l in body) <= cap_lines[0].top + 1:
+            # rules above the caption are another float's (a table's, a box's) when code stands
+            # right under the caption: a listing captioned above its code is that code
+            below = _code_near(main, cap_lines, used, page.boxes, below_only=True)
+            body = below or body
         if kind == "listing" and not body:
-            body = _code_near(main, cap_lines, used)
+            body = _code_near(main, cap_lines, used, page.boxes)
         used.update(id(l) for l in body)
         items.extend(equations_in(body, layout, context=f"{kind.capitalize()} {number}. {title}", bars=page.bars))
         if body and all(w.mono for l in body for w in l.words):
@@ -822,20 +827,29 @@ def _caption_title(text: str, head: Head) -> str:
     return m.group("rest").strip() if m else head.rest
 
 
-def _code_near(main: list[Line], cap: list[Line], used: set[int]) -> list[Line]:
-    """Monospaced lines right below (else right above) a listing's caption."""
+def _code_near(main: list[Line], cap: list[Line], used: set[int], boxes: list = (),
+               below_only: bool = False) -> list[Line]:
+    """Monospaced lines right below (else right above) a listing's caption.  Lines set on one
+    shaded box are one listing whatever blank lines part them."""
     below = [l for l in main if l.top >= cap[-1].bottom - 1 and id(l) not in used]
-    above = [l for l in reversed(main) if l.bottom <= cap[0].top + 1 and id(l) not in used]
+    above = [] if below_only else [l for l in reversed(main) if l.bottom <= cap[0].top + 1 and id(l) not in used]
     for run in (below, above):
         body, last = [], None
         for l in run:
-            if not all(w.mono for w in l.words) or (last is not None and abs(l.top - last) > l.size * CODE_LINE_STEP):
+            if not all(w.mono for w in l.words) or (last is not None and abs(l.top - last.top) > l.size * CODE_LINE_STEP
+                                                    and not _on_one_box(last, l, boxes)):
                 break
             body.append(l)
-            last = l.top
+            last = l
         if body:
             return sorted(body, key=lambda l: l.top)
     return []
+
+
+def _on_one_box(a: Line, b: Line, boxes: list) -> bool:
+    """Both lines lie inside one filled box."""
+    return any(x0 - 1 <= min(a.x0, b.x0) and max(a.x1, b.x1) <= x1 + 1 and y0 - 1 <= min(a.top, b.top)
+               and max(a.bottom, b.bottom) <= y1 + 1 for x0, y0, x1, y1 in boxes)
 
 
 def _continues_paragraph(above: Line, line: Line, layout: Layout) -> bool:
@@ -906,12 +920,14 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
         if len(above) >= 2:
             top = min(r[1] for r in above)
             return [l for l in main if id(l) not in used and top - 2 <= (l.top + l.bottom) / 2 <= cap_top]
-    # No rules: the lines that follow, up to a wide gap, a heading-sized line or another caption.
+    # No rules: the lines that follow, up to a wide gap (none between lines on one shaded box: code's
+    # blank lines), a heading-sized line or another caption.
     body, last = [], cap_bottom
     for l in main:
         if l.top < cap_bottom or id(l) in used:
             continue
-        if l.top - last > max(l.size * FLOAT_BODY_GAP, FLOAT_BODY_GAP_MIN) or is_head_like(l) \
+        if l.top - last > max(l.size * FLOAT_BODY_GAP, FLOAT_BODY_GAP_MIN) and not (body and _on_one_box(
+                body[-1], l, page.boxes)) or is_head_like(l) \
                 or l.size > layout.body_size * HEADING_SIZE or len(body) >= FLOAT_MAX_LINES:
             break
         body.append(l)

@@ -27,7 +27,7 @@ from build_glyphs import _word_from_spans as word_from_spans
 from build_heads import END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
-from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
+from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_font, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
                         text_face,
                         numbered_display, plain_reading, word_tag)
@@ -57,6 +57,39 @@ def split_at_spaces(pages: list[Page]) -> None:
         for line in page.lines:
             if any(" " in w.text.strip() for w in line.words):
                 line.words = [piece for w in line.words for piece in _spaced_apart(w)]
+
+
+ICON_SIZE_SLACK = 0.15        # of the next word's size: a pictogram is set in the size of the words after it
+ICON_BASELINE_SLACK = 0.2     # em: ... and on their baseline
+
+
+def drop_icon_glyphs(pages: list[Page]) -> int:
+    """Pictograms set before a line's words are dropped from it (in place; how many).  A manual's
+    admonition titles and callouts print an icon from a pictogram font before the title ("(i) Note",
+    "(!) Definition 2.1 (Reorder point)"), and the font's text map calls it some letter ("ò").  A font
+    is a pictogram font here when every word it sets in the whole document is one glyph that opens
+    its line, before words in another face, in their size and on their baseline (a footnote's raised
+    mark, an ornament in the margin two lines high are no such icon), none of them a digit or a list's
+    mark ("•", "–"), and it is no maths font: the glyph is no text, and the head after it opens the line."""
+    lone: dict[str, bool] = {}
+    for page in pages:
+        for line in page.lines:
+            for k, w in enumerate(line.words):
+                nxt = line.words[1] if len(line.words) > 1 else None
+                first = k == 0 and len(w.text) == 1 and nxt is not None and nxt.font != w.font \
+                    and abs(w.size - nxt.size) <= ICON_SIZE_SLACK * nxt.size \
+                    and abs(w.baseline - nxt.baseline) <= ICON_BASELINE_SLACK * nxt.size \
+                    and not w.text.isdigit() and not LIST_MARK_RE.fullmatch(w.text)
+                lone[w.font] = lone.get(w.font, True) and first
+    icons = {f for f, only in lone.items() if only and f and not is_math_font(f)}
+    dropped = 0
+    if icons:
+        for page in pages:
+            for line in page.lines:
+                if len(line.words) > 1 and line.words[0].font in icons:
+                    line.words = line.words[1:]
+                    dropped += 1
+    return dropped
 
 
 # space glyphs that part words (not the no-break spaces, U+00A0 and U+202F, that tie them)
@@ -166,6 +199,7 @@ def structure(document: Document, count_tokens, source: str) -> Reading:
 def _structure(document: Document, count_tokens, source: str) -> Reading:
     pages = document.pages
     split_at_spaces(pages)
+    drop_icon_glyphs(pages)
     mark_maths_italics(pages)
     mark_prose_letters(pages)
     mark_bold_symbols(pages)
