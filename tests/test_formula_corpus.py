@@ -115,6 +115,7 @@ EIGHTY_SEVENTH_BODY = ["tufte-ci", "berenis-ci"]
 EIGHTY_EIGHTH_BODY = ["tufte-cj", "iso-cj"]
 EIGHTY_NINTH_BODY = ["tufte-ck", "tagged-ck"]
 NINETIETH_BODY = ["tufte-cl", "garamondmath-cl"]
+NINETY_FIRST_BODY = ["tufte-cm", "fdsymbol-cm"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -122,7 +123,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -189,6 +190,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_EIGHTH_BODY,
                            *EIGHTY_NINTH_BODY,
                            *NINETIETH_BODY,
+                           *NINETY_FIRST_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -305,7 +307,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_SEVENTH_BODY
                          + EIGHTY_EIGHTH_BODY
                          + EIGHTY_NINTH_BODY
-                         + NINETIETH_BODY)
+                         + NINETIETH_BODY
+                         + NINETY_FIRST_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1722,6 +1725,30 @@ def test_later_bodies_per_set_up(corpus, name):
     # denominator's \sigma losing its subscript to the fraction (0.941); and the features' row (2.18), whose
     # \frac{\vect{v}^{\top} \vect{y}}{V} (twice) is served "\frac{\mathbf{v}\mathbf{y}}{V}^{\top}", the numerator's
     # transpose read as the fraction's superscript (0.918)
+    # the ninety-first body (body-cm.tex, a textbook's chapter on perishable stock, platelets in a blood bank, as a
+    # vector of ages (a transposed pmatrix row, \overset{\text{def}}{=}, \underbrace{...}_{\text{issued}}, FIFO and
+    # LIFO issuing with nested ( . )^{+}, a shift matrix with \vdots and \ddots, a partitioned matrix in an array
+    # {c|c} with \hline, cases with \text{otherwise}, decay as \prod_{j=1}^{a-1}, binomial spoilage, a thinning
+    # matrix, a transition law under a two-row \substack, balance equations in \left\{ \begin{aligned} ... \end{aligned}
+    # \right., double sums, a double integral, a multline, \lim_{n \to \infty} with \Biggl[ ... \Biggr], a table
+    # float, negative binomial requests with \binom, an example float with a bmatrix of fractions and a side note)
+    # and one on policies for it (base stock, a subequations group (2.3a-c) with \lfloor ... \rfloor^{+}, a
+    # continued fraction with \cfrac and a fraction three deep, a geometric mean under \sqrt[n]{...}, \sup and \inf
+    # over \mathfrak sets, a split, a definition, an alignat linear programme, block matrices with zero blocks, a
+    # gather, least squares with \langle ... \rangle, a Frobenius distance \lVert ... \rVert_{F}, \overbrace, the
+    # algorithm float's two displays, a double sum over two banks' demands and a second example float), with
+    # \vect; tufte-cm, and fdsymbol-cm, the standard report class at 11pt with leqno under pdfLaTeX, Latin Modern
+    # with fdsymbol's symbols, big operators and delimiters, which no set-up had before): 86.9 % exact under the
+    # class (53 of 61), 83.6 % under fdsymbol-cm (51), mean similarity 0.997 and 0.976 when first measured,
+    # nothing missing or empty, all 61 numbers read alike by LaTeX and the judge.  Eight formulas differ under
+    # both by spellings that print the same: \vect{1} and \vect{0}, served \mathbf{1} and \mathbf{0}, which the
+    # judge reads as plain digits (1.18, 2.1, 2.10, 2.14, 2.23, 2.26); \Biggl[ ... \Biggr] served bare (1.22,
+    # 0.980); a prime after a subscript, \theta_{i,a}', served \theta'_{i,a} (2.18, 0.982).  Under the class one
+    # of them is misread too: the side note beside 1.18 ends in "$135\,751$.", and its last line is glued to the display
+    # as "^{135751.}" (0.940).  Under fdsymbol-cm two: fdsymbol's brace pieces are not joined into a brace, so
+    # \underbrace (1.3, 0.331) and \overbrace (2.20, 0.321) are served as rows of their glyphs (Í Ò Ñ Ï, Ì Ò Ð Î)
+    # in an aligned beside the formula, the labels as scripts of a piece, and 1.3's D_{t} and \bar{X}_{t} lose
+    # their subscripts to the pieces
     # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
     # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
     # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
@@ -1827,6 +1854,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.26, 0.945) if name == "tufte-ci" else (0.25, 0.945) if name == "berenis-ci" else \
         (0.78, 0.985) if name == "tufte-ck" else (0.78, 0.985) if name == "tagged-ck" else \
         (0.91, 0.995) if name == "tufte-cl" else (0.88, 0.990) if name == "garamondmath-cl" else \
+        (0.86, 0.995) if name == "tufte-cm" else (0.83, 0.975) if name == "fdsymbol-cm" else \
         (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
