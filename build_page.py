@@ -189,8 +189,10 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         # words that go on across the edge with a word space between (no wider than the line's usual
         # one, which letter-spacing widens), in the same size, are one line set across the full width (the
         # class's fullwidth text): a margin note stands clear of the text block by the margin's gap
+        # (on one baseline, as a line's words are: a display's row of upper limits, far apart, is no
+        # line of text, and the last line of a note beside it may stand within a point of their height)
         if left and right and right[0].x0 - max(w.x1 for w in left) < _word_space(left, layout) \
-                and abs(right[0].size - left[-1].size) < 0.5:
+                and abs(right[0].size - left[-1].size) < 0.5 and abs(right[0].baseline - left[-1].baseline) <= SAME_BASELINE:
             left, right = line.words, []
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
@@ -250,6 +252,7 @@ def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
 NUMBER_SIZE = 0.9             # of the body size: an equation number of the text block is set no smaller
 OPEN_ENDED = RELATIONS + "+−×·÷±∓"   # signs that never end a line of maths: what they act on follows
 FULL_WIDTH_SPACE = 0.5        # ems: words across the margin's edge this close are one line of full-width text
+SAME_BASELINE = 0.25          # pt: ... on one baseline (a born-digital PDF sets a line's words at one height)
 FULL_WIDTH_SPREAD = 1.2       # ... or no further apart than this times the line's middle word space left of the edge
 FOOTNOTE_RULE_EDGE = 3        # pt: a footnote rule starts at the column's left edge
 FOOTNOTE_RULE_WIDTH = (0.1, 0.6)   # of the column's width: it is a short rule, neither a dash nor a table's
