@@ -2857,3 +2857,17 @@ def test_note_displays_blocks_side_by_side_binomials_in_rows_and_abbreviations(c
     for name in ("tufte-bx", "mdutopia-bx"):
         assert f[name]["1.13"].startswith(r"\Pr(|\overline{X}_{n}-\theta| \geq "), (name, f[name]["1.13"])
     assert f["amspazo-ca"]["2.16"] == r"\sum_{j \in C}x_{j} \leq |C|-1.", f["amspazo-ca"]["2.16"]
+
+
+def test_scripts_inside_a_fractions_part_and_a_side_notes_last_line_beside_limits(corpus):
+    """What the ninetieth and ninety-first bodies brought: a script of a glyph in a fraction's part stays
+    in the part, a superscript over a short letter (\\frac{\\mathbf{v}^{\\top}\\mathbf{y}}{V}) and, at the
+    second script level, a subscript under its superscript (e^{-\\frac{…}{2\\sigma_{i}^{2}}}); a side note's
+    last line standing a point off the height of a display's upper limits is the note's, not the display's
+    (words either side of the margin's edge are one full-width line only on one baseline)."""
+    for name in NINETIETH_BODY:
+        found = _formulas(corpus[name])
+        assert found["1.6"].endswith(r"{2\sigma_{i}^{2}}}."), (name, found["1.6"])
+        assert found["2.18"].count(r"\frac{\mathbf{v}^{\top}\mathbf{y}}{V}") == 2, (name, found["2.18"])
+    found = _formulas(corpus["tufte-cm"])
+    assert found["1.18"].endswith(r"(k-\mathbf{1}^{\top}\mathbf{x}-q)^{+}."), found["1.18"]
