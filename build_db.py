@@ -85,7 +85,12 @@ def find_edges(chunks: list[Chunk], sections: list[Section]) -> tuple[set[tuple[
             kind = normalize_kind(m.group("word").rstrip("."), kinds)
             if kind is None:
                 continue
-            for raw in MENTIONED_NUMBER_RE.findall(m.group("nums")):
+            listed = MENTIONED_NUMBER_RE.findall(m.group("nums"))
+            for raw in listed:
+                # "Table 2.1 and (2.3)": a number in parentheses after one without them is an equation's
+                # (read below), not one more of the word's kind
+                if raw.startswith("(") and not listed[0].startswith("(") and kind != "formula":
+                    continue
                 number = normalize_number(raw)
                 target = entity_ids.get((kind, number)) or printed_ids.get((kind, c.chapter, number)) or (
                     printed_ids.get((kind, *number.rsplit(".", 1))) if number and "." in number else None)

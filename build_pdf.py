@@ -426,6 +426,7 @@ class OpenBlock:
     skip_here: bool = False           # ... measured on its head's page (else the last measured in the book)
     italic_words: int = 0             # the words of prose its italic was told by
     head_mixed: bool = False          # ... some of them upright (an emphasised term, in either face)
+    head_x0: float | None = None      # where its head line starts (a box's inset, where its lines start)
 
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement.
@@ -590,13 +591,21 @@ class OpenText:
     def last_line(self) -> Line | None:
         return self.paragraphs[-1][-1] if self.paragraphs else None
 
-    def add(self, line: Line, layout: Layout, prose: Line | None = None) -> None:
+    def add(self, line: Line, layout: Layout, prose: Line | None = None, head_x0: float | None = None,
+            right: float | None = None) -> None:
         """A line joins the last paragraph, or opens a new one after an indent or extra space, or
         where the text takes up again at the column's edge after a display (not after `prose`, a
-        head's own line: its words start where the head ends, set in like a display's)."""
+        head's own line: its words start where the head ends, set in like a display's).  `head_x0`:
+        where the head's line starts, `right` where the box it is set in ends: the line under a head
+        line that ran to the box's edge, starting where the head did (a shaded or framed statement's
+        inset), goes on with its sentence."""
         last = self.last_line()
+        under_head = last is not None and last is prose and head_x0 is not None and right is not None and \
+            line.page == last.page and abs(line.x0 - head_x0) <= HANG_SLACK and \
+            last.x1 >= right - layout.body_size * FULL_LINE_SLACK
         if last is None or line.top - last.bottom > line.size * PARAGRAPH_SKIP or (
-                line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)) or \
+                line.x0 > layout.left + PARAGRAPH_INDENT and not _hangs_under(line, last, layout)
+                and not under_head) or \
                 (last is not prose and _after_display(line, last, layout)) or \
                 _next_item(line, self.paragraphs[-1], layout):
             self.paragraphs.append([line])
@@ -1065,7 +1074,8 @@ class ChunkBuilder:
                  and not w.bold] or first_words
         italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT
         self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [],
-                               italic_words=len(prose), head_mixed=len({w.italic for w in prose}) > 1)
+                               italic_words=len(prose), head_mixed=len({w.italic for w in prose}) > 1,
+                               head_x0=line.x0)
         # the step from the line before the head; where none is on the page (a head opening the page, or
         # set after a heading), the step last measured above a head in the book
         before = self.line_before
@@ -1100,7 +1110,8 @@ class ChunkBuilder:
         paragraphs = OpenText()
         head_line = block.lines[0] if block.lines else None
         for line in block.lines:
-            paragraphs.add(line, self.maths.layout_at(line.page, self.layout), prose=head_line)
+            paragraphs.add(line, self.maths.layout_at(line.page, self.layout), prose=head_line, head_x0=block.head_x0,
+                           right=block.box[2] if block.box is not None else None)
         text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout, prose=head_line) if p)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)

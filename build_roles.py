@@ -484,9 +484,20 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
     m = CHAPTER_RE.match(ctx.text)
     # (in display type, or alone on its line in capitals in any size, its title to come in larger type:
     # amsbook's "CHAPTER 2" in the body's capitals over a title set large; not a drawing's "Chapter 8")
-    if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or lone_chapter_label(ctx.text) and ctx.text.split()[0].isupper()):
+    if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or lone_chapter_label(ctx.text) and (
+            ctx.text.split()[0].isupper() or _over_its_bookmark(line, ctx, m.group(1)))):
         return DivisionLabel(1, m.group(1), m.group(2).strip())
     return None
+
+
+LABEL_OVER_TITLE = 4    # em of the label: a chapter's title stands this close under its label line
+
+
+def _over_its_bookmark(line: Line, ctx: LineContext, number: str) -> bool:
+    """A chapter's label alone on its line ("Chapter 2", in any face and size) right above the line a
+    bookmark of that chapter points at (its title): the chapter's opening, not a line of text."""
+    return any(h.number == number and h.level <= 1 and 0 < h.baseline - line.baseline < line.size * LABEL_OVER_TITLE
+               for h in ctx.headings)
 
 
 def division_title(line: Line, ctx: LineContext) -> Role | None:
