@@ -70,7 +70,8 @@ def drop_icon_glyphs(pages: list[Page]) -> int:
     is a pictogram font here when every word it sets in the whole document is one glyph that opens
     its line, before words in another face, in their size and on their baseline (a footnote's raised
     mark, an ornament in the margin two lines high are no such icon), none of them a digit or a list's
-    mark ("•", "–"), and it is no maths font: the glyph is no text, and the head after it opens the line."""
+    mark ("•", "–"), each before a word of prose (a display's sans-serif letter, `\\mathsf{B} \\triangleq`, is
+    followed by maths), and it is no maths font: the glyph is no text, and the head after it opens the line."""
     lone: dict[str, bool] = {}
     for page in pages:
         for line in page.lines:
@@ -79,7 +80,8 @@ def drop_icon_glyphs(pages: list[Page]) -> int:
                 first = k == 0 and len(w.text) == 1 and nxt is not None and nxt.font != w.font \
                     and abs(w.size - nxt.size) <= ICON_SIZE_SLACK * nxt.size \
                     and abs(w.baseline - nxt.baseline) <= ICON_BASELINE_SLACK * nxt.size \
-                    and not w.text.isdigit() and not LIST_MARK_RE.fullmatch(w.text)
+                    and not w.text.isdigit() and not LIST_MARK_RE.fullmatch(w.text) \
+                    and sum(c.isalpha() for c in nxt.text) >= 2 and not is_math_word(nxt)
                 lone[w.font] = lone.get(w.font, True) and first
     icons = {f for f, only in lone.items() if only and f and not is_math_font(f)}
     dropped = 0
