@@ -148,14 +148,22 @@ def niced(command: list[str], nice: int) -> list[str]:
     return ["nice", "-n", str(nice)] + command if nice and shutil.which("nice") else command
 
 
-def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | None = None, nice: int = 0) -> Path:
-    """The knowledge file of a PDF in the cache folder, built (or rebuilt when stale) by build_db.py
-    (with `workers` processes, the builder's default when None; at priority `nice`, where `nice` runs)."""
+def cached_build(pdf: Path, cache: Path):
+    """(where the cache folder keeps the PDF's knowledge file, whether the file there is fresh, a
+    function that marks it fresh once built): fresh means built from these PDF bytes by this builder."""
     cache.mkdir(parents=True, exist_ok=True)
     out = cache / f"{pdf.stem}.sqlite"
     stamp = cache / f"{pdf.stem}.stamp.json"
     want = {"pdf_sha256": hashlib.sha256(pdf.read_bytes()).hexdigest(), "builder": builder_hash()}
-    if out.is_file() and stamp.is_file() and json.loads(stamp.read_text()) == want:
+    fresh = out.is_file() and stamp.is_file() and json.loads(stamp.read_text()) == want
+    return out, fresh, lambda: stamp.write_text(json.dumps(want))
+
+
+def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | None = None, nice: int = 0) -> Path:
+    """The knowledge file of a PDF in the cache folder, built (or rebuilt when stale) by build_db.py
+    (with `workers` processes, the builder's default when None; at priority `nice`, where `nice` runs)."""
+    out, fresh, stamp = cached_build(pdf, cache)
+    if fresh:
         return out
     if not quiet:
         print(f"building {pdf.name} -> {out} ...", file=sys.stderr, flush=True)
@@ -165,7 +173,7 @@ def knowledge_file(pdf: Path, cache: Path, quiet: bool = False, workers: int | N
                           capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"build of {pdf} failed: {proc.stderr[-2000:]}")
-    stamp.write_text(json.dumps(want))
+    stamp()
     if not quiet:
         print(f"  built in {time.perf_counter() - t:.0f} s", file=sys.stderr, flush=True)
     return out

@@ -27,11 +27,12 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-from evaluate import knowledge_file, niced  # noqa: E402
+from evaluate import cached_build, knowledge_file, niced  # noqa: E402
 
 FORMULAS = ROOT / "tests" / "formulas"
 TOOLS = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared") / "tools"
@@ -116,37 +117,189 @@ def score(pdf: Path, main_tex: Path, cache: Path = DEFAULT_CACHE, workers: int |
 
 
 def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE, nice: int = 0) -> dict[str, dict]:
-    """score() for each (name, PDF, source), as many at once as there are CPUs, each built by one
-    process: a set-up's PDF is a few pages, whose build is mostly start-up and one thread's work."""
-    from concurrent.futures import ThreadPoolExecutor
+    """score() for each (name, PDF, source), as many at once as there are CPUs.
 
-    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
-        futures = {name: pool.submit(score, pdf, tex, cache, 1, nice) for name, pdf, tex in jobs}
-        return {name: future.result() for name, future in futures.items()}
+    A set-up's PDF is a few pages: a fresh interpreter for its build and another for its server spent
+    more time starting (importing the builder, the app, numpy and onnxruntime) than working, 4.4 s of
+    CPU a set-up in all.  So each CPU gets one worker process (`--worker`) that imports them once and
+    forks a child per set-up; the child builds the file with build_db.main (when the cache's is
+    stale), serves it with the app on a loopback socket of its own and runs the judge against it."""
+    from concurrent.futures import ThreadPoolExecutor
+    from queue import Empty, SimpleQueue
+
+    todo: SimpleQueue = SimpleQueue()
+    for job in jobs:
+        todo.put(job)
+    results: dict[str, dict] = {}
+
+    def work() -> None:
+        with tempfile.TemporaryFile("w+") as log:
+            env = {**os.environ, "BUILD_DB_WORKERS": "1"}
+            proc = subprocess.Popen(niced([sys.executable, str(Path(__file__).resolve()), "--worker"], nice),
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True, env=env)
+            try:
+                while True:
+                    try:
+                        name, pdf, tex = todo.get_nowait()
+                    except Empty:
+                        break
+                    out, fresh, stamp = cached_build(pdf, cache / pdf.parent.name)
+                    proc.stdin.write(json.dumps({"pdf": str(pdf), "tex": str(tex), "db": str(out),
+                                                 "build": not fresh}) + "\n")
+                    proc.stdin.flush()
+                    line = proc.stdout.readline()
+                    if not line:
+                        log.seek(0)
+                        raise RuntimeError(f"the scoring worker ended at {name}: {log.read()[-2000:]}")
+                    answer = json.loads(line)
+                    if "error" in answer:
+                        raise RuntimeError(f"{name}: {answer['error']}")
+                    if not fresh:
+                        stamp()
+                    results[name] = answer["result"]
+            finally:
+                proc.stdin.close()
+                proc.wait(timeout=60)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(jobs)))) as pool:
+        for future in [pool.submit(work) for _ in range(pool._max_workers)]:
+            future.result()
+    return {name: results[name] for name, _, _ in jobs}
+
+
+_PRELOADED = ("build_db", "rag", "rag_rest", "rag_mcp", "rag_answers", "apsw", "numpy", "onnxruntime", "tokenizers",
+              "litestar", "litestar.openapi", "starlette", "anyio", "yaml", "multipart", "h11", "uvicorn",
+              "uvicorn.lifespan.on", "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.http.httptools_impl",
+              "uvicorn.protocols.websockets.websockets_impl", "uvicorn.loops.uvloop", "uvloop")
+
+
+def _worker() -> int:
+    """`--worker`: score the set-ups named one a line on stdin ({"pdf", "tex", "db", "build"}), each in a
+    child forked from this process, which has imported the builder and the app; one JSON line of
+    result (or error) on stdout for each."""
+    import importlib
+
+    # what a child's build, app and server import, imported once here (optional ones where present)
+    sys.path.insert(0, str(TOOLS))      # formula_score.py's own module, as it imports it
+    for module in (*_PRELOADED, "latex_tokens"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
+    answers = sys.stdout
+    for line in sys.stdin:
+        job = json.loads(line)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:                      # the child: its output is the pipe's, its stdout goes nowhere
+            os.close(read)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            try:
+                answer = {"result": _score_here(job)}
+            except BaseException as exc:  # noqa: BLE001 - reported to the caller, whatever it is
+                answer = {"error": f"{type(exc).__name__}: {exc}"}
+            with os.fdopen(write, "w") as out:
+                out.write(json.dumps(answer))
+            os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as inp:
+            text = inp.read()
+        _, status = os.waitpid(pid, 0)
+        answers.write((text or json.dumps({"error": f"the child ended with status {status}"})) + "\n")
+        answers.flush()
+    return 0
+
+
+def _score_here(job: dict) -> dict:
+    """One set-up in this process: built (when asked), served, judged."""
+    import build_db
+
+    db = Path(job["db"])
+    if job["build"]:
+        code = build_db.main([job["pdf"], "-o", str(db), "--quiet"])
+        if code:
+            raise RuntimeError(f"build_db.py exited {code} on {job['pdf']}")
+    with _served_here(db) as base:
+        return judge(base, db, Path(job["tex"]), here=True)
+
+
+@contextmanager
+def _served_here(db: Path):
+    """The app on `db`, served by uvicorn in a thread of this process on a loopback socket bound here
+    (no port to race for); its base URL while the block runs."""
+    import threading
+
+    import uvicorn
+    from rag import KnowledgeBase, create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(create_app(KnowledgeBase(db), bind_host="127.0.0.1"),
+                                           log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.time() + 60
+    while not server.started:
+        if not thread.is_alive() or time.time() > deadline:
+            raise RuntimeError(f"the app did not start on {db}")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
 
 
 def score_knowledge(db: Path, main_tex: Path, nice: int = 0) -> dict:
-    """formula_score.py's verdict on a knowledge file, served, against the LaTeX source it was built
-    from (the server and the judge run at priority `nice`)."""
-    if not FORMULA_SCORE.is_file():
-        raise FileNotFoundError(f"{FORMULA_SCORE} not found (the shared tools folder beside the checkout)")
+    """formula_score.py's verdict on a knowledge file, served by `rag.py serve`, against the LaTeX
+    source it was built from (the server and the judge run at priority `nice`)."""
     proc, base = _serve(db, nice=nice)
     try:
-        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        return judge(base, db, main_tex, nice)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def judge(base: str, db: Path, main_tex: Path, nice: int = 0, here: bool = False) -> dict:
+    """formula_score.py run against the service at `base`, which serves `db`: its figures and rows
+    (here: run as the main module of this process, a forked child that has no other use for it)."""
+    if not FORMULA_SCORE.is_file():
+        raise FileNotFoundError(f"{FORMULA_SCORE} not found (the shared tools folder beside the checkout)")
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        if here:
+            printed = _run_judge_here([base, str(main_tex), "--json", out.name])
+        else:
             run = subprocess.run(niced([sys.executable, str(FORMULA_SCORE), base, str(main_tex), "--json", out.name], nice),
                                  capture_output=True, text=True, timeout=600)
             if run.returncode != 0:
                 raise RuntimeError(f"formula_score.py failed: {run.stderr[-2000:]}")
-            rows = json.loads(Path(out.name).read_text())
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    last = run.stdout.strip().splitlines()[-1]
+            printed = run.stdout
+        rows = json.loads(Path(out.name).read_text())
+    last = printed.strip().splitlines()[-1]
     figures = dict(re.findall(r"(\w+)=([\d.]+)", last))
     return {"equations": int(figures["n"]), "exact": float(figures["exact"]),
             "similarity": float(figures["formula_similarity"]), "missing": int(figures["missing"]),
             "empty": sum(1 for r in rows if not r["missing"] and not r["service"].strip()),
             "rows": rows, "db": str(db)}
+
+
+def _run_judge_here(args: list[str]) -> str:
+    """formula_score.py run as this process's main module with `args`: what it printed."""
+    import contextlib
+    import io
+    import runpy
+
+    printed = io.StringIO()
+    sys.argv = [str(FORMULA_SCORE), *args]
+    with contextlib.redirect_stdout(printed):
+        try:
+            runpy.run_path(str(FORMULA_SCORE), run_name="__main__")
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                raise RuntimeError(f"formula_score.py failed: {exc.code}") from None
+    return printed.getvalue()
 
 
 # --------------------------------------------------------------------------- error classes
@@ -242,4 +395,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_worker() if sys.argv[1:] == ["--worker"] else main())
