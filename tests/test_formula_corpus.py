@@ -116,6 +116,7 @@ EIGHTY_EIGHTH_BODY = ["tufte-cj", "iso-cj"]
 EIGHTY_NINTH_BODY = ["tufte-ck", "tagged-ck"]
 NINETIETH_BODY = ["tufte-cl", "garamondmath-cl"]
 NINETY_FIRST_BODY = ["tufte-cm", "fdsymbol-cm"]
+NINETY_SECOND_BODY = ["tufte-cn", "boisik-cn"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -123,7 +124,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61, "cn": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -191,6 +192,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *EIGHTY_NINTH_BODY,
                            *NINETIETH_BODY,
                            *NINETY_FIRST_BODY,
+                           *NINETY_SECOND_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -308,7 +310,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_EIGHTH_BODY
                          + EIGHTY_NINTH_BODY
                          + NINETIETH_BODY
-                         + NINETY_FIRST_BODY)
+                         + NINETY_FIRST_BODY
+                         + NINETY_SECOND_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1749,6 +1752,27 @@ def test_later_bodies_per_set_up(corpus, name):
     # \underbrace (1.3, 0.331) and \overbrace (2.20, 0.321) are served as rows of their glyphs (Í Ò Ñ Ï, Ì Ò Ð Î)
     # in an aligned beside the formula, the labels as scripts of a piece, and 1.3's D_{t} and \bar{X}_{t} lose
     # their subscripts to the pieces
+    # the ninety-second body (body-cn.tex, a textbook's chapter on stock that cannot be counted (a belief over a
+    # bin's level on the simplex, its prediction through sales and binomial shrinkage with the monus \mathbin{\dot{-}},
+    # Bayes' update b'(s') \propto O(o \mid a, s') \sum_{s} T(s' \mid s, a) b(s) and its normalized form, nested
+    # \mathbb{E}_{s' \sim T(\cdot \mid s, a)}, censored sales in cases with \text{if }, an empty-bin report in \left\{
+    # \begin{aligned} ... \end{aligned} \right. beside a side note, an example float with pmatrix columns of fractions,
+    # an audit's likelihood through \Phi, the information gain, \Pr\left( ... \middle| ... \right), a table float, particles,
+    # a Kalman filter with the normal density written out, \mat gains with inverses and transposes, a split of the
+    # likelihood with \det and \operatorname{tr}, an algorithm float with \leftarrow) and one on reordering without a count
+    # (a definition, the belief-state Bellman equation, \operatorname*{arg\,max}, alpha vectors in a split, pruning,
+    # QMDP, the fast informed bound, blind vectors, point-based backups and a theorem on their error, a second algorithm
+    # float, a threshold rule with \lceil ... \rceil, stochastic dominance under \mathrel, forward search, Hoeffding's
+    # bound, a second example float), with \vect and \mat; tufte-cn, and boisik-cn, the standard book class at 11pt
+    # under pdfLaTeX with boisik's Baskerville-like text and maths, Metafont fonts pdfTeX embeds as Type 3 bitmaps with
+    # no font names, glyphs named /a<code> and no ToUnicode, which no set-up had before): 85.0 % exact under the class
+    # (51 of 60), mean similarity 0.997; 0.0 % under boisik-cn, 0.653: every code is read as the character it would
+    # be in ASCII (\sum as X, | as j, minus as x, \in as 2, \{ \} as f g, a prime as ^{0}, commas as ;), the Greek
+    # letters below code 32 dropped, big operators and delimiters' pieces (8 < > of a brace, B @ A C of parentheses)
+    # served as letters; nothing missing or empty under either.  Under the class eight formulas differ by spellings
+    # that print the same: \vect{0} and \vect{1} (1.2, 1.29, 2.8), \mathbin{\dot{-}} and \mathrel{\succeq_{\mathrm{st}}}
+    # served bare (1.4, 1.5, 2.23), \middle| served | (1.18), a prime after a subscript (1.27); one is misread: in the
+    # point-based algorithm float the previous line's last words "and $s$" are glued before the display (2.19, 0.938)
     # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
     # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
     # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
@@ -1855,6 +1879,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.78, 0.985) if name == "tufte-ck" else (0.78, 0.985) if name == "tagged-ck" else \
         (0.91, 0.995) if name == "tufte-cl" else (0.88, 0.990) if name == "garamondmath-cl" else \
         (0.86, 0.995) if name == "tufte-cm" else (0.83, 0.975) if name == "fdsymbol-cm" else \
+        (0.85, 0.995) if name == "tufte-cn" else (0.00, 0.65) if name == "boisik-cn" else \
         (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
