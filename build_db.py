@@ -305,8 +305,9 @@ def pdf_page_count(source: Path) -> int:
         document.close()
 
 
-def _read_book(source: str, model_dir: str, workers: int) -> Reading:
-    return read_book(Path(source), Embedder(model_dir, session=False).count_tokens, workers)
+def _read_book(source: str, model_dir: str, workers: int, count_tokens=None) -> Reading:
+    """read_book with the model's token counter (`count_tokens`, else the tokenizer loaded here)."""
+    return read_book(Path(source), count_tokens or Embedder(model_dir, session=False).count_tokens, workers)
 
 
 def build_workers() -> int:
@@ -682,7 +683,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     else:
         # a short PDF's pages cost little memory: read here, without a process of its own to start
         reading = read_in_child(source, model_dir) if pdf_page_count(source) > READ_HERE_PAGES \
-            else _read_book(str(source), str(model_dir), build_workers())
+            else _read_book(str(source), str(model_dir), build_workers(), embedder.count_tokens)
         pages = reading.pages
         stage("structure")
         times["structure"] = times["read"] + reading.seconds["read"]
@@ -706,7 +707,7 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
         vocabulary = load_vocabulary(tags, tables, sections)
     except TagsError as exc:
         raise BuildError(str(exc)) from None
-    chunk_tags = tag_chunks(chunks, vectors, vocabulary, model_dir, cache)
+    chunk_tags = tag_chunks(chunks, vectors, vocabulary, model_dir, cache, embedder)
     checks["tags"] = tags_report(vocabulary, chunk_tags)
     stage("write")
     meta = build_meta(source, title, embedder, pages, chunks, sections, edges, vectors, vocabulary, chunk_tags, checks)
@@ -779,14 +780,15 @@ def build_meta(source: Path, title: str | None, embedder: Embedder, pages: int, 
 
 
 def tag_chunks(chunks: list[Chunk], vectors, vocabulary: Vocabulary, model_dir: Path,
-               cache: VectorCache | None = None) -> list:
+               cache: VectorCache | None = None, embedder: Embedder | None = None) -> list:
     """Each chunk's search tags (build_tags.assign_tags), tag texts embedded one per model run (or
-    taken from the vector cache)."""
+    taken from the vector cache) by `embedder` (else one made here)."""
     import numpy as np
 
     if not vocabulary.tags:
         return [[] for _ in chunks]
-    embedder = Embedder(model_dir, threads=1)
+    # the model loads on the first text the cache does not hold (a rebuild's tags are all there)
+    embedder = embedder or Embedder(model_dir, threads=1, session=False)
 
     def vector_of(text: str):
         vector = cache.get(text) if cache is not None else None
