@@ -966,7 +966,8 @@ class ChunkBuilder:
 
     def feed_line(self, line: Line, items: list[Item], idx: int) -> None:
         """Read what the line is (its roles), then act on each role in turn."""
-        roles = read_line(line, self._context(line))
+        opens = not any(item.kind == "line" for item in items[:idx])
+        roles = read_line(line, self._context(line, opens))
         misread = next((r for r in roles if isinstance(r, EquationLabel) and r.misread), None)
         if misread is not None:
             # a label OCR misread is read as the number the sequence says it is, from here on
@@ -976,7 +977,7 @@ class ChunkBuilder:
         if self.cursor.pending is not None and not isinstance(roles[-1], DivisionTitle):
             # The label's title has ended: its part or chapter opens, and the line is read inside it.
             self._commit_pending()
-            roles = read_line(line, self._context(line))
+            roles = read_line(line, self._context(line, opens))
         if not isinstance(roles[-1], HEADING_LINES):
             self.cursor.wrap = None    # only the line right after a heading can carry more of its title
         for role in roles:
@@ -984,7 +985,7 @@ class ChunkBuilder:
         # (a heading's own space after it is no environment's)
         self.line_before = None if isinstance(roles[-1], HEADING_LINES) else line
 
-    def _context(self, line: Line) -> LineContext:
+    def _context(self, line: Line, opens_page: bool = False) -> LineContext:
         block, exercises, cursor = self.block, self.exercises, self.cursor
         # (a part's or chapter's title is set on its label's page: display type overleaf opens what follows)
         pending = cursor.pending is not None and cursor.pending.line.page == line.page
@@ -993,7 +994,7 @@ class ChunkBuilder:
                            exercises.next if exercises else None, self.text.last_line(),
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
                            self.page.boxes, self.wanted, self.last_formula,
-                           exercises.in_chapter if exercises else None)
+                           exercises.in_chapter if exercises else None, opens_page)
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""

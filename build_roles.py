@@ -441,6 +441,7 @@ class LineContext(NamedTuple):
     wanted: dict = {}                           # a second look: {(kind, number): pages} missed (never written)
     last_formula: str | None = None             # on a second look, the last equation number the walk has met
     exercise_in_chapter: bool | None = None     # the open exercise list numbers its items in their chapter ("5.3")
+    opens_page: bool = False                    # the line is the first the builder reads on its page
 
 
 def line_context(line: Line, layout: Layout, **state) -> LineContext:
@@ -525,15 +526,30 @@ def exercise_list_heading(line: Line, ctx: LineContext) -> Role | None:
 
 
 def chapter_heading(line: Line, ctx: LineContext) -> Role | None:
-    """A top-level heading numbered without a dot ("2 Markov chains"), large and bold, in a PDF
-    without bookmarks (they would have named it), whose number is not the open chapter's."""
+    """A top-level heading numbered without a dot ("2 Markov chains"), large and bold (or bold in the
+    body's size opening its page as the next chapter), in a PDF without bookmarks (they would have
+    named it), whose number is not the open chapter's."""
     m = BARE_CHAPTER_RE.match(ctx.text)
-    if m and line.bold and ctx.size > ctx.layout.body_size * CHAPTER_TYPE and not ctx.has_outline:
+    if m and line.bold and not ctx.has_outline and (
+            ctx.size > ctx.layout.body_size * CHAPTER_TYPE or _opens_next_chapter(line, ctx, m.group(1))):
         if m.group(1).isalpha() and not (ctx.chapter or "").isdigit():
             return None   # a lettered one is an appendix, after numbered chapters ("A Compendium of …" is a title)
         if ctx.chapter is None or m.group(1) != ctx.chapter:
             return ChapterHeading(m.group(1), m.group(2).strip())
     return None
+
+
+def _opens_next_chapter(line: Line, ctx: LineContext, number: str) -> bool:
+    """A head numbered without a dot in the body's size (troff's ms sets `.NH 1` so) is a chapter's
+    when it opens its page, every word bold and short, numbered as the next chapter (the first when
+    none is open): chapters start on a new page, a section numbered so mid-page stays what it was,
+    and "3. Exercises" (amsbook's section, numbered with a dot in its chapter) is no chapter."""
+    if not (ctx.opens_page and number.isdigit() and ctx.text[len(number)] != "."
+            and all(w.bold for w in line.words) and len(ctx.text) < HEADING_MAX_CHARS):
+        return False
+    if ctx.chapter is None:
+        return number == "1"
+    return ctx.chapter.isdigit() and int(number) == int(ctx.chapter) + 1
 
 
 def numbered_heading(line: Line, ctx: LineContext) -> Role | None:

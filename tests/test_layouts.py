@@ -993,3 +993,55 @@ def test_typstbook_a_held_out_course_book_typeset_by_typst(tmp_path_factory):
     assert not db.execute("SELECT count(*) FROM chunks WHERE content LIKE '%Chapter _'").fetchone()[0]
     definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition' AND number = '4.6'").fetchone()[0]
     assert definition.startswith("A joint replenishment policy reviews"), definition
+
+
+def test_groffbook_a_held_out_technical_book_typeset_by_groff(tmp_path_factory):
+    """groffbook.pdf, written as a held-out check (scored before any builder change for it): a short
+    technical book on inventory decisions in three chapters typeset by groff 1.22.4 with the ms macros,
+    not TeX (tests/layouts/groffbook/: book.ms, macros.ms and one file per chapter read with `.so`,
+    built by groffbook_build.py as `groff -s -ms -e -t -p -Tpdf` on A5 with SOURCE_DATE_EPOCH fixed, so
+    two builds give the same bytes).  gropdf's own PDF: the standard Times and Symbol Type 1 fonts, not
+    embedded, no bookmarks, no page labels; an unnumbered cover (.RP), so page 1 is PDF page 2.
+    Numbered heads `.NH 1` "2 Reorder Points and Safety Stock" (a chapter, on a new page) and `.NH 2`
+    "2.1 Lead time and the reorder point", both bold in the body's size as ms sets them; eqn displays
+    numbered "(2.1)" by `.EQ`'s label argument at the right margin; tbl tables in a box with a centred
+    caption "Table 2.1." above; pic drawings with "Figure 2.1." under them; statements numbered by
+    chapter through number registers of our own (one counter for theorems, lemmas, propositions,
+    corollaries, definitions and remarks): a bold run-in "Theorem 2.5 (Normal reorder point)." before
+    an italic statement, definitions in roman, an italic "Remark 2.7.", a bold italic "Example 2.1" on
+    a line of its own over an indented body (`.RS`), exercises as `.IP` items hanging "2.1." at the
+    margin under a section "2.4 Exercises"; footnotes; ms's header "-2-" centred in the head in
+    chapter 1, then the folio at the foot's outer edge (`.OF`/`.EF`) under the chapter's title in the
+    head; the contents, which ms prints last, on a page "i".  The key comes from groff's own evidence:
+    the macros print `key|kind|number|\\n%|` with `.tm` at every numbered thing (after the display or
+    the keep for equations, figures and tables, a page back when the space under it sprang the page
+    trap), kept by the build and checked page by page against pdftotext by groffbook_key.py.
+
+    First score (60 keyed): 48/60 found on their PDF pages, printed page right 48/48, no extra entity
+    (corollary 3/3, definition 6/6, example 6/6, exercise 0/12, figure 4/4, formula 15/15, lemma 2/2,
+    proposition 2/2, remark 3/3, table 4/4, theorem 3/3).  One failure: the exercises.  ms sets
+    `.NH 1`'s "1 Stock and Its Costs" bold in the body's size, so no chapter heading was read (a bare
+    number needs larger type, and gropdf writes no bookmarks): no chapter was open, the sections
+    "1.1" opened under none, and the items "1.1.", "1.2." under "1.4 Exercises", numbered in their
+    chapter, were no list's next item, so all 12 stayed in the section's text ("Exercise 1.3" is a
+    reference to nothing).  Not scored, seen in the file: no level-1 sections; words joined or split
+    where gropdf places a word in pieces ("ofQ", "positi ve"); italic words of a statement read as
+    maths ("holding $a$ unit"), as eqn and the statement share Times-Italic; square roots and
+    fractions of eqn misread as LaTeX ("Q^{* = }√...").
+
+    Now 60 of 60, printed page right 60/60, no extra: in a PDF without bookmarks, a head numbered
+    without a dot in the body's size, every word bold and short, that opens its page and is numbered
+    as the next chapter (the first where none is open) opens that chapter, so the three chapters
+    open, their sections fall under them and the exercise items "1.1." are read.  Left: the split
+    and joined words, the italic words read as maths, eqn's roots and fractions."""
+    path, db, report = build("groffbook", tmp_path_factory)
+    result = score(LAYOUTS / "groffbook-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == 60, table("groffbook", result)
+    assert total["found"] >= 60 and result["exercise"]["found"] == 12, table("groffbook", result)
+    assert total["right_printed"] >= 60 and total["judged_printed"] >= 60, table("groffbook", result)
+    assert total["extra"] <= 0, table("groffbook", result)
+    assert report["checks"]["pages"]["source"] == "folios"
+    assert report["unresolved"] == 0, report["unresolved_examples"]
+    assert [row[0] for row in db.execute("SELECT title FROM sections WHERE level = 1 ORDER BY ord")] == [
+        "Stock and Its Costs", "Reorder Points and Safety Stock", "The Single Season"]

@@ -94,6 +94,20 @@ def test_chapter_heading_numbered_without_a_dot():
     assert roles(heading, has_outline=True) == (Prose(),)
 
 
+def test_chapter_heading_in_the_body_size_opens_its_page_as_the_next_chapter():
+    """troff's ms sets `.NH 1` bold in the body's size: "2 Reorder points" is a chapter's head when it
+    opens its page and is numbered as the next chapter; mid-page, with a dot, or out of turn, it is not."""
+    heading = line(words("2 Reorder points", bold=True))
+    assert roles(heading, chapter="1", opens_page=True) == (ChapterHeading("2", "Reorder points"),)
+    assert roles(line(words("1 Stock", bold=True)), opens_page=True) == (ChapterHeading("1", "Stock"),)
+    assert not isinstance(roles(heading, chapter="1")[-1], ChapterHeading)
+    assert not isinstance(roles(heading, chapter="2", opens_page=True)[-1], ChapterHeading)
+    assert not isinstance(roles(heading, opens_page=True)[-1], ChapterHeading)
+    assert not isinstance(roles(line(words("2. Exercises", bold=True)), chapter="1", opens_page=True)[-1],
+                          ChapterHeading)
+    assert roles(heading, chapter="1", opens_page=True, has_outline=True) == (Prose(),)
+
+
 def test_a_heading_title_wraps_onto_the_next_aligned_bold_line():
     first = line(words("3.2 A Heading Whose Title Is Long", bold=True, top=100))
     wrap = HeadingWrap(section=None, level_name="section", size=first.size, title_x=first.words[1].x0, page=1,
