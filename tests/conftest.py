@@ -39,10 +39,14 @@ def free_port() -> int:
 
 # --------------------------------------------------------------------------- corpus books in the background
 def pytest_collection_modifyitems(session, config, items):
-    """Tests on the corpus books run after the others, which their books' builds run beside."""
-    on_corpus = [item for item in items if item.get_closest_marker("corpus_books")]
-    if on_corpus and len(on_corpus) < len(items):
-        items[:] = [item for item in items if not item.get_closest_marker("corpus_books")] + on_corpus
+    """Tests on work done in the background run after the others, which that work runs beside: those
+    on the formula corpus (scored at a higher priority, done sooner), then those on the corpus books.
+    Run in file order, the tests reached the formula corpus's a third of the way through and waited
+    there, both CPUs busy, and the rest ran on one CPU while the other stood idle (measured: a
+    quarter of the session at 1.1 CPUs busy)."""
+    def late(item) -> int:
+        return 2 if item.get_closest_marker("corpus_books") else 1 if item.get_closest_marker("formula_corpus") else 0
+    items.sort(key=late)     # (a stable sort: each group keeps its order)
 
 
 @pytest.fixture(scope="session", autouse=True)

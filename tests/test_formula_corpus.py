@@ -18,6 +18,8 @@ from conftest import KNOWLEDGE, ROOT, SHARED, score_formula_corpus, started_work
 
 import formula_fidelity  # tests/eval/formula_fidelity.py (pytest's pythonpath)
 
+pytestmark = pytest.mark.formula_corpus   # scored in the background, run after the other tests (conftest)
+
 
 @pytest.fixture(scope="module")
 def corpus(formula_cache):
