@@ -31,6 +31,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# this checkout's builder and app, as `python ROOT/build_db.py` and `rag.py serve` run them, and not
+# those of another checkout that the venv's editable install points to (a worker imports them itself)
+if sys.path[:1] != [str(ROOT)]:
+    sys.path.insert(0, str(ROOT))
 
 from evaluate import cached_build, knowledge_file, niced  # noqa: E402
 
