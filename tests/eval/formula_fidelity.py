@@ -165,8 +165,9 @@ def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE, n
                 proc.stdin.close()
                 proc.wait(timeout=60)
 
-    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(jobs)))) as pool:
-        for future in [pool.submit(work) for _ in range(pool._max_workers)]:
+    workers = max(1, min(os.cpu_count() or 1, len(jobs)))
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for future in [pool.submit(work) for _ in range(workers)]:
             future.result()
     return {name: results[name] for name, _, _ in jobs}
 
