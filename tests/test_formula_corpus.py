@@ -119,6 +119,7 @@ EIGHTY_NINTH_BODY = ["tufte-ck", "tagged-ck"]
 NINETIETH_BODY = ["tufte-cl", "garamondmath-cl"]
 NINETY_FIRST_BODY = ["tufte-cm", "fdsymbol-cm"]
 NINETY_SECOND_BODY = ["tufte-cn", "boisik-cn"]
+NINETY_THIRD_BODY = ["tufte-co", "mathpple-co"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -126,7 +127,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61, "cn": 60}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61, "cn": 60, "co": 62}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -195,6 +196,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *NINETIETH_BODY,
                            *NINETY_FIRST_BODY,
                            *NINETY_SECOND_BODY,
+                           *NINETY_THIRD_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -313,7 +315,8 @@ def test_second_body_per_set_up(corpus, name):
                          + EIGHTY_NINTH_BODY
                          + NINETIETH_BODY
                          + NINETY_FIRST_BODY
-                         + NINETY_SECOND_BODY)
+                         + NINETY_SECOND_BODY
+                         + NINETY_THIRD_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1775,6 +1778,26 @@ def test_later_bodies_per_set_up(corpus, name):
     # that print the same: \vect{0} and \vect{1} (1.2, 1.29, 2.8), \mathbin{\dot{-}} and \mathrel{\succeq_{\mathrm{st}}}
     # served bare (1.4, 1.5, 2.23), \middle| served | (1.18), a prime after a subscript (1.27); one is misread: in the
     # point-based algorithm float the previous line's last words "and $s$" are glued before the display (2.19, 0.938)
+    # the ninety-third body (body-co.tex, a textbook's chapter on estimating a stocking policy's cost by simulation
+    # (Monte Carlo means \hat{\mu}_{n} and the sample variance with \frac{1}{n} \sum_{i=1}^{n} inside \left( ... \right)^{2},
+    # \xrightarrow{\text{a.s.}} and \xrightarrow{\;d\;} in an aligned with \quad\text{and}\quad, the interval with
+    # z_{1 - \alpha/2} \sqrt{\frac{\hat{\sigma}_{n}^{2}}{n}}, \lfloor ... \rfloor, a stockout frequency with \mathbf{1}\{ ... \} and
+    # \stackrel{\text{iid}}{\sim}, Chebyshev's bound as an align of \leq chains, a quantile in cases, bootstrap intervals with
+    # \widehat{\operatorname{Var}}, importance sampling with \frac{p(x \mid \theta)}{q(x)} and \prod_{t=1}^{T}, control
+    # variates with a bmatrix covariance and \operatorname{Cov}, antithetic pairs under \overset{d}{=}, common random numbers,
+    # a table float and an example float) and one on learning a stock level from samples (sample average approximation of
+    # a newsvendor, its quantile in cases, an align of its bias, Robbins-Monro and Kiefer-Wolfowitz iterations with their
+    # step-size sums inside a theorem, averaging, policy gradients with \nabla_{\vect{\theta}} \log \pi_{\vect{\theta}}(a_{t}
+    # \mid s_{t}) inside a definition, REINFORCE with a baseline, an algorithm float with \leftarrow and one \gets, a
+    # uniform bound), with \vect and \mat; tufte-co, and mathpple-co, the standard book class at 11pt under pdfLaTeX with
+    # psnfss's palatino text and mathpple's maths, Palatino's letters and Euler's Greek slanted over Computer Modern's symbols,
+    # which no set-up had before): 85.5 % exact under the class (53 of 62), mean similarity 0.997; 83.9 % under mathpple-co
+    # (52 of 62), 0.997; nothing missing or empty under either.  Under both by spellings that print the same:
+    # \stackrel{\text{iid}}{\sim} served \overset{\operatorname{iid}}{\sim} (1.7, 1.13, 1.18), \;\big|\; served \bigm| (1.16),
+    # \vect{1} and \vect{0} (1.30, 2.21), a prime after a subscript (2.7); under mathpple-co \varsigma served \sigma, the
+    # glyph mathpple prints for both (2.16, 2.19, 2.25).  Under the class two are misread: \xrightarrow{\text{a.s.}}, whose
+    # short note leaves it one minus and a head, as \longrightarrow is, served \overset{\text{a.s.}}{\longrightarrow }
+    # (1.4, 0.961; 2.4, 0.969); mathpple-co reads both exactly
     # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
     # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
     # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
@@ -1882,6 +1905,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.91, 0.995) if name == "tufte-cl" else (0.88, 0.990) if name == "garamondmath-cl" else \
         (0.86, 0.995) if name == "tufte-cm" else (0.83, 0.975) if name == "fdsymbol-cm" else \
         (0.85, 0.995) if name == "tufte-cn" else (0.00, 0.65) if name == "boisik-cn" else \
+        (0.85, 0.995) if name == "tufte-co" else (0.83, 0.995) if name == "mathpple-co" else \
         (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
