@@ -439,7 +439,9 @@ class OpenBlock:
         lines = self.lines
 
         def set_apart(l: Line) -> bool:   # a displayed formula, or a block of code (verbatim)
-            return is_display(l, layout) or all(w.mono for w in l.words)
+            # (a display as wide as a narrow column starts near its edge: its number at the edge says it is one)
+            return is_display(l, layout) or all(w.mono for w in l.words) or \
+                framed_equation_label(l, layout, boxes) is not None
         if self.box is not None and line.page == self.page and not inside(line, self.box, pad=FRAME_PAD):
             return False
         if self.box is not None and line.page != self.page and not any(inside(line, b, pad=FRAME_PAD) for b in boxes):
@@ -462,8 +464,10 @@ class OpenBlock:
         if lines and line.page == lines[-1].page and line.top - above > layout.body_size * STATEMENT_BREAK \
                 and not set_apart(line):
             return False
+        # (a number alone on its line is the display's just above, which TeX set too wide to hold it)
+        lone_number = len(line.words) == 1 and framed_equation_label(line, layout, boxes) is not None
         if lines and self.box is None and is_display(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
-                and (len(lines) == 1 or not set_apart(lines[-1])):
+                and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number:
             return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
         if lines and not self.italic and self.box is None:
             last = lines[-1]
@@ -476,7 +480,8 @@ class OpenBlock:
                 layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS and \
                 not LIST_MARK_RE.fullmatch(line.words[0].text)
             opens_paragraph = indented and not _indent_used(lines, line)
-            if line.page == last.page:
+            # (reading up the page again: the statement's last column ended, and the next one begins)
+            if line.page == last.page and line.baseline > last.top:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.
                 step = line.baseline - last.baseline
@@ -505,7 +510,7 @@ class OpenBlock:
                     return False
             elif opens_paragraph and (_display_ends_sentence(_trailing_display(lines, layout)) if after_display
                                       else SENTENCE_ENDS_RE.search(last.text)):
-                return False   # it ended with its page; an indented new paragraph begins overleaf
+                return False   # it ended with its page or column; an indented new paragraph begins in the next
         return len(lines) < STATEMENT_MAX_LINES
 
 

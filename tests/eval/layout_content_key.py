@@ -47,6 +47,10 @@ BOOKS = {
     "drawing": ("drawing.tex", None),
     "handout": ("handout.tex", None),
     "marginpar": ("marginpar.tex", "marginpar-labels.txt"),
+    "handbook": ("handbook.tex", "handbook-labels.txt"),
+    "monobook": ("monobook.tex", "monobook-labels.txt"),
+    "quartolike": ("quartolike.tex", "quartolike-labels.txt"),
+    "twocoltext": ("twocoltext.tex", "twocoltext-labels.txt"),
 }
 
 COMMENT_RE = re.compile(r"(?<!\\)%.*")
@@ -61,7 +65,7 @@ LOOP_RE = re.compile(r"\\loop\\ifnum\\(\w+)<#1.*?\\advance\\\1 by 1(.*?)\\repeat
 REFERENCE_RE = re.compile(r"\\(eq)?ref\{([^}]*)\}")
 LABEL_RE = re.compile(r"\\label\{([^}]*)\}")
 WRAPPER_RE = re.compile(r"\\(?:emph|textbf|textit|texttt|textsc|mbox)\{([^{}]*)\}")
-DROPPED_RE = re.compile(r"\\(?:index)\{[^}]*\}|\\(?:medskip|smallskip|bigskip|noindent|par|centering)\b"
+DROPPED_RE = re.compile(r"\\(?:index)\{[^}]*\}|\\(?:medskip|smallskip|bigskip|noindent|par|centering|leavevmode)\b"
                         r"|\\(?:begin|end)\{(?:center|flushleft|flushright)\}")
 DISPLAY_RE = re.compile(r"\\begin\{(equation\*?|align\*|gather\*|multline\*)\}(.*?)\\end\{\1\}|\\\[(.*?)\\\]", re.S)
 DRAWING_RE = re.compile(r"\\begin\{tikzpicture\}.*?\\end\{tikzpicture\}", re.S)
