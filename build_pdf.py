@@ -473,7 +473,7 @@ class OpenBlock:
             last = lines[-1]
             leading = layout.leading or layout.body_size * DEFAULT_LEADING
             # (the head's own line is never a display; a display here is a formula, not a block of code)
-            after_display = len(lines) > 1 and _display_line(last, layout)
+            after_display = len(lines) > 1 and _display_line(last, layout, boxes)
             # an indented line of words opens a paragraph; not a list's next item, nor a line at an indent
             # the statement has set text at already (the hanging indent of its list's items)
             indented = layout.left + PARAGRAPH_INDENT < line.x0 < layout.left + \
@@ -496,7 +496,10 @@ class OpenBlock:
                     abs(step - self.skip_above) <= match
                 # (or less, after a sentence: the space above the head may be the larger one of the
                 # environment before it, and a remark's style sets half a theorem's space round it)
-                after_sentence = step - leading > leading * SKIP_EXTRA and SENTENCE_ENDS_RE.search(last.text)
+                # (lines spread wider than TeX's own leading, double spacing, leave \topsep as it was: a third
+                # of an em of extra space tells then, though less than a quarter of that leading)
+                after_sentence = step - leading > min(leading * SKIP_EXTRA, layout.body_size * SKIP_EXTRA_EM) and \
+                    SENTENCE_ENDS_RE.search(last.text)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not set_apart(last) and not drawn and \
                         not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
@@ -506,9 +509,9 @@ class OpenBlock:
                 # after it do: text inside the statement goes on at the column's edge.
                 # (not an exercise's: an item of its list, which its next item ends, paragraphs and all)
                 if after_display and not set_apart(line) and opens_paragraph and self.kind not in LIST_ITEM_KINDS \
-                        and _display_ends_sentence(_trailing_display(lines, layout)):
+                        and _display_ends_sentence(_trailing_display(lines, layout, boxes)):
                     return False
-            elif opens_paragraph and (_display_ends_sentence(_trailing_display(lines, layout)) if after_display
+            elif opens_paragraph and (_display_ends_sentence(_trailing_display(lines, layout, boxes)) if after_display
                                       else SENTENCE_ENDS_RE.search(last.text)):
                 return False   # it ended with its page or column; an indented new paragraph begins in the next
         return len(lines) < STATEMENT_MAX_LINES
@@ -516,6 +519,7 @@ class OpenBlock:
 
 INDENT_MATCH = 1.0     # pt: two lines start at one indent
 SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its environment off
+SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
 SKIP_MATCH = 1.0       # pt: the step after the environment equals the one before its head within this
 SKIP_MATCH_ELSEWHERE = 0.25   # em: ... or the one last measured before a head on another page, within this
 LIST_ITEM_KINDS = ("exercise", "problem")
@@ -526,11 +530,11 @@ def _indent_used(lines: list[Line], line: Line) -> bool:
     return any(l.page == line.page and abs(l.x0 - line.x0) < INDENT_MATCH for l in lines[1:])
 
 
-def _trailing_display(lines: list[Line], layout: Layout) -> list[Line]:
+def _trailing_display(lines: list[Line], layout: Layout, boxes=()) -> list[Line]:
     """The rows of the display a statement's lines end with, on its last page (never its head's line)."""
     rows = []
     for line in reversed(lines[1:]):
-        if line.page != lines[-1].page or not _display_line(line, layout):
+        if line.page != lines[-1].page or not _display_line(line, layout, boxes):
             break
         rows.append(line)
     return rows
@@ -628,9 +632,11 @@ class OpenText:
         return carried
 
 
-def _display_line(line: Line, layout: Layout) -> bool:
-    """A line of a display: set in from the column's edge and mostly maths."""
-    return display_row(line, layout.left)
+def _display_line(line: Line, layout: Layout, boxes=None) -> bool:
+    """A line of a display: set in from the column's edge and mostly maths.  Given the page's frames,
+    also a line whose equation number says it is one (at the column's edge from the left, with leqno;
+    or as wide as a narrow column)."""
+    return display_row(line, layout.left) or boxes is not None and framed_equation_label(line, layout, boxes) is not None
 
 
 def _after_display(line: Line, last: Line, layout: Layout) -> bool:

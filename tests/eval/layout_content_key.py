@@ -51,6 +51,12 @@ BOOKS = {
     "monobook": ("monobook.tex", "monobook-labels.txt"),
     "quartolike": ("quartolike.tex", "quartolike-labels.txt"),
     "twocoltext": ("twocoltext.tex", "twocoltext-labels.txt"),
+    "breakheads": ("breakheads.tex", "breakheads-labels.txt"),
+    "cutchapter": ("cutchapter.tex", "cutchapter-labels.txt"),
+    "memoirtext": ("memoirtext.tex", "memoirtext-labels.txt"),
+    "numberfirst": ("numberfirst.tex", "numberfirst-labels.txt"),
+    "thesis": ("thesis.tex", "thesis-labels.txt"),
+    "workbook": ("workbook.tex", "workbook-labels.txt"),
 }
 
 COMMENT_RE = re.compile(r"(?<!\\)%.*")
@@ -70,7 +76,11 @@ DROPPED_RE = re.compile(r"\\(?:index)\{[^}]*\}|\\(?:medskip|smallskip|bigskip|no
 DISPLAY_RE = re.compile(r"\\begin\{(equation\*?|align\*|gather\*|multline\*)\}(.*?)\\end\{\1\}|\\\[(.*?)\\\]", re.S)
 DRAWING_RE = re.compile(r"\\begin\{tikzpicture\}.*?\\end\{tikzpicture\}", re.S)
 # the events that move LaTeX's counters, in document order
-EVENT_RE = re.compile(r"\\(chapter|section)(\*?)\{|\\setcounter\{(\w+)\}\{(\d+)\}|\\begin\{(\w+\*?)\}|\\footnote\{")
+EVENT_RE = re.compile(r"\\(chapter|section)(\*?)(?:\[[^\]]*\])?\{|\\setcounter\{(\w+)\}\{(\d+)\}|\\begin\{(\w+\*?)\}"
+                      r"|\\footnote\{|\\(appendix)\b|\\refstepcounter\{(\w+)\}")
+SETCOUNTER_RE = re.compile(r"\\setcounter\{(\w+)\}\{(\d+)\}")
+# the classes whose sections are numbered within chapters
+CHAPTER_CLASS_RE = re.compile(r"\\documentclass(?:\[[^\]]*\])?\{(?:book|report|memoir|scrbook|scrreprt|amsbook)\}")
 MULTI_ROW = ("align", "gather", "multline", "eqnarray", "flalign", "alignat")
 
 
@@ -153,6 +163,8 @@ class Counters:
 
     def __init__(self, book_class: bool, theorem_envs: dict[str, dict], equation_within: str | None):
         self.values: dict[str, int] = {}
+        self.top = "chapter" if book_class else "section"
+        self.lettered = False    # after \appendix the top unit is numbered A, B, …
         self.parent = {"section": "chapter" if book_class else None, "chapter": None,
                        "equation": equation_within or ("chapter" if book_class else None),
                        "footnote": "chapter" if book_class else None}
@@ -168,17 +180,28 @@ class Counters:
 
     def number(self, name: str) -> str:
         parent = self.parent.get(name) if name != "footnote" else None   # \thefootnote: its own count
-        own = str(self.values.get(name, 0))
+        value = self.values.get(name, 0)
+        own = chr(ord("A") + value - 1) if name == self.top and self.lettered and value > 0 else str(value)
         return f"{self.number(parent)}.{own}" if parent else own
 
 
-def walk(document: str, envs: dict[str, dict], book_class: bool, equation_within: str | None):
+def walk(document: str, envs: dict[str, dict], book_class: bool, equation_within: str | None,
+         initial: dict[str, int] | None = None):
     """The numbered things in document order: (kind, number, start of the thing in `document`), where
-    kind is a statement environment, "equation" or "footnote"; and label -> (kind, number)."""
+    kind is a statement environment, "equation" or "footnote"; and label -> (kind, number).  `initial`:
+    counters the preamble set (a chapter cut from a book starts at its own number)."""
     counters = Counters(book_class, envs, equation_within)
+    counters.values.update(initial or {})
     things, labels, last = [], {}, None
     for m in EVENT_RE.finditer(document):
-        unit, starred, setname, setvalue, env = m.groups()
+        unit, starred, setname, setvalue, env, appendix, stepped = m.groups()
+        if stepped:     # a number set by hand on a statement's counter (a numbered paragraph)
+            counters.step(stepped)
+            continue
+        if appendix:
+            counters.values[counters.top] = 0
+            counters.lettered = True
+            continue
         if unit and starred:
             continue
         if unit:
@@ -311,8 +334,9 @@ def content_key(name: str) -> dict:
     envs = theorems(preamble)
     document = expand(document, macros(preamble))
     within = NUMBERWITHIN_RE.search(preamble)
-    book_class = re.search(r"\\documentclass(?:\[[^\]]*\])?\{(book|report)\}", preamble) is not None
-    things, labels = walk(document, envs, book_class, within and within.group(1))
+    book_class = CHAPTER_CLASS_RE.search(preamble) is not None
+    initial = {m.group(1): int(m.group(2)) for m in SETCOUNTER_RE.finditer(preamble)}
+    things, labels = walk(document, envs, book_class, within and within.group(1), initial)
     numbered = [(kind, number) for kind, number, _ in things if kind != "footnote"]
     if labels_file:
         # the labels file lists what carries a \label: our layouts label every numbered equation and
