@@ -768,11 +768,14 @@ def _sized(*runs: tuple[int, int, str]) -> dict[int, str]:
 
 def _coded_layout(name: str) -> dict[int, str] | None:
     """The layout of codes a font's name implies where its glyph names (and so its ToUnicode map) say
-    nothing true: yhmath's extension font; Type 1 conversions of TeX's maths fonts named for their
-    role ("ComputerModernSans-MathitalicRegular10pt", sansmathfonts'), whose glyphs carry the text
-    layout's names (α at code 11 named "cedilla", the display ∑ named "X")."""
+    nothing true: yhmath's extension font; mathabx's fonts; Type 1 conversions of TeX's maths fonts
+    named for their role ("ComputerModernSans-MathitalicRegular10pt", sansmathfonts'), whose glyphs
+    carry the text layout's names (α at code 11 named "cedilla", the display ∑ named "X")."""
     if name == "Yhcmex":
         return _YHMATH_EXTENSION
+    abx = _MATHABX_NAME.match(name)
+    if abx:
+        return _MATHABX_LAYOUTS[abx.group(1).lower()]
     if _MATH_ITALIC_NAME.search(name):
         return _OML_LAYOUT
     if _MATH_EXTENSION_NAME.search(name):
@@ -786,7 +789,47 @@ _OML_LAYOUT = {**{code: code_char(code, "OML") for code in range(128)}, 0x20: "�
 _OMX_LAYOUT = {code: code_char(code, "OMX") for code in range(128)}
 _MATH_ITALIC_NAME = re.compile(r"-Mathitalic", re.I)
 _MATH_EXTENSION_NAME = re.compile(r"-Mathextension", re.I)
-_CODED_NAME = re.compile(rb"/(?:[A-Z]{6}\+)?(?:Yhcmex\b|[A-Za-z]{1,40}-Math(?:italic|extension))", re.I)
+_CODED_NAME = re.compile(rb"/(?:[A-Z]{6}\+)?(?:Yhcmex\b|[A-Za-z]{1,40}-Math(?:italic|extension)|(?:TeX-)?math[abx]\d)",
+                         re.I)
+# mathabx's Type 1 fonts (TeX Live's "TeX-matha10", "TeX-mathx10"; "MATHA10" elsewhere): their glyphs
+# carry a T1 text font's names by slot ("quotedblleft" for "=", "rcaron" for the text ∑), and so does
+# the ToUnicode map pdfTeX writes from them.  What each slot prints, from mathabx's own sources
+# (mathabx.dcl's declarations; mathx10.tfm's larger sizes and extensible pieces), as
+# tests/eval/mathabx_layout.py prints it: 256 characters per font, a space where nothing is declared.
+_MATHABX_NAME = re.compile(r"(?:TeX-)?math([abx])(?:5|6|7|8|9|10|12)$", re.I)
+_MATHABX_A = (
+    "+−×÷·∘∗ ±∓⋉⋊⋄∙⋆✶=≡∼≈≃≅≍∣≠≢≁≉≄≇≭∤"
+    "¬≪≫#⊢⊣⊬ ⊨⫤⊭ ⊩⫣⊮ °′″‴⁗♭♮♯∞∝†‡  ⨿√"
+    "∀∁∂ ∃∄Ⅎ⅁∅⌀⊤⊥  ⋏⋎∈∋∉∌    ∩∪⊎⊓⊔ ∧∨"
+    "⊕⊖⊗⨸⊙⊚⊛    ⦺ ⊘  ()[]{}⟦⟧⟨⟩∖/|‖⦀\u0338"
+    "⊂⊃⊄⊅⊆⊇⊈⊉⊊⊋⊊⊋⫅⫆  ⫋⫌⫋⫌⋐⋑  ◁▷⋪⋫⊴⊵⋬⋭"
+    "<>≮≯≤≥≰≱    ⪇⪈≦≧  ≨≩  ⪕⪖  ≶≷⋚⋛⪋⪌"
+    "≲≳≴≵⋦⋧⪅⪆  ⪉⪊⋖⋗⋘⋙←→↑↓↖↗↙↘↔↕↚↛↮−↦↤"
+    "↼⇀↽⇁↿⇃↾⇂⇋⇌      ⇐⇒⇑⇓⇔⇕⇍⇏⇎=⤇⤆    "
+)
+_MATHABX_B = (
+    "∔ ⨰  □∗    ⋇ ▪★    ≓≒≔≕   ≗≖≜   "
+    "≬⌣⌢#⋋⋌⋔⋈⊫⫥⊯ ⊪         ∴∵˚˙¨\u20db\u20dc∠∡∢"
+    "☉         ♁☾☽○●         ⊼⊻⩞⩣⋒⋓  "
+    "⊞⊟⊠ ⊡       □   ⟮⟯⌈⌉⌊⌋⌜⌝⌜⌝⌞⌟  ┃\u0338"
+    "⊏⊐  ⊑⊒⋢⋣⋤⋥                ◃▹ ▾◀▶"
+    "≺≻⊀⊁≼≽⋠⋡⪯⪰  ⪱⪲        ⋞⋟        "
+    "≾≿  ⋨⋩⪷⪸  ⪹⪺    ⇇⇉⇈⇊⇆⇄⇅⇵        "
+    "        ↰↱  ↫↬  ↶↷    ↺↻⇜⇝↭     "
+)
+_MATHABX_X = (
+    "((((⎛⎝⎜|))))⎞⎠⎟‖[[[[⎡⎣⎢⦀]]]]⎤⎦⎥┃"
+    "{{{{⎧⎩⎨⎪}}}}⎫⎭⎬⎪⟦⟦⟦⟦⟦   ⟧⟧⟧⟧⟧   "
+    "⟨⟨⟨⟨⟩⟩⟩⟩\\\\\\\\////⌈⌈⌈⌈⌉⌉⌉⌉⌊⌊⌊⌊⌋⌋⌋⌋"
+    "√√√√√⎷⏐⏐        ^ˇ~¯→⌒⟮⟯^^^^ˇˇˇˇ"
+    "~~~~¯¯¯¯→→→→⌒⌒⌒⌒ ⨉ ⋂⋃⨄⨅⨆ ⋀⋁  ↑↓↕"
+    " ⨉ ⋂⋃⨄⨅⨆ ⋀⋁  ⇑⇓⇕∑∏∐∫∬∭∮∯∑∏∐∫∬∭∮∯"
+    "⨁ ⨂ ⨀                           "
+    "⨁ ⨂ ⨀                           "
+)
+_MATHABX_LAYOUTS = {font: {code: ch for code, ch in enumerate("".join(table)) if ch != " "}
+                    for font, table in (("a", _MATHABX_A), ("b", _MATHABX_B), ("x", _MATHABX_X))}
+
 # yhmath's extension font (yrcmex10, embedded as "Yhcmex"): its codes 128-255 hold further sizes of
 # TeX's delimiters, radicals and wide accents (its codes below 128 print from cmex10 itself)
 _YHMATH_EXTENSION = _sized((0x80, 10, "("), (0x8A, 10, ")"), (0x94, 3, "["), (0x97, 3, "]"),
@@ -1250,6 +1293,9 @@ class _Raw:
                 # a maths font's name may say nothing of its role, or a role other than its letters'
                 # (mathdesign's "…-Symbol-10" holds "Acal", "…SymbolA-10" holds "Ebbb")
                 role = maths_role(self.glyph_names(handle).values(), lettered=not found.plain)
+                abx = _MATHABX_NAME.match(found.name)
+                if abx and abx.group(1).lower() == "x":
+                    role = "extension"    # mathabx's mathx (its glyphs' names are a text font's)
                 if role:
                     found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
             self.fonts[handle or 0] = found
