@@ -605,7 +605,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
     except OSError:
         return {}, {}
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data \
-            and not _CODED_NAME.search(data):
+            and not _CODED_NAME.search(data) and not (b"/WinAnsiEncoding" in data and b"/ToUnicode" in data):
         return {}, {}
     objects: dict[int, bytes] = {}
     streams: dict[int, tuple[int, int]] = {}   # object number -> where its stream's bytes lie in the file
@@ -644,6 +644,28 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         key = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else ""
         layout = _coded_layout(key) if base else None
         to_unicode = _TO_UNICODE_REF.search(text)
+        if layout is None and base and _EXTENSION_NAME.search(key) and _WIN_ANSI.search(text):
+            # an extension font declared WinAnsi-encoded: a re-write (Poppler's Cairo back end) has put the
+            # glyphs whose names it did not know at their own codes, renamed after those slots ("Otilde"
+            # for txexs's display sum at 0xD5), and its map follows the new names: its codes read in TeX's
+            # extension layout (and newtx's txexs's above it)
+            layout = _TXEXS_LAYOUT if _TXEXS_NAME.match(key) else _OMX_LAYOUT
+        elif base and to_unicode and int(to_unicode.group(1)) in streams and not _ENCODING_ANY.search(text):
+            # a font printed through its program's own encoding, whose map gives control codes or U+FFFD
+            # (the other half of such a re-written font, numbered from 0: "parenleftbig" mapped to U+FFFD,
+            # "braceleftbig" to U+0008): its glyphs' own names say what they print
+            start, stop = streams[int(to_unicode.group(1))]
+            entries = _stream_entries(objects.get(int(to_unicode.group(1)), b""), data[start:stop])
+            if any(len(t) == 1 and (t < " " or t == "\ufffd") for t in entries.values()):
+                names = _program_names(text, objects, streams, data)
+                pooled = repairs.setdefault(key, {})
+                advances = _advances(text, objects)
+                for code, mapped in entries.items():
+                    name = names.get(code, "")
+                    if len(mapped) == 1 and (mapped < " " or mapped == "\ufffd") and _tex_maths_name(name):
+                        candidate = ((advances.get(code, -1.0), ord(glyph_name_char(name.split(".")[0])), code),)
+                        pooled[ord(mapped)] = tuple(dict.fromkeys(pooled.get(ord(mapped), ()) + candidate))
+                continue
         if layout is not None and to_unicode and int(to_unicode.group(1)) in streams:
             # a font whose glyph names say nothing (yhmath's extension font names its delimiters as
             # Latin letters, and its ToUnicode map follows the names): its codes read in its layout
@@ -704,6 +726,45 @@ def _advances(font: bytes, objects: dict[int, bytes]) -> dict[int, float]:
         return {}
     start = int(first.group(1))
     return {start + k: float(n) for k, n in enumerate(_NUMBER.findall(widths.group(1)))}
+
+
+_WIN_ANSI = re.compile(rb"/Encoding[ \t\r\n]*/WinAnsiEncoding\b")
+_ENCODING_ANY = re.compile(rb"/Encoding\b")
+_FONT_DESCRIPTOR_REF = re.compile(rb"/FontDescriptor[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
+_FONT_FILE_REF = re.compile(rb"/FontFile3?[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
+
+
+def _program_names(font: bytes, objects: dict[int, bytes], streams: dict[int, tuple[int, int]], data: bytes
+                   ) -> dict[int, str]:
+    """The built-in encoding of the font program a font dictionary embeds (its FontDescriptor's
+    FontFile or FontFile3), code -> glyph name; {} when it cannot be read."""
+    import zlib
+
+    descriptor = _FONT_DESCRIPTOR_REF.search(font)
+    program = _FONT_FILE_REF.search(objects.get(int(descriptor.group(1)), b"")) if descriptor else None
+    if not program or int(program.group(1)) not in streams:
+        return {}
+    head = objects.get(int(program.group(1)), b"")
+    start, stop = streams[int(program.group(1))]
+    try:
+        raw = zlib.decompressobj().decompress(data[start:stop], 4_000_000) if b"/FlateDecode" in head \
+            else data[start:stop]
+    except zlib.error:
+        return {}
+    return builtin_names(raw)
+
+
+# newtx's extension font txexs: TeX's extension layout below 128, its own glyphs above (printed from
+# TeX Live's txexs.pfb by tests/eval/txexs_layout.py: 128 characters from code 128, a space for none)
+_TXEXS_NAME = re.compile(r"txexs$", re.I)
+_TXEXS_HIGH = (
+    "()[]⌊⌋⌈⌉{}⟨⟩|‖                  "
+    "         ⎛⎞⎝⎠⎜⎟∫∬∭∮∯∫∬∭∮∯∫∬∭∮∯∫∬"
+    "∭∮∯⨆⨆  ⨀⨀⨁⨁⨂⨂∑∏ ⋃⋂⨄⋀⋁∑∏ ⋃⋂⨄⋀⋁∐∐ "
+    "                                "
+)
+_TXEXS_LAYOUT = {**{code: code_char(code, "OMX") for code in range(128)},
+                 **{128 + k: ch for k, ch in enumerate("".join(_TXEXS_HIGH)) if ch != " "}}
 
 
 # Names the Adobe Glyph List gives binary operators, which glyph_name_char reads as TeX's big
@@ -768,11 +829,14 @@ def _sized(*runs: tuple[int, int, str]) -> dict[int, str]:
 
 def _coded_layout(name: str) -> dict[int, str] | None:
     """The layout of codes a font's name implies where its glyph names (and so its ToUnicode map) say
-    nothing true: yhmath's extension font; Type 1 conversions of TeX's maths fonts named for their
-    role ("ComputerModernSans-MathitalicRegular10pt", sansmathfonts'), whose glyphs carry the text
-    layout's names (α at code 11 named "cedilla", the display ∑ named "X")."""
+    nothing true: yhmath's extension font; mathabx's fonts; Type 1 conversions of TeX's maths fonts
+    named for their role ("ComputerModernSans-MathitalicRegular10pt", sansmathfonts'), whose glyphs
+    carry the text layout's names (α at code 11 named "cedilla", the display ∑ named "X")."""
     if name == "Yhcmex":
         return _YHMATH_EXTENSION
+    abx = _MATHABX_NAME.match(name)
+    if abx:
+        return _MATHABX_LAYOUTS[abx.group(1).lower()]
     if _MATH_ITALIC_NAME.search(name):
         return _OML_LAYOUT
     if _MATH_EXTENSION_NAME.search(name):
@@ -786,7 +850,47 @@ _OML_LAYOUT = {**{code: code_char(code, "OML") for code in range(128)}, 0x20: "�
 _OMX_LAYOUT = {code: code_char(code, "OMX") for code in range(128)}
 _MATH_ITALIC_NAME = re.compile(r"-Mathitalic", re.I)
 _MATH_EXTENSION_NAME = re.compile(r"-Mathextension", re.I)
-_CODED_NAME = re.compile(rb"/(?:[A-Z]{6}\+)?(?:Yhcmex\b|[A-Za-z]{1,40}-Math(?:italic|extension))", re.I)
+_CODED_NAME = re.compile(rb"/(?:[A-Z]{6}\+)?(?:Yhcmex\b|[A-Za-z]{1,40}-Math(?:italic|extension)|(?:TeX-)?math[abx]\d)",
+                         re.I)
+# mathabx's Type 1 fonts (TeX Live's "TeX-matha10", "TeX-mathx10"; "MATHA10" elsewhere): their glyphs
+# carry a T1 text font's names by slot ("quotedblleft" for "=", "rcaron" for the text ∑), and so does
+# the ToUnicode map pdfTeX writes from them.  What each slot prints, from mathabx's own sources
+# (mathabx.dcl's declarations; mathx10.tfm's larger sizes and extensible pieces), as
+# tests/eval/mathabx_layout.py prints it: 256 characters per font, a space where nothing is declared.
+_MATHABX_NAME = re.compile(r"(?:TeX-)?math([abx])(?:5|6|7|8|9|10|12)$", re.I)
+_MATHABX_A = (
+    "+−×÷·∘∗ ±∓⋉⋊⋄∙⋆✶=≡∼≈≃≅≍∣≠≢≁≉≄≇≭∤"
+    "¬≪≫#⊢⊣⊬ ⊨⫤⊭ ⊩⫣⊮ °′″‴⁗♭♮♯∞∝†‡  ⨿√"
+    "∀∁∂ ∃∄Ⅎ⅁∅⌀⊤⊥  ⋏⋎∈∋∉∌    ∩∪⊎⊓⊔ ∧∨"
+    "⊕⊖⊗⨸⊙⊚⊛    ⦺ ⊘  ()[]{}⟦⟧⟨⟩∖/|‖⦀\u0338"
+    "⊂⊃⊄⊅⊆⊇⊈⊉⊊⊋⊊⊋⫅⫆  ⫋⫌⫋⫌⋐⋑  ◁▷⋪⋫⊴⊵⋬⋭"
+    "<>≮≯≤≥≰≱    ⪇⪈≦≧  ≨≩  ⪕⪖  ≶≷⋚⋛⪋⪌"
+    "≲≳≴≵⋦⋧⪅⪆  ⪉⪊⋖⋗⋘⋙←→↑↓↖↗↙↘↔↕↚↛↮−↦↤"
+    "↼⇀↽⇁↿⇃↾⇂⇋⇌      ⇐⇒⇑⇓⇔⇕⇍⇏⇎=⤇⤆    "
+)
+_MATHABX_B = (
+    "∔ ⨰  □∗    ⋇ ▪★    ≓≒≔≕   ≗≖≜   "
+    "≬⌣⌢#⋋⋌⋔⋈⊫⫥⊯ ⊪         ∴∵˚˙¨\u20db\u20dc∠∡∢"
+    "☉         ♁☾☽○●         ⊼⊻⩞⩣⋒⋓  "
+    "⊞⊟⊠ ⊡       □   ⟮⟯⌈⌉⌊⌋⌜⌝⌜⌝⌞⌟  ┃\u0338"
+    "⊏⊐  ⊑⊒⋢⋣⋤⋥                ◃▹ ▾◀▶"
+    "≺≻⊀⊁≼≽⋠⋡⪯⪰  ⪱⪲        ⋞⋟        "
+    "≾≿  ⋨⋩⪷⪸  ⪹⪺    ⇇⇉⇈⇊⇆⇄⇅⇵        "
+    "        ↰↱  ↫↬  ↶↷    ↺↻⇜⇝↭     "
+)
+_MATHABX_X = (
+    "((((⎛⎝⎜|))))⎞⎠⎟‖[[[[⎡⎣⎢⦀]]]]⎤⎦⎥┃"
+    "{{{{⎧⎩⎨⎪}}}}⎫⎭⎬⎪⟦⟦⟦⟦⟦   ⟧⟧⟧⟧⟧   "
+    "⟨⟨⟨⟨⟩⟩⟩⟩\\\\\\\\////⌈⌈⌈⌈⌉⌉⌉⌉⌊⌊⌊⌊⌋⌋⌋⌋"
+    "√√√√√⎷⏐⏐        ^ˇ~¯→⌒⟮⟯^^^^ˇˇˇˇ"
+    "~~~~¯¯¯¯→→→→⌒⌒⌒⌒ ⨉ ⋂⋃⨄⨅⨆ ⋀⋁  ↑↓↕"
+    " ⨉ ⋂⋃⨄⨅⨆ ⋀⋁  ⇑⇓⇕∑∏∐∫∬∭∮∯∑∏∐∫∬∭∮∯"
+    "⨁ ⨂ ⨀                           "
+    "⨁ ⨂ ⨀                           "
+)
+_MATHABX_LAYOUTS = {font: {code: ch for code, ch in enumerate("".join(table)) if ch != " "}
+                    for font, table in (("a", _MATHABX_A), ("b", _MATHABX_B), ("x", _MATHABX_X))}
+
 # yhmath's extension font (yrcmex10, embedded as "Yhcmex"): its codes 128-255 hold further sizes of
 # TeX's delimiters, radicals and wide accents (its codes below 128 print from cmex10 itself)
 _YHMATH_EXTENSION = _sized((0x80, 10, "("), (0x8A, 10, ")"), (0x94, 3, "["), (0x97, 3, "]"),
@@ -1250,6 +1354,9 @@ class _Raw:
                 # a maths font's name may say nothing of its role, or a role other than its letters'
                 # (mathdesign's "…-Symbol-10" holds "Acal", "…SymbolA-10" holds "Ebbb")
                 role = maths_role(self.glyph_names(handle).values(), lettered=not found.plain)
+                abx = _MATHABX_NAME.match(found.name)
+                if abx and abx.group(1).lower() == "x":
+                    role = "extension"    # mathabx's mathx (its glyphs' names are a text font's)
                 if role:
                     found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
             self.fonts[handle or 0] = found
@@ -1543,7 +1650,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 glyph = u == 0x20 and maths.encoding == "OMX" or raw.map_error(textpage, j) > 0
             else:
                 # (or whose own encoding names a glyph there: mathdesign's ⌈ is its code 160)
-                glyph = not maths.plain and (raw.map_error(textpage, j) > 0 or bool(raw.code_name_char(obj, u)))
+                # (or whose map gives white space for a glyph its name tells: pdf_unicode_repairs)
+                glyph = not maths.plain and (raw.map_error(textpage, j) > 0 or bool(raw.code_name_char(obj, u))
+                                             or u in raw.unicode_repairs(obj))
             if not glyph:
                 pending_break = True
                 continue
@@ -1560,6 +1669,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         glyph_size = size if obj == last_obj else raw.glyph_size(textpage, j, count, obj)   # one size per text object
         if obj != repairs_obj:
             repairs_obj, repairs = obj, raw.unicode_repairs(obj)
+        repaired = False
+        if hyphen and 0x02 in repairs and not raw.font(obj).plain:
+            hyphen, u = False, 0x02    # (a maths font's map gives U+0002 for a glyph its name tells)
         if repairs and u in repairs and glyph_size > 0:
             # a ToUnicode map that contradicts the glyph's own name (a re-written PDF's): the name's
             ink_box(textpage, j, rl, rr, rb, rt)
@@ -1569,8 +1681,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 ink = ((il.value - raw.dx.value) / glyph_size, (ir.value - raw.dx.value) / glyph_size,
                        (ib.value - raw.dy.value) / glyph_size, (it.value - raw.dy.value) / glyph_size)
                 outlined = (outline[0], all(abs(a - b) <= OUTLINE_MATCH for a, b in zip(ink, outline[1])))
-            u = repaired_code(repairs[u], (x1 - x0) / glyph_size * 1000, (ir.value - il.value) / glyph_size * 1000,
-                              outlined) or u
+            meant = repaired_code(repairs[u], (x1 - x0) / glyph_size * 1000, (ir.value - il.value) / glyph_size * 1000,
+                                  outlined)
+            repaired, u = meant is not None, meant or u
         if bottom - top > TALL_LOOSE_BOX * glyph_size:
             # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
             # every glyph a box that tall: where it exceeds the ink by more than an em, the ink is the
@@ -1643,7 +1756,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         if hyphen and (font.encoding == "OMX" or not font.plain):
             hyphen, u = False, 0x02   # code 2 of a maths font is a glyph (TeX's big "["), not a line-end hyphen
         if omx_space:
-            ch = code_char(u, font.encoding) if font.encoding else raw.code_name_char(obj, u)
+            ch = code_char(u, font.encoding) if font.encoding else chr(u) if repaired else raw.code_name_char(obj, u)
         elif not font.encoding and _named_layout(font.name) == "extension" and (0x20 < u < 0x7F or u in _DVIPS_LOW) and (
                 font.name in raw.coded or chr(u).isalnum() or u in _DVIPS_LOW) and not raw.code_name_char(obj, u):
             # an extension font without glyph names whose map gives its codes back (a DVI route's fonts
