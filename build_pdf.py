@@ -400,6 +400,7 @@ ENVIRONMENT_SKIP = 1.45     # leadings: an environment is set off by extra space
 DEFAULT_LEADING = 1.2       # em: the leading when the book's could not be measured
 NEW_PARAGRAPH_INDENT = 3    # em: a paragraph's first line is indented by less than this
 STATEMENT_MAX_LINES = 120   # lines: a statement longer than this is running text after all
+DISPLAY_TYPE = 1.5          # of the body's size: type this large sets a heading, never a statement's line
 PARAGRAPH_WORDS = 4         # words: an indented line this long opens a paragraph (a display's row is shorter)
 SENTENCE_ENDS_RE = re.compile(r"[.!?]$")
 END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
@@ -444,6 +445,9 @@ class OpenBlock:
                 framed_equation_label(l, layout, boxes) is not None
         if self.box is not None and line.page == self.page and not inside(line, self.box, pad=FRAME_PAD):
             return False
+        if lines and line.size > layout.body_size * DISPLAY_TYPE and not layout.faceless:
+            return False      # a line in display type is a heading's (a chapter opening overleaf: "Two"; a
+                              # scan's OCR layer sizes its words by their ink, a display's rows large)
         if self.box is not None and line.page != self.page and not any(inside(line, b, pad=FRAME_PAD) for b in boxes):
             return False      # a framed statement goes on overleaf only in the frame's continuation
         if self.italic:
