@@ -19,7 +19,8 @@ from rag_core import normalize_number
 # --------------------------------------------------------------------------- numbers
 """Numbers: an equation's label, a section's number, a part's or a chapter's label."""
 
-EQ_NUMBER_RE = re.compile(r"^\(\s*((?:[A-Z]|\d+)(?:\s*[.:·\-–]\s*\d+)*[a-z]?)\s*\)$")
+# (ConTeXt numbers a set of subformulas "(2.4.a)": a sub-letter after a dot, stored as "2.4a")
+EQ_NUMBER_RE = re.compile(r"^\(\s*((?:[A-Z]|\d+)(?:\s*[.:·\-–]\s*\d+)*(?:\.?[a-z])?)\s*\)$")
 HEADING_RE = re.compile(r"^((?:[A-Z]|\d+)(?:\.\d+){1,3})\.?\s+(\S.*)$")
 CHAPTER_RE = re.compile(r"^(?:Chapter|CHAPTER|Appendix|APPENDIX)\s+([A-Z]|\d+)\s*[.:]?\s*(.*)$")
 PART_RE = re.compile(r"^(?:Part|PART)\s+([IVX]+)\b\s*[.:]?\s*(.*)$")
@@ -33,11 +34,21 @@ def lone_chapter_label(text: str) -> re.Match | None:
 
 
 def equation_number(text: str) -> str | None:
-    """'(5.3)', '(1:1)', '( 2.4a )', '(12)' -> the number with periods ('5.3', '1.1', '2.4a', '12')."""
+    """'(5.3)', '(1:1)', '( 2.4a )', '(2.4.a)', '(12)' -> the number with periods ('5.3', '1.1', '2.4a',
+    '2.4a', '12')."""
     m = EQ_NUMBER_RE.match(text.strip())
     if not m:
         return None
-    return normalize_number(re.sub(r"\s*[.:·\-–]\s*", ".", m.group(1)))
+    number = re.sub(r"\s*[.:·\-–]\s*", ".", m.group(1))
+    return normalize_number(number[:-2] + number[-1] if number[-1:].islower() and number[-2:-1] == "." else number)
+
+
+def equation_printed(text: str) -> str | None:
+    """An equation number as printed, when its stored form is not just its separators changed:
+    '(2.4.a)' -> '2.4.a' (stored '2.4a'); '(1:1)', '(5.3)' -> None."""
+    number = equation_number(text)
+    printed = text.strip()[1:-1].strip() if number else ""
+    return printed if printed and head_number(printed) != number else None
 
 
 # --------------------------------------------------------------------------- entity heads

@@ -24,7 +24,8 @@ from build_common import MAX_CHUNK_TOKENS, TARGET_CHUNK_TOKENS, Chunk, Section, 
 from build_formula import in_iso_style, in_text_face, remembered_readings
 from build_glyphs import Document, Line, Page, Span, Word, read_document
 from build_glyphs import _word_from_spans as word_from_spans
-from build_heads import END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, head_number, outline_headings
+from build_heads import (END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, equation_printed, head_number,
+                         outline_headings)
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_font, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
@@ -1215,8 +1216,14 @@ class ChunkBuilder:
                        if (kept := [l for l in p if self.maths.block_of(l) is None])), "")
         sentences = re.split(r"(?<=[.!?])\s+", before.strip())
         context = sentences[-1] if sentences and sentences[-1] else None
+        extra = {"text": plain_reading(latex)} if latex else {}
+        # a number stored in another form than it is printed ("(2.4.a)" as 2.4a) keeps its printed form
+        printed = next((p for w in line.words if equation_number(w.text) == number
+                        and (p := equation_printed(w.text))), None)
+        if printed:
+            extra["printed_number"] = printed
         chunk = self.out.emit("formula", latex or equation, line.page, number=number, title=None, context=context,
-                              extra={"text": plain_reading(latex)} if latex else None)
+                              extra=extra or None)
         # A formula chunk sits inside the flow of text: keep it after the open text in reading order.
         chunk.extra["in_text"] = True
 

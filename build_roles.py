@@ -488,6 +488,10 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
     if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or lone_chapter_label(ctx.text) and (
             ctx.text.split()[0].isupper() or _over_its_bookmark(line, ctx, m.group(1)))):
         return DivisionLabel(1, m.group(1), m.group(2).strip())
+    # the chapter's number alone on its line in display type, right above the line its bookmark points
+    # at (ConTeXt's \setuphead[chapter][alternative=middle], a number over the title): its label too
+    if ctx.text.isdigit() and ctx.size >= ctx.layout.body_size * DISPLAY_TYPE and _over_its_bookmark(line, ctx, ctx.text):
+        return DivisionLabel(1, ctx.text, "")
     return None
 
 
