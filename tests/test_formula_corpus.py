@@ -120,6 +120,7 @@ NINETIETH_BODY = ["tufte-cl", "garamondmath-cl"]
 NINETY_FIRST_BODY = ["tufte-cm", "fdsymbol-cm"]
 NINETY_SECOND_BODY = ["tufte-cn", "boisik-cn"]
 NINETY_THIRD_BODY = ["tufte-co", "mathpple-co"]
+NINETY_FOURTH_BODY = ["tufte-cp", "kerkis-cp"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -127,7 +128,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61, "cn": 60, "co": 62}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61, "cn": 60, "co": 62, "cp": 61}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -197,6 +198,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *NINETY_FIRST_BODY,
                            *NINETY_SECOND_BODY,
                            *NINETY_THIRD_BODY,
+                           *NINETY_FOURTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -316,7 +318,8 @@ def test_second_body_per_set_up(corpus, name):
                          + NINETIETH_BODY
                          + NINETY_FIRST_BODY
                          + NINETY_SECOND_BODY
-                         + NINETY_THIRD_BODY)
+                         + NINETY_THIRD_BODY
+                         + NINETY_FOURTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1809,6 +1812,26 @@ def test_later_bodies_per_set_up(corpus, name):
     # glyph mathpple prints for both (2.16, 2.19, 2.25).  Under the class two are misread: \xrightarrow{\text{a.s.}}, whose
     # short note leaves it one minus and a head, as \longrightarrow is, served \overset{\text{a.s.}}{\longrightarrow }
     # (1.4, 0.961; 2.4, 0.969); mathpple-co reads both exactly
+    # the ninety-fourth body (body-cp.tex, a textbook's chapter on lot sizing over a horizon (the uncapacitated programme
+    # as an array with \min and \text{s.t.} rows, \quad \forall t \in \{1, \dots, T\}, big-M terms M y_{t}, \mathbb{Z}_{+} and
+    # \in \{0, 1\}, a set-up indicator in cases, the zero-inventory property inside a theorem, a run's cost as \sum_{\tau = j+1}^{t}
+    # \sum_{k=\tau+1}^{t} h_{\tau} d_{k}, Wagner and Whitin's recursion under \min_{0 \leq j < t} \Bigl\{ ... \Bigr\},
+    # \operatorname*{arg\,min}, \mathcal{O}(T^{2}), an algorithm float with \leftarrow, Silver-Meal and part-period rules, a
+    # periodic order quantity with \lfloor ... \rfloor and \lceil ... \rceil, a table float, rolling horizons in a subequations
+    # group with \underline{I} and \bigl( ... \bigr)^{+}, an example float) and one on capacity and several levels (the capacitated
+    # programme as a numbered alignat, its LP relaxation with \vect{0} \leq \vect{y} \leq \vect{1}, \overline{z} and \underline{z},
+    # (l, S) inequalities inside a theorem, a set-up count under \Biggl\lceil ... \Biggr\rceil, relax-and-fix in cases, a
+    # Lagrangian relaxation, MRP netting with a pmatrix product structure, (\mat{I} - \mat{A})^{-1} and \substack, echelon
+    # stock inside a definition, the economic lot scheduling problem with a common cycle, power-of-two cycles), with \vect
+    # and \mat; tufte-cp, and kerkis-cp, KOMA's scrreprt at 11pt under pdfLaTeX with Kerkis, a Bookman-like face, and
+    # kmath's Kerkis maths letters over txfonts' symbols, which no set-up had before): 90.2 % exact under the class (55 of
+    # 61), mean similarity 0.988; 86.9 % under kerkis-cp (53 of 61), 0.996; nothing missing or empty under either.  Under
+    # both by spellings that print the same or the judge's reading: \vect{0}, \vect{1} and \mat{0} served \mathbf{0} and
+    # \mathbf{1} (2.7, 2.15, 2.24), and relax-and-fix's second row, which the judge reads as \\[ 0, 1 ]'s optional space and
+    # drops (2.12, served {[}0, 1] as printed); under kerkis-cp the array's column specification (1.2).  Misread: under
+    # both the set-up count's \Biggl\lceil ... \Biggr\rceil served \lceil ... \rceil (2.11, 0.978); under the class the
+    # uncapacitated programme's array served as its one row beside the number (1.2, 0.416); under kerkis-cp \epsilon
+    # served ϸ (2.8, 0.966) and \max_{j : a_{ji} > 0} L_{j}^{\mathrm{cum}} served L^{\operatorname*{cum}_{j}} (2.21, 0.961)
     # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
     # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
     # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
@@ -1917,6 +1940,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.86, 0.995) if name == "tufte-cm" else (0.83, 0.975) if name == "fdsymbol-cm" else \
         (0.85, 0.995) if name == "tufte-cn" else (0.00, 0.65) if name == "boisik-cn" else \
         (0.85, 0.995) if name == "tufte-co" else (0.83, 0.995) if name == "mathpple-co" else \
+        (0.90, 0.985) if name == "tufte-cp" else (0.86, 0.995) if name == "kerkis-cp" else \
         (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
