@@ -431,8 +431,27 @@ class OpenBlock:
     italic_words: int = 0             # the words of prose its italic was told by
     head_mixed: bool = False          # ... some of them upright (an emphasised term, in either face)
     head_x0: float | None = None      # where its head line starts (a box's inset, where its lines start)
+    inset: float | None = None        # how far in from the column's edge its head and lines of text all start
+    inset_lines: int = 0              # ... its lines of text so far that start there (None: they differ)
 
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
+        """Whether a line continues the statement (and, when it does, where its text stands)."""
+        taken = self._takes(line, layout, boxes)
+        if taken and self.inset is not None and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
+            if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH:
+                self.inset_lines += 1
+            else:
+                self.inset_lines = None
+        return taken
+
+    @staticmethod
+    def _set_apart(l: Line, layout: Layout, boxes) -> bool:
+        """A displayed formula, or a block of code (verbatim)."""
+        # (a display as wide as a narrow column starts near its edge: its number at the edge says it is one)
+        return is_display(l, layout) or all(w.mono for w in l.words) or \
+            framed_equation_label(l, layout, boxes) is not None
+
+    def _takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement.
 
         It ends at a box's edge (a shaded theorem), where a statement set in italic returns to the
@@ -440,11 +459,15 @@ class OpenBlock:
         (checked by the caller) end it too."""
         lines = self.lines
 
-        def set_apart(l: Line) -> bool:   # a displayed formula, or a block of code (verbatim)
-            # (a display as wide as a narrow column starts near its edge: its number at the edge says it is one)
-            return is_display(l, layout) or all(w.mono for w in l.words) or \
-                framed_equation_label(l, layout, boxes) is not None
+        def set_apart(l: Line) -> bool:
+            return self._set_apart(l, layout, boxes)
         if self.box is not None and line.page == self.page and not inside(line, self.box, pad=FRAME_PAD):
+            return False
+        # a statement set as a block in from the column's edge, head and text alike (an indented
+        # enumeration, a troff .RS block), ends where text comes back to the edge
+        if self.inset_lines is not None and self.inset_lines >= 2 and self.inset is not None and \
+                self.inset > PARAGRAPH_INDENT and line.x0 - layout.left < self.inset - PARAGRAPH_INDENT and \
+                len(line.words) >= PARAGRAPH_WORDS and not set_apart(line):
             return False
         if lines and line.size > layout.body_size * DISPLAY_TYPE and not layout.faceless:
             return False      # a line in display type is a heading's (a chapter opening overleaf: "Two"; a
@@ -775,18 +798,35 @@ class DisplayMaths:
         entry = self._blocks.get(id(line))
         return entry[1] if entry is not None and entry[0] is line else None
 
-    def paragraphs(self, paragraphs: list[list[Line]], layout: Layout, prose: Line | None = None) -> list[str]:
+    def paragraphs(self, paragraphs: list[list[Line]], layout: Layout, prose: Line | None = None,
+                   inset: float = 0.0) -> list[str]:
         """Paragraphs with their maths as LaTeX: runs of maths in a line as $…$, a displayed formula
         (consecutive indented lines of maths, one paragraph each) as one $$…$$ with its number after it.
-        `prose`: a line that is text whatever its indent (a statement's first line, after its head)."""
-        return [tex for tex, _ in self.paragraph_groups(paragraphs, layout, prose)]
+        `prose`: a line that is text whatever its indent (a statement's first line, after its head);
+        `inset`: how far in from the column's edge the passage's text starts (a statement set as a block)."""
+        return [tex for tex, _ in self.paragraph_groups(paragraphs, layout, prose, inset)]
 
     def paragraph_groups(self, paragraphs: list[list[Line]], layout: Layout,
-                         prose: Line | None = None) -> list[tuple[str, list[Line]]]:
+                         prose: Line | None = None, inset: float = 0.0) -> list[tuple[str, list[Line]]]:
         """As `paragraphs`, each with the lines it was read from (its plain reading is theirs)."""
+        def edge(page: int) -> Layout:   # where the passage's lines of text start on the page
+            own = self.layout_at(page, layout)
+            return replace(own, left=own.left + inset) if inset else own
+
+        # the line before each (across paragraphs): a line that finishes a word the text line above broke
+        # with a hyphen ("when-" / "ever v < c < p.") is that paragraph's, however much maths it holds
+        flat = [l for p in paragraphs for l in p]
+        before = {id(b): a for a, b in zip(flat, flat[1:])}
+
+        def finishes_word(l: Line) -> bool:
+            a = before.get(id(l))
+            return a is not None and a.page == l.page and bool(a.words) and bool(l.words) and \
+                a.words[-1].text.endswith("-") and l.words[0].text[:1].isalpha() and \
+                l.words[0].text[:1].islower() and not _display_line(a, edge(a.page)) and self.block_of(l) is None
+
         def display(p: list[Line]) -> bool:
-            return all(l is not prose and (self.block_of(l) is not None or
-                                           _display_line(l, self.layout_at(l.page, layout))) for l in p)
+            return all(l is not prose and not finishes_word(l) and
+                       (self.block_of(l) is not None or _display_line(l, edge(l.page))) for l in p)
 
         groups: list[tuple[bool, list[Line]]] = []
 
@@ -826,7 +866,9 @@ class DisplayMaths:
                 lead.append(p.pop(0))
             if lead:
                 groups.append((True, lead))
-            if p:
+            if p and not lead and groups and not groups[-1][0] and finishes_word(p[0]):
+                groups[-1][1].extend(p)     # the rest of the paragraph whose last word broke at its line's end
+            elif p:
                 groups.append((False, p))
         out: list[tuple[str, list[Line]]] = []
         for shown, lines in groups:
@@ -1094,7 +1136,8 @@ class ChunkBuilder:
         italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT
         self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [],
                                italic_words=len(prose), head_mixed=len({w.italic for w in prose}) > 1,
-                               head_x0=line.x0)
+                               head_x0=line.x0, inset=line.x0 - self.layout.left,
+                               inset_lines=1 if rest is not None else 0)
         # the step from the line before the head; where none is on the page (a head opening the page, or
         # set after a heading), the step last measured above a head in the book
         before = self.line_before
@@ -1131,7 +1174,11 @@ class ChunkBuilder:
         for line in block.lines:
             paragraphs.add(line, self.maths.layout_at(line.page, self.layout), prose=head_line, head_x0=block.head_x0,
                            right=block.box[2] if block.box is not None else None)
-        text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout, prose=head_line) if p)
+        # (a statement set as a block in from the column's edge: its short last line at that edge is no display)
+        inset = block.inset if block.inset_lines is not None and block.inset_lines >= 2 and block.inset is not None \
+            and block.inset > PARAGRAPH_INDENT else 0.0
+        text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout, prose=head_line,
+                                                            inset=inset) if p)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
         # its footnotes follow its last paragraph (LaTeX sets them at the page's foot, but they are the
