@@ -1867,8 +1867,11 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     smaller than it, are its limits (a display's \\sum_{i=1}^{n}, \\max_{a})."""
     notes = [w for w in nodes if _is_note_word(w)]
     text = _size(nodes)              # the size of the row's glyphs (a big operator's own says little)
+    # (an upright word in a script's size is a script's word, `L_{j}^{\mathrm{cum}}`: in a script TeX sets
+    # no limits under a name, the glyph under it is a script of the letter before)
     ops = sorted((n for n in nodes if (n.role == "op" and n.kind != "op") or (n.kind == "word" and n.role != "op"
-                                                                              and n.style == "up")
+                                                                              and n.style == "up"
+                                                                              and n.size >= text * LIMIT_SIZE)
                   or (n.kind == "sym" and n.role == "rel" and n.tex in RELATIONS) or (notes and _under_a_note(n, notes))
                   or _letter_operator(n, text)),
                  # operators before relations: a limit hanging under a sum may stand over the next

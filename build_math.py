@@ -1204,15 +1204,43 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                 if number_top - max(gap, leading) <= lowest <= number_top + 0.5:
                     prose_of[k] = False
                 break
+    def aligned_above(j: int) -> int | None:
+        """The row of an array set further above the block than rows stand (`\\\\[3ex]`), with its limits
+        between: a line within ALIGNED_REACH lines up whose first word starts where the block's top row's
+        does and a later word where a later one of that row does (the array's columns; prose never lines
+        up so, and the second column starts a column's separation or more after the first), every line from
+        it down to the block maths, no prose, within the block's width."""
+        head = lines[block[0]]
+        if len(head.words) < 2:
+            return None
+        for k in range(j, max(-1, j - ALIGNED_REACH), -1):
+            line = lines[k]
+            if line.page != anchor.page or prose(k) or (label_of is not None and label_of(line) is not None) or \
+                    line.x0 < x0 - body or line.x1 > x1 + body:
+                return None
+            if len(line.words) >= 2 and abs(line.words[0].x0 - head.words[0].x0) < body * ALIGNED_COLUMN and \
+                    abs(line.words[1].x0 - head.words[1].x0) < body * ALIGNED_COLUMN and \
+                    min(line.words[1].x0 - line.words[0].x1, head.words[1].x0 - head.words[0].x1) >= body * COLUMN_SEP \
+                    and top - ink_extent(line)[1] < body * ALIGNED_ROW_GAP:
+                return k
+        return None
+
     j = at - 1
-    while j >= 0 and fits(j) and top - reach(j) < (first_gap if j == at - 1 else gap) and beside(j):
-        block.insert(0, j)
-        spans.extend(tall(j))
-        # (a row listed before a number set between two rows may reach below it: the walk down
-        # goes on from the lowest ink the block has)
-        top, bottom = min(top, ink_extent(lines[j])[0]), max(bottom, ink_extent(lines[j])[1])
-        x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
-        j -= 1
+    while j >= 0:
+        if fits(j) and top - reach(j) < (first_gap if j == at - 1 else gap) and beside(j):
+            taken = [j]
+        elif (k := aligned_above(j)) is not None:
+            taken = list(range(j, k - 1, -1))
+        else:
+            break
+        for m in taken:
+            block.insert(0, m)
+            spans.extend(tall(m))
+            # (a row listed before a number set between two rows may reach below it: the walk down
+            # goes on from the lowest ink the block has)
+            top, bottom = min(top, ink_extent(lines[m])[0]), max(bottom, ink_extent(lines[m])[1])
+            x0, x1 = min(x0, (across(lines[m]) or (x0, x1))[0]), max(x1, (across(lines[m]) or (x0, x1))[1])
+        j = taken[-1] - 1
     j = at + 1
     # (a number alone on the left may be one amsmath raised over a row that left it no room: a line's
     # pitch above the row)
@@ -1228,6 +1256,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
 
 SCRIPT_NOTE = 0.85     # of the body size: a limit's or a note's words are set no larger
+ALIGNED_REACH = 3      # lines: an array's row and the limits under it, above the block
+ALIGNED_ROW_GAP = 2.5  # em: ... its ink (not its limits') at most this far above the block's top
+COLUMN_SEP = 0.8       # em: an array's columns stand apart by twice \arraycolsep (1 em at 10 pt), a word space less
 BLOCK_ROW_REACH = 4    # lines: how far apart in reading order two rows of one aligned block may be listed
 _LEFT_COLUMN_WORD = re.compile(r"[A-Za-z][a-z]+")
 

@@ -1831,7 +1831,9 @@ def test_later_bodies_per_set_up(corpus, name):
     # drops (2.12, served {[}0, 1] as printed); under kerkis-cp the array's column specification (1.2).  Misread: under
     # both the set-up count's \Biggl\lceil ... \Biggr\rceil served \lceil ... \rceil (2.11, 0.978); under the class the
     # uncapacitated programme's array served as its one row beside the number (1.2, 0.416); under kerkis-cp \epsilon
-    # served ϸ (2.8, 0.966) and \max_{j : a_{ji} > 0} L_{j}^{\mathrm{cum}} served L^{\operatorname*{cum}_{j}} (2.21, 0.961)
+    # served ϸ (2.8, 0.966) and \max_{j : a_{ji} > 0} L_{j}^{\mathrm{cum}} served L^{\operatorname*{cum}_{j}} (2.21, 0.961).
+    # Now 90.2 %, 0.997 and 88.5 %, 0.997: an array's row set further above than rows stand joins its block when its
+    # columns line up with the block's top row's (1.2, 0.987), and a word in a script's size takes no limits (2.21)
     # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
     # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
     # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
@@ -1940,7 +1942,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.86, 0.995) if name == "tufte-cm" else (0.83, 0.975) if name == "fdsymbol-cm" else \
         (0.85, 0.995) if name == "tufte-cn" else (0.00, 0.65) if name == "boisik-cn" else \
         (0.85, 0.995) if name == "tufte-co" else (0.83, 0.995) if name == "mathpple-co" else \
-        (0.90, 0.985) if name == "tufte-cp" else (0.86, 0.995) if name == "kerkis-cp" else \
+        (0.90, 0.995) if name == "tufte-cp" else (0.88, 0.995) if name == "kerkis-cp" else \
         (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
