@@ -396,8 +396,24 @@ def _prints_mark(word: Word, line: Line, mark: str) -> bool:
     smaller than its line's text and raised above the line's baseline."""
     if len(word.spans) >= 2:
         last = word.spans[-1]
-        return last.text == mark and last.size < word.spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
+        return last.text == mark and (last.size < word.spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
+                                      or _superior(last))
     return word.text == mark and word.size < line.size * SCRIPT_SIZE and word.baseline < line.baseline - 1
+
+
+SUPERIOR_RISE = 0.2     # em: a superior figure's ink stands clear of the baseline by this much ...
+SUPERIOR_HEIGHT = 0.6   # em: ... and is no taller than this
+
+
+def _superior(span) -> bool:
+    """A run of superior figures: glyphs a text font draws small and high at the body's own size and
+    baseline (newtx's footnote marks, from its superiors font), its ink well above the baseline."""
+    b = span.boxes
+    if b is None or len(b) < 6:
+        return False
+    tops, bottoms = b[2::6], b[3::6]
+    return all(bottom < span.baseline - span.size * SUPERIOR_RISE and bottom - top < span.size * SUPERIOR_HEIGHT
+               for top, bottom in zip(tops, bottoms))
 
 
 def _margin_caption(line: Line, layout: Layout) -> Head | None:
