@@ -25,9 +25,10 @@ opening a caption, "(2.1)" or "(2.4.a)" ending a line) or stands as a head on so
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
+
+from keycheck import head_problems, page_count, pdf_pages, write_labels
 
 HERE = Path(__file__).resolve().parent
 PDF = HERE / "contextbook.pdf"
@@ -166,17 +167,11 @@ def head_pattern(kind: str, number: str) -> re.Pattern:
     return re.compile(rf"^\s*{kind.capitalize()} {n} \(", re.M)
 
 
-def pdf_pages(pdf: Path) -> list[str]:
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    return text.split("\f")[:-1]
-
-
 def main() -> int:
     items, printed, openings = records()
     pages = pdf_pages(PDF)
     problems = []
-    count = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(PDF)], capture_output=True,
-                                                                text=True).stdout).group(1))
+    count = page_count(PDF)
     if len(pages) != count or len(printed) != count:
         problems.append(f"pdftotext gives {len(pages)} pages, pdfinfo {count}, the .tuc {len(printed)}")
     for index, text in enumerate(pages, start=1):
@@ -193,28 +188,8 @@ def main() -> int:
             ok = bool(first) and (first[0] == want or first[-1] == want) and len(lines) >= 1
         if not ok:
             problems.append(f"PDF page {index} does not print its folio {want!r}")
-    for item in items:
-        kind, number, pdf = item["kind"], item["number"], item["page"]
-        pattern = head_pattern(kind, number)
-        if pdf > len(pages) or not pattern.search(pages[pdf - 1]):
-            problems.append(f"{kind} {number}: not on PDF page {pdf}")
-        elsewhere = [i + 1 for i, t in enumerate(pages) if i + 1 != pdf and pattern.search(t)]
-        if elsewhere:
-            problems.append(f"{kind} {number}: also set as a head on PDF pages {elsewhere}")
-    seen = set()
-    for item in items:
-        if (item["kind"], item["number"]) in seen:
-            problems.append(f"{item['kind']} {item['number']} twice")
-        seen.add((item["kind"], item["number"]))
-    if problems:
-        print("\n".join(problems), file=sys.stderr)
-        return 1
-    (HERE / "contextbook-labels.txt").write_text(
-        "".join(f"{i['kind']}|{i['number']}|{i['printed']}|{i['page']}|\n" for i in items))
-    kinds = sorted({i["kind"] for i in items})
-    counts = ", ".join(f"{k} {sum(i['kind'] == k for i in items)}" for k in kinds)
-    print(f"contextbook-labels.txt: {len(items)} lines ({counts}), each checked on its PDF page")
-    return 0
+    problems += head_problems(items, pages, head_pattern)
+    return write_labels(HERE / "contextbook-labels.txt", items, problems)
 
 
 if __name__ == "__main__":

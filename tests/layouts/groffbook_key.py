@@ -21,9 +21,10 @@ ending a line) or stands as a head on some other page too.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
+
+from keycheck import head_problems, page_count, pdf_pages, write_labels
 
 HERE = Path(__file__).resolve().parent
 PDF = HERE / "groffbook.pdf"
@@ -52,11 +53,6 @@ def head_pattern(kind: str, number: str) -> re.Pattern:
     return re.compile(rf"^\s*{kind.capitalize()} {n}(\.| \()", re.M)
 
 
-def pdf_pages(pdf: Path) -> list[str]:
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    return text.split("\f")[:-1]
-
-
 def folio(index: int, lines: list[str], chapter_one_pages: int) -> tuple[str, str | None]:
     """What the page prints as its number, and what it should print (None: nothing)."""
     first, last = (lines[0], lines[-1]) if lines else ("", "")
@@ -73,8 +69,7 @@ def main() -> int:
     items = records()
     pages = pdf_pages(PDF)
     problems = []
-    count = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(PDF)], capture_output=True,
-                                                                text=True).stdout).group(1))
+    count = page_count(PDF)
     if len(pages) != count:
         problems.append(f"pdftotext gives {len(pages)} pages, pdfinfo {count}")
     chapter_one = max(int(i["printed"]) for i in items if i["number"].startswith("1."))
@@ -87,31 +82,14 @@ def main() -> int:
         got, want = folio(index, lines, chapter_one)
         if (want or "") != got:
             problems.append(f"PDF page {index} prints {got!r} as its folio, not {want!r}")
-    for item in items:
-        kind, number, pdf = item["kind"], item["number"], item["page"]
-        pattern = head_pattern(kind, number)
-        if pdf > len(pages) or not pattern.search(pages[pdf - 1]):
-            problems.append(f"{kind} {number}: not on PDF page {pdf}")
-        elsewhere = [i + 1 for i, t in enumerate(pages) if i + 1 != pdf and pattern.search(t)]
-        if kind == "exercise":   # "2.1" also opens section 2.1's head; exercises are numbered "2.1."
-            elsewhere = [i for i in elsewhere if re.search(rf"^\s*{re.escape(number)}\.\s+\S", pages[i - 1], re.M)
-                         and i > pdf]
-        if elsewhere:
-            problems.append(f"{kind} {number}: also set as a head on PDF pages {elsewhere}")
-    seen = set()
-    for item in items:
-        if (item["kind"], item["number"]) in seen:
-            problems.append(f"{item['kind']} {item['number']} twice")
-        seen.add((item["kind"], item["number"]))
-    if problems:
-        print("\n".join(problems), file=sys.stderr)
-        return 1
-    (HERE / "groffbook-labels.txt").write_text(
-        "".join(f"{i['kind']}|{i['number']}|{i['printed']}|{i['page']}|\n" for i in items))
-    kinds = sorted({i["kind"] for i in items})
-    counts = ", ".join(f"{k} {sum(i['kind'] == k for i in items)}" for k in kinds)
-    print(f"groffbook-labels.txt: {len(items)} lines ({counts}), each checked on its PDF page")
-    return 0
+    def also_set(kind: str, number: str, elsewhere: list[int]) -> list[int]:
+        if kind != "exercise":
+            return elsewhere
+        # "2.1" also opens section 2.1's head; exercises are numbered "2.1."
+        pdf = next(i["page"] for i in items if i["kind"] == kind and i["number"] == number)
+        return [i for i in elsewhere if re.search(rf"^\s*{re.escape(number)}\.\s+\S", pages[i - 1], re.M) and i > pdf]
+    problems += head_problems(items, pages, head_pattern, also_set)
+    return write_labels(HERE / "groffbook-labels.txt", items, problems)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
+
+from keycheck import head_problems, page_count, pdf_pages, write_labels
 
 import typst
 
@@ -46,17 +47,11 @@ def head_pattern(kind: str, number: str) -> re.Pattern:
     return re.compile(rf"^\s*{kind.capitalize()} {n}(\.| \()", re.M)
 
 
-def pdf_pages(pdf: Path) -> list[str]:
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    return text.split("\f")[:-1]
-
-
 def main() -> int:
     items = records()
     pages = pdf_pages(PDF)
     problems = []
-    count = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(PDF)], capture_output=True,
-                                                                text=True).stdout).group(1))
+    count = page_count(PDF)
     if len(pages) != count:
         problems.append(f"pdftotext gives {len(pages)} pages, pdfinfo {count}")
     printed_of = {}
@@ -74,28 +69,8 @@ def main() -> int:
             problems.append(f"PDF page {index} ends with {last!r}, not its folio {want!r}")
         if index in printed_of and printed_of[index] != want:
             problems.append(f"PDF page {index}: the records say page {printed_of[index]!r}, the foot {want!r}")
-    for item in items:
-        kind, number, pdf = item["kind"], item["number"], item["page"]
-        pattern = head_pattern(kind, number)
-        if pdf > len(pages) or not pattern.search(pages[pdf - 1]):
-            problems.append(f"{kind} {number}: not on PDF page {pdf}")
-        elsewhere = [i + 1 for i, t in enumerate(pages) if i + 1 != pdf and pattern.search(t)]
-        if elsewhere:
-            problems.append(f"{kind} {number}: also set as a head on PDF pages {elsewhere}")
-    seen = set()
-    for item in items:
-        if (item["kind"], item["number"]) in seen:
-            problems.append(f"{item['kind']} {item['number']} twice")
-        seen.add((item["kind"], item["number"]))
-    if problems:
-        print("\n".join(problems), file=sys.stderr)
-        return 1
-    (HERE / "typstbook-labels.txt").write_text(
-        "".join(f"{i['kind']}|{i['number']}|{i['printed']}|{i['page']}|\n" for i in items))
-    kinds = sorted({i["kind"] for i in items})
-    counts = ", ".join(f"{k} {sum(i['kind'] == k for i in items)}" for k in kinds)
-    print(f"typstbook-labels.txt: {len(items)} lines ({counts}), each checked on its PDF page")
-    return 0
+    problems += head_problems(items, pages, head_pattern)
+    return write_labels(HERE / "typstbook-labels.txt", items, problems)
 
 
 if __name__ == "__main__":
