@@ -762,7 +762,7 @@ def ink_extent(line) -> tuple[float, float]:
     return top, bottom
 
 
-_BROKEN_WORD = re.compile(r"[^\W\d_]{2}-$")   # a word broken at the line's end ("pe-")
+BROKEN_WORD_RE = re.compile(r"[^\W\d_]{2}-$")   # a word broken at the line's end ("pe-")
 LIST_MARK_RE = re.compile(r"(?:\d{1,2}|[a-z]|[ivx]{1,4})[.)]|\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[•◦▪–]")
 
 
@@ -931,7 +931,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         if k == 0 or not lines[k].words or not lines[k - 1].words or lines[k - 1].page != lines[k].page:
             return False
         last, first = lines[k - 1].words[-1].text, lines[k].words[0].text
-        return bool(_BROKEN_WORD.search(last)) and first[:1].islower() and first[:1].isalpha() and prose(k - 1)
+        return bool(BROKEN_WORD_RE.search(last)) and first[:1].islower() and first[:1].isalpha() and prose(k - 1)
 
     def continues_paragraph(k: int) -> bool:
         """A line one leading below a prose line that runs to the column's right edge, starting at its

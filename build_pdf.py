@@ -28,7 +28,7 @@ from build_heads import (END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, 
                          outline_headings)
 from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
-from build_math import (ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_font, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
+from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_font, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
                         text_face,
                         numbered_display, plain_reading, word_tag)
@@ -431,13 +431,20 @@ class OpenBlock:
     italic_words: int = 0             # the words of prose its italic was told by
     head_mixed: bool = False          # ... some of them upright (an emphasised term, in either face)
     head_x0: float | None = None      # where its head line starts (a box's inset, where its lines start)
-    inset: float | None = None        # how far in from the column's edge its head and lines of text all start
-    inset_lines: int = 0              # ... its lines of text so far that start there (None: they differ)
+    inset: float = 0.0                # how far in from the column's edge its head line starts
+    inset_lines: int | None = 0       # its lines of text so far that start there too (None: one did not)
+
+    @property
+    def block_inset(self) -> float:
+        """How far in from the column's edge the statement is set as a block (its head and two lines of
+        text or more at one inset, deeper than a paragraph's indent), else 0."""
+        return self.inset if self.inset_lines is not None and self.inset_lines >= 2 and \
+            self.inset > PARAGRAPH_INDENT else 0.0
 
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement (and, when it does, where its text stands)."""
         taken = self._takes(line, layout, boxes)
-        if taken and self.inset is not None and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
+        if taken and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
             if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH:
                 self.inset_lines += 1
             else:
@@ -465,8 +472,7 @@ class OpenBlock:
             return False
         # a statement set as a block in from the column's edge, head and text alike (an indented
         # enumeration, a troff .RS block), ends where text comes back to the edge
-        if self.inset_lines is not None and self.inset_lines >= 2 and self.inset is not None and \
-                self.inset > PARAGRAPH_INDENT and line.x0 - layout.left < self.inset - PARAGRAPH_INDENT and \
+        if self.block_inset and line.x0 - layout.left < self.block_inset - PARAGRAPH_INDENT and \
                 len(line.words) >= PARAGRAPH_WORDS and not set_apart(line):
             return False
         if lines and line.size > layout.body_size * DISPLAY_TYPE and not layout.faceless:
@@ -821,7 +827,7 @@ class DisplayMaths:
         def finishes_word(l: Line) -> bool:
             a = before.get(id(l))
             return a is not None and a.page == l.page and bool(a.words) and bool(l.words) and \
-                a.words[-1].text.endswith("-") and l.words[0].text[:1].isalpha() and \
+                bool(BROKEN_WORD_RE.search(a.words[-1].text)) and l.words[0].text[:1].isalpha() and \
                 l.words[0].text[:1].islower() and not _display_line(a, edge(a.page)) and self.block_of(l) is None
 
         def display(p: list[Line]) -> bool:
@@ -1175,10 +1181,8 @@ class ChunkBuilder:
             paragraphs.add(line, self.maths.layout_at(line.page, self.layout), prose=head_line, head_x0=block.head_x0,
                            right=block.box[2] if block.box is not None else None)
         # (a statement set as a block in from the column's edge: its short last line at that edge is no display)
-        inset = block.inset if block.inset_lines is not None and block.inset_lines >= 2 and block.inset is not None \
-            and block.inset > PARAGRAPH_INDENT else 0.0
         text = "\n\n".join(p for p in self.maths.paragraphs(paragraphs.paragraphs, self.layout, prose=head_line,
-                                                            inset=inset) if p)
+                                                            inset=block.block_inset) if p)
         if block.kind in ("exercise", "problem"):
             text = ANSWER_HEAD_RE.sub(r"\n\1", text)
         # its footnotes follow its last paragraph (LaTeX sets them at the page's foot, but they are the
