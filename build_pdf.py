@@ -1018,6 +1018,7 @@ class ChunkBuilder:
         self.maths.layouts[page.number] = self.layout
         carry, self.carry = self.carry, None
         items = continued_float(carry, page, items, self.layout)
+        first_line = next((k for k, item in enumerate(items) if item.kind == "line"), None)
         for idx, item in enumerate(items):
             if item.kind == "entity":
                 self.add_found(item.entity, page.number)
@@ -1026,11 +1027,11 @@ class ChunkBuilder:
             elif item.kind == "drawn":
                 self.add_drawn(item.text, item.top, item.bottom, page.number)
             else:
-                self.feed_line(item.line, items, idx)
+                self.feed_line(item.line, items, idx, opens=idx == first_line)
 
-    def feed_line(self, line: Line, items: list[Item], idx: int) -> None:
-        """Read what the line is (its roles), then act on each role in turn."""
-        opens = not any(item.kind == "line" for item in items[:idx])
+    def feed_line(self, line: Line, items: list[Item], idx: int, opens: bool = False) -> None:
+        """Read what the line is (its roles), then act on each role in turn.  `opens`: the line is the
+        first of its page's lines."""
         roles = read_line(line, self._context(line, opens))
         misread = next((r for r in roles if isinstance(r, EquationLabel) and r.misread), None)
         if misread is not None:
