@@ -738,20 +738,13 @@ def _program_names(font: bytes, objects: dict[int, bytes], streams: dict[int, tu
                    ) -> dict[int, str]:
     """The built-in encoding of the font program a font dictionary embeds (its FontDescriptor's
     FontFile or FontFile3), code -> glyph name; {} when it cannot be read."""
-    import zlib
-
     descriptor = _FONT_DESCRIPTOR_REF.search(font)
     program = _FONT_FILE_REF.search(objects.get(int(descriptor.group(1)), b"")) if descriptor else None
     if not program or int(program.group(1)) not in streams:
         return {}
-    head = objects.get(int(program.group(1)), b"")
     start, stop = streams[int(program.group(1))]
-    try:
-        raw = zlib.decompressobj().decompress(data[start:stop], 4_000_000) if b"/FlateDecode" in head \
-            else data[start:stop]
-    except zlib.error:
-        return {}
-    return builtin_names(raw)
+    raw = _inflated(objects.get(int(program.group(1)), b""), data[start:stop], 4_000_000)
+    return builtin_names(raw) if raw is not None else {}
 
 
 # newtx's extension font txexs: TeX's extension layout below 128, its own glyphs above (printed from
@@ -791,15 +784,21 @@ def _name_repairs(names: dict[int, str], advances: dict[int, float], head: bytes
     return repair
 
 
-def _stream_entries(head: bytes, stream: bytes) -> dict[int, str]:
-    """A ToUnicode stream's entries, code -> text ({} when it cannot be inflated)."""
+def _inflated(head: bytes, stream: bytes, limit: int) -> bytes | None:
+    """A stream's bytes, inflated when its dictionary (`head`) says Flate, at most `limit` of them;
+    None when they cannot be."""
     import zlib
 
     try:
-        cmap = zlib.decompressobj().decompress(stream, 2_000_000) if b"/FlateDecode" in head else stream
+        return zlib.decompressobj().decompress(stream, limit) if b"/FlateDecode" in head else stream
     except zlib.error:
-        return {}
-    return _cmap_entries(cmap)
+        return None
+
+
+def _stream_entries(head: bytes, stream: bytes) -> dict[int, str]:
+    """A ToUnicode stream's entries, code -> text ({} when it cannot be inflated)."""
+    cmap = _inflated(head, stream, 2_000_000)
+    return _cmap_entries(cmap) if cmap is not None else {}
 
 
 def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes,
