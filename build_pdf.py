@@ -34,7 +34,7 @@ from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_late
                         numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_row, display_text, join_lines, page_items)
-from build_roles import (EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
+from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
                          ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
                          RunInHead, framed_equation_label, inside, is_display, label_tab, read_line)
@@ -401,7 +401,6 @@ ENVIRONMENT_SKIP = 1.45     # leadings: an environment is set off by extra space
 DEFAULT_LEADING = 1.2       # em: the leading when the book's could not be measured
 NEW_PARAGRAPH_INDENT = 3    # em: a paragraph's first line is indented by less than this
 STATEMENT_MAX_LINES = 120   # lines: a statement longer than this is running text after all
-DISPLAY_TYPE = 1.5          # of the body's size: type this large sets a heading, never a statement's line
 PARAGRAPH_WORDS = 4         # words: an indented line this long opens a paragraph (a display's row is shorter)
 SENTENCE_ENDS_RE = re.compile(r"[.!?]$")
 END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
@@ -476,7 +475,7 @@ class OpenBlock:
                 len(line.words) >= PARAGRAPH_WORDS and not set_apart(line):
             return False
         if lines and line.size > layout.body_size * DISPLAY_TYPE and not layout.faceless:
-            return False      # a line in display type is a heading's (a chapter opening overleaf: "Two"; a
+            return False      # a line in the display type chapters open in is a heading's ("Two" overleaf; a
                               # scan's OCR layer sizes its words by their ink, a display's rows large)
         if self.box is not None and line.page != self.page and not any(inside(line, b, pad=FRAME_PAD) for b in boxes):
             return False      # a framed statement goes on overleaf only in the frame's continuation
