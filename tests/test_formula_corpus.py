@@ -121,6 +121,7 @@ NINETY_FIRST_BODY = ["tufte-cm", "fdsymbol-cm"]
 NINETY_SECOND_BODY = ["tufte-cn", "boisik-cn"]
 NINETY_THIRD_BODY = ["tufte-co", "mathpple-co"]
 NINETY_FOURTH_BODY = ["tufte-cp", "kerkis-cp"]
+NINETY_FIFTH_BODY = ["tufte-cq", "baskervaldx-cq"]
 # set-ups of a route, not a body: a PDF typeset as another set-up's and then re-written by Ghostscript's
 # pdfwrite (setup-gsnewtx-y.tex), with the set-up it re-writes
 REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
@@ -128,7 +129,7 @@ REWRITTEN = {"gsnewtx-y": "newtx-y", "gscm-b": "cm-b"}
 # side notes, margin figures, shaded examples, its own 26)
 EQUATIONS = {"": 60, "b": 53, "c": 52, "d": 58, "e": 39, "f": 22, "g": 26, "h": 18, "i": 27, "j": 31, "k": 31, "l": 41, "m": 39, "n": 40, "o": 50, "p": 39, "q": 53, "r": 52, "s": 50, "t": 55, "u": 49, "v": 53, "w": 54, "x": 59, "y": 60, "z": 57, "aa": 60, "ab": 59, "ac": 61, "ad": 60, "ae": 61, "af": 59, "ag": 60, "ah": 64, "ai": 63, "aj": 66, "ak": 61, "al": 60, "am": 63, "an": 65, "ao": 62,
              "ap": 64, "aq": 64, "ar": 63, "as": 64, "at": 64, "au": 65, "av": 66, "aw": 64,
-             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61, "cn": 60, "co": 62, "cp": 61}
+             "ax": 66, "ay": 65, "az": 64, "ba": 62, "bb": 59, "bc": 61, "bd": 57, "be": 60, "bf": 63, "bg": 59, "bh": 65, "bi": 71, "bj": 66, "bk": 66, "bl": 68, "bm": 69, "bn": 68, "bo": 61, "bp": 62, "bq": 69, "br": 63, "bs": 69, "bv": 61, "bu": 62, "bt": 68, "bw": 68, "bx": 70, "by": 66, "ca": 62, "cb": 65, "bz": 58, "cc": 60, "cd": 58, "ce": 62, "cf": 57, "cg": 62, "ch": 61, "ci": 68, "ck": 60, "cj": 65, "cl": 60, "cm": 61, "cn": 60, "co": 62, "cp": 61, "cq": 60}
 
 
 def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
@@ -199,6 +200,7 @@ def test_every_set_up_of_the_corpus_is_committed_and_scored(corpus):
                            *NINETY_SECOND_BODY,
                            *NINETY_THIRD_BODY,
                            *NINETY_FOURTH_BODY,
+                           *NINETY_FIFTH_BODY,
                            *REWRITTEN}
     for name, result in corpus.items():
         body = name.rsplit("-", 1)[1] if "-" in name else ""     # "y", "aa" for the twenty-seventh, "ab" for the twenty-eighth
@@ -319,7 +321,8 @@ def test_second_body_per_set_up(corpus, name):
                          + NINETY_FIRST_BODY
                          + NINETY_SECOND_BODY
                          + NINETY_THIRD_BODY
-                         + NINETY_FOURTH_BODY)
+                         + NINETY_FOURTH_BODY
+                         + NINETY_FIFTH_BODY)
 def test_later_bodies_per_set_up(corpus, name):
     """The fourth to twenty-sixth bodies, each held out in its turn (first scores 5-57 %, 39-72 %, 0-73 %,
     62-69 %, 28-33 %, 56-67 %, 58-77 %, 10-68 %, 24-78 %, 64-85 %, 22-78 %, 64-78 %, 26-85 %, 23-72 %,
@@ -1834,6 +1837,21 @@ def test_later_bodies_per_set_up(corpus, name):
     # served ϸ (2.8, 0.966) and \max_{j : a_{ji} > 0} L_{j}^{\mathrm{cum}} served L^{\operatorname*{cum}_{j}} (2.21, 0.961).
     # Now 90.2 %, 0.997 and 88.5 %, 0.997: an array's row set further above than rows stand joins its block when its
     # columns line up with the block's top row's (1.2, 0.987), and a word in a script's size takes no limits (2.21)
+    # the ninety-fifth body (body-cq.tex, a textbook's chapter on spares for repairable units at one depot (Palm's theorem
+    # with \frac{m^{x} e^{-m}}{x!}, \operatorname{EBO}(s) and \operatorname{VBO}(s) as sums \sum_{x = s + 1}^{\infty} (x - s) \, p(x), fill and
+    # ready rates as \mathbb{P}\{ X \leq s - 1 \}, a normal loss with \approx, \partial derivatives in the pipeline mean, a
+    # gamma mixture \int_{0}^{\infty} \frac{\lambda^{x} e^{-\lambda}}{x!} g(\lambda) \, \mathrm{d}\lambda and the negative binomial with \binom,
+    # availability as \prod_{i=1}^{I} \Bigl( 1 - \frac{\operatorname{EBO}_{i}(s_{i})}{N Z_{i}} \Bigr)^{Z_{i}}, its logarithm in a split
+    # and \simeq, \inf and \sup over budgets, greedy ratios \frac{\Delta_{i}(s_{i})}{c_{i}} under \operatorname*{arg\,max}, an
+    # algorithm float with \leftarrow, a table float, a convexity theorem, an example float) and one on a workshop feeding
+    # several depots (a bmatrix of failure rates, an align of the workshop's delay \mathbb{E}[D_{0}] and the depots' METRIC
+    # pipelines, nested \sum_{j=1}^{J} in fractions, the depots' variance in a multline and its variance-to-mean ratio, a
+    # fitted negative binomial, \left\lfloor ... \right\rfloor, a subequations group over two levels, a transshipment rule
+    # in cases, pooling with \Pr, integer convexity inside a definition, the greedy rule's optimality and gap inside a
+    # theorem, a Lagrangian bound under \sup_{\mu \geq 0}, an example float), with \vect and \mat; tufte-cq, and
+    # baskervaldx-cq, the standard book class at 11pt under pdfLaTeX with Baskervaldx's text and newtxmath's baskervaldx
+    # maths, which no set-up had before): 100.0 % exact under both (60 of 60), mean similarity 1.000; nothing missing or
+    # empty, no formula inexact
     # the eighty-eighth body (body-cj.tex, a textbook's chapter on continuous review in continuous time (the net
     # stock as \int_{0}^{t} \mathrm{d}R(s) - \int_{0}^{t} \lambda(s) \, \mathrm{d}s with \Lambda(t), N(t)^{+} and N(t)^{-},
     # a long-run average as a \lim of \mathbb{E}[C_{T}], compound Poisson lead-time demand and its Laplace transform
@@ -1943,6 +1961,7 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.85, 0.995) if name == "tufte-cn" else (0.00, 0.65) if name == "boisik-cn" else \
         (0.85, 0.995) if name == "tufte-co" else (0.83, 0.995) if name == "mathpple-co" else \
         (0.90, 0.995) if name == "tufte-cp" else (0.88, 0.995) if name == "kerkis-cp" else \
+        (1.00, 1.000) if name == "tufte-cq" else (1.00, 1.000) if name == "baskervaldx-cq" else \
         (0.81, 0.975) if name == "tufte-cj" else (0.64, 0.955) if name == "iso-cj" else \
         (0.75, 0.98)
     assert result["exact"] >= exact, (name, result["exact"], wrong)
