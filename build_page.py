@@ -140,6 +140,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
 
     wanted: on a second look, {(kind, number): pages} of captions the numbering says were missed;
     those are accepted in the body face without a caption's other signs."""
+    page = replace(page, rules=joined_rules(page.rules))
     main, margin = _columns(page, layout)
     main, footnotes = _footnotes(main, page, layout)
     main = _split_side_by_side(main, page, layout)
@@ -159,6 +160,26 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
     items.extend(notes)
     items.sort(key=lambda it: (round(it.top), ITEM_ORDER[it.kind]))
     return items
+
+
+RULE_JOIN_GAP = 0.5           # pt: collinear rules this close end to end (or overlapping) are one rule
+RULE_JOIN_HEIGHT = 0.2        # pt: ... when they stand at one height, as thick as each other
+
+
+def joined_rules(rules: list[tuple]) -> list[tuple]:
+    """A table's rules drawn cell by cell as one rule each: collinear horizontal rules that touch or
+    overlap end to end, at one height and of one thickness, joined (an XSL-FO processor, like an HTML
+    engine, strokes each cell's border on its own, so a table's rule is as many segments as it has
+    columns; a rule drawn whole, or two floats' rules a gutter apart, stay as they are)."""
+    out: list[tuple] = []
+    for r in sorted(rules, key=lambda r: (round(r[1], 1), round(r[3], 1), r[0])):
+        last = out[-1] if out else None
+        if last is not None and abs(last[1] - r[1]) <= RULE_JOIN_HEIGHT and abs(last[3] - r[3]) <= RULE_JOIN_HEIGHT \
+                and last[0] <= r[0] <= last[2] + RULE_JOIN_GAP:
+            out[-1] = (last[0], min(last[1], r[1]), max(last[2], r[2]), max(last[3], r[3]))
+        else:
+            out.append(tuple(r))
+    return out
 
 
 def _word_space(words: list[Word], layout: Layout) -> float:
