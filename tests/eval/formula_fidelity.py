@@ -191,6 +191,11 @@ def _worker() -> int:
             importlib.import_module(module)
         except ImportError:
             pass
+    # One tokenizer for every child's server, and no ONNX session: the judge only reads entities, so
+    # nothing a child serves embeds a query (a session loaded per set-up was 0.2 s of CPU each).
+    global _SERVING_EMBEDDER
+    from rag import Embedder
+    _SERVING_EMBEDDER = Embedder(session=False)
     answers = sys.stdout
     for line in sys.stdin:
         job = json.loads(line)
@@ -213,6 +218,9 @@ def _worker() -> int:
         answers.write((text or json.dumps({"error": f"the child ended with status {status}"})) + "\n")
         answers.flush()
     return 0
+
+
+_SERVING_EMBEDDER = None     # the worker's Embedder, shared by the children it forks (_worker)
 
 
 def _score_here(job: dict) -> dict:
@@ -239,7 +247,8 @@ def _served_here(db: Path):
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(KnowledgeBase(db), bind_host="127.0.0.1"),
+    knowledge = KnowledgeBase(db, embedder=_SERVING_EMBEDDER)
+    server = uvicorn.Server(uvicorn.Config(create_app(knowledge, bind_host="127.0.0.1"),
                                            log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
