@@ -79,7 +79,7 @@ VARIANT_BASES = ("∑∏∐∫∬∭∮∯∰⋃⋂⨀⨁⨂⨄⨆⋀⋁()[]{}�
 OUTLINE_GRID = 24          # cells across and down a normalised outline
 # cells two outlines share over the cells either covers: a variant's strokes thicken less than its box
 # grows (a display ∑ drawn 1.4 times larger keeps 0.84 of the text ∑'s cells in KpMath-Sans; a "["
-# 1.6 to 2.6 times taller, 0.72 to 0.84), while glyphs of other shapes share at most 0.44 (∫ against
+# 1.6 to 2.6 times taller, 0.72 to 0.84; a "{" 2.1 times taller, 0.67), while glyphs of other shapes share at most 0.44 (∫ against
 # "{", ‖ against "(")
 VARIANT_OVERLAP = 0.6
 VARIANT_MARGIN = 0.03      # by which the best base must lead the next (a "{" and a "}" mirror each other)
