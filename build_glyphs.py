@@ -75,12 +75,12 @@ _AGL_PARENS = {0x24A7: "(", 0x24AD: ")"}
 # delimiters, the radical, horizontal braces and wide accents), the variant's outline, normalised to its
 # box, covers much the same cells as that glyph's.
 VARIANT_BASES = ("∑∏∐∫∬∭∮∯∰⋃⋂⨀⨁⨂⨄⨆⋀⋁()[]{}⟨⟩|‖∣∥⌊⌋⌈⌉⟦⟧⟮⟯√⏞⏟⏜⏝⎴⎵\u0302\u0303\u0304\u030c"
-                 + "".join(map(chr, _AGL_PARENS)))   # (⒧, ⒭: the maths font's own "(" and ")", named "lparen", "rparen")
+                 + "".join(map(chr, _AGL_PARENS)))   # (⒧, ⒭: a maths font's "(" and ")" named "lparen", "rparen")
 OUTLINE_GRID = 24          # cells across and down a normalised outline
 # cells two outlines share over the cells either covers: a variant's strokes thicken less than its box
 # grows (a display ∑ drawn 1.4 times larger keeps 0.84 of the text ∑'s cells in KpMath-Sans; a "["
-# 1.6 to 2.6 times taller, 0.72 to 0.84; a "{" 2.1 times taller, 0.67), while glyphs of other shapes share at most 0.44 (∫ against
-# "{", ‖ against "(")
+# 1.6 to 2.6 times taller, 0.72 to 0.84; a "{" 2.1 times taller, 0.67), while glyphs of other shapes
+# share at most 0.44 (∫ against "{", ‖ against "(")
 VARIANT_OVERLAP = 0.6
 VARIANT_MARGIN = 0.03      # by which the best base must lead the next (a "{" and a "}" mirror each other)
 VARIANT_SHRINK = 0.95      # a variant is no smaller than its base along the axis it grows on ...
