@@ -65,6 +65,83 @@ _AGL_PRIVATE = {0xF6BE: "ȷ"}
 # ... and its names "lparen" and "rparen" to the parenthesised letters ⒧ and ⒭, where a maths font
 # that names its parentheses' larger sizes so means "(" and ")" (Euler Math under XeLaTeX)
 _AGL_PARENS = {0x24A7: "(", 0x24AD: ")"}
+
+
+# --------------------------------------------------------------------------- private-use glyphs
+# An OpenType maths font's size variants and extensible pieces have no Unicode value of their own, and
+# a ToUnicode map may send them to the Private Use Area (XeLaTeX's and LuaLaTeX's with Asana, Euler,
+# KpMath).  A size variant is its base glyph drawn larger: where the font's subset also holds a glyph
+# the map gives one of these characters (those OpenType maths fonts make variants of: big operators,
+# delimiters, the radical, horizontal braces and wide accents), the variant's outline, normalised to its
+# box, covers much the same cells as that glyph's.
+VARIANT_BASES = ("∑∏∐∫∬∭∮∯∰⋃⋂⨀⨁⨂⨄⨆⋀⋁()[]{}⟨⟩|‖∣∥⌊⌋⌈⌉⟦⟧⟮⟯√⏞⏟⏜⏝⎴⎵\u0302\u0303\u0304\u030c"
+                 + "".join(map(chr, _AGL_PARENS)))   # (⒧, ⒭: a maths font's "(" and ")" named "lparen", "rparen")
+OUTLINE_GRID = 24          # cells across and down a normalised outline
+# cells two outlines share over the cells either covers: a variant's strokes thicken less than its box
+# grows (a display ∑ drawn 1.4 times larger keeps 0.84 of the text ∑'s cells in KpMath-Sans; a "["
+# 1.6 to 2.6 times taller, 0.72 to 0.84; a "{" 2.1 times taller, 0.67), while glyphs of other shapes
+# share at most 0.44 (∫ against "{", ‖ against "(")
+VARIANT_OVERLAP = 0.6
+VARIANT_MARGIN = 0.03      # by which the best base must lead the next (a "{" and a "}" mirror each other)
+VARIANT_SHRINK = 0.95      # a variant is no smaller than its base along the axis it grows on ...
+VARIANT_STRETCH = 2.5      # ... and within this factor of it across (a rule is not a tall bar's variant)
+# ems a variant grown upwards is tall at least: TeX's smallest \big delimiter is 1.2 em, a display
+# operator taller; the short bars an extensible bar or radical is built of (Euler's "sqrt.ex", a
+# radical's upright) are pieces, not variants, and no outline tells them apart
+VARIANT_TALL = 1.1
+
+
+def outline_cells(contours: list[list[tuple[float, float]]]) -> frozenset[tuple[int, int]] | None:
+    """The cells of an OUTLINE_GRID square an outline covers (even-odd, its curves by their control
+    polygons), normalised to its box; None for no outline."""
+    points = [p for c in contours for p in c]
+    if not points:
+        return None
+    x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
+    y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
+    width, height = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
+    edges = [(c[k], c[(k + 1) % len(c)]) for c in contours for k in range(len(c))]
+    cells = set()
+    for row in range(OUTLINE_GRID):
+        y = y0 + (row + 0.5) / OUTLINE_GRID * height
+        xs = sorted(ax + (y - ay) * (bx - ax) / (by - ay) for (ax, ay), (bx, by) in edges if (ay <= y) != (by <= y))
+        for a, b in zip(xs[0::2], xs[1::2]):
+            first = max(0, math.ceil((a - x0) / width * OUTLINE_GRID - 0.5))
+            last = min(OUTLINE_GRID - 1, math.floor((b - x0) / width * OUTLINE_GRID - 0.5))
+            cells.update((row, col) for col in range(first, last + 1))
+    return frozenset(cells)
+
+
+def _extent(contours: list[list[tuple[float, float]]]) -> tuple[float, float]:
+    """An outline's width and height."""
+    xs = [p[0] for c in contours for p in c]
+    ys = [p[1] for c in contours for p in c]
+    return (max(xs) - min(xs), max(ys) - min(ys)) if xs else (0.0, 0.0)
+
+
+def variant_base(cells: frozenset, size: tuple[float, float],
+                 bases: dict[str, tuple[frozenset, tuple[float, float]]]) -> str | None:
+    """The base glyph a private-use glyph is a size variant of, among `bases` (character -> its cells
+    and its outline's width and height): the one whose cells it shares most, VARIANT_OVERLAP of
+    them at least and VARIANT_MARGIN more than any other's, no smaller than it along one axis and
+    within VARIANT_STRETCH of it along the other; None when none is."""
+    scores: dict[str, float] = {}
+    for ch, (other, (width, height)) in bases.items():
+        grows = size[1] >= max(VARIANT_SHRINK * height, VARIANT_TALL) and 1 / VARIANT_STRETCH <= size[0] / max(width, 1e-6) <= VARIANT_STRETCH \
+            or size[0] >= max(VARIANT_SHRINK * width, size[1]) and 1 / VARIANT_STRETCH <= size[1] / max(height, 1e-6) <= VARIANT_STRETCH
+        if grows:
+            # (bases that print alike, "(" and the "⒧" a map names so, "|" and "∣", count once)
+            meant = _AGL_PARENS.get(ord(ch), _ALIKE.get(ch, ch))
+            scores[meant] = max(scores.get(meant, 0.0), len(cells & other) / max(1, len(cells | other)))
+    ranked = sorted(((score, ch) for ch, score in scores.items()), reverse=True)
+    if not ranked or ranked[0][0] < VARIANT_OVERLAP or len(ranked) > 1 and ranked[0][0] - ranked[1][0] < VARIANT_MARGIN:
+        return None
+    return ranked[0][1]
+
+
+_ALIKE = {"∣": "|", "∥": "‖"}
+
+
 @lru_cache(maxsize=256)
 def _named_layout(name: str) -> str | None:
     """'extension' or 'symbols' when a font's name says it is a maths extension or symbol font (asked
@@ -1330,6 +1407,9 @@ class _Raw:
         self.glyph_width = fn("FPDFFont_GetGlyphWidth", I, P, ctypes.c_uint, ctypes.c_float,
                               ctypes.POINTER(ctypes.c_float))
         self.outline_boxes: dict[tuple[int, int], tuple[float, tuple[float, float, float, float]] | None] = {}
+        self.segment_type = fn("FPDFPathSegment_GetType", I, P)
+        self.variant_bases: dict[int, tuple] = {}   # font handle -> (no glyph's outline, its VARIANT_BASES' cells)
+        self.variants: dict[tuple[int, int], str] = {}   # (font handle, private-use code) -> its base ("" none)
 
     def font(self, textobj: int) -> Font:
         handle = self.object_font(textobj)
@@ -1465,6 +1545,47 @@ class _Raw:
                 box = (self.sw.value * 1000, (min(xs), max(xs), min(ys), max(ys))) if xs else None
             self.outline_boxes[key] = box
         return self.outline_boxes[key]
+
+    def _contours(self, handle: int, u: int) -> list[list[tuple[float, float]]]:
+        """The outline PDFium looks character u up as in a font (its code from the ToUnicode map, read
+        backwards), as contours of points in ems; [] for none or one too long to measure."""
+        path = self.glyph_path(handle, u, 1.0) if u <= 0xFFFF else None
+        count = self.path_segments(path) if path else 0
+        if not 0 < count <= OUTLINE_SEGMENTS:
+            return []
+        x, y = ctypes.c_float(), ctypes.c_float()
+        contours: list[list[tuple[float, float]]] = []
+        for k in range(count):
+            segment = self.path_segment(path, k)
+            if not self.segment_point(segment, ctypes.byref(x), ctypes.byref(y)):
+                continue
+            if self.segment_type(segment) == 2 or not contours:      # FPDF_SEGMENT_MOVETO: a contour starts
+                contours.append([])
+            contours[-1].append((x.value, y.value))
+        return contours
+
+    def private_use_char(self, textobj: int, u: int) -> str:
+        """For a private-use character the ToUnicode map of textobj's font gives: the character of which
+        its glyph is a size variant, by outline (variant_base, among the VARIANT_BASES the font's subset
+        holds); "" when none is told."""
+        handle = self.object_font(textobj) or 0
+        key = (handle, u)
+        if key not in self.variants and handle:
+            if handle not in self.variant_bases:
+                # (a character the map does not give looks up another glyph, the same for every such one)
+                absent = self._contours(handle, 0x0378)
+                bases: dict[str, tuple[frozenset, tuple[float, float]]] = {}
+                for ch in VARIANT_BASES:
+                    contours = self._contours(handle, ord(ch))
+                    cells = outline_cells(contours) if contours != absent else None
+                    if cells and all(cells != other for other, _ in bases.values()):
+                        bases[ch] = (cells, _extent(contours))
+                self.variant_bases[handle] = (absent, bases)
+            absent, bases = self.variant_bases[handle]
+            contours = self._contours(handle, u) if bases else []
+            cells = outline_cells(contours) if contours != absent else None
+            self.variants[key] = (variant_base(cells, _extent(contours), bases) or "") if cells else ""
+        return self.variants.get(key, "")
 
     def glyph_size(self, textpage: int, j: int, count: int, obj: int) -> float:
         """Glyph `j`'s em in points.  PDFium reports the size its text object sets (Tf) alone, but
@@ -1791,6 +1912,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         elif u > 0xFFFF:
             # (a character the text layer would give as a surrogate pair, as PDFium does: one box)
             ch = chr(0xD800 + ((u - 0x10000) >> 10)) + chr(0xDC00 + ((u - 0x10000) & 0x3FF))
+        elif 0xE000 <= u < 0xF8EB and u not in _AGL_PRIVATE and not font.encoding and not font.plain \
+                and (variant := raw.private_use_char(obj, u)):
+            ch = variant     # an OpenType maths font's size variant, read by its outline (private_use_char)
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             ch = _AGL_PRIVATE.get(u) or (_AGL_PARENS.get(u) if not font.plain else None) or chr(u)
             if u < 0x80 and not ch.isalnum() and not ch.isspace() and _TX_SYMBOLS.match(font.name):

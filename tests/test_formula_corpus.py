@@ -1893,10 +1893,10 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.25, 0.92) if name == "asana-n" else (0.90, 0.99) if name in FOURTEENTH_BODY else \
         (0.70, 0.98) if name == "kpotf-o" else (0.85, 0.99) if name in FIFTEENTH_BODY else \
         (0.70, 0.98) if name == "neohellenic-p" else (0.85, 0.99) if name in SIXTEENTH_BODY else \
-        (0.25, 0.92) if name == "eulermath-q" else (0.70, 0.97) if name in SEVENTEENTH_BODY else \
+        (0.32, 0.94) if name == "eulermath-q" else (0.70, 0.97) if name in SEVENTEENTH_BODY else \
         (0.75, 0.98) if name == "xcharter-r" else (0.85, 0.99) if name in EIGHTEENTH_BODY else \
         (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else \
-        (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.40, 0.92) if name == "kpsans-v" else \
+        (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.70, 0.945) if name == "kpsans-v" else \
         (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else \
         (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.90, 0.99) if name in TWENTY_FIFTH_BODY else \
         (0.98, 0.995) if name in TWENTY_SIXTH_BODY else (0.85, 0.99) if name in TWENTY_SEVENTH_BODY else \
