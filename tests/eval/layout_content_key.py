@@ -31,8 +31,12 @@ out: the first one is the statement of that name.  The body is what LaTeX prints
 
 It reads our own source, so the key is independent of the builder.  handout.tex holds no numbered
 statement (its key is empty).  An \\input of a file not among the book's sources is TeX's own
-(\\input{glyphtounicode}) and prints nothing.  article-scan.pdf is article.tex printed, scanned and read by OCR: its
-key is article's.
+(\\input{glyphtounicode}) and prints nothing.  article-scan.pdf is article.tex printed, scanned and
+read by OCR: its key is article's.
+
+plainbook, in plain TeX with macros of its own (tests/layouts/plainbook), is keyed by plain_key: its
+\\theorem … \\endproclaim statements, \\example … \\endexample and \\exercise items counted as its
+macros count them and checked against plainbook-labels.txt, `{a\\over b}` written as `{\\frac{a}{b}}`.
 """
 
 from __future__ import annotations
@@ -88,7 +92,7 @@ NUMBERWITHIN_RE = re.compile(r"\\numberwithin\{equation\}\{(\w+)\}")
 LOOP_RE = re.compile(r"\\loop\\ifnum\\(\w+)<#1.*?\\advance\\\1 by 1(.*?)\\repeat", re.S)
 REFERENCE_RE = re.compile(r"\\(eq)?ref\{([^}]*)\}")
 LABEL_RE = re.compile(r"\\label\{([^}]*)\}")
-WRAPPER_RE = re.compile(r"\\(?:emph|textbf|textit|texttt|textsc|mbox)\{([^{}]*)\}")
+WRAPPER_RE = re.compile(r"\\(?:emph|textbf|textit|texttt|textsc|textup|textrm|textsl|textnormal|mbox)\{([^{}]*)\}")
 DROPPED_RE = re.compile(r"\\(?:index)\{[^}]*\}|\\(?:medskip|smallskip|bigskip|noindent|par|centering|leavevmode|ignorespaces)\b"
                         r"|\\(?:begin|end)\{(?:center|flushleft|flushright|subequations)\}")
 DISPLAY_RE = re.compile(r"\\begin\{(equation\*?|align\*?|gather\*?|multline\*)\}(.*?)\\end\{\1\}|\\\[(.*?)\\\]", re.S)
@@ -143,7 +147,7 @@ def theorems(preamble: str) -> dict[str, dict]:
         out[env] = {"name": name, "counter": shared or env, "within": within, "tcb": False}
     for m in DECLARETHEOREM_RE.finditer(preamble):
         options, env = m.groups()
-        keys = dict(re.findall(r"(\w+)\s*=\s*([^,]*)", options or ""))
+        keys = dict(re.findall(r"\b(\w+) *= *([^,]*)", options or ""))
         if keys.get("numbered", "").strip() == "no":
             continue
         shared = (keys.get("sibling") or keys.get("sharenumber") or "").strip()
@@ -453,7 +457,9 @@ def statement(document: str, start: int, env: str, tcb: bool) -> tuple[str, str]
 
 
 def content_key(name: str) -> dict:
-    """The content key of layout book `name` (a key of BOOKS), in content_score.py's format."""
+    """The content key of layout book `name` (a key of BOOKS or PLAIN_BOOKS), in content_score.py's format."""
+    if name in PLAIN_BOOKS:
+        return plain_key(name)
     main, labels_file = BOOKS[name]
     text = source(main)
     preamble, _, document = text.partition(r"\begin{document}")
@@ -500,8 +506,128 @@ def content_key(name: str) -> dict:
     return {"formulas": [], "statements": statements}
 
 
+# --------------------------------------------------------------------------- plain TeX (plainbook)
+# plainbook's own macros (tests/layouts/plainbook/macros.tex): \theorem[Name] … \endproclaim and its kin
+# on one counter per chapter, \example … \endexample and \exercise items (a paragraph each) on counters of
+# their own, displays numbered by \numbered (\eqno) or, row by row, by \eqn in \eqalignno
+PLAIN_BOOKS = {"plainbook": ("plainbook/book.tex", "plainbook-labels.txt")}
+PLAIN_PROCLAIMS = ("theorem", "lemma", "proposition", "corollary", "definition", "remark")
+PLAIN_INPUT_RE = re.compile(r"\\input\s+(\w+)(?![\w.])")
+PLAIN_EVENT_RE = re.compile(r"\\(chapter)\{|\\(" + "|".join(PLAIN_PROCLAIMS) + r"|example|exercise)\b|\\(numbered|eqn)\b"
+                            r"|\\(footnote)\{")
+PLAIN_END_RE = re.compile(r"\\endproclaim\b|\\endexample\b|\n[ \t]*\n|\\exercise\b|\\chapter\{|\\section\{|\\vfill")
+PLAIN_GROUP_RE = re.compile(r"\{\\(?:it|bf|sl|rm|sc|tt)(?![A-Za-z]) ?([^{}]*)\}")
+PLAIN_DISPLAY_RE = re.compile(r"\$\$(.*?)\$\$", re.S)
+
+
+def plain_source(main: str) -> str:
+    """The book as plain TeX reads it: comments dropped, `\\input name` files in place (the macros'
+    file none of the text's)."""
+    folder = (LAYOUTS / main).parent
+
+    def read(path: Path) -> str:
+        text = "\n".join(COMMENT_RE.sub("", line) for line in path.read_text().splitlines())
+        return PLAIN_INPUT_RE.sub(lambda m: read(folder / f"{m.group(1)}.tex")
+                                  if (folder / f"{m.group(1)}.tex").exists() and m.group(1) != "macros" else "", text)
+    return read(LAYOUTS / main)
+
+
+def plain_markdown(tex: str, numbers: list[str]) -> str:
+    """A plain TeX statement as Markdown: font groups as their text, displays with their numbers."""
+    marks = iter(numbers)
+
+    def display(m: re.Match) -> str:
+        body = m.group(1)
+        if r"\eqalignno" in body:
+            inner, _ = balanced(body, body.index("{", body.index(r"\eqalignno")))
+            out = ""
+            for row in inner.split(r"\cr"):
+                if not row.strip():
+                    continue
+                numbered = r"\eqn" in row
+                row = re.sub(r"&\s*\\eqn\b", "", row).strip()
+                out += "\n$$" + row + (f"$$ ({next(marks)})" if numbered else "$$")
+            return out + "\n"
+        if r"\numbered" in body:
+            return "\n$$" + body.replace(r"\numbered", "").strip() + f"$$ ({next(marks)})\n"
+        return "\n$$" + body.strip() + "$$\n"
+
+    notes = []
+    while (at := tex.find(r"\footnote{")) >= 0:
+        mark, end = balanced(tex, at + len(r"\footnote"))
+        note, end = balanced(tex, skip_space(tex, end))
+        notes.append(f"{mark} {note.strip()}")
+        tex = tex[:at] + mark + tex[end:]
+    text = PLAIN_DISPLAY_RE.sub(display, plain_fractions("\n\n".join([tex] + notes)))
+    for _ in range(2):
+        text = PLAIN_GROUP_RE.sub(r"\1", text)
+    text = re.sub(r"\\(?:ignorespaces|enspace|quad)\b", " ", text).replace("~", " ")
+    text = re.sub(r"[ \t]+", " ", text)
+    return re.sub(r"\n\s*\n\s*", "\n\n", text).strip()
+
+
+def plain_fractions(text: str) -> str:
+    """Plain TeX's `{a\\over b}` as the LaTeX it prints, `{\\frac{a}{b}}` (the group \\over stands in)."""
+    while (m := re.search(r"\\over(?![A-Za-z])", text)) is not None:
+        depth, start = 0, m.start() - 1
+        while start >= 0 and not (text[start] == "{" and depth == 0):
+            depth += {"}": 1, "{": -1}.get(text[start], 0)
+            start -= 1
+        if start < 0:
+            break
+        group, end = balanced(text, start)
+        above, below = group.split(r"\over", 1)
+        text = text[:start] + r"{\frac{" + above.strip() + "}{" + below.strip() + "}}" + text[end:]
+    return text
+
+
+def plain_key(name: str) -> dict:
+    """The content key of a layout book in plain TeX (a key of PLAIN_BOOKS), counted as its macros count."""
+    main, labels_file = PLAIN_BOOKS[name]
+    document = plain_source(main)
+    chapter = proclaim = example = exercise = equation = 0
+    things = []      # (kind, number, start of the body, end of the body)
+    for m in PLAIN_EVENT_RE.finditer(document):
+        unit, kind, display, footnote = m.groups()
+        if unit:
+            chapter += 1
+            proclaim = example = exercise = equation = 0
+        elif display:
+            equation += 1
+            things.append(("equation", f"{chapter}.{equation}", m.start(), m.start()))
+        elif kind:
+            if kind in PLAIN_PROCLAIMS:
+                proclaim += 1
+                number = f"{chapter}.{proclaim}"
+            elif kind == "example":
+                example += 1
+                number = f"{chapter}.{example}"
+            else:
+                exercise += 1
+                number = f"{chapter}.{exercise}"
+            end = PLAIN_END_RE.search(document, m.end() + 1 if kind == "exercise" else m.end())
+            things.append((kind, number, m.end(), end.start() if end else len(document)))
+    written = [(k, n, page) for k, n, page in read_labels(labels_file)
+               if k in PLAIN_PROCLAIMS + ("example", "exercise", "equation")]
+    if [(k, n) for k, n, *_ in things] != [(k, n) for k, n, _ in written]:
+        raise ValueError(f"{name}: our count {[(k, n) for k, n, *_ in things]} is not the book's {written}")
+    statements = []
+    for (kind, number, start, end), (_, _, page) in zip(things, written):
+        if kind == "equation":
+            continue
+        title = ""
+        body = document[start:end]
+        if body.lstrip().startswith("["):
+            title, after = balanced(body, body.index("["), "[", "]")
+            body = body[after:]
+        numbers = [n for k, n, s, _ in things if k == "equation" and start <= s < end]
+        statements.append({"type": kind, "number": number, "title": title,
+                           "text": plain_markdown(body, numbers), "pdf_page": page})
+    return {"formulas": [], "statements": statements}
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in BOOKS:
-        sys.exit(f"usage: layout_content_key.py {{{','.join(BOOKS)}}}")
+    if len(sys.argv) != 2 or sys.argv[1] not in {**BOOKS, **PLAIN_BOOKS}:
+        sys.exit(f"usage: layout_content_key.py {{{','.join({**BOOKS, **PLAIN_BOOKS})}}}")
     json.dump(content_key(sys.argv[1]), sys.stdout, indent=1, ensure_ascii=False)
     sys.stdout.write("\n")
