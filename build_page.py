@@ -81,7 +81,10 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
         if not text:
             continue
         if out.endswith(LINE_END_HYPHENS) and text[:1].islower() and not out[:-1].endswith(" "):
-            out = out[:-1] + text
+            # TeX breaks a word that holds a hyphen only at that hyphen ("order-" / "up-to level"): the one
+            # at the line's end is the word's own then, and stays
+            keep = out.endswith("-") and "-" in text.split(" ", 1)[0].rstrip("-")
+            out = (out if keep else out[:-1]) + text
         else:
             out = f"{out} {text}" if out else text
     return out

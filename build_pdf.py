@@ -432,6 +432,7 @@ class OpenBlock:
     head_x0: float | None = None      # where its head line starts (a box's inset, where its lines start)
     inset: float = 0.0                # how far in from the column's edge its head line starts
     inset_lines: int | None = 0       # its lines of text so far that start there too (None: one did not)
+    item: bool = False                # an item of an exercise list ("1.", "2." …), not a run-in head
 
     @property
     def block_inset(self) -> float:
@@ -484,12 +485,19 @@ class OpenBlock:
             if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not set_apart(line):
                 if len(lines) != 1 or self.italic_words >= ITALIC_EVIDENCE and not self.head_mixed or \
                         SENTENCE_ENDS_RE.search(lines[0].text):
-                    return False
-                # told by a few words on the head's line, or by words in both faces there (the term an
-                # upright definition emphasises, "In the *economic order quantity model* demand"), its
-                # sentence going on: the line under it, upright, says the statement is (an italic one
-                # that ends on its head's line ends before upright text, and with a sentence)
-                self.italic = False
+                    # (an upright term the line above breaks off mid-sentence runs on here: its words, up
+                    # to the statement's italic again, are the term's, not the body face's return)
+                    lead = next((i for i, w in enumerate(line.words) if w.italic), len(line.words)) \
+                        if lines and _emphasis_runs_on(lines[-1]) else 0
+                    rest = [w for w in line.words[lead:] if w.text.isalpha() and len(w.text) > 2]
+                    if not lead or rest and sum(w.italic for w in rest) < len(rest) * UPRIGHT_RETURN:
+                        return False
+                else:
+                    # told by a few words on the head's line, or by words in both faces there (the term an
+                    # upright definition emphasises, "In the *economic order quantity model* demand"), its
+                    # sentence going on: the line under it, upright, says the statement is (an italic one
+                    # that ends on its head's line ends before upright text, and with a sentence)
+                    self.italic = False
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
         drawn = self.drawing is not None and self.drawing[0] == line.page and bool(lines) and \
             lines[-1].page == line.page and self.drawing[1] > lines[-1].bottom
@@ -540,8 +548,9 @@ class OpenBlock:
                 # After a display no extra space tells (TeX takes the larger of the display's skip and
                 # the environment's), but a display that closes a sentence and an indented paragraph
                 # after it do: text inside the statement goes on at the column's edge.
-                # (not an exercise's: an item of its list, which its next item ends, paragraphs and all)
-                if after_display and not set_apart(line) and opens_paragraph and self.kind not in LIST_ITEM_KINDS \
+                # (not an exercise list's item, which its next item ends, paragraphs and all; a run-in "Problem
+                # 2.2." stated as a theorem is, as a run-in "Exercise 1.4." is)
+                if after_display and not set_apart(line) and opens_paragraph and not self.item \
                         and _display_ends_sentence(_trailing_display(lines, layout, boxes)):
                     return False
             elif opens_paragraph and (_display_ends_sentence(_trailing_display(lines, layout, boxes)) if after_display
@@ -555,7 +564,14 @@ SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its en
 SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
 SKIP_MATCH = 1.0       # pt: the step after the environment equals the one before its head within this
 SKIP_MATCH_ELSEWHERE = 0.25   # em: ... or the one last measured before a head on another page, within this
-LIST_ITEM_KINDS = ("exercise", "problem")
+
+
+def _emphasis_runs_on(last: Line) -> bool:
+    """Whether a line of an italic statement ends mid-sentence on an upright word of prose, not the
+    head's bold (an emphasised term, "the *eco-*" / "*nomic order quantity*", going on under it)."""
+    word = last.words[-1] if last.words else None
+    return word is not None and not word.italic and not word.bold and not word.mono and \
+        word.text.rstrip("-").isalpha() and not SENTENCE_ENDS_RE.search(last.text)
 
 
 def _indent_used(lines: list[Line], line: Line) -> bool:
@@ -1168,6 +1184,8 @@ class ChunkBuilder:
         qualified = [f"{p[0]}.{item.number}" for p in places] + [str(item.number)]
         stored = next((q for q in qualified if ("exercise", q) not in self.out.taken), qualified[0])
         self.open_block("exercise", stored, "", line, list(item.words), printed=item.printed or str(item.number))
+        if self.block is not None:
+            self.block.item = True
 
     def close_block(self) -> Chunk | None:
         block, self.block = self.block, None
