@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
@@ -234,7 +235,8 @@ def assign_tags(texts: Sequence[str], vectors, vocabulary: Vocabulary,
         lowered = text.lower()  # the substring test below skips most regexes
         terms.append({j for j, pattern in enumerate(patterns) if first_words[j] in lowered and pattern.search(text)})
     limit = max(TERM_MIN_LIMIT, TERM_MAX_SHARE * len(texts))
-    common = {j for j in range(len(tags)) if sum(j in found for found in terms) > limit}
+    chunks_with = Counter(j for found in terms for j in found)   # tag -> chunks whose text names it
+    common = {j for j, n in chunks_with.items() if n > limit}
     for i in range(len(texts)):
         row = cosines[i]
         chosen: dict[int, str] = {j: "term" for j in terms[i] - common}
