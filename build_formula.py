@@ -351,6 +351,9 @@ def _role(ch: str, tex: str) -> str:
 
 _X_HEIGHT = set("acemnorsuvwxzgpqy.,:;-=+−")   # letters whose ink tops out at the x-height (descenders too)
 _DESCENDERS = set("gjpqy,;()[]{}|")
+# spacing accents a text face prints beside a name (\mathrm{Tr}\hat\rho sets the hat in the run of "Tr"):
+# their ink is above the x-height, where the accented letter's top is
+_SPACING_ACCENTS = set("ˆ˜¯˙¨´˘ˇ˚")
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
@@ -422,8 +425,11 @@ def glyphs_of(words) -> list[Node]:
                 for k, ch in enumerate(chars):
                     a, b = r.x0 + k * step, r.x0 + (k + 1) * step
                     top = base - size * (0.45 if ch in _X_HEIGHT else 0.7)
-                    bottom = base + (size * 0.2 if ch in _DESCENDERS else 0.0)
-                    boxes += (a, b, top, bottom, a, b)
+                    bottom = base - size * 0.5 if ch in _SPACING_ACCENTS else \
+                        base + (size * 0.2 if ch in _DESCENDERS else 0.0)
+                    # (an accent's ink is a third of an em wide, in the middle of its share: no wide accent)
+                    ink = ((a + b) / 2 - size * 0.15, (a + b) / 2 + size * 0.15) if ch in _SPACING_ACCENTS else (a, b)
+                    boxes += (a, b, top, bottom, *ink)
             chars, boxes = _one_glyph_ellipsis(chars, boxes)
             boxes = _spread_shared(boxes, len(chars))
             for k, ch in enumerate(chars):
