@@ -1305,8 +1305,11 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     others = [n for n in nodes if n.ch not in BRACE_PIECES]
     runs: list[list[tuple]] = []
     for item in items:
-        last = runs[-1] if runs else None
-        if last is not None and item[2] < max(t[3] for t in last) + 1 and item[3] > min(t[2] for t in last) - 1:
+        # (the run on the item's level: an aligned block's rows may have braces whose spans overlap,
+        # their pieces interleaved from left to right)
+        last = next((run for run in reversed(runs) if item[2] < max(t[3] for t in run) + 1
+                     and item[3] > min(t[2] for t in run) - 1), None)
+        if last is not None:
             reach = max(t[1] for t in last)
             before = max(last, key=lambda t: t[1])
             if item[0] - reach <= 1.0 or isinstance(item[4], Node) and isinstance(before[4], Node) and \
