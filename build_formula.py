@@ -1890,7 +1890,14 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
-    for op in ops:
+    # A big operator with glyphs at its foot that grow into no limit waits for the other big operators
+    # of its row: two sums side by side whose limits touch (\sum_{n=0}^\infty \sum_{m=-n}^n) grow one
+    # limit under both, which the first lets go (its last glyph, right of the second's foot, reads as
+    # that sum's subscript); once the second has taken its own, the first's is left whole.
+    later: list[Node] = []
+    queue = list(ops)
+    while queue:
+        op = queue.pop(0)
         if id(op) in gone:
             continue
         ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
@@ -1904,6 +1911,13 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
         (below, above), grown = _limit_groups(op, pool, nodes, rules, top, bottom, ref, near_x)
+        if op.kind == "sym" and op.role == "op" and op not in later and not grown[0] and any(
+                near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75 for n in pool) and any(
+                o is not op and o.kind == "sym" and o.role == "op" and id(o) not in gone and o.bottom > op.top
+                and o.top < op.bottom for o in ops):
+            later.append(op)      # glyphs at its foot make no limit yet: after its neighbour's are taken
+            queue.append(op)
+            continue
         # two operators side by side have limits that may nearly touch (TeX centres each on its own:
         # \sum_{t}\sum_{j}, \sup_{x}\inf_{y}): a limit grown across both, centred on neither or
         # reaching under the other, is split between them where the glyphs nearer the other operator
