@@ -351,6 +351,9 @@ def _role(ch: str, tex: str) -> str:
 
 _X_HEIGHT = set("acemnorsuvwxzgpqy.,:;-=+−")   # letters whose ink tops out at the x-height (descenders too)
 _DESCENDERS = set("gjpqy,;()[]{}|")
+# spacing accents a text face prints beside a name (\mathrm{Tr}\hat\rho sets the hat in the run of "Tr"):
+# their ink is above the x-height, where the accented letter's top is
+_SPACING_ACCENTS = set("ˆ˜¯˙¨´˘ˇ˚")
 _LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"}
 
 
@@ -422,8 +425,11 @@ def glyphs_of(words) -> list[Node]:
                 for k, ch in enumerate(chars):
                     a, b = r.x0 + k * step, r.x0 + (k + 1) * step
                     top = base - size * (0.45 if ch in _X_HEIGHT else 0.7)
-                    bottom = base + (size * 0.2 if ch in _DESCENDERS else 0.0)
-                    boxes += (a, b, top, bottom, a, b)
+                    bottom = base - size * 0.5 if ch in _SPACING_ACCENTS else \
+                        base + (size * 0.2 if ch in _DESCENDERS else 0.0)
+                    # (an accent's ink is a third of an em wide, in the middle of its share: no wide accent)
+                    ink = ((a + b) / 2 - size * 0.15, (a + b) / 2 + size * 0.15) if ch in _SPACING_ACCENTS else (a, b)
+                    boxes += (a, b, top, bottom, *ink)
             chars, boxes = _one_glyph_ellipsis(chars, boxes)
             boxes = _spread_shared(boxes, len(chars))
             for k, ch in enumerate(chars):
@@ -1299,8 +1305,11 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     others = [n for n in nodes if n.ch not in BRACE_PIECES]
     runs: list[list[tuple]] = []
     for item in items:
-        last = runs[-1] if runs else None
-        if last is not None and item[2] < max(t[3] for t in last) + 1 and item[3] > min(t[2] for t in last) - 1:
+        # (the run on the item's level: an aligned block's rows may have braces whose spans overlap,
+        # their pieces interleaved from left to right)
+        last = next((run for run in reversed(runs) if item[2] < max(t[3] for t in run) + 1
+                     and item[3] > min(t[2] for t in run) - 1), None)
+        if last is not None:
             reach = max(t[1] for t in last)
             before = max(last, key=lambda t: t[1])
             if item[0] - reach <= 1.0 or isinstance(item[4], Node) and isinstance(before[4], Node) and \
@@ -1881,7 +1890,14 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
-    for op in ops:
+    # A big operator with glyphs at its foot that grow into no limit waits for the other big operators
+    # of its row: two sums side by side whose limits touch (\sum_{n=0}^\infty \sum_{m=-n}^n) grow one
+    # limit under both, which the first lets go (its last glyph, right of the second's foot, reads as
+    # that sum's subscript); once the second has taken its own, the first's is left whole.
+    later: list[Node] = []
+    queue = list(ops)
+    while queue:
+        op = queue.pop(0)
         if id(op) in gone:
             continue
         ref = op.size if op.kind == "word" else max(op.size, op.height * 0.7)
@@ -1895,6 +1911,13 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
         (below, above), grown = _limit_groups(op, pool, nodes, rules, top, bottom, ref, near_x)
+        if op.kind == "sym" and op.role == "op" and op not in later and not grown[0] and any(
+                near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75 for n in pool) and any(
+                o is not op and o.kind == "sym" and o.role == "op" and id(o) not in gone and o.bottom > op.top
+                and o.top < op.bottom for o in ops):
+            later.append(op)      # glyphs at its foot make no limit yet: after its neighbour's are taken
+            queue.append(op)
+            continue
         # two operators side by side have limits that may nearly touch (TeX centres each on its own:
         # \sum_{t}\sum_{j}, \sup_{x}\inf_{y}): a limit grown across both, centred on neither or
         # reaching under the other, is split between them where the glyphs nearer the other operator
