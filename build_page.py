@@ -40,7 +40,8 @@ class FoundEntity:
     title: str | None
     content: str
     context: str | None = None     # for a formula: the float it sits in, or the sentence before it
-    continues: str | None = None   # "box" or "ruled": it runs past the page's foot and goes on overleaf
+    continues: str | None = None   # "box" or "ruled": it runs past the page's foot and goes on overleaf;
+                                   # "head": a table at the foot, which may go on under its head row repeated
     extra: dict | None = None
     printed: str | None = None     # its number as printed, where the book's separator is not a period ("2-5")
 
@@ -767,7 +768,11 @@ def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Li
         used.update(id(l) for l in body)
         rows = table_markdown(body, page.bars)
         items.extend(equations_in(body, layout, context=f"Table {number}. {title}", bars=page.bars, cells=True))
-        items.append(Item(line.top, "entity", entity=FoundEntity(kind, number, title, f"{title}\n\n{rows}".strip())))
+        # a table whose rows reach the page's foot may go on overleaf under its repeated head row,
+        # even when a rule closes it here (continued_float)
+        at_foot = bool(body) and max(l.bottom for l in body) > page.height * RULED_AT_FOOT
+        items.append(Item(line.top, "entity", entity=FoundEntity(kind, number, title, f"{title}\n\n{rows}".strip(),
+                                                               continues="head" if at_foot else None)))
     else:
         drawn = _drawing_text(page, main, cap_lines, used, layout)
         used.update(id(l) for l in drawn)
@@ -1244,12 +1249,35 @@ def continued_float(carry: FloatCarry | None, page: Page, items: list[Item], lay
     else:
         top = min(it.line.top for it in lines)
         closing = min((r[1] for r in page.rules if r[1] > top and r[0] < layout.margin_x), default=None)
-        taken = [it for it in lines if closing is not None and it.line.bottom <= closing + 2] \
-            if closing is not None and closing < page.height * RULE_CLOSES else []
+        if carry.how == "head":
+            # a table closed at the page's foot goes on here only under its head row repeated (XSL-FO's
+            # table-header, LaTeX's longtable \endhead, a word processor's repeated header row), the
+            # page's first line; the first rule is the head row's own, and the rows under it run down
+            # to the grid's foot, or to the next rule (a table ruled only across)
+            first = min(lines, key=lambda it: it.line.top).line
+            head = _table_head(carry.chunk.content)
+            if closing is None or not head or _letters(first.text) != head:
+                return items
+            foot = _grid_foot(closing, page, layout)
+            closing = foot if foot > closing else min(
+                (r[1] for r in page.rules if r[1] > closing + GRID_SLACK and r[0] < layout.margin_x), default=closing)
+            taken = [it for it in lines if it.line.bottom <= closing + 2]
+        else:
+            taken = [it for it in lines if closing is not None and it.line.bottom <= closing + 2] \
+                if closing is not None and closing < page.height * RULE_CLOSES else []
     if not taken:
         return items
     chunk = carry.chunk
     body = [it.line for it in taken]
+    if carry.how == "head":
+        # the rows under the repeated head row, read with it (its columns) and added under the first
+        # page's rows; the head row itself is not added again
+        rows = table_markdown(body, page.bars).split("\n")[2:]
+        if rows:
+            chunk.content = f"{chunk.content}\n" + "\n".join(rows)
+            chunk.extra["continued_on_pdf_page"] = page.number
+        ids = {id(it) for it in taken}
+        return [it for it in items if id(it) not in ids]
     if body and all(w.mono for l in body for w in l.words):
         more = code_text(body, min(l.x0 for l in body))
     else:
@@ -1260,6 +1288,34 @@ def continued_float(carry: FloatCarry | None, page: Page, items: list[Item], lay
     chunk.extra["continued_on_pdf_page"] = page.number
     ids = {id(it) for it in taken}
     return [it for it in items if id(it) not in ids]
+
+
+GRID_SLACK = 1.5   # pt: a grid's upright rule starts and ends this close to the rules it joins
+
+
+def _grid_foot(closing: float, page: Page, layout: Layout) -> float:
+    """The rule that closes a float's rows on the page, from the first rule under its first line: a
+    table ruled as a grid (every row ruled off, each cell's sides drawn upright) goes on past that
+    rule while an upright rule runs from it down to the next, so its foot is the last rule so
+    reached; a table ruled only across (booktabs) has no such upright rule and keeps the first."""
+    uprights = [b for b in page.bars if b[3] - b[1] > b[2] - b[0] and b[0] < layout.margin_x]
+    while True:
+        down = [b[3] for b in uprights if abs(b[1] - closing) <= GRID_SLACK and b[3] > closing + GRID_SLACK]
+        below = [r[1] for r in page.rules if r[0] < layout.margin_x and r[1] > closing + GRID_SLACK and
+                 any(abs(r[1] - end) <= GRID_SLACK for end in down)]
+        if not below:
+            return closing
+        closing = min(below)
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _table_head(content: str) -> str:
+    """A table chunk's head row (its first row in Markdown), as its letters and digits; "" if none."""
+    row = next((l for l in content.split("\n") if l.startswith("|")), "")
+    return _letters(row)
 
 
 # --------------------------------------------------------------------------- equations

@@ -845,8 +845,20 @@ class DisplayMaths:
                 bool(BROKEN_WORD_RE.search(a.words[-1].text)) and l.words[0].text[:1].isalpha() and \
                 l.words[0].text[:1].islower() and not _display_line(a, edge(a.page)) and self.block_of(l) is None
 
+        # a line of a code listing (every word monospaced, not the text's own face, as the line next
+        # to it) is code, whatever share of it reads as maths ("orders += 1"): a display's signs are
+        # never all in a fixed pitch
+        after = {id(a): b for a, b in zip(flat, flat[1:])}
+
+        def listed(l: Line) -> bool:
+            return bool(l.words) and all(w.mono and w.font != layout.body_font for w in l.words)
+
+        def code(l: Line) -> bool:
+            return listed(l) and any(o is not None and o.page == l.page and listed(o)
+                                     for o in (before.get(id(l)), after.get(id(l))))
+
         def display(p: list[Line]) -> bool:
-            return all(l is not prose and not finishes_word(l) and
+            return all(l is not prose and not finishes_word(l) and not code(l) and
                        (self.block_of(l) is not None or _display_line(l, edge(l.page))) for l in p)
 
         groups: list[tuple[bool, list[Line]]] = []
