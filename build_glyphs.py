@@ -1742,6 +1742,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     turned = upside = False
     baseline = size = 0.0
     pending_break = False
+    line_end = False         # a line end PDFium put in stands before this glyph (told by geometry)
     for j in range(count):
         u = codes[j]
         omx_space = False
@@ -1761,7 +1762,13 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 if forced is not None:
                     omx_space = True
             if obj is None or (generated and forced is None):
-                pending_break = True
+                if u in (0x0D, 0x0A) and raw.generated(textpage, j) == 1:
+                    # a line end PDFium put in: it ends the word unless the next glyph goes on along
+                    # the same baseline, touching (PDFium ends a "line" where text objects interleave:
+                    # an equation number's "1" from a small-caps font between "(" and ".56)" of roman)
+                    line_end = True
+                else:
+                    pending_break = True
                 continue
             maths = raw.font(obj)
             if u == 0xA0 and maths.plain:
@@ -1787,6 +1794,11 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         loose_box(textpage, j, rect_ref)
         x0, x1, top, bottom = forced or (rect.left, rect.right, height - rect.top, height - rect.bottom)
         glyph_size = size if obj == last_obj else raw.glyph_size(textpage, j, count, obj)   # one size per text object
+        if line_end:
+            line_end = False
+            raw.origin(textpage, j, raw.dx, raw.dy)
+            if not _goes_on(span, x0, height - raw.dy.value, glyph_size, raw.font(obj)):
+                pending_break = True
         if obj != repairs_obj:
             repairs_obj, repairs = obj, raw.unicode_repairs(obj)
         repaired = False
@@ -1997,13 +2009,31 @@ BACK_JUMP = 1.0   # em: a glyph this far left of its text object's run so far st
                   # accents step back less)
 
 
+WORD_GAP = 0.12     # em: a gap between glyph runs wider than this is a word space
+
+
 def _starts_new_word(previous: Span, x0: float, baseline: float, size: float) -> bool:
     """A new glyph run starts a new word when a gap precedes it, when it goes back to the left, or
     when its baseline is a line away; a sub- or superscript touching the run before it does not."""
     gap = x0 - previous.x1
-    if gap > min(size, previous.size) * 0.12 or gap < -max(size, previous.size) * 0.3:
+    if gap > min(size, previous.size) * WORD_GAP or gap < -max(size, previous.size) * 0.3:
         return True
     return abs(baseline - previous.baseline) > max(size, previous.size) * 0.8
+
+
+GOES_ON = 0.05      # em: a glyph goes on along a run when its baseline and size are the run's within this
+
+
+def _goes_on(previous: Span | None, x0: float, baseline: float, size: float, font: Font) -> bool:
+    """Whether a glyph continues the run before it across a line end PDFium put in: both upright text
+    faces, on one baseline, at one size, touching (a raised or smaller glyph after it, a side note's
+    mark, is not; nor is maths, whose glyphs of other fonts PDFium sets apart so: a radical and its
+    radicand, a brace and a letter, each read as a glyph of its own)."""
+    if previous is None or not (previous.font.plain and font.plain) or previous.font.italic or font.italic:
+        return False
+    em = previous.size
+    return abs(baseline - previous.baseline) <= em * GOES_ON and abs(size - em) <= em * GOES_ON \
+        and -em * GOES_ON <= x0 - previous.x1 <= em * WORD_GAP
 
 
 def _words(spans_by_word: list[list[Span]]) -> list[Word]:

@@ -127,7 +127,9 @@ def score_all(jobs: list[tuple[str, Path, Path]], cache: Path = DEFAULT_CACHE, n
     more time starting (importing the builder, the app, numpy and onnxruntime) than working, 4.4 s of
     CPU a set-up in all.  So each CPU gets one worker process (`--worker`) that imports them once and
     forks a child per set-up; the child builds the file with build_db.main (when the cache's is
-    stale), serves it with the app on a loopback socket of its own and runs the judge against it."""
+    stale), serves it with the app on a loopback socket of its own and runs the judge against it.
+    The worker builds its first set-up itself, so that every child starts with what a build compiles
+    and caches on first use, and gives its children one tokenizer and no ONNX session to serve with."""
     from concurrent.futures import ThreadPoolExecutor
     from queue import Empty, SimpleQueue
 
