@@ -1256,10 +1256,14 @@ def test_docbookfo_a_held_out_technical_book_from_docbook_through_xsl_fo(tmp_pat
     one rule (a table's rule stroked cell by cell), joined before a page's floats are read, so rules
     over one table's columns are no longer floats side by side.  All ten tables keep all their
     columns ("| Kind | Cause | Question it answers |"), and Equation 3.2's chunk no longer holds Table
-    3.1's cells.  Left: the Symbol-font glyphs (a line's "σ", "√", "≤", the row of Table 2.2 and 3.2
-    that opens with one) stand apart from their line as the glyph reader groups them and are read as
-    displays of their own; the rows of Table 1.2 and 3.3 broken over a page (their head row
-    repeated) are text on the next page; the listing's "orders += 1" is a display.
+    3.1's cells.  And by two more: a table whose rows reach the page's foot, closed there by a rule,
+    goes on overleaf when the next page opens with its head row repeated (Tables 1.2 and 3.3 keep
+    their rows from the next page, the head row not twice); a line of a listing (every word
+    monospaced in a face not the text's, as the line beside it) is code, not a display ("orders +=
+    1").  Left: the Symbol-font glyphs (a line's "σ", "√", "≤", the row of Table 2.2 and 3.2 that
+    opens with one), which FOP sets a third of an em below the text's baseline, stand apart from
+    their line as the glyph reader groups them and are read as displays of their own (a rule that
+    moved them back cost 21 formula set-ups a formula each, and was not kept).
     """
     path, db, report = build("docbookfo", tmp_path_factory)
     result = score(LAYOUTS / "docbookfo-labels.txt", path)
@@ -1278,3 +1282,11 @@ def test_docbookfo_a_held_out_technical_book_from_docbook_through_xsl_fo(tmp_pat
     assert all(t.split("\n")[3].count("|") >= 4 for t in tables.values()), tables
     formula = db.execute("SELECT content FROM chunks WHERE kind = 'formula' AND number = '3.2'").fetchone()[0]
     assert "2.05" not in formula, formula
+    # rows broken over a page under their repeated head row are the table's
+    chunks = [row[0] for row in db.execute("SELECT content FROM chunks")]
+    assert "| Unit cost | c | $ per unit |" in tables["1.2"], tables["1.2"]
+    assert "| 98 | 99.8% | 101 | 24 |" in tables["3.3"], tables["3.3"]
+    assert not any("Holding cost h $" in c or "98 99.8%" in c for c in chunks), chunks
+    # the listing's lines are code, none a display
+    listing = db.execute("SELECT content FROM chunks WHERE kind = 'example' AND number = '3.4'").fetchone()[0]
+    assert "\norders += 1\n" in listing and "$$" not in listing, listing
