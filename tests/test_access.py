@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-import httpx
 import pytest
 
-from conftest import start_server
+from conftest import HTTP, start_server
 
 KEY = "s3cret-key-for-tests"
 ORIGIN = "https://app.example.org"
@@ -23,38 +22,38 @@ def guarded():
 
 def test_health_needs_no_key(guarded):
     base, _ = guarded
-    assert httpx.get(base + "/health").status_code == 200
+    assert HTTP.get(base + "/health").status_code == 200
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"X-API-Key": KEY[:-1]},
                                      {"Authorization": KEY}])
 def test_rest_routes_need_the_key(guarded, headers):
     base, _ = guarded
-    resp = httpx.post(base + "/search/semantic", json={"query": "value iteration"}, headers=headers)
+    resp = HTTP.post(base + "/search/semantic", json={"query": "value iteration"}, headers=headers)
     assert resp.status_code == 401 and resp.headers["www-authenticate"] == "Bearer"
     assert set(resp.json()) == {"detail", "status_code", "error_code", "timestamp"}
     assert resp.json()["error_code"] == "UNAUTHORIZED" and KEY not in resp.text
-    assert httpx.get(base + "/entity/algorithm/5.3", headers=headers).status_code == 401
+    assert HTTP.get(base + "/entity/algorithm/5.3", headers=headers).status_code == 401
 
 
 @pytest.mark.parametrize("headers", [{"Authorization": f"Bearer {KEY}"}, {"X-API-Key": KEY}])
 def test_the_key_opens_every_route(guarded, headers):
     base, _ = guarded
-    assert httpx.post(base + "/search/semantic", json={"query": "value iteration"}, headers=headers).status_code == 200
-    assert httpx.get(base + "/entity/algorithm/5.3", headers=headers).status_code == 200
-    assert httpx.post(base + "/api/rag/search", json={"query": "x", "scope": "entire_book"},
+    assert HTTP.post(base + "/search/semantic", json={"query": "value iteration"}, headers=headers).status_code == 200
+    assert HTTP.get(base + "/entity/algorithm/5.3", headers=headers).status_code == 200
+    assert HTTP.post(base + "/api/rag/search", json={"query": "x", "scope": "entire_book"},
                       headers=headers).status_code == 200
-    assert httpx.post(base + "/ask", json={"query": "What is CVaR?"}, headers=headers).status_code == 200
+    assert HTTP.post(base + "/ask", json={"query": "What is CVaR?"}, headers=headers).status_code == 200
 
 
 def test_401_in_each_routes_format(guarded):
     base, _ = guarded
-    spec03 = httpx.post(base + "/api/rag/search", json={"query": "x", "scope": "entire_book"})
+    spec03 = HTTP.post(base + "/api/rag/search", json={"query": "x", "scope": "entire_book"})
     assert spec03.status_code == 401 and spec03.json()["details"][0]["code"] == "UNAUTHORIZED"
     assert spec03.json()["request_id"] == spec03.headers["x-request-id"]
-    spec05 = httpx.post(base + "/ask", json={"query": "What is CVaR?"})
+    spec05 = HTTP.post(base + "/ask", json={"query": "What is CVaR?"})
     assert spec05.status_code == 401 and spec05.json()["error_type"] == "unauthorized"
-    mcp = httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    mcp = HTTP.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
     assert mcp.status_code == 401
 
 
@@ -73,11 +72,11 @@ def test_mcp_client_with_the_key(guarded):
 
 def test_cors_allowlist(guarded):
     base, _ = guarded
-    allowed = httpx.get(base + "/health", headers={"Origin": ORIGIN})
+    allowed = HTTP.get(base + "/health", headers={"Origin": ORIGIN})
     assert allowed.headers.get("access-control-allow-origin") == ORIGIN
-    other = httpx.get(base + "/health", headers={"Origin": "https://evil.example.com"})
+    other = HTTP.get(base + "/health", headers={"Origin": "https://evil.example.com"})
     assert "access-control-allow-origin" not in other.headers
-    preflight = httpx.options(base + "/search/semantic", headers={
+    preflight = HTTP.options(base + "/search/semantic", headers={
         "Origin": ORIGIN, "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": "content-type,authorization"})
     assert preflight.status_code in (200, 204)
@@ -90,7 +89,7 @@ def test_no_cors_headers_by_default(client):
 
 def test_the_key_never_reaches_the_log(guarded):
     base, proc = guarded
-    httpx.get(base + "/health", headers={"Authorization": f"Bearer {KEY}"})
+    HTTP.get(base + "/health", headers={"Authorization": f"Bearer {KEY}"})
     proc.log.flush()
     proc.log.seek(0)
     assert KEY not in proc.log.read()
@@ -126,8 +125,8 @@ def test_allowlist_wins_on_a_service_bound_to_every_interface():
         headers = {"Accept": "application/json, text/event-stream"}
         port = base.rsplit(":", 1)[1]
         # The first /mcp request starts the MCP servers: allow for a busy machine.
-        listed = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"rag-service:{port}"}, timeout=60)
-        other = httpx.post(base + "/mcp", json=body, headers={**headers, "Host": f"evil.example:{port}"}, timeout=60)
+        listed = HTTP.post(base + "/mcp", json=body, headers={**headers, "Host": f"rag-service:{port}"}, timeout=60)
+        other = HTTP.post(base + "/mcp", json=body, headers={**headers, "Host": f"evil.example:{port}"}, timeout=60)
         assert listed.status_code == 200 and other.status_code == 421
     finally:
         proc.terminate()

@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import httpx
 import pytest
 
-from conftest import start_server
+from conftest import HTTP, start_server
 
 TIMINGS = {"retrieval_time_ms", "generation_time_ms", "total_time_ms"}
 AGENT_RESPONSE = {"answer", "citations", "query", "retrieval_time_ms", "generation_time_ms", "total_time_ms",
@@ -378,7 +378,7 @@ def test_service_unavailable_when_the_knowledge_file_is_damaged(tmp_path):
     try:
         with open(db, "r+b") as f:
             f.truncate(8192)
-        resp = httpx.post(base + "/ask", json={"query": "How much should a newsvendor order?"}, timeout=30)
+        resp = HTTP.post(base + "/ask", json={"query": "How much should a newsvendor order?"}, timeout=30)
         assert resp.status_code == 503
         body = resp.json()
         assert body["error_type"] == "service_unavailable" and body["fallback_action"] == "retry"

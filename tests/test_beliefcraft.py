@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, TABLES_FILE as TABLES, TAGS_FILE as TAGS, start_server
+from conftest import HTTP, ROOT, TABLES_FILE as TABLES, TAGS_FILE as TAGS, start_server
 
 PINS = ("fastmcp==3.1.0", "mcp==1.26.0")
 FIVE = {"search_knowledge_base", "expand_graph_by_ids", "get_entity_by_number", "get_related_code_definitions",
@@ -207,10 +207,10 @@ def test_loopback_service_refuses_foreign_hosts(loopback_service):
 
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    foreign = httpx.post(loopback_service + "/mcp", json=body, headers={**headers, "Host": "rag-service:8001"},
+    foreign = HTTP.post(loopback_service + "/mcp", json=body, headers={**headers, "Host": "rag-service:8001"},
                          timeout=60)
     assert foreign.status_code == 421
-    local = httpx.post(loopback_service + "/mcp", json=body, headers=headers, timeout=60)
+    local = HTTP.post(loopback_service + "/mcp", json=body, headers=headers, timeout=60)
     assert local.status_code == 200
 
 

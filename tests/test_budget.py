@@ -15,7 +15,7 @@ import time
 import httpx
 import pytest
 
-from conftest import start_server
+from conftest import HTTP, start_server
 
 # A paragraph of about 80 words; 200 of them are the most /ask and retrieve_content read as passages.
 PARAGRAPH = ("A policy maps each state to an action, and its value is the expected discounted sum of the "
@@ -93,7 +93,7 @@ def test_a_long_request_stops_at_its_budget_while_others_are_answered():
 
         def slow():
             started = time.monotonic()
-            r = httpx.post(base + "/tools/retrieve_content", json=SLOW_TOOL, timeout=120)
+            r = HTTP.post(base + "/tools/retrieve_content", json=SLOW_TOOL, timeout=120)
             outcome.update(status=r.status_code, body=r.json(), seconds=time.monotonic() - started)
 
         worker = threading.Thread(target=slow)
@@ -101,7 +101,7 @@ def test_a_long_request_stops_at_its_budget_while_others_are_answered():
         time.sleep(0.3)
         answered = []
         while worker.is_alive() and len(answered) < 20:
-            r = httpx.post(base + "/search/semantic", json={"query": "value iteration", "k": 3}, timeout=60)
+            r = HTTP.post(base + "/search/semantic", json={"query": "value iteration", "k": 3}, timeout=60)
             answered.append(r.status_code)
         worker.join(timeout=120)
         assert outcome["status"] == 503, outcome
@@ -116,7 +116,7 @@ def test_a_stop_signal_ends_the_process_within_seconds_whatever_is_in_flight():
     proc, base = start_server(env={"RAG_REQUEST_BUDGET": "600", "RAG_SEARCH_THREADS": "1"})
     try:
         started = time.monotonic()
-        first = httpx.post(base + "/tools/retrieve_content", json=SLOW_TOOL, timeout=120)
+        first = HTTP.post(base + "/tools/retrieve_content", json=SLOW_TOOL, timeout=120)
         one = time.monotonic() - started
         assert first.status_code == 200, first.text
         # Enough of them queued on the one worker that they would run for a minute or more.
@@ -125,7 +125,7 @@ def test_a_stop_signal_ends_the_process_within_seconds_whatever_is_in_flight():
 
         def send():
             try:
-                finished.append(httpx.post(base + "/tools/retrieve_content", json=SLOW_TOOL, timeout=300).status_code)
+                finished.append(HTTP.post(base + "/tools/retrieve_content", json=SLOW_TOOL, timeout=300).status_code)
             except httpx.HTTPError:
                 finished.append("cut")
 

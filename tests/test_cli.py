@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import HTTP, ROOT
 
 
 def rag(*args, **kw):
@@ -180,8 +180,8 @@ def test_serves_from_a_read_only_filesystem(read_only_dir):
         (folder / "probe").write_text("x")
     proc, base = start_server("--db", str(folder / "knowledge.sqlite"), "--models", str(folder / "models"))
     try:
-        assert httpx.post(base + "/search/semantic", json={"query": "value iteration", "k": 2}).json()["total_count"] == 2
-        mcp = httpx.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        assert HTTP.post(base + "/search/semantic", json={"query": "value iteration", "k": 2}).json()["total_count"] == 2
+        mcp = HTTP.post(base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
                          headers={"accept": "application/json, text/event-stream"})
         assert mcp.status_code == 200 and mcp.json()["result"]["tools"]
     finally:

@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
-from conftest import ROOT, start_server
+from conftest import HTTP, ROOT, start_server
 
 MCP_HEADERS = {"accept": "application/json, text/event-stream"}
 
@@ -47,11 +47,11 @@ def test_rest_and_mcp_searches_at_once(server):
     meet on one SQLite connection and the tool failed with a threading error.)
     """
     def rest(i: int) -> bool:
-        resp = httpx.post(server + "/search/semantic", json={"query": QUERIES[i % 8], "k": 3}, timeout=30)
+        resp = HTTP.post(server + "/search/semantic", json={"query": QUERIES[i % 8], "k": 3}, timeout=30)
         return resp.status_code == 200 and resp.json()["total_count"] == 3
 
     def mcp(i: int) -> bool:
-        resp = httpx.post(server + "/mcp", headers=MCP_HEADERS, timeout=30, json={
+        resp = HTTP.post(server + "/mcp", headers=MCP_HEADERS, timeout=30, json={
             "jsonrpc": "2.0", "id": i, "method": "tools/call",
             "params": {"name": "search_knowledge_base", "arguments": {"query": QUERIES[i % 8], "k": 3}}})
         body = resp.json()

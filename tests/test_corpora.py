@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPORA, ROOT, require_corpora
+from conftest import HTTP, CORPORA, ROOT, require_corpora
 
 from evaluate import niced  # tests/eval/evaluate.py (pytest's pythonpath)
 from score import passes, score, table  # tests/corpora/score.py (pytest's pythonpath)
@@ -224,11 +224,11 @@ def test_kinds_beyond_spec_01_are_served(tmp_path_factory):
     assert report["counts"].get("theorem", 0) >= 12 and report["counts"].get("principle", 0) >= 3
     proc, base = start_server("--db", str(path))
     try:
-        body = httpx.get(f"{base}/entity/theorem/2.10").json()
+        body = HTTP.get(f"{base}/entity/theorem/2.10").json()
         assert body["type"] == "theorem" and body["page_number"] == 20 and body["pdf_page"] == 32
         assert body["cited_by"], body
-        assert httpx.get(f"{base}/entity/principle/2.1").json()["title"]
-        health = httpx.get(f"{base}/health").json()
+        assert HTTP.get(f"{base}/entity/principle/2.1").json()["title"]
+        health = HTTP.get(f"{base}/health").json()
         assert health["counts"]["theorem"] == report["counts"]["theorem"]
         assert health["build_report"]["kinds"]["theorem"]["found"] == report["counts"]["theorem"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import ROOT, free_port, started_work
+from conftest import HTTP, ROOT, free_port, started_work
 
 
 def v2_event(method: str, path: str, body: dict | None = None, query: str = "", headers: dict | None = None) -> dict:
@@ -123,13 +123,13 @@ def test_container_commands_in_a_fresh_runtime_venv(tmp_path):
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
-                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
+                if HTTP.get(f"http://127.0.0.1:{port}/health", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 time.sleep(0.2)
         else:
             pytest.fail(f"the container command did not serve /health: {server.stderr.read()[-2000:]}")
-        resp = httpx.post(f"http://127.0.0.1:{port}/search/semantic", json={"query": "CVaR tail risk"})
+        resp = HTTP.post(f"http://127.0.0.1:{port}/search/semantic", json={"query": "CVaR tail risk"})
         assert resp.status_code == 200 and resp.json()["total_count"] == 5
     finally:
         server.terminate()

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import start_server, started_work
+from conftest import HTTP, start_server, started_work
 
 CASES_PER_OPERATION = 200
 # Operations that take no input have a single request to make: /health, GET /tools and /llms.txt.
@@ -52,7 +52,7 @@ def schemathesis_run(folder: Path) -> dict:
         # The MCP servers start on the first /mcp or /tools request (about a second alone, longer
         # while the rest of the suite holds both cores); start them before schemathesis's 10 s
         # per-request timeout applies, since this run judges input handling, not cold start.
-        httpx.get(base + "/tools", timeout=120).raise_for_status()
+        HTTP.get(base + "/tools", timeout=120).raise_for_status()
         cli = Path(sys.executable).parent / "schemathesis"
         report = folder / "report.json"
         run = subprocess.run(
@@ -63,7 +63,7 @@ def schemathesis_run(folder: Path) -> dict:
              "--workers", "1",
              "--report", "json", "--report-json-path", str(report)],
             capture_output=True, text=True, timeout=600, cwd=folder)
-        documented = json.loads(httpx.get(base + "/schema/openapi.json").text)["paths"]
+        documented = json.loads(HTTP.get(base + "/schema/openapi.json").text)["paths"]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -91,7 +91,7 @@ def test_schemathesis_finds_nothing(tmp_path):
 
 def test_openapi_documents_the_real_error_bodies(fuzz_server):
     base, _ = fuzz_server
-    doc = httpx.get(base + "/schema/openapi.json").json()
+    doc = HTTP.get(base + "/schema/openapi.json").json()
     schemas = doc["components"]["schemas"]
     for path, body in [("/search/semantic", "ErrorBody"), ("/entity/{entity_type}/{number}", "ErrorBody"),
                        ("/api/rag/search", "Spec03Error"), ("/ask", "AnswerErrorBody")]:

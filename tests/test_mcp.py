@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 
-import httpx
 import pytest
+
+from conftest import HTTP
 
 # /mcp lists BeliefCraft's five tools; /mcp/all adds answer_question.
 TOOLS = {"search_knowledge_base", "expand_graph_by_ids", "get_entity_by_number", "get_related_code_definitions",
@@ -199,12 +200,12 @@ def test_sdk_client_both_protocol_eras(server, kb):
 
 
 def test_get_and_delete_are_405(server):
-    assert httpx.get(server + "/mcp").status_code == 405
-    assert httpx.delete(server + "/mcp").status_code == 405
+    assert HTTP.get(server + "/mcp").status_code == 405
+    assert HTTP.delete(server + "/mcp").status_code == 405
 
 
 def test_initialized_notification_is_accepted(server):
-    resp = httpx.post(server + "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+    resp = HTTP.post(server + "/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"},
                       headers={"accept": "application/json, text/event-stream"})
     assert resp.status_code == 202
 
@@ -218,10 +219,10 @@ HOSTILE = [b'{"jsonrpc": "2.0", "id": 1, "method": ', b"[]", b'{"id": 1}',
 
 @pytest.mark.parametrize("payload", HOSTILE, ids=["truncated", "array", "no method", "bad utf-8", "deep", "1.2 MB"])
 def test_malformed_jsonrpc_never_crashes(server, payload):
-    resp = httpx.post(server + "/mcp", content=payload, headers={"content-type": "application/json",
+    resp = HTTP.post(server + "/mcp", content=payload, headers={"content-type": "application/json",
                                                                  "accept": "application/json, text/event-stream"})
     assert 400 <= resp.status_code < 500
-    assert httpx.post(server + "/search/semantic", json={"query": "still alive"}).status_code == 200
+    assert HTTP.post(server + "/search/semantic", json={"query": "still alive"}).status_code == 200
 
 
 def test_related_code_definitions_callees_first(server, kb):
@@ -268,7 +269,7 @@ def test_answer_tool_opt_in_on_mcp():
     try:
         tools = fastmcp_session(base, lambda c: c.list_tools())
         assert {t.name for t in tools} == TOOLS | {"answer_question"}
-        assert httpx.get(base + "/mcp/all").status_code == 405
+        assert HTTP.get(base + "/mcp/all").status_code == 405
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -14,7 +14,7 @@ import unicodedata
 
 import pytest
 
-from conftest import BOOK_PDF, ROOT, require_corpora
+from conftest import HTTP, BOOK_PDF, ROOT, require_corpora
 
 import rag_outline
 from rag_core import KnowledgeBase
@@ -574,7 +574,7 @@ def test_served_outline_is_the_pdf_outline(fresh_build):
 
     proc, base = start_server("--db", str(fresh_build[0]))
     try:
-        body = httpx.get(base + "/outline", params={"depth": "subsubsection", "max_tokens": 100_000}).json()
+        body = HTTP.get(base + "/outline", params={"depth": "subsubsection", "max_tokens": 100_000}).json()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
