@@ -2061,20 +2061,39 @@ def _overprinted(raw: _Raw, page_handle) -> frozenset:
     (\\pmb, and \\bm for a font with no bold), which PDFium's text layer folds into one glyph."""
     c = raw.c
     l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
-    seen: dict[tuple, list] = {}
+    # Objects of one font and box size, filed by the cell of an OVERPRINT-sized grid their corner falls
+    # in: a copy within OVERPRINT of an object lies in its cell or one of the eight around it, so each
+    # object is compared with the few its neighbourhood holds, not with every object of its size on the
+    # page (a page of single-glyph objects made that quadratic)
+    cells: dict[tuple, list] = {}
     out = set()
     for k in range(c.FPDFPage_CountObjects(page_handle)):
         obj = c.FPDFPage_GetObject(page_handle, k)
         if c.FPDFPageObj_GetType(obj) != c.FPDF_PAGEOBJ_TEXT or not c.FPDFPageObj_GetBounds(obj, l, b, r, t):
             continue
         handle = ctypes.cast(obj, ctypes.c_void_p).value
-        width, height = r.value - l.value, t.value - b.value
-        key = (raw.object_font(handle) or 0, round(width, 1), round(height, 1))
-        for other, x, y in seen.get(key, ()):
-            if 0 < abs(l.value - x) + abs(b.value - y) < 0.6:
-                out.update((handle, other))
-        seen.setdefault(key, []).append((handle, l.value, b.value))
+        x, y = l.value, b.value
+        if not (math.isfinite(x) and math.isfinite(y)):
+            continue
+        key = (raw.object_font(handle) or 0, round(r.value - x, 1), round(t.value - y, 1))
+        col, row = math.floor(x / OVERPRINT), math.floor(y / OVERPRINT)
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                for other, ox, oy in cells.get((key, col + dc, row + dr), ()):
+                    if 0 < abs(x - ox) + abs(y - oy) < OVERPRINT:
+                        out.update((handle, other))
+        here = cells.setdefault((key, col, row), [])
+        if len(here) < OVERPRINT_CELL:
+            here.append((handle, x, y))
+        else:
+            # more objects of one size in one cell than any bold by overprinting makes: they are
+            # printed over one another (and the cell's list stays short, the pass linear)
+            out.add(handle)
     return frozenset(out)
+
+
+OVERPRINT = 0.6       # pt: a copy this close to an object of its font and size overprints it
+OVERPRINT_CELL = 16   # objects of one font and size within one OVERPRINT square: more are overprinted
 
 
 PAGE_IMAGE = 0.8    # of a page's area: an image this large is the page itself (a scan, a background), no drawing on it
