@@ -171,8 +171,16 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
     # (above the text block: a page that goes on with running text sets its first line at the text
     # block's top, and one that opens with a heading sets the heading there, never a line's space
     # above it; the highest first lines of body text, a few pages' stray ones aside, mark that top)
+    # (a line of running text, not a head in the body's size: KOMA-Script's running heads are, and when
+    # they carry no folio their words change from section to section, so only their place tells them;
+    # running text is a long line or one the next line follows within a line's space)
+    def runs_on(page: Page, k: int) -> bool:
+        line = page.lines[k]
+        return len(line.words) > FURNITURE_WORDS or k + 1 < len(page.lines) and \
+            page.lines[k + 1].top - line.bottom < body * HEAD_SEPARATION
     text_tops = sorted(t for page in pages
-                       if (t := next((l.top for l in page.lines if abs(l.size - body) <= body * 0.05), None)) is not None)
+                       if (t := next((l.top for k, l in enumerate(page.lines)
+                                      if abs(l.size - body) <= body * 0.05 and runs_on(page, k)), None)) is not None)
     text_top = text_tops[len(text_tops) // TEXT_TOP_SHARE] if text_tops else 0.0
     page_slots = {page.number: _head_slot(page, body, text_top) for page in pages}
     slots: dict[tuple, list[float]] = {}

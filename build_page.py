@@ -419,11 +419,18 @@ def _prints_mark(word: Word, line: Line, mark: str) -> bool:
     """Whether a word prints a footnote's mark: as its last run, raised above the word's baseline and
     smaller; or on its own (a gap after a sentence's full stop parts it from the word it follows),
     smaller than its line's text and raised above the line's baseline."""
-    if len(word.spans) >= 2:
-        last = word.spans[-1]
-        return last.text == mark and (last.size < word.spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
+    spans = word.spans
+    # (a mark set before the sentence's punctuation, "fails³.", is the last run but the punctuation's)
+    while len(spans) > 2 and spans[-1].text in MARK_PUNCTUATION:
+        spans = spans[:-1]
+    if len(spans) >= 2:
+        last = spans[-1]
+        return last.text == mark and (last.size < spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
                                       or _superior(last))
     return word.text == mark and word.size < line.size * SCRIPT_SIZE and word.baseline < line.baseline - 1
+
+
+MARK_PUNCTUATION = {".", ",", ";", ":", ".)", ")"}   # what may follow a footnote's mark in its word
 
 
 SUPERIOR_RISE = 0.2     # em: a superior figure's ink stands clear of the baseline by this much ...

@@ -34,8 +34,8 @@ from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_late
                         numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
                         continued_float, display_lines, display_row, display_text, join_lines, page_items)
-from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, AppendicesDivider, BookmarkedHeading,
-                         ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
+from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, LIST_LABEL_INDENT, OPERATOR_NAMES,
+                         AppendicesDivider, BookmarkedHeading, ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
                          RunInHead, framed_equation_label, inside, is_display, label_tab, read_line)
 from rag_core import entity_id, normalize_number
@@ -402,7 +402,7 @@ DEFAULT_LEADING = 1.2       # em: the leading when the book's could not be measu
 NEW_PARAGRAPH_INDENT = 3    # em: a paragraph's first line is indented by less than this
 STATEMENT_MAX_LINES = 120   # lines: a statement longer than this is running text after all
 PARAGRAPH_WORDS = 4         # words: an indented line this long opens a paragraph (a display's row is shorter)
-SENTENCE_ENDS_RE = re.compile(r"[.!?]$")
+SENTENCE_ENDS_RE = re.compile(r"[.!?][)\]’”'\"]*$")   # (a full stop before closing brackets and quotes: "(… stuck.)")
 END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
 END_MARK_REACH = 40         # em: ... after its last word, on the same line, up to the column's edge
 END_MARK_MIN = 0.3          # em: ... and is a square from this size up to the type's size
@@ -453,7 +453,9 @@ class OpenBlock:
 
     @staticmethod
     def _set_apart(l: Line, layout: Layout, boxes) -> bool:
-        """A displayed formula, or a block of code (verbatim)."""
+        """A displayed formula, or a block of code (verbatim); never a list's item of running words."""
+        if _list_item(l, layout):
+            return False   # (in from the edge and, in an italic statement, of few upright words: still text)
         # (a display as wide as a narrow column starts near its edge: its number at the edge says it is one)
         return is_display(l, layout) or all(w.mono for w in l.words) or \
             framed_equation_label(l, layout, boxes) is not None
@@ -481,7 +483,9 @@ class OpenBlock:
         if self.box is not None and line.page != self.page and not any(inside(line, b, pad=FRAME_PAD) for b in boxes):
             return False      # a framed statement goes on overleaf only in the frame's continuation
         if self.italic:
-            prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2]
+            # (an operator's name, "sup B = sup A", is upright in maths set inside the italic: no prose)
+            prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2 and w.text not in OPERATOR_NAMES
+                     and not is_math_font(w.font)]
             if prose and sum(w.italic for w in prose) < len(prose) * UPRIGHT_RETURN and not set_apart(line):
                 if len(lines) != 1 or self.italic_words >= ITALIC_EVIDENCE and not self.head_mixed or \
                         SENTENCE_ENDS_RE.search(lines[0].text):
@@ -498,6 +502,12 @@ class OpenBlock:
                     # sentence going on: the line under it, upright, says the statement is (an italic one
                     # that ends on its head's line ends before upright text, and with a sentence)
                     self.italic = False
+        # The next item of a list the statement holds ("(ii)" after "(i)"), or a line after one that a colon
+        # leaves open, goes on with it, whatever the space above: a page TeX stretched to its foot (a box
+        # that would not break went overleaf) spreads the items of a list as far apart as its paragraphs.
+        if lines and (_next_list_item(lines, line, layout) or lines[-1].text.rstrip().endswith(":")) and \
+                (line.page == lines[-1].page or not self.box):
+            return len(lines) < STATEMENT_MAX_LINES
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
         drawn = self.drawing is not None and self.drawing[0] == line.page and bool(lines) and \
             lines[-1].page == line.page and self.drawing[1] > lines[-1].bottom
@@ -507,7 +517,7 @@ class OpenBlock:
             return False
         # (a number alone on its line is the display's just above, which TeX set too wide to hold it)
         lone_number = len(line.words) == 1 and framed_equation_label(line, layout, boxes) is not None
-        if lines and self.box is None and is_display(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
+        if lines and self.box is None and is_display(line, layout) and not _list_item(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
                 and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number:
             return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
         if lines and not self.italic and self.box is None:
@@ -521,6 +531,9 @@ class OpenBlock:
                 layout.body_size * NEW_PARAGRAPH_INDENT and len(line.words) >= PARAGRAPH_WORDS and \
                 not LIST_MARK_RE.fullmatch(line.words[0].text)
             opens_paragraph = indented and not _indent_used(lines, line)
+            # (the words after the head on its line are never set apart, however short and far in they
+            # start: a one-line statement's text after a long head ends well short of the column's edge)
+            last_apart = len(lines) > 1 and set_apart(last)
             # (reading up the page again: the statement's last column ended, and the next one begins)
             if line.page == last.page and line.baseline > last.top:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
@@ -542,7 +555,7 @@ class OpenBlock:
                 after_sentence = step - leading > min(leading * SKIP_EXTRA, layout.body_size * SKIP_EXTRA_EM) and \
                     SENTENCE_ENDS_RE.search(last.text)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
-                        and not set_apart(last) and not drawn and \
+                        and not last_apart and not drawn and \
                         not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
                     return False
                 # After a display no extra space tells (TeX takes the larger of the display's skip and
@@ -564,6 +577,46 @@ SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its en
 SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
 SKIP_MATCH = 1.0       # pt: the step after the environment equals the one before its head within this
 SKIP_MATCH_ELSEWHERE = 0.25   # em: ... or the one last measured before a head on another page, within this
+
+
+def _list_item(line: Line, layout: Layout) -> bool:
+    """A list's item: a label ("(1)", "b)", "•") at a list's indent from the column's edge (not a centred
+    heading's number, "6. Field extensions") opening a line of running words (two or more, in a text face)."""
+    return bool(line.words) and LIST_MARK_RE.fullmatch(line.words[0].text) is not None and \
+        line.x0 < layout.left + layout.body_size * LIST_LABEL_INDENT and \
+        sum(1 for w in line.words[1:] if _TEXT_WORD_RE.fullmatch(w.text) and not is_math_font(w.font)) >= 2
+
+
+_TEXT_WORD_RE = re.compile(r"[^\W\d_]{3,}[,.;:]?")   # a word of running text, its punctuation after it
+
+
+_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii", "xiii", "xiv", "xv")
+_LABEL_RE = re.compile(r"(\(?)(\d{1,2}|[a-z]|[ivx]{1,4})([.)])")
+
+
+def _label_follows(before: str, after: str) -> bool:
+    """Whether list label `after` is the one after `before` in their sequence: 1 -> 2, a -> b, ii -> iii
+    ("(i)" may be a letter or a numeral), in the same brackets and punctuation."""
+    a, b = _LABEL_RE.fullmatch(before), _LABEL_RE.fullmatch(after)
+    if a is None or b is None or a.group(1) != b.group(1) or a.group(3) != b.group(3):
+        return False
+    x, y = a.group(2), b.group(2)
+    if x.isdigit():
+        return y.isdigit() and int(y) == int(x) + 1
+    letter = len(x) == 1 and len(y) == 1 and ord(y) == ord(x) + 1
+    roman = x in _ROMAN and _ROMAN.index(x) + 1 < len(_ROMAN) and _ROMAN[_ROMAN.index(x) + 1] == y
+    return letter or roman
+
+
+def _next_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
+    """Whether a line opens the next item of the last list item the statement holds (its head's line
+    aside): the numbering goes on, so the list, and the statement round it, does."""
+    if not _list_item(line, layout):
+        return False
+    for l in reversed(lines[1:]):
+        if l.words and LIST_MARK_RE.fullmatch(l.words[0].text):
+            return _label_follows(l.words[0].text, line.words[0].text)
+    return False
 
 
 def _emphasis_runs_on(last: Line) -> bool:

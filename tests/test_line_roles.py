@@ -251,3 +251,22 @@ def test_builder_acts_on_each_role():
     assert chunks[("formula", "4.1")].extra["text"] == "s = d + k"
     text = [c.content for c in builder.out.chunks if c.kind == "text"]
     assert any("Proof. By induction on the horizon." in t for t in text)
+
+
+def test_a_statement_keeps_its_list_on_a_stretched_page():
+    """On a page TeX stretched, a statement's list items stand as far apart as paragraphs: the line after
+    its lead-in's colon and the next label in the list's sequence go on with it; the indented paragraph
+    after the last item, a wide space above it, does not (and "(… stuck.)" ends a sentence)."""
+    rows = [
+        line(words("Definition 2.1.", bold=True, top=100), words("A map T is linear when:", x0=160, top=100)),
+        line(words("(i) it keeps sums of vectors.", x0=82, top=146)),
+        line(words("(ii) it keeps scalar multiples (both hold in each case.)", x0=82, top=192)),
+        line(words("The maps we meet below are all linear ones.", x0=82, top=238)),
+    ]
+    page = Page(1, None, 500, 700, rows, [], [], [])
+    builder = ChunkBuilder(LAYOUT, PrintedPages({1: "3"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
+    builder.page = page
+    builder.feed_page(page, [Item(l.top, "line", line=l) for l in rows])
+    builder.finish()
+    content = {(c.kind, c.number): c.content for c in builder.out.chunks}[("definition", "2.1")]
+    assert "(ii) it keeps scalar multiples" in content and "The maps we meet" not in content
