@@ -1989,6 +1989,10 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
                 made.append(node)
             continue
         lines = _limit_lines(below, op)
+        # (a last line standing right over another big operator, centred on it, is that one's upper
+        # limit: a cases block sets the next row's \sum\limits so close that the two limits touch)
+        while len(lines) > 1 and _over_another_operator(lines[-1], nodes, op, text):
+            lines.pop()
         while lines:      # \substack: more lines of limit under the first, each centred on the operator
             taken = [n for line in lines for n in line]
             edge = _box(lines[-1])[3]
@@ -2085,6 +2089,8 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
     above = _recentred(_grow_limit(above, pool), op, pool)
     if above and any(_hangs_from_rule(n, rules, top - max(m.bottom for m in above)) for n in above):
         above = []
+    if above and _at_a_foot(above, op, top, feet):
+        above = []
     # a group that goes on from a neighbour's script is that script (an exponent over the
     # operator of the row below), not a limit; limits are centred on the operator
     grown = []
@@ -2094,6 +2100,18 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
         grown.append(group)
     kept = [group if group and _centred_on(group, op) else [] for group in grown]
     return (kept[0], kept[1]), (grown[0], grown[1])
+
+
+def _at_a_foot(group: list[Node], op: Node, top: float, feet: list[tuple[Node, float]]) -> bool:
+    """Whether a group over an operator is another operator's script or limit, at the foot of one on
+    the row above as large: it reaches into that operator's width and stands nearer its foot than
+    this operator's head (a display integral's subscript, kerned in under its slant, stands over the
+    next row's integral when an align sets the two on one column; its glyphs right of the integral's
+    ink escape the test made on each glyph, so the whole group is judged).  An operator's name in
+    the group is the limit's own (\\sum_{j=0}^{\\log_b n - 1})."""
+    x0, x1, group_top, group_bottom = _box(group)
+    return any(o not in group and o.size >= op.size * LIMIT_SIZE and foot < top and x0 <= o.x1 + 1
+               and x1 >= o.x0 - 1 and group_top - foot < top - group_bottom for o, foot in feet)
 
 
 def _recentred(group: list[Node], op: Node, pool: list[Node]) -> list[Node]:
@@ -2208,6 +2226,14 @@ def _over_operator(n: Node, nodes: list[Node], op: Node, text: float) -> bool:
     """Whether a small glyph stands right over another big operator (its upper limit, a row below)."""
     return any(o is not op and o.role == "op" and o.x0 - 1 <= n.cx <= o.x1 + 1 and -0.5 <= o.top - n.bottom < text * 0.6
                for o in nodes)
+
+
+def _over_another_operator(line: list[Node], nodes: list[Node], op: Node, text: float) -> bool:
+    """Whether a line of small glyphs stands right over another big operator, centred on it."""
+    x0, x1, _, bottom = _box(line)
+    middle = (x0 + x1) / 2
+    return any(o is not op and o.role == "op" and o.x0 - 1 <= middle <= o.x1 + 1
+               and -0.5 <= o.top - bottom < text * 0.6 for o in nodes)
 
 
 def _limit_lines(limit: list[Node], op: Node) -> list[list[Node]]:
