@@ -3270,7 +3270,9 @@ def _prime_owner(prime: Node, run: list[Node], levels: list[int]) -> int | None:
         if levels[k] >= 0:
             continue
         if r.role == "prime":
-            if prime.x0 >= r.x0 and prime.x0 - r.x1 < prime.size * 0.5:
+            # (on its level: a superscript's prime set over a subscript's, x_{t'}^{s'}, is its own)
+            if prime.x0 >= r.x0 and prime.x0 - r.x1 < prime.size * 0.5 and \
+                    prime.top < r.bottom and prime.bottom > r.top:
                 return k
             continue
         if r.size > prime.size * 1.1 and -prime.size * 0.2 <= prime.x0 - r.x1 < prime.size * 0.5 and \
