@@ -4288,9 +4288,15 @@ def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, s
                (i + 2 >= len(rows) or other < bases[i + 2] - size * LEVEL_ROW) for other in dropped):
             continue
         if abs((bases[i] + bases[i + 1]) / 2 - baseline) <= size * PAIR_CENTRE and \
-                _aligned_pair(rows[i], rows[i + 1], size):
+                (_aligned_pair(rows[i], rows[i + 1], size) or _flush_right_pair(rows[i], rows[i + 1], size)):
             return i
     return None
+
+
+def _flush_right_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
+    """Two rows of one block set flush right, ending at one x: a `split` (or `aligned`) whose rows have
+    no alignment point sets each in its first column, which amsmath sets flush right."""
+    return abs(max(n.x1 for n in upper) - max(n.x1 for n in lower)) <= size * PAIR_START
 
 
 def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
