@@ -4184,6 +4184,9 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         nodes = _assemble(nodes)
         size = _formula_size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
+        braced = _numbered_cases(rows, labels, size)
+        if braced is not None:
+            return braced
         bases = [_main_base(r) for r in rows]
         texts = [render(_row_tex(_scripts(row))) for row in rows]
         out: dict[str, str] = {}
@@ -4250,6 +4253,32 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         return NumberedRows({number: "" for number, _ in labels}, [])
     finally:
         LEADING.reset(token)
+
+
+def _numbered_cases(rows: list[list[Node]], labels: list[tuple[str, float]], size: float) -> NumberedRows | None:
+    """A brace before rows that are each numbered (`empheq` with a left brace, `numcases`): the block
+    reads as one `cases` that no number stands level with, each number level with one of its rows;
+    that row is the number's formula (its cells a quad apart), and the text shows the rows in turn.
+    None unless the block is the brace and its rows alone, each number level with a row of its own."""
+    if len(rows) != 1 or len(rows[0]) != 1 or rows[0][0].kind != "cases":
+        return None
+    inner = rows[0][0].parts["rows"]
+    bases = [_main_base([n for cell in row for n in cell]) for row in inner]
+    taken: dict[int, str] = {}
+    for number, baseline in labels:
+        k = min(range(len(inner)), key=lambda i: abs(bases[i] - baseline))
+        if abs(bases[k] - baseline) > size * LEVEL_ROW or k in taken:
+            return None
+        taken[k] = number
+    texts = []
+    for row in inner:
+        tokens: list[str] = []
+        for cell in row:
+            if cell:
+                tokens += ([r"\quad"] if tokens else []) + _row_tex(cell)
+        texts.append(render(tokens))
+    return NumberedRows({number: texts[k] for k, number in taken.items()},
+                        [(tex, taken.get(k)) for k, tex in enumerate(texts) if tex])
 
 
 def _dropped_in_gap(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
