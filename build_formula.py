@@ -1989,6 +1989,10 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
                 made.append(node)
             continue
         lines = _limit_lines(below, op)
+        # (a last line standing right over another big operator, centred on it, is that one's upper
+        # limit: a cases block sets the next row's \sum\limits so close that the two limits touch)
+        while len(lines) > 1 and _over_another_operator(lines[-1], nodes, op, text):
+            lines.pop()
         while lines:      # \substack: more lines of limit under the first, each centred on the operator
             taken = [n for line in lines for n in line]
             edge = _box(lines[-1])[3]
@@ -2085,6 +2089,8 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
     above = _recentred(_grow_limit(above, pool), op, pool)
     if above and any(_hangs_from_rule(n, rules, top - max(m.bottom for m in above)) for n in above):
         above = []
+    if above and _at_a_foot(above, op, top, feet):
+        above = []
     # a group that goes on from a neighbour's script is that script (an exponent over the
     # operator of the row below), not a limit; limits are centred on the operator
     grown = []
@@ -2094,6 +2100,18 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
         grown.append(group)
     kept = [group if group and _centred_on(group, op) else [] for group in grown]
     return (kept[0], kept[1]), (grown[0], grown[1])
+
+
+def _at_a_foot(group: list[Node], op: Node, top: float, feet: list[tuple[Node, float]]) -> bool:
+    """Whether a group over an operator is another operator's script or limit, at the foot of one on
+    the row above as large: it reaches into that operator's width and stands nearer its foot than
+    this operator's head (a display integral's subscript, kerned in under its slant, stands over the
+    next row's integral when an align sets the two on one column; its glyphs right of the integral's
+    ink escape the test made on each glyph, so the whole group is judged).  An operator's name in
+    the group is the limit's own (\\sum_{j=0}^{\\log_b n - 1})."""
+    x0, x1, group_top, group_bottom = _box(group)
+    return any(o not in group and o.size >= op.size * LIMIT_SIZE and foot < top and x0 <= o.x1 + 1
+               and x1 >= o.x0 - 1 and group_top - foot < top - group_bottom for o, foot in feet)
 
 
 def _recentred(group: list[Node], op: Node, pool: list[Node]) -> list[Node]:
@@ -2208,6 +2226,14 @@ def _over_operator(n: Node, nodes: list[Node], op: Node, text: float) -> bool:
     """Whether a small glyph stands right over another big operator (its upper limit, a row below)."""
     return any(o is not op and o.role == "op" and o.x0 - 1 <= n.cx <= o.x1 + 1 and -0.5 <= o.top - n.bottom < text * 0.6
                for o in nodes)
+
+
+def _over_another_operator(line: list[Node], nodes: list[Node], op: Node, text: float) -> bool:
+    """Whether a line of small glyphs stands right over another big operator, centred on it."""
+    x0, x1, _, bottom = _box(line)
+    middle = (x0 + x1) / 2
+    return any(o is not op and o.role == "op" and o.x0 - 1 <= middle <= o.x1 + 1
+               and -0.5 <= o.top - bottom < text * 0.6 for o in nodes)
 
 
 def _limit_lines(limit: list[Node], op: Node) -> list[list[Node]]:
@@ -3244,7 +3270,9 @@ def _prime_owner(prime: Node, run: list[Node], levels: list[int]) -> int | None:
         if levels[k] >= 0:
             continue
         if r.role == "prime":
-            if prime.x0 >= r.x0 and prime.x0 - r.x1 < prime.size * 0.5:
+            # (on its level: a superscript's prime set over a subscript's, x_{t'}^{s'}, is its own)
+            if prime.x0 >= r.x0 and prime.x0 - r.x1 < prime.size * 0.5 and \
+                    prime.top < r.bottom and prime.bottom > r.top:
                 return k
             continue
         if r.size > prime.size * 1.1 and -prime.size * 0.2 <= prime.x0 - r.x1 < prime.size * 0.5 and \
@@ -4156,6 +4184,9 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         nodes = _assemble(nodes)
         size = _formula_size(nodes)
         rows = _display_rows(_build(nodes, rules), size)
+        braced = _numbered_cases(rows, labels, size)
+        if braced is not None:
+            return braced
         bases = [_main_base(r) for r in rows]
         texts = [render(_row_tex(_scripts(row))) for row in rows]
         out: dict[str, str] = {}
@@ -4224,6 +4255,32 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         LEADING.reset(token)
 
 
+def _numbered_cases(rows: list[list[Node]], labels: list[tuple[str, float]], size: float) -> NumberedRows | None:
+    """A brace before rows that are each numbered (`empheq` with a left brace, `numcases`): the block
+    reads as one `cases` that no number stands level with, each number level with one of its rows;
+    that row is the number's formula (its cells a quad apart), and the text shows the rows in turn.
+    None unless the block is the brace and its rows alone, each number level with a row of its own."""
+    if len(rows) != 1 or len(rows[0]) != 1 or rows[0][0].kind != "cases":
+        return None
+    inner = rows[0][0].parts["rows"]
+    bases = [_main_base([n for cell in row for n in cell]) for row in inner]
+    taken: dict[int, str] = {}
+    for number, baseline in labels:
+        k = min(range(len(inner)), key=lambda i: abs(bases[i] - baseline))
+        if abs(bases[k] - baseline) > size * LEVEL_ROW or k in taken:
+            return None
+        taken[k] = number
+    texts = []
+    for row in inner:
+        tokens: list[str] = []
+        for cell in row:
+            if cell:
+                tokens += ([r"\quad"] if tokens else []) + _row_tex(cell)
+        texts.append(render(tokens))
+    return NumberedRows({number: texts[k] for k, number in taken.items()},
+                        [(tex, taken.get(k)) for k, tex in enumerate(texts) if tex])
+
+
 def _dropped_in_gap(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
                     taken: set[int]) -> int | None:
     """The row a number was dropped below when it stands further under that row's foot than a line's
@@ -4260,9 +4317,15 @@ def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, s
                (i + 2 >= len(rows) or other < bases[i + 2] - size * LEVEL_ROW) for other in dropped):
             continue
         if abs((bases[i] + bases[i + 1]) / 2 - baseline) <= size * PAIR_CENTRE and \
-                _aligned_pair(rows[i], rows[i + 1], size):
+                (_aligned_pair(rows[i], rows[i + 1], size) or _flush_right_pair(rows[i], rows[i + 1], size)):
             return i
     return None
+
+
+def _flush_right_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
+    """Two rows of one block set flush right, ending at one x: a `split` (or `aligned`) whose rows have
+    no alignment point sets each in its first column, which amsmath sets flush right."""
+    return abs(max(n.x1 for n in upper) - max(n.x1 for n in lower)) <= size * PAIR_START
 
 
 def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
