@@ -198,6 +198,7 @@ def _worker() -> int:
     global _SERVING_EMBEDDER
     from rag import Embedder
     _SERVING_EMBEDDER = Embedder(session=False)
+    _judge_code()      # the judge compiled here, not in every child
     # the answers go out on a copy of stdout; what a build or the judge prints goes nowhere
     answers = os.fdopen(os.dup(1), "w")
     sys.stdout.flush()
@@ -325,17 +326,27 @@ def _run_judge_here(args: list[str]) -> str:
     """formula_score.py run as this process's main module with `args`: what it printed."""
     import contextlib
     import io
-    import runpy
 
     printed = io.StringIO()
     sys.argv = [str(FORMULA_SCORE), *args]
     with contextlib.redirect_stdout(printed):
         try:
-            runpy.run_path(str(FORMULA_SCORE), run_name="__main__")
+            exec(_judge_code(), {"__name__": "__main__", "__file__": str(FORMULA_SCORE), "__builtins__": __builtins__})
         except SystemExit as exc:
             if exc.code not in (None, 0):
                 raise RuntimeError(f"formula_score.py failed: {exc.code}") from None
     return printed.getvalue()
+
+
+_JUDGE_CODE = None   # formula_score.py compiled: once in a scoring worker, before it forks (23 ms a set-up)
+
+
+def _judge_code():
+    """formula_score.py's code object, compiled on first use."""
+    global _JUDGE_CODE
+    if _JUDGE_CODE is None:
+        _JUDGE_CODE = compile(FORMULA_SCORE.read_text(encoding="utf-8"), str(FORMULA_SCORE), "exec")
+    return _JUDGE_CODE
 
 
 # --------------------------------------------------------------------------- error classes
