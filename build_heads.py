@@ -185,6 +185,35 @@ WORD_FIRST_RE = re.compile(r"([A-Z][A-Za-z]{2,24})(\.)?")            # "Theorem.
 NUMBER_FIRST_TITLE = 12     # words: the longest title in parentheses a head numbered first carries
 
 
+PHRASE_HEAD_WORDS = 3       # words: the longest name a head's phrase gives its kind ("Abuse of Notation")
+PHRASE_NUMBER_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3}){0,3})([.:]?)")   # its number: "1.2.6." or "4"
+
+
+def phrase_head(line: Line) -> Head | None:
+    """A head whose kind is named by a phrase ("Abuse of Notation 1.2.6."): two or three words and a
+    number, every one in bold (the head's face), the line's text after it not bold; the kind is its
+    first word. Whether such a line is a head is for its number to say (build_roles.phrase_run_in_head):
+    "Proof of Theorem 2.1" is set the same way."""
+    words = line.words
+    for k in range(2, PHRASE_HEAD_WORDS + 1):
+        if len(words) <= k:
+            return None
+        m = PHRASE_NUMBER_RE.fullmatch(words[k].text)
+        if m:
+            break
+    else:
+        return None
+    named = words[:k]
+    if not (all(w.bold for w in words[:k + 1]) and named[0].text[:1].isupper() and named[0].text.isalpha()
+            and all(w.text.isalpha() for w in named) and (len(words) == k + 1 or not words[k + 1].bold)):
+        return None
+    kind, number = entity_kind(named[0].text), normalize_number(m.group(1))
+    if kind is None or number is None:
+        return None
+    rest = " ".join(w.text for w in words[k + 1:])
+    return Head(kind, number, "", rest, k + 1, True, m.group(2))
+
+
 def is_head_like(line: Line) -> bool:
     """True when a line starts like an entity head ("Table 4.2 …"), whatever its face."""
     m = HEAD_RE.match(line.text)

@@ -301,7 +301,7 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         return main, []
     blocks: list[list[Line]] = []
     for line in below:
-        if not blocks or opens_with_mark(line):
+        if not blocks or opens_with_mark(line) or _opens_with_superior(line):
             blocks.append([line])
         else:
             blocks[-1].append(line)
@@ -317,6 +317,15 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
         notes.extend(read_note(block, layout, page, marked_at, f"Footnote {mark.group(0) if mark else ''}".strip(),
                                mark.group(0) if mark else "", prefix="[Footnote] "))
     return kept, notes
+
+
+def _opens_with_superior(line: Line) -> bool:
+    """A line that opens with a note's mark in superior figures glued to its first word ("²This"):
+    a text font's superiors are drawn at the note's own size, so only their ink, small and high, tells
+    them from a figure of the text (opens_with_mark looks for a smaller size)."""
+    spans = line.words[0].spans if line.words else []
+    return len(spans) > 1 and spans[0].text.strip().isdigit() and bool(FOOTNOTE_MARK_RE.match(line.words[0].text)) \
+        and _superior(spans[0])
 
 
 def read_note(block: list[Line], layout: Layout, page: Page, top: float, context: str, mark: str,

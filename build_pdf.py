@@ -558,6 +558,18 @@ class OpenBlock:
                         and not last_apart and not drawn and \
                         not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
                     return False
+                # A paragraph set flush (\noindent, or a book that indents none) tells its start only by the
+                # space above it: where the statement's last paragraph ended (a sentence, short of the
+                # column's edge) and the step to a line at the edge is the very step above the head on its
+                # page, it is the same glue after the environment as before it (TeX stretches both alike);
+                # a paragraph's own skip inside the statement is other glue and differs by more.
+                exact = self.skip_here and line.page == self.page and self.skip_above is not None and \
+                    self.skip_above - leading > leading * SKIP_EXTRA and abs(step - self.skip_above) <= SKIP_EXACT
+                if exact and abs(line.x0 - layout.left) <= INDENT_MATCH and len(line.words) >= PARAGRAPH_WORDS \
+                        and SENTENCE_ENDS_RE.search(last.text) and last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT \
+                        and not set_apart(line) and not last_apart and not drawn and \
+                        not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
+                    return False
                 # After a display no extra space tells (TeX takes the larger of the display's skip and
                 # the environment's), but a display that closes a sentence and an indented paragraph
                 # after it do: text inside the statement goes on at the column's edge.
@@ -577,6 +589,8 @@ SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its en
 SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
 SKIP_MATCH = 1.0       # pt: the step after the environment equals the one before its head within this
 SKIP_MATCH_ELSEWHERE = 0.25   # em: ... or the one last measured before a head on another page, within this
+SKIP_EXACT = 0.2       # pt: ... to a flush paragraph, within this (one glue set twice on a page, rounded)
+PARAGRAPH_END_SHORT = 1.0     # em: a paragraph's last line ends at least this short of the column's edge
 
 
 def _list_item(line: Line, layout: Layout) -> bool:
@@ -1090,6 +1104,7 @@ class ChunkBuilder:
         self.last_formula: str | None = None    # the last equation number met (a misread label's is the next)
         self.line_before: Line | None = None    # the line read last, whatever its role (the step above a head)
         self.head_skip: float | None = None     # the last step above a head wider than the leading
+        self.last_statement: str | None = None  # the number of the run-in statement opened last
 
     # ---- the walk
     def feed_page(self, page: Page, items: list[Item]) -> None:
@@ -1139,7 +1154,8 @@ class ChunkBuilder:
                            exercises.next if exercises else None, self.text.last_line(),
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
                            self.page.boxes, self.wanted, self.last_formula,
-                           exercises.in_chapter if exercises else None, opens_page)
+                           exercises.in_chapter if exercises else None, opens_page, cursor.number("section"),
+                           self.last_statement, self.out.taken)
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""
@@ -1215,6 +1231,7 @@ class ChunkBuilder:
         """Start a run-in entity at its head; the lines that follow belong to it until it ends."""
         self.flush_text()
         self.close_block()
+        self.last_statement = number
         rest = Line(first_words, line.page) if first_words else None
         # (its words of prose decide, not its maths nor a term it defines in bold: a definition's upright
         # line may be mostly italic variables, "Given targets u_1, …, u_m at the states s_1, …, s_m,")

@@ -22,7 +22,7 @@ from typing import Callable, ClassVar, NamedTuple
 from build_common import Section, number_key
 from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
-                         equation_number, lone_chapter_label, match_head)
+                         equation_number, lone_chapter_label, match_head, phrase_head)
 from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
@@ -72,6 +72,8 @@ WORD_SPACE = 7.0                # pt: at most an ordinary (stretched) word space
 MATHS_ROW_SHARE = 0.6           # of a line's words in maths fonts: a display's row, not prose
 PROSE_START = 25                # pt: a line of prose starts at the column's edge or a paragraph indent
 PROSE_LINE_WORDS = 3            # words: a line holding this many plain words is prose
+CENTRED_SLACK = 2               # pt: a centred line's middle stands this close to the text block's middle
+CENTRED_INSET = 2               # em: ... and it stops this far short of either edge (no full line)
 
 
 # --------------------------------------------------------------------------- line facts
@@ -81,6 +83,7 @@ EXERCISE_SECTION_RE = re.compile(r"(?i)\b(?:[a-z]+\s+)?(exercises|problems)\b") 
 APPENDICES_RE = re.compile(r"(?i)appendi(x|ces)")          # the appendices' divider page
 BARE_CHAPTER_RE = re.compile(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$")   # "2 Markov chains"
 LIST_NUMBER_RE = re.compile(r"^(\d{1,3})[.)]$")              # an exercise list's "1." or "1)"
+SINGLE_NUMBER_HEAD_RE = re.compile(r"^(\d{1,3})\.\s+(\S.*)$")   # amsbook's and amsart's "6. Field extensions"
 CHAPTER_LIST_NUMBER_RE = re.compile(r"^(\d{1,2})\.(\d{1,3})\.?$")   # ... or "5.3", numbered in its chapter
 UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
 REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
@@ -442,6 +445,9 @@ class LineContext(NamedTuple):
     last_formula: str | None = None             # on a second look, the last equation number the walk has met
     exercise_in_chapter: bool | None = None     # the open exercise list numbers its items in their chapter ("5.3")
     opens_page: bool = False                    # the line is the first the builder reads on its page
+    section: str | None = None                  # the open section's number ("1.5")
+    last_statement: str | None = None           # the number of the statement opened last ("1.2.5")
+    taken: frozenset | set = frozenset()        # the (kind, number) pairs of the entities met so far
 
 
 def line_context(line: Line, layout: Layout, **state) -> LineContext:
@@ -574,6 +580,32 @@ def numbered_heading(line: Line, ctx: LineContext) -> Role | None:
     return None
 
 
+def centred_section_heading(line: Line, ctx: LineContext) -> Role | None:
+    """A section's heading numbered with one number and a dot ("6. Field extensions", amsbook's and
+    amsart's \\section), set apart only by its face and its place: bold or small capitals, at least the
+    body's size, centred in the text block and short of both its edges, and numbered as the next
+    section (1 when the chapter has none open yet). Sections numbered so are counted within their
+    chapter, so the chapter's number goes before it ("1.6")."""
+    m = SINGLE_NUMBER_HEAD_RE.match(ctx.text)
+    layout = ctx.layout
+    if not m or len(ctx.text) >= HEADING_MAX_CHARS or ctx.size < layout.body_size * HEADING_MIN_SIZE:
+        return None
+    if not (line.bold or all(CAPS_FONT_RE.search(w.font) for w in line.words)):
+        return None
+    inset = layout.body_size * CENTRED_INSET
+    if abs((line.x0 + line.x1) / 2 - (layout.left + layout.right) / 2) > CENTRED_SLACK or \
+            line.x0 < layout.left + inset or line.x1 > layout.right - inset:
+        return None
+    # the sequence is the evidence a centred bold line is no display or label: the open section's
+    # last number plus one (a section numbered "3.1" open: the next is 2 only with its chapter's "3.2")
+    opened = (ctx.section or "").split(".")[-1]
+    expected = int(opened) + 1 if opened.isdigit() else 1
+    if int(m.group(1)) != expected:
+        return None
+    number = f"{ctx.chapter}.{expected}" if ctx.chapter else str(expected)
+    return NumberedHeading(2, number, m.group(2).strip())
+
+
 def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
     """A head in a face of its own opens an entity; a bold one anywhere at a line start, an
     italic or capitals one only where a new paragraph can begin."""
@@ -633,6 +665,22 @@ def run_in_head(line: Line, ctx: LineContext) -> Role | None:
             _missed(ctx, head.kind, head.number, line) and line.x0 <= layout.left + layout.body_size * RUN_IN_INDENT)):
         return RunInHead(head, _frame_of_head(line, ctx))
     return None
+
+
+def phrase_run_in_head(line: Line, ctx: LineContext) -> Role | None:
+    """A head whose kind is a phrase in the head's face ("Abuse of Notation 1.2.6."), read where its
+    number is the next of the statement opened last on a shared counter (1.2.6 after 1.2.5) and no
+    entity has that number yet: "Proof of Theorem 2.1", set the same way, names a number already met."""
+    head = phrase_head(line)
+    if head is None or ctx.last_statement is None or not starts_statement(line, head, ctx):
+        return None
+    before, _, last = ctx.last_statement.rpartition(".")
+    after, _, this = head.number.rpartition(".")
+    if not (last.isdigit() and this.isdigit() and before == after and int(this) == int(last) + 1):
+        return None
+    if any(number == head.number for _, number in ctx.taken):
+        return None
+    return RunInHead(head, _frame_of_head(line, ctx))
 
 
 def _frame_of_head(line: Line, ctx: LineContext) -> tuple | None:
@@ -750,7 +798,9 @@ LINE_RULES: tuple[Rule, ...] = (
     exercise_list_heading,   # mark
     chapter_heading,
     numbered_heading,
+    centred_section_heading,
     run_in_head,
+    phrase_run_in_head,
     exercise_item,
     ends_statement,          # mark
     equation_label_rule,     # mark

@@ -86,6 +86,30 @@ def test_numbered_heading_inside_its_chapter():
     assert numbered_heading(heading, line_context(heading, LAYOUT, chapter="3")) == NumberedHeading(2, "3.2", "Value Iteration")
 
 
+def test_a_centred_bold_heading_numbered_as_the_next_section():
+    """amsbook's "6. Field extensions": one number and a dot, bold, centred in the text block, the open
+    section's number plus one; stored with its chapter's number."""
+    width = CHAR * len("6.Fieldextensions") + 2 * SPACE
+    centred = line(words("6. Field extensions", x0=(LAYOUT.left + LAYOUT.right - width) / 2, bold=True))
+    assert roles(centred, chapter="1", section="1.5") == (NumberedHeading(2, "1.6", "Field extensions"),)
+    # Out of sequence (a centred display's label, a list), or at the column's edge: not a heading.
+    assert roles(centred, chapter="1", section="1.3") == (Prose(),)
+    assert roles(line(words("6. Field extensions", bold=True)), chapter="1", section="1.5") == (Prose(),)
+
+
+def test_a_head_named_by_a_phrase_continues_the_numbering():
+    """ "Abuse of Notation 1.2.6." in the head's bold is a head where 1.2.6 follows the statement opened
+    last and no entity has it; "Proof of Theorem 2.1." names a number already met."""
+    abuse = line(words("Abuse of Notation 1.2.6.", bold=True), words("In the above, we use one symbol", x0=200))
+    (role,) = roles(abuse, last_statement="1.2.5")
+    assert isinstance(role, RunInHead) and (role.head.kind, role.head.number, role.head.head_words) == \
+        ("abuse", "1.2.6", 4)
+    assert roles(abuse, last_statement="1.2.3") == (Prose(),)
+    proof = line(words("Proof of Theorem 2.1.", bold=True), words("By the lemma above, we have", x0=200))
+    assert roles(proof, last_statement="2.1", taken={("theorem", "2.1")}) == (Prose(),)
+    assert roles(proof, last_statement="2.0", taken={("theorem", "2.1")}) == (Prose(),)
+
+
 def test_chapter_heading_numbered_without_a_dot():
     """ "2 Markov chains", bold and large, opens chapter 2 in a PDF without bookmarks."""
     heading = line(words("2 Markov chains", size=14, bold=True))
@@ -270,3 +294,24 @@ def test_a_statement_keeps_its_list_on_a_stretched_page():
     builder.finish()
     content = {(c.kind, c.number): c.content for c in builder.out.chunks}[("definition", "2.1")]
     assert "(ii) it keeps scalar multiples" in content and "The maps we meet" not in content
+
+
+def test_a_flush_paragraph_after_the_heads_own_space_ends_the_statement():
+    """Paragraphs set flush (\\noindent): the step to a line at the column's edge equal to the step above
+    the head on its page, after a sentence ending short of the edge, is the space after the environment;
+    a paragraph's smaller skip inside the statement is not."""
+    def read(step: float) -> str:
+        rows = [
+            line(words("Some words of the running text before the example.", top=100)),
+            line(words("Example 7.2.", bold=True, top=117), words("The field C is a plane over the reals with", x0=150, top=117)),
+            line(words("basis 1, i. Thus it has degree two.", top=129)),
+            line(words("Let us now consider the degree in the next examples.", top=129 + step)),
+        ]
+        page = Page(1, None, 500, 700, rows, [], [], [])
+        builder = ChunkBuilder(LAYOUT, PrintedPages({1: "5"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
+        builder.page = page
+        builder.feed_page(page, [Item(l.top, "line", line=l) for l in rows])
+        builder.finish()
+        return {(c.kind, c.number): c.content for c in builder.out.chunks}[("example", "7.2")]
+    assert "Let us now" not in read(17)
+    assert "Let us now" in read(16)
