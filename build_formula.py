@@ -4113,8 +4113,8 @@ def _ruled_array(rows: list[list[Node]], rules: list[tuple], size: float) -> lis
             if table is not None:
                 gap = [r"\quad"] if after and min(n.x0 for n in after) - ax1 >= QUAD_GAP * size else []
                 lead = [r"\quad"] if before and ax0 - max(n.x1 for n in before) >= QUAD_GAP * size else []
-                return (_row_tex(_scripts(before)) + lead if before else []) + table + \
-                    (gap + _row_tex(_scripts(after)) if after else [])
+                return (_beside_array(before, size) + lead if before else []) + table + \
+                    (gap + _beside_array(after, size) if after else [])
             return None
     top, bottom = min(n.top for n in rows[0]), max(n.bottom for n in rows[-1])
     # an upright rule is drawn in pieces, one per row: the pieces at one x are one rule
@@ -4147,6 +4147,17 @@ def _ruled_array(rows: list[list[Node]], rules: list[tuple], size: float) -> lis
             if any(below < r[1] <= next_top + 1 for r in lines):
                 out.append(r"\hline")
     return out + [r"\end{array}"]
+
+
+def _beside_array(nodes: list[Node], size: float) -> list[str]:
+    """The maths set beside a ruled array in one display, as tokens: its rows are banded by their own
+    baselines, within its own extent (an `aligned` of two rows beside a `tabular` centres on the axis
+    by itself, its baselines between the array's, which the display's rows, banded across both, mix
+    into one row); two or more rows are an `aligned` block."""
+    own = _display_rows(nodes, size)
+    if len(own) > 1:
+        return [_aligned_rows(own, size)]
+    return _row_tex(_scripts(nodes))
 
 
 DROPPED_LABEL = 1.8   # em: a number dropped below its row stands about a line's pitch under it

@@ -222,6 +222,13 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right and (line in wide or all(sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size for other in wide)):
             left, right = line.words, []
+        # a display row cut by the edge between two of its glyphs (overfull as its author left it, or a
+        # full-width display overhanging the margin): the glyphs past the edge go on along the row's
+        # baseline, in maths fonts, no further from the last glyph before the edge than a word space,
+        # and no margin note (prose of the text face on lines of its own) stands beside the row
+        if right and left and _row_goes_on(line, left, right, layout) and \
+                not _margin_prose_beside(line, page, margin_x, layout):
+            left, right = line.words, []
         # maths cut by the edge where it cannot stop: a line of maths does not end on an operation or a
         # relation sign (`0.64 \times \frac{9}{1.5^2} = 7.36`, a display overfull into the margin, its
         # fraction's parts on lines of their own; a margin note's display may well open with a relation,
@@ -247,6 +254,30 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right:
             margin.append(Line(right, page.number))
     return main, margin
+
+
+def _row_goes_on(line: Line, left: list[Word], right: list[Word], layout: Layout) -> bool:
+    """Whether the words past the margin's edge go on with the display row before it: both sides
+    mostly maths, the first word past the edge a maths font's on the row's own baseline (not a
+    script's: a side note's first line may stand level with a limit), within a word space of the
+    row's last glyph before the edge."""
+    first = right[0]
+    return math_share(left) >= MOSTLY_MATHS and math_share(right) >= MOSTLY_MATHS and is_math_word(first) and \
+        abs(first.baseline - line.baseline) <= SAME_BASELINE and \
+        first.x0 - max(w.x1 for w in left) < _word_space(left, layout)
+
+
+def _margin_prose_beside(line: Line, page: Page, margin_x: float, layout: Layout) -> bool:
+    """Whether a margin note stands beside the line: words past the margin's edge, within a line's
+    pitch above or below it, that are prose (a note is set in the text face on lines of its own)."""
+    reach = layout.body_size
+    for other in page.lines:
+        if other is line or not (line.top - reach <= other.baseline <= line.bottom + reach):
+            continue
+        past = [w for w in other.words if w.x0 >= margin_x]
+        if past and math_share(past) < MOSTLY_MATHS:
+            return True
+    return False
 
 
 def _gap_filled(line: Line, left: list[Word], right: list[Word], page: Page) -> bool:
