@@ -20,6 +20,7 @@ rows and scripts, writing, entry points.
 
 from __future__ import annotations
 
+import copy
 import heapq
 import math
 import re
@@ -3878,7 +3879,12 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     nodes = _assemble(nodes)
     size = _formula_size(nodes)
     built = _build(nodes, rules)
-    rows = _display_rows(built, size) if display else [built]
+    return _read_rows(size, rules, built, _display_rows(built, size) if display else [built], display)
+
+
+def _read_rows(size: float, rules: list[tuple], built: list[Node], rows: list[list[Node]], display: bool = True) -> str:
+    """read()'s LaTeX from the structure built (its size, the rules among its glyphs, the built nodes,
+    their rows)."""
     table = _ruled_array(rows, rules, size) if display and len(rows) > 1 else None
     if table:
         return render(table)
@@ -4188,13 +4194,10 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
         return NumberedRows({labels[0][0]: whole if own is None else own}, [(whole, labels[0][0])])
     token = LEADING.set(leading)
     try:
-        nodes = glyphs_of(words)
-        if not nodes:
+        shaped = _display_structure(words, bars, leading)
+        if shaped is None:
             return NumberedRows({number: "" for number, _ in labels}, [])
-        rules = _rules_within(bars, *_box(nodes))
-        nodes = _assemble(nodes)
-        size = _formula_size(nodes)
-        rows = _display_rows(_build(nodes, rules), size)
+        size, _, _, rows = shaped
         braced = _numbered_cases(rows, labels, size)
         if braced is not None:
             return braced
@@ -4424,13 +4427,10 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
     on one line (a multline's rows, one formula broken, are neither: flush left, then flush right)."""
     token = LEADING.set(leading)
     try:
-        nodes = glyphs_of(words)
-        if not nodes:
+        shaped = _display_structure(words, bars, leading, fresh=False)
+        if shaped is None:
             return None
-        rules = _rules_within(bars, *_box(nodes))
-        nodes = _assemble(nodes)
-        size = _formula_size(nodes)
-        rows = _display_rows(_build(nodes, rules), size)
+        size, _, _, rows = shaped
         if len(rows) < 2:
             return None
         bases = [_main_base(r) for r in rows]
@@ -4446,7 +4446,7 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
         centred = max(centres) - min(centres) < 1.0
         if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
             return None
-        return render(_row_tex(_scripts(rows[k])))
+        return render(_row_tex(_scripts(_copied(rows[k], {}))))   # (the structure is shared: write out a copy)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return None
     finally:
@@ -4493,6 +4493,52 @@ def _remembered(kind: str, words, bars, args: tuple, read_now):
     return memo[key]
 
 
+def _display_structure(words, bars, leading: float, fresh: bool = True) -> tuple[float, list[tuple], list[Node], list[list[Node]]] | None:
+    """A display's structure before it is written out: its size, the rules among its glyphs, its nodes
+    built and their rows; None when it has no glyphs.  A numbered display is read whole (display_latex) and again for the row its
+    number stands level with (_own_row, numbered_rows): within remembered_readings() the glyphs are
+    built into rows once, and each reader gets a copy of its own (writing LaTeX out marks nodes);
+    `fresh` false: the structure itself, for a reader that only measures it."""
+    def shape():
+        nodes = glyphs_of(words)
+        if not nodes:
+            return None
+        rules = _rules_within(bars, *_box(nodes))
+        nodes = _assemble(nodes)
+        size = _formula_size(nodes)
+        built = _build(nodes, rules)
+        return size, rules, built, _display_rows(built, size)
+
+    if _READINGS.get() is None:
+        return shape()
+    shaped = _remembered("structure", words, bars, (leading,), shape)
+    if shaped is None or not fresh:
+        return shaped
+    copies: dict[int, object] = {}
+    return shaped[0], list(shaped[1]), _copied(shaped[2], copies), _copied(shaped[3], copies)
+
+
+def _copied(value, copies: dict):
+    """A copy of nodes, lists, tuples, dicts and sets of them, nested; a node met twice is copied once
+    (`copies`: by id), so what two rows share stays shared.  Strings, numbers and the like are kept."""
+    kind = type(value)
+    if kind is Node:
+        done = copies.get(id(value))
+        if done is None:
+            done = copies[id(value)] = copy.copy(value)
+            done.parts = {k: _copied(v, copies) for k, v in value.parts.items()} if value.parts else {}
+        return done
+    if kind is list:
+        return [_copied(v, copies) for v in value]
+    if kind is dict:
+        return {k: _copied(v, copies) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_copied(v, copies) for v in value)
+    if kind is set:
+        return {_copied(v, copies) for v in value}
+    return value
+
+
 def display_latex(words, bars=(), leading: float = 0.0) -> str:
     """LaTeX for a displayed formula: its words (every line of the display, the equation number left
     out) and the page's thin bars among them; "" when it cannot be read (a formula never stops a build).
@@ -4509,6 +4555,9 @@ def inline_latex(words, bars=(), leading: float = 0.0) -> str:
 def _latex(words, bars, display: bool, leading: float) -> str:
     token = LEADING.set(leading)
     try:
+        if display:
+            shaped = _display_structure(words, bars, leading)
+            return "" if shaped is None else _read_rows(*shaped)
         nodes = glyphs_of(words)
         if not nodes:
             return ""
