@@ -81,6 +81,9 @@ class ConfigError(Exception):
 """Model: the one embedder (ONNX MiniLM, pooling and normalisation inside the graph)."""
 
 
+_CHECKED_MODELS: set[tuple] = set()    # model files whose bytes this process found as model.json names them
+
+
 class Embedder:
     """Turns texts into unit-length float32 vectors with the ONNX model in models/."""
 
@@ -132,11 +135,19 @@ class Embedder:
         self._input_names = [i.name for i in self.session.get_inputs()]
 
     def check_file(self) -> None:
-        """ConfigError unless model.onnx's bytes are the ones model.json names (a cheap check, no session)."""
-        digest = hashlib.sha256((self.model_dir / "model.onnx").read_bytes()).hexdigest()
+        """ConfigError unless model.onnx's bytes are the ones model.json names (a cheap check, no session).
+        A file this process checked, unchanged since (its size and modification time), is not hashed
+        again: a process that builds many books in turn hashed 23 MB for each."""
+        path = self.model_dir / "model.onnx"
+        stat = path.stat()
+        seen = (str(path.resolve()), stat.st_size, stat.st_mtime_ns, self.sha256)
+        if seen in _CHECKED_MODELS:
+            return
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
         if self.sha256 and digest != self.sha256:
             raise ConfigError(f"model.onnx does not match model.json (sha256 {digest[:12]}…, expected "
                               f"{self.sha256[:12]}…): restore models/ from the repository")
+        _CHECKED_MODELS.add(seen)
 
     def count_tokens(self, text: str) -> int:
         """Number of model tokens of text (without truncation), [CLS]/[SEP] included."""
