@@ -150,6 +150,22 @@ def variant_base(cells: frozenset, size: tuple[float, float],
 _ALIKE = {"∣": "|", "∥": "‖"}
 
 
+def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
+    """A private-use glyph read as a size variant of "[" or "]" by its outline alone, where the subset
+    holds neither bracket to compare it with (variant_base): a square bracket is drawn of straight
+    strokes, a stem its full height and an arm at its top and at its bottom, so its cells fill the top
+    and bottom rows and, between, one run from the stem's side to short of the middle.  No piece of an
+    extensible bracket has both arms (⎡ and ⎣ have one, ⎢ none); a variant is VARIANT_TALL at least."""
+    n = OUTLINE_GRID
+    if size[1] < VARIANT_TALL or size[0] * 2 > size[1] \
+            or any((0, col) not in cells or (n - 1, col) not in cells for col in range(n)):
+        return None
+    rows = [[col for col in range(n) if (row, col) in cells] for row in range(n // 6, n - n // 6)]
+    if not all(row and len(row) == row[-1] - row[0] + 1 and len(row) <= n // 2 for row in rows):
+        return None
+    return "[" if all(row[0] == 0 for row in rows) else "]" if all(row[-1] == n - 1 for row in rows) else None
+
+
 @lru_cache(maxsize=256)
 def _named_layout(name: str) -> str | None:
     """'extension' or 'symbols' when a font's name says it is a maths extension or symbol font (asked
@@ -1583,14 +1599,15 @@ class _Raw:
     def private_use_char(self, textobj: int, u: int) -> str:
         """For a private-use character the ToUnicode map of textobj's font gives: the character of which
         its glyph is a size variant, by outline (variant_base, among the VARIANT_BASES the font's subset
-        holds); "" when none is told."""
+        holds; else square_bracket); "" when none is told."""
         handle = self.object_font(textobj) or 0
         key = (handle, u)
         if key not in self.variants and handle:
             absent, bases = self._variant_bases(handle)
-            contours = self._contours(handle, u) if bases else []
+            contours = self._contours(handle, u)
             cells = outline_cells(contours) if contours != absent else None
-            self.variants[key] = (variant_base(cells, _extent(contours), bases) or "") if cells else ""
+            self.variants[key] = (variant_base(cells, _extent(contours), bases)
+                                  or square_bracket(cells, _extent(contours)) or "") if cells else ""
         return self.variants.get(key, "")
 
     def _variant_bases(self, handle: int) -> tuple:
@@ -1624,8 +1641,8 @@ class _Raw:
         key = (handle, u)
         if key not in self.variants and handle and em > 0:
             _, bases = self._variant_bases(handle)
-            drawn = self.drawn_cells(textobj, textpage, j, em) if bases else None
-            self.variants[key] = (variant_base(drawn[0], drawn[1], bases) or "") if drawn else ""
+            drawn = self.drawn_cells(textobj, textpage, j, em)
+            self.variants[key] = (variant_base(drawn[0], drawn[1], bases) or square_bracket(*drawn) or "") if drawn else ""
         return self.variants.get(key, "")
 
     def drawn_cells(self, textobj: int, textpage: int, j: int, em: float
