@@ -150,6 +150,48 @@ def variant_base(cells: frozenset, size: tuple[float, float],
 _ALIKE = {"∣": "|", "∥": "‖"}
 
 
+def _runs(cells: frozenset, row: int) -> list[tuple[int, int]]:
+    """A row's filled cells as runs (first, last column)."""
+    runs: list[tuple[int, int]] = []
+    for col in range(OUTLINE_GRID):
+        if (row, col) in cells:
+            if runs and runs[-1][1] == col - 1:
+                runs[-1] = (runs[-1][0], col)
+            else:
+                runs.append((col, col))
+    return runs
+
+
+def drawn_operator(cells: frozenset, size: tuple[float, float]) -> str | None:
+    """A private-use glyph read as a display "∑" or "∏" by its outline alone, where the subset holds no
+    text-size one to compare it with (variant_base): a display operator, VARIANT_TALL at least and about
+    as wide as tall, drawn as TeX's fonts draw them.  A sum's bottom row is filled, its top one mostly,
+    and between them (past a sixth of its height from either, where its arms end) each row is one stroke
+    (and an arm's serif at the right edge) whose middle moves right down to the point and back left below
+    it; a product's top row is
+    filled and each row below is two strokes, stems at its sides, whose feet leave its middle open (an
+    upside-down product, ∐, fills its bottom row)."""
+    n = OUTLINE_GRID
+    if size[1] < VARIANT_TALL or not 0.5 <= size[0] / size[1] <= 1.5:
+        return None
+    rows = [_runs(cells, row) for row in range(n // 6, n - n // 6)]     # bottom row first
+    bottom, top = _runs(cells, 0), _runs(cells, n - 1)
+    # (an arm's serif may reach further down or up at the right: a second run, at the right edge)
+    if bottom == [(0, n - 1)] and len(top) == 1 and top[0][1] - top[0][0] >= n * 0.6 \
+            and all(len(runs) == 1 or len(runs) == 2 and runs[1][1] >= n - 2 for runs in rows):
+        middles = [(runs[0][0] + runs[0][1]) / 2 for runs in rows]
+        point = max(range(len(middles)), key=lambda k: middles[k])
+        rising, falling = middles[:point + 1], middles[point:]
+        if 0 < point < len(middles) - 1 and middles[point] >= n * 0.3 \
+                and all(x <= y for x, y in zip(rising, rising[1:])) and all(x >= y for x, y in zip(falling, falling[1:])):
+            return "∑"
+    if top == [(0, n - 1)] and all(len(runs) == 2 and runs[0][0] <= n // 4 and runs[1][1] >= n - 1 - n // 4
+                                   for runs in rows) \
+            and len(bottom) >= 2:
+        return "∏"
+    return None
+
+
 def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
     """A private-use glyph read as a size variant of "[" or "]" by its outline alone, where the subset
     holds neither bracket to compare it with (variant_base): a square bracket is drawn of straight
@@ -1599,15 +1641,15 @@ class _Raw:
     def private_use_char(self, textobj: int, u: int) -> str:
         """For a private-use character the ToUnicode map of textobj's font gives: the character of which
         its glyph is a size variant, by outline (variant_base, among the VARIANT_BASES the font's subset
-        holds; else square_bracket); "" when none is told."""
+        holds; else square_bracket or drawn_operator); "" when none is told."""
         handle = self.object_font(textobj) or 0
         key = (handle, u)
         if key not in self.variants and handle:
             absent, bases = self._variant_bases(handle)
             contours = self._contours(handle, u)
             cells = outline_cells(contours) if contours != absent else None
-            self.variants[key] = (variant_base(cells, _extent(contours), bases)
-                                  or square_bracket(cells, _extent(contours)) or "") if cells else ""
+            self.variants[key] = (variant_base(cells, _extent(contours), bases) or square_bracket(cells, _extent(contours))
+                                  or drawn_operator(cells, _extent(contours)) or "") if cells else ""
         return self.variants.get(key, "")
 
     def _variant_bases(self, handle: int) -> tuple:
@@ -1642,7 +1684,8 @@ class _Raw:
         if key not in self.variants and handle and em > 0:
             _, bases = self._variant_bases(handle)
             drawn = self.drawn_cells(textobj, textpage, j, em)
-            self.variants[key] = (variant_base(drawn[0], drawn[1], bases) or square_bracket(*drawn) or "") if drawn else ""
+            self.variants[key] = (variant_base(drawn[0], drawn[1], bases) or square_bracket(*drawn)
+                                  or drawn_operator(*drawn) or "") if drawn else ""
         return self.variants.get(key, "")
 
     def drawn_cells(self, textobj: int, textpage: int, j: int, em: float
