@@ -277,7 +277,8 @@ class Node:
     ch: str = ""              # a glyph's character (maths alphanumerics already plain)
     tex: str = ""             # a leaf's LaTeX
     style: str = "up"         # alphabet: it, up, bf, bfit, bb, ds, bbm, cal, scr, frak, sf, tt, ext
-    role: str = "ord"         # ord, op, rel, bin, open, close, fence, punct, accent, piece, radical, prime, dot
+    role: str = "ord"         # ord, op, rel, bin, open, close, fence, punct, accent, piece, radical, prime, dot,
+                              # unknown (a private-use code, until _drawn_radicals)
     font: str = ""
     adv0: float = 0.0         # the advance box (origin to origin + advance): spaces are gaps between these
     adv1: float = 0.0
@@ -434,8 +435,10 @@ def glyphs_of(words) -> list[Node]:
             chars, boxes = _one_glyph_ellipsis(chars, boxes)
             boxes = _spread_shared(boxes, len(chars))
             for k, ch in enumerate(chars):
-                if ch.isspace() or "\ue000" <= ch <= "\uf8ff":
-                    continue            # (a private-use code nothing says the meaning of)
+                if ch.isspace():
+                    continue
+                # (a private-use code nothing says the meaning of: kept for its place alone, _drawn_radicals)
+                unknown = "\ue000" <= ch <= "\uf8ff"
                 adv0, adv1, top, bottom, ix0, ix1 = boxes[6 * k:6 * k + 6]
                 if ix1 - ix0 < 0.01 or bottom - top < 0.01:      # no ink reported: use the advance box
                     ix0, ix1 = adv0, adv1
@@ -448,6 +451,8 @@ def glyphs_of(words) -> list[Node]:
                                          bottom, base, adv0 + m * step, adv0 + (m + 1) * step))
                     continue
                 out.append(_leaf(ch, font, alphabet, size, ix0, ix1, top, bottom, base, adv0, adv1))
+                if unknown:
+                    out[-1].role, out[-1].tex = "unknown", ""
     return out
 
 
@@ -1271,6 +1276,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
                                                           for c in columns)]
     rules = [r for r in rules if not upright(r) and r not in crossed]
     drawn = rules                  # every horizontal rule, whatever takes it below
+    nodes = _drawn_radicals(nodes, rules)
     nodes = _words(nodes)
     nodes, rules = _braces(nodes, rules)
     nodes, rules = _roots(nodes, rules)
@@ -1434,6 +1440,27 @@ INDEX_RUN_GAP = 0.35   # of the index's size: its glyphs set this close are one 
 INDEX_SCRIPT_SHIFT = 0.6   # of the index's size: its last glyph's script is raised or lowered less
 
 
+def _radical_rule(rad: Node, rules: list[tuple]) -> tuple | None:
+    """The rule that continues a radical sign's top (starting at its right edge, level with its top),
+    the nearest of any."""
+    return min((r for r in rules if abs(r[0] - rad.x1) < rad.size * 0.25 and rad.top - rad.size * 0.2 <= r[1]
+                <= rad.top + rad.size * 0.3 and r[2] > rad.x1), key=lambda r: abs(r[1] - rad.top), default=None)
+
+
+def _drawn_radicals(nodes: list[Node], rules: list[tuple]) -> list[Node]:
+    """Glyphs nothing says the meaning of (private-use codes: an OpenType maths font's larger radical
+    whose subset holds no "√" to compare it with, build_glyphs.variant_base) read by their place: one
+    whose top a rule continues is drawn as TeX draws a radical sign (its rule starts where the sign
+    ends, level with its top); the others are left out."""
+    out = []
+    for n in nodes:
+        if n.role != "unknown":
+            out.append(n)
+        elif _radical_rule(n, rules) is not None:
+            out.append(_leaf("√", n.font, n.style, n.size, n.x0, n.x1, n.top, n.bottom, n.base, n.adv0, n.adv1))
+    return out
+
+
 def _roots(nodes: list[Node], rules: list[tuple]):
     """A radical sign whose top a rule continues: everything under the rule (above the sign's
     foot) is the root's body; small glyphs over the sign's left arm are its index."""
@@ -1442,8 +1469,7 @@ def _roots(nodes: list[Node], rules: list[tuple]):
     for rad in radicals:
         if rad not in nodes:
             continue
-        rule = min((r for r in rules if abs(r[0] - rad.x1) < rad.size * 0.25 and rad.top - rad.size * 0.2 <= r[1]
-                    <= rad.top + rad.size * 0.3 and r[2] > rad.x1), key=lambda r: abs(r[1] - rad.top), default=None)
+        rule = _radical_rule(rad, rules)
         if rule is None:
             # OpenType radicals may draw the rule into the glyph's box: what lies under the sign's top
             continue

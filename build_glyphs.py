@@ -73,10 +73,18 @@ _AGL_PARENS = {0x24A7: "(", 0x24AD: ")"}
 # KpMath).  A size variant is its base glyph drawn larger: where the font's subset also holds a glyph
 # the map gives one of these characters (those OpenType maths fonts make variants of: big operators,
 # delimiters, the radical, horizontal braces and wide accents), the variant's outline, normalised to its
-# box, covers much the same cells as that glyph's.
+# box, covers much the same cells as that glyph's.  A variant in the supplementary planes (Asana's
+# U+10FFxx), whose outline PDFium cannot look up, is compared as drawn (_Raw.drawn_cells); a base the
+# subset lacks stands in as its mirror image, where the subset holds that (MIRRORED_BASES).
 VARIANT_BASES = ("∑∏∐∫∬∭∮∯∰⋃⋂⨀⨁⨂⨄⨆⋀⋁()[]{}⟨⟩|‖∣∥⌊⌋⌈⌉⟦⟧⟮⟯√⏞⏟⏜⏝⎴⎵\u0302\u0303\u0304\u030c"
                  + "".join(map(chr, _AGL_PARENS)))   # (⒧, ⒭: a maths font's "(" and ")" named "lparen", "rparen")
 OUTLINE_GRID = 24          # cells across and down a normalised outline
+# VARIANT_BASES that are another's mirror image, left to right (True) or top to bottom (False), both ways
+MIRRORED_BASES = tuple((a, b, across) for pair, across in (
+    ("()", True), ("[]", True), ("{}", True), ("⟨⟩", True), ("⌊⌋", True), ("⌈⌉", True), ("⟦⟧", True), ("⟮⟯", True),
+    ("⌊⌈", False), ("⌋⌉", False)) for a, b in (pair, pair[::-1]))
+DRAWN_PIXELS = 96          # pixels to the em a glyph without a looked-up outline is drawn at (drawn_cells)
+DRAWN_INK = 128            # the opacity from which a drawn pixel is ink
 # cells two outlines share over the cells either covers: a variant's strokes thicken less than its box
 # grows (a display ∑ drawn 1.4 times larger keeps 0.84 of the text ∑'s cells in KpMath-Sans; a "["
 # 1.6 to 2.6 times taller, 0.72 to 0.84; a "{" 2.1 times taller, 0.67), while glyphs of other shapes
@@ -140,6 +148,64 @@ def variant_base(cells: frozenset, size: tuple[float, float],
 
 
 _ALIKE = {"∣": "|", "∥": "‖"}
+
+
+def _runs(cells: frozenset, row: int) -> list[tuple[int, int]]:
+    """A row's filled cells as runs (first, last column)."""
+    runs: list[tuple[int, int]] = []
+    for col in range(OUTLINE_GRID):
+        if (row, col) in cells:
+            if runs and runs[-1][1] == col - 1:
+                runs[-1] = (runs[-1][0], col)
+            else:
+                runs.append((col, col))
+    return runs
+
+
+def drawn_operator(cells: frozenset, size: tuple[float, float]) -> str | None:
+    """A private-use glyph read as a display "∑" or "∏" by its outline alone, where the subset holds no
+    text-size one to compare it with (variant_base): a display operator, VARIANT_TALL at least and about
+    as wide as tall, drawn as TeX's fonts draw them.  A sum's bottom row is filled, its top one mostly,
+    and between them (past a sixth of its height from either, where its arms end) each row is one stroke
+    (and an arm's serif at the right edge) whose middle moves right down to the point and back left below
+    it; a product's top row is
+    filled and each row below is two strokes, stems at its sides, whose feet leave its middle open (an
+    upside-down product, ∐, fills its bottom row)."""
+    n = OUTLINE_GRID
+    if size[1] < VARIANT_TALL or not 0.5 <= size[0] / size[1] <= 1.5:
+        return None
+    rows = [_runs(cells, row) for row in range(n // 6, n - n // 6)]     # bottom row first
+    bottom, top = _runs(cells, 0), _runs(cells, n - 1)
+    # (an arm's serif may reach further down or up at the right: a second run, at the right edge)
+    if bottom == [(0, n - 1)] and len(top) == 1 and top[0][1] - top[0][0] >= n * 0.6 \
+            and all(len(runs) == 1 or len(runs) == 2 and runs[1][1] >= n - 2 for runs in rows):
+        middles = [(runs[0][0] + runs[0][1]) / 2 for runs in rows]
+        point = max(range(len(middles)), key=lambda k: middles[k])
+        rising, falling = middles[:point + 1], middles[point:]
+        if 0 < point < len(middles) - 1 and middles[point] >= n * 0.3 \
+                and all(x <= y for x, y in zip(rising, rising[1:])) and all(x >= y for x, y in zip(falling, falling[1:])):
+            return "∑"
+    if top == [(0, n - 1)] and all(len(runs) == 2 and runs[0][0] <= n // 4 and runs[1][1] >= n - 1 - n // 4
+                                   for runs in rows) \
+            and len(bottom) >= 2:
+        return "∏"
+    return None
+
+
+def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
+    """A private-use glyph read as a size variant of "[" or "]" by its outline alone, where the subset
+    holds neither bracket to compare it with (variant_base): a square bracket is drawn of straight
+    strokes, a stem its full height and an arm at its top and at its bottom, so its cells fill the top
+    and bottom rows and, between, one run from the stem's side to short of the middle.  No piece of an
+    extensible bracket has both arms (⎡ and ⎣ have one, ⎢ none); a variant is VARIANT_TALL at least."""
+    n = OUTLINE_GRID
+    if size[1] < VARIANT_TALL or size[0] * 2 > size[1] \
+            or any((0, col) not in cells or (n - 1, col) not in cells for col in range(n)):
+        return None
+    rows = [[col for col in range(n) if (row, col) in cells] for row in range(n // 6, n - n // 6)]
+    if not all(row and len(row) == row[-1] - row[0] + 1 and len(row) <= n // 2 for row in rows):
+        return None
+    return "[" if all(row[0] == 0 for row in rows) else "]" if all(row[-1] == n - 1 for row in rows) else None
 
 
 @lru_cache(maxsize=256)
@@ -1410,6 +1476,14 @@ class _Raw:
         self.segment_type = fn("FPDFPathSegment_GetType", I, P)
         self.variant_bases: dict[int, tuple] = {}   # font handle -> (no glyph's outline, its VARIANT_BASES' cells)
         self.variants: dict[tuple[int, int], str] = {}   # (font handle, private-use code) -> its base ("" none)
+        self.document = self.page = None             # the PDF and the page being read (drawn_cells)
+        self.render_object = fn("FPDFTextObj_GetRenderedBitmap", P, P, P, P, ctypes.c_float)
+        self.bitmap_buffer = fn("FPDFBitmap_GetBuffer", P, P)
+        self.bitmap_width = fn("FPDFBitmap_GetWidth", I, P)
+        self.bitmap_height = fn("FPDFBitmap_GetHeight", I, P)
+        self.bitmap_stride = fn("FPDFBitmap_GetStride", I, P)
+        self.bitmap_format = fn("FPDFBitmap_GetFormat", I, P)
+        self.bitmap_destroy = fn("FPDFBitmap_Destroy", None, P)
 
     def font(self, textobj: int) -> Font:
         handle = self.object_font(textobj)
@@ -1567,25 +1641,91 @@ class _Raw:
     def private_use_char(self, textobj: int, u: int) -> str:
         """For a private-use character the ToUnicode map of textobj's font gives: the character of which
         its glyph is a size variant, by outline (variant_base, among the VARIANT_BASES the font's subset
-        holds); "" when none is told."""
+        holds; else square_bracket or drawn_operator); "" when none is told."""
         handle = self.object_font(textobj) or 0
         key = (handle, u)
         if key not in self.variants and handle:
-            if handle not in self.variant_bases:
-                # (a character the map does not give looks up another glyph, the same for every such one)
-                absent = self._contours(handle, 0x0378)
-                bases: dict[str, tuple[frozenset, tuple[float, float]]] = {}
-                for ch in VARIANT_BASES:
-                    contours = self._contours(handle, ord(ch))
-                    cells = outline_cells(contours) if contours != absent else None
-                    if cells and all(cells != other for other, _ in bases.values()):
-                        bases[ch] = (cells, _extent(contours))
-                self.variant_bases[handle] = (absent, bases)
-            absent, bases = self.variant_bases[handle]
-            contours = self._contours(handle, u) if bases else []
+            absent, bases = self._variant_bases(handle)
+            contours = self._contours(handle, u)
             cells = outline_cells(contours) if contours != absent else None
-            self.variants[key] = (variant_base(cells, _extent(contours), bases) or "") if cells else ""
+            self.variants[key] = (variant_base(cells, _extent(contours), bases) or square_bracket(cells, _extent(contours))
+                                  or drawn_operator(cells, _extent(contours)) or "") if cells else ""
         return self.variants.get(key, "")
+
+    def _variant_bases(self, handle: int) -> tuple:
+        """A font's outline for characters its map does not give, and the cells and extents of the
+        VARIANT_BASES its subset holds."""
+        if handle not in self.variant_bases:
+            # (a character the map does not give looks up another glyph, the same for every such one)
+            absent = self._contours(handle, 0x0378)
+            bases: dict[str, tuple[frozenset, tuple[float, float]]] = {}
+            for ch in VARIANT_BASES:
+                contours = self._contours(handle, ord(ch))
+                cells = outline_cells(contours) if contours != absent else None
+                if cells and all(cells != other for other, _ in bases.values()):
+                    bases[ch] = (cells, _extent(contours))
+            for ch, mirror, across in MIRRORED_BASES:
+                # a base the subset lacks whose mirror image it holds (a "⌊" for a "⌈"): that image
+                # turned, lest the variant be read as the one of the two the subset holds
+                if ch not in bases and mirror in bases:
+                    cells, size = bases[mirror]
+                    bases[ch] = (frozenset((row, OUTLINE_GRID - 1 - col) if across else (OUTLINE_GRID - 1 - row, col)
+                                           for row, col in cells), size)
+            self.variant_bases[handle] = (absent, bases)
+        return self.variant_bases[handle]
+
+    def supplementary_private_char(self, textobj: int, textpage: int, j: int, u: int, em: float) -> str:
+        """private_use_char for glyph j, a character of the supplementary private-use planes (XeLaTeX's
+        map gives Asana Math's size variants U+10FFxx).  PDFium keeps such a character as two UTF-16
+        halves and finds no code for it to look its outline up by (FPDFFont_GetGlyphPath), so the glyph
+        is drawn instead (drawn_cells); "" when none is told.  Decided once per font and character."""
+        handle = self.object_font(textobj) or 0
+        key = (handle, u)
+        if key not in self.variants and handle and em > 0:
+            _, bases = self._variant_bases(handle)
+            drawn = self.drawn_cells(textobj, textpage, j, em)
+            self.variants[key] = (variant_base(drawn[0], drawn[1], bases) or square_bracket(*drawn)
+                                  or drawn_operator(*drawn) or "") if drawn else ""
+        return self.variants.get(key, "")
+
+    def drawn_cells(self, textobj: int, textpage: int, j: int, em: float
+                    ) -> tuple[frozenset, tuple[float, float]] | None:
+        """Glyph j as outline_cells gives an outline (cells of an OUTLINE_GRID square over its ink, sampled
+        at their centres, the bottom row first) and its ink's width and height in ems: its text object
+        drawn at DRAWN_PIXELS to the em, within the glyph's ink box (the object's other glyphs stand
+        beside it); None when it cannot be drawn or shows no ink."""
+        fl, fb, fr, ft = self.fl, self.fb, self.fr, self.ft
+        if not self.document or not self.page or not self.ink_box(textpage, j, *self.ink_refs) \
+                or not self.object_bounds(textobj, ctypes.byref(fl), ctypes.byref(fb), ctypes.byref(fr), ctypes.byref(ft)):
+            return None
+        scale = DRAWN_PIXELS / em
+        il, ir, ib, it = (v.value for v in self.ink)
+        bitmap = self.render_object(self.document, self.page, textobj, scale)
+        if not bitmap:
+            return None
+        try:
+            width, height, stride = self.bitmap_width(bitmap), self.bitmap_height(bitmap), self.bitmap_stride(bitmap)
+            if self.bitmap_format(bitmap) != 4 or width <= 0 or height <= 0:    # FPDFBitmap_BGRA
+                return None
+            pixels = ctypes.string_at(self.bitmap_buffer(bitmap), stride * height)
+        finally:
+            self.bitmap_destroy(bitmap)
+        # (the bitmap's top left corner is the object's bounds' top left: x right, y down, in pixels)
+        x0, x1 = max(0, math.floor((il - fl.value) * scale)), min(width, math.ceil((ir - fl.value) * scale))
+        y0, y1 = max(0, math.floor((ft.value - it) * scale)), min(height, math.ceil((ft.value - ib) * scale))
+        alpha = [pixels[row * stride + 4 * x0 + 3:row * stride + 4 * x1:4] for row in range(y0, y1)]
+        inked = [k for k, row in enumerate(alpha) if row and max(row) >= DRAWN_INK]
+        if not inked:
+            return None
+        top, bottom = inked[0], inked[-1] + 1
+        left = min(next(k for k, v in enumerate(alpha[row]) if v >= DRAWN_INK) for row in inked)
+        right = max(len(alpha[row]) - next(k for k, v in enumerate(reversed(alpha[row])) if v >= DRAWN_INK)
+                    for row in inked)
+        w, h = right - left, bottom - top
+        cells = frozenset((r, c) for r in range(OUTLINE_GRID) for c in range(OUTLINE_GRID)
+                          if alpha[bottom - 1 - int((r + 0.5) * h / OUTLINE_GRID)][left + int((c + 0.5) * w / OUTLINE_GRID)]
+                          >= DRAWN_INK)
+        return (cells, (w / DRAWN_PIXELS, h / DRAWN_PIXELS)) if cells else None
 
     def glyph_size(self, textpage: int, j: int, count: int, obj: int) -> float:
         """Glyph `j`'s em in points.  PDFium reports the size its text object sets (Tf) alone, but
@@ -1743,8 +1883,12 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     baseline = size = 0.0
     pending_break = False
     line_end = False         # a line end PDFium put in stands before this glyph (told by geometry)
+    low_half_read = False     # a surrogate pair's first half was read as the whole character
     for j in range(count):
         u = codes[j]
+        if low_half_read:
+            low_half_read = False
+            continue
         omx_space = False
         forced = None
         if u in (0x20, 0xA0, 0x0D, 0x0A, 0x09):
@@ -1921,6 +2065,13 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             ch = named       # newtx's blackboard letters, named "bbE", read as Latin-1's Å by their code
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
             ch = chr(ord("A") + u - STIX_SCRIPT_CAPITALS)   # a STIX font's calligraphic capitals, in its own codes
+        elif 0xDB80 <= u <= 0xDBFF and j + 1 < count and 0xDC00 <= codes[j + 1] <= 0xDFFF and not font.encoding \
+                and not font.plain and (variant := raw.supplementary_private_char(
+                    obj, textpage, j, 0x10000 + ((u - 0xD800) << 10) + codes[j + 1] - 0xDC00, glyph_size)):
+            # the first half of a character of the supplementary private-use planes (high halves from
+            # 0xDB80): an OpenType maths font's size variant, read by its drawn glyph; its second half
+            # is skipped
+            ch, low_half_read = variant, True
         elif u > 0xFFFF:
             # (a character the text layer would give as a surrogate pair, as PDFium does: one box)
             ch = chr(0xD800 + ((u - 0x10000) >> 10)) + chr(0xDC00 + ((u - 0x10000) & 0x3FF))
@@ -2287,6 +2438,7 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
             page = doc[index]
             width, height = page.get_size()
             textpage = page.get_textpage()
+            raw.document, raw.page = ctypes.cast(doc.raw, ctypes.c_void_p).value, ctypes.cast(page.raw, ctypes.c_void_p).value
             spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height,
                                           _overprinted(raw, page.raw))
             words = _words(spans)

@@ -1890,13 +1890,13 @@ def test_later_bodies_per_set_up(corpus, name):
         (0.60, 0.95) if name in ELEVENTH_BODY else (0.25, 0.92) if name == "arev-l" else \
         (0.80, 0.99) if name in TWELFTH_BODY else (0.80, 0.99) if name == "concrete-m" else \
         (0.85, 0.99) if name in THIRTEENTH_BODY else \
-        (0.25, 0.92) if name == "asana-n" else (0.90, 0.99) if name in FOURTEENTH_BODY else \
+        (0.80, 0.98) if name == "asana-n" else (0.90, 0.99) if name in FOURTEENTH_BODY else \
         (0.70, 0.98) if name == "kpotf-o" else (0.85, 0.99) if name in FIFTEENTH_BODY else \
         (0.70, 0.98) if name == "neohellenic-p" else (0.85, 0.99) if name in SIXTEENTH_BODY else \
-        (0.32, 0.94) if name == "eulermath-q" else (0.70, 0.97) if name in SEVENTEENTH_BODY else \
+        (0.50, 0.955) if name == "eulermath-q" else (0.70, 0.97) if name in SEVENTEENTH_BODY else \
         (0.75, 0.98) if name == "xcharter-r" else (0.85, 0.99) if name in EIGHTEENTH_BODY else \
         (0.95, 0.99) if name in NINETEENTH_BODY else (0.80, 0.97) if name in TWENTIETH_BODY else \
-        (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.70, 0.945) if name == "kpsans-v" else \
+        (0.95, 0.995) if name in TWENTY_FIRST_BODY else (0.78, 0.965) if name == "kpsans-v" else \
         (0.90, 0.995) if name in TWENTY_SECOND_BODY + TWENTY_THIRD_BODY else \
         (0.95, 0.995) if name in TWENTY_FOURTH_BODY else (0.90, 0.99) if name in TWENTY_FIFTH_BODY else \
         (0.98, 0.995) if name in TWENTY_SIXTH_BODY else (0.85, 0.99) if name in TWENTY_SEVENTH_BODY else \
@@ -2264,15 +2264,16 @@ def test_what_the_sixteenth_body_prints_is_read_from_the_fonts_and_the_geometry(
 def test_what_the_seventeenth_body_prints_is_read_from_the_fonts_and_the_geometry(corpus):
     """The seventeenth body's constructs: `\\left(` straight before a pmatrix's own parenthesis (two
     glyphs at the extension font's code 32, which the text layer keeps one of); txfonts' bold upright
-    Greek, from a font whose name says nothing of its weight but whose descriptor does; and a script
-    left without its operator (Euler Math's display sum has no Unicode) still LaTeX that parses."""
+    Greek, from a font whose name says nothing of its weight but whose descriptor does; and Euler Math's
+    display sum, which its map sends to the Private Use Area and whose subset holds no text-size sum to
+    compare it with, read by its strokes (build_glyphs.drawn_operator)."""
     tufte, txfonts, euler = (_formulas(corpus[n]) for n in SEVENTEENTH_BODY)
     for found, number in ((tufte, "1.16"), (txfonts, "1.3.2")):
         assert r"\sim \mathcal{N}(\begin{pmatrix}\hat{\mathbf{x}}_{t|t-1}" in found[number], found[number]
         assert found[number].endswith(r"\end{pmatrix})"), found[number]
     assert txfonts["1.3.3"] == r"\mathbf{K}_{t} = \bm{\Sigma}_{t|t-1}\mathbf{C}^{\top}\mathbf{S}_{t}^{-1},", txfonts["1.3.3"]
     assert r"\bm{\Phi}^{T}\bm{\Phi}" in txfonts["1.5.3"] and txfonts["1.5.3"].endswith(r"\bm{y}\end{aligned}"), txfonts["1.5.3"]
-    assert r"}{}_{\mathrm{t} = 1}^{\mathrm{T}}" in euler["43"], euler["43"]
+    assert r"}\sum_{\mathrm{t} = 1}^{\mathrm{T}}(" in euler["43"], euler["43"]
 
 
 def test_what_the_eighteenth_body_prints_is_read_the_same_through_ghostscript(corpus):
