@@ -402,7 +402,8 @@ DEFAULT_LEADING = 1.2       # em: the leading when the book's could not be measu
 NEW_PARAGRAPH_INDENT = 3    # em: a paragraph's first line is indented by less than this
 STATEMENT_MAX_LINES = 120   # lines: a statement longer than this is running text after all
 PARAGRAPH_WORDS = 4         # words: an indented line this long opens a paragraph (a display's row is shorter)
-SENTENCE_ENDS_RE = re.compile(r"[.!?][)\]’”'\"]*$")   # (a full stop before closing brackets and quotes: "(… stuck.)")
+SENTENCE_ENDS_RE = re.compile(r"(?<!\bi\.e)(?<!\be\.g)[.!?][)\]’”'\"]*$")   # (a full stop before closing brackets and quotes: "(… stuck.)";
+                                                                 # not "i.e." nor "e.g.", whose sentence goes on)
 END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
 END_MARK_REACH = 40         # em: ... after its last word, on the same line, up to the column's edge
 END_MARK_MIN = 0.3          # em: ... and is a square from this size up to the type's size
