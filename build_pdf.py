@@ -509,7 +509,10 @@ class OpenBlock:
         # So does a list's item under a line whose sentence runs on into it ("… experiments where" / "1. …"): a
         # list inside the statement, wherever \parskip makes its items as far apart as the text after it.
         if lines and (_next_list_item(lines if not self.item else lines[1:], line, layout) or _leaves_open(lines[-1])
-                      or _list_label(line, layout) and _runs_on(lines[-1]) and not _display_line(lines[-1], layout, boxes)) and \
+                      or _list_label(line, layout) and _runs_on(lines[-1]) and not _display_line(lines[-1], layout, boxes)
+                      # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
+                      or _clause_open(lines[-1]) and line.page == lines[-1].page and
+                      line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK) and \
                 (line.page == lines[-1].page or not self.box):
             return len(lines) < STATEMENT_MAX_LINES
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
@@ -654,6 +657,16 @@ _OPEN_END_RE = re.compile(r"[A-Za-z]{2,}")    # a last word of prose with no sto
 def _runs_on(last: Line) -> bool:
     """Whether a line of text ends on a word of prose with no punctuation after it ("… experiments where")."""
     return bool(last.words) and _OPEN_END_RE.fullmatch(last.words[-1].text) is not None and \
+        not is_math_font(last.words[-1].font)
+
+
+_CLAUSE_END_RE = re.compile(r"[^\W\d_]{2,}[;,]")   # a word of prose and the semicolon or comma after it
+
+
+def _clause_open(last: Line) -> bool:
+    """Whether a line of text ends a clause of its sentence, not the sentence ("… almost zero;"): a word of
+    prose with a semicolon or comma after it."""
+    return bool(last.words) and _CLAUSE_END_RE.fullmatch(last.words[-1].text) is not None and \
         not is_math_font(last.words[-1].font)
 
 
