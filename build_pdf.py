@@ -402,7 +402,8 @@ DEFAULT_LEADING = 1.2       # em: the leading when the book's could not be measu
 NEW_PARAGRAPH_INDENT = 3    # em: a paragraph's first line is indented by less than this
 STATEMENT_MAX_LINES = 120   # lines: a statement longer than this is running text after all
 PARAGRAPH_WORDS = 4         # words: an indented line this long opens a paragraph (a display's row is shorter)
-SENTENCE_ENDS_RE = re.compile(r"[.!?][)\]’”'\"]*$")   # (a full stop before closing brackets and quotes: "(… stuck.)")
+SENTENCE_ENDS_RE = re.compile(r"(?<!\bi\.e)(?<!\be\.g)[.!?][)\]’”'\"]*$")   # (a full stop before closing brackets and quotes: "(… stuck.)";
+                                                                 # not "i.e." nor "e.g.", whose sentence goes on)
 END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
 END_MARK_REACH = 40         # em: ... after its last word, on the same line, up to the column's edge
 END_MARK_MIN = 0.3          # em: ... and is a square from this size up to the type's size
@@ -505,7 +506,13 @@ class OpenBlock:
         # The next item of a list the statement holds ("(ii)" after "(i)"), or a line after one that a colon
         # leaves open, goes on with it, whatever the space above: a page TeX stretched to its foot (a box
         # that would not break went overleaf) spreads the items of a list as far apart as its paragraphs.
-        if lines and (_next_list_item(lines, line, layout) or lines[-1].text.rstrip().endswith(":")) and \
+        # So does a list's item under a line whose sentence runs on into it ("… experiments where" / "1. …"): a
+        # list inside the statement, wherever \parskip makes its items as far apart as the text after it.
+        if lines and (_next_list_item(lines if not self.item else lines[1:], line, layout) or _leaves_open(lines[-1])
+                      or _list_label(line, layout) and _runs_on(lines[-1]) and not _display_line(lines[-1], layout, boxes)
+                      # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
+                      or _clause_open(lines[-1]) and line.page == lines[-1].page and
+                      line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK) and \
                 (line.page == lines[-1].page or not self.box):
             return len(lines) < STATEMENT_MAX_LINES
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
@@ -623,14 +630,61 @@ def _label_follows(before: str, after: str) -> bool:
 
 
 def _next_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
-    """Whether a line opens the next item of the last list item the statement holds (its head's line
-    aside): the numbering goes on, so the list, and the statement round it, does."""
-    if not _list_item(line, layout):
+    """Whether a line opens the next item of the last list item the statement holds (an exercise item's
+    own line aside, by the caller): the numbering goes on, so the list, and the statement round it, does.  The sequence
+    says it whatever the item holds (maths alone, "2. ∀A ∈ B  A^C ∈ B;"); a bullet, the same bullet at
+    the same indent."""
+    if not _list_label(line, layout):
         return False
-    for l in reversed(lines[1:]):
+    for l in reversed(lines):   # (a head's line opens with a word, a break-style head's first line may with a label)
         if l.words and LIST_MARK_RE.fullmatch(l.words[0].text):
-            return _label_follows(l.words[0].text, line.words[0].text)
+            before, after = l.words[0].text, line.words[0].text
+            bullet = before == after and not before[0].isalnum() and before[0] != "(" and abs(l.x0 - line.x0) <= INDENT_MATCH
+            return bullet or _label_follows(before, after)
     return False
+
+
+def _list_label(line: Line, layout: Layout) -> bool:
+    """A line that opens with a list's label ("1.", "(a)", "•") at a list's indent from the column's edge,
+    something after it."""
+    return len(line.words) >= 2 and LIST_MARK_RE.fullmatch(line.words[0].text) is not None and \
+        line.x0 < layout.left + layout.body_size * LIST_LABEL_INDENT
+
+
+_OPEN_END_RE = re.compile(r"[A-Za-z]{2,}")    # a last word of prose with no stop after it: its sentence goes on
+
+
+def _runs_on(last: Line) -> bool:
+    """Whether a line of text ends on a word of prose with no punctuation after it ("… experiments where")."""
+    return bool(last.words) and _OPEN_END_RE.fullmatch(last.words[-1].text) is not None and \
+        not is_math_font(last.words[-1].font)
+
+
+_CLAUSE_END_RE = re.compile(r"[^\W\d_]{2,}[;,]")   # a word of prose and the semicolon or comma after it
+
+
+def _clause_open(last: Line) -> bool:
+    """Whether a line of text ends a clause of its sentence, not the sentence ("… almost zero;"): a word of
+    prose with a semicolon or comma after it."""
+    return bool(last.words) and _CLAUSE_END_RE.fullmatch(last.words[-1].text) is not None and \
+        not is_math_font(last.words[-1].font)
+
+
+def _leaves_open(last: Line) -> bool:
+    """Whether a line ends on a colon, the note mark set after it aside ("… the following:⁴", a superscript
+    figure smaller than the word before it, or the same word's raised run)."""
+    words = last.words
+    if not words:
+        return False
+    end = words[-1]
+    if end.text.isdigit() and len(end.text) <= 2 and len(words) > 1 and end.size < words[-2].size * NOTE_MARK_SIZE:
+        end = words[-2]
+    elif len(end.spans) > 1 and end.text.rstrip("0123456789").endswith(":") and end.text[-1].isdigit():
+        return True
+    return end.text.endswith(":")
+
+
+NOTE_MARK_SIZE = 0.85   # a note's mark is set at most this size of the text round it
 
 
 def _emphasis_runs_on(last: Line) -> bool:

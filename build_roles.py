@@ -177,7 +177,9 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
             return True
         if not (words[k].bold == first.bold and words[k].font == first.font):
             return False
-    return False
+    # (or a head alone on its line, its text under it: ntheorem's break style sets "Proof" so, in bold and
+    # with no stop; every word of the line is the head's, and there are no more than a head's words)
+    return first.bold and len(words) <= UNNUMBERED_HEAD_WORDS
 
 
 def is_prose_reference(line: Line, layout: Layout) -> bool:
