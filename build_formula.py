@@ -3902,10 +3902,21 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     """LaTeX for glyph nodes and the rules among them: one row, or the rows of a display."""
     if not nodes:
         return ""
+    if display:
+        return _read_rows(*_structure_of(nodes, rules))
     nodes = _assemble(nodes)
     size = _formula_size(nodes)
     built = _build(nodes, rules)
-    return _read_rows(size, rules, built, _display_rows(built, size) if display else [built], display)
+    return _read_rows(size, rules, built, [built], display)
+
+
+def _structure_of(nodes: list[Node], rules: list[tuple]) -> tuple[float, list[tuple], list[Node], list[list[Node]]]:
+    """A display's glyph nodes assembled and built, with the rules among them: its size, the rules,
+    the nodes built and their rows (what _read_rows writes out)."""
+    nodes = _assemble(nodes)
+    size = _formula_size(nodes)
+    built = _build(nodes, rules)
+    return size, rules, built, _display_rows(built, size)
 
 
 def _read_rows(size: float, rules: list[tuple], built: list[Node], rows: list[list[Node]], display: bool = True) -> str:
@@ -4520,20 +4531,14 @@ def _remembered(kind: str, words, bars, args: tuple, read_now):
 
 
 def _display_structure(words, bars, leading: float, fresh: bool = True) -> tuple[float, list[tuple], list[Node], list[list[Node]]] | None:
-    """A display's structure before it is written out: its size, the rules among its glyphs, its nodes
-    built and their rows; None when it has no glyphs.  A numbered display is read whole (display_latex) and again for the row its
-    number stands level with (_own_row, numbered_rows): within remembered_readings() the glyphs are
-    built into rows once, and each reader gets a copy of its own (writing LaTeX out marks nodes);
-    `fresh` false: the structure itself, for a reader that only measures it."""
+    """A display's structure before it is written out (_structure_of); None when it has no glyphs.  A
+    numbered display is read whole (display_latex) and again for the row its number stands level with
+    (_own_row, numbered_rows): within remembered_readings() the glyphs are built into rows once, and
+    each reader gets a copy of its own (writing LaTeX out marks nodes); `fresh` false: the structure
+    itself, for a reader that only measures it."""
     def shape():
         nodes = glyphs_of(words)
-        if not nodes:
-            return None
-        rules = _rules_within(bars, *_box(nodes))
-        nodes = _assemble(nodes)
-        size = _formula_size(nodes)
-        built = _build(nodes, rules)
-        return size, rules, built, _display_rows(built, size)
+        return _structure_of(nodes, _rules_within(bars, *_box(nodes))) if nodes else None
 
     if _READINGS.get() is None:
         return shape()
