@@ -656,7 +656,12 @@ _OPEN_END_RE = re.compile(r"[A-Za-z]{2,}")    # a last word of prose with no sto
 
 def _runs_on(last: Line) -> bool:
     """Whether a line of text ends on a word of prose with no punctuation after it ("… experiments where")."""
-    return bool(last.words) and _OPEN_END_RE.fullmatch(last.words[-1].text) is not None and \
+    return _ends_in_text(last, _OPEN_END_RE)
+
+
+def _ends_in_text(last: Line, pattern: re.Pattern) -> bool:
+    """Whether a line's last word, set in a text font (not maths), is all of `pattern`."""
+    return bool(last.words) and pattern.fullmatch(last.words[-1].text) is not None and \
         not is_math_font(last.words[-1].font)
 
 
@@ -666,8 +671,7 @@ _CLAUSE_END_RE = re.compile(r"[^\W\d_]{2,}[;,]")   # a word of prose and the sem
 def _clause_open(last: Line) -> bool:
     """Whether a line of text ends a clause of its sentence, not the sentence ("… almost zero;"): a word of
     prose with a semicolon or comma after it."""
-    return bool(last.words) and _CLAUSE_END_RE.fullmatch(last.words[-1].text) is not None and \
-        not is_math_font(last.words[-1].font)
+    return _ends_in_text(last, _CLAUSE_END_RE)
 
 
 def _leaves_open(last: Line) -> bool:
