@@ -1276,6 +1276,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
                                                           for c in columns)]
     rules = [r for r in rules if not upright(r) and r not in crossed]
     drawn = rules                  # every horizontal rule, whatever takes it below
+    nodes, columns = _cell_bars(nodes, columns)
     nodes = _drawn_radicals(nodes, rules)
     nodes = _words(nodes)
     nodes, rules = _braces(nodes, rules)
@@ -1287,6 +1288,41 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     nodes = _limits(nodes)
     nodes = _delimited(nodes, columns, drawn, crossed)
     return nodes
+
+
+def _cell_bars(nodes: list[Node], columns: list[tuple]) -> tuple[list[Node], list[tuple]]:
+    """Upright rules drawn in a matrix's cells: a `\\vline` set in a cell draws a rule as tall as its row
+    (the bars over and under a column vector's name: `\\vline & \\vline \\\\ \\mathbf{u}_1 & \\mathbf{u}_2
+    \\\\ \\vline & \\vline`), an entry of that row: it becomes a node, so the row is kept.  An array's
+    column rule (`{c|c}`) is drawn row by row, its pieces end to end, or runs through the middle of the
+    delimiters around it; such rules stay rules (_column_spec)."""
+    if not columns:
+        return nodes, columns
+    size = _size(nodes)
+    tall = [n for n in nodes if n.role in ("open", "close", "fence") and n.height > size * 1.6]
+    bars, kept = [], []
+    for r in columns:
+        x = (r[0] + r[2]) / 2
+        stacked = any(c is not r and abs((c[0] + c[2]) / 2 - x) < 1.0 and
+                      (abs(c[1] - r[3]) < 1.0 or abs(c[3] - r[1]) < 1.0) for c in columns)
+        # (between a tall opening delimiter and a tall closing one that cover it, clear of their middle:
+        # the row's strut may reach a little past the delimiters' ink)
+        reach = size * CELL_BAR_REACH
+        inside = any(o.x1 <= r[0] and o.top - reach <= r[1] and r[3] <= o.bottom + reach and not r[1] < o.cy < r[3]
+                     and any(c.x0 >= r[2] and c.top - reach <= r[1] and r[3] <= c.bottom + reach
+                             for c in tall if c is not o)
+                     for o in tall if o.role != "close")
+        if not stacked and inside and r[3] - r[1] <= size * CELL_BAR_HEIGHT:
+            # (a row's strut stands 0.7 of its height above the baseline)
+            bars.append(Node("sym", r[0], r[2], r[1], r[3], r[1] + (r[3] - r[1]) * 0.7, size, ch="\u2502",
+                             tex=r"\vline", style="up", role="ord"))
+        else:
+            kept.append(r)
+    return nodes + bars, kept
+
+
+CELL_BAR_HEIGHT = 1.6   # em: a cell's \vline is as tall as its row's strut (1.2 em at \arraystretch 1)
+CELL_BAR_REACH = 0.3    # em: ... which may stand this far past the ink of the delimiters around it
 
 
 BRACE_PIECES = set("⏞⏟⎴⎵︷︸")

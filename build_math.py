@@ -1189,7 +1189,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             continue
         # (the row's pieces, a radical's foot below its baseline, are lines of their own: the row reaches
         # as low as the lowest of the lines under it that its ink overlaps; the nearest line that runs
-        # past the number is the one)
+        # past the number is the one, and only if nothing stands clear between it and the number: a
+        # line below the row's pieces is a row of its own, the number's, which amsmath centred between
+        # that row and the next (an array's "minimize" over "subject to"), the line above being prose)
         number_top = ink_extent(number)[0]
         for k in range(m - 1, max(-1, m - DISPLAY_REACH), -1):
             line = lines[k]
@@ -1197,11 +1199,14 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                 break
             if line.x0 < number.x0 - body and line.x1 > number.x0:
                 row_top, lowest = ink_extent(line)
+                apart = False
                 for piece in lines[k + 1:m]:
                     piece_top, piece_bottom = ink_extent(piece)
                     if piece_top < lowest:
                         lowest = max(lowest, piece_bottom)
-                if number_top - max(gap, leading) <= lowest <= number_top + 0.5:
+                    else:
+                        apart = True
+                if not apart and number_top - max(gap, leading) <= lowest <= number_top + 0.5:
                     prose_of[k] = False
                 break
     def aligned_above(j: int) -> int | None:
