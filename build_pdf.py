@@ -510,6 +510,12 @@ class OpenBlock:
         # list inside the statement, wherever \parskip makes its items as far apart as the text after it.
         if lines and (_next_list_item(lines if not self.item else lines[1:], line, layout) or _leaves_open(lines[-1])
                       or _list_label(line, layout) and _runs_on(lines[-1]) and not _display_line(lines[-1], layout, boxes)
+                      # (and the first item of a list right under the statement's text, whatever ends the line above,
+                      # "… joint density π(x, y)." / "1. The marginal …": text after a statement opens with prose)
+                      or _first_list_item(lines, line, layout) and not self.item and line.page == lines[-1].page
+                      and not _display_line(lines[-1], layout, boxes)
+                      # (and a paragraph opening with a phrase in bold, as one the statement holds does)
+                      or _bold_lead_follows(lines, line)
                       # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
                       or _clause_open(lines[-1]) and line.page == lines[-1].page and
                       line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK) and \
@@ -642,6 +648,41 @@ def _next_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
             bullet = before == after and not before[0].isalnum() and before[0] != "(" and abs(l.x0 - line.x0) <= INDENT_MATCH
             return bullet or _label_follows(before, after)
     return False
+
+
+BOLD_LEAD_WORDS = 2     # words: a paragraph's lead-in phrase in bold is at least this long
+
+
+def _bold_lead(line: Line) -> bool:
+    """Whether a line opens with a phrase in bold (two words or more, of letters, in one bold face) and
+    goes on in another face: "**Prior distribution** π(θ). We now …"."""
+    words = line.words
+    if len(words) <= BOLD_LEAD_WORDS or not words[0].bold:
+        return False
+    lead = words[:BOLD_LEAD_WORDS]
+    return all(w.bold and w.font == words[0].font and w.text.strip(".:,").isalpha() for w in lead) and \
+        any(not w.bold for w in words[BOLD_LEAD_WORDS:])
+
+
+def _bold_lead_follows(lines: list[Line], line: Line) -> bool:
+    """Whether a line opens a paragraph with a phrase in bold at the indent of one the statement holds
+    already (its head's line aside): paragraphs led so, "Likelihood …", "Prior …", "Posterior …", are a
+    sequence, as a list's items are, and the statement goes on through them."""
+    if not _bold_lead(line):
+        return False
+    return any(_bold_lead(l) and l.words[0].font == line.words[0].font and abs(l.x0 - line.x0) <= INDENT_MATCH
+               for l in lines[1:])
+
+
+def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
+    """Whether a line opens a list's first item ("1.", "(a)", "i)", a bullet) at a list's indent, running
+    words after its label, where the statement's lines so far hold no list (its head's aside)."""
+    if not _list_item(line, layout):
+        return False
+    label = _LABEL_RE.fullmatch(line.words[0].text)
+    if label is not None and label.group(2) not in ("1", "a", "i"):
+        return False
+    return not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:])
 
 
 def _list_label(line: Line, layout: Layout) -> bool:

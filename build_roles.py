@@ -173,7 +173,9 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
         return False
     words = line.words
     for k in range(min(UNNUMBERED_HEAD_WORDS, len(words))):
-        if words[k].text.endswith((".", ":")):
+        # (maths never closes a head: "**Prior distribution** π(θ). We …" is a paragraph of running text
+        # that opens with a term in bold, its stop the formula's, in the body's maths)
+        if words[k].text.endswith((".", ":")) and not is_math_word(words[k]):
             return True
         if not (words[k].bold == first.bold and words[k].font == first.font):
             return False
