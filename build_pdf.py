@@ -458,7 +458,10 @@ class OpenBlock:
         if _list_item(l, layout):
             return False   # (in from the edge and, in an italic statement, of few upright words: still text)
         # (a display as wide as a narrow column starts near its edge: its number at the edge says it is one)
-        return is_display(l, layout) or all(w.mono for w in l.words) or \
+        # (a display wider than the column starts at its edge and runs past the other: TeX lets a display
+        # overrun the measure, never a line of a paragraph by as much)
+        overrun = l.x1 > layout.right + layout.body_size * OVERRUN and math_share(l.words) >= MOSTLY_MATHS
+        return is_display(l, layout) or all(w.mono for w in l.words) or overrun or \
             framed_equation_label(l, layout, boxes) is not None
 
     def _takes(self, line: Line, layout: Layout, boxes=()) -> bool:
@@ -598,6 +601,7 @@ class OpenBlock:
 
 
 INDENT_MATCH = 1.0     # pt: two lines start at one indent
+OVERRUN = 1.0          # em: a line that runs this far past the column's edge, mostly maths, is a display
 SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its environment off
 SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
 SKIP_MATCH = 1.0       # pt: the step after the environment equals the one before its head within this
