@@ -351,3 +351,14 @@ def test_a_bold_phrase_whose_stop_is_a_formulas_is_no_unnumbered_head():
     maths = [Word("π(θ).", 170, 195, 100, 110, 10, False, False, True, "CMMI10", 108)]
     l = line(words("Prior distribution", bold=True), maths, words("We now need a prior.", x0=200))
     assert roles(l, block_kind="example") == (Prose(),)
+
+
+def test_a_heading_whose_number_hangs_in_the_margin():
+    """"2.2.2 Geometric Distribution" in italic a little larger than the body, its number hung left of the
+    column's edge (titlesec's \\llap): a subsection of the open chapter; the same words at the edge in the
+    body's upright face are a numbered paragraph of text."""
+    hung = line(words("2.2.2", x0=44, size=10.9, italic=True), words("Geometric Distribution", x0=82.9, size=10.9, italic=True))
+    assert roles(hung, chapter="2") == (NumberedHeading(3, "2.2.2", "Geometric Distribution"),)
+    assert roles(hung, chapter="3") == (Prose(),)
+    flush = line(words("2.2.2", x0=72), words("Geometric distributions count failures.", x0=100))
+    assert roles(flush, chapter="2") == (Prose(),)
