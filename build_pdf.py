@@ -458,7 +458,10 @@ class OpenBlock:
         if _list_item(l, layout):
             return False   # (in from the edge and, in an italic statement, of few upright words: still text)
         # (a display as wide as a narrow column starts near its edge: its number at the edge says it is one)
-        return is_display(l, layout) or all(w.mono for w in l.words) or \
+        # (a display wider than the column starts at its edge and runs past the other: TeX lets a display
+        # overrun the measure, never a line of a paragraph by as much)
+        overrun = l.x1 > layout.right + layout.body_size * OVERRUN and math_share(l.words) >= MOSTLY_MATHS
+        return is_display(l, layout) or all(w.mono for w in l.words) or overrun or \
             framed_equation_label(l, layout, boxes) is not None
 
     def _takes(self, line: Line, layout: Layout, boxes=()) -> bool:
@@ -510,6 +513,12 @@ class OpenBlock:
         # list inside the statement, wherever \parskip makes its items as far apart as the text after it.
         if lines and (_next_list_item(lines if not self.item else lines[1:], line, layout) or _leaves_open(lines[-1])
                       or _list_label(line, layout) and _runs_on(lines[-1]) and not _display_line(lines[-1], layout, boxes)
+                      # (and the first item of a list right under the statement's text, whatever ends the line above,
+                      # "… joint density π(x, y)." / "1. The marginal …": text after a statement opens with prose)
+                      or _first_list_item(lines, line, layout) and not self.item and line.page == lines[-1].page
+                      and not _display_line(lines[-1], layout, boxes)
+                      # (and a paragraph opening with a phrase in bold, as one the statement holds does)
+                      or _bold_lead_follows(lines, line)
                       # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
                       or _clause_open(lines[-1]) and line.page == lines[-1].page and
                       line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK) and \
@@ -592,6 +601,7 @@ class OpenBlock:
 
 
 INDENT_MATCH = 1.0     # pt: two lines start at one indent
+OVERRUN = 1.0          # em: a line that runs this far past the column's edge, mostly maths, is a display
 SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its environment off
 SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
 SKIP_MATCH = 1.0       # pt: the step after the environment equals the one before its head within this
@@ -642,6 +652,41 @@ def _next_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
             bullet = before == after and not before[0].isalnum() and before[0] != "(" and abs(l.x0 - line.x0) <= INDENT_MATCH
             return bullet or _label_follows(before, after)
     return False
+
+
+BOLD_LEAD_WORDS = 2     # words: a paragraph's lead-in phrase in bold is at least this long
+
+
+def _bold_lead(line: Line) -> bool:
+    """Whether a line opens with a phrase in bold (two words or more, of letters, in one bold face) and
+    goes on in another face: "**Prior distribution** π(θ). We now …"."""
+    words = line.words
+    if len(words) <= BOLD_LEAD_WORDS or not words[0].bold:
+        return False
+    lead = words[:BOLD_LEAD_WORDS]
+    return all(w.bold and w.font == words[0].font and w.text.strip(".:,").isalpha() for w in lead) and \
+        any(not w.bold for w in words[BOLD_LEAD_WORDS:])
+
+
+def _bold_lead_follows(lines: list[Line], line: Line) -> bool:
+    """Whether a line opens a paragraph with a phrase in bold at the indent of one the statement holds
+    already (its head's line aside): paragraphs led so, "Likelihood …", "Prior …", "Posterior …", are a
+    sequence, as a list's items are, and the statement goes on through them."""
+    if not _bold_lead(line):
+        return False
+    return any(_bold_lead(l) and l.words[0].font == line.words[0].font and abs(l.x0 - line.x0) <= INDENT_MATCH
+               for l in lines[1:])
+
+
+def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
+    """Whether a line opens a list's first item ("1.", "(a)", "i)", a bullet) at a list's indent, running
+    words after its label, where the statement's lines so far hold no list (its head's aside)."""
+    if not _list_item(line, layout):
+        return False
+    label = _LABEL_RE.fullmatch(line.words[0].text)
+    if label is not None and label.group(2) not in ("1", "a", "i"):
+        return False
+    return not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:])
 
 
 def _list_label(line: Line, layout: Layout) -> bool:

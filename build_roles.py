@@ -173,7 +173,9 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
         return False
     words = line.words
     for k in range(min(UNNUMBERED_HEAD_WORDS, len(words))):
-        if words[k].text.endswith((".", ":")):
+        # (maths never closes a head: "**Prior distribution** π(θ). We …" is a paragraph of running text
+        # that opens with a term in bold, its stop the formula's, in the body's maths)
+        if words[k].text.endswith((".", ":")) and not is_math_word(words[k]):
             return True
         if not (words[k].bold == first.bold and words[k].font == first.font):
             return False
@@ -582,6 +584,30 @@ def numbered_heading(line: Line, ctx: LineContext) -> Role | None:
     return None
 
 
+def hung_number_heading(line: Line, ctx: LineContext) -> Role | None:
+    """ "2.2.2 Geometric Distribution" with its number hung in the margin (\\llap: the number ends at the
+    column's edge, the title starts at it or after), the title in a face of its own (italic, bold, or
+    larger type) though no larger than a step: no line of text starts left of the column, so the place
+    tells what the size does not.  Numbered inside the open chapter."""
+    m = HEADING_RE.match(ctx.text)
+    layout = ctx.layout
+    if not m or len(line.words) < 2 or len(ctx.text) >= HEADING_MAX_CHARS:
+        return None
+    number_word, title = line.words[0], line.words[1:]
+    if number_word.x1 > layout.left or title[0].x0 < layout.left - HUNG_SLACK:
+        return None
+    if not all(w.italic or w.bold or w.size > layout.body_size for w in title) or \
+            any(is_math_word(w) for w in title):
+        return None
+    number = normalize_number(m.group(1))
+    if number and ctx.chapter is not None and number.split(".")[0] == ctx.chapter:
+        return NumberedHeading(min(4, number.count(".") + 1), number, m.group(2).strip())
+    return None
+
+
+HUNG_SLACK = 0.5   # pt: a title starts at the column's edge within this
+
+
 def centred_section_heading(line: Line, ctx: LineContext) -> Role | None:
     """A section's heading numbered with one number and a dot ("6. Field extensions", amsbook's and
     amsart's \\section), set apart only by its face and its place: bold or small capitals, at least the
@@ -800,6 +826,7 @@ LINE_RULES: tuple[Rule, ...] = (
     exercise_list_heading,   # mark
     chapter_heading,
     numbered_heading,
+    hung_number_heading,
     centred_section_heading,
     run_in_head,
     phrase_run_in_head,

@@ -315,3 +315,50 @@ def test_a_flush_paragraph_after_the_heads_own_space_ends_the_statement():
         return {(c.kind, c.number): c.content for c in builder.out.chunks}[("example", "7.2")]
     assert "Let us now" not in read(17)
     assert "Let us now" in read(16)
+
+
+def _statement(rows: list[Line], kind: str, number: str) -> str:
+    page = Page(1, None, 500, 700, rows, [], [], [])
+    builder = ChunkBuilder(LAYOUT, PrintedPages({1: "8"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
+    builder.page = page
+    builder.feed_page(page, [Item(l.top, "line", line=l) for l in rows])
+    builder.finish()
+    return {(c.kind, c.number): c.content for c in builder.out.chunks}[(kind, number)]
+
+
+def test_parskip_statement_keeps_a_list_under_its_lead_in_and_its_bold_led_paragraphs():
+    """\\parskip sets every paragraph, item and environment a skip apart: a list's first item right under
+    the statement's text (its lead-in ending on a full stop) goes on with it, and so do paragraphs led by
+    a phrase in bold as one it holds already is; a paragraph of plain text after them does not."""
+    content = _statement([
+        line(words("Definition 1.7.", bold=True, top=100), words("For two random variables X and Y with a density.", x0=160, top=100)),
+        line(words("1. The marginal density function for X is its integral.", x0=84, top=118)),
+        line(words("2. The conditional density of Y given X is a quotient.", x0=84, top=136)),
+        line(words("This definition is used throughout the chapter below.", top=154)),
+    ], "definition", "1.7")
+    assert "2. The conditional" in content and "This definition" not in content
+    content = _statement([
+        line(words("Example 3.1.", bold=True, top=100), words("A company wants to count its bots by sampling.", x0=160, top=100)),
+        line(words("Likelihood function", bold=True, top=118), words("is the binomial one for the sample.", x0=180, top=118)),
+        line(words("Prior distribution", bold=True, top=136), words("is uniform on the unit interval here.", x0=180, top=136)),
+        line(words("Plain words of the running text follow the example now.", top=154)),
+    ], "example", "3.1")
+    assert "Prior distribution" in content and "Plain words" not in content
+
+
+def test_a_bold_phrase_whose_stop_is_a_formulas_is_no_unnumbered_head():
+    """"Prior distribution π(θ). We …": the stop after the phrase in bold belongs to maths, no head's."""
+    maths = [Word("π(θ).", 170, 195, 100, 110, 10, False, False, True, "CMMI10", 108)]
+    l = line(words("Prior distribution", bold=True), maths, words("We now need a prior.", x0=200))
+    assert roles(l, block_kind="example") == (Prose(),)
+
+
+def test_a_heading_whose_number_hangs_in_the_margin():
+    """"2.2.2 Geometric Distribution" in italic a little larger than the body, its number hung left of the
+    column's edge (titlesec's \\llap): a subsection of the open chapter; the same words at the edge in the
+    body's upright face are a numbered paragraph of text."""
+    hung = line(words("2.2.2", x0=44, size=10.9, italic=True), words("Geometric Distribution", x0=82.9, size=10.9, italic=True))
+    assert roles(hung, chapter="2") == (NumberedHeading(3, "2.2.2", "Geometric Distribution"),)
+    assert roles(hung, chapter="3") == (Prose(),)
+    flush = line(words("2.2.2", x0=72), words("Geometric distributions count failures.", x0=100))
+    assert roles(flush, chapter="2") == (Prose(),)
