@@ -3903,6 +3903,17 @@ def _plain_env(env: str, body: str) -> str:
 
 
 # --------------------------------------------------------------------------- entry points
+def _set_box(nodes: list[Node]) -> tuple[float, float, float, float]:
+    """The glyphs' box (_box) widened to their advance boxes where the PDF gives them: an overline or
+    a \\bar drawn as a rule spans its letter's box, which may start a few points before an italic
+    capital's ink (\\bar{Y} opening a display)."""
+    x0, x1, top, bottom = _box(nodes)
+    boxed = [n for n in nodes if n.adv1 > n.adv0]
+    if boxed:
+        x0, x1 = min(x0, min(n.adv0 for n in boxed)), max(x1, max(n.adv1 for n in boxed))
+    return x0, x1, top, bottom
+
+
 def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
     """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them, and a
     fraction's over a fraction runs the inner one's null delimiters, 1.2 pt a side, past its bar; an
@@ -4574,7 +4585,7 @@ def _display_structure(words, bars, leading: float, fresh: bool = True) -> tuple
     itself, for a reader that only measures it."""
     def shape():
         nodes = glyphs_of(words)
-        return _structure_of(nodes, _rules_within(bars, *_box(nodes))) if nodes else None
+        return _structure_of(nodes, _rules_within(bars, *_set_box(nodes))) if nodes else None
 
     if _READINGS.get() is None:
         return shape()
@@ -4628,7 +4639,7 @@ def _latex(words, bars, display: bool, leading: float) -> str:
         nodes = glyphs_of(words)
         if not nodes:
             return ""
-        return read(nodes, _rules_within(bars, *_box(nodes)), display=display)
+        return read(nodes, _rules_within(bars, *_set_box(nodes)), display=display)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""
     finally:
