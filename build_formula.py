@@ -1953,6 +1953,8 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
+    # (the big operators of the row itself, not one set in a limit: \substack{… \\ \sum_{i} …} under a name)
+    big = [o for o in ops if o.kind == "sym" and o.role == "op" and o.size >= text * LIMIT_SIZE]
     # A big operator with glyphs at its foot that grow into no limit waits for the other big operators
     # of its row: two sums side by side whose limits touch (\sum_{n=0}^\infty \sum_{m=-n}^n) grow one
     # limit under both, which the first lets go (its last glyph, right of the second's foot, reads as
@@ -1968,8 +1970,11 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         # (and so is a big operator set in a script's size: \substack{… \\ \sum_{i} \lambda_{i} = 1})
         # (nor is a glyph taller than a line of the row's type: a big delimiter, whose extension font may
         # be set at a smaller size than the text, as LaTeX's 12pt classes set cmex10 without exscale)
+        # (nor is a script set beside another big operator: an align's next integral's upper limit,
+        # \int_{0}^{T} in display style beside its top, stands right under this one's foot)
         pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * LIMIT_SIZE
-                and (n.role != "op" or n.size < op.size * LIMIT_SIZE) and n.height < text * LIMIT_TALL]
+                and (n.role != "op" or n.size < op.size * LIMIT_SIZE) and n.height < text * LIMIT_TALL
+                and not any(o is not op and _set_beside(n, o) for o in big)]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
@@ -2086,6 +2091,16 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     return [n for n in nodes if id(n) not in gone] + made
 
 
+def _set_beside(n: Node, op: Node) -> bool:
+    """Whether a glyph is a script set beside a big operator (\\nolimits, an integral's default): smaller,
+    starting right of its middle and by the end of its ink, its middle within the operator's height
+    (\\int_{0}^{T} in display style: the superscript by the top, the subscript by the foot)."""
+    return op.cx <= n.x0 <= op.x1 + op.size * SCRIPT_BESIDE_GAP and op.top < n.cy < op.bottom and \
+        n.size < op.size * SCRIPT_SIZE
+
+
+SCRIPT_BESIDE_GAP = 0.1     # em: where a script beside an operator starts, past its ink at most (less than
+                            # the thin space before a small fraction after an operator with limits)
 LETTER_LIMIT_DROP = 0.05    # em: a limit under a letter made an operator stands clear of its foot
 LETTER_LIMIT_CENTRE = 0.25  # em: ... centred on it (a subscript begins at its right edge)
 
