@@ -1584,7 +1584,7 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
     ordered = sorted(candidates, key=key)
     first = ordered[0]
     gap0 = (edge - first.bottom) if up else (first.top - edge)
-    if gap0 > size * 1.0:
+    if gap0 > size * (NESTED_FRACTION_GAP if first.kind == "frac" else 1.0):
         return []
     taken = [first]
     top, bottom = first.top, first.bottom
@@ -1617,6 +1617,10 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
 
 
 STACK_OVERLAP = 0.25   # of the smaller height
+# em: how far a fraction standing in another's part may be from its rule, ink to rule: \cfrac puts a
+# strut (0.7 \baselineskip) in every numerator, so a denominator that is a fraction clears the rule by
+# its box, a strut's height over its numerator's baseline, not by its ink (a lone x-height letter)
+NESTED_FRACTION_GAP = 1.5
 
 
 def _sets_script(n: Node, body: Node) -> bool:
