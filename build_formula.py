@@ -4547,7 +4547,11 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
-        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
+        # (or set in an align's pair of columns, each row with both cells: `\operatorname*{maximize} \quad
+        # & f \\ \text{subject to} \quad & g = 0 \notag`, whose second row's relation stands where the
+        # first has none; a block amsmath numbers whole, aligned or split, has its number centred)
+        paired = all(_aligned_pair(upper, lower, size) for upper, lower in zip(rows, rows[1:]))
+        if not (on_column or centred or paired or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
             return None
         return render(_row_tex(_scripts(_copied(rows[k], {}))))   # (the structure is shared: write out a copy)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
