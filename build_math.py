@@ -918,7 +918,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         if line.page == anchor.page and any(_brace_piece(w) for w in line.words):
             return True       # a horizontal brace's pieces, its notes beside them on their line: no prose has them
         if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
-                or block_row(k) or continued_row(k) or script_note(k):
+                or block_row(k) or continued_row(k) or script_note(k) or barred(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -1057,6 +1057,20 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         return any(abs((w.x0 + w.x1) / 2 - middle) <= body and
                    (0 <= ink_top - w.baseline < body or 0 <= w.top - ink_bottom < body)
                    for b in block for w in lines[b].words if w.size > body * SCRIPT_NOTE)
+
+    def barred(k: int) -> bool:
+        """A line with a rule of the page on its maths axis, over none of its own words, from which the
+        block's row right below it hangs: a row of fractions whose numerators and denominators are lines
+        of their own, however many words its `\\text{}` holds ("PoA = ⟨bar⟩, which for … is ⟨bar⟩");
+        prose sets no rule on its axis."""
+        line = lines[k]
+        if line.page != anchor.page or not block or block[0] != k + 1:
+            return False
+        below, axis = lines[k + 1], line.baseline - body * MATHS_AXIS
+        return any(not upright(b) and abs((b[1] + b[3]) / 2 - axis) <= body * AXIS_SLACK
+                   and not any(w.x0 < b[2] and w.x1 > b[0] for w in line.words)
+                   and any(w.x0 < b[2] and w.x1 > b[0] and w.top >= b[3] - 0.5 for w in below.words)
+                   for b in bars)
 
     def continued_row(k: int) -> bool:
         """A row of an aligned block with nothing in its first column (`& x \\geq 0`, "& for all x"):
@@ -1261,6 +1275,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
 
 SCRIPT_NOTE = 0.85     # of the body size: a limit's or a note's words are set no larger
+MATHS_AXIS = 0.25      # em: TeX's maths axis (a fraction's bar) stands this far over the baseline
+AXIS_SLACK = 0.1       # em: ... a bar's middle within this of it
 ALIGNED_REACH = 3      # lines: an array's row and the limits under it, above the block
 ALIGNED_ROW_GAP = 2.5  # em: ... its ink (not its limits') at most this far above the block's top
 COLUMN_SEP = 0.8       # em: an array's columns stand apart by twice \arraycolsep (1 em at 10 pt), a word space less
