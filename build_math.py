@@ -1058,19 +1058,24 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                    (0 <= ink_top - w.baseline < body or 0 <= w.top - ink_bottom < body)
                    for b in block for w in lines[b].words if w.size > body * SCRIPT_NOTE)
 
-    def barred(k: int) -> bool:
-        """A line with a rule of the page on its maths axis, over none of its own words, from which the
-        block's row right below it hangs: a row of fractions whose numerators and denominators are lines
-        of their own, however many words its `\\text{}` holds ("PoA = ⟨bar⟩, which for … is ⟨bar⟩");
-        prose sets no rule on its axis."""
-        line = lines[k]
-        if line.page != anchor.page or not block or block[0] != k + 1:
-            return False
-        below, axis = lines[k + 1], line.baseline - body * MATHS_AXIS
+    def hangs_from_axis(line, below) -> bool:
+        """Whether glyphs of `below`, at the body's size, hang from a rule of the page on the maths axis
+        of `line` that none of its own words stand over: the denominators of a row of display fractions
+        whose numerators and denominators are lines of their own (an inline fraction's parts are set
+        smaller, in the text style)."""
+        axis = line.baseline - body * MATHS_AXIS
         return any(not upright(b) and abs((b[1] + b[3]) / 2 - axis) <= body * AXIS_SLACK
                    and not any(w.x0 < b[2] and w.x1 > b[0] for w in line.words)
-                   and any(w.x0 < b[2] and w.x1 > b[0] and w.top >= b[3] - 0.5 for w in below.words)
+                   and any(w.x0 < b[2] and w.x1 > b[0] and w.top >= b[3] - 0.5 and w.size >= body * DISPLAY_PART
+                           for w in below.words)
                    for b in bars)
+
+    def barred(k: int) -> bool:
+        """A line from whose maths axis the block's row right below it hangs (hangs_from_axis) is a
+        row of fractions, however many words its `\\text{}` holds ("PoA = ⟨bar⟩, which for … is
+        ⟨bar⟩"); prose sets no rule on its axis."""
+        line = lines[k]
+        return line.page == anchor.page and bool(block) and block[0] == k + 1 and hangs_from_axis(line, lines[k + 1])
 
     def continued_row(k: int) -> bool:
         """A row of an aligned block with nothing in its first column (`& x \\geq 0`, "& for all x"):
@@ -1139,6 +1144,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             if other is line or other.page != line.page or not prose(m) or \
                     (label_of is not None and label_of(other) is not None):
                 continue
+            if m == k - 1 and hangs_from_axis(other, line):
+                continue      # display fractions' denominators, whose sums reach up past a worded row's baseline
             # (the prose line's own first words may be those very pieces: an inline fraction opening it)
             if ink_top < other.baseline - 1.0 and ink_bottom > other.baseline + 0.5 and \
                     min(other.x0, left) <= line.x0 + 1 and line.x1 <= other.x1:
@@ -1277,6 +1284,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 SCRIPT_NOTE = 0.85     # of the body size: a limit's or a note's words are set no larger
 MATHS_AXIS = 0.25      # em: TeX's maths axis (a fraction's bar) stands this far over the baseline
 AXIS_SLACK = 0.1       # em: ... a bar's middle within this of it
+DISPLAY_PART = 0.9     # of the body size: a display fraction's parts are set no smaller
 ALIGNED_REACH = 3      # lines: an array's row and the limits under it, above the block
 ALIGNED_ROW_GAP = 2.5  # em: ... its ink (not its limits') at most this far above the block's top
 COLUMN_SEP = 0.8       # em: an array's columns stand apart by twice \arraycolsep (1 em at 10 pt), a word space less
