@@ -1584,7 +1584,7 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
     ordered = sorted(candidates, key=key)
     first = ordered[0]
     gap0 = (edge - first.bottom) if up else (first.top - edge)
-    if gap0 > size * 1.0:
+    if gap0 > size * (NESTED_FRACTION_GAP if first.kind == "frac" else 1.0):
         return []
     taken = [first]
     top, bottom = first.top, first.bottom
@@ -1617,6 +1617,10 @@ def _stack(candidates: list[Node], edge: float, up: bool, size: float) -> list[N
 
 
 STACK_OVERLAP = 0.25   # of the smaller height
+# em: how far a fraction standing in another's part may be from its rule, ink to rule: \cfrac puts a
+# strut (0.7 \baselineskip) in every numerator, so a denominator that is a fraction clears the rule by
+# its box, a strut's height over its numerator's baseline, not by its ink (a lone x-height letter)
+NESTED_FRACTION_GAP = 1.5
 
 
 def _sets_script(n: Node, body: Node) -> bool:
@@ -1953,6 +1957,8 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
+    # (the big operators of the row itself, not one set in a limit: \substack{… \\ \sum_{i} …} under a name)
+    big = [o for o in ops if o.kind == "sym" and o.role == "op" and o.size >= text * LIMIT_SIZE]
     # A big operator with glyphs at its foot that grow into no limit waits for the other big operators
     # of its row: two sums side by side whose limits touch (\sum_{n=0}^\infty \sum_{m=-n}^n) grow one
     # limit under both, which the first lets go (its last glyph, right of the second's foot, reads as
@@ -1968,8 +1974,11 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
         # (and so is a big operator set in a script's size: \substack{… \\ \sum_{i} \lambda_{i} = 1})
         # (nor is a glyph taller than a line of the row's type: a big delimiter, whose extension font may
         # be set at a smaller size than the text, as LaTeX's 12pt classes set cmex10 without exscale)
+        # (nor is a script set beside another big operator: an align's next integral's upper limit,
+        # \int_{0}^{T} in display style beside its top, stands right under this one's foot)
         pool = [n for n in nodes if n is not op and id(n) not in gone and n.size < text * LIMIT_SIZE
-                and (n.role != "op" or n.size < op.size * LIMIT_SIZE) and n.height < text * LIMIT_TALL]
+                and (n.role != "op" or n.size < op.size * LIMIT_SIZE) and n.height < text * LIMIT_TALL
+                and not any(o is not op and _set_beside(n, o) for o in big)]
         # the operator's ink: a word's letters sit on its baseline
         top, bottom = (op.top, op.bottom) if op.kind != "word" else (op.base - op.size * 0.7, op.base)
         near_x = lambda n: op.x0 - ref * 0.25 <= n.cx <= op.x1 + ref * 0.25
@@ -2086,6 +2095,16 @@ def _limits(nodes: list[Node], rules: list[tuple] = ()) -> list[Node]:
     return [n for n in nodes if id(n) not in gone] + made
 
 
+def _set_beside(n: Node, op: Node) -> bool:
+    """Whether a glyph is a script set beside a big operator (\\nolimits, an integral's default): smaller,
+    starting right of its middle and by the end of its ink, its middle within the operator's height
+    (\\int_{0}^{T} in display style: the superscript by the top, the subscript by the foot)."""
+    return op.cx <= n.x0 <= op.x1 + op.size * SCRIPT_BESIDE_GAP and op.top < n.cy < op.bottom and \
+        n.size < op.size * SCRIPT_SIZE
+
+
+SCRIPT_BESIDE_GAP = 0.1     # em: where a script beside an operator starts, past its ink at most (less than
+                            # the thin space before a small fraction after an operator with limits)
 LETTER_LIMIT_DROP = 0.05    # em: a limit under a letter made an operator stands clear of its foot
 LETTER_LIMIT_CENTRE = 0.25  # em: ... centred on it (a subscript begins at its right edge)
 
@@ -3903,6 +3922,17 @@ def _plain_env(env: str, body: str) -> str:
 
 
 # --------------------------------------------------------------------------- entry points
+def _set_box(nodes: list[Node]) -> tuple[float, float, float, float]:
+    """The glyphs' box (_box) widened to their advance boxes where the PDF gives them: an overline or
+    a \\bar drawn as a rule spans its letter's box, which may start a few points before an italic
+    capital's ink (\\bar{Y} opening a display)."""
+    x0, x1, top, bottom = _box(nodes)
+    boxed = [n for n in nodes if n.adv1 > n.adv0]
+    if boxed:
+        x0, x1 = min(x0, min(n.adv0 for n in boxed)), max(x1, max(n.adv1 for n in boxed))
+    return x0, x1, top, bottom
+
+
 def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
     """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them, and a
     fraction's over a fraction runs the inner one's null delimiters, 1.2 pt a side, past its bar; an
@@ -4517,7 +4547,11 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
-        if not (on_column or centred or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
+        # (or set in an align's pair of columns, each row with both cells: `\operatorname*{maximize} \quad
+        # & f \\ \text{subject to} \quad & g = 0 \notag`, whose second row's relation stands where the
+        # first has none; a block amsmath numbers whole, aligned or split, has its number centred)
+        paired = all(_aligned_pair(upper, lower, size) for upper, lower in zip(rows, rows[1:]))
+        if not (on_column or centred or paired or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
             return None
         return render(_row_tex(_scripts(_copied(rows[k], {}))))   # (the structure is shared: write out a copy)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
@@ -4574,7 +4608,7 @@ def _display_structure(words, bars, leading: float, fresh: bool = True) -> tuple
     itself, for a reader that only measures it."""
     def shape():
         nodes = glyphs_of(words)
-        return _structure_of(nodes, _rules_within(bars, *_box(nodes))) if nodes else None
+        return _structure_of(nodes, _rules_within(bars, *_set_box(nodes))) if nodes else None
 
     if _READINGS.get() is None:
         return shape()
@@ -4628,7 +4662,7 @@ def _latex(words, bars, display: bool, leading: float) -> str:
         nodes = glyphs_of(words)
         if not nodes:
             return ""
-        return read(nodes, _rules_within(bars, *_box(nodes)), display=display)
+        return read(nodes, _rules_within(bars, *_set_box(nodes)), display=display)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""
     finally:

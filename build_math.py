@@ -918,7 +918,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         if line.page == anchor.page and any(_brace_piece(w) for w in line.words):
             return True       # a horizontal brace's pieces, its notes beside them on their line: no prose has them
         if enclosed(k) or level_with_row(k) or braced_note(k) or ruled(k) or aligned_words(k) or narrow_row(k) \
-                or block_row(k) or continued_row(k) or script_note(k):
+                or block_row(k) or continued_row(k) or script_note(k) or barred(k):
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
@@ -1058,6 +1058,25 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                    (0 <= ink_top - w.baseline < body or 0 <= w.top - ink_bottom < body)
                    for b in block for w in lines[b].words if w.size > body * SCRIPT_NOTE)
 
+    def hangs_from_axis(line, below) -> bool:
+        """Whether glyphs of `below`, at the body's size, hang from a rule of the page on the maths axis
+        of `line` that none of its own words stand over: the denominators of a row of display fractions
+        whose numerators and denominators are lines of their own (an inline fraction's parts are set
+        smaller, in the text style)."""
+        axis = line.baseline - body * MATHS_AXIS
+        return any(not upright(b) and abs((b[1] + b[3]) / 2 - axis) <= body * AXIS_SLACK
+                   and not any(w.x0 < b[2] and w.x1 > b[0] for w in line.words)
+                   and any(w.x0 < b[2] and w.x1 > b[0] and w.top >= b[3] - 0.5 and w.size >= body * DISPLAY_PART
+                           for w in below.words)
+                   for b in bars)
+
+    def barred(k: int) -> bool:
+        """A line from whose maths axis the block's row right below it hangs (hangs_from_axis) is a
+        row of fractions, however many words its `\\text{}` holds ("PoA = ⟨bar⟩, which for … is
+        ⟨bar⟩"); prose sets no rule on its axis."""
+        line = lines[k]
+        return line.page == anchor.page and bool(block) and block[0] == k + 1 and hangs_from_axis(line, lines[k + 1])
+
     def continued_row(k: int) -> bool:
         """A row of an aligned block with nothing in its first column (`& x \\geq 0`, "& for all x"):
         short of the column's edge, it starts where the second column of a row of words above it
@@ -1125,6 +1144,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             if other is line or other.page != line.page or not prose(m) or \
                     (label_of is not None and label_of(other) is not None):
                 continue
+            if m == k - 1 and hangs_from_axis(other, line):
+                continue      # display fractions' denominators, whose sums reach up past a worded row's baseline
             # (the prose line's own first words may be those very pieces: an inline fraction opening it)
             if ink_top < other.baseline - 1.0 and ink_bottom > other.baseline + 0.5 and \
                     min(other.x0, left) <= line.x0 + 1 and line.x1 <= other.x1:
@@ -1261,6 +1282,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
 
 SCRIPT_NOTE = 0.85     # of the body size: a limit's or a note's words are set no larger
+MATHS_AXIS = 0.25      # em: TeX's maths axis (a fraction's bar) stands this far over the baseline
+AXIS_SLACK = 0.1       # em: ... a bar's middle within this of it
+DISPLAY_PART = 0.9     # of the body size: a display fraction's parts are set no smaller
 ALIGNED_REACH = 3      # lines: an array's row and the limits under it, above the block
 ALIGNED_ROW_GAP = 2.5  # em: ... its ink (not its limits') at most this far above the block's top
 COLUMN_SEP = 0.8       # em: an array's columns stand apart by twice \arraycolsep (1 em at 10 pt), a word space less

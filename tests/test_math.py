@@ -321,3 +321,15 @@ def test_a_type3_bitmap_fonts_em_and_glyphs_come_from_its_letters_and_names():
     assert euler and all(s == pytest.approx(sizes[len(sizes) // 2], abs=0.1) for s in euler)
     words = " ".join(w.text for w in text)
     assert "difference" in words and "dierence" not in words
+
+
+def test_an_aligns_integrals_keep_their_own_scripts():
+    """In an align of display integrals whose scripts TeX sets beside them (STIX Two's slanted ∫), the
+    next row's upper limit stands right under this row's foot: it is the other integral's script,
+    never this one's limit (each row read \\int_{T}^{T} and \\int^{0}_{0})."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "formulas" / "stixmath-bs.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.9"].startswith(r"\int_{0}^{T}I(t)"), formulas["1.9"]
+    assert formulas["1.10"].startswith(r"\int_{0}^{T}B(t)"), formulas["1.10"]
