@@ -14,6 +14,7 @@ no name) is mapped here from the TeX font encodings.  No rule here knows which b
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import math
 import os
@@ -1395,7 +1396,7 @@ class Page:
     width: float
     height: float
     lines: list[Line]
-    boxes: list[tuple[float, float, float, float]]     # light filled boxes (x0, top, x1, bottom)
+    boxes: list[tuple[float, float, float, float]]     # light filled boxes and ruled frames (x0, top, x1, bottom)
     rules: list[tuple[float, float, float, float]]     # thin horizontal rules and fraction bars
     graphics: list[tuple[float, float, float, float]]  # drawn paths and images
     rotated: bool = False  # printed sideways; read in its own frame
@@ -2250,12 +2251,14 @@ OVERPRINT_CELL = 16   # objects of one font and size within one OVERPRINT square
 PAGE_IMAGE = 0.8    # of a page's area: an image this large is the page itself (a scan, a background), no drawing on it
 
 
-def _drawings(raw: _Raw, page_handle, width: float, height: float):
-    """Light filled boxes, thin horizontal rules, the bounds of every other drawing or image, and of
-    the paths among them that curve or slant (what a drawing is made of, never a table's rules)."""
+def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list = ()):
+    """Light filled boxes and ruled frames round text (`words`), thin horizontal rules, the bounds of
+    every other drawing or image, and of the paths among them that curve or slant (what a drawing is
+    made of, never a table's rules)."""
     c = raw.c
     boxes, rules, graphics, bars, strokes = [], [], [], [], []
     fills: list = []           # large filled shapes drawn so far, and their colours
+    pieces: list = []          # thin straight rules, either way, and stroked rectangles: what ruled frames are drawn of
     l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
 
     def visit(obj, depth: int, place) -> None:
@@ -2291,6 +2294,9 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
                                        # upright: an array's column rules
             if thick < 1.6 and w > 20:
                 rules.append(box)      # a table's or an algorithm's rule, or a long stroke of a drawing
+            if (thick <= FRAME_RULE and w > 20 or thin <= FRAME_RULE and h > 8 or
+                    stroke.value and w > 20 and h > 8 and _rectangle(c, obj)) and not _curves_or_slants(c, obj):
+                pieces.append(box)
             if fillmode.value and w > 100 and h > 8 and c.FPDFPageObj_GetFillColor(obj, raw.r, raw.g, raw.b, raw.a):
                 gray = (raw.r.value + raw.g.value + raw.b.value) / 765
                 colour = (raw.r.value, raw.g.value, raw.b.value)
@@ -2304,6 +2310,7 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float):
 
     for k in range(c.FPDFPage_CountObjects(page_handle)):
         visit(c.FPDFPage_GetObject(page_handle, k), 0, None)
+    boxes += _ruled_frames(pieces, strokes, boxes, words)
     return boxes, rules, graphics, bars, strokes
 
 
@@ -2320,6 +2327,110 @@ def _inset_fill(box: tuple, colour: tuple, fills: list) -> bool:
 
 
 FRAME_RULE = 3                  # pt: the widest rule a frame drawn as two fills shows round its inside
+
+
+class RuledFrame(tuple):
+    """A frame's bounds (x0, top, x1, bottom) drawn with rules, no fill: the rules stay among the
+    page's drawings, so a framed figure (a recipe in an \\fbox over its caption) is still drawn."""
+
+
+def _rectangle(c, obj) -> bool:
+    """A path that is one closed rectangle: a few segments, all on two x's and two y's of its own."""
+    n = c.FPDFPath_CountSegments(obj)
+    if not 4 <= n <= 6:
+        return False
+    x, y = ctypes.c_float(), ctypes.c_float()
+    xs, ys, points, closed = set(), set(), [], False
+    for k in range(n):
+        seg = c.FPDFPath_GetPathSegment(obj, k)
+        closed = closed or bool(c.FPDFPathSegment_GetClose(seg))
+        if c.FPDFPathSegment_GetPoint(seg, x, y):
+            xs.add(round(x.value * 2))
+            ys.add(round(y.value * 2))
+            points.append((round(x.value * 2), round(y.value * 2)))
+    return len(xs) == 2 and len(ys) == 2 and len(set(points)) == 4 and (closed or points[0] == points[-1])
+
+
+def _ruled_frames(pieces: list, strokes: list, filled: list, words) -> list:
+    """Frames drawn with rules, no fill (mdframed's four rules, \\fbox, a stroked rectangle): a
+    rectangle stroked whole, or a rule along its top whose ends meet the tops of two upright rules
+    whose feet meet a rule along its bottom.  A frame is one when no other rule or curve touches its
+    edges (a table's rules meet and cross one another; a drawing's shapes join), no word straddles
+    them, and it holds words (a figure's empty shapes are none), and no filled box is there already."""
+    tol = FRAME_RULE
+    def key(v: float) -> int:
+        return int(v // (2 * tol))
+    def file(index: dict, p, y: float, x: float) -> None:
+        index.setdefault((key(y), key(x)), []).append(p)
+    def near(index: dict, y: float, x: float):
+        # the rules filed by two ends within a cell of these: every one within tol of both
+        ky, kx = key(y), key(x)
+        return (p for i in (ky - 1, ky, ky + 1) for j in (kx - 1, kx, kx + 1) for p in index.get((i, j), ()))
+    lefts: dict = {}
+    rights: dict = {}
+    feet: dict = {}
+    for p in pieces:
+        if p[2] - p[0] <= 2 * tol:         # upright (a stroke's bounds are a stroke width wider)
+            file(lefts, p, p[1], p[0])
+            file(rights, p, p[1], p[2])
+        if p[3] - p[1] <= 2 * tol:         # along
+            file(feet, p, p[3], p[0])
+    found: list = [(p, (p,)) for p in pieces if p[2] - p[0] > 3 * tol and p[3] - p[1] > 3 * tol]
+    for top in (p for p in pieces if p[3] - p[1] <= 2 * tol):
+        for left in near(lefts, top[1], top[0]):
+            if abs(left[0] - top[0]) > tol or abs(left[1] - top[1]) > tol:
+                continue
+            right = next((r for r in near(rights, top[1], top[2]) if r is not left and abs(r[2] - top[2]) <= tol
+                          and abs(r[1] - top[1]) <= tol and abs(r[3] - left[3]) <= tol), None)
+            foot = next((b for b in near(feet, left[3], top[0]) if b is not top and abs(b[3] - left[3]) <= tol
+                         and abs(b[0] - top[0]) <= tol and abs(b[2] - top[2]) <= tol), None) if right else None
+            if foot is not None:
+                parts = (top, left, right, foot)
+                found.append(((min(p[0] for p in parts), min(p[1] for p in parts),
+                               max(p[2] for p in parts), max(p[3] for p in parts)), parts))
+    found = [(f, parts) for f, parts in found if f[2] - f[0] >= FRAME_MIN_WIDTH]
+    if not found:
+        return []
+    # the drawn shapes by the square cells of the page they cover, so a frame looks only at its edges'
+    cells: dict = {}
+    def spread(g):
+        return ((i, j) for i in range(int(g[0] // FRAME_CELL), int(g[2] // FRAME_CELL) + 1)
+                for j in range(int(g[1] // FRAME_CELL), int(g[3] // FRAME_CELL) + 1))
+    for g in pieces + strokes:
+        for cell in spread((g[0] - tol, g[1] - tol, g[2] + tol, g[3] + tol)):
+            cells.setdefault(cell, []).append(g)
+    words = sorted(words, key=lambda w: w.top + w.bottom)
+    mids = [(w.top + w.bottom) / 2 for w in words]
+    frames: list = []
+    for frame, parts in found:
+        x0, y0, x1, y1 = frame
+        if any(abs(b[0] - x0) <= 2 * tol and abs(b[2] - x1) <= 2 * tol and
+               abs(b[1] - y0) <= 2 * tol and abs(b[3] - y1) <= 2 * tol for b in filled):
+            continue
+
+        def touches(g) -> bool:
+            # meets the frame's edges: overlaps it, grown by a rule's width, and reaches past its inside
+            return g[0] <= x1 + tol and g[2] >= x0 - tol and g[1] <= y1 + tol and g[3] >= y0 - tol and not (
+                g[0] >= x0 + tol and g[2] <= x1 - tol and g[1] >= y0 + tol and g[3] <= y1 - tol)
+        edges = {cell for side in ((x0, y0, x1, y0), (x0, y1, x1, y1), (x0, y0, x0, y1), (x1, y0, x1, y1))
+                 for cell in spread(side)}
+        if any(touches(g) and not any(g is p for p in parts) for cell in edges for g in cells.get(cell, ())):
+            continue
+        held = False
+        for w in words[bisect.bisect_left(mids, y0):bisect.bisect_right(mids, y1)]:
+            if w.x1 < x0 or w.x0 > x1:
+                continue
+            if w.x0 < x0 or w.x1 > x1:
+                break           # a word across a side: no frame round text
+            held = True
+        else:
+            if held:
+                frames.append(RuledFrame(frame))
+    return frames
+
+
+FRAME_MIN_WIDTH = 100           # pt: a ruled frame round statements is this wide at least (a filled box's too)
+FRAME_CELL = 36                 # pt: the side of the cells a page's rules are filed by, looking for frames
 BAR_THICKNESS = 2.0             # pt: a fraction's bar is thinner (a heavy maths font's, Fira Math's, is 1.65)
 PATH_SEGMENTS_LOOKED_AT = 64    # a path that has not curved or slanted by then is taken for rectangles
 
@@ -2442,7 +2553,7 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
             spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height,
                                           _overprinted(raw, page.raw))
             words = _words(spans)
-            boxes, rules, graphics, bars, strokes = _drawings(raw, page.raw, width, height)
+            boxes, rules, graphics, bars, strokes = _drawings(raw, page.raw, width, height, words)
             links = _links(raw, doc.raw, page.raw, height, target_height)
             turn = 0
             if words and sideways > 0.5:

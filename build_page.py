@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 from build_common import Chunk
-from build_glyphs import Line, Page, Word
+from build_glyphs import Line, Page, RuledFrame, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
 from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
@@ -1106,10 +1106,14 @@ def _drawing_text(page: Page, main: list[Line], cap: list[Line], used: set[int],
             l.x1 >= layout.right - FULL_LINE_EDGE and l.x0 <= layout.left + BODY_LINE_START
             and len(l.words) >= FULL_LINE_WORDS)
     top, bottom = cap[0].top, cap[-1].bottom
+    # a ruled frame is the figure itself when no other drawn shape stands between it and the caption
+    # (a recipe in an \fbox over its caption); else it bounds the drawing, as a filled box does
+    filled = [b for b in page.boxes if not isinstance(b, RuledFrame) or any(
+        b[3] < g[1] and g[3] <= top + 2 or bottom - 2 <= g[1] and g[3] < b[1] for g in page.graphics)]
     floor = max([l.bottom for l in main if is_body(l) and l.bottom <= top]
-                + [b[3] for b in page.boxes if b[3] <= top] + [0.0])
+                + [b[3] for b in filled if b[3] <= top] + [0.0])
     ceiling = min([l.top for l in main if is_body(l) and l.top >= bottom]
-                  + [b[1] for b in page.boxes if b[1] >= bottom] + [page.height])
+                  + [b[1] for b in filled if b[1] >= bottom] + [page.height])
     typeset = [g for g in page.graphics if _typeset_rule(g, main)]
     shapes = [g for g in page.graphics if g not in typeset]
     above = [g for g in shapes if floor < g[1] and g[3] <= top + 2 and g[0] < layout.margin_x]

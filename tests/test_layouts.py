@@ -1151,8 +1151,9 @@ def test_contextbook_a_held_out_textbook_typeset_by_context(tmp_path_factory):
     printed form kept; and a chapter's number alone on its line in display type, right above the line
     its chapter's bookmark points at, is the chapter's label, no text (no "$$\\mathbf{2}$$" chunk; the
     same rule takes 26 bare chapter numbers out of AATA's text, its chunks otherwise as before).
-    Left: the framed definitions cut after their head line (the frame is four rules, not a fill), the
-    indented example running on overleaf, the title page run into the preface."""
+    Left: the framed definitions cut after their head line (the frame is four rules, not a fill; read
+    since as a frame, build_glyphs._ruled_frames), the indented example running on overleaf, the title
+    page run into the preface."""
     path, db, report = build("contextbook", tmp_path_factory)
     result = score(LAYOUTS / "contextbook-labels.txt", path)
     total = result["_all"]
