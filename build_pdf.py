@@ -572,7 +572,7 @@ class OpenBlock:
                     SENTENCE_ENDS_RE.search(last.text)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not last_apart and not drawn and \
-                        not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
+                        not _holds_list(lines):
                     return False
                 # A paragraph set flush (\noindent, or a book that indents none) tells its start only by the
                 # space above it: where the statement's last paragraph ended (a sentence, short of the
@@ -584,7 +584,7 @@ class OpenBlock:
                 if exact and abs(line.x0 - layout.left) <= INDENT_MATCH and len(line.words) >= PARAGRAPH_WORDS \
                         and SENTENCE_ENDS_RE.search(last.text) and last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT \
                         and not set_apart(line) and not last_apart and not drawn and \
-                        not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:]):
+                        not _holds_list(lines):
                     return False
                 # After a display no extra space tells (TeX takes the larger of the display's skip and
                 # the environment's), but a display that closes a sentence and an indented paragraph
@@ -678,6 +678,11 @@ def _bold_lead_follows(lines: list[Line], line: Line) -> bool:
                for l in lines[1:])
 
 
+def _holds_list(lines: list[Line]) -> bool:
+    """Whether a statement's lines (its head's line aside) hold a list: a line opening with a list's mark."""
+    return any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:])
+
+
 def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
     """Whether a line opens a list's first item ("1.", "(a)", "i)", a bullet) at a list's indent, running
     words after its label, where the statement's lines so far hold no list (its head's aside)."""
@@ -686,7 +691,7 @@ def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
     label = _LABEL_RE.fullmatch(line.words[0].text)
     if label is not None and label.group(2) not in ("1", "a", "i"):
         return False
-    return not any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:])
+    return not _holds_list(lines)
 
 
 def _list_label(line: Line, layout: Layout) -> bool:
