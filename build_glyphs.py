@@ -1282,10 +1282,13 @@ def join_letter_spaced(words: list[Word]) -> list[Word]:
         # (a spacing accent, "ˆ" a modifier letter to Unicode, is set over a letter, never spaced out
         # as one: a matrix row of hatted letters is no spaced-out line)
         return len(w.text) == 1 and not w.italic and bool(_LETTER_SPACED_CHARS.fullmatch(w.text)) \
-            and w.text not in ACCENT_MARKS
+            and w.text not in ACCENT_MARKS and not _maths_letter(w)
 
     alone = [w for w in words if lone(w)]
-    if len(alone) >= SPACED_OUT * len(words) and sum(1 for w in alone if w.text.isalpha()) >= LETTER_SPACED_LINE:
+    # (a line holding a Unicode maths letter, 𝑇 or 𝜋, is a formula's: a matrix row of lone entries, or
+    # a row of \hdotsfor's dots on a display's main line, is not spaced out)
+    if len(alone) >= SPACED_OUT * len(words) and sum(1 for w in alone if w.text.isalpha()) >= LETTER_SPACED_LINE \
+            and not any(_maths_letter(w) for w in words):
         size = alone[0].size
         gaps = sorted(b.x0 - a.x1 for a, b in zip(words, words[1:]) if lone(a) or lone(b))
         letter_gap = gaps[len(gaps) // 2]
@@ -1328,6 +1331,12 @@ def join_letter_spaced(words: list[Word]) -> list[Word]:
             out.append(words[i])
             i += 1
     return out
+
+
+def _maths_letter(w: Word) -> bool:
+    """Whether the text layer gave a word a Unicode maths alphanumeric (an OpenType maths font's
+    letters, 𝑇 𝜋 𝐀): maths, as a maths italic is (join_letter_spaced leaves both alone)."""
+    return w.raw is not None and any("\U0001d400" <= ch <= "\U0001d7ff" for ch in w.raw)
 
 
 def _joined(run: list[Word]) -> Word:
