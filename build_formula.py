@@ -2561,7 +2561,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         partner = pairs.get(id(left))
         between = [n for n in nodes if id(n) not in used and n is not left and n is not partner
                    and n.cx > left.x1 and (partner is None or n.cx < partner.x0)
-                   and n.cy > left.top and n.cy < left.bottom]
+                   and (n.cy > left.top and n.cy < left.bottom or partner is not None and _past_delimiter_end(n, left, size))]
         if partner is not None:
             between += _operator_scripts(between, [n for n in nodes if id(n) not in used and n.cx > left.x1
                                                    and n.cx < partner.x0 and n not in between], size)
@@ -2665,6 +2665,17 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
 # An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it
 # away (`cases` is an array with @{} at its ends), so their cells start at the delimiter's side bearing.
 ARRAY_EDGE = 0.4      # em: cells this far from a delimiter are an array's, written with its column spec
+
+
+def _past_delimiter_end(n: Node, delimiter: Node, size: float) -> bool:
+    """A script of the first or last row that pokes past the end of the delimiters round the rows
+    (T^{\pi}_{n1} under a bmatrix): TeX lets a delimiter come \delimitershortfall short of what it
+    encloses, half of it at each end, so script-size ink that starts inside and ends within that is
+    between them."""
+    reach = DELIMITER_SHORTFALL * size / 20
+    return n.size < size * LIMIT_SIZE and (
+        n.top < delimiter.bottom <= n.cy and n.bottom <= delimiter.bottom + reach or
+        n.cy <= delimiter.top < n.bottom and n.top >= delimiter.top - reach)
 
 
 def _operator_scripts(between: list[Node], others: list[Node], size: float) -> list[Node]:
