@@ -2628,7 +2628,14 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             elif middles and not left.tex.startswith(r"\left"):
                 left.tex, partner.tex = r"\left" + left.tex, r"\right" + partner.tex
             continue
-        cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
+        dotted = _dotted_rows(rows, left, partner)
+        spread = [n for k, r in enumerate(rows) if k not in dotted for n in r]
+        cells = [[_scripts(c) for c in _cells(r, spread, size)] if k not in dotted else [] for k, r in enumerate(rows)]
+        for k in dotted:        # (\hdotsfor{n}: one cell across the row's n columns)
+            r = rows[k]
+            cells[k] = [[Node("sym", min(n.x0 for n in r), max(n.x1 for n in r), min(n.top for n in r),
+                              max(n.bottom for n in r), r[0].base, r[0].size, ch="…",
+                              tex=r"\hdotsfor{%d}" % max(len(c) for c in cells), style="up", role="ord")]]
         if _binomial(cells, left, partner):
             node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
         else:
@@ -2644,6 +2651,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                               right=partner.ch, spec=spec, hlines=ruled)
         used.update(id(n) for n in [left, partner] + between)
         made.append(node)
+    made += _stacked_between(nodes, made, used, size)
     # a closing brace nothing opens, after rows on two or more baselines: what it closes (rcases, or
     # \left. … \right\} round a gathered block), with what follows it on the row of its middle
     for right in tall:
@@ -2665,6 +2673,52 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
 # An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it
 # away (`cases` is an array with @{} at its ends), so their cells start at the delimiter's side bearing.
 ARRAY_EDGE = 0.4      # em: cells this far from a delimiter are an array's, written with its column spec
+
+
+def _dotted_rows(rows: list[list[Node]], left: Node, right: Node) -> set[int]:
+    """The rows of a matrix that are dots alone across most of its width (amsmath's \hdotsfor): they
+    bridge its column gaps, so the columns are found from the other rows.  Its dots run on evenly,
+    with no column's gap between them (a row of \cdots cells, one per column, is no such row)."""
+    inner = right.x0 - left.x1
+
+    def run_on(r: list[Node]) -> bool:
+        r = sorted(r, key=lambda n: n.x0)
+        return all(b.x0 - a.x1 < a.size * COLUMN_CUT for a, b in zip(r, r[1:]))
+
+    return {k for k, r in enumerate(rows) if len(rows) > 2 and len(r) >= 2 and
+            all(n.kind == "sym" and n.tex in (r"\dots", r"\cdots", ".") for n in r)
+            and max(n.x1 for n in r) - min(n.x0 for n in r) >= inner * DOTTED_ROW and run_on(r)}
+
+
+DOTTED_ROW = 0.7   # of a matrix's inner width: a row of dots this wide is one across its columns
+COLUMN_CUT = 0.6   # em: a gap this wide that no row bridges is between a matrix's columns (_cells)
+
+
+def _stacked_between(nodes: list[Node], made: list[Node], used: set[int], size: float) -> list[Node]:
+    """Full-size glyphs stacked on two or more baselines between two matrices, within the height of
+    both and clear of each (`[A] [x] \begin{array}{c} = \\ \leq \end{array} [b]`): a delimiter-less
+    array of their own, not rows of the display.  (A matrix's scripts are smaller, and a relation on
+    the main baseline alone is one row.)"""
+    matrices = sorted((m for m in made if m.kind == "matrix"), key=lambda m: m.x0)
+    out = []
+    for a, b in zip(matrices, matrices[1:]):
+        top, bottom = max(a.top, b.top), min(a.bottom, b.bottom)
+        between = [n for n in nodes if id(n) not in used and n.kind == "sym" and a.x1 <= n.x0 and n.x1 <= b.x0
+                   and top <= n.top and n.bottom <= bottom]
+        if len(between) < 2 or any(n.size < size * ROW_SIZE for n in between):
+            continue
+        rows = _matrix_rows(between, size)
+        left, right = min(n.x0 for n in between), max(n.x1 for n in between)
+        # (one column: every row's ink spans most of the column's width)
+        if len(rows) < 2 or any(max(n.x1 for n in r) - min(n.x0 for n in r) < (right - left) * 0.5 for r in rows):
+            continue
+        cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
+        if any(len(row) != 1 for row in cells):
+            continue
+        out.append(_composite("matrix", between, a.base, size, rows=cells, left=None,
+                              right=None, spec=_array_spec(cells, "c"), hlines=set()))
+        used.update(id(n) for n in between)
+    return out
 
 
 def _past_delimiter_end(n: Node, delimiter: Node, size: float) -> bool:
@@ -3164,7 +3218,7 @@ def _cells(row: list[Node], all_nodes: list[Node], size: float, two: bool = Fals
     cuts: list[float] = []
     reach = spans[0][1] if spans else 0
     for x0, x1 in spans[1:]:
-        if x0 - reach > size * 0.6:
+        if x0 - reach > size * COLUMN_CUT:
             cuts.append((x0 + reach) / 2)
         reach = max(reach, x1)
     cells: list[list[Node]] = [[] for _ in range(len(cuts) + 1)]
@@ -3508,6 +3562,8 @@ def _tex(n: Node) -> list[str]:
                ("{", "}"): "Bmatrix"}.get((_BAR_FORMS.get(n.parts["left"], n.parts["left"]),
                                             _BAR_FORMS.get(n.parts["right"], n.parts["right"])))
         body = _rows_tex(n.parts["rows"], n.parts.get("hlines", ()))
+        if n.parts["left"] is None:      # an array with no delimiters (_stacked_between)
+            return [r"\begin{array}{" + (n.parts.get("spec") or "c") + "}", *body, r"\end{array}"]
         if n.parts.get("spec"):
             return [r"\left" + _delim(n.parts["left"]), r"\begin{array}{" + n.parts["spec"] + "}", *body,
                     r"\end{array}", r"\right" + _delim(n.parts["right"])]
@@ -3861,6 +3917,9 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
                 out += f" (mod {first.strip()})"
             else:
                 out += first.strip() if t == r"\substack" else f"{first.strip()} "
+        elif t == r"\hdotsfor":
+            _, i = _plain_arg(tokens, i, text)      # dots across the row's columns (their count no content)
+            out += "…"
         elif t == r"\sqrt":
             index, i = _plain_optional(tokens, i, text)
             body, i = _plain_arg(tokens, i, text)
