@@ -2637,7 +2637,8 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                               max(n.bottom for n in r), r[0].base, r[0].size, ch="…",
                               tex=r"\hdotsfor{%d}" % max(len(c) for c in cells), style="up", role="ord")]]
         if _binomial(cells, left, partner):
-            node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
+            node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0],
+                              fence=GENERALISED_FRACTIONS[(left.ch, partner.ch)])
         else:
             spec = _column_spec(cells, columns, left, partner)
             if spec is None and min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE \
@@ -3074,6 +3075,9 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
 # book with a loose leading.  Between the two, a pitch says nothing (a font with tighter shifts, STIX
 # Two's 1.27 em, sets binomials that read as matrices).
 BINOMIAL_PITCH = 1.34
+# The delimiters a rule-less fraction's parts stand in, read so (\binom, and \genfrac's braces and
+# brackets: Stirling's numbers {n \brace k} and [n \brack k]), and how \genfrac writes them
+GENERALISED_FRACTIONS = {("(", ")"): None, ("{", "}"): (r"\{", r"\}"), ("[", "]"): ("[", "]")}
 # But rows of letters and digits in an array stand exactly the book's leading apart (their struts
 # decide), to a hundredth of a point: where the parts are set at the size that leading is the book's
 # for (between BINOMIAL_LEAST and BINOMIAL_MOST of it), two parts any other pitch in that range apart
@@ -3087,11 +3091,12 @@ LEADING: ContextVar[float] = ContextVar("LEADING", default=0.0)
 
 
 def _binomial(cells: list[list[list[Node]]], left: Node, right: Node) -> bool:
-    """\\binom{n}{k}, not a column vector: two parts in parentheses at least BINOMIAL_PITCH apart and
+    """\\binom{n}{k}, not a column vector: two parts in parentheses (or in braces or brackets, which
+    \\genfrac writes: Stirling's numbers) at least BINOMIAL_PITCH apart and
     not the book's leading apart, that read as counts (italic letters, digits and signs, with
     scripts); bold entries (a vector's \\mathbf{x}_B) and built structures (fractions, sums,
     matrices) are never a binomial's."""
-    if (left.ch, right.ch) != ("(", ")") or len(cells) != 2 or any(len(row) != 1 or not row[0] for row in cells):
+    if (left.ch, right.ch) not in GENERALISED_FRACTIONS or len(cells) != 2 or any(len(row) != 1 or not row[0] for row in cells):
         return False
     # (a letter may carry an accent, \binom{n + \tilde{y}}{\tilde{y}}: a glyph's, not a rule's)
     if any(n.kind not in ("sym", "script", "accent") or n.kind == "accent" and "rule" in n.parts
@@ -3594,6 +3599,9 @@ def _tex(n: Node) -> list[str]:
         return [n.parts["left"], r"\begin{smallmatrix}", *_rows_tex(n.parts["rows"]), r"\end{smallmatrix}",
                 n.parts["right"]]
     if k == "binom":
+        if n.parts.get("fence"):      # braces or brackets round a binomial's parts (Stirling's numbers)
+            return [r"\genfrac", *n.parts["fence"], "{", "0pt", "}", "{", "}", "{", *_row_tex(n.parts["num"]), "}",
+                    "{", *_row_tex(n.parts["den"]), "}"]
         return [r"\tbinom" if n.parts.get("small") else r"\dbinom" if n.parts.get("display") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
 
@@ -3917,6 +3925,15 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
                 out += f" (mod {first.strip()})"
             else:
                 out += first.strip() if t == r"\substack" else f"{first.strip()} "
+        elif t == r"\genfrac" and i + 1 < len(tokens):
+            # a rule-less fraction in braces or brackets ({n \brace k}): its delimiters, then a rule's
+            # thickness and a style (no content), then its parts
+            opening, closing = tokens[i][-1:], tokens[i + 1][-1:]
+            _, i = _plain_arg(tokens, i + 2, text)
+            _, i = _plain_arg(tokens, i, text)
+            top, i = _plain_arg(tokens, i, text)
+            bottom, i = _plain_arg(tokens, i, text)
+            out += f"{opening}{top.strip()} {bottom.strip()}{closing}"
         elif t == r"\hdotsfor":
             _, i = _plain_arg(tokens, i, text)      # dots across the row's columns (their count no content)
             out += "…"
