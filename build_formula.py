@@ -3075,9 +3075,11 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
 # book with a loose leading.  Between the two, a pitch says nothing (a font with tighter shifts, STIX
 # Two's 1.27 em, sets binomials that read as matrices).
 BINOMIAL_PITCH = 1.34
-# The delimiters a rule-less fraction's parts stand in, read so (\binom, and \genfrac's braces and
-# brackets: Stirling's numbers {n \brace k} and [n \brack k]), and how \genfrac writes them
-GENERALISED_FRACTIONS = {("(", ")"): None, ("{", "}"): (r"\{", r"\}"), ("[", "]"): ("[", "]")}
+# The delimiters a rule-less fraction's parts stand in, read so (\binom, and \genfrac's braces:
+# Stirling's numbers {n \brace k}), and how \genfrac writes them.  Not brackets: a bracketed column
+# vector whose entry carries an accent (\dot{\ell}_{t}) stands a binomial's pitch apart, and is far
+# commoner than [n \brack k]
+GENERALISED_FRACTIONS = {("(", ")"): None, ("{", "}"): (r"\{", r"\}")}
 # But rows of letters and digits in an array stand exactly the book's leading apart (their struts
 # decide), to a hundredth of a point: where the parts are set at the size that leading is the book's
 # for (between BINOMIAL_LEAST and BINOMIAL_MOST of it), two parts any other pitch in that range apart
@@ -3091,8 +3093,8 @@ LEADING: ContextVar[float] = ContextVar("LEADING", default=0.0)
 
 
 def _binomial(cells: list[list[list[Node]]], left: Node, right: Node) -> bool:
-    """\\binom{n}{k}, not a column vector: two parts in parentheses (or in braces or brackets, which
-    \\genfrac writes: Stirling's numbers) at least BINOMIAL_PITCH apart and
+    """\\binom{n}{k}, not a column vector: two parts in parentheses (or in braces, which \\genfrac
+    writes: Stirling's numbers) at least BINOMIAL_PITCH apart and
     not the book's leading apart, that read as counts (italic letters, digits and signs, with
     scripts); bold entries (a vector's \\mathbf{x}_B) and built structures (fractions, sums,
     matrices) are never a binomial's."""
@@ -3599,7 +3601,7 @@ def _tex(n: Node) -> list[str]:
         return [n.parts["left"], r"\begin{smallmatrix}", *_rows_tex(n.parts["rows"]), r"\end{smallmatrix}",
                 n.parts["right"]]
     if k == "binom":
-        if n.parts.get("fence"):      # braces or brackets round a binomial's parts (Stirling's numbers)
+        if n.parts.get("fence"):      # braces round a binomial's parts (Stirling's numbers)
             return [r"\genfrac", *n.parts["fence"], "{", "0pt", "}", "{", "}", "{", *_row_tex(n.parts["num"]), "}",
                     "{", *_row_tex(n.parts["den"]), "}"]
         return [r"\tbinom" if n.parts.get("small") else r"\dbinom" if n.parts.get("display") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
