@@ -2561,7 +2561,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         partner = pairs.get(id(left))
         between = [n for n in nodes if id(n) not in used and n is not left and n is not partner
                    and n.cx > left.x1 and (partner is None or n.cx < partner.x0)
-                   and n.cy > left.top and n.cy < left.bottom]
+                   and (n.cy > left.top and n.cy < left.bottom or partner is not None and _past_delimiter_end(n, left, size))]
         if partner is not None:
             between += _operator_scripts(between, [n for n in nodes if id(n) not in used and n.cx > left.x1
                                                    and n.cx < partner.x0 and n not in between], size)
@@ -2628,9 +2628,17 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             elif middles and not left.tex.startswith(r"\left"):
                 left.tex, partner.tex = r"\left" + left.tex, r"\right" + partner.tex
             continue
-        cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
+        dotted = _dotted_rows(rows, left, partner)
+        spread = [n for k, r in enumerate(rows) if k not in dotted for n in r]
+        cells = [[_scripts(c) for c in _cells(r, spread, size)] if k not in dotted else [] for k, r in enumerate(rows)]
+        for k in dotted:        # (\hdotsfor{n}: one cell across the row's n columns)
+            r = rows[k]
+            cells[k] = [[Node("sym", min(n.x0 for n in r), max(n.x1 for n in r), min(n.top for n in r),
+                              max(n.bottom for n in r), r[0].base, r[0].size, ch="…",
+                              tex=r"\hdotsfor{%d}" % max(len(c) for c in cells), style="up", role="ord")]]
         if _binomial(cells, left, partner):
-            node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0])
+            node = _composite("binom", [left, partner] + between, left.base, size, num=cells[0][0], den=cells[1][0],
+                              fence=GENERALISED_FRACTIONS[(left.ch, partner.ch)])
         else:
             spec = _column_spec(cells, columns, left, partner)
             if spec is None and min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE \
@@ -2644,6 +2652,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                               right=partner.ch, spec=spec, hlines=ruled)
         used.update(id(n) for n in [left, partner] + between)
         made.append(node)
+    made += _stacked_between(nodes, made, used, size)
     # a closing brace nothing opens, after rows on two or more baselines: what it closes (rcases, or
     # \left. … \right\} round a gathered block), with what follows it on the row of its middle
     for right in tall:
@@ -2665,6 +2674,63 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
 # An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it
 # away (`cases` is an array with @{} at its ends), so their cells start at the delimiter's side bearing.
 ARRAY_EDGE = 0.4      # em: cells this far from a delimiter are an array's, written with its column spec
+
+
+def _dotted_rows(rows: list[list[Node]], left: Node, right: Node) -> set[int]:
+    """The rows of a matrix that are dots alone across most of its width (amsmath's \hdotsfor): they
+    bridge its column gaps, so the columns are found from the other rows.  Its dots run on evenly,
+    with no column's gap between them (a row of \cdots cells, one per column, is no such row)."""
+    inner = right.x0 - left.x1
+
+    def run_on(r: list[Node]) -> bool:
+        r = sorted(r, key=lambda n: n.x0)
+        return all(b.x0 - a.x1 < a.size * COLUMN_CUT for a, b in zip(r, r[1:]))
+
+    return {k for k, r in enumerate(rows) if len(rows) > 2 and len(r) >= 2 and
+            all(n.kind == "sym" and n.tex in (r"\dots", r"\cdots", ".") for n in r)
+            and max(n.x1 for n in r) - min(n.x0 for n in r) >= inner * DOTTED_ROW and run_on(r)}
+
+
+DOTTED_ROW = 0.7   # of a matrix's inner width: a row of dots this wide is one across its columns
+COLUMN_CUT = 0.6   # em: a gap this wide that no row bridges is between a matrix's columns (_cells)
+
+
+def _stacked_between(nodes: list[Node], made: list[Node], used: set[int], size: float) -> list[Node]:
+    """Full-size glyphs stacked on two or more baselines between two matrices, within the height of
+    both and clear of each (`[A] [x] \begin{array}{c} = \\ \leq \end{array} [b]`): a delimiter-less
+    array of their own, not rows of the display.  (A matrix's scripts are smaller, and a relation on
+    the main baseline alone is one row.)"""
+    matrices = sorted((m for m in made if m.kind == "matrix"), key=lambda m: m.x0)
+    out = []
+    for a, b in zip(matrices, matrices[1:]):
+        top, bottom = max(a.top, b.top), min(a.bottom, b.bottom)
+        between = [n for n in nodes if id(n) not in used and n.kind == "sym" and a.x1 <= n.x0 and n.x1 <= b.x0
+                   and top <= n.top and n.bottom <= bottom]
+        if len(between) < 2 or any(n.size < size * ROW_SIZE for n in between):
+            continue
+        rows = _matrix_rows(between, size)
+        left, right = min(n.x0 for n in between), max(n.x1 for n in between)
+        # (one column: every row's ink spans most of the column's width)
+        if len(rows) < 2 or any(max(n.x1 for n in r) - min(n.x0 for n in r) < (right - left) * 0.5 for r in rows):
+            continue
+        cells = [[_scripts(c) for c in _cells(r, between, size)] for r in rows]
+        if any(len(row) != 1 for row in cells):
+            continue
+        out.append(_composite("matrix", between, a.base, size, rows=cells, left=None,
+                              right=None, spec=_array_spec(cells, "c"), hlines=set()))
+        used.update(id(n) for n in between)
+    return out
+
+
+def _past_delimiter_end(n: Node, delimiter: Node, size: float) -> bool:
+    """A script of the first or last row that pokes past the end of the delimiters round the rows
+    (T^{\pi}_{n1} under a bmatrix): TeX lets a delimiter come \delimitershortfall short of what it
+    encloses, half of it at each end, so script-size ink that starts inside and ends within that is
+    between them."""
+    reach = DELIMITER_SHORTFALL * size / 20
+    return n.size < size * LIMIT_SIZE and (
+        n.top < delimiter.bottom <= n.cy and n.bottom <= delimiter.bottom + reach or
+        n.cy <= delimiter.top < n.bottom and n.top >= delimiter.top - reach)
 
 
 def _operator_scripts(between: list[Node], others: list[Node], size: float) -> list[Node]:
@@ -3009,6 +3075,11 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
 # book with a loose leading.  Between the two, a pitch says nothing (a font with tighter shifts, STIX
 # Two's 1.27 em, sets binomials that read as matrices).
 BINOMIAL_PITCH = 1.34
+# The delimiters a rule-less fraction's parts stand in, read so (\binom, and \genfrac's braces:
+# Stirling's numbers {n \brace k}), and how \genfrac writes them.  Not brackets: a bracketed column
+# vector whose entry carries an accent (\dot{\ell}_{t}) stands a binomial's pitch apart, and is far
+# commoner than [n \brack k]
+GENERALISED_FRACTIONS = {("(", ")"): None, ("{", "}"): (r"\{", r"\}")}
 # But rows of letters and digits in an array stand exactly the book's leading apart (their struts
 # decide), to a hundredth of a point: where the parts are set at the size that leading is the book's
 # for (between BINOMIAL_LEAST and BINOMIAL_MOST of it), two parts any other pitch in that range apart
@@ -3022,11 +3093,12 @@ LEADING: ContextVar[float] = ContextVar("LEADING", default=0.0)
 
 
 def _binomial(cells: list[list[list[Node]]], left: Node, right: Node) -> bool:
-    """\\binom{n}{k}, not a column vector: two parts in parentheses at least BINOMIAL_PITCH apart and
+    """\\binom{n}{k}, not a column vector: two parts in parentheses (or in braces, which \\genfrac
+    writes: Stirling's numbers) at least BINOMIAL_PITCH apart and
     not the book's leading apart, that read as counts (italic letters, digits and signs, with
     scripts); bold entries (a vector's \\mathbf{x}_B) and built structures (fractions, sums,
     matrices) are never a binomial's."""
-    if (left.ch, right.ch) != ("(", ")") or len(cells) != 2 or any(len(row) != 1 or not row[0] for row in cells):
+    if (left.ch, right.ch) not in GENERALISED_FRACTIONS or len(cells) != 2 or any(len(row) != 1 or not row[0] for row in cells):
         return False
     # (a letter may carry an accent, \binom{n + \tilde{y}}{\tilde{y}}: a glyph's, not a rule's)
     if any(n.kind not in ("sym", "script", "accent") or n.kind == "accent" and "rule" in n.parts
@@ -3153,7 +3225,7 @@ def _cells(row: list[Node], all_nodes: list[Node], size: float, two: bool = Fals
     cuts: list[float] = []
     reach = spans[0][1] if spans else 0
     for x0, x1 in spans[1:]:
-        if x0 - reach > size * 0.6:
+        if x0 - reach > size * COLUMN_CUT:
             cuts.append((x0 + reach) / 2)
         reach = max(reach, x1)
     cells: list[list[Node]] = [[] for _ in range(len(cuts) + 1)]
@@ -3497,6 +3569,8 @@ def _tex(n: Node) -> list[str]:
                ("{", "}"): "Bmatrix"}.get((_BAR_FORMS.get(n.parts["left"], n.parts["left"]),
                                             _BAR_FORMS.get(n.parts["right"], n.parts["right"])))
         body = _rows_tex(n.parts["rows"], n.parts.get("hlines", ()))
+        if n.parts["left"] is None:      # an array with no delimiters (_stacked_between)
+            return [r"\begin{array}{" + (n.parts.get("spec") or "c") + "}", *body, r"\end{array}"]
         if n.parts.get("spec"):
             return [r"\left" + _delim(n.parts["left"]), r"\begin{array}{" + n.parts["spec"] + "}", *body,
                     r"\end{array}", r"\right" + _delim(n.parts["right"])]
@@ -3527,6 +3601,9 @@ def _tex(n: Node) -> list[str]:
         return [n.parts["left"], r"\begin{smallmatrix}", *_rows_tex(n.parts["rows"]), r"\end{smallmatrix}",
                 n.parts["right"]]
     if k == "binom":
+        if n.parts.get("fence"):      # braces round a binomial's parts (Stirling's numbers)
+            return [r"\genfrac", *n.parts["fence"], "{", "0pt", "}", "{", "}", "{", *_row_tex(n.parts["num"]), "}",
+                    "{", *_row_tex(n.parts["den"]), "}"]
         return [r"\tbinom" if n.parts.get("small") else r"\dbinom" if n.parts.get("display") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
 
@@ -3850,6 +3927,18 @@ def _plain_group(tokens: list[str], i: int, stop: str | None, text: bool) -> tup
                 out += f" (mod {first.strip()})"
             else:
                 out += first.strip() if t == r"\substack" else f"{first.strip()} "
+        elif t == r"\genfrac" and i + 1 < len(tokens):
+            # a rule-less fraction in braces or brackets ({n \brace k}): its delimiters, then a rule's
+            # thickness and a style (no content), then its parts
+            opening, closing = tokens[i][-1:], tokens[i + 1][-1:]
+            _, i = _plain_arg(tokens, i + 2, text)
+            _, i = _plain_arg(tokens, i, text)
+            top, i = _plain_arg(tokens, i, text)
+            bottom, i = _plain_arg(tokens, i, text)
+            out += f"{opening}{top.strip()} {bottom.strip()}{closing}"
+        elif t == r"\hdotsfor":
+            _, i = _plain_arg(tokens, i, text)      # dots across the row's columns (their count no content)
+            out += "…"
         elif t == r"\sqrt":
             index, i = _plain_optional(tokens, i, text)
             body, i = _plain_arg(tokens, i, text)

@@ -948,7 +948,8 @@ def _stream_entries(head: bytes, stream: bytes) -> dict[int, str]:
 def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: bytes, stream: bytes,
                     exact: bool = True) -> dict[int, tuple[tuple[float, int, int], ...]]:
     """pdf_unicode_repairs for a font read through a known layout of its codes: each character the
-    ToUnicode map gives a code of the layout that prints something else -> that code's character.
+    ToUnicode map gives a code of the layout that prints something else -> that code's character
+    (several characters the map gives one code, a ligature's letters, are keyed by their text).
     Unless the font's name is `exact`ly one whose layout is known, only when the map shows it is
     wrong: a Latin letter, an ASCII sign or a control code where the layout has a Greek letter or a
     maths sign (a maths italic font whose map gives α as the cedilla; not another family's maths
@@ -957,11 +958,16 @@ def _layout_repairs(layout: dict[int, str], advances: dict[int, float], head: by
     if not exact and not any(code in layout and _other_kind(text, layout[code]) and
                              unicodedata.normalize("NFKC", text) != layout[code] for code, text in entries.items()):
         return {}      # the map agrees with the layout's kinds of character: the font is not one so named
-    repair: dict[int, tuple[tuple[float, int, int], ...]] = {}
+    repair: dict[int | str, tuple[tuple[float, int, int], ...]] = {}
     for code, text in entries.items():
         meant = layout.get(code)
         if meant and len(text) == 1 and text != meant:
             repair[ord(text)] = repair.get(ord(text), ()) + ((advances.get(code, -1.0), ord(meant), code),)
+        elif meant and len(text) > 1 and len(meant) == 1:
+            # a glyph named for a text layout's ligature ("ffi" at OML's ϕ, "ff" at σ): the map spells
+            # it out, and PDFium reports each letter with the glyph's box (_spelled_glyph): keyed by
+            # the whole text
+            repair[text] = repair.get(text, ()) + ((advances.get(code, -1.0), ord(meant), code),)
     return repair
 
 
@@ -1273,10 +1279,16 @@ def join_letter_spaced(words: list[Word]) -> list[Word]:
     the wider gap of a word space ends a run, and a short run after it, its gap no wider, is
     letter-spaced too ("2 .")."""
     def lone(w: Word) -> bool:
-        return len(w.text) == 1 and not w.italic and bool(_LETTER_SPACED_CHARS.fullmatch(w.text))
+        # (a spacing accent, "ˆ" a modifier letter to Unicode, is set over a letter, never spaced out
+        # as one: a matrix row of hatted letters is no spaced-out line)
+        return len(w.text) == 1 and not w.italic and bool(_LETTER_SPACED_CHARS.fullmatch(w.text)) \
+            and w.text not in ACCENT_MARKS and not _maths_letter(w)
 
     alone = [w for w in words if lone(w)]
-    if len(alone) >= SPACED_OUT * len(words) and sum(1 for w in alone if w.text.isalpha()) >= LETTER_SPACED_LINE:
+    # (a line holding a Unicode maths letter, 𝑇 or 𝜋, is a formula's: a matrix row of lone entries, or
+    # a row of \hdotsfor's dots on a display's main line, is not spaced out)
+    if len(alone) >= SPACED_OUT * len(words) and sum(1 for w in alone if w.text.isalpha()) >= LETTER_SPACED_LINE \
+            and not any(_maths_letter(w) for w in words):
         size = alone[0].size
         gaps = sorted(b.x0 - a.x1 for a, b in zip(words, words[1:]) if lone(a) or lone(b))
         letter_gap = gaps[len(gaps) // 2]
@@ -1319,6 +1331,12 @@ def join_letter_spaced(words: list[Word]) -> list[Word]:
             out.append(words[i])
             i += 1
     return out
+
+
+def _maths_letter(w: Word) -> bool:
+    """Whether the text layer gave a word a Unicode maths alphanumeric (an OpenType maths font's
+    letters, 𝑇 𝜋 𝐀): maths, as a maths italic is (join_letter_spaced leaves both alone)."""
+    return w.raw is not None and any("\U0001d400" <= ch <= "\U0001d7ff" for ch in w.raw)
 
 
 def _joined(run: list[Word]) -> Word:
@@ -1885,10 +1903,15 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     pending_break = False
     line_end = False         # a line end PDFium put in stands before this glyph (told by geometry)
     low_half_read = False     # a surrogate pair's first half was read as the whole character
+    spelled = 0               # characters left of a glyph whose map spells several (_spelled_glyph)
+    spelled_of, spelled_firsts = None, set()
     for j in range(count):
         u = codes[j]
         if low_half_read:
             low_half_read = False
+            continue
+        if spelled:
+            spelled -= 1
             continue
         omx_space = False
         forced = None
@@ -1946,10 +1969,19 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 pending_break = True
         if obj != repairs_obj:
             repairs_obj, repairs = obj, raw.unicode_repairs(obj)
+            if repairs is not spelled_of:      # (one dict per font: its spelled texts' first letters)
+                spelled_of, spelled_firsts = repairs, {ord(k[0]) for k in repairs if type(k) is str}
         repaired = False
         if hyphen and 0x02 in repairs and not raw.font(obj).plain:
             hyphen, u = False, 0x02    # (a maths font's map gives U+0002 for a glyph its name tells)
-        if repairs and u in repairs and glyph_size > 0:
+        if u in spelled_firsts and (whole := _spelled_glyph(raw, textpage, j, codes, repairs)) is not None:
+            # one glyph whose map spells a ligature's letters where its layout has one character
+            ink_box(textpage, j, rl, rr, rb, rt)
+            meant = repaired_code(repairs[whole], (x1 - x0) / glyph_size * 1000 if glyph_size > 0 else 0.0,
+                                  (ir.value - il.value) / glyph_size * 1000 if glyph_size > 0 else 0.0)
+            if meant is not None:
+                repaired, u, spelled = True, meant, len(whole) - 1
+        elif repairs and u in repairs and glyph_size > 0:
             # a ToUnicode map that contradicts the glyph's own name (a re-written PDF's): the name's
             ink_box(textpage, j, rl, rr, rb, rt)
             outlined = None
@@ -2109,6 +2141,22 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     if current:
         words.append(current)
     return words, sideways / max(runs, 1)
+
+
+def _spelled_glyph(raw: _Raw, textpage: int, j: int, codes: list[int], repairs: dict) -> str | None:
+    """The text keyed in a font's repairs (_layout_repairs) that glyph `j` and the characters after
+    it spell, all at the glyph's one origin (PDFium gives each character of a code's several the
+    glyph's box; a ligature set as letters steps on), or None.  The longest first: "ffi" spells
+    one glyph where "ff" would leave its "i"."""
+    for text in sorted((k for k in repairs if type(k) is str), key=len, reverse=True):
+        if ord(text[0]) == codes[j] and j + len(text) <= len(codes) and \
+                all(ord(ch) == codes[j + k] for k, ch in enumerate(text)):
+            raw.origin(textpage, j, raw.dx, raw.dy)
+            x, y = raw.dx.value, raw.dy.value
+            if all(raw.origin(textpage, j + k, raw.dx, raw.dy) and abs(raw.dx.value - x) < 0.01
+                   and abs(raw.dy.value - y) < 0.01 for k in range(1, len(text))):
+                return text
+    return None
 
 
 def _dropped_glyph_box(raw: _Raw, textpage: int, j: int, count: int, obj: int, height: float):

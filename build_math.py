@@ -747,19 +747,27 @@ def ink_extent(line) -> tuple[float, float]:
     a word's box otherwise)."""
     top, bottom = float("inf"), float("-inf")
     for w in line.words:
-        runs = w.spans or [w]
-        for r in runs:
-            boxes = r.boxes
-            if boxes is not None and len(boxes) >= 6:
-                for k in range(0, len(boxes), 6):
-                    if boxes[k + 3] - boxes[k + 2] > 0.01:
-                        top = min(top, boxes[k + 2])
-                        bottom = max(bottom, boxes[k + 3])
-            else:
-                top, bottom = min(top, r.top), max(bottom, r.bottom)
+        ink = word_ink(w)
+        if ink is not None:
+            top, bottom = min(top, ink[0]), max(bottom, ink[1])
     if top > bottom:
         return line.top, line.bottom
     return top, bottom
+
+
+def word_ink(w) -> tuple[float, float] | None:
+    """The top and bottom of a word's ink (as ink_extent reads a line's), None when it has none."""
+    top, bottom = float("inf"), float("-inf")
+    for r in w.spans or [w]:
+        boxes = r.boxes
+        if boxes is not None and len(boxes) >= 6:
+            for k in range(0, len(boxes), 6):
+                if boxes[k + 3] - boxes[k + 2] > 0.01:
+                    top = min(top, boxes[k + 2])
+                    bottom = max(bottom, boxes[k + 3])
+        else:
+            top, bottom = min(top, r.top), max(bottom, r.bottom)
+    return (top, bottom) if top <= bottom else None
 
 
 BROKEN_WORD_RE = re.compile(r"[^\W\d_]{2}-$")   # a word broken at the line's end ("pe-")
@@ -1053,9 +1061,12 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False
         middle = (line.x0 + line.x1) / 2
         ink_top, ink_bottom = ink_extent(line)
-        # (under the word's baseline, or over its top: a font's box reaches below its letters)
+        # (under the word's baseline, or over its top: a font's box reaches below its letters; and over
+        # its ink, where its font's box stands higher than the note: an OpenType maths font's ascent
+        # over \xrightarrow{\text{round up}}'s arrow)
         return any(abs((w.x0 + w.x1) / 2 - middle) <= body and
-                   (0 <= ink_top - w.baseline < body or 0 <= w.top - ink_bottom < body)
+                   (0 <= ink_top - w.baseline < body or 0 <= w.top - ink_bottom < body
+                    or 0 <= (word_ink(w) or (w.top, w.bottom))[0] - ink_bottom < body)
                    for b in block for w in lines[b].words if w.size > body * SCRIPT_NOTE)
 
     def hangs_from_axis(line, below) -> bool:

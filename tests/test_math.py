@@ -333,3 +333,25 @@ def test_an_aligns_integrals_keep_their_own_scripts():
     formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
     assert formulas["1.9"].startswith(r"\int_{0}^{T}I(t)"), formulas["1.9"]
     assert formulas["1.10"].startswith(r"\int_{0}^{T}B(t)"), formulas["1.10"]
+
+
+def test_a_maths_italic_glyph_named_for_a_ligature_reads_through_its_layout():
+    """sansmathfonts' maths italic carries a text layout's glyph names ("ffi" at OML's ϕ), and
+    pdfTeX's ToUnicode map spells them out, three characters for one glyph: ϕ is read, not "ffi"."""
+    import build_glyphs
+
+    page = build_glyphs.read_pages(str(ROOT / "tests" / "formulas" / "sansmath-bg.pdf"), [7], False)[0]
+    texts = [w.raw or w.text for l in page.lines for w in l.words]
+    assert any("ϕ" in t for t in texts) and not any("ffi" in t and not t.isalpha() for t in texts)
+
+
+def test_a_matrix_with_a_row_of_dots_across_it_keeps_its_columns_and_scripts():
+    """XITS's maths letters (𝑇, 𝜋) on a display's main line beside an \\hdotsfor row of full stops
+    are no spaced-out line; the dots row is \\hdotsfor, the other rows' cells are found, and the last
+    row's subscripts, poking past the brackets' foot, stay inside."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "formulas" / "xits-k.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.8"].startswith(r"\mathbf{U}^{\pi} = (\mathbf{I}-\gamma\mathbf{T}^{\pi})^{-1}"), formulas["1.8"]
+    assert r"\\ \hdotsfor{4} \\ T_{n1}^{\pi} & T_{n2}^{\pi}" in formulas["1.8"], formulas["1.8"]
