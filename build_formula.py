@@ -1698,6 +1698,8 @@ def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple
 
 
 ITALIC_OVERHANG = 0.15   # em: how far an italic letter's ink may run past its box on the right
+COLUMN_RULES = 0.1       # em: two fraction bars whose ends lie this close stand in one column (not nested:
+                         # a fraction's bar overhangs a nested one's by its null delimiter spaces, 0.12 em each)
 
 
 def _fractions(nodes: list[Node], rules: list[tuple]):
@@ -1719,8 +1721,19 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         # next to its bar, each with the other part's glyphs beyond the bar)
         beyond = lambda n, up: any(r is not rule and r[0] <= n.cx <= r[2] and r[2] - r[0] > x1 - x0
                                    and (n.bottom <= r[1] < top if up else bottom < r[1] <= n.top) for r in rules)
-        above = [n for n in inside if n.bottom <= top + size * 0.12 and not beyond(n, True)]
-        below = [n for n in inside if n.top >= bottom - size * 0.12 and not beyond(n, False)]
+        # (between two rules of one length, one over the other, a glyph is the part of the rule it
+        # stands nearer: a column of fractions in a matrix sets one's denominator all but touching
+        # the next one's numerator, and the denominator's letters would read as the numerator's
+        # superscripts, \frac{\partial y}{\partial x} over \frac{\partial y}{\partial z})
+        column = [r for r in rules if r is not rule and abs(r[0] - x0) < size * COLUMN_RULES
+                  and abs(r[2] - x1) < size * COLUMN_RULES]
+        nearer_other = lambda n, up: any(
+            (r[3] <= n.top and n.top - r[3] < top - n.bottom) if up else
+            (r[1] >= n.bottom and r[1] - n.bottom < n.top - bottom) for r in column)
+        above = [n for n in inside if n.bottom <= top + size * 0.12 and not beyond(n, True)
+                 and not nearer_other(n, True)]
+        below = [n for n in inside if n.top >= bottom - size * 0.12 and not beyond(n, False)
+                 and not nearer_other(n, False)]
         num = _row_part(_stack(above, top, True, size), nodes, x0, x1)
         den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1)
         if num and _flanked(num, nodes, rule, rules):
