@@ -1698,6 +1698,8 @@ def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple
 
 
 ITALIC_OVERHANG = 0.15   # em: how far an italic letter's ink may run past its box on the right
+COLUMN_RULES = 0.1       # em: two fraction bars whose ends lie this close stand in one column (not nested:
+                         # a fraction's bar overhangs a nested one's by its null delimiter spaces, 0.12 em each)
 
 
 def _fractions(nodes: list[Node], rules: list[tuple]):
@@ -1719,8 +1721,19 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         # next to its bar, each with the other part's glyphs beyond the bar)
         beyond = lambda n, up: any(r is not rule and r[0] <= n.cx <= r[2] and r[2] - r[0] > x1 - x0
                                    and (n.bottom <= r[1] < top if up else bottom < r[1] <= n.top) for r in rules)
-        above = [n for n in inside if n.bottom <= top + size * 0.12 and not beyond(n, True)]
-        below = [n for n in inside if n.top >= bottom - size * 0.12 and not beyond(n, False)]
+        # (between two rules of one length, one over the other, a glyph is the part of the rule it
+        # stands nearer: a column of fractions in a matrix sets one's denominator all but touching
+        # the next one's numerator, and the denominator's letters would read as the numerator's
+        # superscripts, \frac{\partial y}{\partial x} over \frac{\partial y}{\partial z})
+        column = [r for r in rules if r is not rule and abs(r[0] - x0) < size * COLUMN_RULES
+                  and abs(r[2] - x1) < size * COLUMN_RULES]
+        nearer_other = lambda n, up: any(
+            (r[3] <= n.top and n.top - r[3] < top - n.bottom) if up else
+            (r[1] >= n.bottom and r[1] - n.bottom < n.top - bottom) for r in column)
+        above = [n for n in inside if n.bottom <= top + size * 0.12 and not beyond(n, True)
+                 and not nearer_other(n, True)]
+        below = [n for n in inside if n.top >= bottom - size * 0.12 and not beyond(n, False)
+                 and not nearer_other(n, False)]
         num = _row_part(_stack(above, top, True, size), nodes, x0, x1)
         den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1)
         if num and _flanked(num, nodes, rule, rules):
@@ -2121,9 +2134,17 @@ def _alone_on_its_level(group: list[Node], nodes: list[Node], op: Node, text: fl
     """Whether nothing of the row's size stands beside a limit on its level, within an em: a limit
     hangs under its operator alone; scripts of the row below have its letters beside them."""
     x0, x1, top, bottom = _box(group)
+    # (its level is its own line's, below the scripts raised on it: the descender of a letter on the
+    # row above, g in \mathop{\mathbb{E}}_{\tau \sim \rho^{\pi}}[g_{\tau}], reaches down beside a
+    # limit's superscript, and is no glyph of the limit's line)
+    level = max(top, _main_base(group) - _size(group) * LIMIT_LINE_HALF)
     return not any(n is not op and n not in group and n.kind == "sym" and n.size >= text * 0.9
                    and n.role not in ("open", "close", "fence", "op", "piece", "radical")
-                   and n.top < bottom and n.bottom > top and n.x1 > x0 - text and n.x0 < x1 + text for n in nodes)
+                   and n.top < bottom and n.bottom > level and n.x1 > x0 - text and n.x0 < x1 + text
+                   for n in nodes)
+
+
+LIMIT_LINE_HALF = 0.5       # em (of the limit): a line's level reaches this far over its baseline
 
 
 def _is_note_word(n: Node) -> bool:
@@ -2157,8 +2178,17 @@ def _limit_groups(op: Node, pool: list[Node], nodes: list[Node], rules, top: flo
                   near_x) -> tuple[tuple[list[Node], list[Node]], tuple[list[Node], list[Node]]]:
     """The glyphs under and over an operator that are its limits, grown from those next to it; and
     the groups as grown, before those not centred on it were let go."""
-    below = [n for n in pool if near_x(n) and bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
+    in_band = lambda n: bottom - op.size * 0.12 <= n.top <= bottom + ref * 0.75
+    below = [n for n in pool if near_x(n) and in_band(n)
              and not _hangs_on(n, nodes, op, rules) and not _rule_between(rules, op, n)]
+    if not below:
+        # a limit's glyph with scripts of its own (\pi^{\mathrm{any}}_{h} in a \substack under a
+        # letter made an operator, narrower than its limit): the scripts stand under the operator's
+        # middle and hang on their nucleus beside it, a glyph of the limit that starts the group
+        scripts = [n for n in pool if near_x(n) and in_band(n) and not _rule_between(rules, op, n)]
+        nuclei = {id(m): m for m in (_nucleus_of(n, nodes, op, rules) for n in scripts) if m is not None}
+        below = [m for m in nuclei.values() if m in pool and in_band(m)
+                 and not _hangs_on(m, nodes, op, rules) and not _rule_between(rules, op, m)]
     # (nor what stands nearer another operator's foot than this one's head: an align's rows set an
     # integral's lower limit, or a lim's, just over the upper limit of the next row's)
     feet = [(o, o.bottom if o.kind == "sym" else o.base + o.size * 0.3) for o in nodes
@@ -2363,6 +2393,11 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> 
     over an operator in the row below, its superscript under one in the row above).  A glyph of a
     fraction's numerator or denominator takes no script past the end of the fraction's bar: TeX
     sets both parts within the bar (\frac{1}{1-\\gamma}\\min_{w}: the limit's w starts right after γ)."""
+    return _nucleus_of(n, nodes, op, rules) is not None
+
+
+def _nucleus_of(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> Node | None:
+    """The larger glyph just before a small one whose script it is (see _hangs_on), if any."""
     for m in nodes:
         # an opening delimiter takes no scripts: a limit starting just right of a tall bracket
         # (\Big[\sum_{k=1}) is the operator's
@@ -2372,8 +2407,8 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> 
         if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and \
                 (m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3 or 0 < m.base - n.base <= m.size * 0.7) \
                 and not _barred_from(m, n, rules, nodes):
-            return True
-    return False
+            return m
+    return None
 
 
 def _opening_fence(m: Node, nodes: list[Node]) -> bool:
