@@ -2345,6 +2345,9 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list =
             if (thick <= FRAME_RULE and w > 20 or thin <= FRAME_RULE and h > 8 or
                     stroke.value and w > 20 and h > 8 and _rectangle(c, obj)) and not _curves_or_slants(c, obj):
                 pieces.append(box)
+            elif stroke.value and w >= FRAME_MIN_WIDTH and h > 8 and _rounded_rectangle(c, obj):
+                pieces.append(box)     # a frame with round corners stroked as one outline (tcolorbox's
+                                       # borderline, mdframed's roundcorner): read as a stroked rectangle is
             if fillmode.value and w > 100 and h > 8 and c.FPDFPageObj_GetFillColor(obj, raw.r, raw.g, raw.b, raw.a):
                 gray = (raw.r.value + raw.g.value + raw.b.value) / 765
                 colour = (raw.r.value, raw.g.value, raw.b.value)
@@ -2359,6 +2362,7 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list =
     for k in range(c.FPDFPage_CountObjects(page_handle)):
         visit(c.FPDFPage_GetObject(page_handle, k), 0, None)
     boxes += _ruled_frames(pieces, strokes, boxes, words)
+    boxes += _bar_frames(pieces, strokes, boxes, words)
     return boxes, rules, graphics, bars, strokes
 
 
@@ -2397,6 +2401,37 @@ def _rectangle(c, obj) -> bool:
             ys.add(round(y.value * 2))
             points.append((round(x.value * 2), round(y.value * 2)))
     return len(xs) == 2 and len(ys) == 2 and len(set(points)) == 4 and (closed or points[0] == points[-1])
+
+
+def _rounded_rectangle(c, obj) -> bool:
+    """A path that is one rectangle with round corners: every point it is drawn through, the corners'
+    Bézier control points too, lies on one of the four lines of its bounds, and each side runs straight
+    for all of its length but a corner's arc at either end (an ellipse's points lie on those lines as
+    well, but its sides are single points).  Read in the path's own space, so no matrix is needed."""
+    n = c.FPDFPath_CountSegments(obj)
+    if not 5 <= n <= ROUNDED_SEGMENTS:
+        return False
+    x, y = ctypes.c_float(), ctypes.c_float()
+    points = []
+    for k in range(n):
+        if c.FPDFPathSegment_GetPoint(c.FPDFPath_GetPathSegment(obj, k), x, y):
+            points.append((x.value, y.value))
+    if len(points) < 5:
+        return False
+    x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
+    y0, y1 = min(p[1] for p in points), max(p[1] for p in points)
+    tol = SLANT
+    sides = ([p[1] for p in points if abs(p[0] - x0) <= tol], [p[1] for p in points if abs(p[0] - x1) <= tol],
+             [p[0] for p in points if abs(p[1] - y0) <= tol], [p[0] for p in points if abs(p[1] - y1) <= tol])
+    if any(not (abs(px - x0) <= tol or abs(px - x1) <= tol or abs(py - y0) <= tol or abs(py - y1) <= tol)
+           for px, py in points):
+        return False
+    return all(side and max(side) - min(side) >= length - 2 * CORNER_ARC
+               for side, length in zip(sides, (y1 - y0, y1 - y0, x1 - x0, x1 - x0)))
+
+
+ROUNDED_SEGMENTS = 24   # a rounded rectangle's outline: four sides and four corners of three Bézier points each
+CORNER_ARC = 12         # pt: the widest round corner of a frame (tcolorbox's arc is 1 mm by default)
 
 
 def _ruled_frames(pieces: list, strokes: list, filled: list, words) -> list:
@@ -2477,6 +2512,51 @@ def _ruled_frames(pieces: list, strokes: list, filled: list, words) -> list:
     return frames
 
 
+def _bar_frames(pieces: list, strokes: list, boxes: list, words) -> list:
+    """Frames drawn as one upright rule at their left and nothing else (tcolorbox's borderline west with
+    no fill, a left-barred theorem): a thin rule at least two lines tall that no other rule or curve
+    touches, no frame holds already, no word crosses, with words starting just right of it.  The frame
+    runs from the rule to the right end of the words beside it."""
+    tol = FRAME_RULE
+    uprights = [p for p in pieces if p[2] - p[0] <= 2 * tol and p[3] - p[1] >= BAR_FRAME_HEIGHT]
+    if not uprights:
+        return []
+    words = sorted(words, key=lambda w: w.top + w.bottom)
+    mids = [(w.top + w.bottom) / 2 for w in words]
+    # the drawn shapes and boxes by the square cells of the page they cover (grown by a rule's width),
+    # so each rule looks only at what lies near it
+    cells: dict = {}
+    def spread(g):
+        return ((i, j) for i in range(int((g[0] - tol) // FRAME_CELL), int((g[2] + tol) // FRAME_CELL) + 1)
+                for j in range(int((g[1] - tol) // FRAME_CELL), int((g[3] + tol) // FRAME_CELL) + 1))
+    for g in pieces + strokes + boxes:
+        for cell in spread(g):
+            cells.setdefault(cell, []).append(g)
+    frames: list = []
+    for bar in uprights:
+        x0, y0, x1, y1 = bar
+        near = {id(g): g for cell in spread(bar) for g in cells.get(cell, ()) if g is not bar}.values()
+        if any(b[0] - tol <= x0 and x1 <= b[2] + tol and b[1] - tol <= y0 and y1 <= b[3] + tol for b in near):
+            continue        # a side of a frame already read, or a rule inside a shaded box
+        if any(g[0] <= x1 + tol and g[2] >= x0 - tol and g[1] <= y1 + tol and g[3] >= y0 - tol for g in near):
+            continue        # meets another rule or shape: a table's, a drawing's, an algorithm's block line
+        beside = []
+        for w in words[bisect.bisect_left(mids, y0):bisect.bisect_right(mids, y1)]:
+            if w.x0 < x1 <= w.x1 or w.x0 < x0 <= w.x1:
+                beside = []
+                break       # a word across the rule: no frame's side
+            if w.x0 >= x1:
+                beside.append(w)
+        if not beside or min(w.x0 for w in beside) - x1 > BAR_FRAME_GAP:
+            continue
+        right = max(w.x1 for w in beside)
+        if right - x0 >= FRAME_MIN_WIDTH:
+            frames.append(RuledFrame((x0, y0, right, y1)))
+    return frames
+
+
+BAR_FRAME_HEIGHT = 18           # pt: a rule at a frame's left is two lines tall at least (a change bar may be one)
+BAR_FRAME_GAP = 20              # pt: the frame's text starts this close to the rule at its left, at most
 FRAME_MIN_WIDTH = 100           # pt: a ruled frame round statements is this wide at least (a filled box's too)
 FRAME_CELL = 36                 # pt: the side of the cells a page's rules are filed by, looking for frames
 BAR_THICKNESS = 2.0             # pt: a fraction's bar is thinner (a heavy maths font's, Fira Math's, is 1.65)

@@ -486,7 +486,9 @@ class OpenBlock:
                               # scan's OCR layer sizes its words by their ink, a display's rows large)
         if self.box is not None and line.page != self.page and not any(inside(line, b, pad=FRAME_PAD) for b in boxes):
             return False      # a framed statement goes on overleaf only in the frame's continuation
-        if self.italic:
+        # (in a frame the frame's end is the statement's: an upright line there says nothing, as when an
+        # example's first sentence is all emphasis, "Claim: *The sequence … is convergent and*" / "Proof: …")
+        if self.italic and self.box is None:
             # (an operator's name, "sup B = sup A", is upright in maths set inside the italic: no prose)
             prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2 and w.text not in OPERATOR_NAMES
                      and not is_math_font(w.font)]

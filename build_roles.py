@@ -713,12 +713,14 @@ def phrase_run_in_head(line: Line, ctx: LineContext) -> Role | None:
 
 def _frame_of_head(line: Line, ctx: LineContext) -> tuple | None:
     """The frame a statement's head opens: the one it is set in, or the one just below it when the
-    head stands on a title bar above the frame (the bar itself is no frame of the text)."""
+    head stands on a title bar above the frame (the bar itself is no frame of the text), or the one
+    whose top edge runs through the head's line (a title in a small box astride the frame's edge,
+    tcolorbox's "attach boxed title")."""
     inner = next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD)), None)
     if inner is not None:
         return inner
     return next((b for b in ctx.boxes if b[0] - FRAME_PAD <= line.x0 and line.x1 <= b[2] + FRAME_PAD
-                 and 0 <= b[1] - line.bottom <= ctx.layout.body_size * TITLE_BAR_GAP), None)
+                 and line.top <= b[1] <= line.bottom + ctx.layout.body_size * TITLE_BAR_GAP), None)
 
 
 def exercise_item(line: Line, ctx: LineContext) -> Role | None:

@@ -157,6 +157,10 @@ def test_run_in_head_takes_its_frame():
     frame = (60.0, 90.0, 440.0, 200.0)
     (role,) = roles(l, boxes=(frame,))
     assert isinstance(role, RunInHead) and role.box == frame
+    # a title in a small box astride the frame's top edge (tcolorbox's "attach boxed title")
+    astride = (60.0, 109.0, 440.0, 200.0)      # its edge through the line, a point above its foot
+    (role,) = roles(l, boxes=(astride,))
+    assert isinstance(role, RunInHead) and role.box == astride
 
 
 def test_italic_head_opens_a_statement_only_where_a_paragraph_can_begin():

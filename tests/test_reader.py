@@ -153,3 +153,51 @@ def test_rag_info_shows_the_report(tmp_path):
     assert info["build_report"]["kinds"]["formula"]["gaps"] == []
     assert info["counts"]["formula"] == info["build_report"]["kinds"]["formula"]["found"]
     assert "theorem" in info["kinds"]       # kinds answered for, whether or not this book has them
+
+
+# --------------------------------------------------------------------------- frames drawn without a fill
+
+def _text_lines(x0: float, tops: tuple, width: float = 220.0) -> list:
+    return [Word("word " * 8, x0, x0 + width, top, top + 10, 10, False, False, False, "Body", top + 8) for top in tops]
+
+
+def test_a_rule_alone_at_the_left_of_text_frames_it():
+    """tcolorbox's borderline west with no fill: one thin upright rule, text starting just right of it."""
+    from build_glyphs import RuledFrame, _bar_frames
+    text = _text_lines(80.0, (100.0, 112.0, 124.0))
+    bar = (70.0, 96.0, 71.5, 138.0)
+    assert _bar_frames([bar], [], [], text) == [RuledFrame((70.0, 96.0, 300.0, 138.0))]
+    # a word across the rule, a rule meeting it (a table's), a rule one line tall, text far from it: none
+    across = [Word("x", 65.0, 75.0, 112.0, 122.0, 10, False, False, False, "Body", 120.0)]
+    assert _bar_frames([bar], [], [], text + across) == []
+    assert _bar_frames([bar, (70.0, 137.5, 300.0, 138.5)], [], [], text) == []
+    assert _bar_frames([(70.0, 98.0, 71.5, 110.0)], [], [], text) == []
+    assert _bar_frames([bar], [], [], _text_lines(110.0, (100.0, 112.0, 124.0))) == []
+    # a side of a frame already read
+    assert _bar_frames([bar], [], [(70.0, 96.0, 300.0, 138.0)], text) == []
+
+
+def _path(segments: list):
+    """A path object made with PDFium's own calls: ("M"|"L", x, y) or ("C", x1, y1, x2, y2, x, y)."""
+    import pypdfium2.raw as pdfium_c
+    (_, x, y), rest = segments[0], segments[1:]
+    obj = pdfium_c.FPDFPageObj_CreateNewPath(x, y)
+    for kind, *xy in rest:
+        if kind == "L":
+            pdfium_c.FPDFPath_LineTo(obj, *xy)
+        else:
+            pdfium_c.FPDFPath_BezierTo(obj, *xy)
+    pdfium_c.FPDFPath_Close(obj)
+    return pdfium_c, obj
+
+
+def test_a_frame_with_round_corners_is_a_rectangle_and_an_ellipse_is_not():
+    from build_glyphs import _rounded_rectangle
+    r, k = 4.0, 1.8       # a corner's radius and its Bézier handles' length
+    rounded = [("M", 0, r), ("L", 0, 40 - r), ("C", 0, 40 - r + k, r - k, 40, r, 40), ("L", 200 - r, 40),
+               ("C", 200 - r + k, 40, 200, 40 - r + k, 200, 40 - r), ("L", 200, r),
+               ("C", 200, r - k, 200 - r + k, 0, 200 - r, 0), ("L", r, 0), ("C", r - k, 0, 0, r - k, 0, r)]
+    assert _rounded_rectangle(*_path(rounded))
+    ellipse = [("M", 0, 20), ("C", 0, 31, 45, 40, 100, 40), ("C", 155, 40, 200, 31, 200, 20),
+               ("C", 200, 9, 155, 0, 100, 0), ("C", 45, 0, 0, 9, 0, 20)]
+    assert not _rounded_rectangle(*_path(ellipse))
