@@ -3637,8 +3637,11 @@ def _tex(n: Node) -> list[str]:
                 n.parts["right"]]
     if k == "binom":
         if n.parts.get("fence"):      # braces round a binomial's parts (Stirling's numbers)
-            return [r"\genfrac", *n.parts["fence"], "{", "0pt", "}", "{", "}", "{", *_row_tex(n.parts["num"]), "}",
-                    "{", *_row_tex(n.parts["den"]), "}"]
+            # (the style written out, text for a small one, display otherwise: an empty style prints the
+            # same in a display, but KaTeX-like converters want one)
+            style = "1" if n.parts.get("small") else "0"
+            return [r"\genfrac", *n.parts["fence"], "{", "0pt", "}", "{", style, "}", "{", *_row_tex(n.parts["num"]),
+                    "}", "{", *_row_tex(n.parts["den"]), "}"]
         return [r"\tbinom" if n.parts.get("small") else r"\dbinom" if n.parts.get("display") else r"\binom", "{", *_row_tex(n.parts["num"]), "}", "{", *_row_tex(n.parts["den"]), "}"]
     return []
 
