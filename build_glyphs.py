@@ -26,6 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from build_common import BuildError
+from build_formula import OPERATOR_NAMES
 from rag_core import usable_cpus
 
 
@@ -1103,6 +1104,8 @@ class Word:
     prose_letter: bool = False    # a lone italic letter the book's own evidence says is a word (build_math)
     maths_word: bool = False      # maths by the book's own evidence: a lone bold letter among regular words,
                                   # or set in a text family's italic that serves as the maths italic (build_math)
+    stacked: bool = False         # a part of an inline display-style formula set above or below its line's
+                                  # baseline between tall delimiters (a `\dfrac`'s numerator): not on the baseline
 
 
 @dataclass
@@ -1133,8 +1136,9 @@ class Line:
     @property
     def baseline(self) -> float:
         """The baseline of the line's full-size words."""
-        big = max(w.size for w in self.words)
-        return max(w.baseline for w in self.words if w.size >= big * 0.9)
+        on_base = [w for w in self.words if not w.stacked] or self.words
+        big = max(w.size for w in on_base)
+        return max(w.baseline for w in on_base if w.size >= big * 0.9)
 
     @property
     def size(self) -> float:
@@ -1257,8 +1261,55 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
         line.words.sort(key=lambda w: w.x0)
         line.words = join_letter_spaced(line.words)
         del line.x0_min, line.x1_max
+    lines = _take_in_stacked(lines)
     lines.sort(key=lambda l: (round(l.baseline), l.x0))
     return lines
+
+
+TALL_OPENERS = "{([⟨⌈⌊|‖"
+TALL_CLOSERS = "})]⟩⌉⌋|‖"
+TALL_DELIMITER = 1.6     # em (of the glyph): a `\left`/`\right` delimiter grown round something taller than a
+                         # letter (a plain one's box is about 1 em)
+STACKED_MARGIN = 1.0     # pt: glyph boxes round off; a script on the closer reaches about to its ink's end
+CLOSER_SCRIPT = 0.3      # em (of the closer): a script of the closing delimiter starts this close after it
+PROSE_BESIDE = 2         # words of four letters or more outside the delimiters, no operator's name ("arg max",
+                         # "for all" beside a displayed formula's parentheses): the line is running text
+
+
+def _tall_delimiter(w: Word) -> bool:
+    return len(w.text) == 1 and w.text in TALL_OPENERS + TALL_CLOSERS and w.bottom - w.top > w.size * TALL_DELIMITER
+
+
+def _take_in_stacked(lines: list[Line]) -> list[Line]:
+    """A display-style formula inside a line of prose (`$\\left\\{ \\dfrac{n}{n+1} \\right\\}_{n=1}^\\infty$`)
+    sets its numerator and denominator a full size off the baseline, so they found lines of their own: a
+    line whose every word stands inside the height of a pair of tall delimiters of a prose line, between
+    them (or as the closer's scripts), is part of that line's formula and joins it, its words marked
+    stacked (off the line's baseline).  Linear in the lines, times the few tall delimiters."""
+    regions = []      # (host line, opener, closer)
+    for line in lines:
+        tall = [w for w in line.words if _tall_delimiter(w)]
+        for a, b in zip(tall, tall[1:]):
+            if a.text in TALL_OPENERS and b.text in TALL_CLOSERS and \
+                    sum(1 for w in line.words if (w.x1 <= a.x0 or w.x0 >= b.x1) and
+                        re.search(r"[^\W\d_]{4}", w.text) and w.text not in OPERATOR_NAMES) >= PROSE_BESIDE:
+                regions.append((line, a, b))
+    if not regions:
+        return lines
+    taken: set[int] = set()
+    for host, a, b in regions:
+        top, bottom = min(a.top, b.top) - STACKED_MARGIN, max(a.bottom, b.bottom) + STACKED_MARGIN
+        for line in lines:
+            if line is host or id(line) in taken or line.bottom < top or line.top > bottom or \
+                    any(_tall_delimiter(w) for w in line.words):
+                continue
+            if all(top <= (w.top + w.bottom) / 2 <= bottom and w.x0 >= a.x0 - STACKED_MARGIN and
+                   (w.x1 <= b.x0 + STACKED_MARGIN or w.x0 <= b.x1 + b.size * CLOSER_SCRIPT) for w in line.words):
+                for w in line.words:
+                    w.stacked = True
+                host.words = sorted(host.words + line.words, key=lambda w: w.x0)
+                taken.add(id(line))
+    return [line for line in lines if id(line) not in taken]
 
 
 LETTER_SPACED_LETTERS = 3   # letters: a run of lone characters with at least this many is a word set letter-spaced

@@ -285,7 +285,7 @@ def is_math_word(w) -> bool:
     maths font: mark_prose_letters)."""
     if w.prose_letter:
         return False
-    if w.maths_word:
+    if w.maths_word or w.stacked:     # stacked: off its line's baseline between an inline formula's tall delimiters
         return True
     if not w.spans:
         return is_math_font(w.font) or _maths_letters(w.raw) or (w.italic and bool(_LONE_LETTER.fullmatch(w.text)))

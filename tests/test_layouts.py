@@ -1291,3 +1291,22 @@ def test_docbookfo_a_held_out_technical_book_from_docbook_through_xsl_fo(tmp_pat
     # the listing's lines are code, none a display
     listing = db.execute("SELECT content FROM chunks WHERE kind = 'example' AND number = '3.4'").fetchone()[0]
     assert "\norders += 1\n" in listing and "$$" not in listing, listing
+
+
+@pytest.mark.parametrize("name", ["inlinefrac-cm", "inlinefrac-pazo"])
+def test_a_display_fraction_inside_a_sentence_stays_in_its_sentence(name, tmp_path_factory):
+    """inlinefrac-*.pdf: exercises that print `$\\left\\{ \\dfrac{3n}{n+4} \\right\\}_{n=1}^\\infty$` inside
+    a sentence, in Computer Modern and in Palatino (mathpazo, whose digits and maths italic are the
+    text's own fonts).  The numerator and denominator stand a full size off the baseline; they used to
+    found lines of their own, so the braces were served empty and the pieces came after the sentence
+    as displays.  Each exercise now reads as one sentence with the fraction inside its braces."""
+    _, db, _ = build(name, tmp_path_factory)
+    exercises = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'exercise'").fetchall())
+    assert sorted(exercises) == ["1.1.1", "1.1.2", "1.1.3", "1.1.4"], exercises
+    fractions = {"1.1.1": r"\frac{3n}{n+4}", "1.1.2": r"\frac{n^{2}+1}{2n^{2}}", "1.1.3": r"\frac{(-1)^{n}}{n}"}
+    for number, fraction in fractions.items():
+        text = exercises[number]
+        assert f"$\\{{{fraction}\\}}_{{n = 1}}^{{\\infty}}$" in text, text
+        assert "$$" not in text and "\\quad" not in text, text
+    assert "convergent? If so" in exercises["1.1.1"], exercises["1.1.1"]
+    assert exercises["1.1.3"].endswith("uses only the definition above."), exercises["1.1.3"]

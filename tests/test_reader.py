@@ -201,3 +201,23 @@ def test_a_frame_with_round_corners_is_a_rectangle_and_an_ellipse_is_not():
     ellipse = [("M", 0, 20), ("C", 0, 31, 45, 40, 100, 40), ("C", 155, 40, 200, 31, 200, 20),
                ("C", 200, 9, 155, 0, 100, 0), ("C", 45, 0, 0, 9, 0, 20)]
     assert not _rounded_rectangle(*_path(ellipse))
+
+
+def test_a_display_fraction_between_tall_braces_in_prose_stays_on_its_line():
+    """`$\\left\\{ \\dfrac{n}{n+1} \\right\\}_{n=1}^\\infty$` in a sentence (Lebl's exercise 2.1.5, newpx): the
+    numerator and denominator stand a full size off the baseline and founded lines of their own, which no
+    paragraph took; inside the braces' height they are the line's, and its baseline stays the prose's."""
+    from build_glyphs import group_lines
+
+    def w(text, x0, x1, top, bottom, base, size=10.9):
+        return Word(text, x0, x1, top, bottom, size, False, False, False, "Body", base)
+    prose = [w("Is", 144.4, 152.3, 267.0, 277.9, 274.9), w("sequence", 170.8, 209.2, 267.0, 277.9, 274.9),
+             w("convergent?", 269.5, 322.7, 267.0, 277.9, 274.9), w("If", 326.6, 334.8, 267.0, 277.9, 274.9)]
+    braces = [w("{", 212.5, 217.3, 261.7, 282.4, 274.9, 11.5), w("}", 244.6, 249.3, 261.7, 282.4, 274.9, 11.5)]
+    stacked = [w("n", 227.4, 233.5, 262.5, 268.0, 267.4), w("n", 218.9, 225.0, 276.5, 282.4, 282.4),
+               w("+", 228.0, 235.3, 274.2, 282.4, 282.4), w("1", 237.7, 243.2, 274.4, 285.4, 282.4),
+               w("∞", 249.9, 257.1, 258.8, 264.8, 264.8, 8.0), w("n=1", 250.1, 264.2, 277.1, 285.1, 282.9, 8.0)]
+    below = [w("the", 144.4, 160.0, 290.0, 301.0, 298.0), w("limit.", 162.0, 190.0, 290.0, 301.0, 298.0)]
+    lines = group_lines(prose + braces + stacked + below, 9)
+    assert [l.text for l in lines] == ["Is sequence { n n + 1 } ∞ n=1 convergent? If", "the limit."]
+    assert lines[0].baseline == 274.9 and sum(x.stacked for x in lines[0].words) == 6

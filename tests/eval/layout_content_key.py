@@ -18,7 +18,7 @@ out: the first one is the statement of that name.  The body is what LaTeX prints
   * numbers are counted as LaTeX counts them (sections, chapters, theorem counters shared or reset by
     \\newtheorem's arguments, equations, footnotes) and, where the book has a NAME-labels.txt (which
     LaTeX wrote from the .aux), checked against it in order, the PDF page taken from it; a book without
-    one gets each statement's page from pdftotext, the first page printing its head;
+    one gets each statement's page from the PDF's text layer, the first page printing its head;
   * a numbered display is `$$…$$ (N)` with the number LaTeX printed, an unnumbered one `$$…$$`; each
     row of an align or gather is a display of its own, numbered unless \\nonumber or \\notag drops its
     number, lettered (2.5a, 2.5b) inside subequations;
@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -373,9 +372,15 @@ def read_labels(name: str) -> list[tuple[str, str, int]]:
 
 
 def pdf_pages(pdf: Path) -> list[str]:
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
-                          check=True).stdout
-    return text.split("\f")
+    """Each page's text as PDFium reads it (pypdfium2, which the builder needs anyway: no poppler on a
+    fresh machine); only a head's words in order matter here, not the layout."""
+    import pypdfium2
+
+    doc = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
 
 
 def page_of(head: str, pages: list[str]) -> int:
