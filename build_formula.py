@@ -3307,7 +3307,7 @@ def _scripts(nodes: list[Node]) -> list[Node]:
     glyphs = [n for n in nodes if n.kind != "space"]
     if glyphs and size <= TEXT_SIZE.get() * SMALLEST_STYLE and all(abs(n.size - size) < size * 0.05 for n in glyphs):
         # in the smallest style scripts keep the row's size, and may outnumber their base
-        # (rac{	heta_{xa}}{	au} in an exponent): the row starts on its baseline
+        # (\frac{\theta_{xa}}{\tau} in an exponent): the row starts on its baseline
         main = glyphs[0].base
     out: list[Node] = []
     i = 0
