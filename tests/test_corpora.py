@@ -167,7 +167,8 @@ CONTENT = sorted(p.stem for p in CONTENT_KEYS.glob("*.json")) if CONTENT_KEYS.is
 CONTENT_SHORT: dict[str, tuple[float, float, str]] = {}
 
 
-@pytest.mark.parametrize("name", CONTENT)
+@pytest.mark.parametrize("name", CONTENT or [pytest.param(None, marks=pytest.mark.skip(
+    reason=f"no content keys in {CONTENT_KEYS} (third-party text, never committed; BOOKRAG_CONTENT_KEYS names another folder)"))])
 def test_statement_text_against_the_books_source(name, tmp_path_factory):
     """Statement text recall and precision >= 0.90 (content_score.py, run as it is, against the book
     built here and served on loopback), every keyed statement found."""
