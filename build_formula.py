@@ -169,8 +169,8 @@ def _maths_alphanumeric(ch: str) -> tuple[str, str] | None:
         return None
     style = {"BOLD ITALIC ": "bfit", "BOLD SCRIPT ": "cal", "BOLD FRAKTUR ": "frak", "BOLD ": "bf",
              "ITALIC ": "it", "SCRIPT ": "cal", "FRAKTUR ": "frak", "BLACK-LETTER ": "frak",
-             "DOUBLE-STRUCK ITALIC ": "bb", "DOUBLE-STRUCK ": "bb", "SANS-SERIF BOLD ITALIC ": "sf",
-             "SANS-SERIF BOLD ": "sf", "SANS-SERIF ITALIC ": "sf", "SANS-SERIF ": "sf", "MONOSPACE ": "tt"}[m.group(1)]
+             "DOUBLE-STRUCK ITALIC ": "bb", "DOUBLE-STRUCK ": "bb", "SANS-SERIF BOLD ITALIC ": "bfsf",
+             "SANS-SERIF BOLD ": "bfsf", "SANS-SERIF ITALIC ": "sf", "SANS-SERIF ": "sf", "MONOSPACE ": "tt"}[m.group(1)]
     rest = m.group(2)
     if rest.startswith("DIGIT "):
         digits = {"ZERO": "0", "ONE": "1", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6",
@@ -229,15 +229,16 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
         return "tt"
-    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^SFS[SXIO]\d|^NIMBUSSAN", name) and "MATH" not in name \
-            and BODY_FACE not in compact:
-        return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
     # width, a guessed weight), and a bold maths font says so in its name
     # (TeX's font names say "bx" for bold extended and "mb" for maths bold: cmbx12, hfbrbx10, hfbrmb10;
     # txfonts' and pxfonts' a "b" after the family: rtxb, the bold upright Greek of \bm{\Sigma})
     is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|MEDIITAL|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|-BOL\b|MEDIUM|"
                              r"[A-Z]{2}(?:BX|MB)\d{1,2}$|^R?[TP]XB", name))
+    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^SFS[SXIO]\d|^NIMBUSSAN", name) and "MATH" not in name \
+            and BODY_FACE not in compact:
+        # (a bold sans face, \bm{\mathsf{K}}: TeX's cmssbx10, a sans family's Bold)
+        return "bfsf" if is_bold else "sf"
     # (Euler's roman is a maths font's letters, upright as drawn but variables all the same)
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI|^EUR[MB]", name))
     if is_bold:
@@ -304,14 +305,17 @@ def _char_tex(ch: str, style: str) -> str:
     """A single character's LaTeX in an alphabet."""
     if ch in GREEK:
         tex = GREEK[ch]
-        return rf"\bm{{{tex}}}" if style in ("bf", "bfit") else tex
+        return rf"\bm{{{tex}}}" if style in ("bf", "bfit", "bfsf") else tex
     if ch.isascii() and ch.isalpha():
         return {"it": ch, "up": rf"\mathrm{{{ch}}}", "bf": rf"\mathbf{{{ch}}}", "bfit": rf"\bm{{{ch}}}",
                 "bb": rf"\mathbb{{{ch}}}", "ds": rf"\mathds{{{ch}}}", "bbm": rf"\mathbbm{{{ch}}}",
                 "cal": rf"\mathcal{{{ch}}}" if ch.isupper() else ch,
                 "scr": rf"\mathscr{{{ch}}}" if ch.isupper() else ch,
-                "frak": rf"\mathfrak{{{ch}}}", "sf": rf"\mathsf{{{ch}}}", "tt": rf"\mathtt{{{ch}}}"}.get(style, ch)
+                "frak": rf"\mathfrak{{{ch}}}", "sf": rf"\mathsf{{{ch}}}", "bfsf": rf"\bm{{\mathsf{{{ch}}}}}",
+                "tt": rf"\mathtt{{{ch}}}"}.get(style, ch)
     if ch.isdigit():
+        if style == "bfsf":
+            return rf"\bm{{\mathsf{{{ch}}}}}"
         return rf"\mathbf{{{ch}}}" if style in ("bf", "bfit") else (rf"{_DOUBLE_STRUCK[style]}{{{ch}}}"
                                                                      if style in _DOUBLE_STRUCK else ch)
     if ch in ("ℓ", "∂", "∇") and style in ("bf", "bfit"):
@@ -1054,7 +1058,7 @@ def _words(nodes: list[Node]) -> list[Node]:
     nodes, abbreviations = _abbreviations(nodes)
     text_italic = _text_italic_fonts(nodes)
     letters = sorted((n for n in nodes if n.kind == "sym" and n.ch.isascii() and n.ch.isalpha()
-                      and (n.style in ("up", "sf", "tt") or n.style == "it" and n.font in text_italic)),
+                      and (n.style in ("up", "sf", "bfsf", "tt") or n.style == "it" and n.font in text_italic)),
                      key=lambda n: n.x0)
     # a letter under an accent of its own (an accent no wider than it, over it) is a variable, never
     # part of a name: \bar{y} after n, in a font whose letters are upright (Euler), is no word "ny"
@@ -2127,7 +2131,7 @@ def _letter_operator(n: Node, text: float) -> bool:
     \\mathop{\\mathbb{E}}_{s' \\sim T} in a display sets its subscript centred beneath the letter.  An
     operator's letter is upright, double-struck or calligraphic, not the maths italic of variables."""
     return n.kind == "sym" and n.role == "ord" and len(n.ch) == 1 and n.ch.isalpha() and n.size >= text * 0.9 \
-        and n.style in ("up", "bb", "ds", "bbm", "cal", "scr", "frak", "sf")
+        and n.style in ("up", "bb", "ds", "bbm", "cal", "scr", "frak", "sf", "bfsf")
 
 
 def _alone_on_its_level(group: list[Node], nodes: list[Node], op: Node, text: float) -> bool:
@@ -3726,6 +3730,8 @@ def _word_tex(n: Node) -> list[str]:
         return [r"\text{" + n.ch + "}"]
     if n.style in ("sf", "tt"):          # a name set in a sans or typewriter face: \mathsf{left}
         return [rf"\math{n.style}{{" + n.ch.replace(" ", r"\ ") + "}"]
+    if n.style == "bfsf":                # in a bold sans face: \bm{\mathsf{left}}
+        return [r"\bm{\mathsf{" + n.ch.replace(" ", r"\ ") + "}}"]
     name = n.ch.replace(" ", "")
     if name in TWO_WORD_OPERATORS:
         return [TWO_WORD_OPERATORS[name]]

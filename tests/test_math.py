@@ -355,3 +355,15 @@ def test_a_matrix_with_a_row_of_dots_across_it_keeps_its_columns_and_scripts():
     formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
     assert formulas["1.8"].startswith(r"\mathbf{U}^{\pi} = (\mathbf{I}-\gamma\mathbf{T}^{\pi})^{-1}"), formulas["1.8"]
     assert r"\\ \hdotsfor{4} \\ T_{n1}^{\pi} & T_{n2}^{\pi}" in formulas["1.8"], formulas["1.8"]
+
+
+def test_a_bold_sans_letter_keeps_its_weight():
+    """A bold sans face prints \\bm{\\mathsf{K}} (a bold symbol of \\mathsf): TeX's cmssbx10 and the
+    OpenType maths fonts' sans-serif bold alphabet are bold, not the plain sans of cmss10."""
+    import build_formula
+
+    assert build_formula.font_alphabet("CMSSBX10", False) == "bfsf"
+    assert build_formula.font_alphabet("CMSS10", False) == "sf"
+    assert build_formula._maths_alphanumeric("\U0001d5de") == ("bfsf", "K")   # 𝗞, sans-serif bold
+    assert build_formula._char_tex("K", "bfsf") == r"\bm{\mathsf{K}}"
+    assert build_formula._char_tex("K", "sf") == r"\mathsf{K}"
