@@ -4647,6 +4647,19 @@ def _continues(row: list[Node], above: list[list[Node]], columns: list[list[floa
 MULTLINE_TAG_GAP = (0.6, 1.4)   # ems: a multline's last row ends \multlinetaggap (10 pt) before its number
 
 
+def _multline_last(row: list[Node], last: bool, size: float, edge: float | None) -> bool:
+    """Whether a numbered last row may be a multline's, one formula broken over the rows (whose first
+    row is flush left and last flush right, both a row's width from the measure's edges when the
+    last is long): it opens with a binary sign or a relation, going on from the row above, or it ends
+    \multlinetaggap before its number at `edge`."""
+    if not last:
+        return False
+    first = min(row, key=lambda n: n.x0)
+    if first.kind == "sym" and first.role == "bin" or _relation_xs(first):
+        return True
+    return edge is not None and MULTLINE_TAG_GAP[0] * size <= edge - max(n.x1 for n in row) <= MULTLINE_TAG_GAP[1] * size
+
+
 CONTINUED_SLACK = 0.2   # ems: a continued row starts this near where a row above it starts
 LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level with it
 PAIR_CENTRE = 0.6    # ems: a block's number from the middle of its two rows' baselines
@@ -4680,17 +4693,30 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
+        # (or set flush on one edge: rows that each open at the alignment point, `& y = f \notag \\ & u = g`,
+        # start at one x; rows with no alignment point at all end at one x, amsmath sets them flush right.
+        # A block numbered whole has its number centred on its rows, level with neither end row)
+        # (the glyphs' advance boxes, which TeX lines up, where the glyph layer kept them: their inks
+        # stand in by their side bearings, `)` and `0` half a point apart)
+        starts = [min(n.adv0 if n.adv1 > n.adv0 else n.x0 for n in row) for row in rows]
+        ends = [max(n.adv1 if n.adv1 > n.adv0 else n.x1 for n in row) for row in rows]
+        flush = (max(starts) - min(starts) < size * FLUSH_EDGE or max(ends) - min(ends) < size * FLUSH_EDGE) \
+            and not _multline_last(rows[k], k == len(rows) - 1, size, edge)
         # (or set in an align's pair of columns, each row with both cells: `\operatorname*{maximize} \quad
         # & f \\ \text{subject to} \quad & g = 0 \notag`, whose second row's relation stands where the
         # first has none; a block amsmath numbers whole, aligned or split, has its number centred)
         paired = all(_aligned_pair(upper, lower, size) for upper, lower in zip(rows, rows[1:]))
-        if not (on_column or centred or paired or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
+        if not (on_column or centred or flush or paired or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
             return None
         return render(_row_tex(_scripts(_copied(rows[k], {}))))   # (the structure is shared: write out a copy)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return None
     finally:
         LEADING.reset(token)
+
+
+FLUSH_EDGE = 0.1   # em: rows set flush on one edge end (or start) this close (a delimiter's advance in its
+                   # font's widths may differ from TeX's by half a point: newtxmath's parentheses)
 
 
 # A formula's reading depends only on its glyphs, the page's rules and the book's leading.  The

@@ -367,3 +367,19 @@ def test_a_bold_sans_letter_keeps_its_weight():
     assert build_formula._maths_alphanumeric("\U0001d5de") == ("bfsf", "K")   # 𝗞, sans-serif bold
     assert build_formula._char_tex("K", "bfsf") == r"\bm{\mathsf{K}}"
     assert build_formula._char_tex("K", "sf") == r"\mathsf{K}"
+
+
+@pytest.mark.parametrize("name", ["ownrow-cm", "ownrow-pazo"])
+def test_a_numbered_row_of_an_align_set_flush_on_one_edge_is_its_own(name):
+    """tests/layouts/ownrow-*.pdf (our own LaTeX, in Computer Modern and Palatino): an align whose
+    rows each open at the alignment point (`& y = f(x, u) \\notag \\\\ & u = g(x)`, flush left) or
+    have no alignment point at all (flush right), with a number level with the last row only, is
+    separate equations, and the number is that row's; a split's number, centred on its rows, stays
+    the whole block's though its rows start at one x."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "layouts" / f"{name}.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.1"] == r"u = g(x), \quad v = h(x)", formulas["1.1"]
+    assert formulas["1.2"] == r"Ex-d = 0", formulas["1.2"]
+    assert formulas["1.3"] == r"\begin{aligned}p & = q+r \\ s & = t\end{aligned}", formulas["1.3"]
