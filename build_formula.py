@@ -2407,12 +2407,18 @@ def _nucleus_of(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -
         # (\Big[\sum_{k=1}) is the operator's
         if m is n or m is op or m.size < n.size * 1.15 or m.role == "open" or _opening_fence(m, nodes):
             continue
-        # (a superscript on a short letter may stand wholly over it, y^{(k)}: raised by a script's shift)
-        if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and \
+        # (a superscript on a short letter may stand wholly over it, y^{(k)}: raised by a script's shift;
+        # a subscript starts at its nucleus' width, without the italic correction, tucked under the
+        # overhang of a maths italic capital: V_t, cmmi's V reaching 0.22 em past its width)
+        tuck = m.size * SUBSCRIPT_TUCK if n.base > m.base + n.size * 0.1 else 0.0
+        if -max(n.size * 0.15, tuck) <= n.x0 - m.x1 <= n.size * 0.25 and \
                 (m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3 or 0 < m.base - n.base <= m.size * 0.7) \
                 and not _barred_from(m, n, rules, nodes):
             return m
     return None
+
+
+SUBSCRIPT_TUCK = 0.25   # em of the nucleus: a subscript may start this far inside its nucleus' ink
 
 
 def _opening_fence(m: Node, nodes: list[Node]) -> bool:

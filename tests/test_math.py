@@ -383,3 +383,18 @@ def test_a_numbered_row_of_an_align_set_flush_on_one_edge_is_its_own(name):
     assert formulas["1.1"] == r"u = g(x), \quad v = h(x)", formulas["1.1"]
     assert formulas["1.2"] == r"Ex-d = 0", formulas["1.2"]
     assert formulas["1.3"] == r"\begin{aligned}p & = q+r \\ s & = t\end{aligned}", formulas["1.3"]
+
+
+def test_a_subscript_tucked_under_an_italic_capitals_overhang_is_its_script():
+    """TeX sets a subscript at its nucleus' width, without the italic correction, so under a maths
+    italic capital's overhang it starts inside the capital's ink (`V_t`: 1.5 pt inside cmmi10's V at
+    10 pt).  Such a glyph is the capital's script, never a limit of the display sum an align's next
+    row sets right under it; a raised glyph that far inside the capital is not its superscript."""
+    from build_formula import Node, _nucleus_of
+
+    cap = Node("sym", 261.05, 268.16, 494.4, 501.2, 501.18, 9.96, ch="V", tex="V", style="it")
+    sub = Node("sym", 266.60, 268.96, 498.2, 502.8, 502.68, 6.97, ch="t", tex="t", style="it")
+    op = Node("sym", 262.0, 276.0, 505.5, 520.0, 515.0, 9.96, ch="∑", tex=r"\sum", role="op")
+    assert _nucleus_of(sub, [cap, sub, op], op) is cap
+    sup = Node("sym", 266.60, 268.96, 492.0, 496.6, 496.5, 6.97, ch="t", tex="t", style="it")
+    assert _nucleus_of(sup, [cap, sup, op], op) is None
