@@ -2623,6 +2623,14 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             if len(rows) < 2:
                 continue
             padded = min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE
+            if padded and _empty_first_column(left, rows, size):
+                # every row opens with `&`: the values' column is empty and the rows stand in the
+                # conditions' column, a \quad off the brace (`\begin{cases} & \min_x f \\ & g = 0`)
+                cells = [[[], _scripts(sorted(r, key=lambda n: n.x0))] for r in rows]
+                node = _composite("cases", [left] + between, left.base, size, rows=cells, spec=None)
+                used.update(id(n) for n in [left] + between)
+                made.append(node)
+                continue
             # (an array's columns are where no row's ink runs; a cases block's two at each row's widest gap)
             cells = _aligned_in_cases([[_scripts(c) for c in _cells(r, between, size, two=not padded)] for r in rows], size)
             node = _composite("cases", [left] + between, left.base, size, rows=cells,
@@ -2873,6 +2881,20 @@ def _inner_first(tall: list[Node], pairs: dict[int, Node]) -> list[Node]:
 
 
 CASES_ROW_GROUP = 0.75   # of a cases brace's height: a group no taller stands in its rows
+
+
+def _empty_first_column(brace: Node, rows: list[list[Node]], size: float) -> bool:
+    """Whether the rows after a cases brace all start a \quad off it, at one x: `cases` sets its first
+    column flush against the brace and its second a \quad after the first, so rows that each open
+    with `&` (the first column empty) start there; an array's first column starts \arraycolsep
+    (half an em) off its delimiter.  A glyph's advance box where the glyph layer kept it."""
+    starts = [min(n.adv0 if n.adv1 > n.adv0 else n.x0 for n in row) for row in rows]
+    edge = brace.adv1 if brace.adv1 > brace.adv0 else brace.x1
+    return max(starts) - min(starts) < size * FLUSH_EDGE and \
+        CASES_QUAD[0] * size <= min(starts) - edge <= CASES_QUAD[1] * size
+
+
+CASES_QUAD = (0.85, 1.2)   # em: where the rows of a cases block with an empty first column start, off the brace
 
 
 def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:

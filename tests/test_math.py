@@ -398,3 +398,19 @@ def test_a_subscript_tucked_under_an_italic_capitals_overhang_is_its_script():
     assert _nucleus_of(sub, [cap, sub, op], op) is cap
     sup = Node("sym", 266.60, 268.96, 492.0, 496.6, 496.5, 6.97, ch="t", tex="t", style="it")
     assert _nucleus_of(sup, [cap, sup, op], op) is None
+
+
+@pytest.mark.parametrize("name", ["ownrow-cm", "ownrow-pazo"])
+def test_a_cases_block_whose_rows_open_with_an_ampersand_stays_cases(name):
+    """tests/layouts/ownrow-*.pdf: a brace whose rows each open with `&` (`\\begin{cases} & \\min_{x}
+    f(x) \\\\ & g(x) \\leq 0`) sets them in its second column, a \\quad off the brace: further than
+    `cases` sets values, which made them an array's (`\\left\\{\\begin{array}{ll}`, the row's own
+    \\quad taken for a column).  Such rows are `cases` with the first column empty; a brace of values
+    and conditions stays as it was."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "layouts" / f"{name}.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.4"] == r"P\quad\begin{cases} & \min_{x}f(x) \\ & g(x) \leq 0, \quad x \in X\end{cases}", \
+        formulas["1.4"]
+    assert formulas["1.5"] == r"|y| = \begin{cases}y & y \geq 0 \\ -y & y < 0\end{cases}", formulas["1.5"]
