@@ -582,7 +582,7 @@ FIXED_SIZE_MARGIN = 0.3   # em: a delimiter this much shorter than \left's, or t
 
 def _tall_divides(nodes: list[Node]) -> None:
     """A bar a size taller than the text that the font's Unicode map calls U+2223 (DIVIDES, \\mid's
-    code point) is a size variant of the delimiter bar (\bigl\\lvert), whose spacing says the rest."""
+    code point) is a size variant of the delimiter bar (\\bigl\\lvert), whose spacing says the rest."""
     for n in nodes:
         if n.kind == "sym" and n.ch == "∣" and n.tex == r"\mid" and n.height > n.size * 1.15:
             n.tex = "|"
@@ -1172,7 +1172,7 @@ def _without_operand(word: Node, others: list[Node], size: float) -> bool:
 
 def _text_italic_fonts(nodes: list[Node]) -> set[str]:
     """Italic faces that set only words in this formula while another italic face sets its single
-    letters: the text's italic, a \text{for all} or \text{FIB} set in a theorem's italic (the
+    letters: the text's italic, a \\text{for all} or \\text{FIB} set in a theorem's italic (the
     maths italic, CMMI or the like, sets the variables)."""
     italic = sorted((n for n in nodes if n.kind == "sym" and n.style == "it" and n.ch.isascii() and n.ch.isalpha()),
                     key=lambda n: n.x0)
@@ -2396,7 +2396,7 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> 
     """Whether a small glyph is the script of a larger one just before it (its subscript hanging
     over an operator in the row below, its superscript under one in the row above).  A glyph of a
     fraction's numerator or denominator takes no script past the end of the fraction's bar: TeX
-    sets both parts within the bar (\frac{1}{1-\\gamma}\\min_{w}: the limit's w starts right after γ)."""
+    sets both parts within the bar (\\frac{1}{1-\\gamma}\\min_{w}: the limit's w starts right after γ)."""
     return _nucleus_of(n, nodes, op, rules) is not None
 
 
@@ -2730,9 +2730,9 @@ ARRAY_EDGE = 0.4      # em: cells this far from a delimiter are an array's, writ
 
 
 def _dotted_rows(rows: list[list[Node]], left: Node, right: Node) -> set[int]:
-    """The rows of a matrix that are dots alone across most of its width (amsmath's \hdotsfor): they
+    """The rows of a matrix that are dots alone across most of its width (amsmath's \\hdotsfor): they
     bridge its column gaps, so the columns are found from the other rows.  Its dots run on evenly,
-    with no column's gap between them (a row of \cdots cells, one per column, is no such row)."""
+    with no column's gap between them (a row of \\cdots cells, one per column, is no such row)."""
     inner = right.x0 - left.x1
 
     def run_on(r: list[Node]) -> bool:
@@ -2750,7 +2750,7 @@ COLUMN_CUT = 0.6   # em: a gap this wide that no row bridges is between a matrix
 
 def _stacked_between(nodes: list[Node], made: list[Node], used: set[int], size: float) -> list[Node]:
     """Full-size glyphs stacked on two or more baselines between two matrices, within the height of
-    both and clear of each (`[A] [x] \begin{array}{c} = \\ \leq \end{array} [b]`): a delimiter-less
+    both and clear of each (`[A] [x] \\begin{array}{c} = \\\\ \\leq \\end{array} [b]`): a delimiter-less
     array of their own, not rows of the display.  (A matrix's scripts are smaller, and a relation on
     the main baseline alone is one row.)"""
     matrices = sorted((m for m in made if m.kind == "matrix"), key=lambda m: m.x0)
@@ -2777,7 +2777,7 @@ def _stacked_between(nodes: list[Node], made: list[Node], used: set[int], size: 
 
 def _past_delimiter_end(n: Node, delimiter: Node, size: float) -> bool:
     """A script of the first or last row that pokes past the end of the delimiters round the rows
-    (T^{\pi}_{n1} under a bmatrix): TeX lets a delimiter come \delimitershortfall short of what it
+    (T^{\\pi}_{n1} under a bmatrix): TeX lets a delimiter come \\delimitershortfall short of what it
     encloses, half of it at each end, so script-size ink that starts inside and ends within that is
     between them."""
     reach = DELIMITER_SHORTFALL * size / 20
@@ -2884,9 +2884,9 @@ CASES_ROW_GROUP = 0.75   # of a cases brace's height: a group no taller stands i
 
 
 def _empty_first_column(brace: Node, rows: list[list[Node]], size: float) -> bool:
-    """Whether the rows after a cases brace all start a \quad off it, at one x: `cases` sets its first
-    column flush against the brace and its second a \quad after the first, so rows that each open
-    with `&` (the first column empty) start there; an array's first column starts \arraycolsep
+    """Whether the rows after a cases brace all start a \\quad off it, at one x: `cases` sets its first
+    column flush against the brace and its second a \\quad after the first, so rows that each open
+    with `&` (the first column empty) start there; an array's first column starts \\arraycolsep
     (half an em) off its delimiter.  A glyph's advance box where the glyph layer kept it."""
     starts = [min(n.adv0 if n.adv1 > n.adv0 else n.x0 for n in row) for row in rows]
     edge = brace.adv1 if brace.adv1 > brace.adv0 else brace.x1
@@ -3260,7 +3260,7 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
 def _script_base(n: Node, bases: list[Node], size: float) -> Node | None:
     """The full-size letter, digit or closing delimiter a barely smaller glyph is a script of: it
     starts where that glyph's ink ends, raised or lowered by a script's shift (a class whose scripts
-    are 0.82 of its size, \theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
+    are 0.82 of its size, \\theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
     return next((b for b in bases if -size * 0.05 <= n.x0 - b.x1 <= size * 0.15
                  and (size * 0.2 <= abs(b.base - n.base) <= size * 0.7 or _on_tall_close(n, b, size))), None)
 
@@ -3484,7 +3484,7 @@ def _small(n: Node, size: float) -> bool:
 def _prime_owner(prime: Node, run: list[Node], levels: list[int]) -> int | None:
     """The glyph of a subscript run whose own prime this is (x_{t'}), by its index in the run: the
     larger glyph whose ink the prime goes on from (not a smaller one stacked under it, \\sum_{a'_{i}},
-    nor a superscript stacked over the subscript, \alpha_{a'}^{(k)}), or the prime before it (the
+    nor a superscript stacked over the subscript, \\alpha_{a'}^{(k)}), or the prime before it (the
     second prime of s'' follows the first)."""
     for k in range(len(run) - 1, -1, -1):
         r = run[k]
@@ -4607,7 +4607,7 @@ def _flush_right_pair(upper: list[Node], lower: list[Node], size: float) -> bool
 
 
 def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
-    """Two rows of one aligned block (`\\operatorname*{maximize}_{x} \\quad & f(x) \\ \text{subject
+    """Two rows of one aligned block (`\\operatorname*{maximize}_{x} \\quad & f(x) \\ \\text{subject
     to} \\quad & …`): they start at one x, and each has a glyph after a gap of a quad or more that
     starts where the other's does (the block's second column)."""
     return same_columns([(n.x0, n.x1) for n in upper], [(n.x0, n.x1) for n in lower], size, size * PAIR_START)
@@ -4679,7 +4679,7 @@ def _multline_last(row: list[Node], last: bool, size: float, edge: float | None)
     """Whether a numbered last row may be a multline's, one formula broken over the rows (whose first
     row is flush left and last flush right, both a row's width from the measure's edges when the
     last is long): it opens with a binary sign or a relation, going on from the row above, or it ends
-    \multlinetaggap before its number at `edge`."""
+    \\multlinetaggap before its number at `edge`."""
     if not last:
         return False
     first = min(row, key=lambda n: n.x0)
