@@ -169,8 +169,8 @@ def _maths_alphanumeric(ch: str) -> tuple[str, str] | None:
         return None
     style = {"BOLD ITALIC ": "bfit", "BOLD SCRIPT ": "cal", "BOLD FRAKTUR ": "frak", "BOLD ": "bf",
              "ITALIC ": "it", "SCRIPT ": "cal", "FRAKTUR ": "frak", "BLACK-LETTER ": "frak",
-             "DOUBLE-STRUCK ITALIC ": "bb", "DOUBLE-STRUCK ": "bb", "SANS-SERIF BOLD ITALIC ": "sf",
-             "SANS-SERIF BOLD ": "sf", "SANS-SERIF ITALIC ": "sf", "SANS-SERIF ": "sf", "MONOSPACE ": "tt"}[m.group(1)]
+             "DOUBLE-STRUCK ITALIC ": "bb", "DOUBLE-STRUCK ": "bb", "SANS-SERIF BOLD ITALIC ": "bfsf",
+             "SANS-SERIF BOLD ": "bfsf", "SANS-SERIF ITALIC ": "sf", "SANS-SERIF ": "sf", "MONOSPACE ": "tt"}[m.group(1)]
     rest = m.group(2)
     if rest.startswith("DIGIT "):
         digits = {"ZERO": "0", "ONE": "1", "TWO": "2", "THREE": "3", "FOUR": "4", "FIVE": "5", "SIX": "6",
@@ -229,15 +229,16 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
         return "tt"
-    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^SFS[SXIO]\d|^NIMBUSSAN", name) and "MATH" not in name \
-            and BODY_FACE not in compact:
-        return "sf"
     # the name's weight word only: producers flag regular maths and symbol fonts bold (a heavy stem
     # width, a guessed weight), and a bold maths font says so in its name
     # (TeX's font names say "bx" for bold extended and "mb" for maths bold: cmbx12, hfbrbx10, hfbrmb10;
     # txfonts' and pxfonts' a "b" after the family: rtxb, the bold upright Greek of \bm{\Sigma})
     is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|MEDIITAL|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|-BOL\b|MEDIUM|"
                              r"[A-Z]{2}(?:BX|MB)\d{1,2}$|^R?[TP]XB", name))
+    if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^SFS[SXIO]\d|^NIMBUSSAN", name) and "MATH" not in name \
+            and BODY_FACE not in compact:
+        # (a bold sans face, \bm{\mathsf{K}}: TeX's cmssbx10, a sans family's Bold)
+        return "bfsf" if is_bold else "sf"
     # (Euler's roman is a maths font's letters, upright as drawn but variables all the same)
     is_italic = italic or bool(re.search(r"ITAL|OBLIQUE|^CMMI|MATHITALIC|MI\d*(_GNU)?$|-IT$|SLANT|^CMSL|^CMTI|^EUR[MB]", name))
     if is_bold:
@@ -304,14 +305,17 @@ def _char_tex(ch: str, style: str) -> str:
     """A single character's LaTeX in an alphabet."""
     if ch in GREEK:
         tex = GREEK[ch]
-        return rf"\bm{{{tex}}}" if style in ("bf", "bfit") else tex
+        return rf"\bm{{{tex}}}" if style in ("bf", "bfit", "bfsf") else tex
     if ch.isascii() and ch.isalpha():
         return {"it": ch, "up": rf"\mathrm{{{ch}}}", "bf": rf"\mathbf{{{ch}}}", "bfit": rf"\bm{{{ch}}}",
                 "bb": rf"\mathbb{{{ch}}}", "ds": rf"\mathds{{{ch}}}", "bbm": rf"\mathbbm{{{ch}}}",
                 "cal": rf"\mathcal{{{ch}}}" if ch.isupper() else ch,
                 "scr": rf"\mathscr{{{ch}}}" if ch.isupper() else ch,
-                "frak": rf"\mathfrak{{{ch}}}", "sf": rf"\mathsf{{{ch}}}", "tt": rf"\mathtt{{{ch}}}"}.get(style, ch)
+                "frak": rf"\mathfrak{{{ch}}}", "sf": rf"\mathsf{{{ch}}}", "bfsf": rf"\bm{{\mathsf{{{ch}}}}}",
+                "tt": rf"\mathtt{{{ch}}}"}.get(style, ch)
     if ch.isdigit():
+        if style == "bfsf":
+            return rf"\bm{{\mathsf{{{ch}}}}}"
         return rf"\mathbf{{{ch}}}" if style in ("bf", "bfit") else (rf"{_DOUBLE_STRUCK[style]}{{{ch}}}"
                                                                      if style in _DOUBLE_STRUCK else ch)
     if ch in ("ℓ", "∂", "∇") and style in ("bf", "bfit"):
@@ -578,7 +582,7 @@ FIXED_SIZE_MARGIN = 0.3   # em: a delimiter this much shorter than \left's, or t
 
 def _tall_divides(nodes: list[Node]) -> None:
     """A bar a size taller than the text that the font's Unicode map calls U+2223 (DIVIDES, \\mid's
-    code point) is a size variant of the delimiter bar (\bigl\\lvert), whose spacing says the rest."""
+    code point) is a size variant of the delimiter bar (\\bigl\\lvert), whose spacing says the rest."""
     for n in nodes:
         if n.kind == "sym" and n.ch == "∣" and n.tex == r"\mid" and n.height > n.size * 1.15:
             n.tex = "|"
@@ -1054,7 +1058,7 @@ def _words(nodes: list[Node]) -> list[Node]:
     nodes, abbreviations = _abbreviations(nodes)
     text_italic = _text_italic_fonts(nodes)
     letters = sorted((n for n in nodes if n.kind == "sym" and n.ch.isascii() and n.ch.isalpha()
-                      and (n.style in ("up", "sf", "tt") or n.style == "it" and n.font in text_italic)),
+                      and (n.style in ("up", "sf", "bfsf", "tt") or n.style == "it" and n.font in text_italic)),
                      key=lambda n: n.x0)
     # a letter under an accent of its own (an accent no wider than it, over it) is a variable, never
     # part of a name: \bar{y} after n, in a font whose letters are upright (Euler), is no word "ny"
@@ -1168,7 +1172,7 @@ def _without_operand(word: Node, others: list[Node], size: float) -> bool:
 
 def _text_italic_fonts(nodes: list[Node]) -> set[str]:
     """Italic faces that set only words in this formula while another italic face sets its single
-    letters: the text's italic, a \text{for all} or \text{FIB} set in a theorem's italic (the
+    letters: the text's italic, a \\text{for all} or \\text{FIB} set in a theorem's italic (the
     maths italic, CMMI or the like, sets the variables)."""
     italic = sorted((n for n in nodes if n.kind == "sym" and n.style == "it" and n.ch.isascii() and n.ch.isalpha()),
                     key=lambda n: n.x0)
@@ -2127,7 +2131,7 @@ def _letter_operator(n: Node, text: float) -> bool:
     \\mathop{\\mathbb{E}}_{s' \\sim T} in a display sets its subscript centred beneath the letter.  An
     operator's letter is upright, double-struck or calligraphic, not the maths italic of variables."""
     return n.kind == "sym" and n.role == "ord" and len(n.ch) == 1 and n.ch.isalpha() and n.size >= text * 0.9 \
-        and n.style in ("up", "bb", "ds", "bbm", "cal", "scr", "frak", "sf")
+        and n.style in ("up", "bb", "ds", "bbm", "cal", "scr", "frak", "sf", "bfsf")
 
 
 def _alone_on_its_level(group: list[Node], nodes: list[Node], op: Node, text: float) -> bool:
@@ -2392,7 +2396,7 @@ def _hangs_on(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -> 
     """Whether a small glyph is the script of a larger one just before it (its subscript hanging
     over an operator in the row below, its superscript under one in the row above).  A glyph of a
     fraction's numerator or denominator takes no script past the end of the fraction's bar: TeX
-    sets both parts within the bar (\frac{1}{1-\\gamma}\\min_{w}: the limit's w starts right after γ)."""
+    sets both parts within the bar (\\frac{1}{1-\\gamma}\\min_{w}: the limit's w starts right after γ)."""
     return _nucleus_of(n, nodes, op, rules) is not None
 
 
@@ -2403,12 +2407,18 @@ def _nucleus_of(n: Node, nodes: list[Node], op: Node, rules: list[tuple] = ()) -
         # (\Big[\sum_{k=1}) is the operator's
         if m is n or m is op or m.size < n.size * 1.15 or m.role == "open" or _opening_fence(m, nodes):
             continue
-        # (a superscript on a short letter may stand wholly over it, y^{(k)}: raised by a script's shift)
-        if -n.size * 0.15 <= n.x0 - m.x1 <= n.size * 0.25 and \
+        # (a superscript on a short letter may stand wholly over it, y^{(k)}: raised by a script's shift;
+        # a subscript starts at its nucleus' width, without the italic correction, tucked under the
+        # overhang of a maths italic capital: V_t, cmmi's V reaching 0.22 em past its width)
+        tuck = m.size * SUBSCRIPT_TUCK if n.base > m.base + n.size * 0.1 else 0.0
+        if -max(n.size * 0.15, tuck) <= n.x0 - m.x1 <= n.size * 0.25 and \
                 (m.top - n.size * 0.3 <= n.cy <= m.bottom + n.size * 0.3 or 0 < m.base - n.base <= m.size * 0.7) \
                 and not _barred_from(m, n, rules, nodes):
             return m
     return None
+
+
+SUBSCRIPT_TUCK = 0.25   # em of the nucleus: a subscript may start this far inside its nucleus' ink
 
 
 def _opening_fence(m: Node, nodes: list[Node]) -> bool:
@@ -2613,6 +2623,14 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             if len(rows) < 2:
                 continue
             padded = min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE
+            if padded and _empty_first_column(left, rows, size):
+                # every row opens with `&`: the values' column is empty and the rows stand in the
+                # conditions' column, a \quad off the brace (`\begin{cases} & \min_x f \\ & g = 0`)
+                cells = [[[], _scripts(sorted(r, key=lambda n: n.x0))] for r in rows]
+                node = _composite("cases", [left] + between, left.base, size, rows=cells, spec=None)
+                used.update(id(n) for n in [left] + between)
+                made.append(node)
+                continue
             # (an array's columns are where no row's ink runs; a cases block's two at each row's widest gap)
             cells = _aligned_in_cases([[_scripts(c) for c in _cells(r, between, size, two=not padded)] for r in rows], size)
             node = _composite("cases", [left] + between, left.base, size, rows=cells,
@@ -2712,9 +2730,9 @@ ARRAY_EDGE = 0.4      # em: cells this far from a delimiter are an array's, writ
 
 
 def _dotted_rows(rows: list[list[Node]], left: Node, right: Node) -> set[int]:
-    """The rows of a matrix that are dots alone across most of its width (amsmath's \hdotsfor): they
+    """The rows of a matrix that are dots alone across most of its width (amsmath's \\hdotsfor): they
     bridge its column gaps, so the columns are found from the other rows.  Its dots run on evenly,
-    with no column's gap between them (a row of \cdots cells, one per column, is no such row)."""
+    with no column's gap between them (a row of \\cdots cells, one per column, is no such row)."""
     inner = right.x0 - left.x1
 
     def run_on(r: list[Node]) -> bool:
@@ -2732,7 +2750,7 @@ COLUMN_CUT = 0.6   # em: a gap this wide that no row bridges is between a matrix
 
 def _stacked_between(nodes: list[Node], made: list[Node], used: set[int], size: float) -> list[Node]:
     """Full-size glyphs stacked on two or more baselines between two matrices, within the height of
-    both and clear of each (`[A] [x] \begin{array}{c} = \\ \leq \end{array} [b]`): a delimiter-less
+    both and clear of each (`[A] [x] \\begin{array}{c} = \\\\ \\leq \\end{array} [b]`): a delimiter-less
     array of their own, not rows of the display.  (A matrix's scripts are smaller, and a relation on
     the main baseline alone is one row.)"""
     matrices = sorted((m for m in made if m.kind == "matrix"), key=lambda m: m.x0)
@@ -2759,7 +2777,7 @@ def _stacked_between(nodes: list[Node], made: list[Node], used: set[int], size: 
 
 def _past_delimiter_end(n: Node, delimiter: Node, size: float) -> bool:
     """A script of the first or last row that pokes past the end of the delimiters round the rows
-    (T^{\pi}_{n1} under a bmatrix): TeX lets a delimiter come \delimitershortfall short of what it
+    (T^{\\pi}_{n1} under a bmatrix): TeX lets a delimiter come \\delimitershortfall short of what it
     encloses, half of it at each end, so script-size ink that starts inside and ends within that is
     between them."""
     reach = DELIMITER_SHORTFALL * size / 20
@@ -2863,6 +2881,20 @@ def _inner_first(tall: list[Node], pairs: dict[int, Node]) -> list[Node]:
 
 
 CASES_ROW_GROUP = 0.75   # of a cases brace's height: a group no taller stands in its rows
+
+
+def _empty_first_column(brace: Node, rows: list[list[Node]], size: float) -> bool:
+    """Whether the rows after a cases brace all start a \\quad off it, at one x: `cases` sets its first
+    column flush against the brace and its second a \\quad after the first, so rows that each open
+    with `&` (the first column empty) start there; an array's first column starts \\arraycolsep
+    (half an em) off its delimiter.  A glyph's advance box where the glyph layer kept it."""
+    starts = [min(n.adv0 if n.adv1 > n.adv0 else n.x0 for n in row) for row in rows]
+    edge = brace.adv1 if brace.adv1 > brace.adv0 else brace.x1
+    return max(starts) - min(starts) < size * FLUSH_EDGE and \
+        CASES_QUAD[0] * size <= min(starts) - edge <= CASES_QUAD[1] * size
+
+
+CASES_QUAD = (0.85, 1.2)   # em: where the rows of a cases block with an empty first column start, off the brace
 
 
 def _cases_rows(brace: Node, between: list[Node], size: float) -> list[Node]:
@@ -3228,7 +3260,7 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
 def _script_base(n: Node, bases: list[Node], size: float) -> Node | None:
     """The full-size letter, digit or closing delimiter a barely smaller glyph is a script of: it
     starts where that glyph's ink ends, raised or lowered by a script's shift (a class whose scripts
-    are 0.82 of its size, \theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
+    are 0.82 of its size, \\theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
     return next((b for b in bases if -size * 0.05 <= n.x0 - b.x1 <= size * 0.15
                  and (size * 0.2 <= abs(b.base - n.base) <= size * 0.7 or _on_tall_close(n, b, size))), None)
 
@@ -3452,7 +3484,7 @@ def _small(n: Node, size: float) -> bool:
 def _prime_owner(prime: Node, run: list[Node], levels: list[int]) -> int | None:
     """The glyph of a subscript run whose own prime this is (x_{t'}), by its index in the run: the
     larger glyph whose ink the prime goes on from (not a smaller one stacked under it, \\sum_{a'_{i}},
-    nor a superscript stacked over the subscript, \alpha_{a'}^{(k)}), or the prime before it (the
+    nor a superscript stacked over the subscript, \\alpha_{a'}^{(k)}), or the prime before it (the
     second prime of s'' follows the first)."""
     for k in range(len(run) - 1, -1, -1):
         r = run[k]
@@ -3726,6 +3758,8 @@ def _word_tex(n: Node) -> list[str]:
         return [r"\text{" + n.ch + "}"]
     if n.style in ("sf", "tt"):          # a name set in a sans or typewriter face: \mathsf{left}
         return [rf"\math{n.style}{{" + n.ch.replace(" ", r"\ ") + "}"]
+    if n.style == "bfsf":                # in a bold sans face: \bm{\mathsf{left}}
+        return [r"\bm{\mathsf{" + n.ch.replace(" ", r"\ ") + "}}"]
     name = n.ch.replace(" ", "")
     if name in TWO_WORD_OPERATORS:
         return [TWO_WORD_OPERATORS[name]]
@@ -4573,7 +4607,7 @@ def _flush_right_pair(upper: list[Node], lower: list[Node], size: float) -> bool
 
 
 def _aligned_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
-    """Two rows of one aligned block (`\\operatorname*{maximize}_{x} \\quad & f(x) \\ \text{subject
+    """Two rows of one aligned block (`\\operatorname*{maximize}_{x} \\quad & f(x) \\ \\text{subject
     to} \\quad & …`): they start at one x, and each has a glyph after a gap of a quad or more that
     starts where the other's does (the block's second column)."""
     return same_columns([(n.x0, n.x1) for n in upper], [(n.x0, n.x1) for n in lower], size, size * PAIR_START)
@@ -4641,6 +4675,19 @@ def _continues(row: list[Node], above: list[list[Node]], columns: list[list[floa
 MULTLINE_TAG_GAP = (0.6, 1.4)   # ems: a multline's last row ends \multlinetaggap (10 pt) before its number
 
 
+def _multline_last(row: list[Node], last: bool, size: float, edge: float | None) -> bool:
+    """Whether a numbered last row may be a multline's, one formula broken over the rows (whose first
+    row is flush left and last flush right, both a row's width from the measure's edges when the
+    last is long): it opens with a binary sign or a relation, going on from the row above, or it ends
+    \\multlinetaggap before its number at `edge`."""
+    if not last:
+        return False
+    first = min(row, key=lambda n: n.x0)
+    if first.kind == "sym" and first.role == "bin" or _relation_xs(first):
+        return True
+    return edge is not None and MULTLINE_TAG_GAP[0] * size <= edge - max(n.x1 for n in row) <= MULTLINE_TAG_GAP[1] * size
+
+
 CONTINUED_SLACK = 0.2   # ems: a continued row starts this near where a row above it starts
 LEVEL_ROW = 0.6      # ems: a number this near a row's baseline stands level with it
 PAIR_CENTRE = 0.6    # ems: a block's number from the middle of its two rows' baselines
@@ -4674,17 +4721,30 @@ def _own_row(words, bars, baseline: float, leading: float, edge: float | None = 
                                       for x in rels[0])
         centres = [(min(n.x0 for n in row) + max(n.x1 for n in row)) / 2 for row in rows]
         centred = max(centres) - min(centres) < 1.0
+        # (or set flush on one edge: rows that each open at the alignment point, `& y = f \notag \\ & u = g`,
+        # start at one x; rows with no alignment point at all end at one x, amsmath sets them flush right.
+        # A block numbered whole has its number centred on its rows, level with neither end row)
+        # (the glyphs' advance boxes, which TeX lines up, where the glyph layer kept them: their inks
+        # stand in by their side bearings, `)` and `0` half a point apart)
+        starts = [min(n.adv0 if n.adv1 > n.adv0 else n.x0 for n in row) for row in rows]
+        ends = [max(n.adv1 if n.adv1 > n.adv0 else n.x1 for n in row) for row in rows]
+        flush = (max(starts) - min(starts) < size * FLUSH_EDGE or max(ends) - min(ends) < size * FLUSH_EDGE) \
+            and not _multline_last(rows[k], k == len(rows) - 1, size, edge)
         # (or set in an align's pair of columns, each row with both cells: `\operatorname*{maximize} \quad
         # & f \\ \text{subject to} \quad & g = 0 \notag`, whose second row's relation stands where the
         # first has none; a block amsmath numbers whole, aligned or split, has its number centred)
         paired = all(_aligned_pair(upper, lower, size) for upper, lower in zip(rows, rows[1:]))
-        if not (on_column or centred or paired or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
+        if not (on_column or centred or flush or paired or k and k == len(rows) - 1 and _continues(rows[k], rows[:k], rels[:k], size, edge)):
             return None
         return render(_row_tex(_scripts(_copied(rows[k], {}))))   # (the structure is shared: write out a copy)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return None
     finally:
         LEADING.reset(token)
+
+
+FLUSH_EDGE = 0.1   # em: rows set flush on one edge end (or start) this close (a delimiter's advance in its
+                   # font's widths may differ from TeX's by half a point: newtxmath's parentheses)
 
 
 # A formula's reading depends only on its glyphs, the page's rules and the book's leading.  The

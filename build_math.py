@@ -231,11 +231,11 @@ def mark_sans_body(pages) -> int:
     if not counts:
         return 0
     body = max(counts, key=counts.get)
-    if font_alphabet(body, False) != "sf":
+    if font_alphabet(body, False) not in ("sf", "bfsf"):
         return 0
     # (every sans face of such a book prints its roman: sansmathfonts sets the operator names in a
     # sans family of its own beside the text's, where \mathsf and \mathrm look alike)
-    sans = {family for family in counts if family == body or font_alphabet(family, False) == "sf"}
+    sans = {family for family in counts if family == body or font_alphabet(family, False) in ("sf", "bfsf")}
     marked = 0
     for w, run, family in runs:
         if family in sans:

@@ -270,7 +270,7 @@ def equation_label(line: Line, layout: Layout) -> str | None:
 def left_tag_before_maths(number: Word, rest: list[Word], body: float) -> bool:
     """A number on the left at least amsmath's least tag separation before maths that opens with a
     relation among its first words, or is maths mostly (leqno with fleqn: the display starts at its
-    indent, which a wide number nearly fills; a \text{} clause may follow the formula)."""
+    indent, which a wide number nearly fills; a \\text{} clause may follow the formula)."""
     if not rest or rest[0].x0 - number.x1 <= body * TAG_SEPARATION or not (is_math_word(rest[0]) or accented(rest)):
         return False
     relation = next((k for k, w in enumerate(rest) if any(c in LEFT_FLUSH_RELATIONS for c in w.text)), None)

@@ -355,3 +355,62 @@ def test_a_matrix_with_a_row_of_dots_across_it_keeps_its_columns_and_scripts():
     formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
     assert formulas["1.8"].startswith(r"\mathbf{U}^{\pi} = (\mathbf{I}-\gamma\mathbf{T}^{\pi})^{-1}"), formulas["1.8"]
     assert r"\\ \hdotsfor{4} \\ T_{n1}^{\pi} & T_{n2}^{\pi}" in formulas["1.8"], formulas["1.8"]
+
+
+def test_a_bold_sans_letter_keeps_its_weight():
+    """A bold sans face prints \\bm{\\mathsf{K}} (a bold symbol of \\mathsf): TeX's cmssbx10 and the
+    OpenType maths fonts' sans-serif bold alphabet are bold, not the plain sans of cmss10."""
+    import build_formula
+
+    assert build_formula.font_alphabet("CMSSBX10", False) == "bfsf"
+    assert build_formula.font_alphabet("CMSS10", False) == "sf"
+    assert build_formula._maths_alphanumeric("\U0001d5de") == ("bfsf", "K")   # 𝗞, sans-serif bold
+    assert build_formula._char_tex("K", "bfsf") == r"\bm{\mathsf{K}}"
+    assert build_formula._char_tex("K", "sf") == r"\mathsf{K}"
+
+
+@pytest.mark.parametrize("name", ["ownrow-cm", "ownrow-pazo"])
+def test_a_numbered_row_of_an_align_set_flush_on_one_edge_is_its_own(name):
+    """tests/layouts/ownrow-*.pdf (our own LaTeX, in Computer Modern and Palatino): an align whose
+    rows each open at the alignment point (`& y = f(x, u) \\notag \\\\ & u = g(x)`, flush left) or
+    have no alignment point at all (flush right), with a number level with the last row only, is
+    separate equations, and the number is that row's; a split's number, centred on its rows, stays
+    the whole block's though its rows start at one x."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "layouts" / f"{name}.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.1"] == r"u = g(x), \quad v = h(x)", formulas["1.1"]
+    assert formulas["1.2"] == r"Ex-d = 0", formulas["1.2"]
+    assert formulas["1.3"] == r"\begin{aligned}p & = q+r \\ s & = t\end{aligned}", formulas["1.3"]
+
+
+def test_a_subscript_tucked_under_an_italic_capitals_overhang_is_its_script():
+    """TeX sets a subscript at its nucleus' width, without the italic correction, so under a maths
+    italic capital's overhang it starts inside the capital's ink (`V_t`: 1.5 pt inside cmmi10's V at
+    10 pt).  Such a glyph is the capital's script, never a limit of the display sum an align's next
+    row sets right under it; a raised glyph that far inside the capital is not its superscript."""
+    from build_formula import Node, _nucleus_of
+
+    cap = Node("sym", 261.05, 268.16, 494.4, 501.2, 501.18, 9.96, ch="V", tex="V", style="it")
+    sub = Node("sym", 266.60, 268.96, 498.2, 502.8, 502.68, 6.97, ch="t", tex="t", style="it")
+    op = Node("sym", 262.0, 276.0, 505.5, 520.0, 515.0, 9.96, ch="∑", tex=r"\sum", role="op")
+    assert _nucleus_of(sub, [cap, sub, op], op) is cap
+    sup = Node("sym", 266.60, 268.96, 492.0, 496.6, 496.5, 6.97, ch="t", tex="t", style="it")
+    assert _nucleus_of(sup, [cap, sup, op], op) is None
+
+
+@pytest.mark.parametrize("name", ["ownrow-cm", "ownrow-pazo"])
+def test_a_cases_block_whose_rows_open_with_an_ampersand_stays_cases(name):
+    """tests/layouts/ownrow-*.pdf: a brace whose rows each open with `&` (`\\begin{cases} & \\min_{x}
+    f(x) \\\\ & g(x) \\leq 0`) sets them in its second column, a \\quad off the brace: further than
+    `cases` sets values, which made them an array's (`\\left\\{\\begin{array}{ll}`, the row's own
+    \\quad taken for a column).  Such rows are `cases` with the first column empty; a brace of values
+    and conditions stays as it was."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "layouts" / f"{name}.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.4"] == r"P\quad\begin{cases} & \min_{x}f(x) \\ & g(x) \leq 0, \quad x \in X\end{cases}", \
+        formulas["1.4"]
+    assert formulas["1.5"] == r"|y| = \begin{cases}y & y \geq 0 \\ -y & y < 0\end{cases}", formulas["1.5"]

@@ -8,7 +8,7 @@ the same passes: ConTeXt runs LuaTeX until its two-pass data (book.tuc) stops ch
 the PDF.  Debian bookworm's ConTeXt (2021.03.05) does not keep the clock out with `--nodates` or
 SOURCE_DATE_EPOCH: it writes the time into the document information on the first page before the
 option takes effect, and random uuids into the XMP packet.  So book.tex leaves them out itself (a
-few lines of Lua at its top: no creation or modification date, no /ID, `\disabledirectives
+few lines of Lua at its top: no creation or modification date, no /ID, `\\disabledirectives
 [backend.xmp]`); with SOURCE_DATE_EPOCH, TZ and the locale fixed as well, two builds give the same
 bytes (the script checks it).  The build keeps the
 .tuc as contextbook/book.tuc: contextbook_key.py writes the key from it.
