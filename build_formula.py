@@ -3510,6 +3510,7 @@ def _primes_script(prime: Node, script: Node) -> bool:
         prime.bottom >= script.top - prime.size * 0.3
 
 
+PRIME_REACH = 0.6       # em of the base: a base's own prime starts within its italic correction and a bit
 SMALLEST_STYLE = 0.62   # of the formula's size: scriptscript style (5 pt to 10, 6 to 11 or 12); script is 0.7
 SCRIPT_STEP_IN_SCRIPT = 0.92   # of a script row's size: a glyph this much smaller in it is its script
 SMALLEST_SUB_DROP = 0.12   # of the size: a subscript in the smallest style, its own size, hangs this far at
@@ -3530,8 +3531,11 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
             return -1
         return 0
     if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9 \
-            and n.bottom < base.base and n.size > base.size * 0.6:
-        return 1          # a prime one size below its base (a smaller one is a script's own prime)
+            and n.bottom < base.base and n.size > base.size * 0.6 and n.x0 - base.x1 < base.size * PRIME_REACH:
+        # a prime one size below its base (a smaller one is a script's own prime), right after it: TeX
+        # stacks a base's scripts, so its prime starts at the base's edge whatever its subscript (x'_t,
+        # x_t'); one further on, past a subscript's own superscript, is that script's (r_{A_h^{(k')}})
+        return 1
     # (in a script's own row the step to the smallest style may be less: an OpenType font's scripts at
     # 80 % and its scripts' scripts at 70 %, GFS Neohellenic Math's)
     small = n.size < size * (SCRIPT_STEP_IN_SCRIPT if size < TEXT_SIZE.get() * 0.9 else 0.85)

@@ -414,3 +414,40 @@ def test_a_cases_block_whose_rows_open_with_an_ampersand_stays_cases(name):
     assert formulas["1.4"] == r"P\quad\begin{cases} & \min_{x}f(x) \\ & g(x) \leq 0, \quad x \in X\end{cases}", \
         formulas["1.4"]
     assert formulas["1.5"] == r"|y| = \begin{cases}y & y \geq 0 \\ -y & y < 0\end{cases}", formulas["1.5"]
+
+
+def test_a_prime_past_a_subscripts_own_superscript_is_that_scripts():
+    """TeX stacks a base's sub- and superscript, so a base's own prime starts at its edge (x'_t, x_t');
+    in `r_{A_h^{(k')}}` the prime stands past A and the k of A's superscript, in the smallest style,
+    as large as the script it follows (Palatino's cmsy6 prime by a 6 pt k).  It is the k's, never
+    r's prime (r'_{A_{h}^{(k)}}).  Glyph boxes as the tufte_algorithms_book class sets them."""
+    from build_formula import Node, _row_tex, _scripts, render
+
+    row = [Node("sym", 118.76, 122.33, 550.78, 555.66, 555.58, 10.00, ch="r", tex="r", style="it", role="ord"),
+           Node("sym", 122.84, 128.10, 556.16, 561.51, 561.50, 7.60, ch="A", tex="A", style="it", role="ord"),
+           Node("sym", 128.70, 131.46, 560.07, 564.50, 564.46, 6.00, ch="h", tex="h", style="it", role="ord"),
+           Node("sym", 129.23, 130.67, 552.66, 558.88, 557.33, 6.23, ch="(", tex="(", style="up", role="open"),
+           Node("sym", 131.22, 133.86, 552.95, 557.38, 557.33, 5.98, ch="k", tex="k", style="it", role="ord"),
+           Node("sym", 134.19, 135.64, 552.12, 555.33, 555.61, 6.23, ch="′", tex="'", style="cal", role="prime"),
+           Node("sym", 136.73, 138.17, 552.66, 558.88, 557.33, 6.23, ch=")", tex=")", style="up", role="close")]
+    assert render(_row_tex(_scripts(row))) in ("r_{A_{h}^{(k')}}", "r_{A_{h}^{(k\\prime)}}")
+    # a base's own prime, right after it over its subscript, stays the base's
+    mine = [Node("sym", 118.76, 122.33, 550.78, 555.66, 555.58, 10.00, ch="r", tex="r", style="it", role="ord"),
+            Node("sym", 123.00, 124.45, 549.50, 552.71, 552.99, 6.97, ch="′", tex="'", style="cal", role="prime"),
+            Node("sym", 122.84, 125.50, 556.16, 560.60, 560.50, 6.97, ch="t", tex="t", style="it", role="ord")]
+    assert render(_row_tex(_scripts(mine))) in ("r'_{t}", "r_{t}'", "r^{\\prime}_{t}", "r_{t}^{\\prime}")
+
+
+def test_a_braces_note_like_a_roman_number_keeps_its_row_in_the_block():
+    """tests/layouts/braces-stix.pdf (our own LaTeX; XeLaTeX, STIX Two Math): an aligned block of three
+    rows, each with an \\underbrace whose note is "(I)", "(II)", "(III)", its number centred on the
+    middle row.  The first row's note stands alone on its line between the first and second rows and
+    reads like an equation number, (I), though it is none of the book's; it was left out of where the
+    block's maths runs, the walk up from the number stopped there and the first row was lost."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "layouts" / "braces-stix.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.1"].startswith(r"\begin{aligned}f_{0}^{*}(x^{(k)})-g_{k} & = \underbrace{"), formulas["1.1"]
+    assert r"_{(\operatorname{III})}\end{aligned}" in formulas["1.1"], formulas["1.1"]
+    assert formulas["1.2"] == r"h(x) = \sum_{i = 1}^{n}\frac{a_{i}}{b_{i}+x}", formulas["1.2"]
