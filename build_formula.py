@@ -1379,7 +1379,10 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         if not tips or (x1 - x0 < text and not whole):
             continue
         pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
-        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1]
+        # (by its middle, within a point of the brace's ends; but a glyph whose ink ends before the brace
+        # starts or starts after it ends is the row's, however narrow: the bracket of `E[\underbrace{…}]`,
+        # its ink a quarter of a point clear of the brace, its middle within the point)
+        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1 and n.x1 > x0 and n.x0 < x1]
         below = [n for n in inside if n.size >= text * 0.8 and n.top >= bottom - 0.5 and n.top - bottom < text]
         above = [n for n in inside if n.size >= text * 0.8 and n.bottom <= top + 0.5 and top - n.bottom < text]
         if not below and not above:

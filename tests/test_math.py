@@ -451,3 +451,29 @@ def test_a_braces_note_like_a_roman_number_keeps_its_row_in_the_block():
     assert formulas["1.1"].startswith(r"\begin{aligned}f_{0}^{*}(x^{(k)})-g_{k} & = \underbrace{"), formulas["1.1"]
     assert r"_{(\operatorname{III})}\end{aligned}" in formulas["1.1"], formulas["1.1"]
     assert formulas["1.2"] == r"h(x) = \sum_{i = 1}^{n}\frac{a_{i}}{b_{i}+x}", formulas["1.2"]
+
+
+def test_brackets_just_clear_of_a_braces_ends_stay_outside_it():
+    """`E[\\underbrace{x + y}_{a}]`: TeX sets the brace as wide as its body, and a narrow bracket right
+    before or after it has its middle within a point of the brace's end though its ink stands clear
+    (a quarter of a point in Palatino's 10 pt).  The bracket is the row's, never the brace's body
+    (E\\underbrace{[x+y]}_{a}).  Glyph boxes as the tufte_algorithms_book class sets them."""
+    from build_formula import Node, _braces, _row_tex, _scripts, render
+
+    def sym(ch, x0, x1, top, bottom, base, size=9.96, style="it", role="ord"):
+        return Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=ch, style=style, role=role)
+
+    row = [sym("E", 105.77, 111.15, 154.86, 161.78, 161.76),
+           sym("[", 113.03, 114.45, 153.97, 164.34, 161.76, 10.38, "up", "open"),
+           sym("x", 115.19, 119.93, 156.96, 161.86, 161.76),
+           sym("+", 122.00, 128.91, 154.96, 161.86, 161.00, 10.40, "up", "bin"),
+           sym("y", 131.00, 135.90, 156.96, 164.00, 161.76),
+           sym("]", 136.13, 137.56, 153.97, 164.34, 161.76, 10.38, "up", "close"),
+           sym("⏟", 114.71, 119.52, 166.07, 169.39, 173.21, 10.00, "up"),
+           sym("⏞", 121.00, 125.81, 166.07, 169.39, 172.14, 10.00, "up"),
+           sym("⏞", 125.59, 130.40, 166.07, 169.39, 172.14, 10.00, "up"),
+           sym("⏟", 131.09, 135.90, 166.07, 169.39, 173.21, 10.00, "up"),
+           sym("a", 123.00, 126.50, 172.00, 175.50, 175.50, 7.60)]
+    rules = [(119.54, 168.21, 121.00, 169.39), (130.40, 168.21, 131.06, 169.39)]
+    out, _ = _braces(row, rules)
+    assert render(_row_tex(_scripts(out))) == r"E[\underbrace{x+y}_{a}]"
