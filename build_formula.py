@@ -1432,6 +1432,15 @@ def _braces(nodes: list[Node], rules: list[tuple]):
                       + [o.top - text * LIMIT_REACH for o in tall_ops if o.bottom > main - text * 1.5]
                       + [n.top - 0.5 for n in fences])
             body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > far and n.cy > far]
+            if far == main - text * 1.5:
+                # (a row's height up, nothing reaching further: a script of the row above, its baseline
+                # nearer that row's than the body's, is that row's: the comma of a subscript `v_{h+1,
+                # \tilde P}` on an aligned row right over the brace's row, its middle a row's height up)
+                upper = [n.base for n in pool if n.kind == "sym" and n.size >= text * 0.95
+                         and n.role in ("ord", "open", "close") and n.base < main - text]
+                if upper:
+                    line = max(upper)
+                    body = [n for n in body if n.size >= text * 0.92 or abs(n.base - main) <= abs(n.base - line)]
             seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
         # (a glyph under another brace beside this one is that brace's note: two braces side by side,

@@ -477,3 +477,36 @@ def test_brackets_just_clear_of_a_braces_ends_stay_outside_it():
     rules = [(119.54, 168.21, 121.00, 169.39), (130.40, 168.21, 131.06, 169.39)]
     out, _ = _braces(row, rules)
     assert render(_row_tex(_scripts(out))) == r"E[\underbrace{x+y}_{a}]"
+
+
+def test_a_script_of_the_aligned_row_above_stays_out_of_an_underbraces_body():
+    """An underbrace's body reaches a row's height up from the brace (1.5 em), enough for its own
+    superscripts; on an aligned row set right under another (`&\\leq … + \\underbrace{(\\mathbb{E}[\\delta
+    | \\mathcal{F}] - \\delta)}_{=: \\eta}` under a row with `v_{h+1, \\tilde P}`), the comma of the upper
+    row's subscript stood just inside that reach, over the body's bar, and became its superscript
+    (`|^{, }`) while the upper row lost it.  A small glyph whose baseline is nearer the row above's than
+    the body's is that row's.  Glyph boxes as newtx sets them at 11 pt."""
+    from build_formula import Node, _braces, _row_tex, _scripts, render
+
+    def sym(ch, x0, x1, top, bottom, base, size=10.91, style="it", role="ord"):
+        return Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=ch, style=style, role=role)
+
+    above = [sym("v", 395.0, 400.2, 225.4, 230.4, 230.33),
+             sym("h", 400.6, 404.9, 228.4, 233.4, 233.38, 7.97),
+             sym(",", 405.84, 407.11, 234.85, 236.80, 235.66, 7.97, "up", "punct"),
+             sym("P", 408.4, 413.7, 229.1, 234.3, 234.30, 7.97)]
+    row = [sym("(", 360.0, 363.0, 243.5, 256.0, 251.85, 10.91, "up", "open"),
+           sym("E", 364.0, 371.0, 245.0, 251.85, 251.85),
+           sym("|", 404.21, 404.82, 244.14, 253.94, 251.85, 10.91, "up", "ord"),
+           sym("F", 409.0, 416.0, 245.0, 251.85, 251.85),
+           sym(")", 455.0, 458.0, 243.5, 256.0, 251.85, 10.91, "up", "close"),
+           sym("⏟", 360.0, 365.0, 256.5, 259.8, 263.0, 10.91, "up"),
+           sym("⏞", 402.0, 407.0, 256.5, 259.8, 262.0, 10.91, "up"),
+           sym("⏞", 406.8, 411.8, 256.5, 259.8, 262.0, 10.91, "up"),
+           sym("⏟", 453.0, 458.0, 256.5, 259.8, 263.0, 10.91, "up"),
+           sym("a", 405.0, 409.0, 262.0, 266.0, 266.0, 7.97)]
+    rules = [(365.0, 258.6, 402.0, 259.8), (411.8, 258.6, 453.0, 259.8)]
+    out, _ = _braces(above + row, rules)
+    brace = next(n for n in out if n.kind == "brace")
+    assert "," not in render(_row_tex(_scripts(brace.parts["body"])))
+    assert any(n.ch == "," for n in out if n.kind == "sym")
