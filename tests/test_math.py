@@ -510,3 +510,30 @@ def test_a_script_of_the_aligned_row_above_stays_out_of_an_underbraces_body():
     brace = next(n for n in out if n.kind == "brace")
     assert "," not in render(_row_tex(_scripts(brace.parts["body"])))
     assert any(n.ch == "," for n in out if n.kind == "sym")
+
+
+def test_terms_past_the_margin_after_a_wide_fraction_go_on_with_their_row():
+    """An aligned row wider than the measure, `\\leq c \\sum_{s,a}\\sum_{k} \\frac{…}{…} + c HSA`: the
+    fraction's numerator and denominator are lines of their own, so on the row's line the sums and the
+    terms after the fraction stand far apart, the terms past the margin's edge.  They go on with the
+    row (not a side note) when the gap between them is filled by the fraction's parts, as they do
+    when they are within a word space.  Word boxes as newtx sets them at 11 pt in `book`."""
+    from build_glyphs import Line, Page, Word
+    from build_layout import Layout
+    from build_page import _row_goes_on
+
+    def w(text, x0, x1, base, size=10.9, font="NewTXMI"):
+        return Word(text, x0, x1, base - size * 0.7, base + 1.0, size, False, False, italic=True, font=font,
+                    baseline=base)
+
+    left = [w("≤", 222.0, 230.0, 354.8, font="txsys"), w("c", 236.0, 241.2, 354.8), w("δ", 242.0, 246.8, 356.4, 7.97),
+            w("∑", 252.0, 263.9, 354.4), w("∑", 268.0, 280.2, 354.4)]
+    right = [w("+", 472.4, 480.0, 354.8, font="txsys"), w("c", 481.1, 486.0, 354.8), w("δ", 487.2, 491.0, 356.4, 7.97),
+             w("HSA", 492.6, 510.0, 354.8)]
+    row = Line(left + right, 4)
+    numerator = Line([w("M", 290.0, 300.0, 344.0), w("(", 300.5, 303.0, 344.0), w("M", 303.5, 465.0, 344.0)], 4)
+    denominator = Line([w("√", 292.0, 300.0, 366.0, font="txsys"), w("M", 301.0, 462.0, 366.0)], 4)
+    layout = Layout(left=90.0, right=432.0, margin_x=445.0, body_size=10.9)
+    assert _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [numerator, row, denominator], [], [], []))
+    # with nothing in the gap (a side note level with the row) the words past the edge stay apart
+    assert not _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [row], [], [], []))
