@@ -1379,7 +1379,10 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         if not tips or (x1 - x0 < text and not whole):
             continue
         pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
-        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1]
+        # (by its middle, within a point of the brace's ends; but a glyph whose ink ends before the brace
+        # starts or starts after it ends is the row's, however narrow: the bracket of `E[\underbrace{…}]`,
+        # its ink a quarter of a point clear of the brace, its middle within the point)
+        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1 and n.x1 > x0 and n.x0 < x1]
         below = [n for n in inside if n.size >= text * 0.8 and n.top >= bottom - 0.5 and n.top - bottom < text]
         above = [n for n in inside if n.size >= text * 0.8 and n.bottom <= top + 0.5 and top - n.bottom < text]
         if not below and not above:
@@ -1429,6 +1432,15 @@ def _braces(nodes: list[Node], rules: list[tuple]):
                       + [o.top - text * LIMIT_REACH for o in tall_ops if o.bottom > main - text * 1.5]
                       + [n.top - 0.5 for n in fences])
             body = [n for n in inside if n.bottom <= top + 0.5 and n.bottom > far and n.cy > far]
+            if far == main - text * 1.5:
+                # (a row's height up, nothing reaching further: a script of the row above, its baseline
+                # nearer that row's than the body's, is that row's: the comma of a subscript `v_{h+1,
+                # \tilde P}` on an aligned row right over the brace's row, its middle a row's height up)
+                upper = [n.base for n in pool if n.kind == "sym" and n.size >= text * 0.95
+                         and n.role in ("ord", "open", "close") and n.base < main - text]
+                if upper:
+                    line = max(upper)
+                    body = [n for n in body if n.size >= text * 0.92 or abs(n.base - main) <= abs(n.base - line)]
             seed = [n for n in pool if n.size < text * 0.92 and n.top >= bottom - 0.5 and n.top - bottom < text * 0.8
                     and x0 - text <= n.cx <= x1 + text]
         # (a glyph under another brace beside this one is that brace's note: two braces side by side,
@@ -3510,6 +3522,7 @@ def _primes_script(prime: Node, script: Node) -> bool:
         prime.bottom >= script.top - prime.size * 0.3
 
 
+PRIME_REACH = 0.6       # em of the base: a base's own prime starts within its italic correction and a bit
 SMALLEST_STYLE = 0.62   # of the formula's size: scriptscript style (5 pt to 10, 6 to 11 or 12); script is 0.7
 SCRIPT_STEP_IN_SCRIPT = 0.92   # of a script row's size: a glyph this much smaller in it is its script
 SMALLEST_SUB_DROP = 0.12   # of the size: a subscript in the smallest style, its own size, hangs this far at
@@ -3530,8 +3543,11 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
             return -1
         return 0
     if n.role == "prime" and base is not None and n.x0 >= base.x1 - n.size * 0.3 and n.size < base.size * 0.9 \
-            and n.bottom < base.base and n.size > base.size * 0.6:
-        return 1          # a prime one size below its base (a smaller one is a script's own prime)
+            and n.bottom < base.base and n.size > base.size * 0.6 and n.x0 - base.x1 < base.size * PRIME_REACH:
+        # a prime one size below its base (a smaller one is a script's own prime), right after it: TeX
+        # stacks a base's scripts, so its prime starts at the base's edge whatever its subscript (x'_t,
+        # x_t'); one further on, past a subscript's own superscript, is that script's (r_{A_h^{(k')}})
+        return 1
     # (in a script's own row the step to the smallest style may be less: an OpenType font's scripts at
     # 80 % and its scripts' scripts at 70 %, GFS Neohellenic Math's)
     small = n.size < size * (SCRIPT_STEP_IN_SCRIPT if size < TEXT_SIZE.get() * 0.9 else 0.85)

@@ -1169,8 +1169,12 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         return max(ink_extent(lines[k])[1] for k in range(max(0, j - 2), j + 1) if lines[k].page == anchor.page)
 
     def across(line) -> tuple[float, float] | None:
-        """Where the line's maths runs across, its equation number left out."""
-        words = [w for w in line.words if equation_number(w.text) is None]
+        """Where the line's maths runs across, its equation number left out.  A parenthesised
+        numeral that is none of the book's numbers (`label_of` knows them) is the maths' own: a
+        brace's note "(I)" on its line under the brace, a roman numeral as an equation number reads."""
+        own = label_of(line) if label_of is not None else None
+        words = [w for w in line.words if (number := equation_number(w.text)) is None
+                 or (label_of is not None and number != own)]
         return (min(w.x0 for w in words), max(w.x1 for w in words)) if words else None
 
     def beside(k: int) -> bool:

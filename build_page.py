@@ -226,7 +226,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         # full-width display overhanging the margin): the glyphs past the edge go on along the row's
         # baseline, in maths fonts, no further from the last glyph before the edge than a word space,
         # and no margin note (prose of the text face on lines of its own) stands beside the row
-        if right and left and _row_goes_on(line, left, right, layout) and \
+        if right and left and _row_goes_on(line, left, right, layout, page) and \
                 not _margin_prose_beside(line, page, margin_x, layout):
             left, right = line.words, []
         # maths cut by the edge where it cannot stop: a line of maths does not end on an operation or a
@@ -256,15 +256,18 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     return main, margin
 
 
-def _row_goes_on(line: Line, left: list[Word], right: list[Word], layout: Layout) -> bool:
+def _row_goes_on(line: Line, left: list[Word], right: list[Word], layout: Layout, page: Page | None = None) -> bool:
     """Whether the words past the margin's edge go on with the display row before it: both sides
     mostly maths, the first word past the edge a maths font's on the row's own baseline (not a
     script's: a side note's first line may stand level with a limit), within a word space of the
-    row's last glyph before the edge."""
+    row's last glyph before the edge, or with the gap between them filled by the parts of what
+    stands there on lines of their own (a fraction after `\\sum\\sum`, its numerator and denominator
+    above and below the row's line: `… \\sum_{k} \\frac{…}{…} + c HSA`, the terms after it past the edge)."""
     first = right[0]
     return math_share(left) >= MOSTLY_MATHS and math_share(right) >= MOSTLY_MATHS and is_math_word(first) and \
         abs(first.baseline - line.baseline) <= SAME_BASELINE and \
-        first.x0 - max(w.x1 for w in left) < _word_space(left, layout)
+        (first.x0 - max(w.x1 for w in left) < _word_space(left, layout)
+         or page is not None and _gap_filled(line, left, right, page))
 
 
 def _margin_prose_beside(line: Line, page: Page, margin_x: float, layout: Layout) -> bool:

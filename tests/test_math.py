@@ -414,3 +414,126 @@ def test_a_cases_block_whose_rows_open_with_an_ampersand_stays_cases(name):
     assert formulas["1.4"] == r"P\quad\begin{cases} & \min_{x}f(x) \\ & g(x) \leq 0, \quad x \in X\end{cases}", \
         formulas["1.4"]
     assert formulas["1.5"] == r"|y| = \begin{cases}y & y \geq 0 \\ -y & y < 0\end{cases}", formulas["1.5"]
+
+
+def test_a_prime_past_a_subscripts_own_superscript_is_that_scripts():
+    """TeX stacks a base's sub- and superscript, so a base's own prime starts at its edge (x'_t, x_t');
+    in `r_{A_h^{(k')}}` the prime stands past A and the k of A's superscript, in the smallest style,
+    as large as the script it follows (Palatino's cmsy6 prime by a 6 pt k).  It is the k's, never
+    r's prime (r'_{A_{h}^{(k)}}).  Glyph boxes as the tufte_algorithms_book class sets them."""
+    from build_formula import Node, _row_tex, _scripts, render
+
+    row = [Node("sym", 118.76, 122.33, 550.78, 555.66, 555.58, 10.00, ch="r", tex="r", style="it", role="ord"),
+           Node("sym", 122.84, 128.10, 556.16, 561.51, 561.50, 7.60, ch="A", tex="A", style="it", role="ord"),
+           Node("sym", 128.70, 131.46, 560.07, 564.50, 564.46, 6.00, ch="h", tex="h", style="it", role="ord"),
+           Node("sym", 129.23, 130.67, 552.66, 558.88, 557.33, 6.23, ch="(", tex="(", style="up", role="open"),
+           Node("sym", 131.22, 133.86, 552.95, 557.38, 557.33, 5.98, ch="k", tex="k", style="it", role="ord"),
+           Node("sym", 134.19, 135.64, 552.12, 555.33, 555.61, 6.23, ch="′", tex="'", style="cal", role="prime"),
+           Node("sym", 136.73, 138.17, 552.66, 558.88, 557.33, 6.23, ch=")", tex=")", style="up", role="close")]
+    assert render(_row_tex(_scripts(row))) in ("r_{A_{h}^{(k')}}", "r_{A_{h}^{(k\\prime)}}")
+    # a base's own prime, right after it over its subscript, stays the base's
+    mine = [Node("sym", 118.76, 122.33, 550.78, 555.66, 555.58, 10.00, ch="r", tex="r", style="it", role="ord"),
+            Node("sym", 123.00, 124.45, 549.50, 552.71, 552.99, 6.97, ch="′", tex="'", style="cal", role="prime"),
+            Node("sym", 122.84, 125.50, 556.16, 560.60, 560.50, 6.97, ch="t", tex="t", style="it", role="ord")]
+    assert render(_row_tex(_scripts(mine))) in ("r'_{t}", "r_{t}'", "r^{\\prime}_{t}", "r_{t}^{\\prime}")
+
+
+def test_a_braces_note_like_a_roman_number_keeps_its_row_in_the_block():
+    """tests/layouts/braces-stix.pdf (our own LaTeX; XeLaTeX, STIX Two Math): an aligned block of three
+    rows, each with an \\underbrace whose note is "(I)", "(II)", "(III)", its number centred on the
+    middle row.  The first row's note stands alone on its line between the first and second rows and
+    reads like an equation number, (I), though it is none of the book's; it was left out of where the
+    block's maths runs, the walk up from the number stopped there and the first row was lost."""
+    import build_pdf
+
+    reading = build_pdf.read_book(ROOT / "tests" / "layouts" / "braces-stix.pdf", lambda s: len(s.split()), 1)
+    formulas = {c.number: c.content for c in reading.chunks if c.kind == "formula"}
+    assert formulas["1.1"].startswith(r"\begin{aligned}f_{0}^{*}(x^{(k)})-g_{k} & = \underbrace{"), formulas["1.1"]
+    assert r"_{(\operatorname{III})}\end{aligned}" in formulas["1.1"], formulas["1.1"]
+    assert formulas["1.2"] == r"h(x) = \sum_{i = 1}^{n}\frac{a_{i}}{b_{i}+x}", formulas["1.2"]
+
+
+def test_brackets_just_clear_of_a_braces_ends_stay_outside_it():
+    """`E[\\underbrace{x + y}_{a}]`: TeX sets the brace as wide as its body, and a narrow bracket right
+    before or after it has its middle within a point of the brace's end though its ink stands clear
+    (a quarter of a point in Palatino's 10 pt).  The bracket is the row's, never the brace's body
+    (E\\underbrace{[x+y]}_{a}).  Glyph boxes as the tufte_algorithms_book class sets them."""
+    from build_formula import Node, _braces, _row_tex, _scripts, render
+
+    def sym(ch, x0, x1, top, bottom, base, size=9.96, style="it", role="ord"):
+        return Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=ch, style=style, role=role)
+
+    row = [sym("E", 105.77, 111.15, 154.86, 161.78, 161.76),
+           sym("[", 113.03, 114.45, 153.97, 164.34, 161.76, 10.38, "up", "open"),
+           sym("x", 115.19, 119.93, 156.96, 161.86, 161.76),
+           sym("+", 122.00, 128.91, 154.96, 161.86, 161.00, 10.40, "up", "bin"),
+           sym("y", 131.00, 135.90, 156.96, 164.00, 161.76),
+           sym("]", 136.13, 137.56, 153.97, 164.34, 161.76, 10.38, "up", "close"),
+           sym("⏟", 114.71, 119.52, 166.07, 169.39, 173.21, 10.00, "up"),
+           sym("⏞", 121.00, 125.81, 166.07, 169.39, 172.14, 10.00, "up"),
+           sym("⏞", 125.59, 130.40, 166.07, 169.39, 172.14, 10.00, "up"),
+           sym("⏟", 131.09, 135.90, 166.07, 169.39, 173.21, 10.00, "up"),
+           sym("a", 123.00, 126.50, 172.00, 175.50, 175.50, 7.60)]
+    rules = [(119.54, 168.21, 121.00, 169.39), (130.40, 168.21, 131.06, 169.39)]
+    out, _ = _braces(row, rules)
+    assert render(_row_tex(_scripts(out))) == r"E[\underbrace{x+y}_{a}]"
+
+
+def test_a_script_of_the_aligned_row_above_stays_out_of_an_underbraces_body():
+    """An underbrace's body reaches a row's height up from the brace (1.5 em), enough for its own
+    superscripts; on an aligned row set right under another (`&\\leq … + \\underbrace{(\\mathbb{E}[\\delta
+    | \\mathcal{F}] - \\delta)}_{=: \\eta}` under a row with `v_{h+1, \\tilde P}`), the comma of the upper
+    row's subscript stood just inside that reach, over the body's bar, and became its superscript
+    (`|^{, }`) while the upper row lost it.  A small glyph whose baseline is nearer the row above's than
+    the body's is that row's.  Glyph boxes as newtx sets them at 11 pt."""
+    from build_formula import Node, _braces, _row_tex, _scripts, render
+
+    def sym(ch, x0, x1, top, bottom, base, size=10.91, style="it", role="ord"):
+        return Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=ch, style=style, role=role)
+
+    above = [sym("v", 395.0, 400.2, 225.4, 230.4, 230.33),
+             sym("h", 400.6, 404.9, 228.4, 233.4, 233.38, 7.97),
+             sym(",", 405.84, 407.11, 234.85, 236.80, 235.66, 7.97, "up", "punct"),
+             sym("P", 408.4, 413.7, 229.1, 234.3, 234.30, 7.97)]
+    row = [sym("(", 360.0, 363.0, 243.5, 256.0, 251.85, 10.91, "up", "open"),
+           sym("E", 364.0, 371.0, 245.0, 251.85, 251.85),
+           sym("|", 404.21, 404.82, 244.14, 253.94, 251.85, 10.91, "up", "ord"),
+           sym("F", 409.0, 416.0, 245.0, 251.85, 251.85),
+           sym(")", 455.0, 458.0, 243.5, 256.0, 251.85, 10.91, "up", "close"),
+           sym("⏟", 360.0, 365.0, 256.5, 259.8, 263.0, 10.91, "up"),
+           sym("⏞", 402.0, 407.0, 256.5, 259.8, 262.0, 10.91, "up"),
+           sym("⏞", 406.8, 411.8, 256.5, 259.8, 262.0, 10.91, "up"),
+           sym("⏟", 453.0, 458.0, 256.5, 259.8, 263.0, 10.91, "up"),
+           sym("a", 405.0, 409.0, 262.0, 266.0, 266.0, 7.97)]
+    rules = [(365.0, 258.6, 402.0, 259.8), (411.8, 258.6, 453.0, 259.8)]
+    out, _ = _braces(above + row, rules)
+    brace = next(n for n in out if n.kind == "brace")
+    assert "," not in render(_row_tex(_scripts(brace.parts["body"])))
+    assert any(n.ch == "," for n in out if n.kind == "sym")
+
+
+def test_terms_past_the_margin_after_a_wide_fraction_go_on_with_their_row():
+    """An aligned row wider than the measure, `\\leq c \\sum_{s,a}\\sum_{k} \\frac{…}{…} + c HSA`: the
+    fraction's numerator and denominator are lines of their own, so on the row's line the sums and the
+    terms after the fraction stand far apart, the terms past the margin's edge.  They go on with the
+    row (not a side note) when the gap between them is filled by the fraction's parts, as they do
+    when they are within a word space.  Word boxes as newtx sets them at 11 pt in `book`."""
+    from build_glyphs import Line, Page, Word
+    from build_layout import Layout
+    from build_page import _row_goes_on
+
+    def w(text, x0, x1, base, size=10.9, font="NewTXMI"):
+        return Word(text, x0, x1, base - size * 0.7, base + 1.0, size, False, False, italic=True, font=font,
+                    baseline=base)
+
+    left = [w("≤", 222.0, 230.0, 354.8, font="txsys"), w("c", 236.0, 241.2, 354.8), w("δ", 242.0, 246.8, 356.4, 7.97),
+            w("∑", 252.0, 263.9, 354.4), w("∑", 268.0, 280.2, 354.4)]
+    right = [w("+", 472.4, 480.0, 354.8, font="txsys"), w("c", 481.1, 486.0, 354.8), w("δ", 487.2, 491.0, 356.4, 7.97),
+             w("HSA", 492.6, 510.0, 354.8)]
+    row = Line(left + right, 4)
+    numerator = Line([w("M", 290.0, 300.0, 344.0), w("(", 300.5, 303.0, 344.0), w("M", 303.5, 465.0, 344.0)], 4)
+    denominator = Line([w("√", 292.0, 300.0, 366.0, font="txsys"), w("M", 301.0, 462.0, 366.0)], 4)
+    layout = Layout(left=90.0, right=432.0, margin_x=445.0, body_size=10.9)
+    assert _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [numerator, row, denominator], [], [], []))
+    # with nothing in the gap (a side note level with the row) the words past the edge stay apart
+    assert not _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [row], [], [], []))
