@@ -511,13 +511,28 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
             if every and own and abs((own.right - own.left) - (every.right - every.left)) <= SAME_WIDTH:
                 found = own
         if found is None:   # a copy each: the fields set below are the parity's own
-            found = replace(every) if every else Layout(left=72, right=pages[0].width * 0.8,
-                                                        margin_x=pages[0].width * 0.8 + MARGIN_GAP, body_size=body)
+            found = replace(every) if every else _sparse_layout([p for p in pages if not p.rotated] or pages, body)
         layouts[parity] = found
         layouts[parity].margin_left = _left_margin([p for p in pages if p.number % 2 == parity], found)
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
         layouts[parity].leading = _leading(pages, body)
     return layouts
+
+
+def _sparse_layout(pages: list[Page], body: float) -> Layout:
+    """The text block of a document too short to show it by its full lines (a page or two of prose
+    and displays, every paragraph a line or two): from where its longest lines start to where its
+    furthest line ends.  What reaches furthest right is a justified line's end or an equation
+    number, and both end at the block's edge; a guess from the page's width put that edge where
+    neither stands, and the numbers were read as no numbers."""
+    lines = [line for p in pages for line in p.lines if line.words and line.x1 < p.width * 0.95]
+    if not lines:
+        width = pages[0].width if pages else 612.0
+        return Layout(left=72, right=width * 0.8, margin_x=width * 0.8 + MARGIN_GAP, body_size=body)
+    long = [line for line in lines if len(line.words) >= FULL_LINE_WORDS] or lines
+    left = Counter(round(line.x0) for line in long).most_common(1)[0][0]
+    right = max(line.x1 for line in lines)
+    return Layout(left=left, right=right, margin_x=right + MARGIN_GAP, body_size=body)
 
 
 LEFT_NOTE_LINES = 3     # lines of words set wholly left of the text block: a margin column there, not a stray label

@@ -1310,3 +1310,14 @@ def test_a_display_fraction_inside_a_sentence_stays_in_its_sentence(name, tmp_pa
         assert "$$" not in text and "\\quad" not in text, text
     assert "convergent? If so" in exercises["1.1.1"], exercises["1.1.1"]
     assert exercises["1.1.3"].endswith("uses only the definition above."), exercises["1.1.3"]
+
+
+def test_a_one_page_chapter_keeps_its_numbered_displays(tmp_path_factory):
+    """shortchapter.pdf: one page, its paragraphs a line each, two numbered displays.  Too few full
+    lines to show the text block, whose edge was then guessed from the page's width, short of the
+    numbers: both displays were lost.  The edge is where the furthest line ends (the numbers')."""
+    _, db, report = build("shortchapter", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'").fetchall())
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"].startswith(r"U(s) = R(s)"), formulas
+    assert formulas["1.2"].startswith(r"U^{*}(s) = \max_{a}"), formulas
