@@ -453,15 +453,23 @@ def test_a_braces_note_like_a_roman_number_keeps_its_row_in_the_block():
     assert formulas["1.2"] == r"h(x) = \sum_{i = 1}^{n}\frac{a_{i}}{b_{i}+x}", formulas["1.2"]
 
 
+def _glyph_maker(text_size: float):
+    """A maker of one glyph's Node (its ink box and baseline, in points) at a formula's text size."""
+    from build_formula import Node
+
+    def sym(ch, x0, x1, top, bottom, base, size=text_size, style="it", role="ord"):
+        return Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=ch, style=style, role=role)
+    return sym
+
+
 def test_brackets_just_clear_of_a_braces_ends_stay_outside_it():
     """`E[\\underbrace{x + y}_{a}]`: TeX sets the brace as wide as its body, and a narrow bracket right
     before or after it has its middle within a point of the brace's end though its ink stands clear
     (a quarter of a point in Palatino's 10 pt).  The bracket is the row's, never the brace's body
     (E\\underbrace{[x+y]}_{a}).  Glyph boxes as the tufte_algorithms_book class sets them."""
-    from build_formula import Node, _braces, _row_tex, _scripts, render
+    from build_formula import _braces, _row_tex, _scripts, render
 
-    def sym(ch, x0, x1, top, bottom, base, size=9.96, style="it", role="ord"):
-        return Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=ch, style=style, role=role)
+    sym = _glyph_maker(9.96)
 
     row = [sym("E", 105.77, 111.15, 154.86, 161.78, 161.76),
            sym("[", 113.03, 114.45, 153.97, 164.34, 161.76, 10.38, "up", "open"),
@@ -486,10 +494,9 @@ def test_a_script_of_the_aligned_row_above_stays_out_of_an_underbraces_body():
     row's subscript stood just inside that reach, over the body's bar, and became its superscript
     (`|^{, }`) while the upper row lost it.  A small glyph whose baseline is nearer the row above's than
     the body's is that row's.  Glyph boxes as newtx sets them at 11 pt."""
-    from build_formula import Node, _braces, _row_tex, _scripts, render
+    from build_formula import _braces, _row_tex, _scripts, render
 
-    def sym(ch, x0, x1, top, bottom, base, size=10.91, style="it", role="ord"):
-        return Node("sym", x0, x1, top, bottom, base, size, ch=ch, tex=ch, style=style, role=role)
+    sym = _glyph_maker(10.91)
 
     above = [sym("v", 395.0, 400.2, 225.4, 230.4, 230.33),
              sym("h", 400.6, 404.9, 228.4, 233.4, 233.38, 7.97),
