@@ -12,6 +12,12 @@ import re
 
 from rag_store import Chunk, Section  # noqa: F401  (the knowledge file's rows, as the readers make them)
 
+# Operator names TeX sets upright (\log, \max); those with limits below in a display take them.  Shared by
+# the formula reader and the glyph reader (a word of prose is none of them).
+OPERATOR_NAMES = {"min", "max", "log", "ln", "lg", "exp", "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh",
+                  "tanh", "coth", "arcsin", "arccos", "arctan", "lim", "sup", "inf", "det", "arg", "Pr", "deg", "dim",
+                  "ker", "gcd", "hom", "liminf", "limsup", "mod", "injlim", "projlim"}
+
 MAX_CHUNK_TOKENS = 256      # the model truncates beyond this, so no chunk is longer
 TARGET_CHUNK_TOKENS = 180   # text chunks aim here and close at the next paragraph end
 

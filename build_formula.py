@@ -30,6 +30,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from build_common import OPERATOR_NAMES  # noqa: F401  (the readers import it from here too)
+
 
 # --------------------------------------------------------------------------- symbols
 """Symbols: what a character stands for in LaTeX, and what role it plays in a formula."""
@@ -109,10 +111,6 @@ RELATIONS = {"=", "<", ">", r"\leq", r"\geq", r"\neq", r"\approx", r"\sim", r"\s
 BINARIES = {"+", "-", r"\pm", r"\mp", r"\times", r"\cdot", r"\div", r"\cup", r"\cap", r"\wedge", r"\vee",
             r"\oplus", r"\otimes", r"\circ", r"\setminus", "*", r"\star", r"\bullet", r"\smallsetminus", r"\lhd",
             r"\rhd", r"\circledast", r"\veebar", r"\lessdot", r"\gtrdot", r"\ltimes", r"\rtimes"}
-# Operator names TeX sets upright (\log, \max); those with limits below in a display take them.
-OPERATOR_NAMES = {"min", "max", "log", "ln", "lg", "exp", "sin", "cos", "tan", "cot", "sec", "csc", "sinh", "cosh",
-                  "tanh", "coth", "arcsin", "arccos", "arctan", "lim", "sup", "inf", "det", "arg", "Pr", "deg", "dim",
-                  "ker", "gcd", "hom", "liminf", "limsup", "mod", "injlim", "projlim"}
 TWO_WORD_OPERATORS = {"argmax": r"\operatorname*{arg\,max}", "argmin": r"\operatorname*{arg\,min}",
                       "liminf": r"\liminf", "limsup": r"\limsup", "argsup": r"\operatorname*{arg\,sup}",
                       "arginf": r"\operatorname*{arg\,inf}", "esssup": r"\operatorname*{ess\,sup}",

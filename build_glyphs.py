@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from build_common import BuildError
-from build_formula import OPERATOR_NAMES
+from build_common import OPERATOR_NAMES, BuildError
 from rag_core import usable_cpus
 
 

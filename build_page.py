@@ -256,7 +256,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     return main, margin
 
 
-def _row_goes_on(line: Line, left: list[Word], right: list[Word], layout: Layout, page: Page | None = None) -> bool:
+def _row_goes_on(line: Line, left: list[Word], right: list[Word], layout: Layout, page: Page) -> bool:
     """Whether the words past the margin's edge go on with the display row before it: both sides
     mostly maths, the first word past the edge a maths font's on the row's own baseline (not a
     script's: a side note's first line may stand level with a limit), within a word space of the
@@ -267,7 +267,7 @@ def _row_goes_on(line: Line, left: list[Word], right: list[Word], layout: Layout
     return math_share(left) >= MOSTLY_MATHS and math_share(right) >= MOSTLY_MATHS and is_math_word(first) and \
         abs(first.baseline - line.baseline) <= SAME_BASELINE and \
         (first.x0 - max(w.x1 for w in left) < _word_space(left, layout)
-         or page is not None and _gap_filled(line, left, right, page))
+         or _gap_filled(line, left, right, page))
 
 
 def _margin_prose_beside(line: Line, page: Page, margin_x: float, layout: Layout) -> bool:
