@@ -337,6 +337,7 @@ class BookReader:
         self.vocabulary = self._load_vocabulary()
         self._parts: list[str] | None = None
         self._word_total: int | None = None
+        self._named: dict[str, int] | None = None
 
     def _connect(self, spellfix: bool = True):
         """A new read-only connection to the knowledge file with sqlite-vec (and spellfix1) loaded."""
@@ -556,6 +557,29 @@ class BookReader:
         row = self.db.execute(f"SELECT rowid FROM chunks WHERE {level} = ? AND kind = 'text'{where} "
                               "ORDER BY ord LIMIT 1", (number, *args)).fetchone()
         return row[0] if row else None
+
+    def named_entities(self) -> dict[str, int]:
+        """Entities the book names ("Theorem 2.15 (Fundamental Theorem of Arithmetic)"): each title of
+        NAME_WORDS words, its words lower-cased and joined by single spaces, to the entity's rowid.
+        A figure's, table's or listing's caption describes what it shows and names nothing; a name
+        two entities share names neither.  Read once per file."""
+        if self._named is None:
+            named: dict[str, int] = {}
+            shared: set[str] = set()
+            for rowid, title in self.db.execute(
+                    "SELECT rowid, title FROM chunks WHERE kind NOT IN ('text', 'figure', 'table', 'listing') "
+                    "AND number IS NOT NULL AND title != ''"):
+                words = name_words(title or "")
+                if not (NAME_WORDS[0] <= len(words) <= NAME_WORDS[1]) or not _names_something(words):
+                    continue
+                key = " ".join(words)
+                if key in named or key in shared:
+                    named.pop(key, None)
+                    shared.add(key)
+                else:
+                    named[key] = rowid
+            self._named = named
+        return self._named
 
     def chunks_by_rowid(self, rowids: Sequence[int]) -> dict[int, Chunk]:
         if not rowids:
@@ -801,6 +825,34 @@ def explicit_references(query: str, kinds: Sequence[str] = ENTITY_KINDS, pattern
 
 
 _QUERY_WORD_RE = re.compile(r"[^\W\d_]+")
+_NAME_WORD_RE = re.compile(r"[^\W_]+")
+NAME_WORDS = (2, 6)     # a name is two to six words: longer titles are captions, not names
+
+
+def name_words(text: str) -> list[str]:
+    """A title's or query's words, lower-cased, for matching names ("Bayes' rule" -> bayes, rule)."""
+    return _NAME_WORD_RE.findall(text.lower())
+
+
+def _names_something(words: list[str]) -> bool:
+    """A name holds two words of four letters or more that are no stop words: "Gram-Schmidt Process"
+    and "Bezier curves" name something, "A Pie Chart" and "Part 2" are too plain to tell a query
+    that names them from one that merely says them."""
+    return sum(len(w) >= 4 and w not in STOPWORDS and not w.isdigit() for w in words) >= 2
+
+
+def named_in(query: str, names: dict[str, int]) -> list[int]:
+    """Rowids of the entities whose whole name the query holds, word for word, in the query's order
+    (each span of two to six words is looked up once: linear in the query's length)."""
+    words = name_words(query)
+    found: list[int] = []
+    for start in range(len(words)):
+        for size in range(NAME_WORDS[1], NAME_WORDS[0] - 1, -1):
+            if start + size <= len(words):
+                rowid = names.get(" ".join(words[start:start + size]))
+                if rowid is not None and rowid not in found:
+                    found.append(rowid)
+    return found
 
 
 class Ranker:
@@ -889,13 +941,20 @@ class Ranker:
         return out, changes
 
     def pinned(self, query: str, filters: dict) -> list[int]:
-        """Rowids of what the query names outright, in its order: entities ("Algorithm 3.2"), then sections."""
+        """Rowids of what the query names outright: entities by number ("Algorithm 3.2"), entities by
+        their printed name, then sections."""
         reader = self.reader
         pinned: list[int] = []
         for kind, number in explicit_references(query, reader.kinds, reader.reference_re):
             chunk = reader.entity(kind, number)
             if chunk and _passes(chunk, filters):
                 pinned.append(chunk.rowid)
+        # then an entity the query calls by its name ("the Fundamental Theorem of Arithmetic")
+        named = named_in(query, reader.named_entities())
+        chunks = reader.chunks_by_rowid(named) if named else {}
+        for rowid in named:
+            if rowid not in pinned and rowid in chunks and _passes(chunks[rowid], filters):
+                pinned.append(rowid)
         for number in section_references(query):
             rowid = reader.first_chunk_of_section(number, filters)
             if rowid is not None and rowid not in pinned:
