@@ -1265,7 +1265,7 @@ class ChunkBuilder:
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
                            self.page.boxes, self.wanted, self.last_formula,
                            exercises.in_chapter if exercises else None, opens_page, cursor.number("section"),
-                           self.last_statement, self.out.taken)
+                           self.last_statement, self.out.taken, cursor.number("subsection"))
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""

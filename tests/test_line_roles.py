@@ -366,3 +366,18 @@ def test_a_heading_whose_number_hangs_in_the_margin():
     assert roles(hung, chapter="3") == (Prose(),)
     flush = line(words("2.2.2", x0=72), words("Geometric distributions count failures.", x0=100))
     assert roles(flush, chapter="2") == (Prose(),)
+
+
+def test_an_italic_subsection_heading_numbered_as_the_next_in_its_section():
+    """"2.2.1 Kolmogorov Differential Equations" in the body's size, number and title in italic (tufte-book's
+    \\subsection): a subsection where its number is the next in the open section; out of sequence, upright,
+    or a sentence with its stop, it is text."""
+    heading = line(words("2.2.1 Kolmogorov Differential Equations", italic=True, font="Body-Italic"))
+    assert roles(heading, chapter="2", section="2.2") == (NumberedHeading(3, "2.2.1", "Kolmogorov Differential Equations"),)
+    assert roles(heading, chapter="2", section="2.2", subsection="2.2.1") == (Prose(),)
+    second = line(words("2.2.2 Forward Equations", italic=True, font="Body-Italic"))
+    assert roles(second, chapter="2", section="2.2", subsection="2.2.1") == (NumberedHeading(3, "2.2.2", "Forward Equations"),)
+    assert roles(line(words("2.2.1 Kolmogorov Differential Equations")), chapter="2", section="2.2") == (Prose(),)
+    sentence = line(words("2.2.1 Kolmogorov equations hold here.", italic=True, font="Body-Italic"))
+    assert roles(sentence, chapter="2", section="2.2") == (Prose(),)
+
