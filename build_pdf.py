@@ -26,7 +26,7 @@ from build_glyphs import Document, Line, Page, Span, Word, read_document
 from build_glyphs import _word_from_spans as word_from_spans
 from build_heads import (END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, equation_printed, head_number,
                          outline_headings)
-from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
+from build_layout import (PROSE_WORD_RE, Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_font, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
@@ -523,7 +523,9 @@ class OpenBlock:
                       or _bold_lead_follows(lines, line)
                       # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
                       or _clause_open(lines[-1]) and line.page == lines[-1].page and
-                      line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK) and \
+                      line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK
+                      # (and a display's first row under a lead-in that TeX broke short, "… we can write")
+                      or _display_after_lead_in(lines[-1], line, layout)) and \
                 (line.page == lines[-1].page or not self.box):
             return len(lines) < STATEMENT_MAX_LINES
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
@@ -718,6 +720,23 @@ def _ends_in_text(last: Line, pattern: re.Pattern) -> bool:
 
 
 _CLAUSE_END_RE = re.compile(r"[^\W\d_]{2,}[;,]")   # a word of prose and the semicolon or comma after it
+
+
+def _display_after_lead_in(last: Line, line: Line, layout: Layout) -> bool:
+    """Whether a line is the first row of a display that a lead-in introduces: the line above ends on a
+    word of prose with no stop ("… we can write") well short of the column's edge, where TeX breaks a
+    paragraph's line only before a display (the sentence runs on into it), and this line, on the same
+    page within a statement's gap, is mostly maths and starts in from the edge.  A row of an aligned
+    display as wide as the column starts nearer the edge than a centred formula, a display's usual
+    indent, but what the line above leaves open says it is one."""
+    return line.page == last.page and _runs_on(last) and \
+        last.x1 < layout.right - layout.body_size * LEAD_IN_SHORT and \
+        line.x0 > layout.left + PARAGRAPH_INDENT and math_share(line.words) >= MOSTLY_MATHS and \
+        not any(PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w) for w in line.words) and \
+        0 < line.top - last.bottom <= layout.body_size * STATEMENT_BREAK
+
+
+LEAD_IN_SHORT = 4   # em: a lead-in's last line ends at least this short of the column's edge
 
 
 def _clause_open(last: Line) -> bool:

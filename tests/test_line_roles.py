@@ -381,3 +381,21 @@ def test_an_italic_subsection_heading_numbered_as_the_next_in_its_section():
     sentence = line(words("2.2.1 Kolmogorov equations hold here.", italic=True, font="Body-Italic"))
     assert roles(sentence, chapter="2", section="2.2") == (Prose(),)
 
+
+def _maths(text: str, x0: float, top: float) -> list[Word]:
+    """Words of a formula in a maths font, set left to right from x0."""
+    return words(text, x0=x0, top=top, font="CMMI10")
+
+
+def test_a_wide_aligned_display_under_a_lead_in_stays_with_its_statement():
+    """An aligned display as wide as the column starts less than a centred formula's indent in; under a
+    lead-in that TeX broke short with its sentence open ("… we can write") it is the statement's display,
+    however wide the space above it; a paragraph of text after the display's closing stop is not."""
+    content = _statement([
+        line(words("Theorem 1.", bold=True, top=100), words("Let the events A and B form a partition of the space.", x0=140, top=100)),
+        line(words("Then for any event C we can write", top=112)),
+        line(_maths("P(C) = P(A*C) + P(B*C)", x0=90, top=137)),
+        line(_maths("= P(A)P(C|A) + P(B)P(C|B).", x0=120, top=151)),
+        line(words("Some running words of the text after the theorem here.", x0=87, top=185)),
+    ], "theorem", "1")
+    assert "P(C|B)" in content and "Some running words" not in content
