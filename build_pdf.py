@@ -407,6 +407,7 @@ SENTENCE_ENDS_RE = re.compile(r"(?<!\bi\.e)(?<!\be\.g)[.!?][)\]’”'\"]*$")   
 END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
 END_MARK_REACH = 40         # em: ... after its last word, on the same line, up to the column's edge
 END_MARK_MIN = 0.3          # em: ... and is a square from this size up to the type's size
+END_MARK_OVERHANG = 1.0     # em: ... ending no further than this past its column's edge
 ANSWER_HEAD_RE = re.compile(r"\s*\b(Solution:|Answer:|Hint:)")   # inside an exercise, each starts a line
 
 
@@ -1192,13 +1193,17 @@ class EmittedChunks:
 HEADING_LINES = (BookmarkedHeading, DivisionLabel, AppendicesDivider, DivisionTitle, HeadingContinues)
 
 
-def drawn_end_mark(page: Page | None, line: Line) -> bool:
+def drawn_end_mark(page: Page | None, line: Line, right: float | None = None) -> bool:
     """An end-of-proof box drawn with rules (amsthm's \\qed) right after the line's last word: a
-    small square of strokes within the line's height, at its end."""
+    small square of strokes within the line's height, at its end, in the line's own column (`right`,
+    its edge): a drawing in the margin beside the line (a margin figure's dot and ticks at a display's
+    height) is no mark of the line's."""
     if page is None or page.number != line.page:
         return False
+    edge = right + line.size * END_MARK_OVERHANG if right is not None else float("inf")
     strokes = [g for g in page.graphics if g[0] >= line.x1 - 1 and g[1] >= line.top - END_MARK_SLACK
-               and g[3] <= line.bottom + END_MARK_SLACK and g[0] - line.x1 < line.size * END_MARK_REACH]
+               and g[3] <= line.bottom + END_MARK_SLACK and g[0] - line.x1 < line.size * END_MARK_REACH
+               and g[2] <= edge]
     if not strokes:
         return False
     width = max(g[2] for g in strokes) - min(g[0] for g in strokes)
@@ -1513,7 +1518,7 @@ class ChunkBuilder:
         if self.block is not None:
             if self.block.takes(line, self.layout, self.page.boxes):
                 self.block.lines.append(line)
-                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line):
+                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right):
                     self.close_block()
                 return
             self.close_block()
@@ -1523,7 +1528,7 @@ class ChunkBuilder:
                 self.flush_text()   # a solution set in the statement's frame ends with it
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
-        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line)):
+        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right)):
             self.flush_text()   # the proof ends at its mark; the text after it is the book's again
             return
         paragraphs = self.text.paragraphs

@@ -399,3 +399,28 @@ def test_a_wide_aligned_display_under_a_lead_in_stays_with_its_statement():
         line(words("Some running words of the text after the theorem here.", x0=87, top=185)),
     ], "theorem", "1")
     assert "P(C|B)" in content and "Some running words" not in content
+
+
+def _statement_on(page: Page, kind: str, number: str) -> str:
+    """The content of one statement, the page's items read by page_items as the builder reads them."""
+    from build_page import page_items
+    builder = ChunkBuilder(LAYOUT, PrintedPages({1: "8"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
+    builder.page = page
+    builder.feed_page(page, page_items(page, LAYOUT))
+    builder.finish()
+    return {(c.kind, c.number): c.content for c in builder.out.chunks}[(kind, number)]
+
+
+def test_a_drawing_in_the_margin_beside_a_line_is_no_end_mark_of_it():
+    """amsthm's \\qed drawn as a small square ends the line's statement; a small square drawn in the margin
+    column at the line's height (a margin figure's dot or tick) is no mark of the line's."""
+    rows = [
+        line(words("Example 2.1.", bold=True, top=100), words("Two particles of masses one and three stand on a line.", x0=150, top=100)),
+        line(words("Their center of mass is at three quarters of the way.", top=112)),
+        line(words("This is the mean of the random variable we chose here.", top=124)),
+    ]
+    in_margin = Page(1, None, 600, 700, rows, [], [], [(470, 114, 476, 120)])
+    assert "This is the mean" in _statement_on(in_margin, "example", "2.1")
+    at_its_end = Page(1, None, 600, 700, rows, [], [], [(424, 114, 430, 120)])
+    assert "This is the mean" not in _statement_on(at_its_end, "example", "2.1")
+
