@@ -1467,7 +1467,9 @@ class ChunkBuilder:
         overleaf = block is not None and found.kind in FLOAT_KINDS and \
             pdf_page > (block.lines[-1].page if block.lines else block.page) and \
             not any(l.page == pdf_page for l in block.lines)
-        if found.kind != "formula" and not overleaf:
+        # (and a figure drawn in the margin beside a statement's lines, the user's class's margin figure,
+        # stands apart from them as a side note does: the statement's text goes on past it)
+        if found.kind != "formula" and not overleaf and not (found.beside and block is not None):
             self.flush_text()
             self.close_block()
         chunk = self.add_entity(found, pdf_page)

@@ -424,3 +424,19 @@ def test_a_drawing_in_the_margin_beside_a_line_is_no_end_mark_of_it():
     at_its_end = Page(1, None, 600, 700, rows, [], [], [(424, 114, 430, 120)])
     assert "This is the mean" not in _statement_on(at_its_end, "example", "2.1")
 
+
+def test_a_figure_drawn_in_the_margin_beside_a_statement_does_not_end_it():
+    """A margin figure (its drawing and caption in the margin column, as the user's class sets one beside
+    the text) stands apart from the statement's lines as a side note does: the statement goes on past
+    it; a figure whose drawing stands in the main column (only its caption in the margin) ends it."""
+    caption = line(words("Figure 1.1.", x0=440, top=118, size=8, bold=True), words("The center of mass.", x0=490, top=118, size=8))
+    rows = [
+        line(words("Example 1.3.", bold=True, top=100), words("Two particles of masses one and three stand on a line.", x0=150, top=100)),
+        line(words("Their center of mass is at three quarters of the way.", top=112)),
+        line(words("From mechanics we know the center is their weighted mean.", top=124)),
+        caption,
+    ]
+    margin_figure = Page(1, None, 600, 700, rows, [], [], [(445, 90, 560, 114)])
+    assert "From mechanics" in _statement_on(margin_figure, "example", "1.3")
+    main_figure = Page(1, None, 600, 700, rows, [], [], [(100, 90, 400, 114)])
+    assert "From mechanics" not in _statement_on(main_figure, "example", "1.3")
