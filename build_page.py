@@ -44,6 +44,7 @@ class FoundEntity:
                                    # "head": a table at the foot, which may go on under its head row repeated
     extra: dict | None = None
     printed: str | None = None     # its number as printed, where the book's separator is not a period ("2-5")
+    beside: bool = False           # a figure drawn in the margin column beside the text (a margin figure)
 
 
 @dataclass
@@ -683,13 +684,26 @@ def _margin_floats(page: Page, main: list[Line], captions: list[MarginCaption], 
             cap.used = True
             near = _drawing_text(page, main, cap.lines, used, layout) if cap.kind == "figure" else []
             used.update(id(l) for l in near)
+            # (a figure drawn in the margin itself, no text of its drawing in the main column, stands beside
+            # the text as a side note does: the text goes on past it)
+            beside = cap.kind == "figure" and not near and (bool(cap.drawn) or _drawn_above(page, cap, layout))
             near = sorted(near + cap.drawn, key=lambda l: (l.top, l.x0))
             content = cap.title + ("\n" + " / ".join(l.text for l in near) if near else "")
             items.append(Item(cap.top, "entity", entity=FoundEntity(cap.kind, cap.number, cap.title, content,
-                                                                    printed=cap.printed or None)))
+                                                                    printed=cap.printed or None, beside=beside)))
         else:
             notes.append(Item(cap.top, "note", text=join_lines(cap.lines)))
     return items
+
+
+def _drawn_above(page: Page, cap: MarginCaption, layout: Layout) -> bool:
+    """Whether shapes are drawn in the margin column right above a margin caption (a margin figure's
+    drawing, its caption set under it)."""
+    return any(g[0] >= layout.margin_x and g[3] <= cap.top + 1 and cap.top - g[3] <= layout.body_size * MARGIN_FIGURE_GAP
+               for g in page.graphics)
+
+
+MARGIN_FIGURE_GAP = 3   # em: a margin figure's caption stands this close under its drawing
 
 
 def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layout, wanted: dict) -> list[Item]:

@@ -26,7 +26,7 @@ from build_glyphs import Document, Line, Page, Span, Word, read_document
 from build_glyphs import _word_from_spans as word_from_spans
 from build_heads import (END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, equation_printed, head_number,
                          outline_headings)
-from build_layout import (Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
+from build_layout import (PROSE_WORD_RE, Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_latex, is_math_font, is_math_word, iso_style, mark_bold_symbols, mark_formal_script,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
@@ -407,6 +407,7 @@ SENTENCE_ENDS_RE = re.compile(r"(?<!\bi\.e)(?<!\be\.g)[.!?][)\]’”'\"]*$")   
 END_MARK_SLACK = 2          # pt: a drawn end mark stands within the line's height, give or take this
 END_MARK_REACH = 40         # em: ... after its last word, on the same line, up to the column's edge
 END_MARK_MIN = 0.3          # em: ... and is a square from this size up to the type's size
+END_MARK_OVERHANG = 1.0     # em: ... ending no further than this past its column's edge
 ANSWER_HEAD_RE = re.compile(r"\s*\b(Solution:|Answer:|Hint:)")   # inside an exercise, each starts a line
 
 
@@ -523,7 +524,9 @@ class OpenBlock:
                       or _bold_lead_follows(lines, line)
                       # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
                       or _clause_open(lines[-1]) and line.page == lines[-1].page and
-                      line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK) and \
+                      line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK
+                      # (and a display's first row under a lead-in that TeX broke short, "… we can write")
+                      or _display_after_lead_in(lines[-1], line, layout)) and \
                 (line.page == lines[-1].page or not self.box):
             return len(lines) < STATEMENT_MAX_LINES
         # below a drawing the statement holds, the gap is measured from the drawing, as after a display
@@ -718,6 +721,23 @@ def _ends_in_text(last: Line, pattern: re.Pattern) -> bool:
 
 
 _CLAUSE_END_RE = re.compile(r"[^\W\d_]{2,}[;,]")   # a word of prose and the semicolon or comma after it
+
+
+def _display_after_lead_in(last: Line, line: Line, layout: Layout) -> bool:
+    """Whether a line is the first row of a display that a lead-in introduces: the line above ends on a
+    word of prose with no stop ("… we can write") well short of the column's edge, where TeX breaks a
+    paragraph's line only before a display (the sentence runs on into it), and this line, on the same
+    page within a statement's gap, is mostly maths and starts in from the edge.  A row of an aligned
+    display as wide as the column starts nearer the edge than a centred formula, a display's usual
+    indent, but what the line above leaves open says it is one."""
+    return line.page == last.page and _runs_on(last) and \
+        last.x1 < layout.right - layout.body_size * LEAD_IN_SHORT and \
+        line.x0 > layout.left + PARAGRAPH_INDENT and math_share(line.words) >= MOSTLY_MATHS and \
+        not any(PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w) for w in line.words) and \
+        0 < line.top - last.bottom <= layout.body_size * STATEMENT_BREAK
+
+
+LEAD_IN_SHORT = 4   # em: a lead-in's last line ends at least this short of the column's edge
 
 
 def _clause_open(last: Line) -> bool:
@@ -1173,13 +1193,17 @@ class EmittedChunks:
 HEADING_LINES = (BookmarkedHeading, DivisionLabel, AppendicesDivider, DivisionTitle, HeadingContinues)
 
 
-def drawn_end_mark(page: Page | None, line: Line) -> bool:
+def drawn_end_mark(page: Page | None, line: Line, right: float | None = None) -> bool:
     """An end-of-proof box drawn with rules (amsthm's \\qed) right after the line's last word: a
-    small square of strokes within the line's height, at its end."""
+    small square of strokes within the line's height, at its end, in the line's own column (`right`,
+    its edge): a drawing in the margin beside the line (a margin figure's dot and ticks at a display's
+    height) is no mark of the line's."""
     if page is None or page.number != line.page:
         return False
+    edge = right + line.size * END_MARK_OVERHANG if right is not None else float("inf")
     strokes = [g for g in page.graphics if g[0] >= line.x1 - 1 and g[1] >= line.top - END_MARK_SLACK
-               and g[3] <= line.bottom + END_MARK_SLACK and g[0] - line.x1 < line.size * END_MARK_REACH]
+               and g[3] <= line.bottom + END_MARK_SLACK and g[0] - line.x1 < line.size * END_MARK_REACH
+               and g[2] <= edge]
     if not strokes:
         return False
     width = max(g[2] for g in strokes) - min(g[0] for g in strokes)
@@ -1265,7 +1289,7 @@ class ChunkBuilder:
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
                            self.page.boxes, self.wanted, self.last_formula,
                            exercises.in_chapter if exercises else None, opens_page, cursor.number("section"),
-                           self.last_statement, self.out.taken)
+                           self.last_statement, self.out.taken, cursor.number("subsection"))
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""
@@ -1443,7 +1467,9 @@ class ChunkBuilder:
         overleaf = block is not None and found.kind in FLOAT_KINDS and \
             pdf_page > (block.lines[-1].page if block.lines else block.page) and \
             not any(l.page == pdf_page for l in block.lines)
-        if found.kind != "formula" and not overleaf:
+        # (and a figure drawn in the margin beside a statement's lines, the user's class's margin figure,
+        # stands apart from them as a side note does: the statement's text goes on past it)
+        if found.kind != "formula" and not overleaf and not (found.beside and block is not None):
             self.flush_text()
             self.close_block()
         chunk = self.add_entity(found, pdf_page)
@@ -1494,7 +1520,7 @@ class ChunkBuilder:
         if self.block is not None:
             if self.block.takes(line, self.layout, self.page.boxes):
                 self.block.lines.append(line)
-                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line):
+                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right):
                     self.close_block()
                 return
             self.close_block()
@@ -1504,7 +1530,7 @@ class ChunkBuilder:
                 self.flush_text()   # a solution set in the statement's frame ends with it
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
-        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line)):
+        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right)):
             self.flush_text()   # the proof ends at its mark; the text after it is the book's again
             return
         paragraphs = self.text.paragraphs

@@ -452,6 +452,7 @@ class LineContext(NamedTuple):
     section: str | None = None                  # the open section's number ("1.5")
     last_statement: str | None = None           # the number of the statement opened last ("1.2.5")
     taken: frozenset | set = frozenset()        # the (kind, number) pairs of the entities met so far
+    subsection: str | None = None               # the open subsection's number ("1.5.2")
 
 
 def line_context(line: Line, layout: Layout, **state) -> LineContext:
@@ -606,6 +607,32 @@ def hung_number_heading(line: Line, ctx: LineContext) -> Role | None:
 
 
 HUNG_SLACK = 0.5   # pt: a title starts at the column's edge within this
+
+
+def italic_subsection_heading(line: Line, ctx: LineContext) -> Role | None:
+    """ "2.2.1 Kolmogorov Differential Equations" in the body's size, number and title alike in italic and
+    nothing else on the line (tufte-book's \\subsection): its face is all that sets it apart from the text,
+    so the sequence tells, as for a centred section's heading: numbered as the next subsection of the open
+    section (its first when none is open there), at the column's edge, with no maths and no stop at its
+    end (an italic statement's line is a sentence)."""
+    m = HEADING_RE.match(ctx.text)
+    layout = ctx.layout
+    if not m or ctx.section is None or len(line.words) < 2 or len(ctx.text) >= HEADING_MAX_CHARS:
+        return None
+    if abs(line.x0 - layout.left) > layout.body_size * SUBSECTION_SLACK or ctx.text.endswith((".", ":", ";", ",")):
+        return None
+    if not all(w.italic and not w.bold for w in line.words) or any(is_math_word(w) for w in line.words[1:]) or \
+            not m.group(2)[:1].isupper():
+        return None
+    opened = ctx.subsection if ctx.subsection and ctx.subsection.rsplit(".", 1)[0] == ctx.section else None
+    last = opened.rsplit(".", 1)[1] if opened else "0"
+    if not last.isdigit() or normalize_number(m.group(1)) != f"{ctx.section}.{int(last) + 1}":
+        return None
+    number = f"{ctx.section}.{int(last) + 1}"
+    return NumberedHeading(min(4, number.count(".") + 1), number, m.group(2).strip())
+
+
+SUBSECTION_SLACK = 0.2   # em: a subsection's heading starts at the column's edge within this
 
 
 def centred_section_heading(line: Line, ctx: LineContext) -> Role | None:
@@ -830,6 +857,7 @@ LINE_RULES: tuple[Rule, ...] = (
     numbered_heading,
     hung_number_heading,
     centred_section_heading,
+    italic_subsection_heading,
     run_in_head,
     phrase_run_in_head,
     exercise_item,

@@ -366,3 +366,77 @@ def test_a_heading_whose_number_hangs_in_the_margin():
     assert roles(hung, chapter="3") == (Prose(),)
     flush = line(words("2.2.2", x0=72), words("Geometric distributions count failures.", x0=100))
     assert roles(flush, chapter="2") == (Prose(),)
+
+
+def test_an_italic_subsection_heading_numbered_as_the_next_in_its_section():
+    """"2.2.1 Kolmogorov Differential Equations" in the body's size, number and title in italic (tufte-book's
+    \\subsection): a subsection where its number is the next in the open section; out of sequence, upright,
+    or a sentence with its stop, it is text."""
+    heading = line(words("2.2.1 Kolmogorov Differential Equations", italic=True, font="Body-Italic"))
+    assert roles(heading, chapter="2", section="2.2") == (NumberedHeading(3, "2.2.1", "Kolmogorov Differential Equations"),)
+    assert roles(heading, chapter="2", section="2.2", subsection="2.2.1") == (Prose(),)
+    second = line(words("2.2.2 Forward Equations", italic=True, font="Body-Italic"))
+    assert roles(second, chapter="2", section="2.2", subsection="2.2.1") == (NumberedHeading(3, "2.2.2", "Forward Equations"),)
+    assert roles(line(words("2.2.1 Kolmogorov Differential Equations")), chapter="2", section="2.2") == (Prose(),)
+    sentence = line(words("2.2.1 Kolmogorov equations hold here.", italic=True, font="Body-Italic"))
+    assert roles(sentence, chapter="2", section="2.2") == (Prose(),)
+
+
+def _maths(text: str, x0: float, top: float) -> list[Word]:
+    """Words of a formula in a maths font, set left to right from x0."""
+    return words(text, x0=x0, top=top, font="CMMI10")
+
+
+def test_a_wide_aligned_display_under_a_lead_in_stays_with_its_statement():
+    """An aligned display as wide as the column starts less than a centred formula's indent in; under a
+    lead-in that TeX broke short with its sentence open ("… we can write") it is the statement's display,
+    however wide the space above it; a paragraph of text after the display's closing stop is not."""
+    content = _statement([
+        line(words("Theorem 1.", bold=True, top=100), words("Let the events A and B form a partition of the space.", x0=140, top=100)),
+        line(words("Then for any event C we can write", top=112)),
+        line(_maths("P(C) = P(A*C) + P(B*C)", x0=90, top=137)),
+        line(_maths("= P(A)P(C|A) + P(B)P(C|B).", x0=120, top=151)),
+        line(words("Some running words of the text after the theorem here.", x0=87, top=185)),
+    ], "theorem", "1")
+    assert "P(C|B)" in content and "Some running words" not in content
+
+
+def _statement_on(page: Page, kind: str, number: str) -> str:
+    """The content of one statement, the page's items read by page_items as the builder reads them."""
+    from build_page import page_items
+    builder = ChunkBuilder(LAYOUT, PrintedPages({1: "8"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
+    builder.page = page
+    builder.feed_page(page, page_items(page, LAYOUT))
+    builder.finish()
+    return {(c.kind, c.number): c.content for c in builder.out.chunks}[(kind, number)]
+
+
+def test_a_drawing_in_the_margin_beside_a_line_is_no_end_mark_of_it():
+    """amsthm's \\qed drawn as a small square ends the line's statement; a small square drawn in the margin
+    column at the line's height (a margin figure's dot or tick) is no mark of the line's."""
+    rows = [
+        line(words("Example 2.1.", bold=True, top=100), words("Two particles of masses one and three stand on a line.", x0=150, top=100)),
+        line(words("Their center of mass is at three quarters of the way.", top=112)),
+        line(words("This is the mean of the random variable we chose here.", top=124)),
+    ]
+    in_margin = Page(1, None, 600, 700, rows, [], [], [(470, 114, 476, 120)])
+    assert "This is the mean" in _statement_on(in_margin, "example", "2.1")
+    at_its_end = Page(1, None, 600, 700, rows, [], [], [(424, 114, 430, 120)])
+    assert "This is the mean" not in _statement_on(at_its_end, "example", "2.1")
+
+
+def test_a_figure_drawn_in_the_margin_beside_a_statement_does_not_end_it():
+    """A margin figure (its drawing and caption in the margin column, as the user's class sets one beside
+    the text) stands apart from the statement's lines as a side note does: the statement goes on past
+    it; a figure whose drawing stands in the main column (only its caption in the margin) ends it."""
+    caption = line(words("Figure 1.1.", x0=440, top=118, size=8, bold=True), words("The center of mass.", x0=490, top=118, size=8))
+    rows = [
+        line(words("Example 1.3.", bold=True, top=100), words("Two particles of masses one and three stand on a line.", x0=150, top=100)),
+        line(words("Their center of mass is at three quarters of the way.", top=112)),
+        line(words("From mechanics we know the center is their weighted mean.", top=124)),
+        caption,
+    ]
+    margin_figure = Page(1, None, 600, 700, rows, [], [], [(445, 90, 560, 114)])
+    assert "From mechanics" in _statement_on(margin_figure, "example", "1.3")
+    main_figure = Page(1, None, 600, 700, rows, [], [], [(100, 90, 400, 114)])
+    assert "From mechanics" not in _statement_on(main_figure, "example", "1.3")
