@@ -544,3 +544,37 @@ def test_terms_past_the_margin_after_a_wide_fraction_go_on_with_their_row():
     assert _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [numerator, row, denominator], [], [], []))
     # with nothing in the gap (a side note level with the row) the words past the edge stay apart
     assert not _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [row], [], [], []))
+
+
+def test_a_tall_matrixs_rows_do_not_set_the_text_blocks_edges():
+    """A short document whose prose is a sentence between displays, one of them an 8 × 8 matrix in
+    brackets: each of the matrix's rows is six words or more (its cells and the brackets' pieces) and
+    they outnumber the prose lines, all starting and ending at one x, narrower than the measure.  The
+    text block's edges are read from the prose and from rows that end in their equation number, not
+    from such rows, or the numbers at the true edge stand in a margin column.  Word boxes as
+    `tufte-book` sets them (the text block from 59.5 to 409 pt)."""
+    from build_glyphs import Line, Page, Word
+    from build_layout import detect_layout
+
+    def w(text, x0, x1, base, font="TeXGyrePagella-Regular", italic=False):
+        return Word(text, x0, x1, base - 7.0, base + 2.0, 10.0, False, False, italic=italic, font=font, baseline=base)
+
+    def prose(base):
+        words, x = [], 59.5
+        for k, text in enumerate("The filter merges the models and the sensor data to estimate it".split()):
+            x1 = 409.0 if k == 11 else x + 26.0
+            words.append(w(text, x, x1, base))
+            x = x1 + 3.0
+        return Line(words, 1)
+
+    def row(base, number=None):
+        cells = [w("⎢", 97.2, 102.0, base, "CMEX10")] + [w("0", 110.0 + 20 * k, 115.0 + 20 * k, base) for k in range(8)] \
+            + [w("x", 280.0, 285.0, base, "PazoMath-Italic", True), w("⎥", 373.0, 378.0, base, "CMEX10")]
+        if number:
+            cells.append(w(number, 389.7, 409.0, base))
+        return Line(cells, 1)
+
+    lines = [prose(100.0 + 14 * k) for k in range(22)] + [row(420.0 + 12 * k) for k in range(30)]
+    lines.append(row(800.0, "(1.7)"))
+    layout = detect_layout([Page(1, None, 576.0, 648.0 * 2, lines, [], [], [])])[(1, 0)]
+    assert abs(layout.left - 59.5) < 1 and abs(layout.right - 409.0) < 1
