@@ -1659,17 +1659,24 @@ def _script_of(script: Node, body: Node) -> bool:
 OVERLINE_GAP = 0.3     # em: an overline clears its part's ink by three rule widths and more
 
 
-def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list[Node]:
+def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float, rule: tuple | None = None) -> list[Node]:
     """What stands on (or hangs from) a rule, unless it is part of a row that runs on past the rule's
     end: TeX boxes a fraction's numerator and denominator (and an overlined body), so nothing on
     their level crosses the rule's ends; a glyph that does makes the part a piece of the row above or
-    below (the closing bar of |z| over the bar of a conjugate), and the rule none of its business."""
+    below (the closing bar of |z| over the bar of a conjugate), and the rule none of its business.
+    A glyph of the fraction's own row (`rule`, a bar: its baseline the maths axis's height under the
+    bar's middle, its ink reaching over and under the bar) is neither part's: an italic f set right
+    after a fraction hooks its tail back under the bar's end (TeX Gyre's f starts 1.8 pt left of its
+    box) and its top reaches the numerator's foot."""
     if not part:
         return part
     _, _, top, bottom = _box(part)
     size = _size(part)
     for n in nodes:
         if n in part or n.top >= bottom - ROW_OVERLAP or n.bottom <= top + ROW_OVERLAP:
+            continue
+        if rule is not None and n.top < rule[1] and n.bottom > rule[3] and \
+                abs(n.base - (rule[1] + rule[3]) / 2 - n.size * FRACTION_AXIS) <= n.size * ROW_AXIS_SLACK:
             continue
         if n.size < size * SCRIPT_SIZE and x1 - n.x0 < n.size * SCRIPT_CUT_IN:
             continue      # the body's script, which an OpenType font's cut-in sets a little under the rule's end
@@ -1681,6 +1688,8 @@ def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list
 
 
 ROW_OVERLAP = 0.5   # pt: a glyph crosses a rule's end, or shares a part's level, by more than this
+FRACTION_AXIS = 0.25  # em: a fraction's bar stands on the maths axis, this far over its row's baseline
+ROW_AXIS_SLACK = 0.1  # em: ... within this
 SCRIPT_CUT_IN = 0.3  # em (of the script): how far a script may start back under its body's rule
 FLANK_GAP = 2.0     # em: a row's glyphs of one size stand closer than this beside one another (scripts between)
 FLANK_TIGHT = 0.3   # em: ... and a glyph this close runs on from its neighbour
@@ -1748,8 +1757,8 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
                  and not nearer_other(n, True)]
         below = [n for n in inside if n.top >= bottom - size * 0.12 and not beyond(n, False)
                  and not nearer_other(n, False)]
-        num = _row_part(_stack(above, top, True, size), nodes, x0, x1)
-        den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1)
+        num = _row_part(_stack(above, top, True, size), nodes, x0, x1, rule)
+        den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1, rule)
         if num and _flanked(num, nodes, rule, rules):
             num = []
         if not num or not den:

@@ -578,3 +578,25 @@ def test_a_tall_matrixs_rows_do_not_set_the_text_blocks_edges():
     lines.append(row(800.0, "(1.7)"))
     layout = detect_layout([Page(1, None, 576.0, 648.0 * 2, lines, [], [], [])])[(1, 0)]
     assert abs(layout.left - 59.5) < 1 and abs(layout.right - 409.0) < 1
+
+
+def test_an_italic_f_after_a_fraction_hooks_under_its_bar_and_the_fraction_stays():
+    """`\\frac{d}{dK} f^{\\alpha} > 0`: TeX Gyre's italic f (unicode-math's maths italic) starts left of
+    its box, its tail hooking back under the fraction's bar by a point, and its top reaches the
+    numerator's foot, so it overlapped the numerator's level and crossed the bar's end, as a row
+    running on past the bar does.  A glyph of the fraction's own row (its baseline the maths axis's
+    height under the bar, its ink over and under the bar) is neither part's.  Glyph boxes as XeLaTeX
+    sets TeX Gyre Termes Math at 10 pt."""
+    from build_formula import _fractions, _row_tex, _scripts, render
+
+    sym = _glyph_maker(10.0)
+    row = [sym("d", 249.71, 254.81, 556.74, 563.76, 563.64),
+           sym("d", 253.45, 258.55, 544.46, 551.48, 551.36),
+           sym("K", 255.15, 262.28, 557.04, 563.65, 563.64),
+           sym("f", 262.31, 267.98, 550.82, 559.73, 557.68),
+           sym("α", 268.82, 272.92, 551.00, 554.41, 554.30, 7.4),
+           sym(">", 277.71, 282.75, 552.47, 557.82, 557.68, 10.0, "up", "rel"),
+           sym("0", 286.54, 291.05, 550.84, 557.81, 557.68, 10.0, "up")]
+    out, left = _fractions(row, [(249.05, 554.67, 263.08, 555.71)])
+    assert not left
+    assert render(_row_tex(_scripts(out))) == r"\frac{d}{dK}f^{α} > 0"
