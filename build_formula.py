@@ -1054,6 +1054,8 @@ def _words(nodes: list[Node]) -> list[Node]:
     or roman text; words a thin space apart (arg max) or a word space apart in a text face
     (subject to) read as one name."""
     nodes, abbreviations = _abbreviations(nodes)
+    nodes, phrases = _bold_phrases(nodes)
+    abbreviations += phrases
     text_italic = _text_italic_fonts(nodes)
     letters = sorted((n for n in nodes if n.kind == "sym" and n.ch.isascii() and n.ch.isalpha()
                       and (n.style in ("up", "sf", "bfsf", "tt") or n.style == "it" and n.font in text_italic)),
@@ -1113,6 +1115,44 @@ def _words(nodes: list[Node]) -> list[Node]:
         if w.role == "op" and w.ch in OPERATOR_NAMES and _without_operand(w, rest, _size(rest or nodes)):
             w.role, w.parts["word"] = "ord", True
     return rest + joined + abbreviations
+
+
+def _bold_phrases(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
+    """Words of a bold face a word space apart in a formula (`\\textbf{State space}` opening a display):
+    two runs of bold upright letters or more, each of two letters or more, on one baseline in one font,
+    each after the one before by more than a thin space and less than a stretched word space, nothing
+    between.  TeX sets no space between \\mathbf letters, so the space is text's: the phrase is
+    \\textbf, and read letter by letter it lost its word space ("Statespace").  A single bold word
+    stays as its letters (\\mathbf{Ax} and \\textbf{Ax} print alike).  Returns the other nodes and
+    the phrases as words."""
+    bold = sorted((n for n in nodes if n.kind == "sym" and n.style == "bf" and n.ch.isascii() and n.ch.isalpha()),
+                  key=lambda n: n.x0)
+    runs = [run for run in _letter_runs(bold) if len(run) >= 2]
+    phrases: list[list[list[Node]]] = []
+    for run in runs:
+        last = phrases[-1][-1][-1] if phrases else None
+        first = run[0]
+        if last is not None and last.font == first.font and abs(last.base - first.base) < first.size * 0.1 and \
+                first.size * THIN_SPACE_FLOOR <= first.adv0 - last.adv1 < first.size * WORD_SPACE_MOST and \
+                not _between(nodes, last, first):
+            phrases[-1].append(run)
+        else:
+            phrases.append([run])
+    words, taken = [], set()
+    for phrase in phrases:
+        if len(phrase) < 2:
+            continue
+        glyphs = [g for run in phrase for g in run]
+        first, last = glyphs[0], glyphs[-1]
+        text = " ".join("".join(g.ch for g in run) for run in phrase)
+        words.append(Node("word", first.x0, last.x1, min(g.top for g in glyphs), max(g.bottom for g in glyphs),
+                          first.base, first.size, ch=text, tex=text, style="bf", role="ord", font=first.font,
+                          adv0=first.adv0, adv1=last.adv1, parts={"glyphs": glyphs, "word": True}))
+        taken.update(id(g) for g in glyphs)
+    return [n for n in nodes if id(n) not in taken], words
+
+
+WORD_SPACE_MOST = 0.45   # em: a stretched word space is narrower than this (as a text face's phrases are joined)
 
 
 def _abbreviations(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
@@ -1666,8 +1706,8 @@ def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float, rule: t
     below (the closing bar of |z| over the bar of a conjugate), and the rule none of its business.
     A glyph of the fraction's own row (`rule`, a bar: its baseline the maths axis's height under the
     bar's middle, its ink reaching over and under the bar) is neither part's: an italic f set right
-    after a fraction hooks its tail back under the bar's end (TeX Gyre's f starts 1.8 pt left of its
-    box) and its top reaches the numerator's foot."""
+    after a fraction reaches back under the bar's end with its tail (TeX Gyre Termes Math's, 0.8 pt
+    at 10 pt) and up to the numerator's foot with its top."""
     if not part:
         return part
     _, _, top, bottom = _box(part)
@@ -3783,6 +3823,8 @@ def _word_tex(n: Node) -> list[str]:
         return [rf"\math{n.style}{{" + n.ch.replace(" ", r"\ ") + "}"]
     if n.style == "bfsf":                # in a bold sans face: \bm{\mathsf{left}}
         return [r"\bm{\mathsf{" + n.ch.replace(" ", r"\ ") + "}}"]
+    if n.style == "bf" and n.parts.get("word"):   # a bold face's phrase (_bold_phrases)
+        return [r"\textbf{" + n.ch + "}"]
     name = n.ch.replace(" ", "")
     if name in TWO_WORD_OPERATORS:
         return [TWO_WORD_OPERATORS[name]]

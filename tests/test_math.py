@@ -600,3 +600,28 @@ def test_an_italic_f_after_a_fraction_hooks_under_its_bar_and_the_fraction_stays
     out, left = _fractions(row, [(249.05, 554.67, 263.08, 555.71)])
     assert not left
     assert render(_row_tex(_scripts(out))) == r"\frac{d}{dK}f^{α} > 0"
+
+
+def test_a_bold_phrase_keeps_its_word_space():
+    """`\\textbf{State space } (M, W) = …`: words of a bold text face a word space apart in a display.
+    TeX sets no space between \\mathbf letters, so read letter by letter the phrase lost its space
+    (\\mathbf{S}\\mathbf{t}…\\mathbf{e}, "Statespace"); two bold runs a word space apart are one
+    \\textbf phrase.  One bold run alone stays as its letters.  Glyph boxes as XeLaTeX sets TeX Gyre
+    Termes Bold at 10 pt (the text layer spreads a word's width over its letters)."""
+    from build_formula import _row_tex, _scripts, _words, render
+
+    sym = _glyph_maker(10.0)
+
+    def bold(text, x0, step):
+        out = []
+        for ch in text:
+            n = sym(ch, x0, x0 + step, 110.42, 114.92, 114.92, 10.0, "bf")
+            n.font, n.adv0, n.adv1 = "TeXGyreTermes-Bold", x0, x0 + step
+            out.append(n)
+            x0 += step
+        return out
+
+    state, space = bold("State", 195.19, 4.34), bold("space", 219.36, 4.65)
+    out = _words(state + space + [sym("M", 250.0, 258.0, 107.92, 114.92, 114.92)])
+    assert render(_row_tex(_scripts(out))) == r"\textbf{State space}M"
+    assert "textbf" not in render(_row_tex(_scripts(_words(bold("or", 311.26, 4.7)))))
