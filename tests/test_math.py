@@ -625,3 +625,24 @@ def test_a_bold_phrase_keeps_its_word_space():
     out = _words(state + space + [sym("M", 250.0, 258.0, 107.92, 114.92, 114.92)])
     assert render(_row_tex(_scripts(out))) == r"\textbf{State space}M"
     assert "textbf" not in render(_row_tex(_scripts(_words(bold("or", 311.26, 4.7)))))
+
+
+def test_a_maths_italic_whose_name_says_nothing_is_known_by_its_greek():
+    """A maths italic whose font name the reader does not know (Kp-Fonts' sets `hθ)` in a font named
+    for no maths), in a book whose other maths fonts are unknown too, so its glyphs never share a word
+    with a known maths font's: it spells no words and sets Greek letters, as a maths italic does, and
+    its words are maths (a row's terms past the margin's edge go on with the row).  An italic that
+    spells words stays text, Greek or not."""
+    from build_glyphs import Line, Page, Word
+    from build_math import is_math_word, mark_maths_italics
+
+    def w(text, x0, font, italic):
+        return Word(text, x0, x0 + 8.0, 100.0, 110.0, 10.0, False, False, italic=italic, font=font, baseline=108.0)
+
+    maths = [w(t, 10.0 * k, "Foo-Italic", True) for k, t in enumerate(["hθ)", "α", "x", "φ", "kα"] * 5)]
+    greek = [w(t, 10.0 * k, "Bar-Italic", True) for k, t in enumerate(["λόγος", "θεωρία", "α", "καὶ"] * 6)]
+    prose = [w(t, 10.0 * k, "Foo-Regular", False) for k, t in enumerate("the model of the robot".split() * 4)]
+    page = Page(1, None, 612.0, 792.0, [Line(maths, 1), Line(greek, 1), Line(prose, 1)], [], [], [])
+    mark_maths_italics([page])
+    assert is_math_word(maths[0]) and is_math_word(maths[4])
+    assert not is_math_word(greek[0]) and not is_math_word(prose[0])
