@@ -1722,9 +1722,31 @@ def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float, rule: t
             continue      # the body's script, which an OpenType font's cut-in sets a little under the rule's end
         if n.kind == "sym" and n.role == "op" and n.height > size * 1.5 and n.x0 < x0:
             continue      # a big operator's ink over its own script's rule (an integral's tail, \int_{\underline{A}})
-        if any(n.x0 < end - ROW_OVERLAP and n.x1 > end + ROW_OVERLAP for end in (x0, x1)):
+        n0, n1 = _ink_span(n)
+        if any(n0 < end - ROW_OVERLAP and n1 > end + ROW_OVERLAP and not _overhangs(n, end, x0, x1)
+               for end in (x0, x1)):
             return []
     return part
+
+
+def _overhangs(n: Node, end: float, x0: float, x1: float) -> bool:
+    """Whether an italic letter crosses a rule's end only by its slant's overhang: its middle beyond
+    the end, outside the rule, and its ink reaching back past it by less than ITALIC_OVERHANG (the
+    foot of an italic B or f set right after `\\overline{A}` or a fraction, the top of a letter right
+    before one).  It is the next glyph of the row, set after the rule's box, not a row running on."""
+    if not (n.kind == "sym" and n.style == "it" and n.ch.isalpha()):
+        return False
+    reach = n.size * ITALIC_OVERHANG
+    return n.cx > x1 and n.x0 > x1 - reach if end == x1 else n.cx < x0 and n.x1 < x0 + reach
+
+
+def _ink_span(n: Node) -> tuple[float, float]:
+    """A node's ink from left to right: an over- or underlined body's, not its rule's.  TeX draws the
+    rule as wide as the body's box, and two side by side (`\\overline{A}\\overline{B}`) overlap by a
+    point where the italic letters' boxes are kerned together; the neighbour's rule crossing this
+    rule's end is no row running on past it."""
+    body = n.parts.get("body") if n.kind == "accent" and n.parts.get("accent") in ("overline", "underline") else None
+    return (min(m.x0 for m in body), max(m.x1 for m in body)) if body else (n.x0, n.x1)
 
 
 ROW_OVERLAP = 0.5   # pt: a glyph crosses a rule's end, or shares a part's level, by more than this

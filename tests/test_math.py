@@ -646,3 +646,39 @@ def test_a_maths_italic_whose_name_says_nothing_is_known_by_its_greek():
     mark_maths_italics([page])
     assert is_math_word(maths[0]) and is_math_word(maths[4])
     assert not is_math_word(greek[0]) and not is_math_word(prose[0])
+
+
+def test_an_overline_keeps_its_letter_when_the_next_italic_letter_reaches_under_its_end():
+    """`P(\\overline{A}B)`: TeX sets the overline's box as wide as the A with its italic correction, and
+    the italic B after it reaches back under the rule's end with its foot by a point (TeX Gyre Schola
+    Math at 10 pt).  A glyph crossing the rule's end is a row running on past the rule, so the overline
+    was refused and served as nothing (`P(AB)`).  An italic letter whose middle is beyond the end and
+    whose ink reaches back past it by less than its slant's overhang is the next glyph of the row.
+    Glyph boxes as LuaLaTeX sets that font."""
+    from build_formula import _lines, _row_tex, _scripts, render
+
+    sym = _glyph_maker(10.0)
+    row = [sym("P", 287.11, 294.04, 349.10, 356.40, 356.40),
+           sym("(", 295.91, 298.43, 349.50, 358.01, 356.40, 10.0, "up", "open"),
+           sym("A", 298.42, 305.89, 348.95, 356.40, 356.40),
+           sym("B", 305.95, 312.90, 349.10, 356.40, 356.40),
+           sym(")", 314.23, 316.75, 349.50, 358.01, 356.40, 10.0, "up", "close")]
+    out, left = _lines(row, [(298.53, 347.02, 306.94, 348.41)])
+    assert not left
+    assert render(_row_tex(_scripts(out))) == r"P(\overline{A}B)"
+
+
+def test_two_overlines_side_by_side_each_keep_their_letter():
+    """`P(\\overline{A}\\overline{B})`: each rule is as wide as its letter's box, and kerned together the
+    two rules overlap by most of a point.  Read after the B's, the A's rule had the overlined B, its box
+    reaching to its own rule's start, crossing its end, and was refused (`P(A\\overline{B})`).  What
+    crosses a rule's end is a neighbour's ink, an overlined body's, not its rule.  Glyph boxes as the
+    tufte_algorithms_book class sets them (Palatino)."""
+    from build_formula import _lines, _row_tex, _scripts, render
+
+    sym = _glyph_maker(9.96)
+    row = [sym("A", 228.76, 235.69, 329.12, 336.16, 336.14),
+           sym("B", 236.84, 242.15, 329.24, 336.19, 336.14)]
+    out, left = _lines(row, [(235.86, 327.46, 243.19, 328.25), (227.92, 327.33, 236.66, 328.12)])
+    assert not left
+    assert render(_row_tex(_scripts(out))) == r"\overline{A}\overline{B}"
