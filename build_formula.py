@@ -1054,6 +1054,8 @@ def _words(nodes: list[Node]) -> list[Node]:
     or roman text; words a thin space apart (arg max) or a word space apart in a text face
     (subject to) read as one name."""
     nodes, abbreviations = _abbreviations(nodes)
+    nodes, phrases = _bold_phrases(nodes)
+    abbreviations += phrases
     text_italic = _text_italic_fonts(nodes)
     letters = sorted((n for n in nodes if n.kind == "sym" and n.ch.isascii() and n.ch.isalpha()
                       and (n.style in ("up", "sf", "bfsf", "tt") or n.style == "it" and n.font in text_italic)),
@@ -1113,6 +1115,44 @@ def _words(nodes: list[Node]) -> list[Node]:
         if w.role == "op" and w.ch in OPERATOR_NAMES and _without_operand(w, rest, _size(rest or nodes)):
             w.role, w.parts["word"] = "ord", True
     return rest + joined + abbreviations
+
+
+def _bold_phrases(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
+    """Words of a bold face a word space apart in a formula (`\\textbf{State space}` opening a display):
+    two runs of bold upright letters or more, each of two letters or more, on one baseline in one font,
+    each after the one before by more than a thin space and less than a stretched word space, nothing
+    between.  TeX sets no space between \\mathbf letters, so the space is text's: the phrase is
+    \\textbf, and read letter by letter it lost its word space ("Statespace").  A single bold word
+    stays as its letters (\\mathbf{Ax} and \\textbf{Ax} print alike).  Returns the other nodes and
+    the phrases as words."""
+    bold = sorted((n for n in nodes if n.kind == "sym" and n.style == "bf" and n.ch.isascii() and n.ch.isalpha()),
+                  key=lambda n: n.x0)
+    runs = [run for run in _letter_runs(bold) if len(run) >= 2]
+    phrases: list[list[list[Node]]] = []
+    for run in runs:
+        last = phrases[-1][-1][-1] if phrases else None
+        first = run[0]
+        if last is not None and last.font == first.font and abs(last.base - first.base) < first.size * 0.1 and \
+                first.size * THIN_SPACE_FLOOR <= first.adv0 - last.adv1 < first.size * WORD_SPACE_MOST and \
+                not _between(nodes, last, first):
+            phrases[-1].append(run)
+        else:
+            phrases.append([run])
+    words, taken = [], set()
+    for phrase in phrases:
+        if len(phrase) < 2:
+            continue
+        glyphs = [g for run in phrase for g in run]
+        first, last = glyphs[0], glyphs[-1]
+        text = " ".join("".join(g.ch for g in run) for run in phrase)
+        words.append(Node("word", first.x0, last.x1, min(g.top for g in glyphs), max(g.bottom for g in glyphs),
+                          first.base, first.size, ch=text, tex=text, style="bf", role="ord", font=first.font,
+                          adv0=first.adv0, adv1=last.adv1, parts={"glyphs": glyphs, "word": True}))
+        taken.update(id(g) for g in glyphs)
+    return [n for n in nodes if id(n) not in taken], words
+
+
+WORD_SPACE_MOST = 0.45   # em: a stretched word space is narrower than this (as a text face's phrases are joined)
 
 
 def _abbreviations(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
@@ -1659,11 +1699,15 @@ def _script_of(script: Node, body: Node) -> bool:
 OVERLINE_GAP = 0.3     # em: an overline clears its part's ink by three rule widths and more
 
 
-def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list[Node]:
+def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float, rule: tuple | None = None) -> list[Node]:
     """What stands on (or hangs from) a rule, unless it is part of a row that runs on past the rule's
     end: TeX boxes a fraction's numerator and denominator (and an overlined body), so nothing on
     their level crosses the rule's ends; a glyph that does makes the part a piece of the row above or
-    below (the closing bar of |z| over the bar of a conjugate), and the rule none of its business."""
+    below (the closing bar of |z| over the bar of a conjugate), and the rule none of its business.
+    A glyph of the fraction's own row (`rule`, a bar: its baseline the maths axis's height under the
+    bar's middle, its ink reaching over and under the bar) is neither part's: an italic f set right
+    after a fraction reaches back under the bar's end with its tail (TeX Gyre Termes Math's, 0.8 pt
+    at 10 pt) and up to the numerator's foot with its top."""
     if not part:
         return part
     _, _, top, bottom = _box(part)
@@ -1671,16 +1715,43 @@ def _row_part(part: list[Node], nodes: list[Node], x0: float, x1: float) -> list
     for n in nodes:
         if n in part or n.top >= bottom - ROW_OVERLAP or n.bottom <= top + ROW_OVERLAP:
             continue
+        if rule is not None and n.top < rule[1] and n.bottom > rule[3] and \
+                abs(n.base - (rule[1] + rule[3]) / 2 - n.size * FRACTION_AXIS) <= n.size * ROW_AXIS_SLACK:
+            continue
         if n.size < size * SCRIPT_SIZE and x1 - n.x0 < n.size * SCRIPT_CUT_IN:
             continue      # the body's script, which an OpenType font's cut-in sets a little under the rule's end
         if n.kind == "sym" and n.role == "op" and n.height > size * 1.5 and n.x0 < x0:
             continue      # a big operator's ink over its own script's rule (an integral's tail, \int_{\underline{A}})
-        if any(n.x0 < end - ROW_OVERLAP and n.x1 > end + ROW_OVERLAP for end in (x0, x1)):
+        n0, n1 = _ink_span(n)
+        if any(n0 < end - ROW_OVERLAP and n1 > end + ROW_OVERLAP and not _overhangs(n, end, x0, x1)
+               for end in (x0, x1)):
             return []
     return part
 
 
+def _overhangs(n: Node, end: float, x0: float, x1: float) -> bool:
+    """Whether an italic letter crosses a rule's end only by its slant's overhang: its middle beyond
+    the end, outside the rule, and its ink reaching back past it by less than ITALIC_OVERHANG (the
+    foot of an italic B or f set right after `\\overline{A}` or a fraction, the top of a letter right
+    before one).  It is the next glyph of the row, set after the rule's box, not a row running on."""
+    if not (n.kind == "sym" and n.style == "it" and n.ch.isalpha()):
+        return False
+    reach = n.size * ITALIC_OVERHANG
+    return n.cx > x1 and n.x0 > x1 - reach if end == x1 else n.cx < x0 and n.x1 < x0 + reach
+
+
+def _ink_span(n: Node) -> tuple[float, float]:
+    """A node's ink from left to right: an over- or underlined body's, not its rule's.  TeX draws the
+    rule as wide as the body's box, and two side by side (`\\overline{A}\\overline{B}`) overlap by a
+    point where the italic letters' boxes are kerned together; the neighbour's rule crossing this
+    rule's end is no row running on past it."""
+    body = n.parts.get("body") if n.kind == "accent" and n.parts.get("accent") in ("overline", "underline") else None
+    return (min(m.x0 for m in body), max(m.x1 for m in body)) if body else (n.x0, n.x1)
+
+
 ROW_OVERLAP = 0.5   # pt: a glyph crosses a rule's end, or shares a part's level, by more than this
+FRACTION_AXIS = 0.25  # em: a fraction's bar stands on the maths axis, this far over its row's baseline
+ROW_AXIS_SLACK = 0.1  # em: ... within this
 SCRIPT_CUT_IN = 0.3  # em (of the script): how far a script may start back under its body's rule
 FLANK_GAP = 2.0     # em: a row's glyphs of one size stand closer than this beside one another (scripts between)
 FLANK_TIGHT = 0.3   # em: ... and a glyph this close runs on from its neighbour
@@ -1748,8 +1819,8 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
                  and not nearer_other(n, True)]
         below = [n for n in inside if n.top >= bottom - size * 0.12 and not beyond(n, False)
                  and not nearer_other(n, False)]
-        num = _row_part(_stack(above, top, True, size), nodes, x0, x1)
-        den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1)
+        num = _row_part(_stack(above, top, True, size), nodes, x0, x1, rule)
+        den = _row_part(_stack(below, bottom, False, size), nodes, x0, x1, rule)
         if num and _flanked(num, nodes, rule, rules):
             num = []
         if not num or not den:
@@ -3774,6 +3845,8 @@ def _word_tex(n: Node) -> list[str]:
         return [rf"\math{n.style}{{" + n.ch.replace(" ", r"\ ") + "}"]
     if n.style == "bfsf":                # in a bold sans face: \bm{\mathsf{left}}
         return [r"\bm{\mathsf{" + n.ch.replace(" ", r"\ ") + "}}"]
+    if n.style == "bf" and n.parts.get("word"):   # a bold face's phrase (_bold_phrases)
+        return [r"\textbf{" + n.ch + "}"]
     name = n.ch.replace(" ", "")
     if name in TWO_WORD_OPERATORS:
         return [TWO_WORD_OPERATORS[name]]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from build_glyphs import Line, Page
 from build_heads import equation_number, lone_chapter_label
+from build_math import is_math_word
 
 
 # --------------------------------------------------------------------------- running heads and feet
@@ -433,6 +434,7 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
 """Text block: the main column's edges, the margin column, the body type and its leading."""
 
 FULL_LINE_WORDS = 6      # a line of six words or more is running text, set across the column
+TEXT_WORDS = 0.5         # ... when at least this share of its words are text (a matrix's row is six words of maths)
 MARGIN_GAP = 6           # pt: margin-column text starts right of the main column's edge by at least this
 SAME_SIZE = 0.3          # pt: one type size (sizes are read to a tenth of a point)
 LEADING_RANGE = (0.9, 2.6)   # of the body size: the baseline-to-baseline step of running text lies within
@@ -607,11 +609,27 @@ FEW_LINES = 5      # full lines: enough to place a text block whose width the re
 SAME_WIDTH = 3     # pt: two text blocks this close in width are one block, shifted
 
 
+def running_line(line: Line) -> bool:
+    """A line that shows the text block's edges: six words or more, at least half of them text, or a
+    display's row that ends in its equation number (set at the block's edge).  A display's other rows
+    of as many words are maths (a matrix's cells and its delimiters' pieces, each a word, glyphs in
+    maths fonts or no letters at all), centred on the measure and narrower than it: where a book's
+    few prose lines are outnumbered by one tall matrix's rows (a short document, its prose a sentence
+    a display), those rows' common ends were taken for the block's edges, and the numbers standing at
+    the true edge were read as a margin's notes."""
+    words = line.words
+    if len(words) < FULL_LINE_WORDS:
+        return False
+    maths = sum(1 for w in words if is_math_word(w) or not any(c.isalpha() for c in w.text))
+    return len(words) - maths >= len(words) * TEXT_WORDS or equation_number(words[-1].text) is not None \
+        or equation_number(words[-2].text + words[-1].text) is not None
+
+
 def _column_edges(pages: list[Page], body: float, least: int = 20) -> Layout | None:
     starts, ends = Counter(), Counter()
     for page in pages:
         for line in page.lines:
-            if len(line.words) >= FULL_LINE_WORDS:
+            if running_line(line):
                 starts[round(line.x0)] += 1
                 ends[round(line.x1)] += 1
     if sum(ends.values()) < least:

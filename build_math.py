@@ -58,9 +58,11 @@ _WORD_RUN = re.compile(r"[^\W\d_]{4,}")
 
 def mark_maths_italics(pages) -> int:
     """A text family's italic that the book uses as its maths italic (mathpazo's Palatino italic
-    beside a Pagella text face): its glyphs never spell a word of four letters or more, and they
-    share words with glyphs of maths fonts (`hF(q)`, `n/2|Σ|`).  A text italic spells words.  Marks
-    the words set partly in such a font and returns how many it marked."""
+    beside a Pagella text face), or a maths italic whose name says nothing (Kp-Fonts'): its glyphs
+    never spell a word of four letters or more, and they share words with glyphs of maths fonts
+    (`hF(q)`, `n/2|Σ|`) or set Greek letters (a maths italic's, which a Latin text's italic never
+    sets; a Greek text's italic spells words).  A text italic spells words.  Marks the words set
+    partly in such a font and returns how many it marked."""
     spans: dict[str, list] = {}
     for page in pages:
         for line in page.lines:
@@ -69,14 +71,16 @@ def mark_maths_italics(pages) -> int:
                 with_maths = any(is_math_font(f) for f, _, _ in runs)
                 for font, italic, text in runs:
                     if italic and not is_math_font(font):
-                        spans.setdefault(font, []).append((w, bool(_WORD_RUN.search(text)), with_maths))
+                        spans.setdefault(font, []).append((w, bool(_WORD_RUN.search(text)), with_maths,
+                                                           any("\u03b1" <= c <= "\u03c9" for c in text)))
     marked = 0
     for font, seen in spans.items():
         n = len(seen)
-        if n < MATHS_ITALIC_EVIDENCE or sum(1 for _, spelt, _ in seen if spelt) > n * MATHS_ITALIC_WORDS or \
-                sum(1 for _, _, m in seen if m) < n * MATHS_ITALIC_WITH_MATHS:
+        if n < MATHS_ITALIC_EVIDENCE or sum(1 for _, spelt, _, _ in seen if spelt) > n * MATHS_ITALIC_WORDS or \
+                (sum(1 for _, _, m, _ in seen if m) < n * MATHS_ITALIC_WITH_MATHS and
+                 sum(1 for _, _, _, greek in seen if greek) < n * MATHS_ITALIC_WITH_MATHS):
             continue
-        for w, _, _ in seen:
+        for w, _, _, _ in seen:
             if not w.maths_word and not w.prose_letter:
                 w.maths_word = True
                 marked += 1
@@ -86,6 +90,7 @@ def mark_maths_italics(pages) -> int:
 MATHS_ITALIC_EVIDENCE = 20      # glyph runs in the font: fewer say nothing
 MATHS_ITALIC_WORDS = 0.03       # ... at most this share of them spell a word (four letters or more)
 MATHS_ITALIC_WITH_MATHS = 0.05  # ... and at least this share stand in a word with a maths font's glyphs
+                                # (or set a Greek letter)
 
 
 def mark_prose_letters(pages) -> int:

@@ -544,3 +544,141 @@ def test_terms_past_the_margin_after_a_wide_fraction_go_on_with_their_row():
     assert _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [numerator, row, denominator], [], [], []))
     # with nothing in the gap (a side note level with the row) the words past the edge stay apart
     assert not _row_goes_on(row, left, right, layout, Page(4, None, 612.0, 792.0, [row], [], [], []))
+
+
+def test_a_tall_matrixs_rows_do_not_set_the_text_blocks_edges():
+    """A short document whose prose is a sentence between displays, one of them an 8 × 8 matrix in
+    brackets: each of the matrix's rows is six words or more (its cells and the brackets' pieces) and
+    they outnumber the prose lines, all starting and ending at one x, narrower than the measure.  The
+    text block's edges are read from the prose and from rows that end in their equation number, not
+    from such rows, or the numbers at the true edge stand in a margin column.  Word boxes as
+    `tufte-book` sets them (the text block from 59.5 to 409 pt)."""
+    from build_glyphs import Line, Page, Word
+    from build_layout import detect_layout
+
+    def w(text, x0, x1, base, font="TeXGyrePagella-Regular", italic=False):
+        return Word(text, x0, x1, base - 7.0, base + 2.0, 10.0, False, False, italic=italic, font=font, baseline=base)
+
+    def prose(base):
+        words, x = [], 59.5
+        for k, text in enumerate("The filter merges the models and the sensor data to estimate it".split()):
+            x1 = 409.0 if k == 11 else x + 26.0
+            words.append(w(text, x, x1, base))
+            x = x1 + 3.0
+        return Line(words, 1)
+
+    def row(base, number=None):
+        cells = [w("⎢", 97.2, 102.0, base, "CMEX10")] + [w("0", 110.0 + 20 * k, 115.0 + 20 * k, base) for k in range(8)] \
+            + [w("x", 280.0, 285.0, base, "PazoMath-Italic", True), w("⎥", 373.0, 378.0, base, "CMEX10")]
+        if number:
+            cells.append(w(number, 389.7, 409.0, base))
+        return Line(cells, 1)
+
+    lines = [prose(100.0 + 14 * k) for k in range(22)] + [row(420.0 + 12 * k) for k in range(30)]
+    lines.append(row(800.0, "(1.7)"))
+    layout = detect_layout([Page(1, None, 576.0, 648.0 * 2, lines, [], [], [])])[(1, 0)]
+    assert abs(layout.left - 59.5) < 1 and abs(layout.right - 409.0) < 1
+
+
+def test_an_italic_f_after_a_fraction_hooks_under_its_bar_and_the_fraction_stays():
+    """`\\frac{d}{dK} f^{\\alpha} > 0`: TeX Gyre's italic f (unicode-math's maths italic) starts left of
+    its box, its tail hooking back under the fraction's bar by a point, and its top reaches the
+    numerator's foot, so it overlapped the numerator's level and crossed the bar's end, as a row
+    running on past the bar does.  A glyph of the fraction's own row (its baseline the maths axis's
+    height under the bar, its ink over and under the bar) is neither part's.  Glyph boxes as XeLaTeX
+    sets TeX Gyre Termes Math at 10 pt."""
+    from build_formula import _fractions, _row_tex, _scripts, render
+
+    sym = _glyph_maker(10.0)
+    row = [sym("d", 249.71, 254.81, 556.74, 563.76, 563.64),
+           sym("d", 253.45, 258.55, 544.46, 551.48, 551.36),
+           sym("K", 255.15, 262.28, 557.04, 563.65, 563.64),
+           sym("f", 262.31, 267.98, 550.82, 559.73, 557.68),
+           sym("α", 268.82, 272.92, 551.00, 554.41, 554.30, 7.4),
+           sym(">", 277.71, 282.75, 552.47, 557.82, 557.68, 10.0, "up", "rel"),
+           sym("0", 286.54, 291.05, 550.84, 557.81, 557.68, 10.0, "up")]
+    out, left = _fractions(row, [(249.05, 554.67, 263.08, 555.71)])
+    assert not left
+    assert render(_row_tex(_scripts(out))) == r"\frac{d}{dK}f^{α} > 0"
+
+
+def test_a_bold_phrase_keeps_its_word_space():
+    """`\\textbf{State space } (M, W) = …`: words of a bold text face a word space apart in a display.
+    TeX sets no space between \\mathbf letters, so read letter by letter the phrase lost its space
+    (\\mathbf{S}\\mathbf{t}…\\mathbf{e}, "Statespace"); two bold runs a word space apart are one
+    \\textbf phrase.  One bold run alone stays as its letters.  Glyph boxes as XeLaTeX sets TeX Gyre
+    Termes Bold at 10 pt (the text layer spreads a word's width over its letters)."""
+    from build_formula import _row_tex, _scripts, _words, render
+
+    sym = _glyph_maker(10.0)
+
+    def bold(text, x0, step):
+        out = []
+        for ch in text:
+            n = sym(ch, x0, x0 + step, 110.42, 114.92, 114.92, 10.0, "bf")
+            n.font, n.adv0, n.adv1 = "TeXGyreTermes-Bold", x0, x0 + step
+            out.append(n)
+            x0 += step
+        return out
+
+    state, space = bold("State", 195.19, 4.34), bold("space", 219.36, 4.65)
+    out = _words(state + space + [sym("M", 250.0, 258.0, 107.92, 114.92, 114.92)])
+    assert render(_row_tex(_scripts(out))) == r"\textbf{State space}M"
+    assert "textbf" not in render(_row_tex(_scripts(_words(bold("or", 311.26, 4.7)))))
+
+
+def test_a_maths_italic_whose_name_says_nothing_is_known_by_its_greek():
+    """A maths italic whose font name the reader does not know (Kp-Fonts' sets `hθ)` in a font named
+    for no maths), in a book whose other maths fonts are unknown too, so its glyphs never share a word
+    with a known maths font's: it spells no words and sets Greek letters, as a maths italic does, and
+    its words are maths (a row's terms past the margin's edge go on with the row).  An italic that
+    spells words stays text, Greek or not."""
+    from build_glyphs import Line, Page, Word
+    from build_math import is_math_word, mark_maths_italics
+
+    def w(text, x0, font, italic):
+        return Word(text, x0, x0 + 8.0, 100.0, 110.0, 10.0, False, False, italic=italic, font=font, baseline=108.0)
+
+    maths = [w(t, 10.0 * k, "Foo-Italic", True) for k, t in enumerate(["hθ)", "α", "x", "φ", "kα"] * 5)]
+    greek = [w(t, 10.0 * k, "Bar-Italic", True) for k, t in enumerate(["λόγος", "θεωρία", "α", "καὶ"] * 6)]
+    prose = [w(t, 10.0 * k, "Foo-Regular", False) for k, t in enumerate("the model of the robot".split() * 4)]
+    page = Page(1, None, 612.0, 792.0, [Line(maths, 1), Line(greek, 1), Line(prose, 1)], [], [], [])
+    mark_maths_italics([page])
+    assert is_math_word(maths[0]) and is_math_word(maths[4])
+    assert not is_math_word(greek[0]) and not is_math_word(prose[0])
+
+
+def test_an_overline_keeps_its_letter_when_the_next_italic_letter_reaches_under_its_end():
+    """`P(\\overline{A}B)`: TeX sets the overline's box as wide as the A with its italic correction, and
+    the italic B after it reaches back under the rule's end with its foot by a point (TeX Gyre Schola
+    Math at 10 pt).  A glyph crossing the rule's end is a row running on past the rule, so the overline
+    was refused and served as nothing (`P(AB)`).  An italic letter whose middle is beyond the end and
+    whose ink reaches back past it by less than its slant's overhang is the next glyph of the row.
+    Glyph boxes as LuaLaTeX sets that font."""
+    from build_formula import _lines, _row_tex, _scripts, render
+
+    sym = _glyph_maker(10.0)
+    row = [sym("P", 287.11, 294.04, 349.10, 356.40, 356.40),
+           sym("(", 295.91, 298.43, 349.50, 358.01, 356.40, 10.0, "up", "open"),
+           sym("A", 298.42, 305.89, 348.95, 356.40, 356.40),
+           sym("B", 305.95, 312.90, 349.10, 356.40, 356.40),
+           sym(")", 314.23, 316.75, 349.50, 358.01, 356.40, 10.0, "up", "close")]
+    out, left = _lines(row, [(298.53, 347.02, 306.94, 348.41)])
+    assert not left
+    assert render(_row_tex(_scripts(out))) == r"P(\overline{A}B)"
+
+
+def test_two_overlines_side_by_side_each_keep_their_letter():
+    """`P(\\overline{A}\\overline{B})`: each rule is as wide as its letter's box, and kerned together the
+    two rules overlap by most of a point.  Read after the B's, the A's rule had the overlined B, its box
+    reaching to its own rule's start, crossing its end, and was refused (`P(A\\overline{B})`).  What
+    crosses a rule's end is a neighbour's ink, an overlined body's, not its rule.  Glyph boxes as the
+    tufte_algorithms_book class sets them (Palatino)."""
+    from build_formula import _lines, _row_tex, _scripts, render
+
+    sym = _glyph_maker(9.96)
+    row = [sym("A", 228.76, 235.69, 329.12, 336.16, 336.14),
+           sym("B", 236.84, 242.15, 329.24, 336.19, 336.14)]
+    out, left = _lines(row, [(235.86, 327.46, 243.19, 328.25), (227.92, 327.33, 236.66, 328.12)])
+    assert not left
+    assert render(_row_tex(_scripts(out))) == r"\overline{A}\overline{B}"
