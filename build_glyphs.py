@@ -1261,8 +1261,92 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
         line.words = join_letter_spaced(line.words)
         del line.x0_min, line.x1_max
     lines = _take_in_stacked(lines)
+    lines = _take_in_small_fractions(lines)
+    for line in lines:
+        _mark_stacked_pairs(line)
     lines.sort(key=lambda l: (round(l.baseline), l.x0))
     return lines
+
+
+def _mark_stacked_pairs(line: Line) -> None:
+    """Two words of a prose line set a script's size, one over the other (their spans overlapping
+    across), one raised above the line's baseline and the other lowered below it, are an inline
+    formula's parts: a text-style fraction's numerator and denominator (`$\\frac{dP(t)}{dt}$`), or
+    the limits TeX sets beside a sum in text style.  Prose sets nothing so.  Where the maths italic is
+    the text's own italic (pdfLaTeX with mathpazo) nothing in their fonts says they are maths, and
+    they were read as two words of the sentence; they are marked stacked (maths, off the baseline)."""
+    words = line.words
+    if len(words) < PROSE_BESIDE + 2:
+        return
+    big = max(w.size for w in words)
+    if sum(1 for w in words if w.size >= big * 0.9 and _PROSE_WORD.search(w.text) and w.text not in OPERATOR_NAMES) \
+            < PROSE_BESIDE:
+        return
+    small = [w for w in words if w.size < big * SCRIPT_SIZE and not w.stacked and any(c.isalnum() for c in w.text)]
+    if len(small) < 2:
+        return
+    base = max(w.baseline for w in words if w.size >= big * 0.9)
+    for a, b in zip(small, small[1:]):
+        overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+        if overlap < min(a.x1 - a.x0, b.x1 - b.x0) * STACK_OVERLAP:
+            continue
+        high, low = (a, b) if a.baseline < b.baseline else (b, a)
+        if high.baseline < base - big * STACK_RAISE and low.baseline > base + big * STACK_LOWER:
+            high.stacked = low.stacked = True
+
+
+def _take_in_small_fractions(lines: list[Line]) -> list[Line]:
+    """A text-style fraction at the start of a prose line (`$\\frac{dP(t)}{dt} = QP(t)$ in the text`)
+    has no word before it that its numerator could be a script of, so its numerator and its
+    denominator found lines of their own: two lines of script-size words alone and no prose, centred
+    one over the other, the upper's foot just above a prose line's baseline and the lower's head at
+    or above it (astride the line's maths axis, where the bar rides), close beside that line's
+    words, are that line's, stacked (a side note's lines, left-aligned, a leading apart, are none).  Hosts are found by baseline (bisect): linear
+    in the lines, times the few lines between a pair's baselines."""
+    if len(lines) < 3:
+        return lines
+    sizes = sorted(l.size for l in lines)
+    body = sizes[len(sizes) // 2]
+    small = [l for l in lines if all(w.size == l.words[0].size < body * SCRIPT_SIZE for w in l.words)]
+    if len(small) < 2:
+        return lines
+    by_base = sorted(lines, key=lambda l: l.baseline)
+    bases = [l.baseline for l in by_base]
+    small.sort(key=lambda l: l.top)
+    taken: set[int] = set()
+    for upper, lower in zip(small, small[1:]):
+        size = upper.words[0].size
+        if id(upper) in taken or lower.words[0].size != size or lower.top - upper.bottom > size or \
+                abs(upper.x0 + upper.x1 - lower.x0 - lower.x1) / 2 > size * FRACTION_CENTRED or \
+                any(_PROSE_WORD.search(w.text) and w.text not in OPERATOR_NAMES for w in upper.words + lower.words):
+            continue
+        for host in by_base[bisect.bisect_right(bases, upper.baseline):bisect.bisect_left(bases, lower.baseline)]:
+            big = max(w.size for w in host.words)
+            if host is upper or host is lower or id(host) in taken or size >= big * SCRIPT_SIZE or \
+                    upper.baseline > host.baseline - big * STACK_RAISE or lower.baseline < host.baseline + big * STACK_LOWER or \
+                    upper.bottom < host.baseline - big * FRACTION_REACH or lower.top > host.baseline or \
+                    max(host.x0 - max(upper.x1, lower.x1), min(upper.x0, lower.x0) - host.x1) > big * STACK_BESIDE or \
+                    not any(w.size >= big * 0.9 and _PROSE_WORD.search(w.text) and w.text not in OPERATOR_NAMES
+                            for w in host.words):
+                continue
+            for w in upper.words + lower.words:
+                w.stacked = True
+            host.words = sorted(host.words + upper.words + lower.words, key=lambda w: w.x0)
+            taken.update((id(upper), id(lower)))
+            break
+    return [line for line in lines if id(line) not in taken] if taken else lines
+
+
+STACK_BESIDE = 1.0     # em: a fraction's parts stand this close beside their line's words
+FRACTION_CENTRED = 0.3  # em (of the parts): numerator and denominator are centred on each other within this
+FRACTION_REACH = 0.6    # em: the numerator's foot stands within this above the line's baseline (the bar rides on
+                        # the maths axis), and the denominator's head no lower than the baseline
+
+_PROSE_WORD = re.compile(r"[^\W\d_]{4}")
+SCRIPT_SIZE = 0.85     # a script's type is at most this share of the line's (TeX's 7 of 10 pt, 7.6 of 10)
+STACK_OVERLAP = 0.5    # one over the other: their spans overlap by half the narrower's width
+STACK_RAISE = 0.1      # em: a numerator's (a superscript's) baseline stands at least this above the line's ...
+STACK_LOWER = 0.05     # em: ... a denominator's (a subscript's) at least this below it
 
 
 TALL_OPENERS = "{([⟨⌈⌊|‖"

@@ -305,6 +305,10 @@ def is_math_word(w) -> bool:
                 any(s.size < first.size * 0.85 and abs(s.baseline - first.baseline) > first.size * 0.1
                     for s in w.spans[1:]):
             return True
+        # ... or a number carrying an italic one ($2^m$): an ordinal's raised letters are upright
+        if first.text.isdigit() and any(s.font.italic and s.size < first.size * 0.85 and
+                                        abs(s.baseline - first.baseline) > first.size * 0.1 for s in w.spans[1:]):
+            return True
         return any(s.font.italic and _LONE_LETTER.fullmatch(s.text) for s in w.spans) and \
             _LONE_LETTER.fullmatch(w.text.rstrip(".,;:")) is not None
     text = [s for s in w.spans if not is_math_font(s.font.name)]
@@ -527,20 +531,50 @@ def _note_mark(w: Word, before: Word) -> bool:
         w.baseline < before.baseline - before.size * 0.2
 
 
+def _right_side(words: list[Word], end: int) -> bool:
+    """An italic word right after a formula's relation sign, or after a big operator and the limits
+    stacked beside it, is that relation's right side or that operator's operand (`$\\frac{dP(t)}{dt} =
+    QP(t)$`, `$\\sum_{k=1}^{n} N(k)$`, where the maths italic is the text's own italic and says nothing):
+    a formula never ends on "=" or on a sum with the sentence going on.  Not a word of prose (three
+    lower-case letters in a row)."""
+    if not italic_operand(words[end]):
+        return False
+    if words[end - 1].text in _RELATIONS:
+        return True
+    k = end - 1
+    while k >= 0 and words[k].stacked:
+        k -= 1
+    return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
+
+
+def italic_operand(w: Word) -> bool:
+    """A word that may be a formula's operand where the maths italic is the text's own: italic, and no
+    word of prose (three lower-case letters in a row)."""
+    return (w.italic or any(sp.font.italic for sp in w.spans)) and _PROSE_RUN.search(w.text) is None
+
+
+_RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔")
+_BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⨁⨂")
+_PROSE_RUN = re.compile(r"[a-z]{3}")
+
+
 def _bracket_depth(text: str) -> int:
     """How many round or square brackets a word opens and leaves open (negative: closes)."""
     return text.count("(") + text.count("[") - text.count(")") - text.count("]")
 
 
-def prose_with_math(words: list[Word], bars=()) -> str:
+def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
-    in the signs and numbers beside it; punctuation of the text face at its end stays outside."""
+    in the signs and numbers beside it; punctuation of the text face at its end stays outside.
+    goes_on: the line above ended inside a formula, on its relation sign, so an italic operand
+    opening this line is that formula's right side."""
     out: list[str] = []
     k = 0
     n = len(words)
     while k < n:
         w = words[k]
-        if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)):
+        if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
+                not (k == 0 and goes_on and italic_operand(w)):
             out.append(w.text)
             k += 1
             continue
@@ -561,7 +595,8 @@ def prose_with_math(words: list[Word], bars=()) -> str:
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))
-                or _in_ellipsis(words, end)):
+                or _in_ellipsis(words, end)
+                or _right_side(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]

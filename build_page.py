@@ -79,10 +79,14 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
     (bars: each page's thin rules, for roots and fractions in a line)."""
     out = ""
     for line in lines:
-        text = (prose_with_math(line.words, (bars or {}).get(line.page, ())) if maths else line.text).strip()
+        # (a formula broken after its relation sign at the line's end goes on at the next line's start)
+        goes_on = maths and OPEN_RELATION_RE.search(out[-OPEN_RELATION_TAIL:]) is not None
+        text = (prose_with_math(line.words, (bars or {}).get(line.page, ()), goes_on) if maths else line.text).strip()
         if not text:
             continue
-        if out.endswith(LINE_END_HYPHENS) and text[:1].islower() and not out[:-1].endswith(" "):
+        if goes_on and text.startswith("$"):
+            out = out[:-1] + " " + text[1:]     # one formula: "$a =$ $b$" is "$a = b$"
+        elif out.endswith(LINE_END_HYPHENS) and text[:1].islower() and not out[:-1].endswith(" "):
             # TeX breaks a word that holds a hyphen only at that hyphen ("order-" / "up-to level"): the one
             # at the line's end is the word's own then, and stays
             keep = out.endswith("-") and "-" in text.split(" ", 1)[0].rstrip("-")
@@ -90,6 +94,12 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
         else:
             out = f"{out} {text}" if out else text
     return out
+
+
+# a formula's relation sign and its closing dollar at the end of a line's text ("… $\\frac{a}{b} =$")
+OPEN_RELATION_RE = re.compile(r"(?:[=<>]|\\(?:leq|geq|neq|le|ge|ne|in|approx|equiv|sim|simeq|propto|subset|"
+                              r"subseteq|supset|supseteq|to|mapsto|Rightarrow|Leftrightarrow|leftarrow|gets))\s*\$$")
+OPEN_RELATION_TAIL = 24   # characters: the end of the text looked at, so each line costs the same
 
 
 def code_text(lines: list[Line], left: float) -> str:

@@ -1312,6 +1312,32 @@ def test_a_display_fraction_inside_a_sentence_stays_in_its_sentence(name, tmp_pa
     assert exercises["1.1.3"].endswith("uses only the definition above."), exercises["1.1.3"]
 
 
+@pytest.mark.parametrize("name", ["textfrac-cm", "textfrac-pazo"])
+def test_text_style_fractions_and_sums_inside_sentences(name, tmp_path_factory):
+    """textfrac-*.pdf: `$\\frac{dN(t)}{dt} = rN(t)$` and `$\\frac{1}{n}\\sum_{k=1}^{n} N(k)$` inside
+    sentences, in Latin Modern and in Palatino (mathpazo, whose maths italic is the text's own italic).
+    Two of the fractions open a line, where no word stands before the numerator: numerator and
+    denominator then founded lines of their own (an underlined numerator, a stray "dt" paragraph, the
+    example cut in three).  Under Palatino nothing in the letters' fonts said maths: the fractions
+    read as words ("dN(t) dt = rN(t)").  Now a script-size pair one over the other, off a prose
+    line's baseline, is a fraction's (or a sum's limits) wherever it stands; an italic word after a
+    relation or a sum is the formula's, also when the line breaks after the relation."""
+    _, db, _ = build(name, tmp_path_factory)
+    rate = r"$\frac{dN(t)}{dt} = rN(t)$"
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    assert f"changes as {rate} at every moment" in text, text
+    assert r"the share $\frac{N(t+1)}{N(t)}$ stays" in text, text
+    assert r"$\frac{1}{n}\sum_{k = 1}^{n}N(k)" in text, text
+    assert f"one more factor. {rate} then becomes a rate" in text, text
+    example = db.execute("SELECT content FROM chunks WHERE kind = 'example' AND number = '1.1.2'").fetchone()[0]
+    assert example.endswith(f"times the first one. {rate} with the same $r$ on every day is the model that says so."), \
+        example
+    assert "$2^{m}$" in example, example
+    definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition'").fetchone()[0]
+    assert r"the ratio $\frac{dQ(t)}{dt}$ over" in definition and "does not depend on the time." in definition, definition
+    assert "\n" not in definition and "underline" not in text + example + definition
+
+
 def test_a_one_page_chapter_keeps_its_numbered_displays(tmp_path_factory):
     """shortchapter.pdf: one page, its paragraphs a line each, two numbered displays.  Too few full
     lines to show the text block, whose edge was then guessed from the page's width, short of the
