@@ -515,9 +515,15 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
     # a note's mark starts its first line, at the margin column's left edge; a small digit further in
     # is a script of a display in the note (σ², its exponent set on the numerator's line)
     left = min((l.x0 for l in margin), default=0.0)
-    for line in margin:
+    for k, line in enumerate(margin):
         starts_note = bool(re.match(r"^\d+\s", line.text)) and line.words[0].size < line.size \
             and line.words[0].x0 <= left + line.size
+        # a mark raised so high that it reads as a line of its own, the note's first line level with it
+        # (a tiny superior figure before a side note's text): it starts the note all the same
+        after = margin[k + 1] if k + 1 < len(margin) else None
+        starts_note = starts_note or (re.fullmatch(r"\d+", line.text) is not None and after is not None
+                                      and after.top < line.bottom and line.size < after.size
+                                      and line.words[0].x0 <= left + after.size)
         if not blocks or _margin_caption(line, layout) or starts_note or \
                 line.top - blocks[-1][-1].bottom > line.size * MARGIN_BLOCK_GAP:
             blocks.append([line])

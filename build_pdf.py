@@ -1590,6 +1590,14 @@ class ChunkBuilder:
                 last.content += "\n\n" + "\n".join(notes)
                 if "text" in last.extra or plain != last.content:
                     last.extra["text"] = plain
+            elif notes and chunks:
+                # margin notes beside an entity (a shaded example captioned in the margin, a float) with
+                # no passage after them before a head: a chunk of their own linked to it, never dropped
+                # (not a display's formula entity, read from inside that example: the example itself)
+                owner = next((c for c in reversed(chunks) if c.kind != "formula"), chunks[-1])
+                marked, plain = _marked_notes(notes), _marked_notes([plain_of(n) for n in notes])
+                extra = {"note_of": owner.id} | ({"text": plain} if plain != marked else {})
+                self.out.emit("text", marked, self.page.number if self.page else chunks[-1].pdf_page, extra=extra)
             self.text.notes = []
             return
         first = paragraphs[0][0]

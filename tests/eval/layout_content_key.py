@@ -25,7 +25,8 @@ out: the first one is the statement of that name.  The body is what LaTeX prints
   * a footnote's mark stays where LaTeX prints it (`$^{N}$`) and its text follows the statement's last
     paragraph as `N text` (LaTeX sets it at the foot of the page, apart from the statement's lines);
   * a list item opens a line `1.`; a drawing (tikzpicture) is no text of the statement and is left out,
-    and so is a margin note (\\marginpar, \\marginnote), set in the margin beside the statement's lines;
+    and so is a margin note (\\marginpar, \\marginnote, tufte's \\sidenote), set in the margin beside the
+    statement's lines;
   * the book's own macros are expanded: \\newcommand bodies with their arguments, and a \\loop … \\repeat
     counted up to an argument (the \\filler of our layouts) as its text printed that many times.
 
@@ -58,6 +59,7 @@ BOOKS = {
     "drawing": ("drawing.tex", None),
     "handout": ("handout.tex", None),
     "marginpar": ("marginpar.tex", "marginpar-labels.txt"),
+    "userclass": ("userclass.tex", "userclass-labels.txt"),
     "handbook": ("handbook.tex", "handbook-labels.txt"),
     "monobook": ("monobook.tex", "monobook-labels.txt"),
     "quartolike": ("quartolike.tex", "quartolike-labels.txt"),
@@ -86,7 +88,7 @@ DECLARETHEOREM_RE = re.compile(r"\\declaretheorem(?:\[([^\]]*)\])?\{(\w+)\}")
 HOOK_RE = re.compile(r"\\AddToHook\{env/(\w+)/begin\}\{\\setcounter\{(\w+)\}\{(\d+)\}\}")
 # \newenvironment{name}[arguments]: its begin and end code follow in braces
 NEWENVIRONMENT_RE = re.compile(r"\\newenvironment\{(\w+)\}(?:\[(\d)\])?")
-NEWCOMMAND_RE = re.compile(r"\\newcommand\{?(\\[A-Za-z]+)\}?(?:\[(\d)\])?")
+NEWCOMMAND_RE = re.compile(r"\\(?:re)?newcommand\{?(\\[A-Za-z]+)\}?(?:\[(\d)\])?")
 NUMBERWITHIN_RE = re.compile(r"\\numberwithin\{equation\}\{(\w+)\}")
 LOOP_RE = re.compile(r"\\loop\\ifnum\\(\w+)<#1.*?\\advance\\\1 by 1(.*?)\\repeat", re.S)
 REFERENCE_RE = re.compile(r"\\(eq)?ref\{([^}]*)\}")
@@ -101,7 +103,7 @@ EVENT_RE = re.compile(r"\\(chapter|section)(\*?)(?:\[[^\]]*\])?\{|\\setcounter\{
                       r"|\\footnote\{|\\(appendix)\b|\\refstepcounter\{(\w+)\}|\\end\{(subequations)\}")
 SETCOUNTER_RE = re.compile(r"\\setcounter\{(\w+)\}\{(\d+)\}")
 # the classes whose sections are numbered within chapters
-CHAPTER_CLASS_RE = re.compile(r"\\documentclass(?:\[[^\]]*\])?\{(?:book|report|memoir|scrbook|scrreprt|amsbook)\}")
+CHAPTER_CLASS_RE = re.compile(r"\\documentclass(?:\[[^\]]*\])?\{(?:book|report|memoir|scrbook|scrreprt|amsbook|tufte-book|tufte_algorithms_book)\}")
 MULTI_ROW = ("align", "gather", "multline", "eqnarray", "flalign", "alignat")
 
 
@@ -197,7 +199,7 @@ def unwrap(text: str, defs: dict[str, tuple[int, str, str]]) -> str:
 
 
 def macros(preamble: str) -> dict[str, tuple[int, str]]:
-    """\\name -> (number of arguments, body) of the preamble's \\newcommand's."""
+    """\\name -> (number of arguments, body) of the preamble's \\newcommand's (and \\renewcommand's)."""
     out = {}
     for m in NEWCOMMAND_RE.finditer(preamble):
         body, _ = balanced(preamble, skip_space(preamble, m.end()))
@@ -413,8 +415,9 @@ def markdown(tex: str, labels: dict, equations: list[str], footnotes: list[str])
         return "\n$$" + (m.group(2) if m.group(1) else m.group(3)).strip() + "$$\n"
 
     text = DRAWING_RE.sub(" ", tex)
-    # a margin note is set in the margin, apart from the statement's lines: none of its words
-    for command in (r"\marginpar", r"\marginnote"):
+    # a margin note is set in the margin, apart from the statement's lines: none of its words (nor a
+    # tufte side note's, set there too; its mark, a superior figure in the line, is left out as well)
+    for command in (r"\marginpar", r"\marginnote", r"\sidenote", r"\boxsidenote"):
         while (at := text.find(command + "{")) >= 0:
             _, end = balanced(text, at + len(command))
             text = text[:at] + " " + text[end:]
