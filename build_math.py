@@ -511,6 +511,20 @@ def _in_ellipsis(words: list[Word], k: int) -> bool:
     return False
 
 
+def _closing_ellipsis(words: list[Word], start: int, end: int) -> bool:
+    """words[end] is a dot of an ellipsis closing a list of terms that the run words[start:end] began,
+    where the comma before the dots ends the run so far: `$x_1, x_2, \\dots$` and `$k = 0, 1, 2,
+    \\dots$` with the sentence going on after the dots, set where the comma and the dots are the text
+    face's.  A list: the run already holds a comma before that one (a sentence's comma after one
+    formula, then an ellipsis, is not taken)."""
+    if words[end].text != ".":
+        return False
+    for s in (end - 2, end - 1, end):
+        if s - 1 >= start and _dot_group(words, s) and words[s - 1].text.endswith(","):
+            return sum(w.text.count(",") for w in words[start:s]) >= 2
+    return False
+
+
 def _accents(w: Word, other: Word | None) -> bool:
     """A maths accent TeX takes from the text face (`\\hat\\lambda`: a circumflex above the letter),
     standing over the maths word beside it in reading order: part of that formula."""
@@ -596,6 +610,7 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))
                 or _in_ellipsis(words, end)
+                or _closing_ellipsis(words, start, end)
                 or _right_side(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
@@ -603,6 +618,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         tail = ""
         last = run[-1]
         spans = last.spans or []
+        # (a run closing on an ellipsis: its last period is no full stop)
+        on_dots = _dot_group(run, len(run) - 3)
         # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose
         glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith("-")
                       and not any(is_math_font(sp.font.name) for sp in spans[i:])
@@ -611,10 +628,10 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
             tail = "".join(sp.text for sp in spans[glued:])
             run = run[:-1] + [_word_of_spans(last, spans[:glued])]
         # the text face's full stop or comma after a formula belongs to the sentence
-        elif spans and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
+        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
-        elif not spans and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
+        elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
             tail = last.text[-1]
             run = run[:-1] + [_word_like(last, last.text[:-1])]
         latex = inline_latex([r for r in run if r is not None and r.text], bars)

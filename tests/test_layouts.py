@@ -1338,6 +1338,21 @@ def test_text_style_fractions_and_sums_inside_sentences(name, tmp_path_factory):
     assert "\n" not in definition and "underline" not in text + example + definition
 
 
+@pytest.mark.parametrize("name", ["listdots-pazo", "listdots-bask"])
+def test_an_ellipsis_closing_a_list_of_terms_inside_a_sentence_is_the_formulas(name, tmp_path_factory):
+    """listdots-*.pdf: `$x_{1}, x_{2}, \\dots$` and `$k = 0, 1, 2, \\dots$` inside sentences that go on
+    after the dots, in Palatino and in Baskerville, whose maths comma and dots are the text face's.  The
+    formula ended at the last term, its comma and the dots left in the prose ("$x_{1}, x_{2}$, . . . it
+    puts").  Now three close periods after a comma that ends a list of terms (the run holds a comma
+    before it) close that list; an ellipsis between terms was read already and still is."""
+    _, db, _ = build(name, tmp_path_factory)
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    assert r"the weights $x_{1}, x_{2}, \dots$ it puts in them" in text, text
+    assert r"counted as $k = 0, 1, 2, \dots$ from the start" in text, text
+    assert r"the weights $u_{1}, \dots, u_{m}$ are written" in text, text
+    assert ". . ." not in text.split("running means")[0], text
+
+
 def test_a_one_page_chapter_keeps_its_numbered_displays(tmp_path_factory):
     """shortchapter.pdf: one page, its paragraphs a line each, two numbered displays.  Too few full
     lines to show the text block, whose edge was then guessed from the page's width, short of the
