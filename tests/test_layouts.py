@@ -1353,6 +1353,23 @@ def test_an_ellipsis_closing_a_list_of_terms_inside_a_sentence_is_the_formulas(n
     assert ". . ." not in text.split("running means")[0], text
 
 
+def test_the_inline_maths_scorer_reads_our_sentences_with_maths(tmp_path_factory):
+    """tests/eval/inline_fidelity.py on our own documents with inline maths in sentences (textfrac-*,
+    listdots-*): it finds every inline formula of the source, aligns it with the served `$…$` spans and
+    scores them; a floor, so that the scorer keeps working and the builder keeps reading them."""
+    import inline_fidelity    # tests/eval/inline_fidelity.py (pytest's pythonpath)
+
+    total = {"n": 0, "exact": 0, "plain": 0}
+    for name, count in (("textfrac-cm", 12), ("textfrac-pazo", 12), ("listdots-pazo", 4), ("listdots-bask", 4)):
+        path, _, _ = build(name, tmp_path_factory)
+        result = inline_fidelity.score(name, Path(path), LAYOUTS / f"{name}.tex")
+        assert result["n"] == count, (name, result["n"])
+        for key in total:
+            total[key] += result[key]
+    assert total["exact"] >= 0.8 * total["n"], total
+    assert total["plain"] <= 2, total
+
+
 def test_a_one_page_chapter_keeps_its_numbered_displays(tmp_path_factory):
     """shortchapter.pdf: one page, its paragraphs a line each, two numbered displays.  Too few full
     lines to show the text block, whose edge was then guessed from the page's width, short of the

@@ -212,21 +212,25 @@ def _drop_skipped(text: str) -> str:
 _INLINE_RE = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$|\\\((.+?)\\\)", re.S)
 
 
-def source_inline(setup: str) -> tuple[list[str], int]:
-    """The set-up's inline formulas in order, expanded, and how many were left out for a macro."""
-    setup_tex = (FORMULAS / f"setup-{setup}.tex").read_text(errors="replace")
-    m = re.search(r"\\input\{?(body(?:-[A-Za-z0-9]+)?)\b", _strip_comments(setup_tex))
-    if m is None:
-        return [], 0
-    body = (FORMULAS / f"{m.group(1)}.tex").read_text(errors="replace")
-    sty = [p.read_text(errors="replace") for p in sorted(FORMULAS.glob("*.sty"))
-           if re.search(r"\\usepackage(\[[^\]]*\])?\{[^}]*\b" + re.escape(p.stem) + r"\b", setup_tex)]
-    common = FORMULAS / "common.tex"
-    texts = sty + ([common.read_text(errors="replace")] if common.is_file() and "common" in setup_tex else [])
-    macros = macros_of(texts + [setup_tex, body])
+def source_inline(main_tex: Path) -> tuple[list[str], int]:
+    """A LaTeX source's inline formulas in order, expanded, and how many were left out for a macro.
+    main_tex: a set-up (`setup-NAME.tex`) or any main file; the files it `\\input`s from its folder are
+    read in their place (one level) and the local .sty files it loads give macros."""
+    folder = main_tex.parent
+    main = _strip_comments(main_tex.read_text(errors="replace"))
+
+    def inputted(m: re.Match) -> str:
+        f = folder / (m.group(1) if m.group(1).endswith(".tex") else m.group(1) + ".tex")
+        return _strip_comments(f.read_text(errors="replace")) if f.is_file() else ""
+
+    text = re.sub(r"\\input\s*\{?([A-Za-z0-9_.-]+)\}?", inputted, main)
+    sty = [p.read_text(errors="replace") for p in sorted(folder.glob("*.sty"))
+           if re.search(r"\\usepackage(\[[^\]]*\])?\{[^}]*\b" + re.escape(p.stem) + r"\b", text)]
+    macros = macros_of(sty + [text])
     for n in (r"\chapter", r"\marginnote", r"\sidenote", r"\bm", r"\bmmax", r"\hmmax"):
         macros.pop(n, None)
-    text = _drop_skipped(_strip_comments(body))
+    at = text.find("\\begin{document}")
+    text = _drop_skipped(text[at if at >= 0 else 0:])
     out, skipped = [], 0
     for fm in _INLINE_RE.finditer(text):
         latex = fm.group(1) if fm.group(1) is not None else fm.group(2)
@@ -272,8 +276,9 @@ def _in_words(word: str, prose: str) -> bool:
     return re.search(pattern, prose) is not None
 
 
-def score(setup: str, db: Path) -> dict:
-    src, skipped = source_inline(setup)
+def score(setup: str, db: Path, main_tex: Path | None = None) -> dict:
+    """One set-up (or any source main_tex) against its knowledge file db."""
+    src, skipped = source_inline(main_tex or FORMULAS / f"setup-{setup}.tex")
     got, prose, places = served_inline(db)
     src_t = [tokens(s) for s in src]
     got_t = [tokens(s) for s in got]
