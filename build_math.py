@@ -634,6 +634,11 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
             tail = last.text[-1]
             run = run[:-1] + [_word_like(last, last.text[:-1])]
+        # ... also glued to the text face's closing bracket or figure that ends the formula
+        # (`$\bm{\lambda}(t)$,` whose last run is "),", `$\gamma = 0.9$:`)
+        elif spans and not on_dots and _closing_punctuation(spans[-1]):
+            tail = spans[-1].text[-1]
+            run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
         latex = inline_latex([r for r in run if r is not None and r.text], bars)
         out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
         k = end
@@ -641,6 +646,23 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
 
 
 _GLUED_WORD = re.compile(r"(?:-[^\W\d_]+)+[.,;:]?")
+
+
+def _closing_punctuation(sp) -> bool:
+    """A run of the text face ending a formula on a closing bracket or a figure and then a sentence's
+    punctuation ("),", "0.9:"): that last mark is the sentence's."""
+    text = sp.text
+    return len(text) > 1 and text[-1] in ".,;:?" and (text[-2] in ")]" or text[-2].isdigit()) and \
+        not is_math_font(sp.font.name) and (sp.raw or text)[-1] == text[-1]
+
+
+def _span_without_last(sp):
+    """A span without its last glyph."""
+    from dataclasses import replace
+
+    boxes = sp.boxes[:-6] if sp.boxes is not None and len(sp.boxes) >= 12 else None
+    x1 = boxes[-5] if boxes is not None else sp.x1 - (sp.x1 - sp.x0) / len(sp.text)
+    return replace(sp, text=sp.text[:-1], x1=x1, boxes=boxes, raw=sp.raw[:-1] if sp.raw else None)
 
 
 def _without_last_span(w: Word) -> Word | None:

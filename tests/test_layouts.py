@@ -1353,6 +1353,19 @@ def test_an_ellipsis_closing_a_list_of_terms_inside_a_sentence_is_the_formulas(n
     assert ". . ." not in text.split("running means")[0], text
 
 
+def test_a_sentences_punctuation_after_a_formulas_closing_bracket_or_figure_is_the_sentences(tmp_path_factory):
+    """closepunct-cm.pdf: inline formulas ending on a bracket or a figure of the text face with the
+    sentence's comma, semicolon, colon, full stop or question mark glued to it (`$\\lambda(t)$,`,
+    `$\\gamma = 0.9$:`).  The mark went into the formula (`$\\lambda(t),$`): the text face's last run
+    was "),", no bare mark to leave out.  Now a closing bracket's or a figure's mark ending the
+    formula is left to the sentence."""
+    _, db, _ = build("closepunct-cm", tmp_path_factory)
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    for piece in (r"as $\lambda(t)$, the demand", r"as $D(\lambda(t))$; the step", r"with $\gamma = 0.9$: the new",
+                  r"was $(s_{2}, a_{1})$. Does", r"demand $f(x)$? It does", r"number $n = 12$, which"):
+        assert piece in text, (piece, text)
+
+
 def test_the_inline_maths_scorer_reads_our_sentences_with_maths(tmp_path_factory):
     """tests/eval/inline_fidelity.py on our own documents with inline maths in sentences (textfrac-*,
     listdots-*): it finds every inline formula of the source, aligns it with the served `$…$` spans and
