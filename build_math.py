@@ -516,13 +516,23 @@ def _closing_ellipsis(words: list[Word], start: int, end: int) -> bool:
     where the comma before the dots ends the run so far: `$x_1, x_2, \\dots$` and `$k = 0, 1, 2,
     \\dots$` with the sentence going on after the dots, set where the comma and the dots are the text
     face's.  A list: the run already holds a comma before that one (a sentence's comma after one
-    formula, then an ellipsis, is not taken)."""
-    if words[end].text != ".":
+    formula, then an ellipsis, is not taken).  The last dot may carry the sentence's mark (". . .:")."""
+    if not _DOT_MARK.fullmatch(words[end].text):
         return False
     for s in (end - 2, end - 1, end):
-        if s - 1 >= start and _dot_group(words, s) and words[s - 1].text.endswith(","):
+        if s - 1 >= start and _closing_dots(words, s) and words[s - 1].text.endswith(","):
             return sum(w.text.count(",") for w in words[start:s]) >= 2
     return False
+
+
+_DOT_MARK = re.compile(r"\.[.,;:?]?")
+
+
+def _closing_dots(words: list[Word], s: int) -> bool:
+    """words[s:s+3] are an ellipsis whose last period may carry a sentence's mark glued to it."""
+    return 0 <= s and s + 3 <= len(words) and words[s].text == words[s + 1].text == "." and \
+        _DOT_MARK.fullmatch(words[s + 2].text) is not None and \
+        all(words[i + 1].x0 - words[i].x1 < words[i].size * ELLIPSIS_GAP for i in range(s, s + 2))
 
 
 def _accents(w: Word, other: Word | None) -> bool:
@@ -619,12 +629,21 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         last = run[-1]
         spans = last.spans or []
         # (a run closing on an ellipsis: its last period is no full stop)
-        on_dots = _dot_group(run, len(run) - 3)
+        on_dots = _closing_dots(run, len(run) - 3)
         # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose
         glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith("-")
                       and not any(is_math_font(sp.font.name) for sp in spans[i:])
                       and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
-        if glued is not None:
+        if on_dots and len(last.text) == 2:
+            # (the sentence's mark glued to the ellipsis's last period)
+            tail = last.text[1]
+            if not spans:
+                run = run[:-1] + [_word_like(last, ".")]
+            elif len(spans[-1].text) == 1:
+                run = run[:-1] + [_word_of_spans(last, spans[:-1])]
+            else:
+                run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
+        elif glued is not None:
             tail = "".join(sp.text for sp in spans[glued:])
             run = run[:-1] + [_word_of_spans(last, spans[:glued])]
         # the text face's full stop or comma after a formula belongs to the sentence
@@ -640,6 +659,12 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
             tail = spans[-1].text[-1]
             run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
         latex = inline_latex([r for r in run if r is not None and r.text], bars)
+        # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`
+        # before a comma or colon ends in a thin space): the sentence's, glued to the formula
+        if on_dots and not tail and end < n and _DOT_MARK.fullmatch("." + words[end].text) and \
+                words[end].text != "." and words[end].x0 - words[end - 1].x1 < words[end].size * ELLIPSIS_GAP:
+            tail = words[end].text
+            end += 1
         out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
         k = end
     return " ".join(out)

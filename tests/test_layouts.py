@@ -1350,6 +1350,8 @@ def test_an_ellipsis_closing_a_list_of_terms_inside_a_sentence_is_the_formulas(n
     assert r"the weights $x_{1}, x_{2}, \dots$ it puts in them" in text, text
     assert r"counted as $k = 0, 1, 2, \dots$ from the start" in text, text
     assert r"the weights $u_{1}, \dots, u_{m}$ are written" in text, text
+    # the sentence's colon glued to the last dot stays the sentence's
+    assert r"fills the bags $y_{1}, y_{2}, \dots$: its weights" in text, text
     assert ". . ." not in text.split("running means")[0], text
 
 
@@ -1373,7 +1375,7 @@ def test_the_inline_maths_scorer_reads_our_sentences_with_maths(tmp_path_factory
     import inline_fidelity    # tests/eval/inline_fidelity.py (pytest's pythonpath)
 
     total = {"n": 0, "exact": 0, "plain": 0}
-    for name, count in (("textfrac-cm", 12), ("textfrac-pazo", 12), ("listdots-pazo", 4), ("listdots-bask", 4)):
+    for name, count in (("textfrac-cm", 12), ("textfrac-pazo", 12), ("listdots-pazo", 5), ("listdots-bask", 5)):
         path, _, _ = build(name, tmp_path_factory)
         result = inline_fidelity.score(name, Path(path), LAYOUTS / f"{name}.tex")
         assert result["n"] == count, (name, result["n"])
