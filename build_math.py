@@ -540,8 +540,11 @@ def _accents(w: Word, other: Word | None) -> bool:
     standing over the maths word beside it in reading order: part of that formula."""
     if other is None or w.text.lstrip()[:1] not in ACCENT_MARKS:
         return False
-    # (the sentence's full stop may be glued to it: "Û.")
-    acc = w.spans[0] if len(w.spans) > 1 and re.fullmatch(r"[.,;:]+", w.text[len(w.spans[0].text):]) else w
+    # (the sentence's full stop may be glued to it: "Û.", or the letter's script and a list's comma
+    # where the text face gives the accent and the figures: `$\bar{x}_{1}, \bar{x}_{2}, \dots$`)
+    rest = w.text[len(w.spans[0].text):] if len(w.spans) > 1 else ""
+    acc = w.spans[0] if rest and (re.fullmatch(r"[.,;:]+", rest) or (
+        is_accent(w.spans[0].text) and not any(c.isalpha() for c in rest))) else w
     # TeX sets the accent on the letter's own baseline when the letter is no taller than the x-height
     # (its ink high in its box), raised when it is taller: never below the letter's baseline
     return is_accent(acc.text) and is_math_word(other) and \
