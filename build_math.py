@@ -563,7 +563,14 @@ def _right_side(words: list[Word], end: int) -> bool:
     stacked beside it, is that relation's right side or that operator's operand (`$\\frac{dP(t)}{dt} =
     QP(t)$`, `$\\sum_{k=1}^{n} N(k)$`, where the maths italic is the text's own italic and says nothing):
     a formula never ends on "=" or on a sum with the sentence going on.  Not a word of prose (three
-    lower-case letters in a row)."""
+    lower-case letters in a row).  After a relation or a binary sign, also bold letters of the text face
+    (`$\\mathbf{w} = \\mathbf{D}\\mathbf{c}$`, `$\\mathbf{y} - \\mathbf{Q}\\mathbf{s}$` where `\\mathbf` is
+    the text's bold) and a bracket opening on a figure (`$s = (1, 3)$`)."""
+    if words[end - 1].text in _RELATIONS or words[end - 1].text in _BINARY:
+        w = words[end]
+        if _OPEN_FIGURES.fullmatch(w.text) or ((w.bold or any(sp.font.bold for sp in w.spans)) and
+                                                _PROSE_RUN.search(w.text) is None and w.text.isalpha()):
+            return True
     if not italic_operand(words[end]):
         return False
     if words[end - 1].text in _RELATIONS:
@@ -581,6 +588,8 @@ def italic_operand(w: Word) -> bool:
 
 
 _RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔")
+_BINARY = frozenset("−+×·")
+_OPEN_FIGURES = re.compile(r"[(\[]\d[\d.]*,?")
 _BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⨁⨂")
 _PROSE_RUN = re.compile(r"[a-z]{3}")
 

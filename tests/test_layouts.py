@@ -1370,6 +1370,19 @@ def test_a_sentences_punctuation_after_a_formulas_closing_bracket_or_figure_is_t
         assert piece in text, (piece, text)
 
 
+def test_bold_letters_or_a_bracket_of_figures_after_a_formulas_relation_are_its_right_side(tmp_path_factory):
+    """rightbold-pazo.pdf: `$\\mathbf{w} = \\mathbf{D}\\mathbf{c}$`, `$\\mathbf{y} - \\mathbf{Q}\\mathbf{s}$`
+    and `$s = (1, 3)$` in sentences under Palatino, whose `\\mathbf` is the text face's bold.  The
+    formulas ended on their relation or minus sign, the bold letters and the bracket left in the prose
+    (`$\\mathbf{w} =$ Dc`).  A formula never ends on a relation or a binary sign with the sentence going
+    on: bold letters that are no prose word, or a bracket opening on a figure, after one are its."""
+    _, db, _ = build("rightbold-pazo", tmp_path_factory)
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    assert r"as $\mathbf{w} = \mathbf{D}\mathbf{c}$ of relative" in text, text
+    assert r"residual $\mathbf{y}-\mathbf{Q}\mathbf{s}$ stays small" in text, text
+    assert r"tries is $s = (1, 3)$, and neither" in text, text
+
+
 def test_the_inline_maths_scorer_reads_our_sentences_with_maths(tmp_path_factory):
     """tests/eval/inline_fidelity.py on our own documents with inline maths in sentences (textfrac-*,
     listdots-*): it finds every inline formula of the source, aligns it with the served `$…$` spans and
