@@ -535,6 +535,18 @@ def _closing_dots(words: list[Word], s: int) -> bool:
         all(words[i + 1].x0 - words[i].x1 < words[i].size * ELLIPSIS_GAP for i in range(s, s + 2))
 
 
+TOUCH_GAP = 0.1    # em: a word this close to the one before is set against it, with no space between
+
+
+def _touching_bracket(words: list[Word], end: int) -> bool:
+    """words[end] opens a bracket set against the formula before it, with no word space (a function's
+    argument in the text face: `$z^{*}(\\mathbf{b})$` where the bold and the brackets are the text's),
+    and is no prose."""
+    w = words[end]
+    return w.text[:1] in "([" and w.x0 - words[end - 1].x1 < w.size * TOUCH_GAP and \
+        _PROSE_RUN.search(w.text) is None
+
+
 def _accents(w: Word, other: Word | None) -> bool:
     """A maths accent TeX takes from the text face (`\\hat\\lambda`: a circumflex above the letter),
     standing over the maths word beside it in reading order: part of that formula."""
@@ -633,6 +645,7 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))
                 or _in_ellipsis(words, end)
                 or _closing_ellipsis(words, start, end)
+                or _touching_bracket(words, end)
                 or _right_side(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1

@@ -1375,12 +1375,16 @@ def test_bold_letters_or_a_bracket_of_figures_after_a_formulas_relation_are_its_
     and `$s = (1, 3)$` in sentences under Palatino, whose `\\mathbf` is the text face's bold.  The
     formulas ended on their relation or minus sign, the bold letters and the bracket left in the prose
     (`$\\mathbf{w} =$ Dc`).  A formula never ends on a relation or a binary sign with the sentence going
-    on: bold letters that are no prose word, or a bracket opening on a figure, after one are its."""
+    on: bold letters that are no prose word, or a bracket opening on a figure, after one are its.  A
+    bracket set against a formula with no word space (`$z^{*}(\\mathbf{b})$`) is its argument."""
     _, db, _ = build("rightbold-pazo", tmp_path_factory)
     text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
     assert r"as $\mathbf{w} = \mathbf{D}\mathbf{c}$ of relative" in text, text
     assert r"residual $\mathbf{y}-\mathbf{Q}\mathbf{s}$ stays small" in text, text
-    assert r"tries is $s = (1, 3)$, and neither" in text, text
+    assert r"tries is $s = (1, 3)$, and the cost" in text, text
+    # a bracket set against the formula, with no space: its argument
+    assert r"the cost $z^{*}(\mathbf{b})$ of the best plan" in text, text
+    assert r"the share $M\sigma^{i}(\mathbf{p})$ follow." in text, text
 
 
 def test_the_inline_maths_scorer_reads_our_sentences_with_maths(tmp_path_factory):
