@@ -511,13 +511,52 @@ def _in_ellipsis(words: list[Word], k: int) -> bool:
     return False
 
 
+def _closing_ellipsis(words: list[Word], start: int, end: int) -> bool:
+    """words[end] is a dot of an ellipsis closing a list of terms that the run words[start:end] began,
+    where the comma before the dots ends the run so far: `$x_1, x_2, \\dots$` and `$k = 0, 1, 2,
+    \\dots$` with the sentence going on after the dots, set where the comma and the dots are the text
+    face's.  A list: the run already holds a comma before that one (a sentence's comma after one
+    formula, then an ellipsis, is not taken).  The last dot may carry the sentence's mark (". . .:")."""
+    if not _DOT_MARK.fullmatch(words[end].text):
+        return False
+    for s in (end - 2, end - 1, end):
+        if s - 1 >= start and _closing_dots(words, s) and words[s - 1].text.endswith(","):
+            return sum(w.text.count(",") for w in words[start:s]) >= 2
+    return False
+
+
+_DOT_MARK = re.compile(r"\.[.,;:?]?")
+
+
+def _closing_dots(words: list[Word], s: int) -> bool:
+    """words[s:s+3] are an ellipsis whose last period may carry a sentence's mark glued to it."""
+    return 0 <= s and s + 3 <= len(words) and words[s].text == words[s + 1].text == "." and \
+        _DOT_MARK.fullmatch(words[s + 2].text) is not None and \
+        all(words[i + 1].x0 - words[i].x1 < words[i].size * ELLIPSIS_GAP for i in range(s, s + 2))
+
+
+TOUCH_GAP = 0.1    # em: a word this close to the one before is set against it, with no space between
+
+
+def _touching_bracket(words: list[Word], end: int) -> bool:
+    """words[end] opens a bracket set against the formula before it, with no word space (a function's
+    argument in the text face: `$z^{*}(\\mathbf{b})$` where the bold and the brackets are the text's),
+    and is no prose."""
+    w = words[end]
+    return w.text[:1] in "([" and w.x0 - words[end - 1].x1 < w.size * TOUCH_GAP and \
+        _PROSE_RUN.search(w.text) is None
+
+
 def _accents(w: Word, other: Word | None) -> bool:
     """A maths accent TeX takes from the text face (`\\hat\\lambda`: a circumflex above the letter),
     standing over the maths word beside it in reading order: part of that formula."""
     if other is None or w.text.lstrip()[:1] not in ACCENT_MARKS:
         return False
-    # (the sentence's full stop may be glued to it: "Û.")
-    acc = w.spans[0] if len(w.spans) > 1 and re.fullmatch(r"[.,;:]+", w.text[len(w.spans[0].text):]) else w
+    # (the sentence's full stop may be glued to it: "Û.", or the letter's script and a list's comma
+    # where the text face gives the accent and the figures: `$\bar{x}_{1}, \bar{x}_{2}, \dots$`)
+    rest = w.text[len(w.spans[0].text):] if len(w.spans) > 1 else ""
+    acc = w.spans[0] if rest and (re.fullmatch(r"[.,;:]+", rest) or (
+        is_accent(w.spans[0].text) and not any(c.isalpha() for c in rest))) else w
     # TeX sets the accent on the letter's own baseline when the letter is no taller than the x-height
     # (its ink high in its box), raised when it is taller: never below the letter's baseline
     return is_accent(acc.text) and is_math_word(other) and \
@@ -536,7 +575,14 @@ def _right_side(words: list[Word], end: int) -> bool:
     stacked beside it, is that relation's right side or that operator's operand (`$\\frac{dP(t)}{dt} =
     QP(t)$`, `$\\sum_{k=1}^{n} N(k)$`, where the maths italic is the text's own italic and says nothing):
     a formula never ends on "=" or on a sum with the sentence going on.  Not a word of prose (three
-    lower-case letters in a row)."""
+    lower-case letters in a row).  After a relation or a binary sign, also bold letters of the text face
+    (`$\\mathbf{w} = \\mathbf{D}\\mathbf{c}$`, `$\\mathbf{y} - \\mathbf{Q}\\mathbf{s}$` where `\\mathbf` is
+    the text's bold) and a bracket opening on a figure (`$s = (1, 3)$`)."""
+    if words[end - 1].text in _RELATIONS or words[end - 1].text in _BINARY:
+        w = words[end]
+        if _OPEN_FIGURES.fullmatch(w.text) or ((w.bold or any(sp.font.bold for sp in w.spans)) and
+                                                _PROSE_RUN.search(w.text) is None and w.text.isalpha()):
+            return True
     if not italic_operand(words[end]):
         return False
     if words[end - 1].text in _RELATIONS:
@@ -554,6 +600,8 @@ def italic_operand(w: Word) -> bool:
 
 
 _RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔")
+_BINARY = frozenset("−+×·")
+_OPEN_FIGURES = re.compile(r"[(\[]\d[\d.]*,?")
 _BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⨁⨂")
 _PROSE_RUN = re.compile(r"[a-z]{3}")
 
@@ -596,6 +644,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))
                 or _in_ellipsis(words, end)
+                or _closing_ellipsis(words, start, end)
+                or _touching_bracket(words, end)
                 or _right_side(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
@@ -603,27 +653,66 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         tail = ""
         last = run[-1]
         spans = last.spans or []
+        # (a run closing on an ellipsis: its last period is no full stop)
+        on_dots = _closing_dots(run, len(run) - 3)
         # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose
         glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith("-")
                       and not any(is_math_font(sp.font.name) for sp in spans[i:])
                       and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
-        if glued is not None:
+        if on_dots and len(last.text) == 2:
+            # (the sentence's mark glued to the ellipsis's last period)
+            tail = last.text[1]
+            if not spans:
+                run = run[:-1] + [_word_like(last, ".")]
+            elif len(spans[-1].text) == 1:
+                run = run[:-1] + [_word_of_spans(last, spans[:-1])]
+            else:
+                run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
+        elif glued is not None:
             tail = "".join(sp.text for sp in spans[glued:])
             run = run[:-1] + [_word_of_spans(last, spans[:glued])]
         # the text face's full stop or comma after a formula belongs to the sentence
-        elif spans and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
+        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
-        elif not spans and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
+        elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
             tail = last.text[-1]
             run = run[:-1] + [_word_like(last, last.text[:-1])]
+        # ... also glued to the text face's closing bracket or figure that ends the formula
+        # (`$\bm{\lambda}(t)$,` whose last run is "),", `$\gamma = 0.9$:`)
+        elif spans and not on_dots and _closing_punctuation(spans[-1]):
+            tail = spans[-1].text[-1]
+            run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
         latex = inline_latex([r for r in run if r is not None and r.text], bars)
+        # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`
+        # before a comma or colon ends in a thin space): the sentence's, glued to the formula
+        if on_dots and not tail and end < n and _DOT_MARK.fullmatch("." + words[end].text) and \
+                words[end].text != "." and words[end].x0 - words[end - 1].x1 < words[end].size * ELLIPSIS_GAP:
+            tail = words[end].text
+            end += 1
         out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
         k = end
     return " ".join(out)
 
 
 _GLUED_WORD = re.compile(r"(?:-[^\W\d_]+)+[.,;:]?")
+
+
+def _closing_punctuation(sp) -> bool:
+    """A run of the text face ending a formula on a closing bracket or a figure and then a sentence's
+    punctuation ("),", "0.9:"): that last mark is the sentence's."""
+    text = sp.text
+    return len(text) > 1 and text[-1] in ".,;:?" and (text[-2] in ")]" or text[-2].isdigit()) and \
+        not is_math_font(sp.font.name) and (sp.raw or text)[-1] == text[-1]
+
+
+def _span_without_last(sp):
+    """A span without its last glyph."""
+    from dataclasses import replace
+
+    boxes = sp.boxes[:-6] if sp.boxes is not None and len(sp.boxes) >= 12 else None
+    x1 = boxes[-5] if boxes is not None else sp.x1 - (sp.x1 - sp.x0) / len(sp.text)
+    return replace(sp, text=sp.text[:-1], x1=x1, boxes=boxes, raw=sp.raw[:-1] if sp.raw else None)
 
 
 def _without_last_span(w: Word) -> Word | None:

@@ -1389,6 +1389,72 @@ def test_text_style_fractions_and_sums_inside_sentences(name, tmp_path_factory):
     assert "\n" not in definition and "underline" not in text + example + definition
 
 
+@pytest.mark.parametrize("name", ["listdots-pazo", "listdots-bask"])
+def test_an_ellipsis_closing_a_list_of_terms_inside_a_sentence_is_the_formulas(name, tmp_path_factory):
+    """listdots-*.pdf: `$x_{1}, x_{2}, \\dots$` and `$k = 0, 1, 2, \\dots$` inside sentences that go on
+    after the dots, in Palatino and in Baskerville, whose maths comma and dots are the text face's.  The
+    formula ended at the last term, its comma and the dots left in the prose ("$x_{1}, x_{2}$, . . . it
+    puts").  Now three close periods after a comma that ends a list of terms (the run holds a comma
+    before it) close that list; an ellipsis between terms was read already and still is."""
+    _, db, _ = build(name, tmp_path_factory)
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    assert r"the weights $x_{1}, x_{2}, \dots$ it puts in them" in text, text
+    assert r"counted as $k = 0, 1, 2, \dots$ from the start" in text, text
+    assert r"the weights $u_{1}, \dots, u_{m}$ are written" in text, text
+    # a bar over a letter whose subscript and the list's comma are glued to the accent in one word
+    assert r"the running means $\bar{x}_{1}, \bar{x}_{2}, \dots$ settle down" in text, text
+    # the sentence's colon glued to the last dot stays the sentence's
+    assert r"fills the bags $y_{1}, y_{2}, \dots$: its weights" in text, text
+    assert ". . ." not in text, text
+
+
+def test_a_sentences_punctuation_after_a_formulas_closing_bracket_or_figure_is_the_sentences(tmp_path_factory):
+    """closepunct-cm.pdf: inline formulas ending on a bracket or a figure of the text face with the
+    sentence's comma, semicolon, colon, full stop or question mark glued to it (`$\\lambda(t)$,`,
+    `$\\gamma = 0.9$:`).  The mark went into the formula (`$\\lambda(t),$`): the text face's last run
+    was "),", no bare mark to leave out.  Now a closing bracket's or a figure's mark ending the
+    formula is left to the sentence."""
+    _, db, _ = build("closepunct-cm", tmp_path_factory)
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    for piece in (r"as $\lambda(t)$, the demand", r"as $D(\lambda(t))$; the step", r"with $\gamma = 0.9$: the new",
+                  r"was $(s_{2}, a_{1})$. Does", r"demand $f(x)$? It does", r"number $n = 12$, which"):
+        assert piece in text, (piece, text)
+
+
+def test_bold_letters_or_a_bracket_of_figures_after_a_formulas_relation_are_its_right_side(tmp_path_factory):
+    """rightbold-pazo.pdf: `$\\mathbf{w} = \\mathbf{D}\\mathbf{c}$`, `$\\mathbf{y} - \\mathbf{Q}\\mathbf{s}$`
+    and `$s = (1, 3)$` in sentences under Palatino, whose `\\mathbf` is the text face's bold.  The
+    formulas ended on their relation or minus sign, the bold letters and the bracket left in the prose
+    (`$\\mathbf{w} =$ Dc`).  A formula never ends on a relation or a binary sign with the sentence going
+    on: bold letters that are no prose word, or a bracket opening on a figure, after one are its.  A
+    bracket set against a formula with no word space (`$z^{*}(\\mathbf{b})$`) is its argument."""
+    _, db, _ = build("rightbold-pazo", tmp_path_factory)
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    assert r"as $\mathbf{w} = \mathbf{D}\mathbf{c}$ of relative" in text, text
+    assert r"residual $\mathbf{y}-\mathbf{Q}\mathbf{s}$ stays small" in text, text
+    assert r"tries is $s = (1, 3)$, and the cost" in text, text
+    # a bracket set against the formula, with no space: its argument
+    assert r"the cost $z^{*}(\mathbf{b})$ of the best plan" in text, text
+    assert r"the share $M\sigma^{i}(\mathbf{p})$ follow." in text, text
+
+
+def test_the_inline_maths_scorer_reads_our_sentences_with_maths(tmp_path_factory):
+    """tests/eval/inline_fidelity.py on our own documents with inline maths in sentences (textfrac-*,
+    listdots-*): it finds every inline formula of the source, aligns it with the served `$…$` spans and
+    scores them; a floor, so that the scorer keeps working and the builder keeps reading them."""
+    import inline_fidelity    # tests/eval/inline_fidelity.py (pytest's pythonpath)
+
+    total = {"n": 0, "exact": 0, "plain": 0}
+    for name, count in (("textfrac-cm", 12), ("textfrac-pazo", 12), ("listdots-pazo", 5), ("listdots-bask", 5)):
+        path, _, _ = build(name, tmp_path_factory)
+        result = inline_fidelity.score(name, Path(path), LAYOUTS / f"{name}.tex")
+        assert result["n"] == count, (name, result["n"])
+        for key in total:
+            total[key] += result[key]
+    assert total["exact"] >= 0.8 * total["n"], total
+    assert total["plain"] <= 2, total
+
+
 def test_a_one_page_chapter_keeps_its_numbered_displays(tmp_path_factory):
     """shortchapter.pdf: one page, its paragraphs a line each, two numbered displays.  Too few full
     lines to show the text block, whose edge was then guessed from the page's width, short of the
