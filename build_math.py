@@ -611,6 +611,14 @@ def _bracket_depth(text: str) -> int:
     return text.count("(") + text.count("[") - text.count(")") - text.count("]")
 
 
+OPEN_RELATION_TAIL = 24   # characters: the end of a text looked at, so each line costs the same
+# a formula's relation or binary sign and its closing dollar at the end of a line's text ("… $\\frac{a}{b} =$",
+# "… $0.3U(2)+$"): TeX breaks an inline formula only after one of those, and the formula goes on overleaf
+OPEN_RELATION_RE = re.compile(r"(?:[=<>+\-]|\\(?:leq|geq|neq|le|ge|ne|in|approx|equiv|sim|simeq|propto|subset|"
+                              r"subseteq|supset|supseteq|to|mapsto|Rightarrow|Leftrightarrow|leftarrow|gets|"
+                              r"cdot|times|pm|mp|cup|cap|setminus|oplus|otimes))\s*\$$")
+
+
 def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
     in the signs and numbers beside it; punctuation of the text face at its end stays outside.
@@ -690,7 +698,10 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
                 words[end].text != "." and words[end].x0 - words[end - 1].x1 < words[end].size * ELLIPSIS_GAP:
             tail = words[end].text
             end += 1
-        out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
+        if latex and out and OPEN_RELATION_RE.search(out[-1][-OPEN_RELATION_TAIL:]):
+            out[-1] = f"{out[-1][:-1]} {latex}${tail}"     # the run before ended on its sign: one formula
+        else:
+            out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
         k = end
     return " ".join(out)
 

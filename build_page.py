@@ -21,7 +21,7 @@ from build_common import Chunk
 from build_glyphs import Line, Page, RuledFrame, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
-from build_math import (algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
+from build_math import (OPEN_RELATION_RE, OPEN_RELATION_TAIL, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LABEL_AT_EDGE, LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
                          OVERFULL_PARTS, RELATIONS, framed_lines, inside, left_tag_before_maths, prose_pair)
@@ -94,12 +94,6 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
         else:
             out = f"{out} {text}" if out else text
     return out
-
-
-# a formula's relation sign and its closing dollar at the end of a line's text ("… $\\frac{a}{b} =$")
-OPEN_RELATION_RE = re.compile(r"(?:[=<>]|\\(?:leq|geq|neq|le|ge|ne|in|approx|equiv|sim|simeq|propto|subset|"
-                              r"subseteq|supset|supseteq|to|mapsto|Rightarrow|Leftrightarrow|leftarrow|gets))\s*\$$")
-OPEN_RELATION_TAIL = 24   # characters: the end of the text looked at, so each line costs the same
 
 
 def code_text(lines: list[Line], left: float) -> str:

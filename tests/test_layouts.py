@@ -1455,6 +1455,18 @@ def test_the_inline_maths_scorer_reads_our_sentences_with_maths(tmp_path_factory
     assert total["plain"] <= 2, total
 
 
+def test_an_inline_formula_broken_after_its_sign_at_a_lines_end_is_served_whole():
+    """TeX breaks an inline formula only after a relation or a binary sign, and it goes on at the next
+    line's start: the sample book's knowledge file serves each such formula as one (`$25\\times(0.05+0.2+
+    0.3) = 13.75$`), never as two halves (`…+$ $0.3) = 13.75$`)."""
+    import re
+    db = apsw.Connection(f"file:{ROOT / 'knowledge.sqlite'}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks WHERE kind NOT IN ('formula', 'algorithm')"))
+    halves = re.findall(r".{0,30}(?:[=+\-]|\\cdot)\$ \$.{0,20}", text)
+    assert not halves, halves
+    assert r"$25\times(0.05+0.2+ 0.3) = 13.75$" in text
+
+
 def test_a_one_page_chapter_keeps_its_numbered_displays(tmp_path_factory):
     """shortchapter.pdf: one page, its paragraphs a line each, two numbered displays.  Too few full
     lines to show the text block, whose edge was then guessed from the page's width, short of the
