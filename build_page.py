@@ -74,17 +74,18 @@ def _is_prose(line: Line) -> bool:
 LINE_END_HYPHENS = ("-", "\u2010", "\u00ad")
 
 
-def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None) -> str:
+def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None, goes_on: bool = False) -> str:
     """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$
-    (bars: each page's thin rules, for roots and fractions in a line)."""
+    (bars: each page's thin rules, for roots and fractions in a line; goes_on: the text before the
+    first line ended inside a formula, on its sign)."""
     out = ""
     for line in lines:
         # (a formula broken after its relation sign at the line's end goes on at the next line's start)
-        goes_on = maths and OPEN_RELATION_RE.search(out[-OPEN_RELATION_TAIL:]) is not None
+        goes_on = maths and (goes_on if not out else OPEN_RELATION_RE.search(out[-OPEN_RELATION_TAIL:]) is not None)
         text = (prose_with_math(line.words, (bars or {}).get(line.page, ()), goes_on) if maths else line.text).strip()
         if not text:
             continue
-        if goes_on and text.startswith("$"):
+        if goes_on and out and text.startswith("$"):
             out = out[:-1] + " " + text[1:]     # one formula: "$a =$ $b$" is "$a = b$"
         elif out.endswith(LINE_END_HYPHENS) and text[:1].islower() and not out[:-1].endswith(" "):
             # TeX breaks a word that holds a hyphen only at that hyphen ("order-" / "up-to level"): the one
@@ -641,9 +642,17 @@ def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = 
                 latex.append(f"$${read[number]}$$ ({number})")
                 plain.append(f"{plain_reading(read[number])} ({number})")
                 continue
-            # a line of text, or a display not read here (a frame's part overleaf): as the line reads
-            latex.append(join_lines([line], maths=True, bars={line.page: bars}))
-            plain.append(join_lines([line]))
+            # a line of text, or a display not read here (a frame's part overleaf): as the line reads; a
+            # formula the line above broke after its sign goes on here, served whole on the line above's
+            prev = latex[-1] if latex else ""
+            goes_on = not prev.endswith("$$") and OPEN_RELATION_RE.search(prev[-OPEN_RELATION_TAIL:]) is not None
+            text = join_lines([line], maths=True, bars={line.page: bars}, goes_on=goes_on)
+            if goes_on and text.startswith("$"):
+                latex[-1] = f"{prev[:-1]} {text[1:]}"
+                plain[-1] = f"{plain[-1]} {join_lines([line])}"
+            else:
+                latex.append(text)
+                plain.append(join_lines([line]))
     return "\n".join(latex), "\n".join(plain)
 
 
