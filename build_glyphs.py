@@ -1279,8 +1279,7 @@ def _mark_stacked_pairs(line: Line) -> None:
     if len(words) < PROSE_BESIDE + 2:
         return
     big = max(w.size for w in words)
-    if sum(1 for w in words if w.size >= big * 0.9 and _PROSE_WORD.search(w.text) and w.text not in OPERATOR_NAMES) \
-            < PROSE_BESIDE:
+    if sum(1 for w in words if w.size >= big * 0.9 and _prose_word(w)) < PROSE_BESIDE:
         return
     small = [w for w in words if w.size < big * SCRIPT_SIZE and not w.stacked and any(c.isalnum() for c in w.text)]
     if len(small) < 2:
@@ -1318,7 +1317,7 @@ def _take_in_small_fractions(lines: list[Line]) -> list[Line]:
         size = upper.words[0].size
         if id(upper) in taken or lower.words[0].size != size or lower.top - upper.bottom > size or \
                 abs(upper.x0 + upper.x1 - lower.x0 - lower.x1) / 2 > size * FRACTION_CENTRED or \
-                any(_PROSE_WORD.search(w.text) and w.text not in OPERATOR_NAMES for w in upper.words + lower.words):
+                any(_prose_word(w) for w in upper.words + lower.words):
             continue
         for host in by_base[bisect.bisect_right(bases, upper.baseline):bisect.bisect_left(bases, lower.baseline)]:
             big = max(w.size for w in host.words)
@@ -1326,8 +1325,7 @@ def _take_in_small_fractions(lines: list[Line]) -> list[Line]:
                     upper.baseline > host.baseline - big * STACK_RAISE or lower.baseline < host.baseline + big * STACK_LOWER or \
                     upper.bottom < host.baseline - big * FRACTION_REACH or lower.top > host.baseline or \
                     max(host.x0 - max(upper.x1, lower.x1), min(upper.x0, lower.x0) - host.x1) > big * STACK_BESIDE or \
-                    not any(w.size >= big * 0.9 and _PROSE_WORD.search(w.text) and w.text not in OPERATOR_NAMES
-                            for w in host.words):
+                    not any(w.size >= big * 0.9 and _prose_word(w) for w in host.words):
                 continue
             for w in upper.words + lower.words:
                 w.stacked = True
@@ -1343,6 +1341,11 @@ FRACTION_REACH = 0.6    # em: the numerator's foot stands within this above the 
                         # the maths axis), and the denominator's head no lower than the baseline
 
 _PROSE_WORD = re.compile(r"[^\W\d_]{4}")
+
+
+def _prose_word(w: Word) -> bool:
+    """A word of running text: four letters in a row, no operator's name ("arg max", "for all")."""
+    return _PROSE_WORD.search(w.text) is not None and w.text not in OPERATOR_NAMES
 SCRIPT_SIZE = 0.85     # a script's type is at most this share of the line's (TeX's 7 of 10 pt, 7.6 of 10)
 STACK_OVERLAP = 0.5    # one over the other: their spans overlap by half the narrower's width
 STACK_RAISE = 0.1      # em: a numerator's (a superscript's) baseline stands at least this above the line's ...
@@ -1375,7 +1378,7 @@ def _take_in_stacked(lines: list[Line]) -> list[Line]:
         for a, b in zip(tall, tall[1:]):
             if a.text in TALL_OPENERS and b.text in TALL_CLOSERS and \
                     sum(1 for w in line.words if (w.x1 <= a.x0 or w.x0 >= b.x1) and
-                        re.search(r"[^\W\d_]{4}", w.text) and w.text not in OPERATOR_NAMES) >= PROSE_BESIDE:
+                        _prose_word(w)) >= PROSE_BESIDE:
                 regions.append((line, a, b))
     if not regions:
         return lines

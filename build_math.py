@@ -619,6 +619,18 @@ OPEN_RELATION_RE = re.compile(r"(?:[=<>+\-]|\\(?:leq|geq|neq|le|ge|ne|in|approx|
                               r"cdot|times|pm|mp|cup|cap|setminus|oplus|otimes))\s*\$$")
 
 
+def left_open(text: str) -> bool:
+    """Whether a text ends inside a formula left open on its relation or binary sign ("… $a =$"),
+    which the next run of maths goes on (not a display's "$$")."""
+    return not text.endswith("$$") and OPEN_RELATION_RE.search(text[-OPEN_RELATION_TAIL:]) is not None
+
+
+def goes_on_with(text: str, after: str) -> str:
+    """A text ending on an open formula and the text that goes on with it ("$…" first) as one: "$a =$"
+    and "$b$ and" are "$a = b$ and"."""
+    return f"{text[:-1]} {after[1:]}"
+
+
 def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
     in the signs and numbers beside it; punctuation of the text face at its end stays outside.
@@ -698,8 +710,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
                 words[end].text != "." and words[end].x0 - words[end - 1].x1 < words[end].size * ELLIPSIS_GAP:
             tail = words[end].text
             end += 1
-        if latex and out and OPEN_RELATION_RE.search(out[-1][-OPEN_RELATION_TAIL:]):
-            out[-1] = f"{out[-1][:-1]} {latex}${tail}"     # the run before ended on its sign: one formula
+        if latex and out and left_open(out[-1]):
+            out[-1] = goes_on_with(out[-1], f"${latex}${tail}")     # the run before ended on its sign
         else:
             out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
         k = end

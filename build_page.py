@@ -21,7 +21,7 @@ from build_common import Chunk
 from build_glyphs import Line, Page, RuledFrame, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
-from build_math import (OPEN_RELATION_RE, OPEN_RELATION_TAIL, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
+from build_math import (goes_on_with, left_open, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LABEL_AT_EDGE, LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
                          OVERFULL_PARTS, RELATIONS, framed_lines, inside, left_tag_before_maths, prose_pair)
@@ -81,12 +81,12 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
     out = ""
     for line in lines:
         # (a formula broken after its relation sign at the line's end goes on at the next line's start)
-        goes_on = maths and (goes_on if not out else OPEN_RELATION_RE.search(out[-OPEN_RELATION_TAIL:]) is not None)
+        goes_on = maths and (goes_on if not out else left_open(out))
         text = (prose_with_math(line.words, (bars or {}).get(line.page, ()), goes_on) if maths else line.text).strip()
         if not text:
             continue
         if goes_on and out and text.startswith("$"):
-            out = out[:-1] + " " + text[1:]     # one formula: "$a =$ $b$" is "$a = b$"
+            out = goes_on_with(out, text)
         elif out.endswith(LINE_END_HYPHENS) and text[:1].islower() and not out[:-1].endswith(" "):
             # TeX breaks a word that holds a hyphen only at that hyphen ("order-" / "up-to level"): the one
             # at the line's end is the word's own then, and stays
@@ -645,10 +645,10 @@ def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = 
             # a line of text, or a display not read here (a frame's part overleaf): as the line reads; a
             # formula the line above broke after its sign goes on here, served whole on the line above's
             prev = latex[-1] if latex else ""
-            goes_on = not prev.endswith("$$") and OPEN_RELATION_RE.search(prev[-OPEN_RELATION_TAIL:]) is not None
+            goes_on = left_open(prev)
             text = join_lines([line], maths=True, bars={line.page: bars}, goes_on=goes_on)
             if goes_on and text.startswith("$"):
-                latex[-1] = f"{prev[:-1]} {text[1:]}"
+                latex[-1] = goes_on_with(prev, text)
                 plain[-1] = f"{plain[-1]} {join_lines([line])}"
             else:
                 latex.append(text)
