@@ -1615,6 +1615,7 @@ class _Raw:
         self.names: dict[int, dict[int, str]] = {}     # font handle -> its built-in encoding's glyph names
         self.named_signs: dict[int, set[str]] = {}    # font handle -> the characters its glyph names stand for
         self.nameless: dict[int, str] = {}   # code -> what the nameless fonts' glyph names say (nameless_code_char)
+        self.layout_votes: dict[int, dict[str, int]] = {}   # nameless font handle -> TeX text layout -> words (vote_text_layouts)
         self.repairs: dict[int, dict] = {}   # font handle -> its ToUnicode map's contradicted characters
         self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
         self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
@@ -1914,6 +1915,16 @@ class _Raw:
             found = self.nameless[code] = _TEXT_GLYPH_NAMES.get(name) or glyph_name_char(name) if name else ""
         return found
 
+    def text_layout_char(self, textobj: int, code: int) -> str:
+        """For a glyph of a nameless font with no map and no telling glyph name: the character its code
+        prints in the TeX text layout the font's words show it is set in ("" when they show none)."""
+        votes = self.layout_votes.get(self.object_font(textobj) or 0)
+        if not votes:
+            return ""
+        t1, ot1 = votes.get("T1", 0), votes.get("OT1", 0)
+        layout = "T1" if t1 > 2 * ot1 else "OT1" if ot1 > 2 * t1 else ""
+        return _TEX_TEXT_LAYOUTS[layout].get(code, "") if layout else ""
+
     def double_struck(self, textobj: int, code: int) -> str:
         """The double-struck letter a font's own glyph name says its glyph at `code` is ("bbE": 𝔼),
         where the text layer read the code as a Latin-1 letter; "" for any other name."""
@@ -1935,6 +1946,44 @@ class _Raw:
         if written - 1 != count:
             codes = [self.get_unicode(textpage, j) for j in range(count)]
         return codes
+
+
+# What TeX's two text layouts print at the codes a nameless bitmap font (Metafont's fonts as pdfTeX
+# embeds them: Type 3, glyphs named after their codes, no ToUnicode map) gives back: OT1 (Computer
+# Modern's own) sets its ligatures at 11-15 and its dashes and double quotes in ASCII's places; T1 (the
+# EC fonts of `fontenc`'s T1) sets its ligatures at 27-31, its quotes at 16-18 and its dashes at 21-22.
+# In OT1, 27-31 are œ, ø, Æ, Œ, Ø; in T1, 11-15 are accents and single guillemets.
+_TEX_TEXT_LAYOUTS = {
+    "OT1": {11: "\ufb00", 12: "\ufb01", 13: "\ufb02", 14: "\ufb03", 15: "\ufb04", 25: "ß", 26: "æ", 27: "œ",
+            28: "ø", 29: "Æ", 30: "Œ", 31: "Ø", 34: "”", 92: "“", 123: "–", 124: "—"},
+    "T1": {16: "“", 17: "”", 18: "„", 19: "«", 20: "»", 21: "–", 22: "—", 27: "\ufb00", 28: "\ufb01",
+           29: "\ufb02", 30: "\ufb03", 31: "\ufb04"},
+}
+_LAYOUT_LIGATURES = {**dict.fromkeys(range(11, 16), "OT1"), **dict.fromkeys(range(27, 32), "T1")}
+_ASCII_LETTERS = frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B))
+
+
+def vote_text_layouts(raw: _Raw, textpage: int, codes: list[int], count: int) -> None:
+    """Which TeX text layout each nameless font of the page is set in, told by its words: a code where
+    one layout sets a ligature, standing in a word of the same run (two letters or more beside it,
+    "de?nition", "?rst"), is a vote for that layout.  A maths font's letters stand apart, so its low
+    codes (Greek) seldom meet such a word."""
+    text_object = raw.text_object
+    for j in range(count):
+        layout = _LAYOUT_LIGATURES.get(codes[j])
+        if layout is None:
+            continue
+        obj = text_object(textpage, j)
+        # the letters beside it, and those beyond them (a letter two away counts only through the one
+        # beside it)
+        near = [k for k in (j - 1, j + 1) if 0 <= k < count and codes[k] in _ASCII_LETTERS
+                and text_object(textpage, k) == obj]
+        far = [k + (k - j) for k in near if 0 <= k + (k - j) < count and codes[k + (k - j)] in _ASCII_LETTERS
+               and text_object(textpage, k + (k - j)) == obj]
+        if len(near) + len(far) < 2 or raw.font(obj).name or raw.map_error(textpage, j) <= 0:
+            continue
+        votes = raw.layout_votes.setdefault(raw.object_font(obj) or 0, {})
+        votes[layout] = votes.get(layout, 0) + 1
 
 
 # A glyph's ink height as a share of its font's em, for the letters whose height varies least from
@@ -2022,6 +2071,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
     if count <= 0:
         return [], 0.0
     codes = raw.page_text(textpage, count)
+    vote_text_layouts(raw, textpage, codes, count)
     rect, rect_ref = raw.rect, raw.rect_ref
     text_object, loose_box, ink_box = raw.text_object, raw.loose_box, raw.ink_box
     il, ir, ib, it = raw.ink
@@ -2076,19 +2126,23 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                     pending_break = True
                 continue
             maths = raw.font(obj)
-            if u == 0xA0 and maths.plain:
-                glyph = False        # a no-break space of a text face (a maths font's code 160 may be ⌈)
-            elif maths.encoding in ("OMX", "OMS", "OML"):
-                glyph = u == 0x20 and maths.encoding == "OMX" or raw.map_error(textpage, j) > 0
+            if not maths.name and u in (0x0D, 0x0A, 0x09) and raw.map_error(textpage, j) > 0 \
+                    and raw.text_layout_char(obj, u):
+                pass     # a nameless font's low code (OT1's "fl" is 13): a glyph, read with the others below
             else:
-                # (or whose own encoding names a glyph there: mathdesign's ⌈ is its code 160)
-                # (or whose map gives white space for a glyph its name tells: pdf_unicode_repairs)
-                glyph = not maths.plain and (raw.map_error(textpage, j) > 0 or bool(raw.code_name_char(obj, u))
-                                             or u in raw.unicode_repairs(obj))
-            if not glyph:
-                pending_break = True
-                continue
-            omx_space = True
+                if u == 0xA0 and maths.plain:
+                    glyph = False        # a no-break space of a text face (a maths font's code 160 may be ⌈)
+                elif maths.encoding in ("OMX", "OMS", "OML"):
+                    glyph = u == 0x20 and maths.encoding == "OMX" or raw.map_error(textpage, j) > 0
+                else:
+                    # (or whose own encoding names a glyph there: mathdesign's ⌈ is its code 160)
+                    # (or whose map gives white space for a glyph its name tells: pdf_unicode_repairs)
+                    glyph = not maths.plain and (raw.map_error(textpage, j) > 0 or bool(raw.code_name_char(obj, u))
+                                                 or u in raw.unicode_repairs(obj))
+                if not glyph:
+                    pending_break = True
+                    continue
+                omx_space = True
         obj = obj if omx_space else text_object(textpage, j)
         if obj is None:
             pending_break = True
@@ -2229,8 +2283,10 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # TeX's maths letters' layout), by its glyph name
             ch = named
         elif not font.name and u < 0x100 and raw.map_error(textpage, j) > 0 and (
-                raw.nameless_code_char(u) or u < 0x20):
-            ch = raw.nameless_code_char(u)    # a Type 3 font's glyph, by its name (dvips' bitmap fonts)
+                raw.nameless_code_char(u) or u < 0x20 or raw.text_layout_char(obj, u)):
+            # a Type 3 font's glyph, by its name (dvips' bitmap fonts), else by the text layout its words
+            # show (pdfTeX's bitmap fonts name their glyphs after their codes)
+            ch = raw.nameless_code_char(u) or raw.text_layout_char(obj, u)
         elif 0xC0 <= u < 0x100 and (named := raw.double_struck(obj, u)):
             ch = named       # newtx's blackboard letters, named "bbE", read as Latin-1's Å by their code
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():

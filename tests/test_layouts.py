@@ -1389,6 +1389,28 @@ def test_text_style_fractions_and_sums_inside_sentences(name, tmp_path_factory):
     assert "\n" not in definition and "underline" not in text + example + definition
 
 
+@pytest.mark.parametrize("name", ["bitmap-t1", "bitmap-ot1"])
+def test_ligatures_dashes_and_quotes_of_nameless_bitmap_fonts(name, tmp_path_factory):
+    """bitmap-*.pdf: text in Metafont's bitmaps, as pdfTeX embeds them where no outline is mapped (T1's EC
+    fonts without cm-super; Computer Modern with its Type 1 map lines removed): Type 3 fonts with no
+    name, glyphs named after their codes and no ToUnicode map.  The text layer gives the ligatures,
+    dashes and quotes back as control codes (or, in OT1, as ASCII's "{" and "\\"), and the prose lost
+    them: "Denitions rst", "Pages 1012".  Now the layout a font's words show (a ligature code inside a
+    word) reads its codes.  In OT1 the maths italic sets its Greek at those low codes: that font shows
+    no such words, and its alpha is never read as "ff".  (Left: a nameless font has no weight, so the
+    bold heads of these two definitions are not told from the text, and neither is found.)"""
+    _, db, _ = build(name, tmp_path_factory)
+    text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
+    for words in ("the office's first defence against a fluffy forecast", "Its efficient size is affine in the fill rate",
+                  "shifts with every shuffle of the suppliers' fifty offers", "Pages 10\u201312 of the ledger "
+                  "\u2014 kept by the staff \u2014 call it \u201cthe safety stock\u201d", "The difficult part is to find the "
+                  "offer that suffices, and to flag the office", "Affluent shops fill their shelves with waffles"):
+        assert words in text, (words, text)
+    assert "The effective lead time is the time from the first shortfall to the office's offer, fifty days at " \
+        "most; a difference of a day affects the buffer." in text, text
+    assert "ff(b)" not in text and "\ufb00" not in text and "\ufb01" not in text, text
+
+
 @pytest.mark.parametrize("name", ["listdots-pazo", "listdots-bask"])
 def test_an_ellipsis_closing_a_list_of_terms_inside_a_sentence_is_the_formulas(name, tmp_path_factory):
     """listdots-*.pdf: `$x_{1}, x_{2}, \\dots$` and `$k = 0, 1, 2, \\dots$` inside sentences that go on
