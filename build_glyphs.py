@@ -86,6 +86,13 @@ MIRRORED_BASES = tuple((a, b, across) for pair, across in (
     ("⌊⌈", False), ("⌋⌉", False)) for a, b in (pair, pair[::-1]))
 DRAWN_PIXELS = 96          # pixels to the em a glyph without a looked-up outline is drawn at (drawn_cells)
 DRAWN_INK = 128            # the opacity from which a drawn pixel is ink
+_INK_BYTES = bytes(1 if alpha >= 128 else 0 for alpha in range(256))   # an opacity -> ink (DRAWN_INK) or not
+_INK_RUN = re.compile(rb"\x01+")
+STROKE_PIXELS = 96         # pixels to the em a run is drawn at to see its strokes (strokes_of)
+STROKE_MAX_PIXELS = 400_000  # ... a larger drawing is not looked at
+SLANTS = (-0.1, 0.0, 0.1, 0.2, 0.3, 0.4)   # the shears tried (an italic leans 0.2 to 0.3, up to 0.4)
+ITALIC_SLANT = 0.15        # a nameless font whose run leans this much or more is an italic
+NAMELESS_BLOCK = 16        # pages measured at a time for their nameless fonts' faces (read_pages)
 # cells two outlines share over the cells either covers: a variant's strokes thicken less than its box
 # grows (a display ∑ drawn 1.4 times larger keeps 0.84 of the text ∑'s cells in KpMath-Sans; a "["
 # 1.6 to 2.6 times taller, 0.72 to 0.84; a "{" 2.1 times taller, 0.67), while glyphs of other shapes
@@ -1616,6 +1623,9 @@ class _Raw:
         self.named_signs: dict[int, set[str]] = {}    # font handle -> the characters its glyph names stand for
         self.nameless: dict[int, str] = {}   # code -> what the nameless fonts' glyph names say (nameless_code_char)
         self.layout_votes: dict[int, dict[str, int]] = {}   # nameless font handle -> TeX text layout -> words (vote_text_layouts)
+        self.nameless_letters: dict[int, list] = {}   # nameless font handle -> [its size, small letters set]
+        self.nameless_strokes: dict[int, tuple[float, float] | None] = {}   # nameless font handle -> strokes_of
+        self.drawn_runs: dict[tuple, tuple[float, float] | None] = {}   # (size, codes, advances) -> strokes_of
         self.repairs: dict[int, dict] = {}   # font handle -> its ToUnicode map's contradicted characters
         self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
         self.font_data = fn("FPDFFont_GetFontData", I, P, P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t))
@@ -1643,7 +1653,11 @@ class _Raw:
         self.bitmap_destroy = fn("FPDFBitmap_Destroy", None, P)
 
     def font(self, textobj: int) -> Font:
-        handle = self.object_font(textobj)
+        """The font a text object sets its glyphs in."""
+        return self.font_of(self.object_font(textobj))
+
+    def font_of(self, handle: int | None) -> Font:
+        """A font, by PDFium's handle of it (described once)."""
         found = self.fonts.get(handle or 0)
         if found is None:
             n = self.font_name(handle, self.buf, 512)
@@ -1884,6 +1898,56 @@ class _Raw:
                           >= DRAWN_INK)
         return (cells, (w / DRAWN_PIXELS, h / DRAWN_PIXELS)) if cells else None
 
+    def strokes_of(self, textobj: int, textpage: int, j: int, em: float) -> tuple[float, float] | None:
+        """How a run's glyphs j to j + 3 are drawn: their text object drawn at STROKE_PIXELS to the em and
+        cut to those glyphs' advances.  (1) Its slant: the shear (run across per unit up, from SLANTS)
+        under which its inked columns stack most sharply (the sum of the squares of their counts:
+        upright stems stack at no shear, an italic's at its slope).  (2) Its stroke: the median length,
+        in ems, of the runs of ink along its rows (mostly the stems' widths: a bold cut's are half as
+        wide again as its regular's).  None when it cannot be drawn."""
+        fl, fb, fr, ft = self.fl, self.fb, self.fr, self.ft
+        if not self.document or not self.page or em <= 0 or \
+                not self.object_bounds(textobj, ctypes.byref(fl), ctypes.byref(fb), ctypes.byref(fr), ctypes.byref(ft)):
+            return None
+        scale = STROKE_PIXELS / em
+        self.loose_box(textpage, j, self.rect_ref)
+        left = self.rect.left
+        self.loose_box(textpage, j + 3, self.rect_ref)
+        right = self.rect.right
+        bitmap = self.render_object(self.document, self.page, textobj, scale)
+        if not bitmap:
+            return None
+        try:
+            width, height, stride = self.bitmap_width(bitmap), self.bitmap_height(bitmap), self.bitmap_stride(bitmap)
+            if self.bitmap_format(bitmap) != 4 or width <= 0 or height <= 0:    # FPDFBitmap_BGRA
+                return None
+            pixels = ctypes.string_at(self.bitmap_buffer(bitmap), stride * height)
+        finally:
+            self.bitmap_destroy(bitmap)
+        # (the bitmap's top left corner is the object's bounds' top left: x right, y down, in pixels)
+        x0, x1 = max(0, math.floor((left - fl.value) * scale)), min(width, math.ceil((right - fl.value) * scale))
+        if x1 - x0 < STROKE_PIXELS or (x1 - x0) * height > STROKE_MAX_PIXELS:
+            return None
+        spans = []     # (a run of ink's first and last column + 1, its height above the drawing's foot)
+        for y in range(height):
+            row = pixels[y * stride + 4 * x0 + 3:y * stride + 4 * x1:4].translate(_INK_BYTES)
+            spans.extend((m.start(), m.end(), height - 1 - y) for m in _INK_RUN.finditer(row))
+        if sum(b - a for a, b, _ in spans) < STROKE_PIXELS:
+            return None
+        best, best_score = 0.0, -1
+        for slant in SLANTS:
+            columns: dict[int, int] = {}
+            for a, b, up in spans:
+                shift = slant * up
+                for x in range(a, b):
+                    column = int(x - shift)
+                    columns[column] = columns.get(column, 0) + 1
+            score = sum(n * n for n in columns.values())
+            if score > best_score:
+                best, best_score = slant, score
+        runs = sorted(b - a for a, b, _ in spans)
+        return best, runs[len(runs) // 2] / STROKE_PIXELS
+
     def glyph_size(self, textpage: int, j: int, count: int, obj: int) -> float:
         """Glyph `j`'s em in points.  PDFium reports the size its text object sets (Tf) alone, but
         the text and graphics matrices scale it too ("1 Tf" under "12 0 0 12 … Tm" prints at 12 pt):
@@ -1984,6 +2048,65 @@ def vote_text_layouts(raw: _Raw, textpage: int, codes: list[int], count: int) ->
             continue
         votes = raw.layout_votes.setdefault(raw.object_font(obj) or 0, {})
         votes[layout] = votes.get(layout, 0) + 1
+
+
+NAMELESS_BOLD_STROKE = 1.25  # a nameless font whose strokes are this many times as wide as the text's is bold
+
+
+def measure_nameless_fonts(raw: _Raw, textpage: int, codes: list[int], count: int) -> None:
+    """Gather what tells the faces of the page's nameless fonts apart (a Type 3 font of bitmaps has no
+    name, no flags and no weight): each one's size, how many small letters it sets, and how its first
+    run of four of them is drawn (strokes_of)."""
+    text_object, letters = raw.text_object, raw.nameless_letters
+    last_obj, seen = None, None
+    for j in range(count):
+        if not 0x61 <= codes[j] <= 0x7A:
+            continue
+        obj = text_object(textpage, j)
+        if obj != last_obj:
+            last_obj, seen = obj, None
+            handle = raw.object_font(obj) if obj else None
+            if handle and raw.font_name(handle, raw.buf, 512) <= 1:
+                seen = letters.get(handle)
+                if seen is None:
+                    seen = letters[handle] = [raw.glyph_size(textpage, j, count, obj), 0]
+        if seen is None or seen[0] <= 0:
+            continue
+        if handle not in raw.nameless_strokes and j + 3 < count and all(0x61 <= codes[k] <= 0x7A for k in range(j, j + 4)) \
+                and text_object(textpage, j + 3) == obj:
+            # (a PDF may give each page a font object of its own for one font: the same letters at the
+            # same size and advances are drawn the same, and drawn once)
+            advances = []
+            for k in range(j, j + 4):
+                raw.loose_box(textpage, k, raw.rect_ref)
+                advances.append(round(raw.rect.right - raw.rect.left, 2))
+            key = (round(seen[0], 2), tuple(codes[j:j + 4]), tuple(advances))
+            if key not in raw.drawn_runs:
+                raw.drawn_runs[key] = raw.strokes_of(obj, textpage, j, seen[0])
+            raw.nameless_strokes[handle] = raw.drawn_runs[key]
+        seen[1] += 1
+
+
+def weigh_nameless_fonts(raw: _Raw) -> None:
+    """The faces of the nameless fonts measure_nameless_fonts measured.  One whose strokes lean
+    (ITALIC_SLANT) is italic.  The text is the upright nameless font that sets the most small letters,
+    and one set at its size or larger whose strokes are NAMELESS_BOLD_STROKE times as wide as the
+    text's is bold (a head is never set smaller than the text; a family of another design is drawn
+    with strokes much like the text's, a bold cut's are half as wide again)."""
+    letters, strokes = raw.nameless_letters, raw.nameless_strokes
+    for handle, drawn in strokes.items():
+        if drawn is not None and drawn[0] >= ITALIC_SLANT:
+            raw.font_of(handle).italic = True
+    upright = [(n, size, strokes[h][1]) for h, (size, n) in letters.items()
+               if strokes.get(h) is not None and not raw.font_of(h).italic]
+    if not upright:
+        return
+    _, body_size, body_stroke = max(upright)
+    for handle, (size, _) in letters.items():
+        font, drawn = raw.font_of(handle), strokes.get(handle)
+        if not font.name:
+            font.bold = drawn is not None and size >= body_size * 0.95 and body_stroke > 0 and \
+                drawn[1] >= body_stroke * NAMELESS_BOLD_STROKE
 
 
 # A glyph's ink height as a share of its font's em, for the letters whose height varies least from
@@ -2865,11 +2988,27 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
         return heights[index]
 
     try:
+        nameless = bool(raw.path) and "" in pdf_font_encodings(raw.path)
         out = []
-        for index in indexes:
-            page = doc[index]
+        held: dict[int, tuple] = {}
+        for at, index in enumerate(indexes):
+            if nameless and at % NAMELESS_BLOCK == 0:
+                # some font of the PDF is nameless (a Type 3 font of bitmaps): its face is read from how it
+                # sets the next pages, before they are read (weigh_nameless_fonts); the pages stay open
+                # meanwhile, so that PDFium keeps the fonts their measures are filed under
+                for ahead in indexes[at:at + NAMELESS_BLOCK]:
+                    page = doc[ahead]
+                    textpage = page.get_textpage()
+                    held[ahead] = (page, textpage)
+                    raw.document, raw.page = ctypes.cast(doc.raw, ctypes.c_void_p).value, ctypes.cast(page.raw, ctypes.c_void_p).value
+                    tp = ctypes.cast(textpage.raw, ctypes.c_void_p).value
+                    count = raw.count_chars(tp)
+                    if count > 0:
+                        measure_nameless_fonts(raw, tp, raw.page_text(tp, count), count)
+                weigh_nameless_fonts(raw)
+            page, textpage = held.pop(index) if index in held else (doc[index], None)
+            textpage = textpage or page.get_textpage()
             width, height = page.get_size()
-            textpage = page.get_textpage()
             raw.document, raw.page = ctypes.cast(doc.raw, ctypes.c_void_p).value, ctypes.cast(page.raw, ctypes.c_void_p).value
             spans, sideways = _page_spans(raw, ctypes.cast(textpage.raw, ctypes.c_void_p).value, height,
                                           _overprinted(raw, page.raw))

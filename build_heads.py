@@ -130,8 +130,11 @@ def match_head(line: Line, body_font: str) -> Head | None:
     after = words[2:]
     bold = first.bold and words[1].bold
     caps = bool(CAPS_FONT_RE.search(first.font)) or (first.text.isupper() and len(first.text) > 3)
-    slanted = first.italic and first.font != body_font and not all(w.italic for w in after[:4])
-    distinct = bold or ((caps or slanted) and first.font != body_font)
+    # (a font with no name, a Type 3 font of bitmaps, is told from the text's by its face alone: its
+    # italic is read from its drawing, build_glyphs.weigh_nameless_fonts)
+    own_face = first.font != body_font or not first.font
+    slanted = first.italic and own_face and not all(w.italic for w in after[:4])
+    distinct = bold or ((caps or slanted) and own_face)
     if not m:
         # numbered first: a bold number, the word in a face of its own (bold, small capitals)
         word_face = words[1].bold or bool(CAPS_FONT_RE.search(words[1].font)) or words[1].font != body_font

@@ -167,7 +167,8 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
     first = line.words[0]
     if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text):
         return False
-    distinct = first.bold or layout.faceless or (first.font != layout.body_font
+    # (a font with no name is told from the text's by its face alone: build_heads.match_head)
+    distinct = first.bold or layout.faceless or ((first.font != layout.body_font or not first.font)
                                                  and (first.italic or bool(CAPS_FONT_RE.search(first.font))))
     if not distinct:
         return False

@@ -1390,25 +1390,32 @@ def test_text_style_fractions_and_sums_inside_sentences(name, tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", ["bitmap-t1", "bitmap-ot1"])
-def test_ligatures_dashes_and_quotes_of_nameless_bitmap_fonts(name, tmp_path_factory):
+def test_text_and_heads_in_nameless_bitmap_fonts(name, tmp_path_factory):
     """bitmap-*.pdf: text in Metafont's bitmaps, as pdfTeX embeds them where no outline is mapped (T1's EC
     fonts without cm-super; Computer Modern with its Type 1 map lines removed): Type 3 fonts with no
-    name, glyphs named after their codes and no ToUnicode map.  The text layer gives the ligatures,
-    dashes and quotes back as control codes (or, in OT1, as ASCII's "{" and "\\"), and the prose lost
-    them: "Denitions rst", "Pages 1012".  Now the layout a font's words show (a ligature code inside a
-    word) reads its codes.  In OT1 the maths italic sets its Greek at those low codes: that font shows
-    no such words, and its alpha is never read as "ff".  (Left: a nameless font has no weight, so the
-    bold heads of these two definitions are not told from the text, and neither is found.)"""
+    name, no weight, glyphs named after their codes and no ToUnicode map.  The text layer gives the
+    ligatures, dashes and quotes back as control codes (or, in OT1, as ASCII's "{" and "\\"): the prose
+    read "Denitions rst", "Pages 1012".  And with no name nothing told the bold heads and the italic
+    "Proof." and "Remark" from the text: no statement was found.  Now the layout a font's words show (a
+    ligature code inside a word) reads its codes, a nameless font whose small letters advance wider than
+    the text's is bold and one whose strokes lean is italic.  In OT1 the maths italic sets its Greek at
+    the ligatures' low codes: that font shows no such words, and its alpha is never read as "ff"."""
     _, db, _ = build(name, tmp_path_factory)
     text = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0]
     for words in ("the office's first defence against a fluffy forecast", "Its efficient size is affine in the fill rate",
                   "shifts with every shuffle of the suppliers' fifty offers", "Pages 10\u201312 of the ledger "
                   "\u2014 kept by the staff \u2014 call it \u201cthe safety stock\u201d", "The difficult part is to find the "
-                  "offer that suffices, and to flag the office", "Affluent shops fill their shelves with waffles"):
+                  "offer that suffices, and to flag the office", "Affluent shops fill their shelves with waffles",
+                  "Proof. Demand over a shorter time is at most the demand over the longer one"):
         assert words in text, (words, text)
-    assert "The effective lead time is the time from the first shortfall to the office's offer, fifty days at " \
-        "most; a difference of a day affects the buffer." in text, text
     assert "ff(b)" not in text and "\ufb00" not in text and "\ufb01" not in text, text
+    found = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE kind NOT IN ('text', 'formula')"))
+    assert sorted(found) == ["definition 1.1", "definition 1.2", "remark 1.4", "theorem 1.3"], found
+    assert found["definition 1.2"].startswith("The effective lead time is the time from the first shortfall"), found
+    assert found["definition 1.2"].endswith("day affects the buffer."), found
+    assert found["theorem 1.3"].endswith("suffices for every shorter one."), found
+    assert found["remark 1.4"] == "The office finds the longest lead time from the suppliers' offers, not from " \
+        "its own records.", found
 
 
 @pytest.mark.parametrize("name", ["listdots-pazo", "listdots-bask"])
