@@ -1859,18 +1859,14 @@ class _Raw:
                                   or drawn_operator(*drawn) or "") if drawn else ""
         return self.variants.get(key, "")
 
-    def drawn_cells(self, textobj: int, textpage: int, j: int, em: float
-                    ) -> tuple[frozenset, tuple[float, float]] | None:
-        """Glyph j as outline_cells gives an outline (cells of an OUTLINE_GRID square over its ink, sampled
-        at their centres, the bottom row first) and its ink's width and height in ems: its text object
-        drawn at DRAWN_PIXELS to the em, within the glyph's ink box (the object's other glyphs stand
-        beside it); None when it cannot be drawn or shows no ink."""
+    def _drawn_object(self, textobj: int, scale: float) -> tuple[bytes, int, int, int] | None:
+        """A text object drawn by PDFium at `scale` pixels to the point: its BGRA pixels, width, height and
+        row stride, its bounds left in self.fl, fb, fr, ft (the bitmap's top left corner is the bounds'
+        top left); None when it cannot be drawn."""
         fl, fb, fr, ft = self.fl, self.fb, self.fr, self.ft
-        if not self.document or not self.page or not self.ink_box(textpage, j, *self.ink_refs) \
-                or not self.object_bounds(textobj, ctypes.byref(fl), ctypes.byref(fb), ctypes.byref(fr), ctypes.byref(ft)):
+        if not self.document or not self.page or \
+                not self.object_bounds(textobj, ctypes.byref(fl), ctypes.byref(fb), ctypes.byref(fr), ctypes.byref(ft)):
             return None
-        scale = DRAWN_PIXELS / em
-        il, ir, ib, it = (v.value for v in self.ink)
         bitmap = self.render_object(self.document, self.page, textobj, scale)
         if not bitmap:
             return None
@@ -1878,9 +1874,25 @@ class _Raw:
             width, height, stride = self.bitmap_width(bitmap), self.bitmap_height(bitmap), self.bitmap_stride(bitmap)
             if self.bitmap_format(bitmap) != 4 or width <= 0 or height <= 0:    # FPDFBitmap_BGRA
                 return None
-            pixels = ctypes.string_at(self.bitmap_buffer(bitmap), stride * height)
+            return ctypes.string_at(self.bitmap_buffer(bitmap), stride * height), width, height, stride
         finally:
             self.bitmap_destroy(bitmap)
+
+    def drawn_cells(self, textobj: int, textpage: int, j: int, em: float
+                    ) -> tuple[frozenset, tuple[float, float]] | None:
+        """Glyph j as outline_cells gives an outline (cells of an OUTLINE_GRID square over its ink, sampled
+        at their centres, the bottom row first) and its ink's width and height in ems: its text object
+        drawn at DRAWN_PIXELS to the em, within the glyph's ink box (the object's other glyphs stand
+        beside it); None when it cannot be drawn or shows no ink."""
+        if not self.ink_box(textpage, j, *self.ink_refs):
+            return None
+        scale = DRAWN_PIXELS / em
+        il, ir, ib, it = (v.value for v in self.ink)
+        drawn = self._drawn_object(textobj, scale)
+        if drawn is None:
+            return None
+        pixels, width, height, stride = drawn
+        fl, ft = self.fl, self.ft
         # (the bitmap's top left corner is the object's bounds' top left: x right, y down, in pixels)
         x0, x1 = max(0, math.floor((il - fl.value) * scale)), min(width, math.ceil((ir - fl.value) * scale))
         y0, y1 = max(0, math.floor((ft.value - it) * scale)), min(height, math.ceil((ft.value - ib) * scale))
@@ -1905,27 +1917,19 @@ class _Raw:
         upright stems stack at no shear, an italic's at its slope).  (2) Its stroke: the median length,
         in ems, of the runs of ink along its rows (mostly the stems' widths: a bold cut's are half as
         wide again as its regular's).  None when it cannot be drawn."""
-        fl, fb, fr, ft = self.fl, self.fb, self.fr, self.ft
-        if not self.document or not self.page or em <= 0 or \
-                not self.object_bounds(textobj, ctypes.byref(fl), ctypes.byref(fb), ctypes.byref(fr), ctypes.byref(ft)):
+        if em <= 0:
             return None
         scale = STROKE_PIXELS / em
         self.loose_box(textpage, j, self.rect_ref)
         left = self.rect.left
         self.loose_box(textpage, j + 3, self.rect_ref)
         right = self.rect.right
-        bitmap = self.render_object(self.document, self.page, textobj, scale)
-        if not bitmap:
+        drawn = self._drawn_object(textobj, scale)
+        if drawn is None:
             return None
-        try:
-            width, height, stride = self.bitmap_width(bitmap), self.bitmap_height(bitmap), self.bitmap_stride(bitmap)
-            if self.bitmap_format(bitmap) != 4 or width <= 0 or height <= 0:    # FPDFBitmap_BGRA
-                return None
-            pixels = ctypes.string_at(self.bitmap_buffer(bitmap), stride * height)
-        finally:
-            self.bitmap_destroy(bitmap)
+        pixels, width, height, stride = drawn
         # (the bitmap's top left corner is the object's bounds' top left: x right, y down, in pixels)
-        x0, x1 = max(0, math.floor((left - fl.value) * scale)), min(width, math.ceil((right - fl.value) * scale))
+        x0, x1 = max(0, math.floor((left - self.fl.value) * scale)), min(width, math.ceil((right - self.fl.value) * scale))
         if x1 - x0 < STROKE_PIXELS or (x1 - x0) * height > STROKE_MAX_PIXELS:
             return None
         spans = []     # (a run of ink's first and last column + 1, its height above the drawing's foot)
