@@ -300,8 +300,9 @@ def is_math_word(w) -> bool:
     if not math:
         first = w.spans[0]
         # an italic letter carrying a smaller script ($d_{1:m}$ where the maths italic is a text
-        # family's italic): prose sets no subscripts
-        if first.font.italic and _LONE_LETTER.fullmatch(first.text) and \
+        # family's italic), or a bold one ($\mathbf{W}_{h}$, $\mathbf{m}^{(k)}$ where \mathbf is the text's
+        # bold): prose sets no subscripts
+        if (first.font.italic or first.font.bold) and _LONE_LETTER.fullmatch(first.text) and \
                 any(s.size < first.size * 0.85 and abs(s.baseline - first.baseline) > first.size * 0.1
                     for s in w.spans[1:]):
             return True

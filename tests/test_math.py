@@ -682,3 +682,29 @@ def test_two_overlines_side_by_side_each_keep_their_letter():
     out, left = _lines(row, [(235.86, 327.46, 243.19, 328.25), (227.92, 327.33, 236.66, 328.12)])
     assert not left
     assert render(_row_tex(_scripts(out))) == r"\overline{A}\overline{B}"
+
+
+def test_a_bold_letter_carrying_a_smaller_script_is_maths():
+    """Where \\mathbf is the text face's bold (mathpazo's Palatino, txfonts' Times), a bold letter has
+    only its weight to show it is maths: `$\\mathbf{W}_{h}$` and `$\\mathbf{m}^{(k)}$` were served as
+    words.  Prose sets no scripts, so a lone bold letter carrying a smaller run above or below its
+    baseline is maths, as an italic one is; a bold word with a smaller run, or a bold letter with a
+    run on its own baseline, stays text."""
+    from build_glyphs import Font, Span, Word
+    from build_math import is_math_word
+
+    bold, italic = Font("Palatino-Bold", True, False, False, None), Font("Palatino-Italic", False, True, False, None)
+    upright = Font("Palatino-Roman", False, False, False, None)
+
+    def word(*runs):
+        spans = [Span(text, x0, x0 + 5.0 * len(text), base - size * 0.7, base, base, size, font)
+                 for text, x0, base, size, font in runs]
+        return Word("".join(s.text for s in spans), spans[0].x0, spans[-1].x1, min(s.top for s in spans),
+                    max(s.bottom for s in spans), 10.0, spans[0].font.bold, False, spans[0].font.italic,
+                    spans[0].font.name, 100.0, spans=spans)
+
+    assert is_math_word(word(("W", 10.0, 100.0, 10.0, bold), ("h", 17.0, 102.0, 7.0, italic)))
+    assert is_math_word(word(("m", 10.0, 100.0, 10.0, bold), ("(", 18.0, 96.5, 7.0, upright),
+                             ("k", 21.0, 96.5, 7.0, italic), (")", 25.0, 96.5, 7.0, upright)))
+    assert not is_math_word(word(("Note", 10.0, 100.0, 10.0, bold), ("1", 31.0, 96.5, 7.0, upright)))
+    assert not is_math_word(word(("A", 10.0, 100.0, 10.0, bold), ("s", 17.0, 100.0, 10.0, upright)))
