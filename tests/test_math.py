@@ -682,3 +682,51 @@ def test_two_overlines_side_by_side_each_keep_their_letter():
     out, left = _lines(row, [(235.86, 327.46, 243.19, 328.25), (227.92, 327.33, 236.66, 328.12)])
     assert not left
     assert render(_row_tex(_scripts(out))) == r"\overline{A}\overline{B}"
+
+
+def test_a_rule_painted_as_a_one_pixel_image_is_a_fraction_bar(tmp_path):
+    """Ghostscript's ps2pdf paints each of a DVI's rules (dvips' \\rule, a fraction's bar) as a 1 x 1
+    image mask stretched to the rule's box, not as a path: such an image is a filled rectangle, a thin
+    bar, as a path would be; an image of more pixels (a picture) stays a drawing only.  A content
+    stream of our own: "1" over "2" with a bar between them, and a picture of 2 x 2 pixels beside."""
+    import build_glyphs
+
+    pdf = _pdf_of_one_page(tmp_path / "bar.pdf",
+                           b"BT /F1 10 Tf 100 506 Td (1) Tj ET BT /F1 10 Tf 100 490 Td (2) Tj ET "
+                           b"q 8 0 0 0.4 99 501 cm BI /IM true /W 1 /H 1 /BPC 1 ID \x00 EI Q "
+                           b"q 8 0 0 0.4 150 501 cm BI /IM true /W 2 /H 2 /BPC 1 ID \x00\x00 EI Q")
+    page = build_glyphs.read_pages(str(pdf), [0], False)[0]
+    bars = [b for b in page.bars if b[0] < 120]
+    assert len(bars) == 1
+    x0, top, x1, bottom = bars[0]
+    assert x0 == pytest.approx(99, abs=0.2) and x1 == pytest.approx(107, abs=0.2)
+    assert top == pytest.approx(792 - 501.4, abs=0.2) and bottom == pytest.approx(792 - 501, abs=0.2)
+    assert not [b for b in page.bars if b[0] > 140]
+
+
+def test_a_small_fraction_in_an_exponent_in_a_numerator_stays_the_exponent():
+    """`\\frac{e^{-\\frac{(\\mu-r)^2}{2\\sigma^2}}}{a}`: the exponent's
+    fraction takes its size from every glyph within its bar's length, the outer denominator among
+    them, so it counted as a full-size fraction on the numerator's row, whose baseline
+    it then set (`\\frac{e-\\frac{…}{…}}{a}`).  A fraction whose parts are a script's step smaller than the
+    row and whose bar stands higher than the maths axis by a script's shift is a superscript, and votes
+    for no baseline where a full-size glyph stands.  Glyph boxes as dvips and Ghostscript set Times
+    (mathptmx) at 10 pt."""
+    from build_formula import read
+
+    sym = _glyph_maker(10.0)
+    nodes = [sym("2", 359.70, 362.36, 234.76, 238.80, 238.80, 6.0, "up"),
+             sym("(", 344.39, 345.78, 236.48, 242.45, 240.96, 5.98, "up", "open"),
+             sym("µ", 346.18, 350.09, 237.97, 242.26, 240.96, 5.98, "up"),
+             sym("-", 350.66, 354.31, 239.35, 239.59, 240.96, 5.98, "up", "bin"),
+             sym("r", 355.11, 357.30, 238.32, 240.96, 240.96, 5.98),
+             sym(")", 357.58, 358.97, 236.48, 242.45, 240.96, 5.98, "up", "close"),
+             sym("e", 332.71, 336.50, 245.81, 250.30, 250.20, 10.0),
+             sym("-", 337.45, 341.96, 242.69, 242.98, 244.68, 7.4, "up", "bin"),
+             sym("2", 348.18, 350.84, 244.96, 249.00, 249.00, 5.98, "up"),
+             sym("σ", 351.17, 355.01, 246.01, 249.07, 249.00, 5.98),
+             sym("2", 355.38, 358.04, 243.28, 247.32, 247.32, 5.98, "up"),
+             sym("a", 346.25, 350.82, 259.37, 263.86, 263.76, 10.0)]
+    rules = [(343.67, 242.65, 363.11, 243.01), (332.39, 254.17, 364.79, 254.65)]
+    out = read(nodes, rules)
+    assert out.replace(" ", "") == r"\frac{e^{-\frac{(µ-r)^{2}}{2σ^{2}}}}{a}", out
