@@ -1579,13 +1579,19 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                          if w.x0 <= start + TAG_BELOW_ALIGN]
                 # (flush left where wider than the measure: its first word, maths or an operator's
                 # name in the text face, at the measure's left edge)
-                if abs(right - eq.x1) <= TAG_BELOW_ALIGN or any(
+                # (or running on past where the number ends: wider than the measure, flush left at its
+                # edge, which no other line of the box shows where its paragraphs all open indented)
+                if abs(right - eq.x1) <= TAG_BELOW_ALIGN or eq.x1 > right + TAG_BELOW_ALIGN or any(
                         abs((start - left) - (right - eq.x1)) <= TAG_BELOW_ALIGN or
                         min(abs(start - left), abs(eq.x0 - left)) <= TAG_BELOW_ALIGN and eq.x1 > right
                         for left in edges):
                     number = equation_number(line.words[0].text)
         return number
 
+    # (a box's own left edge is where its prose starts, a float's pseudocode steps at their indent a
+    # little further in: `\State Compute` over a display, set inside an algorithm's frame; a table's
+    # cells have none of their own)
+    edge = layout.left if cells or not lines else max(layout.left, min(l.x0 for l in lines))
     for i, l in enumerate(lines):
         number = label(l)
         if number is not None:
@@ -1593,7 +1599,7 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 own, at = _own_cell(lines, l, layout.body_size, bars) if cells else (lines, l)
                 block: list[Line] = []
                 text: list[str] = []
-                read.update(numbered_display(own, own.index(at), (layout.left, layout.right), layout.body_size,
+                read.update(numbered_display(own, own.index(at), (edge, layout.right), layout.body_size,
                                              label, bars, block_out=block, leading=layout.leading, shown_out=text))
                 if shown is not None and text:
                     shown.append(({id(b) for b in block}, text[0]))

@@ -730,3 +730,81 @@ def test_a_small_fraction_in_an_exponent_in_a_numerator_stays_the_exponent():
     rules = [(343.67, 242.65, 363.11, 243.01), (332.39, 254.17, 364.79, 254.65)]
     out = read(nodes, rules)
     assert out.replace(" ", "") == r"\frac{e^{-\frac{(µ-r)^{2}}{2σ^{2}}}}{a}", out
+
+
+def _algorithm_lines():
+    """An algorithm float's lines as the tufte_algorithms_book class sets them (Palatino, 10 pt): a step
+    at the frame's inner edge, two at the loop's indent around a display whose tall brackets bring its
+    row within a line's pitch of them, and a step leading to it, alone on its line."""
+    from build_glyphs import Line, Word
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    text, it, ext = "URWPalladioL-Roma", "CMMI10", "CMEX10"
+    return [Line([w("Choose", 79.7, 107.0, 298.5, 306.0, text, 305.8), w("an", 109.5, 119.0, 300.5, 306.0, text, 305.8),
+                  w("estimate", 121.5, 156.0, 298.5, 306.0, text, 305.8), w("x.", 158.5, 166.0, 300.5, 306.0, it, 305.8)], 1),
+            Line([w("Choose", 94.6, 122.0, 326.5, 334.0, text, 333.7), w("randomly", 124.5, 162.0, 326.5, 336.0, text, 333.7),
+                  w("a", 164.5, 169.0, 328.5, 334.0, text, 333.7), w("coordinate", 171.5, 216.0, 326.5, 334.0, text, 333.7),
+                  w("j.", 218.5, 224.0, 327.0, 336.5, it, 333.7)], 1),
+            Line([w("Compute", 94.6, 135.8, 340.5, 350.0, text, 347.6)], 1),
+            Line([w("υj", 173.7, 184.0, 370.0, 380.5, it, 376.9), w("=", 187.0, 194.0, 372.0, 376.0, "CMR10", 376.9),
+                  w("(", 197.0, 203.0, 356.0, 394.0, ext, 376.9), w("Y", 205.0, 212.0, 369.5, 376.9, it, 376.9),
+                  w("−", 215.0, 222.0, 373.0, 374.0, "CMSY10", 376.9), w("x", 225.0, 231.0, 371.5, 376.9, it, 376.9),
+                  w(")", 234.0, 240.0, 356.0, 394.0, ext, 376.9), w("(1.43)", 380.0, 400.0, 369.5, 379.5, text, 376.9)], 1),
+            Line([w("If", 94.6, 102.0, 398.5, 406.0, text, 405.8), w("1", 104.5, 109.0, 399.0, 405.8, "CMR10", 405.8),
+                  w("−", 111.5, 118.5, 402.0, 403.0, "CMSY10", 405.8), w("x", 121.0, 127.0, 400.5, 405.8, it, 405.8),
+                  w(">", 130.0, 137.0, 400.0, 406.0, "CMMI10", 405.8), w("0,", 139.5, 147.0, 399.0, 407.5, "CMR10", 405.8),
+                  w("set", 149.5, 162.0, 399.5, 405.8, text, 405.8)], 1)]
+
+
+def test_a_pseudocode_step_alone_before_a_display_stays_out_of_it():
+    """`\\State Compute` over a display in an algorithm: a word of the text face alone on its line, at
+    the step's indent, which no column edge shows as prose inside the float, and the display's tall
+    bracket brings its row within a line's pitch of it ("Compute" was read into the display, as an
+    aligned row of its own).  Words of the text face alone on a line that ends a quad or more before
+    the numbered row's maths starts are no row of it."""
+    from build_math import display_block
+
+    lines = _algorithm_lines()[2:4]
+    assert display_block(lines, 1, (59.0, 410.0), 10.0, label_of=lambda line: "1.43" if line is lines[1] else None) == [1]
+
+
+def test_pseudocode_steps_around_a_display_in_an_algorithm_float_are_prose():
+    """Inside a float's frame its lines start at the frame's inner edge, not the column's: steps of
+    pseudocode at the loop's indent ("Choose randomly a coordinate j.", "If 1 - x > 0, set") were no
+    prose for the page's column and were read into the display between them.  A box's own left edge is
+    where its prose starts."""
+    from build_layout import Layout
+    from build_page import equations_in
+
+    layout = Layout(left=59.0, right=410.0, margin_x=416.0, body_size=10.0, label_right=410.0, leading=13.95)
+    found = {i.entity.number: i.entity.content for i in equations_in(_algorithm_lines(), layout, "Algorithm 1.2", bars=[])}
+    assert "1.43" in found and "Choose" not in found["1.43"] and "If" not in found["1.43"], found
+
+def test_a_number_dropped_under_an_overfull_row_in_a_box_is_that_rows():
+    """An align's first row wider than an example box's measure: amsmath sets it flush left at the
+    measure's edge and drops its number below, flush right at the other edge.  The number was taken as
+    the row's when the row ends where it ends, is centred in the measure, or starts where another
+    line of the box starts; inside the box every paragraph opens indented (mdframed's \\parindent), so
+    no line showed the edge and the number stood for nothing.  A row that runs on past where the
+    number ends is wider than the measure: the number under it is its own.  Lines as the
+    tufte_algorithms_book class sets an `example` box."""
+    from build_glyphs import Line, Word
+    from build_layout import Layout
+    from build_page import equations_in
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    text, it = "URWPalladioL-Roma", "CMMI10"
+    lines = [Line([w("Therefore,", 88.0, 130.0, 250.5, 260.0, text, 258.0),
+                   w("writing", 132.5, 162.0, 250.5, 260.5, text, 258.0), w("M", 164.5, 174.0, 250.5, 258.0, it, 258.0),
+                   w("=", 176.5, 183.0, 252.5, 256.5, "CMR10", 258.0), w("A.", 185.5, 195.0, 250.5, 258.0, it, 258.0)], 1),
+             Line([w("V", 76.0, 84.0, 274.6, 285.0, it, 282.4), w("=", 153.8, 161.8, 276.0, 281.0, "CMR10", 282.4)]
+                  + [w("X", 170.0 + 12 * k, 178.0 + 12 * k, 275.0, 282.4, it, 282.4) for k in range(20)]
+                  + [w(")", 410.2, 416.2, 271.0, 288.9, "CMR10", 282.4)], 1),
+             Line([w("(1.11)", 375.4, 400.0, 292.1, 302.5, text, 299.7)], 1)]
+    layout = Layout(left=59.0, right=410.0, margin_x=416.0, body_size=10.0, label_right=410.0, leading=13.95)
+    found = {i.entity.number: i.entity.content for i in equations_in(lines, layout, "Example 1.1. A box", bars=[])}
+    assert found.get("1.11", "").startswith("V = XX"), found
