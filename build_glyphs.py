@@ -1994,8 +1994,9 @@ _TEXT_GLYPH_NAMES = {"ff": "\ufb00", "fi": "\ufb01", "fl": "\ufb02", "ffi": "\uf
 
 HEAVIER_CUT = 125      # a text face this much heavier (PDF weight) than a cut of its family is its bold
 
-TALL_LOOSE_BOX = 2.2     # em: a glyph's box from its font's ascent and descent is taller than this only
-                         # where the font's metrics are outsized (no text face's reach that far)
+TALL_LOOSE_BOX = 1.75    # em: a glyph's box from its font's ascent and descent is taller than this only
+                         # where the font's metrics are outsized (no text face's reach that far; Asana
+                         # Math's are 1.87 em, Cambria Math's and GFS Neohellenic Math's 3.5)
 
 
 def _stands_on(font, u: int, top: float, bottom: float, baseline: float, size: float) -> float:
@@ -2131,7 +2132,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                                   outlined)
             repaired, u = meant is not None, meant or u
         if bottom - top > TALL_LOOSE_BOX * glyph_size:
-            # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
+            # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's, Asana Math's) gives
             # every glyph a box that tall: where it exceeds the ink by more than an em, the ink is the
             # glyph's box (a line stands where its letters do)
             ink_box(textpage, j, rl, rr, rb, rt)

@@ -808,3 +808,15 @@ def test_a_number_dropped_under_an_overfull_row_in_a_box_is_that_rows():
     layout = Layout(left=59.0, right=410.0, margin_x=416.0, body_size=10.0, label_right=410.0, leading=13.95)
     found = {i.entity.number: i.entity.content for i in equations_in(lines, layout, "Example 1.1. A box", bars=[])}
     assert found.get("1.11", "").startswith("V = XX"), found
+
+
+def test_a_maths_font_whose_ascent_and_descent_are_outsized_gets_its_ink_as_glyph_boxes():
+    """tests/layouts/asana-boxes.pdf (our own LaTeX, LuaLaTeX with Asana Math): PDFium gives each glyph
+    of Asana Math a box of the font's ascent and descent, 1.87 em tall, so a display's rows overlapped
+    one another and a page of an align's rows was read as one tangle (six numbers of a page lost).  Where
+    a glyph's box exceeds its ink by more than an em and is taller than 1.75 em, the ink is its box."""
+    import build_glyphs
+
+    page = build_glyphs.read_pages(str(ROOT / "tests" / "layouts" / "asana-boxes.pdf"), [0], False)[0]
+    heights = sorted((w.bottom - w.top) / w.size for l in page.lines for w in l.words if w.font == "Asana-Math")
+    assert len(heights) > 50 and heights[len(heights) // 2] < 1.2, heights[len(heights) // 2]
