@@ -1084,7 +1084,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
-        return line.page == anchor.page and line.x1 > left and line.x0 < right and \
+        # (past the column's right edge where a row of the block runs on past it: its scripts there)
+        return line.page == anchor.page and line.x1 > left and line.x0 < max(right, x1) and \
             not prose(k) and not in_prose(k)
 
     spans: list[tuple[float, float]] = []   # the block's tall glyphs (top, bottom)

@@ -820,3 +820,59 @@ def test_a_maths_font_whose_ascent_and_descent_are_outsized_gets_its_ink_as_glyp
     page = build_glyphs.read_pages(str(ROOT / "tests" / "layouts" / "asana-boxes.pdf"), [0], False)[0]
     heights = sorted((w.bottom - w.top) / w.size for l in page.lines for w in l.words if w.font == "Asana-Math")
     assert len(heights) > 50 and heights[len(heights) // 2] < 1.2, heights[len(heights) // 2]
+
+
+def test_a_fraction_and_a_script_past_the_margin_go_on_with_their_overfull_row():
+    """An align row overfull into the margin column (the user's class), `… X^\\top X (\\frac{1}{n}X^\\top X +
+    \\lambda I_d)^{-1} \\theta_\\star`: the row's terms past the edge go on with it, but the last fraction's
+    numerator, a numeral (no maths word by its font), and the exponent over the closing bracket stand on
+    lines of their own, wholly past the edge, and went to the margin: the fraction's bar read as an
+    overline, the exponent was lost.  A fraction bar wholly past the edge inside a row that goes on
+    across it keeps its parts with the row, and symbols and single letters on a line past the edge,
+    within such a row's height, are its scripts.  Word boxes as the class sets them (Palatino, 10 pt)."""
+    from build_glyphs import Line, Page, Word
+    from build_layout import Layout
+    from build_page import _columns
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    it, sy, rm, ex = "CMMI10", "CMSY10", "CMR10", "CMEX10"
+    row = Line([w("θ", 270.9, 275.3, 110.9, 120.8, it, 118.0), w("(", 284.3, 291.7, 103.6, 127.4, ex, 118.0),
+                w("X", 300.2, 307.6, 110.8, 120.6, it, 118.0), w("+", 324.5, 332.5, 110.8, 120.0, sy, 118.0),
+                w("λ", 334.7, 341.0, 110.9, 122.1, it, 118.0), w(")", 348.8, 356.2, 103.6, 127.4, ex, 118.0),
+                w("X", 368.8, 376.1, 110.8, 120.6, it, 118.0), w("⊤X", 376.5, 390.8, 108.0, 120.6, it, 118.0),
+                w("(", 392.8, 400.1, 103.6, 127.4, ex, 118.0), w("X", 408.7, 416.0, 110.8, 120.6, it, 118.0),
+                w("+", 432.9, 441.0, 110.8, 120.0, sy, 118.0), w("λ", 443.2, 449.0, 110.9, 122.1, it, 118.0),
+                w(")", 457.3, 464.6, 103.6, 127.4, ex, 118.0), w("θ⋆", 477.1, 485.7, 110.9, 121.0, it, 118.0)], 4)
+    numerators = Line([w("1", 293.4, 298.4, 104.1, 114.1, rm, 111.6), w("1", 401.8, 406.8, 104.1, 114.1, rm, 111.6)], 4)
+    denominators = Line([w("n", 293.1, 298.7, 117.6, 127.4, it, 124.8), w("n", 401.6, 407.1, 117.6, 127.4, it, 124.8)], 4)
+    script = Line([w("−1", 464.8, 474.9, 100.6, 108.6, sy, 106.5)], 4)
+    bars = [(292.5, 115.8, 299.5, 116.2), (400.6, 115.8, 408.0, 116.2)]
+    page = Page(4, None, 576.0, 648.0, [script, numerators, row, denominators], [], [], bars)
+    layout = Layout(left=36.0, right=386.0, margin_x=392.0, body_size=10.0, label_right=386.0, leading=13.95)
+    main, margin = _columns(page, layout)
+    assert not margin, [[x.text for x in l.words] for l in margin]
+    assert sum(len(l.words) for l in main) == 19
+
+
+def test_a_script_past_the_column_edge_over_an_overfull_row_is_the_rows():
+    """The exponent of an overfull row's last bracket stands past the column's right edge on a line of
+    its own; a display's lines were gathered only within the column, so it was left out and the row
+    served without it.  A line past the edge is the display's where a row of the block runs on past
+    it.  Word boxes as the user's class sets them (Palatino, 10 pt)."""
+    from build_glyphs import Line, Word
+    from build_math import display_block
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    it, sy, ex = "CMMI10", "CMSY10", "CMEX10"
+    lines = [Line([w("−1", 464.8, 474.9, 100.6, 108.6, sy, 106.5)], 4),
+             Line([w("θ", 270.9, 275.3, 110.9, 120.8, it, 118.0), w("=", 280.0, 288.0, 112.0, 117.0, "CMR10", 118.0),
+                   w("(", 392.8, 400.1, 103.6, 127.4, ex, 118.0), w("X", 408.7, 416.0, 110.8, 120.6, it, 118.0),
+                   w(")", 457.3, 464.6, 103.6, 127.4, ex, 118.0), w("θ⋆", 477.1, 485.7, 110.9, 121.0, it, 118.0)], 4),
+             Line([w("(1.17)", 360.5, 386.1, 130.7, 141.0, "URWPalladioL-Roma", 138.2)], 4)]
+    block = display_block(lines, 2, (36.0, 386.0), 10.0, label_of=lambda line: "1.17" if line is lines[2] else None,
+                          leading=13.95)
+    assert block == [0, 1, 2], block
