@@ -1620,6 +1620,11 @@ def _main_base(nodes: list[Node]) -> float:
     """The baseline most full-size glyphs of a group stand on."""
     size = _size(nodes)
     full = [n for n in nodes if n.size >= size * 0.85 and n.role not in ("op", "piece")] or nodes
+    # (a fraction whose parts are set small votes only where nothing else is full-size: its own size
+    # may be another row's, and an exponent's \frac has its bar high over the row: e^{-\frac{a}{b}})
+    small = [n for n in full if n.kind == "frac" and _small_parts(n, size * 0.85)]
+    if small and len(small) < len(full):
+        full = [n for n in full if not any(n is m for m in small)]
     votes: dict[float, float] = {}
     for n in full:
         key = round(n.base * 2) / 2
@@ -3619,7 +3624,8 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
         return 1
     # (in a script's own row the step to the smallest style may be less: an OpenType font's scripts at
     # 80 % and its scripts' scripts at 70 %, GFS Neohellenic Math's)
-    small = n.size < size * (SCRIPT_STEP_IN_SCRIPT if size < TEXT_SIZE.get() * 0.9 else 0.85)
+    step = SCRIPT_STEP_IN_SCRIPT if size < TEXT_SIZE.get() * 0.9 else 0.85
+    small = n.size < size * step or n.kind == "frac" and _raised_small_fraction(n, main, size, step)
     if not small and size <= TEXT_SIZE.get() * SMALLEST_STYLE and n.size <= size * 1.05:
         # a row in TeX's smallest style (the numerator of a fraction in an exponent): its scripts
         # keep its size, raised less where the style is cramped (a denominator's)
@@ -3635,6 +3641,29 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
     if n.base > main + size * 0.08:
         return -1
     return 0
+
+
+def _raised_small_fraction(frac: Node, main: float, size: float, step: float) -> bool:
+    """Whether a fraction is set small and raised, an exponent (`e^{-\\frac{a}{b}}`): its parts' glyphs
+    all a script's step smaller than the row (`size`), its bar higher over the row's baseline than the
+    maths axis by a script's shift.  A fraction's own size is that of every glyph within its bar's
+    length, which may be another row's (the denominator under a numerator that holds it, the rows of
+    the display above and below), so its parts tell how small it is set."""
+    rule = frac.parts.get("rule")
+    if rule is None or not _small_parts(frac, size * step):
+        return False
+    return main - (rule[1] + rule[3]) / 2 > size * RAISED_FRACTION
+
+
+def _small_parts(frac: Node, small: float) -> bool:
+    """Whether a fraction's parts are all set smaller than `small`."""
+    leaves = [m for m in _leaves(frac.parts.get("num", []) + frac.parts.get("den", [])) if m.kind == "sym"]
+    return bool(leaves) and _size(leaves) < small
+
+
+RAISED_FRACTION = 0.38   # em of the row: a bar this far over the row's baseline is an exponent's (on the row
+                         # a bar stands on the maths axis, a quarter em up; an exponent's \\frac has its bar
+                         # 0.45 em up in a cramped style, in a denominator, and 0.55 em or more elsewhere)
 
 
 # --------------------------------------------------------------------------- display rows

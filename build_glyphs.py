@@ -2170,8 +2170,9 @@ _TEXT_GLYPH_NAMES = {"ff": "\ufb00", "fi": "\ufb01", "fl": "\ufb02", "ffi": "\uf
 
 HEAVIER_CUT = 125      # a text face this much heavier (PDF weight) than a cut of its family is its bold
 
-TALL_LOOSE_BOX = 2.2     # em: a glyph's box from its font's ascent and descent is taller than this only
-                         # where the font's metrics are outsized (no text face's reach that far)
+TALL_LOOSE_BOX = 1.75    # em: a glyph's box from its font's ascent and descent is taller than this only
+                         # where the font's metrics are outsized (no text face's reach that far; Asana
+                         # Math's are 1.87 em, Cambria Math's and GFS Neohellenic Math's 3.5)
 
 
 def _stands_on(font, u: int, top: float, bottom: float, baseline: float, size: float) -> float:
@@ -2312,7 +2313,7 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                                   outlined)
             repaired, u = meant is not None, meant or u
         if bottom - top > TALL_LOOSE_BOX * glyph_size:
-            # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's) gives
+            # a font with an outsized ascent (GFS Neohellenic Math's 3.5 em, Cambria Math's, Asana Math's) gives
             # every glyph a box that tall: where it exceeds the ink by more than an em, the ink is the
             # glyph's box (a line stands where its letters do)
             ink_box(textpage, j, rl, rr, rb, rt)
@@ -2649,6 +2650,15 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list =
         w, h = box[2] - box[0], box[3] - box[1]
         if kind == c.FPDF_PAGEOBJ_IMAGE and w * h >= PAGE_IMAGE * width * height:
             return
+        if kind == c.FPDF_PAGEOBJ_IMAGE and _one_pixel(c, obj):
+            # a rule painted as one pixel stretched to its box (Ghostscript's ps2pdf sets each of a DVI's
+            # rules, a fraction's bar among them, as a 1 x 1 image mask): a filled rectangle, as a path is
+            if h < BAR_THICKNESS and w > 2 or w < 1.6 and h > VERTICAL_BAR:
+                bars.append(box)
+            if h < 1.6 and w > 20:
+                rules.append(box)
+            if h <= FRAME_RULE and w > 20 or w <= FRAME_RULE and h > 8:
+                pieces.append(box)
         if kind == c.FPDF_PAGEOBJ_PATH:
             fillmode, stroke = ctypes.c_int(), ctypes.c_int()
             c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
@@ -2684,6 +2694,13 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list =
     boxes += _ruled_frames(pieces, strokes, boxes, words)
     boxes += _bar_frames(pieces, strokes, boxes, words)
     return boxes, rules, graphics, bars, strokes
+
+
+def _one_pixel(c, obj) -> bool:
+    """An image of a single pixel: whatever its box, it paints one colour all over it, a filled
+    rectangle (no picture is one pixel)."""
+    w, h = ctypes.c_uint(), ctypes.c_uint()
+    return bool(c.FPDFImageObj_GetImagePixelSize(obj, w, h)) and w.value == 1 and h.value == 1
 
 
 VERTICAL_BAR = 6                # pt: a thin upright stroke this tall is a rule (an array's |), no glyph's part

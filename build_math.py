@@ -1072,6 +1072,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
+        if lead_in(k):
+            return False      # a step of pseudocode that leads to the display ("Compute", "Set")
         if len(line.words) == 1 and END_MARK_RE.fullmatch(line.words[0].text.strip()):
             return False      # a proof's end mark on a line of its own under its last display (amsthm's \qed)
         if continues_paragraph(k):
@@ -1083,10 +1085,24 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return True
         if len(line.words) == 1 and LIST_MARK_RE.fullmatch(line.words[0].text) and line.x0 < x0 - body:
             return False      # a list item's mark alone on its line, left of the display it introduces
-        return line.page == anchor.page and line.x1 > left and line.x0 < right and \
+        # (past the column's right edge where a row of the block runs on past it: its scripts there)
+        return line.page == anchor.page and line.x1 > left and line.x0 < max(right, x1) and \
             not prose(k) and not in_prose(k)
 
     spans: list[tuple[float, float]] = []   # the block's tall glyphs (top, bottom)
+
+    def lead_in(k: int) -> bool:
+        """Words of the text face alone on a line that ends a quad or more before the numbered row's own
+        maths starts: a step of pseudocode that leads to a display in an algorithm (`\\State Compute`
+        over it, at the step's indent), which inside the float's box no column edge shows as prose.  No
+        row of a display stands wholly left of the rest of it (a right-aligned "subject to" reaches the
+        maths it opens, a brace's note stands under its body)."""
+        line = lines[k]
+        start = across(anchor)     # (a number alone on its line, between rows, shows no maths of its own)
+        return start is not None and line.page == anchor.page and bool(line.words) and \
+            line.x1 < start[0] - body * QUAD_GAP and all(
+                _TEXT_WORD.fullmatch(w.text) and not is_math_word(w) and w.text.rstrip(",.;:") not in OPERATOR_NAMES
+                for w in line.words)
 
     def continues_word(k: int) -> bool:
         if k == 0 or not lines[k].words or not lines[k - 1].words or lines[k - 1].page != lines[k].page:
@@ -1458,6 +1474,7 @@ ALIGNED_ROW_GAP = 2.5  # em: ... its ink (not its limits') at most this far abov
 COLUMN_SEP = 0.8       # em: an array's columns stand apart by twice \arraycolsep (1 em at 10 pt), a word space less
 BLOCK_ROW_REACH = 4    # lines: how far apart in reading order two rows of one aligned block may be listed
 _LEFT_COLUMN_WORD = re.compile(r"[A-Za-z][a-z]+")
+_TEXT_WORD = re.compile(r"[A-Za-z][a-z]+[,.;:]?")
 
 
 def _label_words(line, number: str) -> list:

@@ -214,6 +214,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
     # they stand
     bars = [g for g in page.graphics if g[0] < margin_x < g[2] and g[3] - g[1] <= FRACTION_RULE_THICKNESS]
     bars = [g for g in bars if _typeset_rule(g, page.lines, radicals=True)]
+    decided: list[tuple[Line, list[Word], list[Word]]] = []
     for line in page.lines:
         left = [w for w in line.words if w.x0 < margin_x]
         right = [w for w in line.words if w.x0 >= margin_x]
@@ -247,9 +248,26 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
             # a full-width display's number, at the full width's edge (set in the body's size: a side
             # note's number beside a limit of the main column's display is the note's)
             left, right = line.words, []
-        if right and any(w.x0 < g[2] and w.x1 > g[0] and (g[1] - FRACTION_RULE_REACH <= line.bottom <= g[3] + 1
-                                                          or g[1] - 1 <= line.top <= g[3] + FRACTION_RULE_REACH)
-                         for g in bars for w in right):
+        if right and _on_bars(line, right, bars):
+            left, right = line.words, []
+        decided.append((line, left, right))
+    # a fraction wholly past the edge on a row that goes on across it (its bar inside the row's ink, under
+    # the row's words past the edge): its numerator and denominator, on lines of their own, go on with it
+    # (a numeral is no maths word by its font, so such a part was left to the margin alone)
+    on_rows = [g for g in page.graphics if g[0] >= margin_x and g[3] - g[1] <= FRACTION_RULE_THICKNESS and any(
+        not right and any(w.x0 >= margin_x for w in left) and line.top < g[1] and g[3] < line.bottom and
+        min(w.x0 for w in left if w.x0 >= margin_x) <= g[0] and g[2] <= max(w.x1 for w in left)
+        for line, left, right in decided)]
+    on_rows = [g for g in on_rows if _typeset_rule(g, page.lines, radicals=True)]
+    # (and so for the scripts of such a row past the edge, on a line of their own, as for a row that
+    # crosses the edge with a glyph: symbols and single letters within the row's height)
+    going = [line for line, left, right in decided if not right and any(w.x0 >= margin_x for w in left)
+             and math_share(left) >= MOSTLY_MATHS]
+    for k, (line, left, right) in enumerate(decided):
+        if right and (left and on_rows and _on_bars(line, right, on_rows) or going and all(
+                sum(c.isalpha() for c in w.text) <= 1 for w in right) and any(
+                other.top - layout.body_size <= line.top <= other.bottom + layout.body_size and
+                right[0].x0 <= other.x1 for other in going if other is not line)):
             left, right = line.words, []
         outer = _outer_margin_words(left, layout) if not page.rotated else []
         if outer:
@@ -260,6 +278,13 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
         if right:
             margin.append(Line(right, page.number))
     return main, margin
+
+
+def _on_bars(line: Line, right: list[Word], bars: list) -> bool:
+    """Whether words of a line stand right on or hang right from one of the bars: a fraction's part."""
+    return any(w.x0 < g[2] and w.x1 > g[0] and (g[1] - FRACTION_RULE_REACH <= line.bottom <= g[3] + 1
+                                                or g[1] - 1 <= line.top <= g[3] + FRACTION_RULE_REACH)
+               for g in bars for w in right)
 
 
 def _row_goes_on(line: Line, left: list[Word], right: list[Word], layout: Layout, page: Page) -> bool:
@@ -1579,13 +1604,19 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                          if w.x0 <= start + TAG_BELOW_ALIGN]
                 # (flush left where wider than the measure: its first word, maths or an operator's
                 # name in the text face, at the measure's left edge)
-                if abs(right - eq.x1) <= TAG_BELOW_ALIGN or any(
+                # (or running on past where the number ends: wider than the measure, flush left at its
+                # edge, which no other line of the box shows where its paragraphs all open indented)
+                if abs(right - eq.x1) <= TAG_BELOW_ALIGN or eq.x1 > right + TAG_BELOW_ALIGN or any(
                         abs((start - left) - (right - eq.x1)) <= TAG_BELOW_ALIGN or
                         min(abs(start - left), abs(eq.x0 - left)) <= TAG_BELOW_ALIGN and eq.x1 > right
                         for left in edges):
                     number = equation_number(line.words[0].text)
         return number
 
+    # (a box's own left edge is where its prose starts, a float's pseudocode steps at their indent a
+    # little further in: `\State Compute` over a display, set inside an algorithm's frame; a table's
+    # cells have none of their own)
+    edge = layout.left if cells or not lines else max(layout.left, min(l.x0 for l in lines))
     for i, l in enumerate(lines):
         number = label(l)
         if number is not None:
@@ -1593,7 +1624,7 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 own, at = _own_cell(lines, l, layout.body_size, bars) if cells else (lines, l)
                 block: list[Line] = []
                 text: list[str] = []
-                read.update(numbered_display(own, own.index(at), (layout.left, layout.right), layout.body_size,
+                read.update(numbered_display(own, own.index(at), (edge, layout.right), layout.body_size,
                                              label, bars, block_out=block, leading=layout.leading, shown_out=text))
                 if shown is not None and text:
                     shown.append(({id(b) for b in block}, text[0]))

@@ -708,3 +708,197 @@ def test_a_bold_letter_carrying_a_smaller_script_is_maths():
                              ("k", 21.0, 96.5, 7.0, italic), (")", 25.0, 96.5, 7.0, upright)))
     assert not is_math_word(word(("Note", 10.0, 100.0, 10.0, bold), ("1", 31.0, 96.5, 7.0, upright)))
     assert not is_math_word(word(("A", 10.0, 100.0, 10.0, bold), ("s", 17.0, 100.0, 10.0, upright)))
+
+
+def test_a_rule_painted_as_a_one_pixel_image_is_a_fraction_bar(tmp_path):
+    """Ghostscript's ps2pdf paints each of a DVI's rules (dvips' \\rule, a fraction's bar) as a 1 x 1
+    image mask stretched to the rule's box, not as a path: such an image is a filled rectangle, a thin
+    bar, as a path would be; an image of more pixels (a picture) stays a drawing only.  A content
+    stream of our own: "1" over "2" with a bar between them, and a picture of 2 x 2 pixels beside."""
+    import build_glyphs
+
+    pdf = _pdf_of_one_page(tmp_path / "bar.pdf",
+                           b"BT /F1 10 Tf 100 506 Td (1) Tj ET BT /F1 10 Tf 100 490 Td (2) Tj ET "
+                           b"q 8 0 0 0.4 99 501 cm BI /IM true /W 1 /H 1 /BPC 1 ID \x00 EI Q "
+                           b"q 8 0 0 0.4 150 501 cm BI /IM true /W 2 /H 2 /BPC 1 ID \x00\x00 EI Q")
+    page = build_glyphs.read_pages(str(pdf), [0], False)[0]
+    bars = [b for b in page.bars if b[0] < 120]
+    assert len(bars) == 1
+    x0, top, x1, bottom = bars[0]
+    assert x0 == pytest.approx(99, abs=0.2) and x1 == pytest.approx(107, abs=0.2)
+    assert top == pytest.approx(792 - 501.4, abs=0.2) and bottom == pytest.approx(792 - 501, abs=0.2)
+    assert not [b for b in page.bars if b[0] > 140]
+
+
+def test_a_small_fraction_in_an_exponent_in_a_numerator_stays_the_exponent():
+    """`\\frac{e^{-\\frac{(\\mu-r)^2}{2\\sigma^2}}}{a}`: the exponent's
+    fraction takes its size from every glyph within its bar's length, the outer denominator among
+    them, so it counted as a full-size fraction on the numerator's row, whose baseline
+    it then set (`\\frac{e-\\frac{…}{…}}{a}`).  A fraction whose parts are a script's step smaller than the
+    row and whose bar stands higher than the maths axis by a script's shift is a superscript, and votes
+    for no baseline where a full-size glyph stands.  Glyph boxes as dvips and Ghostscript set Times
+    (mathptmx) at 10 pt."""
+    from build_formula import read
+
+    sym = _glyph_maker(10.0)
+    nodes = [sym("2", 359.70, 362.36, 234.76, 238.80, 238.80, 6.0, "up"),
+             sym("(", 344.39, 345.78, 236.48, 242.45, 240.96, 5.98, "up", "open"),
+             sym("µ", 346.18, 350.09, 237.97, 242.26, 240.96, 5.98, "up"),
+             sym("-", 350.66, 354.31, 239.35, 239.59, 240.96, 5.98, "up", "bin"),
+             sym("r", 355.11, 357.30, 238.32, 240.96, 240.96, 5.98),
+             sym(")", 357.58, 358.97, 236.48, 242.45, 240.96, 5.98, "up", "close"),
+             sym("e", 332.71, 336.50, 245.81, 250.30, 250.20, 10.0),
+             sym("-", 337.45, 341.96, 242.69, 242.98, 244.68, 7.4, "up", "bin"),
+             sym("2", 348.18, 350.84, 244.96, 249.00, 249.00, 5.98, "up"),
+             sym("σ", 351.17, 355.01, 246.01, 249.07, 249.00, 5.98),
+             sym("2", 355.38, 358.04, 243.28, 247.32, 247.32, 5.98, "up"),
+             sym("a", 346.25, 350.82, 259.37, 263.86, 263.76, 10.0)]
+    rules = [(343.67, 242.65, 363.11, 243.01), (332.39, 254.17, 364.79, 254.65)]
+    out = read(nodes, rules)
+    assert out.replace(" ", "") == r"\frac{e^{-\frac{(µ-r)^{2}}{2σ^{2}}}}{a}", out
+
+
+def _algorithm_lines():
+    """An algorithm float's lines as the tufte_algorithms_book class sets them (Palatino, 10 pt): a step
+    at the frame's inner edge, two at the loop's indent around a display whose tall brackets bring its
+    row within a line's pitch of them, and a step leading to it, alone on its line."""
+    from build_glyphs import Line, Word
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    text, it, ext = "URWPalladioL-Roma", "CMMI10", "CMEX10"
+    return [Line([w("Choose", 79.7, 107.0, 298.5, 306.0, text, 305.8), w("an", 109.5, 119.0, 300.5, 306.0, text, 305.8),
+                  w("estimate", 121.5, 156.0, 298.5, 306.0, text, 305.8), w("x.", 158.5, 166.0, 300.5, 306.0, it, 305.8)], 1),
+            Line([w("Choose", 94.6, 122.0, 326.5, 334.0, text, 333.7), w("randomly", 124.5, 162.0, 326.5, 336.0, text, 333.7),
+                  w("a", 164.5, 169.0, 328.5, 334.0, text, 333.7), w("coordinate", 171.5, 216.0, 326.5, 334.0, text, 333.7),
+                  w("j.", 218.5, 224.0, 327.0, 336.5, it, 333.7)], 1),
+            Line([w("Compute", 94.6, 135.8, 340.5, 350.0, text, 347.6)], 1),
+            Line([w("υj", 173.7, 184.0, 370.0, 380.5, it, 376.9), w("=", 187.0, 194.0, 372.0, 376.0, "CMR10", 376.9),
+                  w("(", 197.0, 203.0, 356.0, 394.0, ext, 376.9), w("Y", 205.0, 212.0, 369.5, 376.9, it, 376.9),
+                  w("−", 215.0, 222.0, 373.0, 374.0, "CMSY10", 376.9), w("x", 225.0, 231.0, 371.5, 376.9, it, 376.9),
+                  w(")", 234.0, 240.0, 356.0, 394.0, ext, 376.9), w("(1.43)", 380.0, 400.0, 369.5, 379.5, text, 376.9)], 1),
+            Line([w("If", 94.6, 102.0, 398.5, 406.0, text, 405.8), w("1", 104.5, 109.0, 399.0, 405.8, "CMR10", 405.8),
+                  w("−", 111.5, 118.5, 402.0, 403.0, "CMSY10", 405.8), w("x", 121.0, 127.0, 400.5, 405.8, it, 405.8),
+                  w(">", 130.0, 137.0, 400.0, 406.0, "CMMI10", 405.8), w("0,", 139.5, 147.0, 399.0, 407.5, "CMR10", 405.8),
+                  w("set", 149.5, 162.0, 399.5, 405.8, text, 405.8)], 1)]
+
+
+def test_a_pseudocode_step_alone_before_a_display_stays_out_of_it():
+    """`\\State Compute` over a display in an algorithm: a word of the text face alone on its line, at
+    the step's indent, which no column edge shows as prose inside the float, and the display's tall
+    bracket brings its row within a line's pitch of it ("Compute" was read into the display, as an
+    aligned row of its own).  Words of the text face alone on a line that ends a quad or more before
+    the numbered row's maths starts are no row of it."""
+    from build_math import display_block
+
+    lines = _algorithm_lines()[2:4]
+    assert display_block(lines, 1, (59.0, 410.0), 10.0, label_of=lambda line: "1.43" if line is lines[1] else None) == [1]
+
+
+def test_pseudocode_steps_around_a_display_in_an_algorithm_float_are_prose():
+    """Inside a float's frame its lines start at the frame's inner edge, not the column's: steps of
+    pseudocode at the loop's indent ("Choose randomly a coordinate j.", "If 1 - x > 0, set") were no
+    prose for the page's column and were read into the display between them.  A box's own left edge is
+    where its prose starts."""
+    from build_layout import Layout
+    from build_page import equations_in
+
+    layout = Layout(left=59.0, right=410.0, margin_x=416.0, body_size=10.0, label_right=410.0, leading=13.95)
+    found = {i.entity.number: i.entity.content for i in equations_in(_algorithm_lines(), layout, "Algorithm 1.2", bars=[])}
+    assert "1.43" in found and "Choose" not in found["1.43"] and "If" not in found["1.43"], found
+
+def test_a_number_dropped_under_an_overfull_row_in_a_box_is_that_rows():
+    """An align's first row wider than an example box's measure: amsmath sets it flush left at the
+    measure's edge and drops its number below, flush right at the other edge.  The number was taken as
+    the row's when the row ends where it ends, is centred in the measure, or starts where another
+    line of the box starts; inside the box every paragraph opens indented (mdframed's \\parindent), so
+    no line showed the edge and the number stood for nothing.  A row that runs on past where the
+    number ends is wider than the measure: the number under it is its own.  Lines as the
+    tufte_algorithms_book class sets an `example` box."""
+    from build_glyphs import Line, Word
+    from build_layout import Layout
+    from build_page import equations_in
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    text, it = "URWPalladioL-Roma", "CMMI10"
+    lines = [Line([w("Therefore,", 88.0, 130.0, 250.5, 260.0, text, 258.0),
+                   w("writing", 132.5, 162.0, 250.5, 260.5, text, 258.0), w("M", 164.5, 174.0, 250.5, 258.0, it, 258.0),
+                   w("=", 176.5, 183.0, 252.5, 256.5, "CMR10", 258.0), w("A.", 185.5, 195.0, 250.5, 258.0, it, 258.0)], 1),
+             Line([w("V", 76.0, 84.0, 274.6, 285.0, it, 282.4), w("=", 153.8, 161.8, 276.0, 281.0, "CMR10", 282.4)]
+                  + [w("X", 170.0 + 12 * k, 178.0 + 12 * k, 275.0, 282.4, it, 282.4) for k in range(20)]
+                  + [w(")", 410.2, 416.2, 271.0, 288.9, "CMR10", 282.4)], 1),
+             Line([w("(1.11)", 375.4, 400.0, 292.1, 302.5, text, 299.7)], 1)]
+    layout = Layout(left=59.0, right=410.0, margin_x=416.0, body_size=10.0, label_right=410.0, leading=13.95)
+    found = {i.entity.number: i.entity.content for i in equations_in(lines, layout, "Example 1.1. A box", bars=[])}
+    assert found.get("1.11", "").startswith("V = XX"), found
+
+
+def test_a_maths_font_whose_ascent_and_descent_are_outsized_gets_its_ink_as_glyph_boxes():
+    """tests/layouts/asana-boxes.pdf (our own LaTeX, LuaLaTeX with Asana Math): PDFium gives each glyph
+    of Asana Math a box of the font's ascent and descent, 1.87 em tall, so a display's rows overlapped
+    one another and a page of an align's rows was read as one tangle (six numbers of a page lost).  Where
+    a glyph's box exceeds its ink by more than an em and is taller than 1.75 em, the ink is its box."""
+    import build_glyphs
+
+    page = build_glyphs.read_pages(str(ROOT / "tests" / "layouts" / "asana-boxes.pdf"), [0], False)[0]
+    heights = sorted((w.bottom - w.top) / w.size for l in page.lines for w in l.words if w.font == "Asana-Math")
+    assert len(heights) > 50 and heights[len(heights) // 2] < 1.2, heights[len(heights) // 2]
+
+
+def test_a_fraction_and_a_script_past_the_margin_go_on_with_their_overfull_row():
+    """An align row overfull into the margin column (the user's class), `… X^\\top X (\\frac{1}{n}X^\\top X +
+    \\lambda I_d)^{-1} \\theta_\\star`: the row's terms past the edge go on with it, but the last fraction's
+    numerator, a numeral (no maths word by its font), and the exponent over the closing bracket stand on
+    lines of their own, wholly past the edge, and went to the margin: the fraction's bar read as an
+    overline, the exponent was lost.  A fraction bar wholly past the edge inside a row that goes on
+    across it keeps its parts with the row, and symbols and single letters on a line past the edge,
+    within such a row's height, are its scripts.  Word boxes as the class sets them (Palatino, 10 pt)."""
+    from build_glyphs import Line, Page, Word
+    from build_layout import Layout
+    from build_page import _columns
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    it, sy, rm, ex = "CMMI10", "CMSY10", "CMR10", "CMEX10"
+    row = Line([w("θ", 270.9, 275.3, 110.9, 120.8, it, 118.0), w("(", 284.3, 291.7, 103.6, 127.4, ex, 118.0),
+                w("X", 300.2, 307.6, 110.8, 120.6, it, 118.0), w("+", 324.5, 332.5, 110.8, 120.0, sy, 118.0),
+                w("λ", 334.7, 341.0, 110.9, 122.1, it, 118.0), w(")", 348.8, 356.2, 103.6, 127.4, ex, 118.0),
+                w("X", 368.8, 376.1, 110.8, 120.6, it, 118.0), w("⊤X", 376.5, 390.8, 108.0, 120.6, it, 118.0),
+                w("(", 392.8, 400.1, 103.6, 127.4, ex, 118.0), w("X", 408.7, 416.0, 110.8, 120.6, it, 118.0),
+                w("+", 432.9, 441.0, 110.8, 120.0, sy, 118.0), w("λ", 443.2, 449.0, 110.9, 122.1, it, 118.0),
+                w(")", 457.3, 464.6, 103.6, 127.4, ex, 118.0), w("θ⋆", 477.1, 485.7, 110.9, 121.0, it, 118.0)], 4)
+    numerators = Line([w("1", 293.4, 298.4, 104.1, 114.1, rm, 111.6), w("1", 401.8, 406.8, 104.1, 114.1, rm, 111.6)], 4)
+    denominators = Line([w("n", 293.1, 298.7, 117.6, 127.4, it, 124.8), w("n", 401.6, 407.1, 117.6, 127.4, it, 124.8)], 4)
+    script = Line([w("−1", 464.8, 474.9, 100.6, 108.6, sy, 106.5)], 4)
+    bars = [(292.5, 115.8, 299.5, 116.2), (400.6, 115.8, 408.0, 116.2)]
+    page = Page(4, None, 576.0, 648.0, [script, numerators, row, denominators], [], [], bars)
+    layout = Layout(left=36.0, right=386.0, margin_x=392.0, body_size=10.0, label_right=386.0, leading=13.95)
+    main, margin = _columns(page, layout)
+    assert not margin, [[x.text for x in l.words] for l in margin]
+    assert sum(len(l.words) for l in main) == 19
+
+
+def test_a_script_past_the_column_edge_over_an_overfull_row_is_the_rows():
+    """The exponent of an overfull row's last bracket stands past the column's right edge on a line of
+    its own; a display's lines were gathered only within the column, so it was left out and the row
+    served without it.  A line past the edge is the display's where a row of the block runs on past
+    it.  Word boxes as the user's class sets them (Palatino, 10 pt)."""
+    from build_glyphs import Line, Word
+    from build_math import display_block
+
+    def w(text, x0, x1, top, bottom, font, baseline):
+        return Word(text, x0, x1, top, bottom, 10.0, False, False, font=font, baseline=baseline)
+
+    it, sy, ex = "CMMI10", "CMSY10", "CMEX10"
+    lines = [Line([w("−1", 464.8, 474.9, 100.6, 108.6, sy, 106.5)], 4),
+             Line([w("θ", 270.9, 275.3, 110.9, 120.8, it, 118.0), w("=", 280.0, 288.0, 112.0, 117.0, "CMR10", 118.0),
+                   w("(", 392.8, 400.1, 103.6, 127.4, ex, 118.0), w("X", 408.7, 416.0, 110.8, 120.6, it, 118.0),
+                   w(")", 457.3, 464.6, 103.6, 127.4, ex, 118.0), w("θ⋆", 477.1, 485.7, 110.9, 121.0, it, 118.0)], 4),
+             Line([w("(1.17)", 360.5, 386.1, 130.7, 141.0, "URWPalladioL-Roma", 138.2)], 4)]
+    block = display_block(lines, 2, (36.0, 386.0), 10.0, label_of=lambda line: "1.17" if line is lines[2] else None,
+                          leading=13.95)
+    assert block == [0, 1, 2], block
