@@ -60,6 +60,39 @@ def split_at_spaces(pages: list[Page]) -> None:
                 line.words = [piece for w in line.words for piece in _spaced_apart(w)]
 
 
+TOUCHING = 0.05      # em: two words of one line this close, end to start, on one baseline at one size, touch
+
+
+def join_touching_words(pages: list[Page]) -> None:
+    """Two words of a line that touch, end to start, on one baseline at one size, both upright text
+    (no maths), are one word (in place).  PDFium gives glyphs in the content stream's order, and TeX
+    may write a line's glyphs in two pieces with other text between them: tufte-book wrote a side
+    note's last line, level with a head, into the middle of the head's number ("Exercise 1", the
+    note's words, ".11."), and the glyph reader started a new word where the head resumed, though no
+    space stands there; the head was no head (and a title's closing ")" and the bold stop after it, as
+    "iteration)" "."). A word space is a good tenth of an em or more; touching pieces of one run are no
+    two words, whatever their weight, as the glyph reader joins touching runs of two faces into one word
+    where the stream keeps them together.  One pass over each line's words, so linear."""
+    for page in pages:
+        for line in page.lines:
+            words = line.words
+            if len(words) < 2:
+                continue
+            out = [words[0]]
+            for w in words[1:]:
+                prev, em = out[-1], max(out[-1].size, w.size)
+                if abs(w.x0 - prev.x1) <= em * TOUCHING and abs(w.baseline - prev.baseline) <= em * TOUCHING \
+                        and abs(w.size - prev.size) <= em * TOUCHING \
+                        and not (w.italic or prev.italic) and not (is_math_word(w) or is_math_word(prev)):
+                    # one word of text, read as text (its runs' boxes are a formula's business)
+                    out[-1] = replace(prev, text=prev.text + w.text, x1=w.x1, top=min(prev.top, w.top),
+                                      bottom=max(prev.bottom, w.bottom), spans=[], boxes=None, raw=None)
+                else:
+                    out.append(w)
+            if len(out) < len(words):
+                line.words = out
+
+
 ICON_SIZE_SLACK = 0.15        # of the next word's size: a pictogram is set in the size of the words after it
 ICON_BASELINE_SLACK = 0.2     # em: ... and on their baseline
 
@@ -209,6 +242,7 @@ def _structure(document: Document, count_tokens, source: str) -> Reading:
     mark_formal_script(pages)
     mark_slanted_relations(pages)
     mark_sans_body(pages)
+    join_touching_words(pages)
     with in_text_face(text_face(pages)), in_iso_style(iso_style(pages)):
         return _read_structure(document, pages, count_tokens, source)
 
