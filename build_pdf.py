@@ -64,15 +64,15 @@ TOUCHING = 0.05      # em: two words of one line this close, end to start, on on
 
 
 def join_touching_words(pages: list[Page]) -> None:
-    """Two words of a line that touch, end to start, on one baseline at one size, both upright text
-    (no maths), are one word (in place).  PDFium gives glyphs in the content stream's order, and TeX
+    """Two words of a line that touch, end to start, on one baseline at one size, both in an upright bold
+    text face (a head's, no maths), are one word (in place).  PDFium gives glyphs in the content stream's order, and TeX
     may write a line's glyphs in two pieces with other text between them: tufte-book wrote a side
     note's last line, level with a head, into the middle of the head's number ("Exercise 1", the
     note's words, ".11."), and the glyph reader started a new word where the head resumed, though no
-    space stands there; the head was no head (and a title's closing ")" and the bold stop after it, as
-    "iteration)" "."). A word space is a good tenth of an em or more; touching pieces of one run are no
-    two words, whatever their weight, as the glyph reader joins touching runs of two faces into one word
-    where the stream keeps them together.  One pass over each line's words, so linear."""
+    space stands there; the head was no head.  A word space is a good tenth of an em or more; touching
+    pieces of one bold run are no two words.  Only bold ones: the pieces of a formula set in a text face
+    (mathastext, a digit and a bracket) touch as well, and the formula reader wants them apart.  One pass
+    over each line's words, so linear."""
     for page in pages:
         for line in page.lines:
             words = line.words
@@ -82,7 +82,7 @@ def join_touching_words(pages: list[Page]) -> None:
             for w in words[1:]:
                 prev, em = out[-1], max(out[-1].size, w.size)
                 if abs(w.x0 - prev.x1) <= em * TOUCHING and abs(w.baseline - prev.baseline) <= em * TOUCHING \
-                        and abs(w.size - prev.size) <= em * TOUCHING \
+                        and abs(w.size - prev.size) <= em * TOUCHING and w.bold and prev.bold \
                         and not (w.italic or prev.italic) and not (is_math_word(w) or is_math_word(prev)):
                     # one word of text, read as text (its runs' boxes are a formula's business)
                     out[-1] = replace(prev, text=prev.text + w.text, x1=w.x1, top=min(prev.top, w.top),

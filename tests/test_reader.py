@@ -279,17 +279,19 @@ def test_a_justified_column_keeps_its_shared_edge():
 def test_touching_pieces_of_a_word_the_text_layer_parted_are_one_word():
     """TeX wrote a head's number in two pieces with a side note's last line between them in the content
     stream ("Exercise 1", the note, ".11."): the glyph reader started a new word where the head went on,
-    though the two pieces touch.  Touching pieces on one baseline at one size are one word; a word space,
-    a smaller raised mark and an italic letter stay apart."""
+    though the two pieces touch.  Touching bold pieces on one baseline at one size are one word; a word
+    space, a smaller raised mark, an italic letter and a regular word before a bold stop stay apart."""
     from build_pdf import join_touching_words
     stop = _sized(".", 190.0, 192.5, 200.0, 10.0)
     stop.bold = True       # a bold stop after a title's ")" in the body face
     head = [_sized("Exercise", 60.0, 97.0, 200.0, 10.0), _sized("1", 100.0, 105.0, 200.0, 10.0),
             _sized(".11.", 105.0, 120.0, 200.0, 10.0), _sized("Find", 126.0, 146.0, 200.0, 10.0),
             _sized("7", 146.0, 149.0, 196.0, 5.0)]
+    for piece in head[:3]:
+        piece.bold = True
     mark = _sized("x", 149.0, 154.0, 200.0, 10.0)
     mark.italic = True
     head += [mark, _sized("(Greedy", 160.0, 175.0, 200.0, 10.0), _sized("choice)", 178.0, 190.0, 200.0, 10.0), stop]
     p = Page(1, None, 576.0, 800.0, [Line(head, 1)], [], [], [])
     join_touching_words([p])
-    assert [w.text for w in p.lines[0].words] == ["Exercise", "1.11.", "Find", "7", "x", "(Greedy", "choice)."]
+    assert [w.text for w in p.lines[0].words] == ["Exercise", "1.11.", "Find", "7", "x", "(Greedy", "choice)", "."]
