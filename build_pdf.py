@@ -556,8 +556,9 @@ class OpenBlock:
                       and not _display_line(lines[-1], layout, boxes)
                       # (and a paragraph opening with a phrase in bold, as one the statement holds does)
                       or _bold_lead_follows(lines, line)
-                      # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
-                      or _clause_open(lines[-1]) and line.page == lines[-1].page and
+                      # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …",
+                      # or on a comma after maths with the sentence going on in lower case, "…, 1.66)," / "and they …")
+                      or (_clause_open(lines[-1]) or _sentence_runs_on(lines[-1], line)) and line.page == lines[-1].page and
                       line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK
                       # (and a display's first row under a lead-in that TeX broke short, "… we can write")
                       or _display_after_lead_in(lines[-1], line, layout)) and \
@@ -755,6 +756,18 @@ def _ends_in_text(last: Line, pattern: re.Pattern) -> bool:
 
 
 _CLAUSE_END_RE = re.compile(r"[^\W\d_]{2,}[;,]")   # a word of prose and the semicolon or comma after it
+
+
+def _sentence_runs_on(last: Line, line: Line) -> bool:
+    """Whether a line goes on with the sentence of the line above it across the end of a list: the line
+    above ends on a comma after whatever it holds (an item of maths, "3. U₃ ≈ (0.11, 1.66),") and this
+    one opens with a word of prose in lower case ("and they approach …").  Text after a statement opens a
+    sentence of its own, with a capital; a lower-case word after a comma is the same sentence."""
+    if not last.words or not line.words or not last.words[-1].text.endswith(","):
+        return False
+    first = line.words[0]
+    return first.text.isalpha() and first.text[:1].islower() and len(first.text) > 1 and not first.italic \
+        and not is_math_word(first)
 
 
 def _display_after_lead_in(last: Line, line: Line, layout: Layout) -> bool:

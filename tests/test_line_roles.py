@@ -440,3 +440,20 @@ def test_a_figure_drawn_in_the_margin_beside_a_statement_does_not_end_it():
     assert "From mechanics" in _statement_on(margin_figure, "example", "1.3")
     main_figure = Page(1, None, 600, 700, rows, [], [], [(100, 90, 400, 114)])
     assert "From mechanics" not in _statement_on(main_figure, "example", "1.3")
+
+
+def test_a_sentence_going_on_after_a_list_of_formulas_stays_with_its_statement():
+    """"The first iterates are" / "1. …," / "2. …," / "3. U₃ ≈ (0.11, 1.66)," / "and they approach …": the
+    last item ends on a comma after maths, so no word of prose closes a clause there, and the line under
+    it, as far below as the items are apart, opens in lower case: the same sentence, the statement's.  A
+    line opening with a capital after such an item is the text's."""
+    def rows(after: str):
+        return [
+            line(words("Example 1.24.", bold=True, top=100), words("Start from zero. The first iterates are", x0=160, top=100)),
+            line(words("1.", top=122), _maths("U1 = (0, 1),", x0=90, top=122)),
+            line(words("2.", top=144), _maths("U2 = (0.05, 1.45),", x0=90, top=144)),
+            line(words("3.", top=166), _maths("U3 = (0.11, 1.66),", x0=90, top=166)),
+            line(words(after, top=188)),
+        ]
+    assert "they approach" in _statement(rows("and they approach the values found before."), "example", "1.24")
+    assert "They approach" not in _statement(rows("They approach the values found before."), "example", "1.24")
