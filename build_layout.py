@@ -446,6 +446,7 @@ BESIDE_GAP = 1.0         # em: a gap this wide inside a line, only smaller type 
 SMALLER_TYPE = 0.9       # ... smaller: below this share of the largest size before the gap
 RAGGED_SHARE = 0.25      # the most common end (within a point) of fewer running lines than this: ragged right
 RAGGED_SPAN = 3.0        # em: ... whose lines end within this much short of its edge (TeX's ragged right)
+BLOCK_INDENT = 4.0       # em: the text block's lines start at most this far right of its left edge
 
 
 @dataclass
@@ -613,6 +614,13 @@ FEW_LINES = 5      # full lines: enough to place a text block whose width the re
 SAME_WIDTH = 3     # pt: two text blocks this close in width are one block, shifted
 
 
+def _ends_in_number(line: Line) -> bool:
+    """Whether a line ends in an equation number ("(2.4)", or "(2.4" and ")" apart)."""
+    words = line.words
+    return equation_number(words[-1].text) is not None or \
+        len(words) > 1 and equation_number(words[-2].text + words[-1].text) is not None
+
+
 def running_line(line: Line) -> bool:
     """A line that shows the text block's edges: six words or more, at least half of them text, or a
     display's row that ends in its equation number (set at the block's edge).  A display's other rows
@@ -625,8 +633,7 @@ def running_line(line: Line) -> bool:
     if len(words) < FULL_LINE_WORDS:
         return False
     maths = sum(1 for w in words if is_math_word(w) or not any(c.isalpha() for c in w.text))
-    return len(words) - maths >= len(words) * TEXT_WORDS or equation_number(words[-1].text) is not None \
-        or equation_number(words[-2].text + words[-1].text) is not None
+    return len(words) - maths >= len(words) * TEXT_WORDS or _ends_in_number(line)
 
 
 def _without_side_note(line: Line) -> Line:
@@ -649,18 +656,26 @@ def _without_side_note(line: Line) -> Line:
 
 
 def _column_edges(pages: list[Page], body: float, least: int = 20) -> Layout | None:
-    starts, ends = Counter(), Counter()
+    starts, running = Counter(), []
     for page in pages:
         for line in map(_without_side_note, page.lines):
             # a line all in a smaller type than the body's (a side note's, a footnote's) is not the
             # text block's: a wide-margin book's justified notes end together at the note column's edge
             if running_line(line) and max(w.size for w in line.words) >= SMALLER_TYPE * body:
                 starts[round(line.x0)] += 1
-                ends[round(line.x1)] += 1
-    if sum(ends.values()) < least:
+                running.append(line)
+    if len(running) < least:
         return None
     width = pages[0].width
     left = starts.most_common(1)[0][0]
+    # the block's edge is where its own lines end, those that start at its left edge or a paragraph's or
+    # a list's indent in, and a display's rows that end in their number at the edge: a margin column of
+    # notes in the body's size (kaobook's side notes, justified to the margin's edge) starts far right
+    # and, on a page full of notes, ended more lines than the block
+    ends = Counter(round(line.x1) for line in running
+                   if line.x0 <= left + BLOCK_INDENT * body or _ends_in_number(line))
+    if not ends:
+        return None
     inside = sorted(x for x, n in ends.items() if x < width * 0.95 for _ in range(n))
     right = max((n, x) for x, n in ends.items() if x < width * 0.95)[1]
     if sum(1 for x in inside if abs(x - right) <= 1) < RAGGED_SHARE * len(inside):

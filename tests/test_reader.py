@@ -295,3 +295,17 @@ def test_touching_pieces_of_a_word_the_text_layer_parted_are_one_word():
     p = Page(1, None, 576.0, 800.0, [Line(head, 1)], [], [], [])
     join_touching_words([p])
     assert [w.text for w in p.lines[0].words] == ["Exercise", "1.11.", "Find", "7", "x", "(Greedy", "choice)", "."]
+
+
+def test_a_margin_column_of_notes_in_the_body_size_is_not_the_text_block():
+    """kaobook's way (the sidenotes package in a wide outer margin): the notes are set in the body's size,
+    justified to the margin's edge, and on a page full of them more lines end there than at the text
+    block's edge.  The block's edge is where its own lines end, those starting at its left edge or an
+    indent in; the notes' lines start far right of it (and the block's own lines, more of them, say
+    where its left edge is)."""
+    from build_layout import detect_layout
+    # the block's lines: a third of them full (ending at 360), the rest a paragraph's or an item's last
+    body = [_prose_line(60.0 + 12 * k, 360.0 if k % 3 == 0 else 250.0 + 3 * k, left=57.0) for k in range(36)]
+    notes = [_prose_line(66.0 + 12 * k, 536.0, words=7, left=380.0) for k in range(20)]
+    layout = detect_layout([Page(1, None, 595.0, 842.0, body + notes, [], [], [])])[(1, 0)]
+    assert abs(layout.left - 57.0) < 1 and abs(layout.right - 360.0) < 1 and layout.margin_x < 380.0
