@@ -33,7 +33,7 @@ from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_late
                         text_face,
                         numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
-                        continued_float, display_lines, display_row, display_text, join_lines, page_items)
+                        _prints_mark, continued_float, display_lines, display_row, display_text, join_lines, page_items)
 from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, LIST_LABEL_INDENT, OPERATOR_NAMES,
                          AppendicesDivider, BookmarkedHeading, ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
@@ -1276,6 +1276,7 @@ class ChunkBuilder:
         self.out = EmittedChunks(printed, source, self.cursor)
         self.text = OpenText()
         self.block: OpenBlock | None = None     # an open run-in entity (theorem, example, exercise …)
+        self.closed_statement: tuple | None = None  # the statement closed last: (its chunk, its lines)
         self.exercises: ExerciseList | None = None
         self.carry: FloatCarry | None = None    # a float broken at the page's foot, to go on overleaf
         self.maths = DisplayMaths()
@@ -1487,6 +1488,7 @@ class ChunkBuilder:
             # a head whose number was met before (a claim numbered afresh in each proof) is no entity of
             # its own, but its statement is still the book's text: kept as a text chunk, never dropped
             kept = self.out.emit("text", text, block.page, extra={"text": plain} if text != plain else None)
+        self.closed_statement = (kept, block.lines) if kept is not None else None
         if margin:
             # the margin notes beside a statement are not its words: a chunk of their own right after it,
             # linked to it (as a passage's follow the passage)
@@ -1596,11 +1598,32 @@ class ChunkBuilder:
             self.text.tokens = sum(self.count_tokens(l.text) - SPECIAL_TOKENS for p in carried for l in p)
 
     def add_note(self, text: str) -> None:
+        if self._note_of_last_statement(text):
+            return
         if self.block is not None:
             self.block.notes.append(text)
         else:
             self.text.notes.append(text)
             self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
+
+    def _note_of_last_statement(self, text: str) -> bool:
+        """A side note pushed below its statement goes with the statement that prints its mark (emitted
+        at once, linked to it), not with what it stands beside.  Where notes crowd, the class (or
+        marginfix) sets a note lower than its mark, beside the next statement or the proof after its own;
+        its number names the line that carries the mark.  Only when the open statement or passage prints
+        no such mark and the statement closed last does."""
+        mark = NOTE_NUMBER_RE.match(plain_of(text))
+        if mark is None or self.closed_statement is None or text.startswith(("[Footnote]", DRAWING_MARK)):
+            return False
+        chunk, before = self.closed_statement
+        now = self.block.lines if self.block is not None else [l for p in self.text.paragraphs for l in p]
+        if _holds_mark(now, mark.group(1)) or not _holds_mark(before, mark.group(1)):
+            return False
+        extra = {"note_of": chunk.id}
+        if plain_of(text) != text:
+            extra["text"] = _marked_notes([plain_of(text)])
+        self.out.emit("text", _marked_notes([text]), self.page.number if self.page else 1, extra=extra)
+        return True
 
     def add_drawn(self, text: str, top: float, bottom: float, page: int) -> None:
         """The labels inside a drawing no caption names: a statement the drawing is set in (it starts
@@ -1737,6 +1760,14 @@ class ChunkBuilder:
             held += size
         close()
         return latex, plain
+
+
+NOTE_NUMBER_RE = re.compile(r"(\d{1,3})\s")   # a numbered side note opens with its number
+
+
+def _holds_mark(lines: list, mark: str) -> bool:
+    """Whether one of the lines prints a note's mark (a small raised figure, as `_prints_mark` reads it)."""
+    return any(_prints_mark(w, l, mark) for l in lines for w in l.words)
 
 
 class Note(str):
