@@ -442,6 +442,11 @@ LEADING_INDENT = 2.5         # em: ... between lines that start within a paragra
 LABEL_GAP = 1.5          # em: an equation number stands this far from its formula
 LABEL_COLUMN_REACH = 6   # em: equation numbers end this close to the text block's edge, or the edge is theirs
 LABEL_COLUMN_MIN = 3     # equation numbers end at one x on at least this many lines to make a column of their own
+BESIDE_GAP = 1.0         # em: a gap this wide inside a line, only smaller type after it, parts a side note from the line
+SMALLER_TYPE = 0.9       # ... smaller: below this share of the largest size before the gap
+RAGGED_SHARE = 0.25      # the most common end (within a point) of fewer running lines than this: ragged right
+RAGGED_SPAN = 3.0        # em: ... whose lines end within this much short of its edge (TeX's ragged right)
+BLOCK_INDENT = 4.0       # em: the text block's lines start at most this far right of its left edge
 
 
 @dataclass
@@ -609,6 +614,13 @@ FEW_LINES = 5      # full lines: enough to place a text block whose width the re
 SAME_WIDTH = 3     # pt: two text blocks this close in width are one block, shifted
 
 
+def _ends_in_number(line: Line) -> bool:
+    """Whether a line ends in an equation number ("(2.4)", or "(2.4" and ")" apart)."""
+    words = line.words
+    return equation_number(words[-1].text) is not None or \
+        len(words) > 1 and equation_number(words[-2].text + words[-1].text) is not None
+
+
 def running_line(line: Line) -> bool:
     """A line that shows the text block's edges: six words or more, at least half of them text, or a
     display's row that ends in its equation number (set at the block's edge).  A display's other rows
@@ -621,23 +633,70 @@ def running_line(line: Line) -> bool:
     if len(words) < FULL_LINE_WORDS:
         return False
     maths = sum(1 for w in words if is_math_word(w) or not any(c.isalpha() for c in w.text))
-    return len(words) - maths >= len(words) * TEXT_WORDS or equation_number(words[-1].text) is not None \
-        or equation_number(words[-2].text + words[-1].text) is not None
+    return len(words) - maths >= len(words) * TEXT_WORDS or _ends_in_number(line)
+
+
+def _without_side_note(line: Line) -> Line:
+    """The line without a side note set level with it.  A wide-margin class sets a note's first line on
+    the baseline of the line that carries its mark, so both are one line of words: the column's words,
+    a gutter, the note's.  Where the words after a gap of an em or more are all in a smaller type than
+    the largest before it (a note's size beside the body's), the line the text block shows ends at the
+    gap: counted whole, a page crowded with notes made the note column's edge the text block's, and
+    every note beside a statement was read into its lines.  One pass each way, so linear."""
+    words = line.words
+    smaller_after = [0.0] * (len(words) + 1)        # the largest size from each word on
+    for i in range(len(words) - 1, -1, -1):
+        smaller_after[i] = max(smaller_after[i + 1], words[i].size)
+    reach, big = words[0].x1, words[0].size
+    for i in range(1, len(words)):
+        if words[i].x0 - reach >= BESIDE_GAP * big and smaller_after[i] < SMALLER_TYPE * big:
+            return Line(words[:i], line.page)
+        reach, big = max(reach, words[i].x1), max(big, words[i].size)
+    return line
 
 
 def _column_edges(pages: list[Page], body: float, least: int = 20) -> Layout | None:
-    starts, ends = Counter(), Counter()
+    starts, running = Counter(), []
     for page in pages:
-        for line in page.lines:
-            if running_line(line):
+        for line in map(_without_side_note, page.lines):
+            # a line all in a smaller type than the body's (a side note's, a footnote's) is not the
+            # text block's: a wide-margin book's justified notes end together at the note column's edge
+            if running_line(line) and max(w.size for w in line.words) >= SMALLER_TYPE * body:
                 starts[round(line.x0)] += 1
-                ends[round(line.x1)] += 1
-    if sum(ends.values()) < least:
+                running.append(line)
+    if len(running) < least:
         return None
     width = pages[0].width
     left = starts.most_common(1)[0][0]
+    # the block's edge is where its own lines end, those that start at its left edge or a paragraph's or
+    # a list's indent in, and a display's rows that end in their number at the edge: a margin column of
+    # notes in the body's size (kaobook's side notes, justified to the margin's edge) starts far right
+    # and, on a page full of notes, ended more lines than the block
+    ends = Counter(round(line.x1) for line in running
+                   if line.x0 <= left + BLOCK_INDENT * body or _ends_in_number(line))
+    if not ends:
+        return None
+    inside = sorted(x for x, n in ends.items() if x < width * 0.95 for _ in range(n))
     right = max((n, x) for x, n in ends.items() if x < width * 0.95)[1]
+    if sum(1 for x in inside if abs(x - right) <= 1) < RAGGED_SHARE * len(inside):
+        right = _ragged_edge(inside, RAGGED_SPAN * body)
     return Layout(left=left, right=right, margin_x=right + MARGIN_GAP, body_size=body)
+
+
+def _ragged_edge(ends: list[int], span: float) -> int:
+    """The right edge of a ragged-right column (tufte-book's default) from its running lines' ends,
+    sorted: no end is shared there, and the most common one was a chance of a few short lines, an em
+    or more inside the column, so the column's last words were read as a margin's.  TeX breaks a
+    ragged line within a few ems short of the edge: the edge is the furthest end of the span of that
+    width that holds the most ends (lines set across the margin too end further out, and fewer).  Two
+    pointers over the sorted ends, so linear."""
+    best, edge, lo = 0, ends[-1], 0
+    for hi, x in enumerate(ends):
+        while x - ends[lo] > span:
+            lo += 1
+        if hi - lo + 1 >= best:
+            best, edge = hi - lo + 1, x
+    return edge
 
 
 # --------------------------------------------------------------------------- columns

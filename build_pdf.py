@@ -33,7 +33,7 @@ from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_late
                         text_face,
                         numbered_display, plain_reading, word_tag)
 from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity, Item,
-                        continued_float, display_lines, display_row, display_text, join_lines, page_items)
+                        _prints_mark, continued_float, display_lines, display_row, display_text, join_lines, page_items)
 from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, LIST_LABEL_INDENT, OPERATOR_NAMES,
                          AppendicesDivider, BookmarkedHeading, ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
@@ -58,6 +58,39 @@ def split_at_spaces(pages: list[Page]) -> None:
         for line in page.lines:
             if any(" " in w.text.strip() for w in line.words):
                 line.words = [piece for w in line.words for piece in _spaced_apart(w)]
+
+
+TOUCHING = 0.05      # em: two words of one line this close, end to start, on one baseline at one size, touch
+
+
+def join_touching_words(pages: list[Page]) -> None:
+    """Two words of a line that touch, end to start, on one baseline at one size, both in an upright bold
+    text face (a head's, no maths), are one word (in place).  PDFium gives glyphs in the content stream's order, and TeX
+    may write a line's glyphs in two pieces with other text between them: tufte-book wrote a side
+    note's last line, level with a head, into the middle of the head's number ("Exercise 1", the
+    note's words, ".11."), and the glyph reader started a new word where the head resumed, though no
+    space stands there; the head was no head.  A word space is a good tenth of an em or more; touching
+    pieces of one bold run are no two words.  Only bold ones: the pieces of a formula set in a text face
+    (mathastext, a digit and a bracket) touch as well, and the formula reader wants them apart.  One pass
+    over each line's words, so linear."""
+    for page in pages:
+        for line in page.lines:
+            words = line.words
+            if len(words) < 2:
+                continue
+            out = [words[0]]
+            for w in words[1:]:
+                prev, em = out[-1], max(out[-1].size, w.size)
+                if abs(w.x0 - prev.x1) <= em * TOUCHING and abs(w.baseline - prev.baseline) <= em * TOUCHING \
+                        and abs(w.size - prev.size) <= em * TOUCHING and w.bold and prev.bold \
+                        and not (w.italic or prev.italic) and not (is_math_word(w) or is_math_word(prev)):
+                    # one word of text, read as text (its runs' boxes are a formula's business)
+                    out[-1] = replace(prev, text=prev.text + w.text, x1=w.x1, top=min(prev.top, w.top),
+                                      bottom=max(prev.bottom, w.bottom), spans=[], boxes=None, raw=None)
+                else:
+                    out.append(w)
+            if len(out) < len(words):
+                line.words = out
 
 
 ICON_SIZE_SLACK = 0.15        # of the next word's size: a pictogram is set in the size of the words after it
@@ -209,6 +242,7 @@ def _structure(document: Document, count_tokens, source: str) -> Reading:
     mark_formal_script(pages)
     mark_slanted_relations(pages)
     mark_sans_body(pages)
+    join_touching_words(pages)
     with in_text_face(text_face(pages)), in_iso_style(iso_style(pages)):
         return _read_structure(document, pages, count_tokens, source)
 
@@ -522,8 +556,9 @@ class OpenBlock:
                       and not _display_line(lines[-1], layout, boxes)
                       # (and a paragraph opening with a phrase in bold, as one the statement holds does)
                       or _bold_lead_follows(lines, line)
-                      # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …")
-                      or _clause_open(lines[-1]) and line.page == lines[-1].page and
+                      # (and the line after an item that ends on a semicolon or comma, "… almost zero;" / "then X is …",
+                      # or on a comma after maths with the sentence going on in lower case, "…, 1.66)," / "and they …")
+                      or (_clause_open(lines[-1]) or _sentence_runs_on(lines[-1], line)) and line.page == lines[-1].page and
                       line.top - lines[-1].bottom <= layout.body_size * STATEMENT_BREAK
                       # (and a display's first row under a lead-in that TeX broke short, "… we can write")
                       or _display_after_lead_in(lines[-1], line, layout)) and \
@@ -721,6 +756,18 @@ def _ends_in_text(last: Line, pattern: re.Pattern) -> bool:
 
 
 _CLAUSE_END_RE = re.compile(r"[^\W\d_]{2,}[;,]")   # a word of prose and the semicolon or comma after it
+
+
+def _sentence_runs_on(last: Line, line: Line) -> bool:
+    """Whether a line goes on with the sentence of the line above it across the end of a list: the line
+    above ends on a comma after whatever it holds (an item of maths, "3. U₃ ≈ (0.11, 1.66),") and this
+    one opens with a word of prose in lower case ("and they approach …").  Text after a statement opens a
+    sentence of its own, with a capital; a lower-case word after a comma is the same sentence."""
+    if not last.words or not line.words or not last.words[-1].text.endswith(","):
+        return False
+    first = line.words[0]
+    return first.text.isalpha() and first.text[:1].islower() and len(first.text) > 1 and not first.italic \
+        and not is_math_word(first)
 
 
 def _display_after_lead_in(last: Line, line: Line, layout: Layout) -> bool:
@@ -1229,6 +1276,7 @@ class ChunkBuilder:
         self.out = EmittedChunks(printed, source, self.cursor)
         self.text = OpenText()
         self.block: OpenBlock | None = None     # an open run-in entity (theorem, example, exercise …)
+        self.closed_statement: tuple | None = None  # the statement closed last: (its chunk, its lines)
         self.exercises: ExerciseList | None = None
         self.carry: FloatCarry | None = None    # a float broken at the page's foot, to go on overleaf
         self.maths = DisplayMaths()
@@ -1440,6 +1488,7 @@ class ChunkBuilder:
             # a head whose number was met before (a claim numbered afresh in each proof) is no entity of
             # its own, but its statement is still the book's text: kept as a text chunk, never dropped
             kept = self.out.emit("text", text, block.page, extra={"text": plain} if text != plain else None)
+        self.closed_statement = (kept, block.lines) if kept is not None else None
         if margin:
             # the margin notes beside a statement are not its words: a chunk of their own right after it,
             # linked to it (as a passage's follow the passage)
@@ -1549,11 +1598,32 @@ class ChunkBuilder:
             self.text.tokens = sum(self.count_tokens(l.text) - SPECIAL_TOKENS for p in carried for l in p)
 
     def add_note(self, text: str) -> None:
+        if self._note_of_last_statement(text):
+            return
         if self.block is not None:
             self.block.notes.append(text)
         else:
             self.text.notes.append(text)
             self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
+
+    def _note_of_last_statement(self, text: str) -> bool:
+        """A side note pushed below its statement goes with the statement that prints its mark (emitted
+        at once, linked to it), not with what it stands beside.  Where notes crowd, the class (or
+        marginfix) sets a note lower than its mark, beside the next statement or the proof after its own;
+        its number names the line that carries the mark.  Only when the open statement or passage prints
+        no such mark and the statement closed last does."""
+        mark = NOTE_NUMBER_RE.match(plain_of(text))
+        if mark is None or self.closed_statement is None or text.startswith(("[Footnote]", DRAWING_MARK)):
+            return False
+        chunk, before = self.closed_statement
+        now = self.block.lines if self.block is not None else [l for p in self.text.paragraphs for l in p]
+        if _holds_mark(now, mark.group(1)) or not _holds_mark(before, mark.group(1)):
+            return False
+        extra = {"note_of": chunk.id}
+        if plain_of(text) != text:
+            extra["text"] = _marked_notes([plain_of(text)])
+        self.out.emit("text", _marked_notes([text]), self.page.number if self.page else 1, extra=extra)
+        return True
 
     def add_drawn(self, text: str, top: float, bottom: float, page: int) -> None:
         """The labels inside a drawing no caption names: a statement the drawing is set in (it starts
@@ -1690,6 +1760,14 @@ class ChunkBuilder:
             held += size
         close()
         return latex, plain
+
+
+NOTE_NUMBER_RE = re.compile(r"(\d{1,3})\s")   # a numbered side note opens with its number
+
+
+def _holds_mark(lines: list, mark: str) -> bool:
+    """Whether one of the lines prints a note's mark (a small raised figure, as `_prints_mark` reads it)."""
+    return any(_prints_mark(w, l, mark) for l in lines for w in l.words)
 
 
 class Note(str):

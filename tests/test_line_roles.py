@@ -440,3 +440,40 @@ def test_a_figure_drawn_in_the_margin_beside_a_statement_does_not_end_it():
     assert "From mechanics" in _statement_on(margin_figure, "example", "1.3")
     main_figure = Page(1, None, 600, 700, rows, [], [], [(100, 90, 400, 114)])
     assert "From mechanics" not in _statement_on(main_figure, "example", "1.3")
+
+
+def test_a_sentence_going_on_after_a_list_of_formulas_stays_with_its_statement():
+    """"The first iterates are" / "1. …," / "2. …," / "3. U₃ ≈ (0.11, 1.66)," / "and they approach …": the
+    last item ends on a comma after maths, so no word of prose closes a clause there, and the line under
+    it, as far below as the items are apart, opens in lower case: the same sentence, the statement's.  A
+    line opening with a capital after such an item is the text's."""
+    def rows(after: str):
+        return [
+            line(words("Example 1.24.", bold=True, top=100), words("Start from zero. The first iterates are", x0=160, top=100)),
+            line(words("1.", top=122), _maths("U1 = (0, 1),", x0=90, top=122)),
+            line(words("2.", top=144), _maths("U2 = (0.05, 1.45),", x0=90, top=144)),
+            line(words("3.", top=166), _maths("U3 = (0.11, 1.66),", x0=90, top=166)),
+            line(words(after, top=188)),
+        ]
+    assert "they approach" in _statement(rows("and they approach the values found before."), "example", "1.24")
+    assert "They approach" not in _statement(rows("They approach the values found before."), "example", "1.24")
+
+
+def test_a_side_note_pushed_below_its_statement_goes_with_the_statement_that_prints_its_mark():
+    """Where side notes crowd, marginfix (kaobook) sets a note lower than its mark, beside the next
+    statement: "4 The sum is finite." stands beside Lemma 1.5 but Definition 1.4 prints the mark 4.  The
+    note is linked to the statement that prints its mark; one beside its own statement stays there."""
+    mark = Word("4", 250, 253, 101, 105, 5, False, False, False, "Body", 104.0)
+    rows = [
+        line(words("Definition 1.4.", bold=True, top=100), words("The expected utility is the sum.", x0=160, top=100), [mark]),
+        line(words("Lemma 1.5.", bold=True, top=130), words("An affine map keeps the order of utilities.", x0=140, top=130)),
+    ]
+    page = Page(1, None, 500, 700, rows, [], [], [])
+    builder = ChunkBuilder(LAYOUT, PrintedPages({1: "8"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
+    builder.page = page
+    items = [Item(rows[0].top, "line", line=rows[0]), Item(rows[1].top, "line", line=rows[1]),
+             Item(rows[1].top, "note", text="4 The sum is finite.")]
+    builder.feed_page(page, items)
+    builder.finish()
+    notes = [c for c in builder.out.chunks if c.content.startswith("[Side note] 4")]
+    assert len(notes) == 1 and notes[0].extra["note_of"] == "definition_1_4"

@@ -221,3 +221,91 @@ def test_a_display_fraction_between_tall_braces_in_prose_stays_on_its_line():
     lines = group_lines(prose + braces + stacked + below, 9)
     assert [l.text for l in lines] == ["Is sequence { n n + 1 } ∞ n=1 convergent? If", "the limit."]
     assert lines[0].baseline == 274.9 and sum(x.stacked for x in lines[0].words) == 6
+
+
+# --------------------------------------------------------------------------- side notes level with the text
+
+def _sized(text, x0, x1, base, size):
+    return Word(text, x0, x1, base - 0.7 * size, base + 0.2 * size, size, False, False, False, "Body", base)
+
+
+def _prose_line(base, right, words=8, size=10.0, left=60.0, page_no=1):
+    step = (right - left) / words
+    return Line([_sized("word", left + k * step, left + (k + 1) * step - 3.0 if k < words - 1 else right, base, size)
+                 for k in range(words)], page_no)
+
+
+def test_a_side_note_level_with_a_line_does_not_move_the_text_blocks_edge():
+    """A wide-margin class sets a side note's first line on the baseline of the line that holds its mark,
+    so the text layer gives one line: the column's words, a gutter of about an em, the note's smaller
+    words.  On a page crowded with notes those lines and the notes' own justified lines ended together at
+    the note column's edge more often than the column's lines did at theirs, and the note column's edge
+    was taken for the text block's: every note was read into the statement beside it.  The text block is
+    measured from the column's words (those before such a gap) and from lines in the body's type only."""
+    from build_layout import detect_layout
+    lines, base = [], 60.0
+    for k in range(30):
+        if k % 2:    # a body line and the first line of a note beside it, one line in the text layer
+            merged = _prose_line(base, 409.0).words + _prose_line(base, 540.0, words=6, size=8.0, left=421.0).words
+            lines.append(Line(merged, 1))
+            lines.append(_prose_line(base + 7.0, 540.0, words=6, size=8.0, left=421.0))   # the note goes on
+        else:
+            lines.append(_prose_line(base, 409.0 if k % 4 == 0 else 300.0 + k))
+        base += 14.0
+    layout = detect_layout([Page(1, None, 576.0, 900.0, lines, [], [], [])])[(1, 0)]
+    assert abs(layout.right - 409.0) < 1 and layout.margin_x < 421.0
+
+
+def test_a_ragged_right_column_takes_its_edge_from_where_its_long_lines_reach():
+    """tufte-book sets its text ragged right: no end is shared, and the most common one was a chance of
+    three short lines, 60 pt inside the column, so the column's last words were taken for a margin's.
+    Where no end is shared by a quarter of the running lines, the edge is where nine in ten of them end
+    at or before."""
+    from build_layout import detect_layout
+    ends = [300.0, 300.0, 300.0] + [360.0 + k for k in range(24)]
+    lines = [_prose_line(100.0 + 14 * k, right) for k, right in enumerate(ends)]
+    layout = detect_layout([Page(1, None, 576.0, 800.0, lines, [], [], [])])[(1, 0)]
+    assert 378.0 <= layout.right <= 384.0
+
+
+def test_a_justified_column_keeps_its_shared_edge():
+    from build_layout import detect_layout
+    ends = [409.0] * 20 + [250.0 + 5 * k for k in range(10)]
+    lines = [_prose_line(100.0 + 14 * k, right) for k, right in enumerate(ends)]
+    layout = detect_layout([Page(1, None, 576.0, 800.0, lines, [], [], [])])[(1, 0)]
+    assert abs(layout.right - 409.0) < 1
+
+
+def test_touching_pieces_of_a_word_the_text_layer_parted_are_one_word():
+    """TeX wrote a head's number in two pieces with a side note's last line between them in the content
+    stream ("Exercise 1", the note, ".11."): the glyph reader started a new word where the head went on,
+    though the two pieces touch.  Touching bold pieces on one baseline at one size are one word; a word
+    space, a smaller raised mark, an italic letter and a regular word before a bold stop stay apart."""
+    from build_pdf import join_touching_words
+    stop = _sized(".", 190.0, 192.5, 200.0, 10.0)
+    stop.bold = True       # a bold stop after a title's ")" in the body face
+    head = [_sized("Exercise", 60.0, 97.0, 200.0, 10.0), _sized("1", 100.0, 105.0, 200.0, 10.0),
+            _sized(".11.", 105.0, 120.0, 200.0, 10.0), _sized("Find", 126.0, 146.0, 200.0, 10.0),
+            _sized("7", 146.0, 149.0, 196.0, 5.0)]
+    for piece in head[:3]:
+        piece.bold = True
+    mark = _sized("x", 149.0, 154.0, 200.0, 10.0)
+    mark.italic = True
+    head += [mark, _sized("(Greedy", 160.0, 175.0, 200.0, 10.0), _sized("choice)", 178.0, 190.0, 200.0, 10.0), stop]
+    p = Page(1, None, 576.0, 800.0, [Line(head, 1)], [], [], [])
+    join_touching_words([p])
+    assert [w.text for w in p.lines[0].words] == ["Exercise", "1.11.", "Find", "7", "x", "(Greedy", "choice)", "."]
+
+
+def test_a_margin_column_of_notes_in_the_body_size_is_not_the_text_block():
+    """kaobook's way (the sidenotes package in a wide outer margin): the notes are set in the body's size,
+    justified to the margin's edge, and on a page full of them more lines end there than at the text
+    block's edge.  The block's edge is where its own lines end, those starting at its left edge or an
+    indent in; the notes' lines start far right of it (and the block's own lines, more of them, say
+    where its left edge is)."""
+    from build_layout import detect_layout
+    # the block's lines: a third of them full (ending at 360), the rest a paragraph's or an item's last
+    body = [_prose_line(60.0 + 12 * k, 360.0 if k % 3 == 0 else 250.0 + 3 * k, left=57.0) for k in range(36)]
+    notes = [_prose_line(66.0 + 12 * k, 536.0, words=7, left=380.0) for k in range(20)]
+    layout = detect_layout([Page(1, None, 595.0, 842.0, body + notes, [], [], [])])[(1, 0)]
+    assert abs(layout.left - 57.0) < 1 and abs(layout.right - 360.0) < 1 and layout.margin_x < 380.0
