@@ -1520,8 +1520,17 @@ def _script_line(lines: list[Line], by_base: dict, bases: list[float], scripts: 
             near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
             if close is not None and near > close:
                 continue
-            if (w.x0 > line.x1_max or w.x1 < line.x0_min) and w.text.isalpha() and len(w.text) > 1 and \
-                    min(max(x.x0 - w.x1, w.x0 - x.x1) for x in line.words) > w.size * SCRIPT_AWAY:
+            # (the line's extent is that of its words larger than this one: a side note's first line, set on
+            # the baseline of the line that carries its mark, stretches the line into the margin, and the
+            # note's next lines, a hair off that baseline, would join as scripts, their words shuffled with
+            # the first's), and what stands close beside them (a fraction's numerator that joined first)
+            full = [x for x in line.words if x.size > w.size * 1.1] or on_base
+            lo, hi, reach = min(x.x0 for x in full), max(x.x1 for x in full), w.size * SCRIPT_AWAY
+            for x in line.words:
+                if x.x0 <= hi + reach and x.x1 >= lo - reach:
+                    lo, hi = min(lo, x.x0), max(hi, x.x1)
+            word = w.text.rstrip(".,;:")
+            if (w.x0 > hi + reach or w.x1 < lo - reach) and word.isalpha() and len(word) > 1:
                 continue      # past the line's end a word is a script only near its base or a script of
                               # it: a side note's word a gutter from the main column's last word, a hair
                               # off its baseline, is none (a limit under a big operator, "i=2", read

@@ -1418,6 +1418,43 @@ def test_text_and_heads_in_nameless_bitmap_fonts(name, tmp_path_factory):
         "its own records.", found
 
 
+def _footnotes(tex: str) -> list[str]:
+    """The text of each \\footnote{...} of a source of ours, in order (braces counted: one pass)."""
+    notes, at = [], 0
+    while (start := tex.find("\\footnote{", at)) >= 0:
+        end, depth = start + len("\\footnote{"), 1
+        while depth:
+            depth += (tex[end] == "{") - (tex[end] == "}")
+            end += 1
+        notes.append(tex[start + len("\\footnote{"):end - 1])
+        at = end
+    return notes
+
+
+def test_side_notes_in_the_users_class_are_read_whole_and_apart(tmp_path_factory):
+    """sidenotes.pdf: a chapter of ours in the user's class, its 19 footnotes set as numbered side notes
+    level with the lines that print their marks, 16 of them beside statements, some five lines long.  A
+    note's first line shares its mark's baseline, and the line's extent then reached into the margin, so
+    the note's next lines, a hair off that baseline, joined it as scripts: two lines' words shuffled
+    ("look alike to since her. Transitivity an agent who is easier breaks"), and read as a formula
+    before that.  The 28 statements are found, none holds a note's words, and every note set apart in
+    print is served whole as "[Side note] N ...".  (Notes 9 and 10: the class printed one over the other.)"""
+    _, db, _ = build("sidenotes", tmp_path_factory)
+    kinds = dict(db.execute("SELECT kind, count(*) FROM chunks WHERE kind NOT IN ('text', 'formula') GROUP BY kind"))
+    assert kinds == {"definition": 12, "lemma": 3, "theorem": 4, "example": 4, "exercise": 5}, kinds
+    text = " ".join(db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind = 'text'").fetchone()[0].split())
+    statements = db.execute("SELECT group_concat(content, ' ') FROM chunks WHERE kind NOT IN ('text', 'formula')"
+                            ).fetchone()[0]
+    notes = _footnotes((LAYOUTS / "sidenotes-body.tex").read_text())
+    assert len(notes) == 19
+    plain = [(n, " ".join(t.split())) for n, t in enumerate(notes, 1) if "$" not in t and "\\" not in t]
+    assert len(plain) == 11
+    for n, note in plain:
+        assert note[:40] not in statements, (n, note)
+        if n not in (9, 10):
+            assert f"[Side note] {n} {note}" in text, (n, note, text)
+
+
 @pytest.mark.parametrize("name", ["listdots-pazo", "listdots-bask"])
 def test_an_ellipsis_closing_a_list_of_terms_inside_a_sentence_is_the_formulas(name, tmp_path_factory):
     """listdots-*.pdf: `$x_{1}, x_{2}, \\dots$` and `$k = 0, 1, 2, \\dots$` inside sentences that go on
