@@ -1101,7 +1101,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         start = across(anchor)     # (a number alone on its line, between rows, shows no maths of its own)
         return start is not None and line.page == anchor.page and bool(line.words) and \
             line.x1 < start[0] - body * QUAD_GAP and all(
-                _TEXT_WORD.fullmatch(w.text) and not is_math_word(w) and w.text.rstrip(",.;:") not in OPERATOR_NAMES
+                _STEP_WORD.fullmatch(w.text) and not is_math_word(w) and w.text.rstrip(",.;:") not in OPERATOR_NAMES
                 for w in line.words)
 
     def continues_word(k: int) -> bool:
@@ -1474,7 +1474,7 @@ ALIGNED_ROW_GAP = 2.5  # em: ... its ink (not its limits') at most this far abov
 COLUMN_SEP = 0.8       # em: an array's columns stand apart by twice \arraycolsep (1 em at 10 pt), a word space less
 BLOCK_ROW_REACH = 4    # lines: how far apart in reading order two rows of one aligned block may be listed
 _LEFT_COLUMN_WORD = re.compile(r"[A-Za-z][a-z]+")
-_TEXT_WORD = re.compile(r"[A-Za-z][a-z]+[,.;:]?")
+_STEP_WORD = re.compile(r"[A-Za-z][a-z]+[,.;:]?")   # a word of a pseudocode step (display_block's lead_in)
 
 
 def _label_words(line, number: str) -> list:
