@@ -23,23 +23,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from keycheck import aux_key_lines, front_pages, write_key_lines
+
 HERE = Path(__file__).resolve().parent
 KINDS = {"def": "definition", "thm": "theorem", "lem": "lemma", "prop": "proposition", "cor": "corollary",
          "rem": "remark", "ex": "example", "exer": "exercise", "fig": "figure", "tab": "table", "eq": "equation"}
 ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8}
-LABEL = re.compile(r"\\newlabel\{([^}]*)\}\{\{\{?([^{}]*)\}?\}\{([^{}]*)\}")
 
 
 def key_lines(aux: str) -> list[tuple[str, str, str, int]]:
-    front = int(re.search(r"\\gdef\\amsbooklikefrontpages\{(\d+)\}", aux).group(1))
-    out = []
-    for name, number, page in LABEL.findall(aux):
-        prefix = name.split(":")[0]
-        if prefix not in KINDS:
-            raise SystemExit(f"label {name!r} has no known kind")
-        pdf_page = ROMAN[page] if page in ROMAN else int(page) + front
-        out.append((KINDS[prefix], number, page, pdf_page))
-    return out
+    front = front_pages(aux, "amsbooklike")
+    return aux_key_lines(aux, KINDS, (), lambda page: ROMAN[page] if page in ROMAN else int(page) + front)
 
 
 def head_of(kind: str, number: str) -> re.Pattern:
@@ -74,12 +68,7 @@ def check(lines, pdf: Path) -> list[str]:
 
 def main() -> int:
     lines = key_lines((HERE / "amsbooklike.aux").read_text())
-    (HERE / "amsbooklike-labels.txt").write_text("".join(f"{k}|{n}|{p}|{q}|\n" for k, n, p, q in lines))
-    problems = check(lines, HERE / "amsbooklike.pdf")
-    for p in problems:
-        print(p, file=sys.stderr)
-    print(f"{len(lines)} lines written, {len(problems)} problems")
-    return 1 if problems else 0
+    return write_key_lines(HERE / "amsbooklike-labels.txt", lines, check(lines, HERE / "amsbooklike.pdf"))
 
 
 if __name__ == "__main__":

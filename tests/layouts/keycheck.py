@@ -1,9 +1,11 @@
-"""keycheck.py: what the key scripts of our held-out layouts share (groffbook_key.py, typstbook_key.py,
-contextbook_key.py, plainbook_key.py): the PDF's pages as `pdftotext -layout` lays them out, their
-count checked against `pdfinfo`, the check that each keyed head stands on its PDF page and on no
-other, and writing NAME-labels.txt (`kind|number as printed|printed page|pdf page|`) only when every
-check holds.  Each script keeps what is its own: where its records come from, how its heads and
-folios look."""
+"""keycheck.py: what the key scripts of our held-out layouts share.  For the layouts not set by LaTeX
+(groffbook_key.py, typstbook_key.py, contextbook_key.py, plainbook_key.py): the PDF's pages as
+`pdftotext -layout` lays them out, their count checked against `pdfinfo`, the check that each keyed
+head stands on its PDF page and on no other, and writing NAME-labels.txt (`kind|number as printed|
+printed page|pdf page|`) only when every check holds.  For the LaTeX layouts that number their front
+pages in the .aux (userclass, marginpar, breakheads, numberfirst, amsbooklike, monobook): the lines
+read from the .aux's \\newlabel entries, and writing them.  Each script keeps what is its own: where
+its records come from, how its heads and folios look."""
 
 from __future__ import annotations
 
@@ -58,3 +60,38 @@ def write_labels(labels: Path, items: list[dict], problems: list[str]) -> int:
     counts = ", ".join(f"{k} {sum(i['kind'] == k for i in items)}" for k in kinds)
     print(f"{labels.name}: {len(items)} lines ({counts}), each checked on its PDF page")
     return 0
+
+
+# --------------------------------------------------------------------------- LaTeX layouts' .aux
+# \newlabel{NAME}{{NUMBER}{PAGE}...} (a number may be braced twice); cleveref's twins (NAME@cref) are left out
+AUX_LABEL = re.compile(r"\\newlabel\{([^}@]*)\}\{\{\{?([^{}]*)\}?\}\{([^{}]*)\}")
+
+
+def front_pages(aux: str, name: str) -> int:
+    """The number of front PDF pages a layout writes to its own .aux (\\gdef\\NAMEfrontpages{N})."""
+    return int(re.search(r"\\gdef\s*\\" + name + r"frontpages\{(\d+)\}", aux).group(1))
+
+
+def aux_key_lines(aux: str, kinds: dict[str, str], skipped: tuple[str, ...],
+                  pdf_page: Callable[[str], int]) -> list[tuple[str, str, str, int]]:
+    """One line per \\newlabel: (kind, number as printed, printed page, PDF page).  The kind is the
+    label's prefix (`thm:` -> kinds["thm"]); prefixes in `skipped` (chapters, sections) are passed
+    over, and any other unknown one stops the script."""
+    out = []
+    for name, number, page in AUX_LABEL.findall(aux):
+        prefix = name.split(":")[0]
+        if prefix in skipped:
+            continue
+        if prefix not in kinds:
+            raise SystemExit(f"label {name!r} has no known kind")
+        out.append((kinds[prefix], number, page, pdf_page(page)))
+    return out
+
+
+def write_key_lines(labels: Path, lines: list[tuple[str, str, str, int]], problems: list[str]) -> int:
+    """Write NAME-labels.txt, print the problems the checks found and a count; exit status 1 if any."""
+    labels.write_text("".join(f"{k}|{n}|{p}|{q}|\n" for k, n, p, q in lines))
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"{len(lines)} lines written, {len(problems)} problems")
+    return 1 if problems else 0

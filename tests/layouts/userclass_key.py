@@ -22,24 +22,17 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
+from keycheck import aux_key_lines, front_pages, write_key_lines
+
 HERE = Path(__file__).resolve().parent
 KINDS = {"def": "definition", "thm": "theorem", "lem": "lemma", "prop": "proposition", "ex": "example",
          "exer": "exercise", "fig": "figure", "tab": "table", "eq": "equation"}
 SKIPPED = ("chap", "sec", "alg")
-LABEL = re.compile(r"\\newlabel\{([^}@]*)\}\{\{\{?([^{}]*)\}?\}\{([^{}]*)\}")
 
 
 def key_lines(aux: str) -> list[tuple[str, str, str, int]]:
-    front = int(re.search(r"\\gdef\s*\\userclassfrontpages\{(\d+)\}", aux).group(1))
-    out = []
-    for name, number, page in LABEL.findall(aux):
-        prefix = name.split(":")[0]
-        if prefix in SKIPPED:
-            continue
-        if prefix not in KINDS:
-            raise SystemExit(f"label {name!r} has no known kind")
-        out.append((KINDS[prefix], number, page, int(page) + front))
-    return out
+    front = front_pages(aux, "userclass")
+    return aux_key_lines(aux, KINDS, SKIPPED, lambda page: int(page) + front)
 
 
 def head_of(kind: str, number: str) -> re.Pattern:
@@ -72,12 +65,7 @@ def check(lines, pdf: Path) -> list[str]:
 
 def main() -> int:
     lines = key_lines((HERE / "userclass.aux").read_text())
-    (HERE / "userclass-labels.txt").write_text("".join(f"{k}|{n}|{p}|{q}|\n" for k, n, p, q in lines))
-    problems = check(lines, HERE / "userclass.pdf")
-    for p in problems:
-        print(p, file=sys.stderr)
-    print(f"{len(lines)} lines written, {len(problems)} problems")
-    return 1 if problems else 0
+    return write_key_lines(HERE / "userclass-labels.txt", lines, check(lines, HERE / "userclass.pdf"))
 
 
 if __name__ == "__main__":
