@@ -232,7 +232,9 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     # (TeX's font names say "bx" for bold extended and "mb" for maths bold: cmbx12, hfbrbx10, hfbrmb10;
     # txfonts' and pxfonts' a "b" after the family: rtxb, the bold upright Greek of \bm{\Sigma})
     is_bold = bool(re.search(r"BOLD|^CMBX|^CMMIB|^CMBSY|^EURB|MEDI\b|MEDIITAL|SEMIBOLD|DEMI|BLACK|HEAVY|BMI|-BD\b|-BOL\b|MEDIUM|"
-                             r"[A-Z]{2}(?:BX|MB)\d{1,2}$|^R?[TP]XB", name))
+                             r"[A-Z]{2}(?:BX|MB)\d{1,2}$|^R?[TP]XB", name)) or (bold and not name)
+    # (a nameless font, a Type 3 font of bitmaps, has no flags: its weight is the one its strokes
+    # measured, build_glyphs.weigh_nameless_fonts)
     if re.search(r"^CMSS|SANS|HELVETICA|ARIAL|^LMSANS|^SF-|^SFS[SXIO]\d|^NIMBUSSAN", name) and "MATH" not in name \
             and BODY_FACE not in compact:
         # (a bold sans face, \bm{\mathsf{K}}: TeX's cmssbx10, a sans family's Bold)

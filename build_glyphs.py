@@ -651,6 +651,12 @@ def pdf_unicode_repairs(path: str) -> dict[str, dict[int, tuple[tuple[float, int
     return _font_tables(path)[1]
 
 
+def pdf_nameless_widths(path: str) -> tuple[dict[int, float], ...]:
+    """The /Widths of each nameless (Type 3) font dictionary, in the order of pdf_font_encodings(path)[""]
+    (glyph space units: a Type 3 font's own, the same for every glyph of it)."""
+    return _font_tables(path)[2]
+
+
 def repaired_code(candidates: tuple[tuple[float, int, int], ...], width: float, ink: float,
                   outlined: tuple[float, bool] | None = None) -> int | None:
     """The character a glyph stands for among pdf_unicode_repairs' candidates (advance, character,
@@ -687,11 +693,12 @@ OUTLINE_MATCH = 0.005   # ems: a glyph's ink box is its outline's box, within ro
 OUTLINE_SEGMENTS = 4000  # path segments beyond which a glyph's outline is not measured
 
 
-def _font_tables(path: str) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]]]:
+def _font_tables(path: str) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
+                                     tuple[dict[int, float], ...]]:
     try:
         stat = os.stat(path)
     except OSError:
-        return {}, {}
+        return {}, {}, ()
     return _scan_font_dictionaries(path, stat.st_size, stat.st_mtime_ns)
 
 
@@ -748,16 +755,17 @@ def _other_kind(mapped: str, named: str) -> bool:
 
 @lru_cache(maxsize=2)
 def _scan_font_dictionaries(path: str, size: int, mtime: int
-                            ) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]]]:
+                            ) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
+                                       tuple[dict[int, float], ...]]:
     import zlib
 
     try:
         data = Path(path).read_bytes() if size <= OBJECT_SCAN_LIMIT else b""
     except OSError:
-        return {}, {}
+        return {}, {}, ()
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data \
             and not _CODED_NAME.search(data) and not (b"/WinAnsiEncoding" in data and b"/ToUnicode" in data):
-        return {}, {}
+        return {}, {}, ()
     objects: dict[int, bytes] = {}
     streams: dict[int, tuple[int, int]] = {}   # object number -> where its stream's bytes lie in the file
     heads = list(_OBJECT_HEAD.finditer(data))
@@ -787,6 +795,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
     out: dict[str, list[dict[int, str]]] = {}
     repairs: dict[str, dict[int, tuple]] = {}
     untouched: set[str] = set()
+    nameless_widths: list[dict[int, float]] = []
     for text in objects.values():
         if not _FONT_DICT.search(text):
             continue
@@ -842,6 +851,8 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
                 code += 1
         # (a Type 3 font has no /BaseFont: its maps are those of the name "", PDFium's name for it)
         out.setdefault(key, []).append(names)
+        if not key:
+            nameless_widths.append(_advances(text, objects))
         if base and to_unicode and int(to_unicode.group(1)) in streams:
             start, stop = streams[int(to_unicode.group(1))]
             repair = _name_repairs(names, _advances(text, objects), objects.get(int(to_unicode.group(1)), b""),
@@ -859,7 +870,8 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
     for key, pooled in repairs.items():
         repairs[key] = {mapped: candidates for mapped, candidates in pooled.items()
                         if any(meant != mapped for _, meant, _ in candidates)}
-    return {name: tuple(maps) for name, maps in out.items()}, {k: v for k, v in repairs.items() if v}
+    return {name: tuple(maps) for name, maps in out.items()}, {k: v for k, v in repairs.items() if v}, \
+        tuple(nameless_widths)
 
 
 _FIRST_CHAR = re.compile(rb"/FirstChar[ \t\r\n]+(\d{1,3})\b")
@@ -1634,6 +1646,7 @@ class _Raw:
         self.layout_votes: dict[int, dict[str, int]] = {}   # nameless font handle -> TeX text layout -> words (vote_text_layouts)
         self.nameless_letters: dict[int, list] = {}   # nameless font handle -> [its size, small letters set]
         self.nameless_strokes: dict[int, tuple[float, float] | None] = {}   # nameless font handle -> strokes_of
+        self.nameless_printed: dict[int, dict] = {}   # nameless font handle -> what it prints (gather_nameless_glyphs)
         self.drawn_runs: dict[tuple, tuple[float, float] | None] = {}   # (size, codes, advances) -> strokes_of
         self.repairs: dict[int, dict] = {}   # font handle -> its ToUnicode map's contradicted characters
         self.coded: set[str] = set()   # extension fonts whose text map gives their codes back (_page_spans)
@@ -2122,6 +2135,94 @@ def weigh_nameless_fonts(raw: _Raw) -> None:
                 drawn[1] >= body_stroke * NAMELESS_BOLD_STROKE
 
 
+# A nameless font whose /Differences names TeX's maths italic's glyphs: its layout (OML) sets the full
+# stop and the comma at 58 and 59, where every text layout sets the colon and the semicolon, and names
+# Greek small letters where no text layout of the Latin alphabet does.
+_MATHS_ITALIC_PLACES = {58: "period", 59: "comma"}
+NAMELESS_WIDTH_FIT = 1.02   # advances in the proportions of a dictionary's widths: within rounding
+_TEXT_LIGATURE_NAMES = frozenset({"ff", "fi", "fl", "ffi", "ffl"})
+
+
+def _named_italic(names: dict[int, str]) -> bool:
+    """Whether a font's glyph names are those of a maths italic (TeX's OML layout)."""
+    if any(names.get(code) == name for code, name in _MATHS_ITALIC_PLACES.items()):
+        return True
+    if _TEXT_LIGATURE_NAMES & set(names.values()):
+        return False
+    return any(len(n) > 1 and n[:1].islower() and "\u03b1" <= glyph_name_char(n) <= "\u03c9" for n in names.values())
+
+
+def gather_nameless_glyphs(raw: _Raw, textpage: int, codes: list[int], count: int) -> None:
+    """What each nameless font of the page prints, as the text layer reports it (a character its glyph
+    name gave, or the code where the name meant nothing to PDFium), each with its advance over the size
+    it is set at (for nameless_dictionaries)."""
+    text_object, printed = raw.text_object, raw.nameless_printed
+    last_obj, seen = None, None
+    for j in range(count):
+        obj = text_object(textpage, j)
+        if not obj:
+            continue
+        if obj != last_obj:
+            last_obj, seen = obj, None
+            handle = raw.object_font(obj)
+            if handle and raw.font_name(handle, raw.buf, 512) <= 1:
+                seen = printed.setdefault(handle, {})
+        if seen is None or codes[j] >= 0xD800 or raw.generated(textpage, j):
+            continue
+        # (PDFium gives a control code back as it is, without calling it unmapped)
+        key = (codes[j] < 0x20 or raw.map_error(textpage, j) > 0, codes[j])
+        if key not in seen:
+            size = raw.glyph_size(textpage, j, count, obj)
+            raw.loose_box(textpage, j, raw.rect_ref)
+            seen[key] = (raw.rect.right - raw.rect.left) / size if size > 0 else 0.0
+
+
+def nameless_dictionaries(raw: _Raw) -> None:
+    """Each nameless font's own /Differences, found among the file's nameless font dictionaries as the
+    ones that name everything it prints, at advances in the proportions their /Widths give (a Type 3
+    font has no /BaseFont, so PDFium's name cannot tell its dictionary from the others'; what it prints
+    can: a maths italic and the text's roman print the same letters, at other widths).  Where those
+    agree, the font reads its glyphs by them, and a role its names say (maths_role, _named_italic: a DVI
+    route's bitmap fonts keep TeX's glyph names, "summationdisplay", "element", "alpha") is its own:
+    calligraphic capitals in a symbol font, variables in a maths italic."""
+    maps = pdf_font_encodings(raw.path).get("", ()) if raw.path else ()
+    if not maps:
+        return
+    widths = pdf_nameless_widths(raw.path)
+    widths = widths if len(widths) == len(maps) else ({},) * len(maps)
+    codes_of = [{} for _ in maps]          # per map: a character its names stand for -> its code
+    for m, found in zip(maps, codes_of):
+        for code, name in m.items():
+            found.setdefault(glyph_name_char(name) or name, code)
+    # (a character PDFium read from a glyph name that none of the names here spell, "braceleft" read
+    # by the Adobe list, is left out of the count rather than held against one dictionary)
+    spelled = set().union(*codes_of)
+    for handle, printed in raw.nameless_printed.items():
+        if handle in raw.dictionaries or not printed:
+            continue
+        fitting = []
+        for m, advances, found in zip(maps, widths, codes_of):
+            codes = [code if unnamed else found.get(chr(code), -1) if chr(code) in spelled else None
+                     for unnamed, code in printed]
+            if any(code is not None and code not in m for code in codes):
+                continue
+            # a glyph's loose box is its advance, or wider where its ink overhangs it ("f"): the
+            # dictionary's widths fit when most glyphs advance in one proportion to them, the least
+            scales = [seen / advances[code] for code, seen in zip(codes, printed.values())
+                      if code is not None and advances.get(code, 0) > 0 and seen > 0]
+            if scales and sum(1 for x in scales if x <= min(scales) * NAMELESS_WIDTH_FIT) * 3 < len(scales) * 2:
+                continue
+            fitting.append(m)
+        if not fitting:
+            continue
+        agreed = {code: name for code, name in fitting[0].items() if all(m.get(code) == name for m in fitting[1:])}
+        roles = {("italic" if _named_italic(m) else maths_role(m.values())) for m in fitting}
+        raw.dictionaries[handle] = agreed
+        if len(roles) == 1 and (role := roles.pop()):
+            raw.fonts[handle] = describe_font(" (MathItalic)" if role == "italic" else MATHS_ROLE_SUFFIX[role],
+                                              0, 400)
+
+
 # A glyph's ink height as a share of its font's em, for the letters whose height varies least from
 # face to face (Computer Modern, Times, Palatino, Helvetica, Concrete: within a twentieth of these):
 # the digits (lining), the flat-topped and flat-footed capitals, the ascending small letters.
@@ -2420,10 +2521,11 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             # TeX's maths letters' layout), by its glyph name
             ch = named
         elif not font.name and u < 0x100 and raw.map_error(textpage, j) > 0 and (
-                raw.nameless_code_char(u) or u < 0x20 or raw.text_layout_char(obj, u)):
-            # a Type 3 font's glyph, by its name (dvips' bitmap fonts), else by the text layout its words
-            # show (pdfTeX's bitmap fonts name their glyphs after their codes)
-            ch = raw.nameless_code_char(u) or raw.text_layout_char(obj, u)
+                raw.code_name_char(obj, u) or raw.nameless_code_char(u) or u < 0x20 or raw.text_layout_char(obj, u)):
+            # a Type 3 font's glyph, by its name in its own dictionary where that is known
+            # (nameless_dictionaries), else where every nameless font's names agree (dvips' bitmap fonts),
+            # else by the text layout its words show (pdfTeX's bitmap fonts name their glyphs after codes)
+            ch = raw.code_name_char(obj, u) or raw.nameless_code_char(u) or raw.text_layout_char(obj, u)
         elif 0xC0 <= u < 0x100 and (named := raw.double_struck(obj, u)):
             ch = named       # newtx's blackboard letters, named "bbE", read as Latin-1's Å by their code
         elif STIX_SCRIPT_CAPITALS <= u < STIX_SCRIPT_CAPITALS + 26 and "STIX" in font.name.upper():
@@ -3034,7 +3136,10 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
                     tp = ctypes.cast(textpage.raw, ctypes.c_void_p).value
                     count = raw.count_chars(tp)
                     if count > 0:
-                        measure_nameless_fonts(raw, tp, raw.page_text(tp, count), count)
+                        codes = raw.page_text(tp, count)
+                        measure_nameless_fonts(raw, tp, codes, count)
+                        gather_nameless_glyphs(raw, tp, codes, count)
+                nameless_dictionaries(raw)
                 weigh_nameless_fonts(raw)
             page, textpage = held.pop(index) if index in held else (doc[index], None)
             textpage = textpage or page.get_textpage()

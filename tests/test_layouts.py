@@ -1542,3 +1542,29 @@ def test_a_one_page_chapter_keeps_its_numbered_displays(tmp_path_factory):
     assert sorted(formulas) == ["1.1", "1.2"], formulas
     assert formulas["1.1"].startswith(r"U(s) = R(s)"), formulas
     assert formulas["1.2"].startswith(r"U^{*}(s) = \max_{a}"), formulas
+
+
+def test_maths_in_a_dvi_routes_bitmap_fonts_reads_by_each_fonts_own_glyph_names(tmp_path_factory):
+    """dvipsbitmap.pdf: a chapter of ours through latex, dvips with its map of outline fonts left out (so
+    every font, maths too, is one of Metafont's bitmaps) and ps2pdf, as older papers and lecture notes
+    were made: each font is a Type 3 font with no name, whose /Differences keep TeX's glyph names.  With
+    no name, nothing told the maths italic from the roman, so every variable was \\mathrm{b}; the
+    calligraphic capitals of the symbol font were Latin ones (\\mathcal{S} as S); and a code two fonts
+    name differently ("parenleftbig" and "minus" at 0) read as neither, so a matrix lost its "(", its
+    sums read as "X" and a cases brace as a script's base.  Each nameless font is now matched to its own
+    dictionary, the one that names what it prints at advances in its widths' proportions, and reads
+    its glyphs and its role (maths italic, symbols, extension) from those names; a nameless font's bold
+    is the one its strokes measured."""
+    _, db, _ = build("dvipsbitmap", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas, key=lambda n: int(n.split(".")[1])) == [f"1.{k}" for k in range(1, 11)], formulas
+    assert formulas["1.1"] == r"b'(s') \propto O(o \mid a, s')\sum_{s \in \mathcal{S}}T(s' \mid s, a)b(s).", formulas
+    assert formulas["1.2"].startswith(r"\mathbf{b}_{t} = (b_{t}(0)"), formulas
+    assert formulas["1.4"] == r"U(b) = \max_{a \in \mathcal{A}}[\sum_{s}b(s)R(s, a)+\gamma\sum_{o \in \mathcal{O}}" \
+        r"P(o \mid b, a)U(b_{a, o})].", formulas
+    assert formulas["1.6"].startswith(r"c(y) = \begin{cases}h(y-d) & \operatorname{if}y \geq d, \\ p(d-y) & "), formulas
+    assert formulas["1.7"] == r"d(b, n) = 1-b(n) = \sum_{s \neq n}b(s),", formulas
+    assert formulas["1.9"].startswith(r"O = \begin{bmatrix}1-\epsilon & \epsilon & 0 & \cdots & 0 \\ "), formulas
+    definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition'").fetchone()[0]
+    assert r"the finite set $\mathcal{S}$ of stock levels" in definition and r"$\sum_{s \in \mathcal{S}}b(s) = 1$" \
+        in definition, definition
