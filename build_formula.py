@@ -215,7 +215,8 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     if re.search(r"^BBM", name):
         return "bbm"     # the bbm fonts: \mathbbm
     # (the AMS "symbol B" font and its successors: msbm, txsyb, pxsyb, kpfonts' Kp--M-Syb)
-    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|TXSYB|PXSYB|JKPSYB|(?<![A-Z])SYB(?![A-Z])", name):
+    # (MathJax's TeX fonts hold the AMS symbols and blackboard letters in one, "MathJax_AMS")
+    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|TXSYB|PXSYB|JKPSYB|(?<![A-Z])SYB(?![A-Z])|MATHJAX_AMS", name):
         return "bb"
     if re.search(r"EUFM|EUFB|FRAKTUR|YFRAK|GOTH", name):
         return "frak"

@@ -21,6 +21,7 @@ import os
 import re
 import unicodedata
 from array import array
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -651,9 +652,19 @@ def pdf_unicode_repairs(path: str) -> dict[str, dict[int, tuple[tuple[float, int
     return _font_tables(path)[1]
 
 
-def pdf_nameless_widths(path: str) -> tuple[dict[int, float], ...]:
-    """The /Widths of each nameless (Type 3) font dictionary, in the order of pdf_font_encodings(path)[""]
-    (glyph space units: a Type 3 font's own, the same for every glyph of it)."""
+@dataclass(frozen=True, slots=True)
+class NamelessFont:
+    """What a nameless (Type 3) font dictionary says of itself besides its glyph names."""
+
+    widths: dict[int, float]    # /Widths by code, in glyph space units (a Type 3 font's own)
+    unicode: dict[int, str]     # its ToUnicode map's entries, code -> text ({} without one)
+    name: str                   # its FontDescriptor's /FontName, without a subset's prefix ("" without)
+    scale: float = 0.0          # its /FontMatrix's horizontal scale: a width times it is an advance in ems
+
+
+def pdf_nameless_fonts(path: str) -> tuple[NamelessFont, ...]:
+    """What each nameless (Type 3) font dictionary says besides its glyph names, in the order of
+    pdf_font_encodings(path)[""]."""
     return _font_tables(path)[2]
 
 
@@ -694,7 +705,7 @@ OUTLINE_SEGMENTS = 4000  # path segments beyond which a glyph's outline is not m
 
 
 def _font_tables(path: str) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
-                                     tuple[dict[int, float], ...]]:
+                                     tuple["NamelessFont", ...]]:
     try:
         stat = os.stat(path)
     except OSError:
@@ -756,7 +767,7 @@ def _other_kind(mapped: str, named: str) -> bool:
 @lru_cache(maxsize=2)
 def _scan_font_dictionaries(path: str, size: int, mtime: int
                             ) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
-                                       tuple[dict[int, float], ...]]:
+                                       tuple[NamelessFont, ...]]:
     import zlib
 
     try:
@@ -795,7 +806,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
     out: dict[str, list[dict[int, str]]] = {}
     repairs: dict[str, dict[int, tuple]] = {}
     untouched: set[str] = set()
-    nameless_widths: list[dict[int, float]] = []
+    nameless_fonts: list[NamelessFont] = []
     for text in objects.values():
         if not _FONT_DICT.search(text):
             continue
@@ -852,7 +863,19 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         # (a Type 3 font has no /BaseFont: its maps are those of the name "", PDFium's name for it)
         out.setdefault(key, []).append(names)
         if not key:
-            nameless_widths.append(_advances(text, objects))
+            # (Skia, as Chrome prints a page, embeds a web font as a Type 3 font with no /BaseFont, its
+            # glyphs named by their ids, a ToUnicode map and the font's name in its descriptor)
+            descriptor = _FONT_DESCRIPTOR_REF.search(text)
+            font_name = _DESCRIPTOR_NAME.search(objects.get(int(descriptor.group(1)), b"")) if descriptor else None
+            entries = {}
+            if to_unicode and int(to_unicode.group(1)) in streams:
+                start, stop = streams[int(to_unicode.group(1))]
+                entries = _stream_entries(objects.get(int(to_unicode.group(1)), b""), data[start:stop])
+            matrix = _FONT_MATRIX.search(text)
+            nameless_fonts.append(NamelessFont(
+                _advances(text, objects), entries,
+                _SUBSET_PREFIX.sub("", font_name.group(1).decode("latin-1")) if font_name else "",
+                abs(float(matrix.group(1))) if matrix else 0.0))
         if base and to_unicode and int(to_unicode.group(1)) in streams:
             start, stop = streams[int(to_unicode.group(1))]
             repair = _name_repairs(names, _advances(text, objects), objects.get(int(to_unicode.group(1)), b""),
@@ -871,7 +894,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         repairs[key] = {mapped: candidates for mapped, candidates in pooled.items()
                         if any(meant != mapped for _, meant, _ in candidates)}
     return {name: tuple(maps) for name, maps in out.items()}, {k: v for k, v in repairs.items() if v}, \
-        tuple(nameless_widths)
+        tuple(nameless_fonts)
 
 
 _FIRST_CHAR = re.compile(rb"/FirstChar[ \t\r\n]+(\d{1,3})\b")
@@ -895,6 +918,8 @@ _WIN_ANSI = re.compile(rb"/Encoding[ \t\r\n]*/WinAnsiEncoding\b")
 _ENCODING_ANY = re.compile(rb"/Encoding\b")
 _FONT_DESCRIPTOR_REF = re.compile(rb"/FontDescriptor[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
 _FONT_FILE_REF = re.compile(rb"/FontFile3?[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
+_FONT_MATRIX = re.compile(rb"/FontMatrix[ \t\r\n]*\[[ \t\r\n]*(-?\d{0,7}\.?\d{1,12})[ \t\r\n]")
+_DESCRIPTOR_NAME = re.compile(rb"/FontName[ \t\r\n]*/([^ \t\r\n/\[\]<>()]{1,127})")
 
 
 def _program_names(font: bytes, objects: dict[int, bytes], streams: dict[int, tuple[int, int]], data: bytes
@@ -2139,7 +2164,7 @@ def weigh_nameless_fonts(raw: _Raw) -> None:
 # stop and the comma at 58 and 59, where every text layout sets the colon and the semicolon, and names
 # Greek small letters where no text layout of the Latin alphabet does.
 _MATHS_ITALIC_PLACES = {58: "period", 59: "comma"}
-NAMELESS_WIDTH_FIT = 1.02   # advances in the proportions of a dictionary's widths: within rounding
+NAMELESS_WIDTH_FIT = 0.01   # a glyph's advance as its dictionary's width gives it: within rounding
 _TEXT_LIGATURE_NAMES = frozenset({"ff", "fi", "fl", "ffi", "ffl"})
 
 
@@ -2154,71 +2179,118 @@ def _named_italic(names: dict[int, str]) -> bool:
 
 def gather_nameless_glyphs(raw: _Raw, textpage: int, codes: list[int], count: int) -> None:
     """What each nameless font of the page prints, as the text layer reports it (a character its glyph
-    name gave, or the code where the name meant nothing to PDFium), each with its advance over the size
-    it is set at (for nameless_dictionaries)."""
-    text_object, printed = raw.text_object, raw.nameless_printed
-    last_obj, seen = None, None
+    name gave, or the code where the name meant nothing to PDFium), each with the advances it was seen
+    to take, in ems of the size its text object sets (for nameless_dictionaries).  An advance is the
+    step from a glyph's origin to the next one's in the same text object: PDFium's boxes of a Type 3
+    glyph are its drawing's, no advance (an "l" of a bitmap font stands half as wide again)."""
+    text_object, printed, origin = raw.text_object, raw.nameless_printed, raw.origin
+    dx, dy = raw.dx, raw.dy
+    last_obj, seen, step, here = None, None, None, None
     for j in range(count):
         obj = text_object(textpage, j)
-        if not obj:
+        if not obj or raw.generated(textpage, j) or codes[j] >= 0xD800:
+            last_obj, seen, here = None, None, None
             continue
         if obj != last_obj:
-            last_obj, seen = obj, None
+            last_obj, seen, here = obj, None, None
             handle = raw.object_font(obj)
             if handle and raw.font_name(handle, raw.buf, 512) <= 1:
                 seen = printed.setdefault(handle, {})
-        if seen is None or codes[j] >= 0xD800 or raw.generated(textpage, j):
+        if seen is None:
             continue
+        origin(textpage, j, dx, dy)
+        at = (dx.value, dy.value)
+        if here is not None and step is not None:
+            # (the previous glyph's advance: from its origin to this one's, in ems of its size)
+            key, size, x, y = here
+            seen[key].append(round(math.hypot(at[0] - x, at[1] - y) / size, 4))
         # (PDFium gives a control code back as it is, without calling it unmapped)
         key = (codes[j] < 0x20 or raw.map_error(textpage, j) > 0, codes[j])
-        if key not in seen:
-            size = raw.glyph_size(textpage, j, count, obj)
+        size = raw.font_size(textpage, j)
+        if raw.char_matrix(textpage, j, raw.matrix_ref):
+            size *= math.hypot(raw.matrix.a, raw.matrix.b)
+        if key not in seen and size > 1e-9:
+            # (a glyph alone in its text object, as Skia sets each glyph of a web page's maths, shows
+            # no step: its box stands for its advance, which a drawing of outlines fills)
             raw.loose_box(textpage, j, raw.rect_ref)
-            seen[key] = (raw.rect.right - raw.rect.left) / size if size > 0 else 0.0
+            seen[key] = [-round((raw.rect.right - raw.rect.left) / size, 4)]
+        here, step = ((key, size, at[0], at[1]), True) if size > 1e-9 and key in seen else (None, None)
+
+
+def _widths_fit(info: NamelessFont, codes: list[int | None], advances: list[float]) -> bool:
+    """Whether a dictionary's widths fit the advances its glyphs were seen to take (0 where none was
+    seen): most of them as its /FontMatrix makes them ems, or without a matrix in one proportion."""
+    scales = [seen / (info.widths[code] * (info.scale or 1.0)) for code, seen in zip(codes, advances)
+              if code is not None and info.widths.get(code, 0) > 0 and seen > 0]
+    usual = 1.0 if info.scale else _usual_advance([round(x, 3) for x in scales])
+    return not scales or sum(1 for x in scales if abs(x - usual) <= usual * NAMELESS_WIDTH_FIT) * 3 >= len(scales) * 2
+
+
+def _usual_advance(steps: list[float]) -> float:
+    """A glyph's advance among the steps seen after it: the most common (a kern or a space between
+    two glyphs of one text object makes a step longer or shorter now and then); its box's width
+    (kept negated, first) where no step was seen."""
+    stepped = [x for x in steps if x >= 0]
+    if stepped:
+        return Counter(stepped).most_common(1)[0][0]
+    return -steps[0] if steps else 0.0
 
 
 def nameless_dictionaries(raw: _Raw) -> None:
-    """Each nameless font's own /Differences, found among the file's nameless font dictionaries as the
-    ones that name everything it prints, at advances in the proportions their /Widths give (a Type 3
-    font has no /BaseFont, so PDFium's name cannot tell its dictionary from the others'; what it prints
-    can: a maths italic and the text's roman print the same letters, at other widths).  Where those
-    agree, the font reads its glyphs by them, and a role its names say (maths_role, _named_italic: a DVI
-    route's bitmap fonts keep TeX's glyph names, "summationdisplay", "element", "alpha") is its own:
-    calligraphic capitals in a symbol font, variables in a maths italic."""
+    """Each nameless font's own dictionary, found among the file's nameless (Type 3) font dictionaries as
+    the ones that map or name everything it prints, at advances in the proportions their /Widths give
+    (a Type 3 font has no /BaseFont, so PDFium's name cannot tell its dictionary from the others'; what
+    it prints can: a maths italic and the text's roman print the same letters, at other widths).  Where
+    those agree, the font reads its glyphs by their names, and takes the name their descriptors give
+    (Skia names a web font so: "MathJax_Math-Italic"), else a role its glyph names say (maths_role,
+    _named_italic: a DVI route's bitmap fonts keep TeX's names, "summationdisplay", "element",
+    "alpha"): calligraphic capitals in a symbol font, variables in a maths italic."""
     maps = pdf_font_encodings(raw.path).get("", ()) if raw.path else ()
     if not maps:
         return
-    widths = pdf_nameless_widths(raw.path)
-    widths = widths if len(widths) == len(maps) else ({},) * len(maps)
-    codes_of = [{} for _ in maps]          # per map: a character its names stand for -> its code
-    for m, found in zip(maps, codes_of):
-        for code, name in m.items():
-            found.setdefault(glyph_name_char(name) or name, code)
+    infos = pdf_nameless_fonts(raw.path)
+    infos = infos if len(infos) == len(maps) else (NamelessFont({}, {}, ""),) * len(maps)
+    codes_of = [{} for _ in maps]          # per dictionary: a character it prints -> its code
+    for m, info, found in zip(maps, infos, codes_of):
+        if info.unicode:
+            for code, text in info.unicode.items():
+                found.setdefault(text, code)
+        else:
+            for code, name in m.items():
+                found.setdefault(glyph_name_char(name) or name, code)
     # (a character PDFium read from a glyph name that none of the names here spell, "braceleft" read
     # by the Adobe list, is left out of the count rather than held against one dictionary)
     spelled = set().union(*codes_of)
     for handle, printed in raw.nameless_printed.items():
         if handle in raw.dictionaries or not printed:
             continue
-        fitting = []
-        for m, advances, found in zip(maps, widths, codes_of):
+        stepped = [_usual_advance(steps) if any(x >= 0 for x in steps) else 0.0 for steps in printed.values()]
+        boxed = [-steps[0] if steps and steps[0] < 0 else 0.0 for steps in printed.values()]
+        holding, fitting, narrowed = [], [], []
+        for m, info, found in zip(maps, infos, codes_of):
             codes = [code if unnamed else found.get(chr(code), -1) if chr(code) in spelled else None
                      for unnamed, code in printed]
-            if any(code is not None and code not in m for code in codes):
+            if any(code is not None and code not in m and code not in info.unicode for code in codes):
                 continue
-            # a glyph's loose box is its advance, or wider where its ink overhangs it ("f"): the
-            # dictionary's widths fit when most glyphs advance in one proportion to them, the least
-            scales = [seen / advances[code] for code, seen in zip(codes, printed.values())
-                      if code is not None and advances.get(code, 0) > 0 and seen > 0]
-            if scales and sum(1 for x in scales if x <= min(scales) * NAMELESS_WIDTH_FIT) * 3 < len(scales) * 2:
-                continue
-            fitting.append(m)
+            holding.append((m, info))
+            if _widths_fit(info, codes, stepped):
+                fitting.append((m, info))
+            if not any(stepped) and _widths_fit(info, codes, boxed):
+                narrowed.append((m, info))
+        # (the steps between glyphs are their advances; a glyph alone in its text object, as Skia sets
+        # a web page's maths, shows none, and its box, which is a bitmap's extent in a bitmap font and
+        # no advance, may only narrow the choice)
+        fitting = fitting if any(stepped) else narrowed or holding
         if not fitting:
             continue
-        agreed = {code: name for code, name in fitting[0].items() if all(m.get(code) == name for m in fitting[1:])}
-        roles = {("italic" if _named_italic(m) else maths_role(m.values())) for m in fitting}
-        raw.dictionaries[handle] = agreed
-        if len(roles) == 1 and (role := roles.pop()):
+        first = fitting[0][0]
+        raw.dictionaries[handle] = {code: name for code, name in first.items()
+                                    if all(m.get(code) == name for m, _ in fitting[1:])}
+        names = {info.name for _, info in fitting}
+        roles = {("italic" if _named_italic(m) else maths_role(m.values())) for m, _ in fitting}
+        if len(names) == 1 and (name := names.pop()):
+            raw.fonts[handle] = describe_font(name, raw.font_flags(handle), 400)
+        elif len(roles) == 1 and (role := roles.pop()):
             raw.fonts[handle] = describe_font(" (MathItalic)" if role == "italic" else MATHS_ROLE_SUFFIX[role],
                                               0, 400)
 
@@ -2242,18 +2314,21 @@ def _ink_em_factor(raw: _Raw, textpage: int, j: int, count: int, handle: int, si
     INK_EM_OFF; else 1.  A Type 3 font draws its glyphs itself, in units its /FontMatrix sets: a
     pixel of the resolution dvips' bitmaps were made at, or a thousandth of an em (matplotlib's); a
     named font's units are its em's, and its ink boxes are not always its outlines' (so left alone)."""
-    if size <= 0 or raw.font(raw.text_object(textpage, j)).name:
-        return 1.0
+    if size <= 0 or raw.font_name(handle, raw.buf, 512) > 1:
+        return 1.0      # (a font PDFium names; a nameless one keeps this measure once the names of its
+                        # dictionary have given it a name of ours, nameless_dictionaries)
     il, ir, ib, it = raw.ink
     estimates = []
     looked = 0
+    own = raw.dictionaries.get(handle) or {}
     for k in range(j, count):
         obj = raw.text_object(textpage, k)
         if obj is None or (raw.object_font(obj) or 0) != handle:
             continue
-        share = _EM_SHARES.get(chr(raw.get_unicode(textpage, k)))
-        if share is None:
-            continue
+        u = raw.get_unicode(textpage, k)
+        share = _EM_SHARES.get(chr(u))
+        if share is None or glyph_name_char(own.get(u, "")) not in ("", chr(u)):
+            continue      # (a code its font's own names give another glyph: an extension font's "X", its sum)
         raw.ink_box(textpage, k, *raw.ink_refs)
         if it.value - ib.value > 0 and abs(raw.char_angle(textpage, k)) < 0.01:
             estimates.append((it.value - ib.value) / share)
@@ -3128,18 +3203,23 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
                 # some font of the PDF is nameless (a Type 3 font of bitmaps): its face is read from how it
                 # sets the next pages, before they are read (weigh_nameless_fonts); the pages stay open
                 # meanwhile, so that PDFium keeps the fonts their measures are filed under
+                # (what each prints and its dictionary first: a measure of its size or face reads its codes
+                # through that dictionary's names)
+                texts = []
                 for ahead in indexes[at:at + NAMELESS_BLOCK]:
                     page = doc[ahead]
                     textpage = page.get_textpage()
                     held[ahead] = (page, textpage)
-                    raw.document, raw.page = ctypes.cast(doc.raw, ctypes.c_void_p).value, ctypes.cast(page.raw, ctypes.c_void_p).value
                     tp = ctypes.cast(textpage.raw, ctypes.c_void_p).value
                     count = raw.count_chars(tp)
                     if count > 0:
                         codes = raw.page_text(tp, count)
-                        measure_nameless_fonts(raw, tp, codes, count)
                         gather_nameless_glyphs(raw, tp, codes, count)
+                        texts.append((page, tp, codes, count))
                 nameless_dictionaries(raw)
+                for page, tp, codes, count in texts:
+                    raw.document, raw.page = ctypes.cast(doc.raw, ctypes.c_void_p).value, ctypes.cast(page.raw, ctypes.c_void_p).value
+                    measure_nameless_fonts(raw, tp, codes, count)
                 weigh_nameless_fonts(raw)
             page, textpage = held.pop(index) if index in held else (doc[index], None)
             textpage = textpage or page.get_textpage()

@@ -79,6 +79,8 @@ def folio_candidates(line: Line) -> list[str]:
     for w in (words[0], words[-1]) if len(words) > 1 else words[:1]:
         if _script_digits(w):
             continue   # a footnote's mark glued to its first word, or a superscript: no folio
+        if len(words) > 1 and w.text.startswith("(") and w.text.rstrip(".,;").endswith(")"):
+            continue   # "(7)" closing a line of other words: an equation's number (a display's first row)
         token = w.text.strip(".,:;|·–—-[]()")
         if token.isdigit() and len(token) <= 4:
             out.append(token)

@@ -1568,3 +1568,23 @@ def test_maths_in_a_dvi_routes_bitmap_fonts_reads_by_each_fonts_own_glyph_names(
     definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition'").fetchone()[0]
     assert r"the finite set $\mathcal{S}$ of stock levels" in definition and r"$\sum_{s \in \mathcal{S}}b(s) = 1$" \
         in definition, definition
+
+
+def test_maths_a_browser_printed_from_a_web_page_reads_by_its_fonts_own_names(tmp_path_factory):
+    """mathjaxnotes.pdf: course notes of ours as a web page, typeset by MathJax 3 and printed by Chromium
+    (mathjaxnotes_build.py).  Skia embeds each of MathJax's web fonts as a Type 3 font with no /BaseFont,
+    its name only in its descriptor ("MathJax_Math-Italic", "MathJax_AMS-Regular"), each glyph in a text
+    object of its own: with no name nothing told a variable from a roman letter, \\mathbb{E} read E and
+    \\mathcal{H} read H (7 of 18 equations exact).  Each nameless font is matched to its own dictionary
+    by what it prints and the widths its boxes show, and takes the descriptor's name.  And the first row
+    of an align at the top of a page, "… = μn pn, (7)", gave its number as the page's folio."""
+    _, db, report = build("mathjaxnotes", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas, key=int) == [str(k) for k in range(1, 19)], formulas
+    assert formulas["5"] == r"c^{*} = \min\{c \in \mathbb{N}:\frac{C(c, a)}{c\mu-\lambda} \leq \bar{w}\}.", formulas
+    assert formulas["10"] == r"W_{q} = \frac{\lambda\mathbb{E}[S^{2}]}{2(1-\rho)}.", formulas
+    assert formulas["12"].endswith(r"\quad h \in \mathcal{H}."), formulas
+    assert formulas["15"].startswith(r"\bm{\Sigma} = \frac{1}{D-1}\sum_{d = 1}^{D}(\bm{w}_{d}-\bar{\bm{w}})"), formulas
+    assert formulas["16"].startswith(r"\begin{bmatrix}\sigma_{11} & \sigma_{12} \\ \sigma_{21} & \sigma_{22}"
+                                     r"\end{bmatrix} = \begin{bmatrix}0.8 & 0.3"), formulas
+    assert "7" in formulas and formulas["7"].startswith(r"\lambda_{n-1}p_{n-1} = \mu_{n}p_{n}"), formulas
