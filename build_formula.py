@@ -136,6 +136,8 @@ WIDE_ACCENT = 0.5   # em: a hat or tilde this wide is a wide one (a plain one is
 OVER_ARROWS = {r"\to": "overrightarrow", r"\longrightarrow": "overrightarrow", r"\leftarrow": "overleftarrow",
                r"\longleftarrow": "overleftarrow", r"\leftrightarrow": "overleftrightarrow",
                r"\longleftrightarrow": "overleftrightarrow"}
+# the foot of each extensible delimiter's assembly -> its top hook
+PIECE_FEET = {"⎝": "⎛", "⎠": "⎞", "⎣": "⎡", "⎦": "⎤", "⎩": "⎧", "⎭": "⎫"}
 ARROW_PIECES = {"\u20d6", "\u20d7", "\u20e1", "\u20d0", "\u20d1"}
 PRIMES = {"′": 1, "″": 2, "‴": 3, "'": 1, "’": 1}
 DOTS = {".", "·", "⋅", "∙"}
@@ -699,8 +701,13 @@ def _pieces(nodes: list[Node]) -> list[Node]:
             # overlap by most of their height (a \bigl| only a little taller than the bar)
             column = n.ch == s.ch and abs(n.x0 - s.x0) < COLUMN_SLACK and abs(n.x1 - s.x1) < COLUMN_SLACK and \
                 n.top - s.top > n.height * 0.05
-            if same and min(s.x1, n.x1) - max(s.x0, n.x0) > -n.size * 0.1 and n.top <= s.bottom + n.size * 0.15 \
-                    and (n.cy > s.bottom - n.height * 0.3 or column):
+            # (or the foot of a stack that has its top hook and no foot yet, in its very column, however
+            # far below: a browser draws the extender between them by stretching one glyph, which the
+            # glyph layer drops, build_glyphs._page_spans)
+            awaited = same and n.ch in PIECE_FEET and PIECE_FEET[n.ch] in s.parts["chars"] and \
+                not s.parts["chars"] & PIECE_FEET.keys() and abs(n.x0 - s.x0) < COLUMN_SLACK
+            if same and min(s.x1, n.x1) - max(s.x0, n.x0) > -n.size * 0.1 and (n.top <= s.bottom + n.size * 0.15 \
+                    and (n.cy > s.bottom - n.height * 0.3 or column) or awaited):
                 s.top, s.bottom = min(s.top, n.top), max(s.bottom, n.bottom)
                 s.x0, s.x1 = min(s.x0, n.x0), max(s.x1, n.x1)
                 if kind in ("⎪", "|") and (target not in (None, "⎪", "|") or n.role == "radical"):

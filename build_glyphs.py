@@ -2465,6 +2465,12 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
             u = 0x2D
         loose_box(textpage, j, rect_ref)
         x0, x1, top, bottom = forced or (rect.left, rect.right, height - rect.top, height - rect.bottom)
+        if bottom - top > height:
+            # a glyph stretched by its matrix past the page's own height (a browser scales a delimiter's
+            # extender hundreds of times across and clips it): PDFium cannot place what it draws, and its
+            # box would swallow the glyphs beside it
+            pending_break = True
+            continue
         glyph_size = size if obj == last_obj else raw.glyph_size(textpage, j, count, obj)   # one size per text object
         if line_end:
             line_end = False
