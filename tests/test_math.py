@@ -869,6 +869,25 @@ def test_a_parity_without_running_text_takes_its_text_block_from_its_equation_nu
     assert abs((even.right - even.left) - (odd.right - odd.left)) < 1
 
 
+def test_the_text_face_is_no_maths_font_however_many_glyphs_the_maths_font_prints():
+    """A short document of displays with a sentence between each two prints more characters in its
+    maths font than in its text face (the ninth round's Libertinus copies: Libertinus Math).  Taken for
+    the running text's face, it made the words of a display's `\\text{subject to}`, set in the text
+    face, read as a name set in another face (`\\operatorname{subject~to}`).  A maths font sets no
+    running text: the text face is the font, of the others, that prints most (build_math.text_face)."""
+    from build_glyphs import Line, Page, Word
+    from build_math import text_face
+
+    def w(text, x0, font):
+        return Word(text, x0, x0 + 6 * len(text), 100.0, 110.0, 10.9, False, False, font=font, baseline=108.0)
+
+    maths, text = "LibertinusMath-Regular", "LibertinusSerif-Regular"
+    row = Line([w("p(W|X,y)∝exp(−WTAW+bTW)", 160.0, maths), w("(1.12)", 486.0, text)], 2)
+    sentence = Line([w("With", 152.0, text), w("new", 180.0, text), w("names:", 204.0, text)], 2)
+    page = Page(2, None, 612.0, 792.0, [sentence, row, row, row], [], [], [])
+    assert text_face([page]) == text
+
+
 def test_a_fraction_and_a_script_past_the_margin_go_on_with_their_overfull_row():
     """An align row overfull into the margin column (the user's class), `… X^\\top X (\\frac{1}{n}X^\\top X +
     \\lambda I_d)^{-1} \\theta_\\star`: the row's terms past the edge go on with it, but the last fraction's
