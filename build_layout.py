@@ -511,6 +511,7 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
     layouts = {parity: _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body)
                for parity in (0, 1)}
     every = _column_edges([p for p in pages if not p.rotated], body)
+    read = dict(layouts)
     for parity, found in layouts.items():
         # A parity with too few pages to tell (a short document) takes the whole document's edges,
         # shifted to where its own few lines stand when they agree with that width: a two-sided
@@ -519,6 +520,8 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
             own = _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body, FEW_LINES)
             if every and own and abs((own.right - own.left) - (every.right - every.left)) <= SAME_WIDTH:
                 found = own
+        if found is None and read[1 - parity] is not None:
+            found = _shifted_by_numbers(pages, parity, read[1 - parity])
         if found is None:   # a copy each: the fields set below are the parity's own
             found = replace(every) if every else _sparse_layout([p for p in pages if not p.rotated] or pages, body)
         layouts[parity] = found
@@ -526,6 +529,38 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
         layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
         layouts[parity].leading = _leading(pages, body)
     return layouts
+
+
+NUMBER_EDGE_LINES = 3    # equation numbers ending at one x on a parity's pages: enough to show its edge
+NUMBER_EDGE_SHARE = 0.8  # ... of those the parity's pages set
+
+
+def _number_edge(pages: list[Page]) -> float | None:
+    """Where the equation numbers of these pages end, when most of them end at one x (to a point):
+    amsmath sets each flush with the display's right edge, on its row or, where the row is too wide, on
+    a line of its own under it."""
+    ends = Counter(round(line.x1) for page in pages for line in page.lines if line.words and _ends_in_number(line))
+    if not ends:
+        return None
+    x, _ = ends.most_common(1)[0]
+    near = sum(n for e, n in ends.items() if abs(e - x) <= 1)
+    return float(x) if near >= NUMBER_EDGE_LINES and near >= NUMBER_EDGE_SHARE * sum(ends.values()) else None
+
+
+def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout | None:
+    """The text block of a parity whose pages show too few lines of running text to place it (a short
+    document's displays with a sentence between them), from the other parity's: a two-sided layout
+    shifts the block from page to page, never changing its width, and the equation numbers, set at a
+    fixed place in it, shift with it.  Where the numbers of both parities each end at one x, the block
+    moves by as much as they do.  (The whole document's edges, taken before, are the other parity's:
+    this parity's sentences, starting an inch right of that left edge, read as set in, the rows of an
+    aligned display.)  None where the numbers do not show it."""
+    here = _number_edge([p for p in pages if p.number % 2 == parity and not p.rotated])
+    there = _number_edge([p for p in pages if p.number % 2 != parity and not p.rotated])
+    if here is None or there is None:
+        return None
+    shift = here - there
+    return replace(other, left=other.left + shift, right=other.right + shift, margin_x=other.margin_x + shift)
 
 
 def _sparse_layout(pages: list[Page], body: float) -> Layout:

@@ -215,11 +215,15 @@ GREEK_CAPITALS = set("ΓΔΘΛΞΠΣΦΨΩ")
 
 
 def text_face(pages) -> str:
-    """The font that prints most of the book's characters: its running text's."""
+    """The font that prints most of the book's characters, of those that are no maths font's: its
+    running text's.  (A maths font sets no running text, but in a short document of displays with a
+    sentence between them its glyphs outnumber the prose's: Libertinus Math's did, and the words of a
+    display's `\\text{subject to}`, in the text face, read as a name set in another face.)"""
     counts: dict[str, int] = {}
     for _, run, font in _runs_with_fonts(pages):
         counts[font] = counts.get(font, 0) + len(run.text)
-    return max(counts, key=counts.get) if counts else ""
+    text = {font: n for font, n in counts.items() if not is_math_font(font)}
+    return max(text or counts, key=(text or counts).get) if counts else ""
 
 
 def mark_sans_body(pages) -> int:

@@ -848,6 +848,46 @@ def test_a_maths_font_whose_ascent_and_descent_are_outsized_gets_its_ink_as_glyp
     assert len(heights) > 50 and heights[len(heights) // 2] < 1.2, heights[len(heights) // 2]
 
 
+def test_a_parity_without_running_text_takes_its_text_block_from_its_equation_numbers():
+    """tests/layouts/twoside-numbers.pdf (our own LaTeX, the book class two-sided at 11pt): the even page
+    holds displays with a short sentence between each two and no line of running text, so its text
+    block could not be read from its lines, and it took the odd pages' (an inch further left).  Its
+    sentences then stood set in from that edge, and with the rows of its displays they read as an
+    aligned block's rows; a row wider than that block lost its exponent to the margin.  A two-sided
+    layout shifts the block, never its width, and its equation numbers with it: the even page's block
+    is the odd pages' moved by as much as the numbers move (build_layout._shifted_by_numbers)."""
+    from build_layout import detect_layout
+    from build_pdf import read_pdf
+
+    pages = read_pdf(ROOT / "tests" / "layouts" / "twoside-numbers.pdf", workers=1).pages
+    layouts = detect_layout(pages)
+    even, odd = layouts[(0, 0)], layouts[(1, 0)]
+    sentences = [line.x0 for line in pages[1].lines if line.words and line.words[0].text in ("With", "The", "Next", "And")]
+    numbers = [line.words[-1].x1 for line in pages[1].lines if line.words and line.words[-1].text.startswith("(1.")]
+    assert sentences and numbers
+    assert abs(even.left - min(sentences)) < 2 and abs(even.right - max(numbers)) < 2, (even, sentences, numbers)
+    assert abs((even.right - even.left) - (odd.right - odd.left)) < 1
+
+
+def test_the_text_face_is_no_maths_font_however_many_glyphs_the_maths_font_prints():
+    """A short document of displays with a sentence between each two prints more characters in its
+    maths font than in its text face (the ninth round's Libertinus copies: Libertinus Math).  Taken for
+    the running text's face, it made the words of a display's `\\text{subject to}`, set in the text
+    face, read as a name set in another face (`\\operatorname{subject~to}`).  A maths font sets no
+    running text: the text face is the font, of the others, that prints most (build_math.text_face)."""
+    from build_glyphs import Line, Page, Word
+    from build_math import text_face
+
+    def w(text, x0, font):
+        return Word(text, x0, x0 + 6 * len(text), 100.0, 110.0, 10.9, False, False, font=font, baseline=108.0)
+
+    maths, text = "LibertinusMath-Regular", "LibertinusSerif-Regular"
+    row = Line([w("p(W|X,y)∝exp(−WTAW+bTW)", 160.0, maths), w("(1.12)", 486.0, text)], 2)
+    sentence = Line([w("With", 152.0, text), w("new", 180.0, text), w("names:", 204.0, text)], 2)
+    page = Page(2, None, 612.0, 792.0, [sentence, row, row, row], [], [], [])
+    assert text_face([page]) == text
+
+
 def test_a_fraction_and_a_script_past_the_margin_go_on_with_their_overfull_row():
     """An align row overfull into the margin column (the user's class), `… X^\\top X (\\frac{1}{n}X^\\top X +
     \\lambda I_d)^{-1} \\theta_\\star`: the row's terms past the edge go on with it, but the last fraction's
