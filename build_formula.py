@@ -217,15 +217,18 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
     if re.search(r"^BBM", name):
         return "bbm"     # the bbm fonts: \mathbbm
     # (the AMS "symbol B" font and its successors: msbm, txsyb, pxsyb, kpfonts' Kp--M-Syb)
-    # (MathJax's TeX fonts hold the AMS symbols and blackboard letters in one, "MathJax_AMS")
-    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|TXSYB|PXSYB|JKPSYB|(?<![A-Z])SYB(?![A-Z])|MATHJAX_AMS", name):
+    # (MathJax's and KaTeX's copies of TeX's fonts hold the AMS symbols and blackboard letters in one,
+    # "MathJax_AMS", "KaTeX_AMS")
+    if re.search(r"MSBM|BLACKBOARD|BBOLD|DOUBLESTRUCK|TXSYB|PXSYB|JKPSYB|(?<![A-Z])SYB(?![A-Z])|(?:MATHJAX|KATEX)_AMS",
+                 name):
         return "bb"
     if re.search(r"EUFM|EUFB|FRAKTUR|YFRAK|GOTH", name):
         return "frak"
     if FORMAL_SCRIPT in compact:
         return "scr"     # the formal script beside the book's own calligraphic capitals (build_math.mark_formal_script)
-    # (a font named as a symbol font, "MnSymbol10" as TeX's "cmsy10", prints calligraphic capitals)
-    if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|^[TP]XSY$|RSFS|EUSM|EUSB|SCRIPT|CALLIGR|^ZSCR|MATHCAL|"
+    # (a font named as a symbol font, "MnSymbol10" as TeX's "cmsy10", prints calligraphic capitals;
+    # KaTeX spells its calligraphic font "Caligraphic")
+    if re.search(r"^CMB?SY|MATHSYMBOLS|^TXSYS|^PXSYS|^TXSYA|^PXSYA|^[TP]XSY$|RSFS|EUSM|EUSB|SCRIPT|CALL?IGR|^ZSCR|MATHCAL|"
                  r"SYMBOLS?\d*$", compact):
         return "cal"
     if re.search(r"MONO|^CMTT|COURIER|^TXTT|^T1XTT|TYPEWRITER|CODE", name):
