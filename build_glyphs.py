@@ -2888,6 +2888,70 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list =
     return boxes, rules, graphics, bars, strokes
 
 
+DRAWN_RADICAL_POINTS = 400     # path points looked at for a drawn radical sign (a surd is a few dozen)
+SURD_BAND = 0.25               # of its height: below this much under its top, a drawn radical is its sign
+
+
+def _drawn_radicals(raw: _Raw, page_handle, height: float, words: list) -> tuple[list, list]:
+    """Radical signs drawn as paths: a browser prints KaTeX's `\\sqrt`, an inline SVG of the sign and its
+    rule in one filled outline, the rule drawn far to the right and clipped at the body's end.  A filled
+    outline that slants or curves, whose ink below the top quarter of its height (the sign) is a few
+    ems wide at most and whose top runs on to the right past it (the rule), over words of maths that
+    stand under that rule and within its height, is a radical: a "√" of its sign's box, standing on the
+    body's baseline, and a bar from the sign's end to where the clip ends it.  (Words, bars.)"""
+    c = raw.c
+    signs, bars = [], []
+    l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
+    x, y = ctypes.c_float(), ctypes.c_float()
+    m = c.FS_MATRIX()
+    for k in range(c.FPDFPage_CountObjects(page_handle)):
+        obj = c.FPDFPage_GetObject(page_handle, k)
+        if c.FPDFPageObj_GetType(obj) != c.FPDF_PAGEOBJ_PATH:
+            continue
+        fillmode, stroke = ctypes.c_int(), ctypes.c_int()
+        c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
+        segments = c.FPDFPath_CountSegments(obj)
+        if not fillmode.value or not 8 <= segments <= DRAWN_RADICAL_POINTS or not c.FPDFPageObj_GetBounds(obj, l, b, r, t) \
+                or not _curves_or_slants(c, obj) or not c.FPDFPageObj_GetMatrix(obj, m):
+            continue
+        x0, x1, top, bottom = l.value, r.value, height - t.value, height - b.value
+        clip = c.FPDFPageObj_GetClipPath(obj)
+        if clip and c.FPDFClipPath_CountPaths(clip) > 0:
+            edges = []
+            for n in range(c.FPDFClipPath_CountPathSegments(clip, 0)):
+                if c.FPDFPathSegment_GetPoint(c.FPDFClipPath_GetPathSegment(clip, 0, n), x, y):
+                    edges.append((x.value, height - y.value))
+            if edges:
+                x0, x1 = max(x0, min(e[0] for e in edges)), min(x1, max(e[0] for e in edges))
+                top, bottom = max(top, min(e[1] for e in edges)), min(bottom, max(e[1] for e in edges))
+        tall = bottom - top
+        if tall < 4 or x1 - x0 < tall:
+            continue
+        points = []
+        for n in range(segments):
+            if c.FPDFPathSegment_GetPoint(c.FPDFPath_GetPathSegment(obj, n), x, y):
+                points.append((m.a * x.value + m.c * y.value + m.e, height - (m.b * x.value + m.d * y.value + m.f)))
+        sign = [p for p in points if p[1] > top + tall * SURD_BAND]
+        if not sign:
+            continue
+        left, right = min(p[0] for p in sign), max(p[0] for p in sign)
+        if not 0.3 * tall <= right - left <= 1.5 * tall or x1 - right < 0.3 * tall or left > x0 + tall * 0.2:
+            continue
+        body = [w for w in words if right - 1 <= w.x0 < x1 and top < (w.top + w.bottom) / 2 < bottom]
+        if not body or not any(not _is_text_face(w) for w in body):
+            continue
+        base = max(w.baseline for w in body)
+        size = max(w.size for w in body)
+        signs.append(Word("√", left, right, top, bottom, size, False, False, font=" (MathSymbols)", baseline=base))
+        bars.append((right, top, x1, top + min(BAR_THICKNESS * 0.5, tall * 0.06)))
+    return signs, bars
+
+
+def _is_text_face(word) -> bool:
+    """A word of a plain text face (not a maths font's): by its font's name."""
+    return not re.search(r"MATH|KATEX|\(MathItalic\)|SYMBOL", word.font, re.I) and not word.italic
+
+
 def _one_pixel(c, obj) -> bool:
     """An image of a single pixel: whatever its box, it paints one colour all over it, a filled
     rectangle (no picture is one pixel)."""
@@ -3235,6 +3299,9 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
                                           _overprinted(raw, page.raw))
             words = _words(spans)
             boxes, rules, graphics, bars, strokes = _drawings(raw, page.raw, width, height, words)
+            signs, drawn_bars = _drawn_radicals(raw, page.raw, height, words)
+            words += signs
+            bars += drawn_bars
             links = _links(raw, doc.raw, page.raw, height, target_height)
             turn = 0
             if words and sideways > 0.5:
