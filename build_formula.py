@@ -1781,7 +1781,13 @@ def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple
         outside = n.x0 < x0 - ROW_OVERLAP if left else n.x1 > x1 + ROW_OVERLAP
         return n not in part and n.kind != "space" and abs(n.base - base) < ROW_OVERLAP and \
             abs(n.size - size) < size * 0.15 and -ROW_OVERLAP <= gap < size * reach and outside and \
-            not over_a_rule(n)
+            not over_a_rule(n) and not _a_script(n)
+
+    # (a glyph beside it that is itself a script of a larger glyph of its row is no piece of a row at
+    # the part's level: in a matrix of text-style fractions the numerators stand as high as the
+    # superscripts of the letters after the fractions, \frac{1}{2}T^{3} & \frac{1}{2}T^{2})
+    def _a_script(n: Node) -> bool:
+        return any(m is not n and m not in part and _script_of(n, m) and _sets_script(n, m) for m in nodes)
     if any(beside(n, True) for n in nodes) and any(beside(n, False) for n in nodes):
         return True
     # (at a row's start or end, one side: a glyph set on from it as a row's glyphs are, closer than

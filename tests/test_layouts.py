@@ -1568,3 +1568,26 @@ def test_maths_in_a_dvi_routes_bitmap_fonts_reads_by_each_fonts_own_glyph_names(
     definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition'").fetchone()[0]
     assert r"the finite set $\mathcal{S}$ of stock levels" in definition and r"$\sum_{s \in \mathcal{S}}b(s) = 1$" \
         in definition, definition
+
+
+def test_a_subscript_at_a_pages_foot_a_stretched_matrixs_fractions_and_fractions_of_words(tmp_path_factory):
+    """wordfractions.pdf: three things the tenth round of displays by other authors showed, in our own
+    words.  (1.1) is the last line of a page that prints no folio, at the foot of a low text block:
+    its first word, "Q(dk|c1,", ends in a subscript and a comma, and the subscript was taken for the
+    page's folio glued to a word (the page is 1), so the display was dropped as a running foot; digits
+    set at a script's size before a comma are no folio.  (2.1) is a matrix set with a stretched
+    \\arraystretch: the numerators of its text-style fractions stand as high as the superscripts of the
+    letters after the fractions, which flanked them as if they were pieces of a row above, so two
+    fractions lost their bars (2^{1}h^{3}); a flanking glyph that is itself a script of a larger glyph
+    is no such piece.  (3.1) and (3.2) are fractions whose parts are words in \\text: the lines of words
+    stood on no maths and were taken for prose, the display (3.1) read empty; a line whose every word
+    stands on, or hangs from, a rule on the maths axis of a row of the display is that row's
+    fractions' parts."""
+    _, db, _ = build("wordfractions", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "2.1", "3.1", "3.2"], formulas
+    assert formulas["1.1"] == r"Q(d_{k}|c_{1}, \dots, c_{n}) = M(d_{k}|m_{k|n}, S_{k|n})", formulas
+    assert r"\frac{1}{4}h^{4} & \frac{1}{2}h^{3} & \frac{1}{2}h^{2} \\" in formulas["2.1"], formulas
+    assert formulas["3.1"] == r"\frac{\text{wet morning odds}}{\text{dry morning odds}}", formulas
+    assert formulas["3.2"].startswith(r"\frac{\text{wet morning odds}}{\text{dry morning odds}} = \frac{e^{a+b}}"), \
+        formulas
