@@ -1629,9 +1629,43 @@ def _roots(nodes: list[Node], rules: list[tuple]):
     return nodes, rules
 
 
+def _lone_operator(nodes: list[Node]) -> Node | None:
+    """A big operator with nothing of its size beside it, only its scripts and a text-style fraction's
+    small parts (a cell of a cases block, `\\sum_{j=1}^{p}\\frac{a}{2}`): it sets the row's size, which
+    the other glyphs would make a script's, and TeX centres it on the maths axis, so the row's baseline
+    lies that far under its middle.  None when the row has a glyph of its own size besides."""
+    ops = [n for n in nodes if n.role == "op" and n.kind in ("sym", "op")]
+    if not ops:
+        return None
+    big = max(ops, key=lambda n: n.size)
+    glyph = big.parts.get("op", big) if big.kind == "op" else big
+    rest = [n for n in nodes if n.role not in ("op", "piece") and n.kind != "space"]
+    if glyph.kind != "sym" or not rest or any(n.size >= glyph.size * SCRIPT_SIZE for n in rest):
+        return None
+    # (a text-style operator: its scripts set beside it a script's step smaller, not a display
+    # operator's, whose glyph is larger than the text by more than that step and whose scripts are
+    # the text's: \sum\nolimits in a display, or its limits over and under)
+    if not any(_set_beside(n, glyph) and n.size >= glyph.size * TEXT_OPERATOR_SCRIPT for n in rest):
+        return None
+    # (and nothing stands on that baseline but the operator: glyphs set smaller on the row's own
+    # baseline are a row of another style, not scripts; a fraction's own baseline is made from its
+    # bar, so it says nothing here)
+    base = glyph.cy + glyph.size * FRACTION_AXIS
+    if any(n.kind != "frac" and abs(n.base - base) < glyph.size * LONE_BASELINE for n in rest):
+        return None
+    return glyph
+
+
+LONE_BASELINE = 0.1   # em of the operator: a glyph whose baseline lies this close to the row's stands on it
+TEXT_OPERATOR_SCRIPT = 0.6   # of a text-style operator's size: its scripts are set no smaller (0.7 in TeX)
+
+
 def _main_base(nodes: list[Node]) -> float:
     """The baseline most full-size glyphs of a group stand on."""
     size = _size(nodes)
+    lone = _lone_operator(nodes)
+    if lone is not None:
+        return lone.cy + lone.size * FRACTION_AXIS
     full = [n for n in nodes if n.size >= size * 0.85 and n.role not in ("op", "piece")] or nodes
     # (a fraction whose parts are set small votes only where nothing else is full-size: its own size
     # may be another row's, and an exponent's \frac has its bar high over the row: e^{-\frac{a}{b}})
@@ -1792,7 +1826,13 @@ def _flanked(part: list[Node], nodes: list[Node], rule: tuple, rules: list[tuple
         outside = n.x0 < x0 - ROW_OVERLAP if left else n.x1 > x1 + ROW_OVERLAP
         return n not in part and n.kind != "space" and abs(n.base - base) < ROW_OVERLAP and \
             abs(n.size - size) < size * 0.15 and -ROW_OVERLAP <= gap < size * reach and outside and \
-            not over_a_rule(n)
+            not over_a_rule(n) and not _a_script(n)
+
+    # (a glyph beside it that is itself a script of a larger glyph of its row is no piece of a row at
+    # the part's level: in a matrix of text-style fractions the numerators stand as high as the
+    # superscripts of the letters after the fractions, \frac{1}{2}T^{3} & \frac{1}{2}T^{2})
+    def _a_script(n: Node) -> bool:
+        return any(m is not n and m not in part and _script_of(n, m) and _sets_script(n, m) for m in nodes)
     if any(beside(n, True) for n in nodes) and any(beside(n, False) for n in nodes):
         return True
     # (at a row's start or end, one side: a glyph set on from it as a row's glyphs are, closer than
@@ -3433,6 +3473,9 @@ def _scripts(nodes: list[Node]) -> list[Node]:
     if not nodes:
         return []
     size = _size([n for n in nodes if n.kind != "space"] or nodes)
+    lone = _lone_operator(nodes)
+    if lone is not None:
+        size = lone.size
     main = _main_base(nodes)
     nodes = _in_order(nodes)
     glyphs = [n for n in nodes if n.kind != "space"]

@@ -1076,6 +1076,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return line.page == anchor.page
         if continues_word(k):
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
+        if fraction_part(k):
+            return True       # the words over or under a fraction's bar on a row's axis: no step, no prose
         if lead_in(k):
             return False      # a step of pseudocode that leads to the display ("Compute", "Set")
         if len(line.words) == 1 and END_MARK_RE.fullmatch(line.words[0].text.strip()):
@@ -1253,6 +1255,27 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
                    and any(w.x0 < b[2] and w.x1 > b[0] and w.top >= b[3] - 0.5 and w.size >= body * DISPLAY_PART
                            for w in below.words)
                    for b in bars)
+
+    def fraction_part(k: int) -> bool:
+        """A line whose every word stands on, or hangs from, a rule on the maths axis of a row of the
+        block, within the rule's length: the numerators or denominators of that row's fractions, however
+        wordy (`\\frac{\\text{Skamania odds}}{\\text{Yakima odds}}`, set in the text face).  Prose stands
+        on no rule, and a rule under a line of text (an underline, a table's rule) is on no display
+        row's axis."""
+        line = lines[k]
+        if line.page != anchor.page or not line.words:
+            return False
+        axes = [lines[m].baseline - body * MATHS_AXIS for m in block if lines[m].page == line.page]
+        on_axis = [b for b in bars if not upright(b) and b[2] - b[0] >= body * 0.3 and
+                   any(abs((b[1] + b[3]) / 2 - a) <= body * AXIS_SLACK for a in axes)]
+
+        def part_of(w) -> bool:
+            ink = word_ink(w) or (w.top, w.bottom)
+            return any(b[0] - 0.5 <= w.x0 and w.x1 <= b[2] + 0.5 and (
+                           0 <= b[1] - ink[1] + 0.5 <= body * FRACTION_PART_GAP or
+                           0 <= ink[0] - b[3] + 0.5 <= body * FRACTION_PART_GAP)
+                       for b in on_axis)
+        return bool(on_axis) and all(part_of(w) for w in line.words)
 
     def barred(k: int) -> bool:
         """A line from whose maths axis the block's row right below it hangs (hangs_from_axis) is a
@@ -1473,6 +1496,7 @@ SCRIPT_NOTE = 0.85     # of the body size: a limit's or a note's words are set n
 MATHS_AXIS = 0.25      # em: TeX's maths axis (a fraction's bar) stands this far over the baseline
 AXIS_SLACK = 0.1       # em: ... a bar's middle within this of it
 DISPLAY_PART = 0.9     # of the body size: a display fraction's parts are set no smaller
+FRACTION_PART_GAP = 0.8  # em: a fraction's part clears its rule by this at most, ink to rule (TeX's display shifts)
 ALIGNED_REACH = 3      # lines: an array's row and the limits under it, above the block
 ALIGNED_ROW_GAP = 2.5  # em: ... its ink (not its limits') at most this far above the block's top
 COLUMN_SEP = 0.8       # em: an array's columns stand apart by twice \arraycolsep (1 em at 10 pt), a word space less

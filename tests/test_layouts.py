@@ -1608,3 +1608,31 @@ def test_maths_katex_set_in_a_web_page_reads_by_its_fonts_own_names(tmp_path_fac
         r"\frac{a^{c}}{c!}\frac{c}{c-a}}.", formulas
     assert r"+\beta\sqrt{a_{h}}" in formulas["14"], formulas
     assert formulas["16"].endswith(r"\rho_{12} = \frac{\sigma_{12}}{\sqrt{\sigma_{11}\sigma_{22}}}."), formulas
+
+
+def test_a_subscript_at_a_pages_foot_a_stretched_matrixs_fractions_fractions_of_words_and_sums_in_cases(tmp_path_factory):
+    """wordfractions.pdf: four things the tenth round of displays by other authors showed, in our own
+    words.  (1.1) is the last line of a page that prints no folio, at the foot of a low text block:
+    its first word, "Q(dk|c1,", ends in a subscript and a comma, and the subscript was taken for the
+    page's folio glued to a word (the page is 1), so the display was dropped as a running foot; digits
+    set at a script's size before a comma are no folio.  (2.1) is a matrix set with a stretched
+    \\arraystretch: the numerators of its text-style fractions stand as high as the superscripts of the
+    letters after the fractions, which flanked them as if they were pieces of a row above, so two
+    fractions lost their bars (2^{1}h^{3}); a flanking glyph that is itself a script of a larger glyph
+    is no such piece.  (3.1) and (3.2) are fractions whose parts are words in \\text: the lines of words
+    stood on no maths and were taken for prose, the display (3.1) read empty; a line whose every word
+    stands on, or hangs from, a rule on the maths axis of a row of the display is that row's
+    fractions' parts.  (4.1) is a cases block whose rows open with a text-style sum and a fraction:
+    nothing in such a cell is of the sum's size, so the cell's size was its scripts' and the sum's
+    limits read as glyphs of the row (\\sum ni = 1); a big operator whose scripts stand beside it,
+    with nothing of its size on its row, sets the row's size and baseline."""
+    _, db, _ = build("wordfractions", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "2.1", "3.1", "3.2", "4.1"], formulas
+    assert formulas["1.1"] == r"Q(d_{k}|c_{1}, \dots, c_{n}) = M(d_{k}|m_{k|n}, S_{k|n})", formulas
+    assert r"\frac{1}{4}h^{4} & \frac{1}{2}h^{3} & \frac{1}{2}h^{2} \\" in formulas["2.1"], formulas
+    assert formulas["3.1"] == r"\frac{\text{wet morning odds}}{\text{dry morning odds}}", formulas
+    assert formulas["3.2"].startswith(r"\frac{\text{wet morning odds}}{\text{dry morning odds}} = \frac{e^{a+b}}"), \
+        formulas
+    assert formulas["4.1"] == r"K = \begin{cases}\sum_{i = 1}^{n}\frac{q_{i}^{2}-\ell q_{i}}{2\ell} & q_{i} \leq \ell \\ " \
+        r"\sum_{i = 1}^{n}\frac{\ell^{2}}{2} & q_{i} > \ell\end{cases}", formulas
