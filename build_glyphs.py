@@ -2942,9 +2942,69 @@ def _drawn_radicals(raw: _Raw, page_handle, height: float, words: list) -> tuple
             continue
         base = max(w.baseline for w in body)
         size = max(w.size for w in body)
-        signs.append(Word("√", left, right, top, bottom, size, False, False, font=" (MathSymbols)", baseline=base))
+        signs.append(Word("√", left, right, top, bottom, size, False, False, font=" (MathSymbols)", baseline=base,
+                          boxes=array("f", (left, right, top, bottom, left, right))))
         bars.append((right, top, x1, top + min(BAR_THICKNESS * 0.5, tall * 0.06)))
     return signs, bars
+
+
+DRAWN_DELIMITER_WIDTH = 0.35   # of its height: a tall delimiter drawn as a path is at most this wide
+EDGE_INK = 0.5                 # pt: points of an outline this near its box's side lie on that side
+DELIMITER_END = 0.15           # of its height: a bracket's or parenthesis's ends (its hooks' tips, a bracket's stubs)
+
+
+def _drawn_delimiters(raw: _Raw, page_handle, height: float, words: list) -> list:
+    """Tall parentheses and brackets drawn as paths (KaTeX's delimiters taller than its largest font's,
+    inline SVG a browser prints as filled outlines), beside words of maths within their height: a
+    filled outline that curves, at most DRAWN_DELIMITER_WIDTH of its height wide, read by which side
+    holds its ink where: a "(" touches its left side only between its ends, a "[" all along and its
+    right side only at its ends (and the mirror images).  As Words of their box, centred on the axis."""
+    c = raw.c
+    out = []
+    l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
+    x, y = ctypes.c_float(), ctypes.c_float()
+    m = c.FS_MATRIX()
+    for k in range(c.FPDFPage_CountObjects(page_handle)):
+        obj = c.FPDFPage_GetObject(page_handle, k)
+        if c.FPDFPageObj_GetType(obj) != c.FPDF_PAGEOBJ_PATH:
+            continue
+        fillmode, stroke = ctypes.c_int(), ctypes.c_int()
+        c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
+        segments = c.FPDFPath_CountSegments(obj)
+        if not fillmode.value or not 8 <= segments <= DRAWN_RADICAL_POINTS or not c.FPDFPageObj_GetBounds(obj, l, b, r, t) \
+                or not c.FPDFPageObj_GetMatrix(obj, m):
+            continue
+        x0, x1, top, bottom = l.value, r.value, height - t.value, height - b.value
+        tall = bottom - top
+        if tall < 12 or x1 - x0 > tall * DRAWN_DELIMITER_WIDTH or x1 - x0 < 1 or not _curves_or_slants(c, obj):
+            continue
+        points = []
+        for n in range(segments):
+            if c.FPDFPathSegment_GetPoint(c.FPDFPath_GetPathSegment(obj, n), x, y):
+                points.append((m.a * x.value + m.c * y.value + m.e, height - (m.b * x.value + m.d * y.value + m.f)))
+        ends = (top + tall * DELIMITER_END, bottom - tall * DELIMITER_END)
+
+        def side(at: float) -> tuple[bool, bool]:
+            """Whether the outline touches that side between its ends, and at its ends."""
+            ys = [p[1] for p in points if abs(p[0] - at) <= EDGE_INK]
+            return any(ends[0] < v < ends[1] for v in ys), any(not ends[0] < v < ends[1] for v in ys)
+
+        (left_mid, left_end), (right_mid, right_end) = side(x0), side(x1)
+        kind = "(" if left_mid and not left_end and right_end and not right_mid else \
+            ")" if right_mid and not right_end and left_end and not left_mid else \
+            "[" if left_mid and left_end and right_end and not right_mid else \
+            "]" if right_mid and right_end and left_end and not left_mid else None
+        if kind is None:
+            continue
+        opens = kind in "(["
+        near = [w for w in words if top < (w.top + w.bottom) / 2 < bottom and not _is_text_face(w)
+                and (0 <= w.x0 - x1 < tall if opens else 0 <= x0 - w.x1 < tall)]
+        if not near:
+            continue
+        size = max(w.size for w in near)
+        out.append(Word(kind, x0, x1, top, bottom, size, False, False, font=" (MathSymbols)",
+                        baseline=(top + bottom) / 2 + size * 0.25, boxes=array("f", (x0, x1, top, bottom, x0, x1))))
+    return out
 
 
 def _is_text_face(word) -> bool:
@@ -3300,7 +3360,7 @@ def read_pages(path: str, indexes: list[int], labelled: bool) -> list[Page]:
             words = _words(spans)
             boxes, rules, graphics, bars, strokes = _drawings(raw, page.raw, width, height, words)
             signs, drawn_bars = _drawn_radicals(raw, page.raw, height, words)
-            words += signs
+            words += signs + _drawn_delimiters(raw, page.raw, height, words)
             bars += drawn_bars
             links = _links(raw, doc.raw, page.raw, height, target_height)
             turn = 0

@@ -1596,9 +1596,10 @@ def test_maths_a_browser_printed_from_a_web_page_reads_by_its_fonts_own_names(tm
 def test_maths_katex_set_in_a_web_page_reads_by_its_fonts_own_names(tmp_path_factory):
     """katexnotes.pdf: the same notes typeset by KaTeX (each number a \\tag) and printed by Chromium.  KaTeX's
     fonts copy TeX's as MathJax's do, under names of their own ("KaTeX_AMS-Regular" holds the blackboard
-    letters, "KaTeX_Caligraphic-Regular" the calligraphic capitals): 6 of 18 equations were exact, 14
+    letters, "KaTeX_Caligraphic-Regular" the calligraphic capitals): 6 of 18 equations were exact, 15
     now.  KaTeX draws each radical sign with its rule as one path (an inline SVG whose rule runs far to the
-    right, clipped at the body's end): read as a "√" and a bar over the words under it."""
+    right, clipped at the body's end), read as a "√" and a bar over the words under it, and its tallest
+    parentheses as paths, read by which sides their ink touches."""
     _, db, _ = build("katexnotes", tmp_path_factory)
     formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
     assert sorted(formulas, key=int) == [str(k) for k in range(1, 19)], formulas
@@ -1607,6 +1608,7 @@ def test_maths_katex_set_in_a_web_page_reads_by_its_fonts_own_names(tmp_path_fac
     assert formulas["4"] == r"C(c, a) = \frac{\frac{a^{c}}{c!}\frac{c}{c-a}}{\sum_{k = 0}^{c-1}\frac{a^{k}}{k!}+" \
         r"\frac{a^{c}}{c!}\frac{c}{c-a}}.", formulas
     assert r"+\beta\sqrt{a_{h}}" in formulas["14"], formulas
+    assert formulas["6"].startswith(r"Q = \begin{pmatrix}-\lambda_{0} & \lambda_{0} & 0 & \cdots \\ \mu_{1}"), formulas
     assert formulas["16"].endswith(r"\rho_{12} = \frac{\sigma_{12}}{\sqrt{\sigma_{11}\sigma_{22}}}."), formulas
 
 
