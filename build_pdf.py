@@ -725,13 +725,35 @@ def _holds_list(lines: list[Line]) -> bool:
 
 def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
     """Whether a line opens a list's first item ("1.", "(a)", "i)", a bullet) at a list's indent, running
-    words after its label, where the statement's lines so far hold no list (its head's aside)."""
-    if not _list_item(line, layout):
+    words after its label (or, in a list set in columns, whatever it holds), where the statement's lines
+    so far hold no list (its head's aside)."""
+    if not _list_item(line, layout) and not _columned_items(line, layout):
         return False
     label = _LABEL_RE.fullmatch(line.words[0].text)
     if label is not None and label.group(2) not in ("1", "a", "i"):
         return False
     return not _holds_list(lines)
+
+
+COLUMN_GAP = 3   # em: a list set in columns starts its next column at least this far right of its first
+
+
+def _columned_items(line: Line, layout: Layout) -> bool:
+    """Whether a line holds the items of a list set in columns (multicols, or a table of items): it opens
+    with a list's label at a list's indent and holds another label of the same form (brackets and
+    punctuation) further right, where the next column starts, "(a) A ∩ C   (f) C \\ B".  The items may be
+    maths alone; text after a statement never sets two labels side by side."""
+    if not _list_label(line, layout):
+        return False
+    first = _LABEL_RE.fullmatch(line.words[0].text)
+    if first is None:
+        return False
+    for w in line.words[2:]:
+        other = _LABEL_RE.fullmatch(w.text)
+        if other is not None and other.group(1) == first.group(1) and other.group(3) == first.group(3) and \
+                w.x0 - line.x0 >= layout.body_size * COLUMN_GAP and not is_math_font(w.font):
+            return True
+    return False
 
 
 def _list_label(line: Line, layout: Layout) -> bool:
