@@ -588,14 +588,17 @@ class OpenBlock:
                 not LIST_MARK_RE.fullmatch(line.words[0].text)
             opens_paragraph = indented and not _indent_used(lines, line)
             # (the words after the head on its line are never set apart, however short and far in they
-            # start: a one-line statement's text after a long head ends well short of the column's edge)
-            last_apart = len(lines) > 1 and set_apart(last)
+            # start: a one-line statement's text after a long head ends well short of the column's edge;
+            # nor is a list item's next line under a full one, at the indent the item's text starts at,
+            # however few its words: "n than 4 exists. Thus |3| = 4 in G." is the item's sentence going on)
+            last_set_apart = set_apart(last) and not (len(lines) > 1 and _hangs_under(last, lines[-2], layout))
+            last_apart = len(lines) > 1 and last_set_apart
             # (reading up the page again: the statement's last column ended, and the next one begins)
             if line.page == last.page and line.baseline > last.top:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.
                 step = line.baseline - last.baseline
-                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not set_apart(last) and not drawn:
+                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn:
                     return False
                 # The space TeX sets after an environment is the space it set before its head (a theorem's
                 # \topsep): a step as much wider than the leading as the one above the head, to an indented
@@ -1262,6 +1265,25 @@ class EmittedChunks:
 HEADING_LINES = (BookmarkedHeading, DivisionLabel, AppendicesDivider, DivisionTitle, HeadingContinues)
 
 
+SET_END_MARKS = frozenset("⋄◊⧫♢△▲▽▼")   # \diamond, \lozenge, \blacklozenge, \diamondsuit, triangles
+SET_MARK_EDGE = 0.25    # em: such a mark ends within this of the column's right edge ...
+SET_MARK_GAP = 1.0      # em: ... alone on its line or at least this far after the word before it
+
+
+def set_end_mark(line: Line, layout: Layout) -> bool:
+    """Whether a line ends with a statement's own end mark, a shape that is also a symbol of maths (an
+    example's ⋄ or ◊, set by amsthm's \\qed with \\qedsymbol changed, or ntheorem's \\theoremsymbol): TeX
+    pushes it flush to the column's right edge with \\hfill, alone on its line after a list or a display
+    or an em and more after the last word; "a ⋄" broken after the operator ends a line a math space after
+    its word."""
+    if not line.words:
+        return False
+    mark = line.words[-1]
+    if mark.text not in SET_END_MARKS or abs(mark.x1 - layout.right) > layout.body_size * SET_MARK_EDGE:
+        return False
+    return len(line.words) == 1 or mark.x0 - line.words[-2].x1 >= line.size * SET_MARK_GAP
+
+
 def drawn_end_mark(page: Page | None, line: Line, right: float | None = None) -> bool:
     """An end-of-proof box drawn with rules (amsthm's \\qed) right after the line's last word: a
     small square of strokes within the line's height, at its end, in the line's own column (`right`,
@@ -1591,7 +1613,8 @@ class ChunkBuilder:
         if self.block is not None:
             if self.block.takes(line, self.layout, self.page.boxes):
                 self.block.lines.append(line)
-                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right):
+                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right) or \
+                        set_end_mark(line, self.layout):
                     self.close_block()
                 return
             self.close_block()
@@ -1601,7 +1624,8 @@ class ChunkBuilder:
                 self.flush_text()   # a solution set in the statement's frame ends with it
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
-        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right)):
+        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right)
+                                          or set_end_mark(line, self.layout)):
             self.flush_text()   # the proof ends at its mark; the text after it is the book's again
             return
         paragraphs = self.text.paragraphs
