@@ -591,7 +591,8 @@ class OpenBlock:
             # start: a one-line statement's text after a long head ends well short of the column's edge;
             # nor is a list item's next line under a full one, at the indent the item's text starts at,
             # however few its words: "n than 4 exists. Thus |3| = 4 in G." is the item's sentence going on)
-            last_set_apart = set_apart(last) and not (len(lines) > 1 and _hangs_under(last, lines[-2], layout))
+            last_set_apart = set_apart(last) and not (len(lines) > 1 and (
+                _hangs_under(last, lines[-2], layout) or _formula_runs_on(lines[-2], last, layout)))
             last_apart = len(lines) > 1 and last_set_apart
             # (reading up the page again: the statement's last column ended, and the next one begins)
             if line.page == last.page and line.baseline > last.top:
@@ -982,6 +983,22 @@ def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
     else:
         starts = [words[0].x0]
     return any(abs(line.x0 - x) <= HANG_SLACK for x in starts) and math_share(line.words) < MOSTLY_MATHS
+
+
+_BREAK_OPERATORS = frozenset("+−-=<>≤≥×·∗∈∉⊂⊆⊃⊇∪∩→↦≠≡≈∼⊕⊗∧∨")   # TeX breaks an inline formula after these
+
+
+def _formula_runs_on(above: Line, line: Line, layout: Layout) -> bool:
+    """Whether a line goes on with an inline formula the full line above broke after a binary operator
+    or a relation ("… since x +" / "(−x) = (−x) + x = 0."): TeX breaks a formula in running text only
+    there, and a display is never the second half of the text's formula, however much maths the line
+    holds.  It starts where the text of the line above started (at the edge, or at an item's indent)."""
+    if line.page != above.page or not above.words or above.x1 < layout.right - layout.body_size * FULL_LINE_SLACK:
+        return False
+    end = above.words[-1]
+    if end.text[-1:] not in _BREAK_OPERATORS or not (is_math_word(end) or is_math_font(end.font) or len(end.text) == 1):
+        return False
+    return abs(line.x0 - _item_text_x(above, layout)) <= HANG_SLACK or abs(line.x0 - above.x0) <= HANG_SLACK
 
 
 def _item_text_x(line: Line, layout: Layout) -> float:

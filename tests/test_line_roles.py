@@ -525,3 +525,22 @@ def test_an_items_short_next_line_is_no_display_and_the_skip_after_it_ends_the_s
         return _statement(rows, "example", "2.6")
     assert "We note" not in read(18)
     assert "We note" in read(13)
+
+
+def test_an_inline_formula_broken_after_an_operator_goes_on_as_text_and_the_skip_after_it_ends():
+    """An item's formula broken after its "+" ("… since x +" / "(−x) = (−x) + x = 0."): the second line,
+    all maths at the item's indent, passed for a display, so the paragraph after the example, a wide skip
+    below, was read into it.  TeX breaks an inline formula only after an operator or a relation; a line
+    that finishes one is the text's line going on, not a display."""
+    def read(step: float) -> str:
+        first = words("4.", x0=84, top=124) + words("Inverse: the inverse of x is its negative, since x", x0=100, top=124)
+        first.append(Word("+", LAYOUT.right - 7.0, LAYOUT.right, 124, 134, 10, False, False, False, "CMSY10", 132))
+        rows = [
+            line(words("Example 2.7.", bold=True, top=100), words("The integers form a group under addition.", x0=150, top=100)),
+            line(first),
+            line(words("(−x) = (−x) + x = 0.", x0=100, top=136, font="CMMI10")),
+            line(words("An important thing to note about addition is that it is commutative.", top=136 + step)),
+        ]
+        return _statement(rows, "example", "2.7")
+    assert "An important" not in read(18)
+    assert "An important" in read(13)
