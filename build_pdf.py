@@ -574,7 +574,7 @@ class OpenBlock:
         # (a number alone on its line is the display's just above, which TeX set too wide to hold it)
         lone_number = len(line.words) == 1 and framed_equation_label(line, layout, boxes) is not None
         if lines and self.box is None and is_display(line, layout) and not _list_item(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
-                and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number:
+                and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number and not _at_item_text(lines, line):
             return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
         if lines and not self.italic and self.box is None:
             last = lines[-1]
@@ -983,6 +983,20 @@ def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
     else:
         starts = [words[0].x0]
     return any(abs(line.x0 - x) <= HANG_SLACK for x in starts) and math_share(line.words) < MOSTLY_MATHS
+
+
+ITEM_TEXT_WORDS = 2    # words of prose: a line at an item's text indent holding this many is the item's text
+
+
+def _at_item_text(lines: list[Line], line: Line) -> bool:
+    """Whether a line starts where the text of the list item the statement is in started (the hanging
+    indent, after the label) and holds words of prose: the item's own line, however short (lines broken
+    by \\\\ inside an item, "He must either win or lose this case."), never a display, which TeX centres
+    or indents from that margin."""
+    item = next((l for l in reversed(lines[1:]) if len(l.words) > 1 and LIST_MARK_RE.fullmatch(l.words[0].text)), None)
+    if item is None or item.page != line.page or abs(line.x0 - item.words[1].x0) > HANG_SLACK:
+        return False
+    return sum(1 for w in line.words if PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w)) >= ITEM_TEXT_WORDS
 
 
 _BREAK_OPERATORS = frozenset("+−-=<>≤≥×·∗∈∉⊂⊆⊃⊇∪∩→↦≠≡≈∼⊕⊗∧∨")   # TeX breaks an inline formula after these

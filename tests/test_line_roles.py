@@ -544,3 +544,23 @@ def test_an_inline_formula_broken_after_an_operator_goes_on_as_text_and_the_skip
         return _statement(rows, "example", "2.7")
     assert "An important" not in read(18)
     assert "An important" in read(13)
+
+
+def test_short_lines_broken_inside_an_item_at_its_text_indent_are_the_items_text():
+    """A problem's part whose lines are broken by hand (\\\\), an argument set line by line: "He argued:" /
+    "If Euathlus loses this case, then he must pay." / "He must either win or lose this case." Each short
+    line starts at the item's text indent, far enough in and short enough to pass for a display, and a
+    display after a sentence is the text's, so the problem ended in the middle of its last part.  A line
+    of prose at the text indent of the item the statement is in is that item's line."""
+    long_line = words("If Euathlus wins this case, then he must pay by the terms of the contract.", x0=100, top=152)
+    long_line[-1].x1 = LAYOUT.right - 20.0     # short of the edge by less than a display's 4 em
+    rows = [
+        line(words("Problem 4.31.", bold=True, top=100), words("Explain why each of the following is a paradox.", x0=170, top=100)),
+        line(words("(a)", x0=80, top=116), words("Euathlus and Protagoras. Protagoras sued for his fee. He argued:", x0=100, top=116)),
+        line(words("If Euathlus loses this case, then he must pay.", x0=100, top=140)),
+        line(long_line),
+        line(words("He must either win or lose this case.", x0=100, top=164)),
+        line(words("Therefore Euathlus must pay me.", x0=100, top=176)),
+    ]
+    content = _statement(rows, "problem", "4.31")
+    assert "He must either win" in content and "Therefore Euathlus must pay me." in content, content
