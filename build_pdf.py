@@ -590,7 +590,8 @@ class OpenBlock:
             # (the words after the head on its line are never set apart, however short and far in they
             # start: a one-line statement's text after a long head ends well short of the column's edge;
             # nor is a list item's next line under a full one, at the indent the item's text starts at,
-            # however few its words: "n than 4 exists. Thus |3| = 4 in G." is the item's sentence going on)
+            # however few its words: "n than 4 exists. Thus |3| = 4 in G." is the item's sentence going on;
+            # nor a line that finishes a formula the line above broke after an operator, "… since x +")
             last_set_apart = set_apart(last) and not (len(lines) > 1 and (
                 _hangs_under(last, lines[-2], layout) or _formula_runs_on(lines[-2], last, layout)))
             last_apart = len(lines) > 1 and last_set_apart
