@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from build_glyphs import Line, Page
 from build_heads import equation_number, lone_chapter_label
-from build_math import is_math_word
+from build_math import LIST_MARK_RE, is_math_word
 
 
 # --------------------------------------------------------------------------- running heads and feet
@@ -456,6 +456,8 @@ SMALLER_TYPE = 0.9       # ... smaller: below this share of the largest size bef
 RAGGED_SHARE = 0.25      # the most common end (within a point) of fewer running lines than this: ragged right
 RAGGED_SPAN = 3.0        # em: ... whose lines end within this much short of its edge (TeX's ragged right)
 BLOCK_INDENT = 4.0       # em: the text block's lines start at most this far right of its left edge
+EDGE_LINES = 5           # lines of prose: enough to place the block's edge left of a list's indent ...
+EDGE_SHARE = 0.25        # ... and at least this share of the lines that start at the list's indent
 
 
 @dataclass
@@ -700,7 +702,7 @@ def _without_side_note(line: Line) -> Line:
 
 
 def _column_edges(pages: list[Page], body: float, least: int = 20) -> Layout | None:
-    starts, running = Counter(), []
+    starts, prose_starts, running = Counter(), Counter(), []
     for page in pages:
         for line in map(_without_side_note, page.lines):
             # a line all in a smaller type than the body's (a side note's, a footnote's) is not the
@@ -708,10 +710,18 @@ def _column_edges(pages: list[Page], body: float, least: int = 20) -> Layout | N
             if running_line(line) and max(w.size for w in line.words) >= SMALLER_TYPE * body:
                 starts[round(line.x0)] += 1
                 running.append(line)
+                if line.words[0].text[:1].isalpha() and not LIST_MARK_RE.fullmatch(line.words[0].text):
+                    prose_starts[round(line.x0)] += 1
     if len(running) < least:
         return None
     width = pages[0].width
     left = starts.most_common(1)[0][0]
+    # where lists fill the column (a page of exercises' parts, each wrapped to the indent its text starts
+    # at), their lines outnumber the paragraphs': the block's edge is the leftmost start, within a list's
+    # indent left of the most common one, where lines of prose start often enough (not a list's labels
+    # hung into the margin, which open with the label); TeX starts no running line left of the block
+    left = min((x for x, n in prose_starts.items() if left - BLOCK_INDENT * body <= x < left - 1
+                and n >= max(EDGE_LINES, starts[left] * EDGE_SHARE)), default=left)
     # the block's edge is where its own lines end, those that start at its left edge or a paragraph's or
     # a list's indent in, and a display's rows that end in their number at the edge: a margin column of
     # notes in the body's size (kaobook's side notes, justified to the margin's edge) starts far right

@@ -501,7 +501,16 @@ def _prints_mark(word: Word, line: Line, mark: str) -> bool:
         last = spans[-1]
         return last.text == mark and (last.size < spans[0].size * SCRIPT_SIZE and last.baseline < word.baseline - 1
                                       or _superior(last))
-    return word.text == mark and word.size < line.size * SCRIPT_SIZE and word.baseline < line.baseline - 1
+    return word.text == mark and word.size < line.size * SCRIPT_SIZE and word.baseline < line.baseline - 1 \
+        and not _over_denominator(word, line)
+
+
+def _over_denominator(word: Word, line: Line) -> bool:
+    """Whether a small raised word stands over another small word set below the line's baseline, across
+    the same stretch of the line: a fraction's numerator over its denominator (a text-style "1/n" in a
+    formula), which is no note's mark, though as small and as high as one."""
+    return any(w is not word and w.size < line.size * SCRIPT_SIZE and w.baseline > line.baseline + 1
+               and min(w.x1, word.x1) - max(w.x0, word.x0) > 0 for w in line.words)
 
 
 MARK_PUNCTUATION = {".", ",", ";", ":", ".)", ")"}   # what may follow a footnote's mark in its word

@@ -574,7 +574,7 @@ class OpenBlock:
         # (a number alone on its line is the display's just above, which TeX set too wide to hold it)
         lone_number = len(line.words) == 1 and framed_equation_label(line, layout, boxes) is not None
         if lines and self.box is None and is_display(line, layout) and not _list_item(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
-                and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number:
+                and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number and not _at_item_text(lines, line):
             return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
         if lines and not self.italic and self.box is None:
             last = lines[-1]
@@ -588,14 +588,19 @@ class OpenBlock:
                 not LIST_MARK_RE.fullmatch(line.words[0].text)
             opens_paragraph = indented and not _indent_used(lines, line)
             # (the words after the head on its line are never set apart, however short and far in they
-            # start: a one-line statement's text after a long head ends well short of the column's edge)
-            last_apart = len(lines) > 1 and set_apart(last)
+            # start: a one-line statement's text after a long head ends well short of the column's edge;
+            # nor is a list item's next line under a full one, at the indent the item's text starts at,
+            # however few its words: "n than 4 exists. Thus |3| = 4 in G." is the item's sentence going on;
+            # nor a line that finishes a formula the line above broke after an operator, "… since x +")
+            last_set_apart = set_apart(last) and not (len(lines) > 1 and (
+                _hangs_under(last, lines[-2], layout) or _formula_runs_on(lines[-2], last, layout)))
+            last_apart = len(lines) > 1 and last_set_apart
             # (reading up the page again: the statement's last column ended, and the next one begins)
             if line.page == last.page and line.baseline > last.top:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.
                 step = line.baseline - last.baseline
-                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not set_apart(last) and not drawn:
+                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn:
                     return False
                 # The space TeX sets after an environment is the space it set before its head (a theorem's
                 # \topsep): a step as much wider than the leading as the one above the head, to an indented
@@ -725,13 +730,35 @@ def _holds_list(lines: list[Line]) -> bool:
 
 def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:
     """Whether a line opens a list's first item ("1.", "(a)", "i)", a bullet) at a list's indent, running
-    words after its label, where the statement's lines so far hold no list (its head's aside)."""
-    if not _list_item(line, layout):
+    words after its label (or, in a list set in columns, whatever it holds), where the statement's lines
+    so far hold no list (its head's aside)."""
+    if not _list_item(line, layout) and not _columned_items(line, layout):
         return False
     label = _LABEL_RE.fullmatch(line.words[0].text)
     if label is not None and label.group(2) not in ("1", "a", "i"):
         return False
     return not _holds_list(lines)
+
+
+COLUMN_GAP = 3   # em: a list set in columns starts its next column at least this far right of its first
+
+
+def _columned_items(line: Line, layout: Layout) -> bool:
+    """Whether a line holds the items of a list set in columns (multicols, or a table of items): it opens
+    with a list's label at a list's indent and holds another label of the same form (brackets and
+    punctuation) further right, where the next column starts, "(a) A ∩ C   (f) C \\ B".  The items may be
+    maths alone; text after a statement never sets two labels side by side."""
+    if not _list_label(line, layout):
+        return False
+    first = _LABEL_RE.fullmatch(line.words[0].text)
+    if first is None:
+        return False
+    for w in line.words[2:]:
+        other = _LABEL_RE.fullmatch(w.text)
+        if other is not None and other.group(1) == first.group(1) and other.group(3) == first.group(3) and \
+                w.x0 - line.x0 >= layout.body_size * COLUMN_GAP and not is_math_font(w.font):
+            return True
+    return False
 
 
 def _list_label(line: Line, layout: Layout) -> bool:
@@ -957,6 +984,36 @@ def _hangs_under(line: Line, last: Line, layout: Layout) -> bool:
     else:
         starts = [words[0].x0]
     return any(abs(line.x0 - x) <= HANG_SLACK for x in starts) and math_share(line.words) < MOSTLY_MATHS
+
+
+ITEM_TEXT_WORDS = 2    # words of prose: a line at an item's text indent holding this many is the item's text
+
+
+def _at_item_text(lines: list[Line], line: Line) -> bool:
+    """Whether a line starts where the text of the list item the statement is in started (the hanging
+    indent, after the label) and holds words of prose: the item's own line, however short (lines broken
+    by \\\\ inside an item, "He must either win or lose this case."), never a display, which TeX centres
+    or indents from that margin."""
+    item = next((l for l in reversed(lines[1:]) if len(l.words) > 1 and LIST_MARK_RE.fullmatch(l.words[0].text)), None)
+    if item is None or item.page != line.page or abs(line.x0 - item.words[1].x0) > HANG_SLACK:
+        return False
+    return sum(1 for w in line.words if PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w)) >= ITEM_TEXT_WORDS
+
+
+_BREAK_OPERATORS = frozenset("+−-=<>≤≥×·∗∈∉⊂⊆⊃⊇∪∩→↦≠≡≈∼⊕⊗∧∨")   # TeX breaks an inline formula after these
+
+
+def _formula_runs_on(above: Line, line: Line, layout: Layout) -> bool:
+    """Whether a line goes on with an inline formula the full line above broke after a binary operator
+    or a relation ("… since x +" / "(−x) = (−x) + x = 0."): TeX breaks a formula in running text only
+    there, and a display is never the second half of the text's formula, however much maths the line
+    holds.  It starts where the text of the line above started (at the edge, or at an item's indent)."""
+    if line.page != above.page or not above.words or above.x1 < layout.right - layout.body_size * FULL_LINE_SLACK:
+        return False
+    end = above.words[-1]
+    if end.text[-1:] not in _BREAK_OPERATORS or not (is_math_word(end) or is_math_font(end.font) or len(end.text) == 1):
+        return False
+    return abs(line.x0 - _item_text_x(above, layout)) <= HANG_SLACK or abs(line.x0 - above.x0) <= HANG_SLACK
 
 
 def _item_text_x(line: Line, layout: Layout) -> float:
@@ -1238,6 +1295,25 @@ class EmittedChunks:
 
 # A heading's own lines: they leave its title open to wrap onto the next line; any other line closes it.
 HEADING_LINES = (BookmarkedHeading, DivisionLabel, AppendicesDivider, DivisionTitle, HeadingContinues)
+
+
+SET_END_MARKS = frozenset("⋄◊⧫♢△▲▽▼")   # \diamond, \lozenge, \blacklozenge, \diamondsuit, triangles
+SET_MARK_EDGE = 0.25    # em: such a mark ends within this of the column's right edge ...
+SET_MARK_GAP = 1.0      # em: ... alone on its line or at least this far after the word before it
+
+
+def set_end_mark(line: Line, layout: Layout) -> bool:
+    """Whether a line ends with a statement's own end mark, a shape that is also a symbol of maths (an
+    example's ⋄ or ◊, set by amsthm's \\qed with \\qedsymbol changed, or ntheorem's \\theoremsymbol): TeX
+    pushes it flush to the column's right edge with \\hfill, alone on its line after a list or a display
+    or an em and more after the last word; "a ⋄" broken after the operator ends a line a math space after
+    its word."""
+    if not line.words:
+        return False
+    mark = line.words[-1]
+    if mark.text not in SET_END_MARKS or abs(mark.x1 - layout.right) > layout.body_size * SET_MARK_EDGE:
+        return False
+    return len(line.words) == 1 or mark.x0 - line.words[-2].x1 >= line.size * SET_MARK_GAP
 
 
 def drawn_end_mark(page: Page | None, line: Line, right: float | None = None) -> bool:
@@ -1569,7 +1645,8 @@ class ChunkBuilder:
         if self.block is not None:
             if self.block.takes(line, self.layout, self.page.boxes):
                 self.block.lines.append(line)
-                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right):
+                if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right) or \
+                        set_end_mark(line, self.layout):
                     self.close_block()
                 return
             self.close_block()
@@ -1579,7 +1656,8 @@ class ChunkBuilder:
                 self.flush_text()   # a solution set in the statement's frame ends with it
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
-        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right)):
+        if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right)
+                                          or set_end_mark(line, self.layout)):
             self.flush_text()   # the proof ends at its mark; the text after it is the book's again
             return
         paragraphs = self.text.paragraphs

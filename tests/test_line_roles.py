@@ -477,3 +477,90 @@ def test_a_side_note_pushed_below_its_statement_goes_with_the_statement_that_pri
     builder.finish()
     notes = [c for c in builder.out.chunks if c.content.startswith("[Side note] 4")]
     assert len(notes) == 1 and notes[0].extra["note_of"] == "definition_1_4"
+
+
+def test_an_examples_own_end_mark_at_the_edge_ends_it_under_parskip():
+    """An example whose environment ends with its own mark (amsthm's \\qed with \\qedsymbol made ⋄ or ◊):
+    under parskip the paragraph after it is set the same skip below as its own items, so nothing but the
+    mark tells where it ends.  The mark stands flush at the column's right edge, alone on its line after
+    a list, or an em and more after the last word; a "⋄" a math space after its word is an operator."""
+    from build_pdf import set_end_mark
+
+    def read(last: list[Word], after: float) -> str:
+        rows = [
+            line(words("Example 2.5.", bold=True, top=100), words("Consider the group of four elements below.", x0=150, top=100)),
+            line(words("•", x0=80, top=118), words("The element one has order four in the group.", x0=90, top=118)),
+            line(words("•", x0=80, top=136), words("The element two has order two in the group.", x0=90, top=136)),
+            line(last),
+            line(words("We note a few things about the order of elements in a group.", top=154 + after)),
+        ]
+        return _statement(rows, "example", "2.5")
+    # the skip after the example is the skip between its items: without a mark the text after it is taken
+    assert "We note" in read(words("•", x0=80, top=154) + words("The element three has order four.", x0=90, top=154), 16)
+    assert "We note" not in read(words("•", x0=80, top=154) + words("The element three has order four.", x0=90, top=154)
+                                 + at_right_edge("◊", top=154), 16)
+    assert "We note" not in read(at_right_edge("⋄", top=154), 16)
+    operator = words("Thus the operation written a", top=154)
+    operator.append(Word("⋄", operator[-1].x1 + 2.0, operator[-1].x1 + 7.0, 154, 164, 10, False, False, False, "Body", 162))
+    assert not set_end_mark(line(operator), LAYOUT)
+    assert not set_end_mark(line(words("Thus the element three has order four. ⋄", top=154)), LAYOUT)
+    assert set_end_mark(line(words("Thus the element three has order four.", top=154), at_right_edge("⋄", top=154)), LAYOUT)
+
+
+def test_an_items_short_next_line_is_no_display_and_the_skip_after_it_ends_the_statement():
+    """A list item's next line under a full one, at the indent the item's text starts at, short and of
+    few words ("n than 4 exists. Thus |3| = 4 in G."): in from the edge and with three words of prose it
+    passed for a display, and a statement's last line set apart lets no skip after it end the statement,
+    so the paragraph after the example, a wide skip below, was read into it."""
+    full = LAYOUT.right
+    def read(step: float) -> str:
+        first = words("•", x0=84, top=124) + words("The element three has order four since the sum of", x0=100, top=124)
+        first[-1].x1 = full     # the item's first line runs to the column's edge
+        rows = [
+            line(words("Example 2.6.", bold=True, top=100), words("Consider the group of four elements below.", x0=150, top=100)),
+            line(first),
+            line(words("n", x0=100, top=136, italic=True), words("than four exists. Thus it is four.", x0=110, top=136)),
+            line(words("We note a few things about the order of elements in a group.", top=136 + step)),
+        ]
+        return _statement(rows, "example", "2.6")
+    assert "We note" not in read(18)
+    assert "We note" in read(13)
+
+
+def test_an_inline_formula_broken_after_an_operator_goes_on_as_text_and_the_skip_after_it_ends():
+    """An item's formula broken after its "+" ("… since x +" / "(−x) = (−x) + x = 0."): the second line,
+    all maths at the item's indent, passed for a display, so the paragraph after the example, a wide skip
+    below, was read into it.  TeX breaks an inline formula only after an operator or a relation; a line
+    that finishes one is the text's line going on, not a display."""
+    def read(step: float) -> str:
+        first = words("4.", x0=84, top=124) + words("Inverse: the inverse of x is its negative, since x", x0=100, top=124)
+        first.append(Word("+", LAYOUT.right - 7.0, LAYOUT.right, 124, 134, 10, False, False, False, "CMSY10", 132))
+        rows = [
+            line(words("Example 2.7.", bold=True, top=100), words("The integers form a group under addition.", x0=150, top=100)),
+            line(first),
+            line(words("(−x) = (−x) + x = 0.", x0=100, top=136, font="CMMI10")),
+            line(words("An important thing to note about addition is that it is commutative.", top=136 + step)),
+        ]
+        return _statement(rows, "example", "2.7")
+    assert "An important" not in read(18)
+    assert "An important" in read(13)
+
+
+def test_short_lines_broken_inside_an_item_at_its_text_indent_are_the_items_text():
+    """A problem's part whose lines are broken by hand (\\\\), an argument set line by line: "He argued:" /
+    "If Euathlus loses this case, then he must pay." / "He must either win or lose this case." Each short
+    line starts at the item's text indent, far enough in and short enough to pass for a display, and a
+    display after a sentence is the text's, so the problem ended in the middle of its last part.  A line
+    of prose at the text indent of the item the statement is in is that item's line."""
+    long_line = words("If Euathlus wins this case, then he must pay by the terms of the contract.", x0=100, top=152)
+    long_line[-1].x1 = LAYOUT.right - 20.0     # short of the edge by less than a display's 4 em
+    rows = [
+        line(words("Problem 4.31.", bold=True, top=100), words("Explain why each of the following is a paradox.", x0=170, top=100)),
+        line(words("(a)", x0=80, top=116), words("Euathlus and Protagoras. Protagoras sued for his fee. He argued:", x0=100, top=116)),
+        line(words("If Euathlus loses this case, then he must pay.", x0=100, top=140)),
+        line(long_line),
+        line(words("He must either win or lose this case.", x0=100, top=164)),
+        line(words("Therefore Euathlus must pay me.", x0=100, top=176)),
+    ]
+    content = _statement(rows, "problem", "4.31")
+    assert "He must either win" in content and "Therefore Euathlus must pay me." in content, content

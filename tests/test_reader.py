@@ -297,6 +297,27 @@ def test_touching_pieces_of_a_word_the_text_layer_parted_are_one_word():
     assert [w.text for w in p.lines[0].words] == ["Exercise", "1.11.", "Find", "7", "x", "(Greedy", "choice)", "."]
 
 
+def test_a_column_filled_with_lists_keeps_the_edge_its_paragraphs_start_at():
+    """A chapter of exercises set in two columns: the parts' wrapped lines, at the indent their text
+    starts at (21 pt in), outnumbered the paragraphs' lines three to one, and that indent was taken for
+    the column's left edge, so the footnote rule at the real edge was no footnote rule and a definition's
+    note was read into the exercise above it.  The edge is the leftmost start, within a list's indent of
+    the most common one, where lines of prose start often enough; a list's labels hung left of the text
+    (lines that open with "(a)") move nothing."""
+    from build_layout import detect_layout
+    items = [_prose_line(60.0 + 12 * k, 300.0, left=79.0) for k in range(36)]
+    prose = [_prose_line(500.0 + 12 * k, 300.0, left=58.0) for k in range(12)]
+    layout = detect_layout([Page(1, None, 595.0, 842.0, items + prose, [], [], [])])[(1, 0)]
+    assert abs(layout.left - 58.0) < 1 and abs(layout.right - 300.0) < 1
+    hung = []
+    for k in range(12):     # labels hung left of the edge, their lines otherwise the column's
+        row = _prose_line(500.0 + 12 * k, 300.0, left=79.0)
+        row.words.insert(0, _sized(f"({chr(97 + k)})", 58.0, 70.0, 500.0 + 12 * k, 10.0))
+        hung.append(row)
+    layout = detect_layout([Page(1, None, 595.0, 842.0, items + hung, [], [], [])])[(1, 0)]
+    assert abs(layout.left - 79.0) < 1
+
+
 def test_a_margin_column_of_notes_in_the_body_size_is_not_the_text_block():
     """kaobook's way (the sidenotes package in a wide outer margin): the notes are set in the body's size,
     justified to the margin's edge, and on a page full of them more lines end there than at the text
