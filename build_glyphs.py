@@ -2892,15 +2892,11 @@ DRAWN_RADICAL_POINTS = 400     # path points looked at for a drawn radical sign 
 SURD_BAND = 0.25               # of its height: below this much under its top, a drawn radical is its sign
 
 
-def _drawn_radicals(raw: _Raw, page_handle, height: float, words: list) -> tuple[list, list]:
-    """Radical signs drawn as paths: a browser prints KaTeX's `\\sqrt`, an inline SVG of the sign and its
-    rule in one filled outline, the rule drawn far to the right and clipped at the body's end.  A filled
-    outline that slants or curves, whose ink below the top quarter of its height (the sign) is a few
-    ems wide at most and whose top runs on to the right past it (the rule), over words of maths that
-    stand under that rule and within its height, is a radical: a "√" of its sign's box, standing on the
-    body's baseline, and a bar from the sign's end to where the clip ends it.  (Words, bars.)"""
+def _filled_outlines(raw: _Raw, page_handle, height: float):
+    """The page's filled paths of a few dozen to a few hundred points (a glyph's outline size) that slant
+    or curve: each as its box (cut to its clip, where it has one) and its points, in page space
+    (top-down).  What a browser prints of inline SVG in maths is drawn so."""
     c = raw.c
-    signs, bars = [], []
     l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
     x, y = ctypes.c_float(), ctypes.c_float()
     m = c.FS_MATRIX()
@@ -2924,13 +2920,25 @@ def _drawn_radicals(raw: _Raw, page_handle, height: float, words: list) -> tuple
             if edges:
                 x0, x1 = max(x0, min(e[0] for e in edges)), min(x1, max(e[0] for e in edges))
                 top, bottom = max(top, min(e[1] for e in edges)), min(bottom, max(e[1] for e in edges))
-        tall = bottom - top
-        if tall < 4 or x1 - x0 < tall:
-            continue
         points = []
         for n in range(segments):
             if c.FPDFPathSegment_GetPoint(c.FPDFPath_GetPathSegment(obj, n), x, y):
                 points.append((m.a * x.value + m.c * y.value + m.e, height - (m.b * x.value + m.d * y.value + m.f)))
+        yield (x0, x1, top, bottom), points
+
+
+def _drawn_radicals(raw: _Raw, page_handle, height: float, words: list) -> tuple[list, list]:
+    """Radical signs drawn as paths: a browser prints KaTeX's `\\sqrt`, an inline SVG of the sign and its
+    rule in one filled outline, the rule drawn far to the right and clipped at the body's end.  A filled
+    outline that slants or curves, whose ink below the top quarter of its height (the sign) is a few
+    ems wide at most and whose top runs on to the right past it (the rule), over words of maths that
+    stand under that rule and within its height, is a radical: a "√" of its sign's box, standing on the
+    body's baseline, and a bar from the sign's end to where the clip ends it.  (Words, bars.)"""
+    signs, bars = [], []
+    for (x0, x1, top, bottom), points in _filled_outlines(raw, page_handle, height):
+        tall = bottom - top
+        if tall < 4 or x1 - x0 < tall:
+            continue
         sign = [p for p in points if p[1] > top + tall * SURD_BAND]
         if not sign:
             continue
@@ -2959,29 +2967,11 @@ def _drawn_delimiters(raw: _Raw, page_handle, height: float, words: list) -> lis
     filled outline that curves, at most DRAWN_DELIMITER_WIDTH of its height wide, read by which side
     holds its ink where: a "(" touches its left side only between its ends, a "[" all along and its
     right side only at its ends (and the mirror images).  As Words of their box, centred on the axis."""
-    c = raw.c
     out = []
-    l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
-    x, y = ctypes.c_float(), ctypes.c_float()
-    m = c.FS_MATRIX()
-    for k in range(c.FPDFPage_CountObjects(page_handle)):
-        obj = c.FPDFPage_GetObject(page_handle, k)
-        if c.FPDFPageObj_GetType(obj) != c.FPDF_PAGEOBJ_PATH:
-            continue
-        fillmode, stroke = ctypes.c_int(), ctypes.c_int()
-        c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
-        segments = c.FPDFPath_CountSegments(obj)
-        if not fillmode.value or not 8 <= segments <= DRAWN_RADICAL_POINTS or not c.FPDFPageObj_GetBounds(obj, l, b, r, t) \
-                or not c.FPDFPageObj_GetMatrix(obj, m):
-            continue
-        x0, x1, top, bottom = l.value, r.value, height - t.value, height - b.value
+    for (x0, x1, top, bottom), points in _filled_outlines(raw, page_handle, height):
         tall = bottom - top
-        if tall < 12 or x1 - x0 > tall * DRAWN_DELIMITER_WIDTH or x1 - x0 < 1 or not _curves_or_slants(c, obj):
+        if tall < 12 or x1 - x0 > tall * DRAWN_DELIMITER_WIDTH or x1 - x0 < 1:
             continue
-        points = []
-        for n in range(segments):
-            if c.FPDFPathSegment_GetPoint(c.FPDFPath_GetPathSegment(obj, n), x, y):
-                points.append((m.a * x.value + m.c * y.value + m.e, height - (m.b * x.value + m.d * y.value + m.f)))
         ends = (top + tall * DELIMITER_END, bottom - tall * DELIMITER_END)
 
         def side(at: float) -> tuple[bool, bool]:
