@@ -2892,10 +2892,11 @@ DRAWN_RADICAL_POINTS = 400     # path points looked at for a drawn radical sign 
 SURD_BAND = 0.25               # of its height: below this much under its top, a drawn radical is its sign
 
 
-def _filled_outlines(raw: _Raw, page_handle, height: float):
+def _filled_outlines(raw: _Raw, page_handle, height: float, fits):
     """The page's filled paths of a few dozen to a few hundred points (a glyph's outline size) that slant
-    or curve: each as its box (cut to its clip, where it has one) and its points, in page space
-    (top-down).  What a browser prints of inline SVG in maths is drawn so."""
+    or curve and whose box (cut to its clip, where it has one) `fits` (x0, x1, top, bottom): each as that
+    box and its points, in page space (top-down).  What a browser prints of inline SVG in maths is drawn
+    so.  (The box is tried before the points are read: a page of a map's polygons reads no point.)"""
     c = raw.c
     l, b, r, t = raw.fl, raw.fb, raw.fr, raw.ft
     x, y = ctypes.c_float(), ctypes.c_float()
@@ -2908,7 +2909,7 @@ def _filled_outlines(raw: _Raw, page_handle, height: float):
         c.FPDFPath_GetDrawMode(obj, fillmode, stroke)
         segments = c.FPDFPath_CountSegments(obj)
         if not fillmode.value or not 8 <= segments <= DRAWN_RADICAL_POINTS or not c.FPDFPageObj_GetBounds(obj, l, b, r, t) \
-                or not _curves_or_slants(c, obj) or not c.FPDFPageObj_GetMatrix(obj, m):
+                or not c.FPDFPageObj_GetMatrix(obj, m):
             continue
         x0, x1, top, bottom = l.value, r.value, height - t.value, height - b.value
         clip = c.FPDFPageObj_GetClipPath(obj)
@@ -2920,6 +2921,8 @@ def _filled_outlines(raw: _Raw, page_handle, height: float):
             if edges:
                 x0, x1 = max(x0, min(e[0] for e in edges)), min(x1, max(e[0] for e in edges))
                 top, bottom = max(top, min(e[1] for e in edges)), min(bottom, max(e[1] for e in edges))
+        if not fits(x0, x1, top, bottom) or not _curves_or_slants(c, obj):
+            continue
         points = []
         for n in range(segments):
             if c.FPDFPathSegment_GetPoint(c.FPDFPath_GetPathSegment(obj, n), x, y):
@@ -2935,10 +2938,15 @@ def _drawn_radicals(raw: _Raw, page_handle, height: float, words: list) -> tuple
     stand under that rule and within its height, is a radical: a "√" of its sign's box, standing on the
     body's baseline, and a bar from the sign's end to where the clip ends it.  (Words, bars.)"""
     signs, bars = [], []
-    for (x0, x1, top, bottom), points in _filled_outlines(raw, page_handle, height):
+    maths = [w for w in words if not _is_text_face(w)]
+
+    def fits(x0: float, x1: float, top: float, bottom: float) -> bool:
+        # (at least as wide as tall, over a word of maths)
+        return bottom - top >= 4 and x1 - x0 >= bottom - top and any(
+            x0 <= w.x0 < x1 and top < (w.top + w.bottom) / 2 < bottom for w in maths)
+
+    for (x0, x1, top, bottom), points in _filled_outlines(raw, page_handle, height, fits):
         tall = bottom - top
-        if tall < 4 or x1 - x0 < tall:
-            continue
         sign = [p for p in points if p[1] > top + tall * SURD_BAND]
         if not sign:
             continue
@@ -2968,10 +2976,16 @@ def _drawn_delimiters(raw: _Raw, page_handle, height: float, words: list) -> lis
     holds its ink where: a "(" touches its left side only between its ends, a "[" all along and its
     right side only at its ends (and the mirror images).  As Words of their box, centred on the axis."""
     out = []
-    for (x0, x1, top, bottom), points in _filled_outlines(raw, page_handle, height):
+    maths = [w for w in words if not _is_text_face(w)]
+
+    def fits(x0: float, x1: float, top: float, bottom: float) -> bool:
+        # (tall and narrow, beside a word of maths within its height)
         tall = bottom - top
-        if tall < 12 or x1 - x0 > tall * DRAWN_DELIMITER_WIDTH or x1 - x0 < 1:
-            continue
+        return tall >= 12 and 1 <= x1 - x0 <= tall * DRAWN_DELIMITER_WIDTH and any(
+            top < (w.top + w.bottom) / 2 < bottom and (0 <= w.x0 - x1 < tall or 0 <= x0 - w.x1 < tall) for w in maths)
+
+    for (x0, x1, top, bottom), points in _filled_outlines(raw, page_handle, height, fits):
+        tall = bottom - top
         ends = (top + tall * DELIMITER_END, bottom - tall * DELIMITER_END)
 
         def side(at: float) -> tuple[bool, bool]:
