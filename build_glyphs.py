@@ -2185,7 +2185,7 @@ def gather_nameless_glyphs(raw: _Raw, textpage: int, codes: list[int], count: in
     glyph are its drawing's, no advance (an "l" of a bitmap font stands half as wide again)."""
     text_object, printed, origin = raw.text_object, raw.nameless_printed, raw.origin
     dx, dy = raw.dx, raw.dy
-    last_obj, seen, step, here = None, None, None, None
+    last_obj, seen, here = None, None, None
     for j in range(count):
         obj = text_object(textpage, j)
         if not obj or raw.generated(textpage, j) or codes[j] >= 0xD800:
@@ -2200,7 +2200,7 @@ def gather_nameless_glyphs(raw: _Raw, textpage: int, codes: list[int], count: in
             continue
         origin(textpage, j, dx, dy)
         at = (dx.value, dy.value)
-        if here is not None and step is not None:
+        if here is not None:
             # (the previous glyph's advance: from its origin to this one's, in ems of its size)
             key, size, x, y = here
             seen[key].append(round(math.hypot(at[0] - x, at[1] - y) / size, 4))
@@ -2214,7 +2214,7 @@ def gather_nameless_glyphs(raw: _Raw, textpage: int, codes: list[int], count: in
             # no step: its box stands for its advance, which a drawing of outlines fills)
             raw.loose_box(textpage, j, raw.rect_ref)
             seen[key] = [-round((raw.rect.right - raw.rect.left) / size, 4)]
-        here, step = ((key, size, at[0], at[1]), True) if size > 1e-9 and key in seen else (None, None)
+        here = (key, size, at[0], at[1]) if size > 1e-9 and key in seen else None
 
 
 def _widths_fit(info: NamelessFont, codes: list[int | None], advances: list[float]) -> bool:
@@ -3012,8 +3012,8 @@ def _drawn_delimiters(raw: _Raw, page_handle, height: float, words: list) -> lis
 
 
 def _is_text_face(word) -> bool:
-    """A word of a plain text face (not a maths font's): by its font's name."""
-    return not re.search(r"MATH|KATEX|\(MathItalic\)|SYMBOL", word.font, re.I) and not word.italic
+    """A word of a plain text face: one describe_font reads as no maths font by its name, not italic."""
+    return describe_font(word.font, 0, 400).plain and not word.italic
 
 
 def _one_pixel(c, obj) -> bool:
