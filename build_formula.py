@@ -253,6 +253,14 @@ def font_alphabet(font: str, italic: bool, bold: bool = False) -> str:
 
 
 @lru_cache(maxsize=4096)
+def web_maths_font(font: str) -> bool:
+    """A font of a web page's maths engine (MathJax, KaTeX; Skia names each "MathJax_Main-Regular",
+    "KaTeX_Math-Italic"): the engine sets `\\text{…}` in its own roman, as it sets an operator's name,
+    and its authors write a bold symbol `\\boldsymbol` (MathJax knows no `\\bm` unless told)."""
+    return bool(re.match(r"(?:[A-Z]{6}\+)?(?:MathJax|KaTeX)_", font))
+
+
+@lru_cache(maxsize=4096)
 def is_maths_font(font: str) -> bool:
     """A font only formulas use: TeX's maths italic, symbol, extension and AMS fonts, their
     Type 1 and OpenType successors."""
@@ -524,6 +532,8 @@ def _leaf(ch, font, alphabet, size, x0, x1, top, bottom, base, adv0, adv1) -> No
     tex = _char_tex(ch, style)
     if plain is not None and style == "bfit" and ch.isascii() and ch.isalpha() and ISO_STYLE.get():
         tex = rf"\mathbf{{{ch}}}"     # a book in ISO style sets \mathbf's letters bold italic
+    if tex.startswith(r"\bm{") and web_maths_font(font):
+        tex = r"\boldsymbol" + tex[3:]
     if plain is not None and style == "bf" and ch in GREEK and alphabet not in ("bf", "bfit") and ch.isupper():
         # an OpenType maths font (one regular font holding every alphabet) tells upright bold Greek
         # (\mathbf, \symbf) from bold italic; a bold Type 1 font's Greek stays \bm, as the class of
@@ -3941,11 +3951,13 @@ def _word_tex(n: Node) -> list[str]:
         return [r"\text{" + n.ch + "}"]
     if " " in n.ch:
         face = TEXT_FACE.get()
-        if n.style == "up" and face and face_family(n.font) != face:
+        if n.style == "up" and face and face_family(n.font) != face and not web_maths_font(n.font):
             # words set in the maths roman, not the text's face: an operator's name, whose spaces TeX
             # drops unless they are ties (the user's class's \subjectto is \operatorname{subject~to})
             return [r"\operatorname{" + n.ch.replace(" ", "~") + "}"]
         return [r"\text{" + n.ch + "}"]
+    if web_maths_font(n.font):
+        return [r"\text{" + n.ch + "}"]      # a word no operator's name in an engine that sets \text so
     return [r"\operatorname{" + n.ch + "}"]
 
 

@@ -1584,7 +1584,11 @@ def test_maths_a_browser_printed_from_a_web_page_reads_by_its_fonts_own_names(tm
     assert formulas["5"] == r"c^{*} = \min\{c \in \mathbb{N}:\frac{C(c, a)}{c\mu-\lambda} \leq \bar{w}\}.", formulas
     assert formulas["10"] == r"W_{q} = \frac{\lambda\mathbb{E}[S^{2}]}{2(1-\rho)}.", formulas
     assert formulas["12"].endswith(r"\quad h \in \mathcal{H}."), formulas
-    assert formulas["15"].startswith(r"\bm{\Sigma} = \frac{1}{D-1}\sum_{d = 1}^{D}(\bm{w}_{d}-\bar{\bm{w}})"), formulas
+    assert formulas["15"].startswith(r"\boldsymbol{\Sigma} = \frac{1}{D-1}\sum_{d = 1}^{D}(\boldsymbol{w}_{d}-"
+                                     r"\bar{\boldsymbol{w}})"), formulas
+    # words in \text, which MathJax sets in its own roman as it sets an operator's name
+    assert r"s_{1} & \text{with probability}q, \\ s_{2} & \text{otherwise}" in formulas["9"], formulas
+    assert formulas["13"].endswith(r"\quad\text{subject to}\quad c_{h}\mu > \lambda_{h}\text{for all}h."), formulas
     assert formulas["16"].startswith(r"\begin{bmatrix}\sigma_{11} & \sigma_{12} \\ \sigma_{21} & \sigma_{22}"
                                      r"\end{bmatrix} = \begin{bmatrix}0.8 & 0.3"), formulas
     assert "7" in formulas and formulas["7"].startswith(r"\lambda_{n-1}p_{n-1} = \mu_{n}p_{n}"), formulas
@@ -1610,6 +1614,8 @@ def test_maths_katex_set_in_a_web_page_reads_by_its_fonts_own_names(tmp_path_fac
     assert r"+\beta\sqrt{a_{h}}" in formulas["14"], formulas
     assert formulas["6"].startswith(r"Q = \begin{pmatrix}-\lambda_{0} & \lambda_{0} & 0 & \cdots \\ \mu_{1}"), formulas
     assert formulas["16"].endswith(r"\rho_{12} = \frac{\sigma_{12}}{\sqrt{\sigma_{11}\sigma_{22}}}."), formulas
+    assert r"s_{1} & \text{with probability}q, \\ s_{2} & \text{otherwise}" in formulas["9"], formulas
+    assert formulas["15"].startswith(r"\boldsymbol{\Sigma} = \frac{1}{D-1}"), formulas
 
 
 def test_a_subscript_at_a_pages_foot_a_stretched_matrixs_fractions_fractions_of_words_and_sums_in_cases(tmp_path_factory):
