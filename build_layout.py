@@ -40,7 +40,15 @@ def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
     when set no larger than the body text (a chapter's title opening a page is not a running head)."""
     if line.top < page.height * HEAD_BAND or line.top > page.height * FOOT_BAND:
         return True
+    if line is page.lines[-1] and _LONE_NUMBER_RE.fullmatch(line.text.strip().strip("-–— ")):
+        # (a number alone closing the page stands where a folio stands, whatever its size: a manual whose
+        # code, set smaller, outnumbers its prose's words makes the code's size the body's; the sequence
+        # of folios judges it)
+        return True
     return (line is page.lines[0] or line is page.lines[-1]) and line.size <= body * FURNITURE_SIZE
+
+
+_LONE_NUMBER_RE = re.compile(r"\d{1,4}|[ivxlcdm]{1,8}")
 
 
 _ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
@@ -211,7 +219,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
             if _in_band(line, page, body):
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
-                alone = re.fullmatch(r"\d{1,4}|[ivxlcdm]{1,8}", line.text.strip().strip("-–— ")) and not _variable(line)
+                alone = _LONE_NUMBER_RE.fullmatch(line.text.strip().strip("-–— ")) and not _variable(line)
                 if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold)
                         and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):

@@ -1663,3 +1663,17 @@ def test_parts_set_in_columns_and_a_note_beside_fractions(tmp_path_factory):
     assert "Each part asks" not in sets and "Intervals behave" not in intervals, (sets, intervals)
     assert "[Footnote] 1Some books call" in chunks["definition 1.3"], chunks["definition 1.3"]
     assert "Footnote" not in chunks["exercise 1.2"], chunks["exercise 1.2"]
+
+
+def test_a_folio_larger_than_the_code_that_outnumbers_the_prose(tmp_path_factory):
+    """codemanual.pdf: a package manual of ours whose listings, set in \\small (9 pt), outnumber its
+    prose's words, so the most common size on its pages is the code's; its folio, centred in the foot in
+    the prose's 10 pt, stands above the page's bottom tenth (A4, the standard margins), so it was in no
+    band a running foot is looked for in (the last line, when no larger than the body) and no page's
+    number was read, as on two LuaLaTeX package manuals of TeX Live's.  A number alone on a page's last
+    line stands where a folio does, whatever its size; the sequence judges it."""
+    _, db, report = build("codemanual", tmp_path_factory)
+    pages = report["checks"]["pages"]
+    assert pages["source"] == "folios" and pages["read"] == 7, pages
+    labels = json.loads(dict(db.execute("SELECT key, value FROM meta"))["page_labels"])
+    assert labels == {str(n): str(n) for n in range(1, 8)}, labels
