@@ -680,8 +680,10 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         spans = last.spans or []
         # (a run closing on an ellipsis: its last period is no full stop)
         on_dots = _closing_dots(run, len(run) - 3)
-        # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose
-        glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith("-")
+        # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose, and so is
+        # its possessive ("$i$'s": the text face's apostrophe, where TeX's maths sets a prime from its
+        # symbol font)
+        glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith(("-", "’", "'"))
                       and not any(is_math_font(sp.font.name) for sp in spans[i:])
                       and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
         if on_dots and len(last.text) == 2:
@@ -723,7 +725,7 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
     return " ".join(out)
 
 
-_GLUED_WORD = re.compile(r"(?:-[^\W\d_]+)+[.,;:]?")
+_GLUED_WORD = re.compile(r"(?:[-’'][^\W\d_]+)+[.,;:]?")
 
 
 def _closing_punctuation(sp) -> bool:

@@ -2982,3 +2982,11 @@ def test_scripts_inside_a_fractions_part_and_a_side_notes_last_line_beside_limit
         assert found["2.18"].count(r"\frac{\mathbf{v}^{\top}\mathbf{y}}{V}") == 2, (name, found["2.18"])
     found = _formulas(corpus["tufte-cm"])
     assert found["1.18"].endswith(r"(k-\mathbf{1}^{\top}\mathbf{x}-q)^{+}."), found["1.18"]
+
+
+def test_a_possessive_after_inline_maths_is_the_texts(corpus):
+    """`$i$'s` in running text: the apostrophe and the letters after it are the text face's, glued to the
+    formula's last glyph, and TeX's maths would have set a prime from its symbol font; the word stays prose
+    as `$n$-tuples` does (it was served `$i’\\mathrm{s}$`)."""
+    assert "of customer $i$’s demand" in _text(corpus["amspazo-ca"])
+    assert "of week $t$’s demand" in _text(corpus["amsproc-bd"])
