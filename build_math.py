@@ -598,6 +598,24 @@ def _right_side(words: list[Word], end: int) -> bool:
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
 
 
+def _left_side(words: list[Word], start: int) -> bool:
+    """A word of the text's bold or italic letters right before the relation sign a formula opens on:
+    that relation's left side (`$\\mathbf{A}\\mathbf{x} \\leq \\mathbf{b}$`, `$\\mathit{VSS} = 3$`, where
+    \\mathbf and \\mathit are the text face's), as `_right_side` takes its right: a formula never opens on
+    a relation with the sentence before it.  Not a word of prose (three lower-case letters in a row), nor
+    one that ends a clause."""
+    if words[start].text not in _RELATIONS:
+        return False
+    w = words[start - 1]
+    if not _LEFT_OPERAND.fullmatch(w.text) or _PROSE_RUN.search(w.text):
+        return False
+    return w.bold or any(sp.font.bold for sp in w.spans[:1]) or italic_operand(w)
+
+
+# a few letters and figures, perhaps with an argument in brackets: "Ax", "VSS", "P(0)", "Q(5,2)"
+_LEFT_OPERAND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}(?:\([A-Za-z0-9,.]{1,8}\))?")
+
+
 def italic_operand(w: Word) -> bool:
     """A word that may be a formula's operand where the maths italic is the text's own: italic, and no
     word of prose (three lower-case letters in a row)."""
@@ -654,8 +672,10 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         start = k
         # signs and numbers just before the maths ("1 − p" where only p is italic)
         # (not a numbered step's label opening the line: "5:" before "N(s, a) ← 0")
-        while start > 0 and len(out) > 0 and _bridges(words[start - 1]) and out[-1] == words[start - 1].text \
-                and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
+        # (and the left side of a relation the run opens on, in the text's bold or italic: "$\\mathbf{E}\\mathbf{z}
+        # = \\mathbf{e}$" where \\mathbf is the text face's bold)
+        while start > 0 and len(out) > 0 and (_bridges(words[start - 1]) or _left_side(words, start)) \
+                and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
             start -= 1
             out.pop()
         end = k + 1

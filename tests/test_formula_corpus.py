@@ -2990,3 +2990,12 @@ def test_a_possessive_after_inline_maths_is_the_texts(corpus):
     as `$n$-tuples` does (it was served `$i’\\mathrm{s}$`)."""
     assert "of customer $i$’s demand" in _text(corpus["amspazo-ca"])
     assert "of week $t$’s demand" in _text(corpus["amsproc-bd"])
+
+
+def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
+    """Under the user's class \\mathbf is the text face's bold, so `$\\mathbf{A}\\mathbf{x} \\leq \\mathbf{b}$` printed a
+    word of bold text before the relation the formula was found to open on, and was served "Ax $\\leq
+    \\mathbf{b}$"; bold or italic letters right before a relation a formula opens on are its left side,
+    as those right after one are its right side."""
+    assert r"of the rows of $\mathbf{A}\mathbf{x} \leq \mathbf{b}$" in _text(corpus["tufte-ca"])
+    assert r"the same solution with $\mathbf{P}(0) = \mathbf{I}$" in _text(corpus["tufte-ce"])
