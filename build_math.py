@@ -598,6 +598,20 @@ def _right_side(words: list[Word], end: int) -> bool:
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
 
 
+def _raised_sign(words: list[Word], end: int) -> bool:
+    """words[end] opens on a sign set small and raised against the formula's last glyph, with no word
+    space: the formula's superscript in the text face's figures (`$(q-D)^{+}$,` where the plus is the
+    roman's; the comma after it is the sentence's).  Signs only: a note's mark is a figure or a symbol
+    of its own series, never a plus or a minus."""
+    w, before = words[end], words[end - 1]
+    first = w.spans[0] if w.spans else w
+    return first.text[:1] in _RAISED_SIGNS and w.x0 - before.x1 < before.size * TOUCH_GAP and \
+        first.size < before.size * 0.85 and before.baseline - first.baseline > before.size * 0.15
+
+
+_RAISED_SIGNS = frozenset("+−-⊤")
+
+
 def _left_side(words: list[Word], start: int) -> bool:
     """A word of the text's bold or italic letters right before the relation sign a formula opens on:
     that relation's left side (`$\\mathbf{A}\\mathbf{x} \\leq \\mathbf{b}$`, `$\\mathit{VSS} = 3$`, where
@@ -691,7 +705,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
                 or _in_ellipsis(words, end)
                 or _closing_ellipsis(words, start, end)
                 or _touching_bracket(words, end)
-                or _right_side(words, end)):
+                or _right_side(words, end)
+                or _raised_sign(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]

@@ -2999,3 +2999,5 @@ def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
     as those right after one are its right side."""
     assert r"of the rows of $\mathbf{A}\mathbf{x} \leq \mathbf{b}$" in _text(corpus["tufte-ca"])
     assert r"the same solution with $\mathbf{P}(0) = \mathbf{I}$" in _text(corpus["tufte-ce"])
+    # a superscript plus in the text face's figures, set against the bracket and glued to the sentence's comma
+    assert r"stock $S(q) = (q-D)^{+}$, since" in _text(corpus["tufte-cd"])
