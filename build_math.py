@@ -598,6 +598,15 @@ def _right_side(words: list[Word], end: int) -> bool:
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
 
 
+def _script_base(words: list[Word], start: int) -> bool:
+    """A letter alone in the text face with the formula's first word set small and raised against it,
+    no word space between: that superscript's base (`$\\mathrm{e}^{-\\rho T}$`, whose upright e is the
+    text's roman)."""
+    w, script = words[start - 1], words[start]
+    return len(w.text) == 1 and w.text.isalpha() and script.x0 - w.x1 < w.size * TOUCH_GAP and \
+        script.size < w.size * 0.85 and w.baseline - script.baseline > w.size * 0.15
+
+
 def _raised_sign(words: list[Word], end: int) -> bool:
     """words[end] opens on a sign set small and raised against the formula's last glyph, with no word
     space: the formula's superscript in the text face's figures (`$(q-D)^{+}$,` where the plus is the
@@ -688,7 +697,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         # (not a numbered step's label opening the line: "5:" before "N(s, a) ← 0")
         # (and the left side of a relation the run opens on, in the text's bold or italic: "$\\mathbf{E}\\mathbf{z}
         # = \\mathbf{e}$" where \\mathbf is the text face's bold)
-        while start > 0 and len(out) > 0 and (_bridges(words[start - 1]) or _left_side(words, start)) \
+        while start > 0 and len(out) > 0 and (_bridges(words[start - 1]) or _left_side(words, start)
+                                              or _script_base(words, start)) \
                 and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
             start -= 1
             out.pop()

@@ -3001,3 +3001,5 @@ def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
     assert r"the same solution with $\mathbf{P}(0) = \mathbf{I}$" in _text(corpus["tufte-ce"])
     # a superscript plus in the text face's figures, set against the bracket and glued to the sentence's comma
     assert r"stock $S(q) = (q-D)^{+}$, since" in _text(corpus["tufte-cd"])
+    # an upright e of the text's roman with the formula's superscript set small and raised against it
+    assert r"incurred at time $t$ is worth $\mathrm{e}^{-\rho t}$ of" in _text(corpus["tufte-bs"])
