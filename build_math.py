@@ -487,10 +487,15 @@ def _bridges(w: Word) -> bool:
     sign, a number, a bracket, an operator's name ("γ = 0.9", "x + 1", "arg max")."""
     if w.text in OPERATOR_NAMES:
         return True
+    # ... or glued to its argument's bracket or its figures ("max{30,", "log2", "exp(")
+    name = _OPERATOR_HEAD.match(w.text)
+    if name and name.group(1) in OPERATOR_NAMES and not any(c.isalpha() for c in w.text[name.end(1):]):
+        return True
     return not any(c.isalpha() for c in w.text) and not re.fullmatch(r"[.,;:!?]+", w.text) \
         and not re.fullmatch(r"\(\d+(\.\d+)*[a-z]?\)[.,;:]?", w.text)   # an equation's number in brackets
 
 
+_OPERATOR_HEAD = re.compile(r"([a-z]{2,6})[({\[\d]")
 ELLIPSIS_GAP = 0.5    # em: the dots of an ellipsis set as three periods stand closer than this
 
 

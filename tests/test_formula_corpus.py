@@ -3003,3 +3003,5 @@ def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
     assert r"stock $S(q) = (q-D)^{+}$, since" in _text(corpus["tufte-cd"])
     # an upright e of the text's roman with the formula's superscript set small and raised against it
     assert r"incurred at time $t$ is worth $\mathrm{e}^{-\rho t}$ of" in _text(corpus["tufte-bs"])
+    # an operator's name in the text's roman glued to its argument's brace, before the formula's maths
+    assert r"$\lfloor z\rfloor^{+}$ is $\max\{0, \lfloor z\rfloor\}$." in _text(corpus["tufte-cm"])
