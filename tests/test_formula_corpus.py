@@ -2982,3 +2982,15 @@ def test_scripts_inside_a_fractions_part_and_a_side_notes_last_line_beside_limit
         assert found["2.18"].count(r"\frac{\mathbf{v}^{\top}\mathbf{y}}{V}") == 2, (name, found["2.18"])
     found = _formulas(corpus["tufte-cm"])
     assert found["1.18"].endswith(r"(k-\mathbf{1}^{\top}\mathbf{x}-q)^{+}."), found["1.18"]
+
+
+def test_a_display_integral_the_subset_holds_no_text_integral_for_is_read_by_its_outline(corpus):
+    """KpMath-Sans (kpsans-v) and Euler Math (eulermath-q) set a display integral at a private-use code
+    of their own, and neither subset holds a text-size integral to compare it with (variant_base): the
+    glyph was dropped and its limits hung on nothing ("_{0}^{T}N(t)dt").  An integral is one tall
+    narrow stroke hooked out to the right at its top and to the left at its bottom
+    (build_glyphs.drawn_integral)."""
+    sans, euler = _formulas(corpus["kpsans-v"]), _formulas(corpus["eulermath-q"])
+    assert r"\frac{1}{T}\int_{0}^{T}N(t)dt = \lambda W" in sans["2.4"], sans["2.4"]
+    assert sans["5.2"].startswith(r"\int_{z}^{\infty}x\phi(x)dx"), sans["5.2"]
+    assert r"(\int_{0}^{\Delta}\mathrm{e}^{" in euler["3"], euler["3"]
