@@ -81,6 +81,7 @@ _AGL_PARENS = {0x24A7: "(", 0x24AD: ")"}
 VARIANT_BASES = ("∑∏∐∫∬∭∮∯∰⋃⋂⨀⨁⨂⨄⨆⋀⋁()[]{}⟨⟩|‖∣∥⌊⌋⌈⌉⟦⟧⟮⟯√⏞⏟⏜⏝⎴⎵\u0302\u0303\u0304\u030c"
                  + "".join(map(chr, _AGL_PARENS)))   # (⒧, ⒭: a maths font's "(" and ")" named "lparen", "rparen")
 OUTLINE_GRID = 24          # cells across and down a normalised outline
+OUTLINE_EDGE = 0.002       # of its height: how far in from its box's top and bottom an outline is sampled too
 # VARIANT_BASES that are another's mirror image, left to right (True) or top to bottom (False), both ways
 MIRRORED_BASES = tuple((a, b, across) for pair, across in (
     ("()", True), ("[]", True), ("{}", True), ("⟨⟩", True), ("⌊⌋", True), ("⌈⌉", True), ("⟦⟧", True), ("⟮⟯", True),
@@ -112,7 +113,10 @@ INTEGRAL_HOOK = 0.2        # ... and its hooks reach this share of its width pas
 
 def outline_cells(contours: list[list[tuple[float, float]]]) -> frozenset[tuple[int, int]] | None:
     """The cells of an OUTLINE_GRID square an outline covers (even-odd, its curves by their control
-    polygons), normalised to its box; None for no outline."""
+    polygons), normalised to its box; None for no outline.  A row is sampled at its middle, and the
+    top and bottom rows at the box's edges too (OUTLINE_EDGE in): a tall variant keeps its strokes'
+    thickness in ems while its box grows, and the arms of a 3 em bracket, a thirtieth of its height,
+    stand between the middles of the rows (Euler Math's \\Biggl[ read as a bare stem)."""
     points = [p for c in contours for p in c]
     if not points:
         return None
@@ -121,8 +125,9 @@ def outline_cells(contours: list[list[tuple[float, float]]]) -> frozenset[tuple[
     width, height = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
     edges = [(c[k], c[(k + 1) % len(c)]) for c in contours for k in range(len(c))]
     cells = set()
-    for row in range(OUTLINE_GRID):
-        y = y0 + (row + 0.5) / OUTLINE_GRID * height
+    samples = [(row, y0 + (row + 0.5) / OUTLINE_GRID * height) for row in range(OUTLINE_GRID)]
+    samples += [(0, y0 + OUTLINE_EDGE * height), (OUTLINE_GRID - 1, y1 - OUTLINE_EDGE * height)]
+    for row, y in samples:
         xs = sorted(ax + (y - ay) * (bx - ax) / (by - ay) for (ax, ay), (bx, by) in edges if (ay <= y) != (by <= y))
         for a, b in zip(xs[0::2], xs[1::2]):
             first = max(0, math.ceil((a - x0) / width * OUTLINE_GRID - 0.5))

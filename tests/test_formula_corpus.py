@@ -2994,3 +2994,13 @@ def test_a_display_integral_the_subset_holds_no_text_integral_for_is_read_by_its
     assert r"\frac{1}{T}\int_{0}^{T}N(t)dt = \lambda W" in sans["2.4"], sans["2.4"]
     assert sans["5.2"].startswith(r"\int_{z}^{\infty}x\phi(x)dx"), sans["5.2"]
     assert r"(\int_{0}^{\Delta}\mathrm{e}^{" in euler["3"], euler["3"]
+
+
+def test_a_tall_brackets_thin_arms_are_seen_at_its_outlines_edges(corpus):
+    """Euler Math's \\Biggl[ and \\Biggr] (eulermath-q, 3 em tall, at private-use codes its subset holds no
+    text-size bracket for) keep arms a thirtieth of their height thick: sampled only at the middles of
+    its rows, the outline was a bare stem, no bracket at all, and the pair was dropped.  The top and bottom
+    rows are sampled at the box's edges too (build_glyphs.outline_cells), and square_bracket reads them."""
+    euler = _formulas(corpus["eulermath-q"])
+    assert r"\mathbb{E}[\sum_{\mathrm{t} = 0}^{\mathrm{N}-1}" in euler["40"], euler["40"]
+    assert r"\|_{\mathbf{R}}^{2}] & = \operatorname{tr}" in euler["40"], euler["40"]
