@@ -3004,3 +3004,14 @@ def test_a_tall_brackets_thin_arms_are_seen_at_its_outlines_edges(corpus):
     euler = _formulas(corpus["eulermath-q"])
     assert r"\mathbb{E}[\sum_{\mathrm{t} = 0}^{\mathrm{N}-1}" in euler["40"], euler["40"]
     assert r"\|_{\mathbf{R}}^{2}] & = \operatorname{tr}" in euler["40"], euler["40"]
+
+
+def test_a_radical_assembled_of_pieces_is_one_sign(corpus):
+    """Euler Math (eulermath-q) assembles the radical of \\sqrt[r]{\\prod_{i=1}^{r}\\sigma_{i}}, taller than
+    its largest sign, from a foot, a straight piece and a top piece, each at a private-use code: the top
+    piece, which the rule continues, was read as the sign and the foot as a second one, so the index
+    went up as the foot's script and the product's limit under the root ("\\sqrt^{r}\\prod_{i=1}^{\\sqrt{r}}").
+    The top piece and the foot under it, which no rule continues, are one sign
+    (build_formula._assembled_radicals)."""
+    euler = _formulas(corpus["eulermath-q"])
+    assert r"= \sqrt[\mathrm{r}]{\prod_{\mathrm{i} = 1}^{\mathrm{r}}\sigma_{\mathrm{i}}} = " in euler["51"], euler["51"]
