@@ -1343,6 +1343,7 @@ def _build(nodes: list[Node], rules: list[tuple]) -> list[Node]:
     drawn = rules                  # every horizontal rule, whatever takes it below
     nodes, columns = _cell_bars(nodes, columns)
     nodes = _drawn_radicals(nodes, rules)
+    nodes = _assembled_radicals(nodes, rules)
     nodes = _words(nodes)
     nodes, rules = _braces(nodes, rules)
     nodes, rules = _roots(nodes, rules)
@@ -1572,6 +1573,34 @@ def _drawn_radicals(nodes: list[Node], rules: list[tuple]) -> list[Node]:
         elif _radical_rule(n, rules) is not None:
             out.append(_leaf("√", n.font, n.style, n.size, n.x0, n.x1, n.top, n.bottom, n.base, n.adv0, n.adv1))
     return out
+
+
+RADICAL_ASSEMBLY_GAP = 1.0   # em: how far under a radical's top piece its foot may start (an extender between)
+
+
+def _assembled_radicals(nodes: list[Node], rules: list[tuple]) -> list[Node]:
+    """A radical taller than a font's largest sign is assembled: a foot (the hook and the rising stroke),
+    straight pieces up the stroke's column, and a top piece where the rule starts.  Where the pieces
+    are read apart (an OpenType maths font's private-use pieces: Euler Math's, whose straight piece has
+    no meaning to read), the top piece, continued by a rule, and a radical sign below it that no rule
+    continues, its right end under the top piece and starting within RADICAL_ASSEMBLY_GAP below it, are
+    one sign of their joint height (its index stands over the foot's arm, its body under the rule)."""
+    radicals = sorted((n for n in nodes if n.role == "radical"), key=lambda n: n.top)
+    gone: set[int] = set()
+    for top in radicals:
+        if id(top) in gone or _radical_rule(top, rules) is None:
+            continue
+        slack = top.size * 0.25
+        feet = [n for n in radicals if n is not top and id(n) not in gone and n.top >= top.bottom - slack
+                and n.top - top.bottom <= top.size * RADICAL_ASSEMBLY_GAP and top.x0 - slack <= n.x1 <= top.x1 + slack
+                and n.x0 < top.x0 and _radical_rule(n, rules) is None]
+        if not feet:
+            continue
+        foot = min(feet, key=lambda n: n.top)
+        gone.add(id(foot))
+        top.x0, top.adv0, top.bottom = foot.x0, foot.adv0, foot.bottom
+        top.base = top.cy + top.size * 0.25      # a tall sign is centred on the maths axis, as _pieces sets it
+    return [n for n in nodes if id(n) not in gone]
 
 
 def _roots(nodes: list[Node], rules: list[tuple]):

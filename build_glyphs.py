@@ -81,6 +81,7 @@ _AGL_PARENS = {0x24A7: "(", 0x24AD: ")"}
 VARIANT_BASES = ("∑∏∐∫∬∭∮∯∰⋃⋂⨀⨁⨂⨄⨆⋀⋁()[]{}⟨⟩|‖∣∥⌊⌋⌈⌉⟦⟧⟮⟯√⏞⏟⏜⏝⎴⎵\u0302\u0303\u0304\u030c"
                  + "".join(map(chr, _AGL_PARENS)))   # (⒧, ⒭: a maths font's "(" and ")" named "lparen", "rparen")
 OUTLINE_GRID = 24          # cells across and down a normalised outline
+OUTLINE_EDGE = 0.002       # of its height: how far in from its box's top and bottom an outline is sampled too
 # VARIANT_BASES that are another's mirror image, left to right (True) or top to bottom (False), both ways
 MIRRORED_BASES = tuple((a, b, across) for pair, across in (
     ("()", True), ("[]", True), ("{}", True), ("⟨⟩", True), ("⌊⌋", True), ("⌈⌉", True), ("⟦⟧", True), ("⟮⟯", True),
@@ -106,11 +107,16 @@ VARIANT_STRETCH = 2.5      # ... and within this factor of it across (a rule is 
 # operator taller; the short bars an extensible bar or radical is built of (Euler's "sqrt.ex", a
 # radical's upright) are pieces, not variants, and no outline tells them apart
 VARIANT_TALL = 1.1
+INTEGRAL_WIDTH = 0.6       # an integral's box is at most this wide to its height (drawn_integral) ...
+INTEGRAL_HOOK = 0.2        # ... and its hooks reach this share of its width past its stroke's course
 
 
 def outline_cells(contours: list[list[tuple[float, float]]]) -> frozenset[tuple[int, int]] | None:
     """The cells of an OUTLINE_GRID square an outline covers (even-odd, its curves by their control
-    polygons), normalised to its box; None for no outline."""
+    polygons), normalised to its box; None for no outline.  A row is sampled at its middle, and the
+    top and bottom rows at the box's edges too (OUTLINE_EDGE in): a tall variant keeps its strokes'
+    thickness in ems while its box grows, and the arms of a 3 em bracket, a thirtieth of its height,
+    stand between the middles of the rows (Euler Math's \\Biggl[ read as a bare stem)."""
     points = [p for c in contours for p in c]
     if not points:
         return None
@@ -119,8 +125,9 @@ def outline_cells(contours: list[list[tuple[float, float]]]) -> frozenset[tuple[
     width, height = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
     edges = [(c[k], c[(k + 1) % len(c)]) for c in contours for k in range(len(c))]
     cells = set()
-    for row in range(OUTLINE_GRID):
-        y = y0 + (row + 0.5) / OUTLINE_GRID * height
+    samples = [(row, y0 + (row + 0.5) / OUTLINE_GRID * height) for row in range(OUTLINE_GRID)]
+    samples += [(0, y0 + OUTLINE_EDGE * height), (OUTLINE_GRID - 1, y1 - OUTLINE_EDGE * height)]
+    for row, y in samples:
         xs = sorted(ax + (y - ay) * (bx - ax) / (by - ay) for (ax, ay), (bx, by) in edges if (ay <= y) != (by <= y))
         for a, b in zip(xs[0::2], xs[1::2]):
             first = max(0, math.ceil((a - x0) / width * OUTLINE_GRID - 0.5))
@@ -199,6 +206,41 @@ def drawn_operator(cells: frozenset, size: tuple[float, float]) -> str | None:
             and len(bottom) >= 2:
         return "∏"
     return None
+
+
+def drawn_integral(cells: frozenset, size: tuple[float, float]) -> str | None:
+    """A private-use glyph read as a display "∫" by its outline alone, where the subset holds no
+    text-size integral to compare it with (variant_base): one stroke, upright or leaning, tall and
+    narrow (no wider than INTEGRAL_WIDTH of its height, VARIANT_TALL at least), whose top ends in a hook
+    or terminal out to the right of the stroke and whose bottom ends in one out to its left.  Between a
+    sixth of its height from either end each row is one run, at most a third of the box wide; the
+    stroke's course through those rows, carried on straight to the top and bottom rows, misses the
+    hooks by INTEGRAL_HOOK of the box's width at least (a tall slash, a straight stroke, has no hooks;
+    a parenthesis or a brace turns both ends to one side; a bracket's arms fill its top and bottom
+    rows on the side of its stem, an integral's top never reaches past its stroke on the left)."""
+    n = OUTLINE_GRID
+    if size[1] < VARIANT_TALL or size[0] > INTEGRAL_WIDTH * size[1]:
+        return None
+    middle = range(n // 6, n - n // 6)
+    runs = [_runs(cells, row) for row in middle]
+    if not all(len(row) == 1 and row[0][1] - row[0][0] < n // 3 for row in runs):
+        return None
+    # the stroke's course: its centre in the lower and in the upper half of those rows, carried on
+    half = len(runs) // 2
+    low, high = runs[:half], runs[half:]
+    low_row, high_row = n // 6 + (half - 1) / 2, n // 6 + half + (len(high) - 1) / 2
+    low_col = sum(a + b for (a, b), in low) / (2 * len(low))
+    high_col = sum(a + b for (a, b), in high) / (2 * len(high))
+    rise = (high_col - low_col) / (high_row - low_row)     # columns per row
+    reach = max(b - a for (a, b), in runs) / 2 + INTEGRAL_HOOK * n
+    band = max(1, n // 8)
+    top = [col for row in range(n - band, n) for a, b in _runs(cells, row) for col in (a, b)]
+    bottom = [col for row in range(band) for a, b in _runs(cells, row) for col in (a, b)]
+    if not top or not bottom:
+        return None
+    at_top, at_bottom = high_col + rise * (n - 1 - high_row), low_col - rise * low_row
+    hooked = max(top) >= at_top + reach and min(bottom) <= at_bottom - reach
+    return "∫" if hooked and min(top) > at_top - reach and max(bottom) < at_bottom + reach else None
 
 
 def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
@@ -1867,7 +1909,8 @@ class _Raw:
             contours = self._contours(handle, u)
             cells = outline_cells(contours) if contours != absent else None
             self.variants[key] = (variant_base(cells, _extent(contours), bases) or square_bracket(cells, _extent(contours))
-                                  or drawn_operator(cells, _extent(contours)) or "") if cells else ""
+                                  or drawn_operator(cells, _extent(contours)) or drawn_integral(cells, _extent(contours))
+                                  or "") if cells else ""
         return self.variants.get(key, "")
 
     def _variant_bases(self, handle: int) -> tuple:
@@ -1903,7 +1946,7 @@ class _Raw:
             _, bases = self._variant_bases(handle)
             drawn = self.drawn_cells(textobj, textpage, j, em)
             self.variants[key] = (variant_base(drawn[0], drawn[1], bases) or square_bracket(*drawn)
-                                  or drawn_operator(*drawn) or "") if drawn else ""
+                                  or drawn_operator(*drawn) or drawn_integral(*drawn) or "") if drawn else ""
         return self.variants.get(key, "")
 
     def _drawn_object(self, textobj: int, scale: float) -> tuple[bytes, int, int, int] | None:

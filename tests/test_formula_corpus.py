@@ -3005,3 +3005,36 @@ def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
     assert r"incurred at time $t$ is worth $\mathrm{e}^{-\rho t}$ of" in _text(corpus["tufte-bs"])
     # an operator's name in the text's roman glued to its argument's brace, before the formula's maths
     assert r"$\lfloor z\rfloor^{+}$ is $\max\{0, \lfloor z\rfloor\}$." in _text(corpus["tufte-cm"])
+
+
+def test_a_display_integral_the_subset_holds_no_text_integral_for_is_read_by_its_outline(corpus):
+    """KpMath-Sans (kpsans-v) and Euler Math (eulermath-q) set a display integral at a private-use code
+    of their own, and neither subset holds a text-size integral to compare it with (variant_base): the
+    glyph was dropped and its limits hung on nothing ("_{0}^{T}N(t)dt").  An integral is one tall
+    narrow stroke hooked out to the right at its top and to the left at its bottom
+    (build_glyphs.drawn_integral)."""
+    sans, euler = _formulas(corpus["kpsans-v"]), _formulas(corpus["eulermath-q"])
+    assert r"\frac{1}{T}\int_{0}^{T}N(t)dt = \lambda W" in sans["2.4"], sans["2.4"]
+    assert sans["5.2"].startswith(r"\int_{z}^{\infty}x\phi(x)dx"), sans["5.2"]
+    assert r"(\int_{0}^{\Delta}\mathrm{e}^{" in euler["3"], euler["3"]
+
+
+def test_a_tall_brackets_thin_arms_are_seen_at_its_outlines_edges(corpus):
+    """Euler Math's \\Biggl[ and \\Biggr] (eulermath-q, 3 em tall, at private-use codes its subset holds no
+    text-size bracket for) keep arms a thirtieth of their height thick: sampled only at the middles of
+    its rows, the outline was a bare stem, no bracket at all, and the pair was dropped.  The top and bottom
+    rows are sampled at the box's edges too (build_glyphs.outline_cells), and square_bracket reads them."""
+    euler = _formulas(corpus["eulermath-q"])
+    assert r"\mathbb{E}[\sum_{\mathrm{t} = 0}^{\mathrm{N}-1}" in euler["40"], euler["40"]
+    assert r"\|_{\mathbf{R}}^{2}] & = \operatorname{tr}" in euler["40"], euler["40"]
+
+
+def test_a_radical_assembled_of_pieces_is_one_sign(corpus):
+    """Euler Math (eulermath-q) assembles the radical of \\sqrt[r]{\\prod_{i=1}^{r}\\sigma_{i}}, taller than
+    its largest sign, from a foot, a straight piece and a top piece, each at a private-use code: the top
+    piece, which the rule continues, was read as the sign and the foot as a second one, so the index
+    went up as the foot's script and the product's limit under the root ("\\sqrt^{r}\\prod_{i=1}^{\\sqrt{r}}").
+    The top piece and the foot under it, which no rule continues, are one sign
+    (build_formula._assembled_radicals)."""
+    euler = _formulas(corpus["eulermath-q"])
+    assert r"= \sqrt[\mathrm{r}]{\prod_{\mathrm{i} = 1}^{\mathrm{r}}\sigma_{\mathrm{i}}} = " in euler["51"], euler["51"]
