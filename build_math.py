@@ -730,10 +730,12 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         spans = last.spans or []
         # (a run closing on an ellipsis: its last period is no full stop)
         on_dots = _closing_dots(run, len(run) - 3)
-        # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose, and so is
+        # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose, and so are
         # its possessive ("$i$'s": the text face's apostrophe, where TeX's maths sets a prime from its
-        # symbol font)
-        glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith(("-", "’", "'"))
+        # symbol font), a closing quotation mark and an ordinal's letters ("$i$th")
+        glued = next((i for i in range(1, len(spans)) if (spans[i].text.startswith(("-", "’", "'", "”")) or
+                                                          _ORDINAL.fullmatch(spans[i].text) and
+                                                          spans[i].baseline <= spans[i - 1].baseline + spans[i].size * 0.1)
                       and not any(is_math_font(sp.font.name) for sp in spans[i:])
                       and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
         if on_dots and len(last.text) == 2:
@@ -775,7 +777,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
     return " ".join(out)
 
 
-_GLUED_WORD = re.compile(r"(?:[-’'][^\W\d_]+)+[.,;:]?")
+_GLUED_WORD = re.compile(r"(?:[-’'][^\W\d_]+)+[.,;:]?|[’”]+[.,;:]?|(?:th|st|nd|rd)[.,;:]?")
+_ORDINAL = re.compile(r"(?:th|st|nd|rd)[.,;:]?")
 
 
 def _closing_punctuation(sp) -> bool:
