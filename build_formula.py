@@ -3952,6 +3952,12 @@ def in_iso_style(iso: bool):
         ISO_STYLE.reset(token)
 
 
+def is_text_face(font: str) -> bool:
+    """Whether a font is the book's text face (in_text_face), whatever its subset and design size."""
+    face = TEXT_FACE.get()
+    return bool(face) and face_family(font) == face
+
+
 @contextmanager
 def in_text_face(font: str):
     """Within it, formulas are read knowing the book's text face (`font`, a font's name)."""

@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet,
-                           column_gaps, inline_latex, is_maths_font, is_script_capital, numbered_rows, plain_reading,
-                           same_columns, upright)
+                           column_gaps, inline_latex, is_maths_font, is_script_capital, is_text_face, numbered_rows,
+                           plain_reading, same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
@@ -603,6 +603,20 @@ def _right_side(words: list[Word], end: int) -> bool:
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
 
 
+def _sentence_comma(before: Word, after: Word) -> bool:
+    """A comma or semicolon ending a word in the book's text face, a word space before the next word: the
+    sentence's, between two formulas (`$b_{1} = 1$, $b_{2} = z$`).  TeX takes a formula's own comma from a
+    maths font and sets a thin space after it; a text face that is the maths roman's too (Computer Modern)
+    says nothing, and the comma is not looked at."""
+    last = before.spans[-1] if before.spans else None
+    return last is not None and last.text in (",", ";") and len(before.spans) > 1 and is_text_face(last.font.name) \
+        and not any(is_text_face(sp.font.name) for sp in before.spans[:-1]) \
+        and after.x0 - before.x1 > before.size * WORD_SPACE
+
+
+WORD_SPACE = 0.2    # em: wider than a thin space (a sixth of an em), narrower than a word space (a quarter or more)
+
+
 def _script_base(words: list[Word], start: int) -> bool:
     """A letter alone in the text face with the formula's first word set small and raised against it,
     no word space between: that superscript's base (`$\\mathrm{e}^{-\\rho T}$`, whose upright e is the
@@ -711,7 +725,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         # brackets the run opened and has not closed: a closing bracket after it is the formula's
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
         depth = sum(_bracket_depth(x.text) for x in words[start:end])
-        while end < n and not _note_mark(words[end], words[end - 1]) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
+        while end < n and not _note_mark(words[end], words[end - 1]) and \
+                not (depth <= 0 and _sentence_comma(words[end - 1], words[end])) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")

@@ -3005,6 +3005,9 @@ def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
     assert r"incurred at time $t$ is worth $\mathrm{e}^{-\rho t}$ of" in _text(corpus["tufte-bs"])
     # an operator's name in the text's roman glued to its argument's brace, before the formula's maths
     assert r"$\lfloor z\rfloor^{+}$ is $\max\{0, \lfloor z\rfloor\}$." in _text(corpus["tufte-cm"])
+    # the sentence's comma between two formulas, in the text face (Pagella) where the formulas' own commas
+    # and figures are the maths fonts' (Palladio), a word space after it
+    assert r"they are Legendre’s, $b_{1} = 1$, $b_{2} = z$, $b_{3} =" in _text(corpus["tufte-j"])
 
 
 def test_a_display_integral_the_subset_holds_no_text_integral_for_is_read_by_its_outline(corpus):
