@@ -1640,6 +1640,29 @@ def test_a_subscript_at_a_pages_foot_a_stretched_matrixs_fractions_fractions_of_
         r"\sum_{i = 1}^{n}\frac{\ell^{2}}{2} & q_{i} > \ell\end{cases}", formulas
 
 
+def test_private_use_brace_and_integral_read_by_their_outlines(tmp_path_factory):
+    """xcharter-cases.pdf (XeLaTeX, XCharter Math): two things the eleventh round of displays by other
+    authors showed, in our own words.  XeLaTeX's ToUnicode map sends an OpenType maths font's size
+    variants to the Private Use Area, and the builder tells which glyph a variant is by comparing its
+    outline with the subset's base glyphs.  (1.1) and (1.2) are two-row cases blocks, whose brace is the
+    font's 2.8 em variant: normalised to its box its stems are thinner than the 0.84 em brace's and its
+    nose falls between the rows sampled, so it shared too few cells with "{" and the brace was lost (the
+    block read as an aligned one); a tall glyph that is one stroke in every row, stems in one column, a
+    nose off it in its middle third and hooks at both ends on the other side is a brace.  (1.3) holds two
+    display integrals in a document that sets no text-size one, so there was nothing to compare them with
+    and both were lost ("G(y) = _{0}^{y}..."); a tall narrow glyph that is one stroke in every row, its
+    middle never moving right going down, from the right edge at its top to the left edge at its foot,
+    with terminals at least twice the stroke's width, is an integral."""
+    _, db, _ = build("xcharter-cases", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2", "1.3"], formulas
+    for number in ("1.1", "1.2"):
+        assert r"\begin{cases}" in formulas[number] and r"\end{cases}" in formulas[number], formulas
+    assert formulas["1.1"].startswith(r"g(x) = \begin{cases}ax, & "), formulas
+    assert formulas["1.3"].startswith(r"G(y) = \int_{0}^{y}a(y-d)q(d)"), formulas
+    assert r"+\int_{y}^{\infty}b(d-y)" in formulas["1.3"], formulas
+
+
 def test_parts_set_in_columns_and_a_note_beside_fractions(tmp_path_factory):
     """colitems.pdf: exercises whose parts, maths alone ("(a) A ∩ B   (e) (A ∪ B) ∩ C"), are set in two
     columns by multicols under a lead-in that ends with a full stop, and a footnote on a page whose earlier
