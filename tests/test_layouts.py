@@ -1663,6 +1663,21 @@ def test_private_use_brace_and_integral_read_by_their_outlines(tmp_path_factory)
     assert r"+\int_{y}^{\infty}b(d-y)" in formulas["1.3"], formulas
 
 
+def test_fraction_bar_starting_a_thin_space_before_the_display(tmp_path_factory):
+    """fracspace.pdf (pdfLaTeX, 12 pt): displays that open with a fraction whose wider part opens with
+    a thin space, as an expectation macro writes it (\\,\\mathsf{E}\\left[...\\right]): the bar is as
+    long as that part's box, so it starts a thin space and a side bearing before the display's first
+    glyph, past the 2 pt a rule might run past a formula's glyphs, and was left out; the parts read as
+    two rows of an aligned block.  A formula that opens with a fraction has its bar start up to a thick
+    space before its first glyph."""
+    _, db, _ = build("fracspace", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"].startswith(r"\frac{\mathsf{E}[W_{Q}(") and \
+        formulas["1.1"].endswith(r")]}{\mathsf{E}[W_{Q}]} = \frac{\mathsf{E}[G^{2}]}{2\mathsf{E}[G]}+\frac{1}{2},"), formulas
+    assert formulas["1.2"] == r"\frac{\mathsf{V}[G]+(\mathsf{E}[G])^{2}}{(\mathsf{E}[G])^{2}} = c^{2}+1.", formulas
+
+
 def test_parts_set_in_columns_and_a_note_beside_fractions(tmp_path_factory):
     """colitems.pdf: exercises whose parts, maths alone ("(a) A ∩ B   (e) (A ∪ B) ∩ C"), are set in two
     columns by multicols under a lead-in that ends with a full stop, and a footnote on a page whose earlier
