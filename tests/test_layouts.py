@@ -1678,6 +1678,26 @@ def test_fraction_bar_starting_a_thin_space_before_the_display(tmp_path_factory)
     assert formulas["1.2"] == r"\frac{\mathsf{V}[G]+(\mathsf{E}[G])^{2}}{(\mathsf{E}[G])^{2}} = c^{2}+1.", formulas
 
 
+def test_overfull_display_in_a_shaded_example_stays_the_examples(tmp_path_factory):
+    """overfullexample.pdf (the user's class, LuaLaTeX): a shaded example whose display, Leibniz's rule
+    for an integral with moving limits, is too wide for the box and runs on into the margin, its number
+    dropped to the line below at the box's edge.  After its second integral sign the display's main
+    line leaves three ems to the sign's limits and a fraction, on lines of their own above and below,
+    and that gap was read as one between the box and a note beside it: the main line went to the
+    text after the example ((1.1) read as its fractions and limits alone).  A wide gap that glyphs of
+    the lines just above and below cover, half of it at least, is the display's own.  With the main
+    line kept, its number, under the denominators' line (which the opening fraction's parts start
+    left of the main line), was taken for no display's: a number alone on its line is the display's
+    whose widest row runs on past where the number ends."""
+    _, db, _ = build("overfullexample", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"] == r"\frac{d}{dy}(\int_{a(y)}^{b(y)}g(y, s)ds) = g(y, b(y))\cdot\frac{d}{dy}b(y)" \
+        r"-g(y, a(y))\cdot\frac{d}{dy}a(y)+\int_{a(y)}^{b(y)}\frac{\partial}{\partial y}g(y, s)ds.", formulas
+    example = db.execute("SELECT content FROM chunks WHERE kind = 'example' AND number = '1.1'").fetchone()[0]
+    assert "$$" + formulas["1.1"] + "$$ (1.1)" in example, example
+
+
 def test_parts_set_in_columns_and_a_note_beside_fractions(tmp_path_factory):
     """colitems.pdf: exercises whose parts, maths alone ("(a) A ∩ B   (e) (A ∪ B) ∩ C"), are set in two
     columns by multicols under a lead-in that ends with a full stop, and a footnote on a page whose earlier
