@@ -4313,10 +4313,14 @@ def _set_box(nodes: list[Node]) -> tuple[float, float, float, float]:
     return x0, x1, top, bottom
 
 
-def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list[tuple]:
+def _rules_within(bars, x0: float, x1: float, top: float, bottom: float, nodes: list[Node] = ()) -> list[tuple]:
     """The page's thin rules among a formula's glyphs (a radical's rule may run a little past them, and a
     fraction's over a fraction runs the inner one's null delimiters, 1.2 pt a side, past its bar; an
-    array's `\\hline` runs a column's padding past both ends; an upright rule only has to cross them)."""
+    array's `\\hline` runs a column's padding past both ends; an upright rule only has to cross them).
+    A fraction's bar is as long as its wider part's box, and a part may open with a space that prints
+    nothing (a thin space before an expectation's \\mathsf{E}): a formula that opens with a fraction
+    has its bar start up to a thick space before its first glyph (_opening_bar, asked of `nodes`, the
+    formula's glyphs)."""
     columns = [tuple(b) for b in bars if upright(b) and x0 - 2 <= b[0] and b[2] <= x1 + 2 and b[1] < bottom
                and b[3] > top]
     out = list(columns)
@@ -4324,7 +4328,7 @@ def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list
     for b in bars:
         if upright(b) or not top - 3 <= b[1] <= bottom + 3:
             continue
-        if x0 - 2 <= b[0] and b[2] <= x1 + 4:
+        if (x0 - 2 <= b[0] or _opening_bar(tuple(b), nodes, x0, columns)) and b[2] <= x1 + 4:
             out.append(tuple(b))
         elif x0 - 2 - NULL_DELIMITER <= b[0] and b[2] <= x1 + 4:
             wider.append(tuple(b))
@@ -4339,6 +4343,25 @@ def _rules_within(bars, x0: float, x1: float, top: float, bottom: float) -> list
 
 
 NULL_DELIMITER = 1.2   # pt: TeX's \nulldelimiterspace, set on each side of a fraction
+THICK_SPACE = 5 / 18   # em: TeX's \thickmuskip (\;), the widest of the spaces a formula's part opens with
+PART_GAP = 0.6         # em: a fraction's parts stand closer than this to its bar (TeX's display gaps are 0.2 to 0.4)
+
+
+def _opening_bar(bar: tuple, nodes: list[Node], x0: float, columns: list[tuple]) -> bool:
+    """Whether a rule that starts before a formula's first glyph (`x0`) by more than the 2 pt
+    _rules_within allows, but by no more than that and a thick space, is the bar of a fraction the
+    formula opens with: glyphs stand on it and hang from it, within its length and close to it, the
+    first of them no further in than that from its start; no upright rule crosses it (an array's
+    \\hline runs its padding past the array), and a frame's edge (\\boxed) has glyphs on one side only."""
+    size = _size(nodes) if nodes else 10.0
+    lead = 2 + size * THICK_SPACE
+    bx0, btop, bx1, bbottom = bar
+    if not x0 - lead <= bx0 < x0 - 2 or any(bx0 < c[0] < bx1 and c[1] - 1 <= btop <= c[3] + 1 for c in columns):
+        return False
+    within = [n for n in nodes if n.kind != "space" and bx0 <= n.x0 and n.x1 <= bx1 + 1]
+    above = [n for n in within if 0 <= btop - n.bottom < size * PART_GAP]
+    below = [n for n in within if 0 <= n.top - bbottom < size * PART_GAP]
+    return bool(above) and bool(below) and min(n.x0 for n in above + below) <= bx0 + lead
 
 
 ARRAY_PADDING = 8   # pt: an array's rules run \arraycolsep (5 pt) past its cells' ink
@@ -5014,7 +5037,7 @@ def _display_structure(words, bars, leading: float, fresh: bool = True) -> tuple
     itself, for a reader that only measures it."""
     def shape():
         nodes = glyphs_of(words)
-        return _structure_of(nodes, _rules_within(bars, *_set_box(nodes))) if nodes else None
+        return _structure_of(nodes, _rules_within(bars, *_set_box(nodes), nodes)) if nodes else None
 
     if _READINGS.get() is None:
         return shape()
@@ -5068,7 +5091,7 @@ def _latex(words, bars, display: bool, leading: float) -> str:
         nodes = glyphs_of(words)
         if not nodes:
             return ""
-        return read(nodes, _rules_within(bars, *_set_box(nodes)), display=display)
+        return read(nodes, _rules_within(bars, *_set_box(nodes), nodes), display=display)
     except (ValueError, IndexError, KeyError, ZeroDivisionError, RecursionError):
         return ""
     finally:

@@ -186,8 +186,13 @@ def drawn_operator(cells: frozenset, size: tuple[float, float]) -> str | None:
     (and an arm's serif at the right edge) whose middle moves right down to the point and back left below
     it; a product's top row is
     filled and each row below is two strokes, stems at its sides, whose feet leave its middle open (an
-    upside-down product, ∐, fills its bottom row)."""
+    upside-down product, ∐, fills its bottom row).  A display "∫" is narrower (a fifth to a half as wide
+    as tall), one stroke in every row whose middle never moves right going down, from a top row at the
+    right edge to a bottom row at the left one, and its ends are terminals at least twice the stroke's
+    width (a slash's rows are all as wide as its stroke)."""
     n = OUTLINE_GRID
+    if size[1] >= VARIANT_TALL and 0.2 <= size[0] / size[1] < 0.5:
+        return "∫" if _one_stroke_integral(cells) else None
     if size[1] < VARIANT_TALL or not 0.5 <= size[0] / size[1] <= 1.5:
         return None
     rows = [_runs(cells, row) for row in range(n // 6, n - n // 6)]     # bottom row first
@@ -243,6 +248,22 @@ def drawn_integral(cells: frozenset, size: tuple[float, float]) -> str | None:
     return "∫" if hooked and min(top) > at_top - reach and max(bottom) < at_bottom + reach else None
 
 
+def _one_stroke_integral(cells: frozenset) -> bool:
+    """The rows of a display integral's outline (drawn_operator): one stroke each, the bottom row's at the
+    left edge and the top row's at the right, their middles never moving left going up, and the two end
+    rows (its terminals) at least twice as wide as the stroke most rows are."""
+    n = OUTLINE_GRID
+    rows = [_runs(cells, row) for row in range(n)]      # bottom row first
+    if any(len(runs) != 1 for runs in rows):
+        return False
+    runs = [row[0] for row in rows]
+    middles = [(first + last) / 2 for first, last in runs]
+    widths = sorted(last - first + 1 for first, last in runs)
+    stroke = widths[n // 2]
+    return runs[0][0] == 0 and runs[-1][1] == n - 1 and all(a <= b for a, b in zip(middles, middles[1:])) \
+        and all(last - first + 1 >= 2 * stroke for first, last in (runs[0], runs[-1]))
+
+
 def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
     """A private-use glyph read as a size variant of "[" or "]" by its outline alone, where the subset
     holds neither bracket to compare it with (variant_base): a square bracket is drawn of straight
@@ -257,6 +278,35 @@ def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
     if not all(row and len(row) == row[-1] - row[0] + 1 and len(row) <= n // 2 for row in rows):
         return None
     return "[" if all(row[0] == 0 for row in rows) else "]" if all(row[-1] == n - 1 for row in rows) else None
+
+
+def curly_brace(cells: frozenset, size: tuple[float, float]) -> str | None:
+    """A private-use glyph read as a size variant of "{" or "}" by its outline alone, where comparing it
+    with the subset's brace (variant_base) falls short: a tall variant keeps its strokes' thickness in
+    ems while its box grows, so normalised to its box its stems are thinner than the base's and its nose,
+    thinner than a cell, may fall between the rows sampled (XCharter Math's 2.8 em brace shares 0.59 of
+    the cells of its 0.84 em one).  A brace is one stroke in every row: two stems in one column (most of
+    its rows), a nose off that column on one side in its middle third, and hooks at its top and bottom
+    rows off it on the other side ("{" noses left).  A parenthesis has no column most rows keep to, an
+    extensible brace's piece has not both hooks and a nose; a variant is VARIANT_TALL at least and at
+    least twice as tall as wide."""
+    n = OUTLINE_GRID
+    if size[1] < VARIANT_TALL or size[0] * 2 > size[1]:
+        return None
+    rows = [_runs(cells, row) for row in range(n)]      # bottom row first
+    if any(len(runs) != 1 for runs in rows):
+        return None
+    centres = [(runs[0][0] + runs[0][1]) / 2 for runs in rows]
+    stems = sorted(centres)[n // 2]
+    off = [centre - stems for centre in centres]
+    if sum(abs(o) > n / 8 for o in off) > n / 3:       # most rows keep to the stems' column
+        return None
+    for side, brace in ((-1, "{"), (1, "}")):
+        nose = max(range(n), key=lambda k: side * off[k])
+        if n // 3 <= nose < n - n // 3 and side * off[nose] >= n / 6 \
+                and -side * off[0] >= n / 8 and -side * off[-1] >= n / 8:
+            return brace
+    return None
 
 
 @lru_cache(maxsize=256)
@@ -1901,16 +1951,17 @@ class _Raw:
     def private_use_char(self, textobj: int, u: int) -> str:
         """For a private-use character the ToUnicode map of textobj's font gives: the character of which
         its glyph is a size variant, by outline (variant_base, among the VARIANT_BASES the font's subset
-        holds; else square_bracket or drawn_operator); "" when none is told."""
+        holds; else square_bracket, curly_brace or drawn_operator); "" when none is told."""
         handle = self.object_font(textobj) or 0
         key = (handle, u)
         if key not in self.variants and handle:
             absent, bases = self._variant_bases(handle)
             contours = self._contours(handle, u)
             cells = outline_cells(contours) if contours != absent else None
-            self.variants[key] = (variant_base(cells, _extent(contours), bases) or square_bracket(cells, _extent(contours))
-                                  or drawn_operator(cells, _extent(contours)) or drawn_integral(cells, _extent(contours))
-                                  or "") if cells else ""
+            size = _extent(contours)
+            self.variants[key] = (variant_base(cells, size, bases) or square_bracket(cells, size)
+                                  or curly_brace(cells, size) or drawn_operator(cells, size)
+                                  or drawn_integral(cells, size) or "") if cells else ""
         return self.variants.get(key, "")
 
     def _variant_bases(self, handle: int) -> tuple:
@@ -1946,7 +1997,8 @@ class _Raw:
             _, bases = self._variant_bases(handle)
             drawn = self.drawn_cells(textobj, textpage, j, em)
             self.variants[key] = (variant_base(drawn[0], drawn[1], bases) or square_bracket(*drawn)
-                                  or drawn_operator(*drawn) or drawn_integral(*drawn) or "") if drawn else ""
+                                  or curly_brace(*drawn) or drawn_operator(*drawn) or drawn_integral(*drawn)
+                                  or "") if drawn else ""
         return self.variants.get(key, "")
 
     def _drawn_object(self, textobj: int, scale: float) -> tuple[bytes, int, int, int] | None:

@@ -1614,8 +1614,10 @@ def equations_in(lines: list[Line], layout: Layout, context: str, bars=(), cells
                 # (flush left where wider than the measure: its first word, maths or an operator's
                 # name in the text face, at the measure's left edge)
                 # (or running on past where the number ends: wider than the measure, flush left at its
-                # edge, which no other line of the box shows where its paragraphs all open indented)
-                if abs(right - eq.x1) <= TAG_BELOW_ALIGN or eq.x1 > right + TAG_BELOW_ALIGN or any(
+                # edge, which no other line of the box shows where its paragraphs all open indented;
+                # its widest row may start after the parts of a fraction that opens it, which stand
+                # further left on lines of their own, and run on into the margin past the box)
+                if abs(right - eq.x1) <= TAG_BELOW_ALIGN or max(eq.x1, widest.x1) > right + TAG_BELOW_ALIGN or any(
                         abs((start - left) - (right - eq.x1)) <= TAG_BELOW_ALIGN or
                         min(abs(start - left), abs(eq.x0 - left)) <= TAG_BELOW_ALIGN and eq.x1 > right
                         for left in edges):

@@ -105,10 +105,14 @@ def inside(line: Line, box: tuple[float, float, float, float], pad: float = 1.0)
     return box[1] - pad <= mid <= box[3] + pad and line.x0 >= box[0] - pad and line.x1 <= box[2] + pad
 
 
-def in_frame(line: Line, box: tuple[float, float, float, float], pad: float = 1.0) -> bool:
+def in_frame(line: Line, box: tuple[float, float, float, float], pad: float = 1.0, others: list[Line] = ()) -> bool:
     """True when a line is set in a box: inside it, or a display set overfull, starting in the box
     and running on past its right side with its own spacing (TeX lets a display too wide for the
-    frame's measure stick out, its number dropped to the line below), not a line of text beyond it."""
+    frame's measure stick out, its number dropped to the line below), not a line of text beyond it.
+    A wide gap on the line is the display's own where glyphs of `others` (the page's other lines)
+    fill it from just above or below: a big operator's limits and a fraction's parts stand on lines
+    of their own (Leibniz's rule, `+ \\int_{p(x)}^{q(x)} \\frac{\\partial}{\\partial x} f(x,t) dt`, leaves
+    three ems between its integral sign and its f on the main line)."""
     if inside(line, box, pad):
         return True
     mid = (line.top + line.bottom) / 2
@@ -116,7 +120,26 @@ def in_frame(line: Line, box: tuple[float, float, float, float], pad: float = 1.
         return False
     words = sorted(line.words, key=lambda w: w.x0)
     return not any(b.x1 > box[2] + pad and b.x0 - a.x1 > max(a.size, b.size) * OVERFULL_WORD_GAP
+                   and not _gap_filled_by(line, a.x1, b.x0, others)
                    for a, b in zip(words, words[1:]))
+
+
+def _gap_filled_by(line: Line, x0: float, x1: float, others: list[Line]) -> bool:
+    """Whether glyphs of other lines within OVERFULL_PARTS of the line's baseline cover at least half
+    of the gap from x0 to x1 (the limits and the fraction after an integral sign leave gaps of their
+    own between them)."""
+    reach = line.size * OVERFULL_PARTS
+    spans = sorted((max(w.x0, x0), min(w.x1, x1)) for other in others if other is not line
+                   and abs(other.baseline - line.baseline) <= reach for w in other.words if w.x0 < x1 and w.x1 > x0)
+    covered, end = 0.0, x0
+    for a, b in spans:
+        if b > end:
+            covered += b - max(a, end)
+            end = b
+    return covered >= (x1 - x0) * GAP_COVERED
+
+
+GAP_COVERED = 0.5   # of a wide gap on a display's line: covered this much by its parts above and below, it is the display's
 
 
 OVERFULL_WORD_GAP = 2.5   # em: a display's own spaces (a \qquad) are narrower than a gap between columns
@@ -127,7 +150,7 @@ def framed_lines(lines: list[Line], box: tuple[float, float, float, float], pad:
     a fraction's numerators and denominators, a root's index, stand as sparse lines above and below
     the display's main line, wide gaps between their words; they belong to the box where every word
     of theirs past its right side lies under or over the main line's own overhang, near it."""
-    held = [l for l in lines if in_frame(l, box, pad)]
+    held = [l for l in lines if in_frame(l, box, pad, lines)]
     over = [l for l in held if l.x1 > box[2] + pad]
     if not over:
         return held

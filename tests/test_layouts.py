@@ -1646,6 +1646,64 @@ def test_a_subscript_at_a_pages_foot_a_stretched_matrixs_fractions_fractions_of_
         r"\sum_{i = 1}^{n}\frac{\ell^{2}}{2} & q_{i} > \ell\end{cases}", formulas
 
 
+def test_private_use_brace_and_integral_read_by_their_outlines(tmp_path_factory):
+    """xcharter-cases.pdf (XeLaTeX, XCharter Math): two things the eleventh round of displays by other
+    authors showed, in our own words.  XeLaTeX's ToUnicode map sends an OpenType maths font's size
+    variants to the Private Use Area, and the builder tells which glyph a variant is by comparing its
+    outline with the subset's base glyphs.  (1.1) and (1.2) are two-row cases blocks, whose brace is the
+    font's 2.8 em variant: normalised to its box its stems are thinner than the 0.84 em brace's and its
+    nose falls between the rows sampled, so it shared too few cells with "{" and the brace was lost (the
+    block read as an aligned one); a tall glyph that is one stroke in every row, stems in one column, a
+    nose off it in its middle third and hooks at both ends on the other side is a brace.  (1.3) holds two
+    display integrals in a document that sets no text-size one, so there was nothing to compare them with
+    and both were lost ("G(y) = _{0}^{y}..."); a tall narrow glyph that is one stroke in every row, its
+    middle never moving right going down, from the right edge at its top to the left edge at its foot,
+    with terminals at least twice the stroke's width, is an integral."""
+    _, db, _ = build("xcharter-cases", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2", "1.3"], formulas
+    for number in ("1.1", "1.2"):
+        assert r"\begin{cases}" in formulas[number] and r"\end{cases}" in formulas[number], formulas
+    assert formulas["1.1"].startswith(r"g(x) = \begin{cases}ax, & "), formulas
+    assert formulas["1.3"].startswith(r"G(y) = \int_{0}^{y}a(y-d)q(d)"), formulas
+    assert r"+\int_{y}^{\infty}b(d-y)" in formulas["1.3"], formulas
+
+
+def test_fraction_bar_starting_a_thin_space_before_the_display(tmp_path_factory):
+    """fracspace.pdf (pdfLaTeX, 12 pt): displays that open with a fraction whose wider part opens with
+    a thin space, as an expectation macro writes it (\\,\\mathsf{E}\\left[...\\right]): the bar is as
+    long as that part's box, so it starts a thin space and a side bearing before the display's first
+    glyph, past the 2 pt a rule might run past a formula's glyphs, and was left out; the parts read as
+    two rows of an aligned block.  A formula that opens with a fraction has its bar start up to a thick
+    space before its first glyph."""
+    _, db, _ = build("fracspace", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"].startswith(r"\frac{\mathsf{E}[W_{Q}(") and \
+        formulas["1.1"].endswith(r")]}{\mathsf{E}[W_{Q}]} = \frac{\mathsf{E}[G^{2}]}{2\mathsf{E}[G]}+\frac{1}{2},"), formulas
+    assert formulas["1.2"] == r"\frac{\mathsf{V}[G]+(\mathsf{E}[G])^{2}}{(\mathsf{E}[G])^{2}} = c^{2}+1.", formulas
+
+
+def test_overfull_display_in_a_shaded_example_stays_the_examples(tmp_path_factory):
+    """overfullexample.pdf (the user's class, LuaLaTeX): a shaded example whose display, Leibniz's rule
+    for an integral with moving limits, is too wide for the box and runs on into the margin, its number
+    dropped to the line below at the box's edge.  After its second integral sign the display's main
+    line leaves three ems to the sign's limits and a fraction, on lines of their own above and below,
+    and that gap was read as one between the box and a note beside it: the main line went to the
+    text after the example ((1.1) read as its fractions and limits alone).  A wide gap that glyphs of
+    the lines just above and below cover, half of it at least, is the display's own.  With the main
+    line kept, its number, under the denominators' line (which the opening fraction's parts start
+    left of the main line), was taken for no display's: a number alone on its line is the display's
+    whose widest row runs on past where the number ends."""
+    _, db, _ = build("overfullexample", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"] == r"\frac{d}{dy}(\int_{a(y)}^{b(y)}g(y, s)ds) = g(y, b(y))\cdot\frac{d}{dy}b(y)" \
+        r"-g(y, a(y))\cdot\frac{d}{dy}a(y)+\int_{a(y)}^{b(y)}\frac{\partial}{\partial y}g(y, s)ds.", formulas
+    example = db.execute("SELECT content FROM chunks WHERE kind = 'example' AND number = '1.1'").fetchone()[0]
+    assert "$$" + formulas["1.1"] + "$$ (1.1)" in example, example
+
+
 def test_parts_set_in_columns_and_a_note_beside_fractions(tmp_path_factory):
     """colitems.pdf: exercises whose parts, maths alone ("(a) A ∩ B   (e) (A ∪ B) ∩ C"), are set in two
     columns by multicols under a lead-in that ends with a full stop, and a footnote on a page whose earlier
