@@ -283,6 +283,8 @@ def mark_slanted_relations(pages) -> int:
     return len(slanted)
 
 
+# the capital Greek letters that no Latin capital is drawn as (a Greek word's capital A, B, E … looks Latin)
+_GREEK_CAPITAL = re.compile(r"[(\[|]?[ΓΔΘΛΞΠΣΦΨΩ][)\]|]?[.,;:]?")
 PROSE_LETTER_EVIDENCE = 50   # lone letters in maths fonts: fewer say nothing about the book's maths
 PROSE_LETTER_RATIO = 3       # ... and they outnumber the text italic's lone letters this many times
 
@@ -296,6 +298,8 @@ def is_math_word(w) -> bool:
         return False
     if w.maths_word or w.stacked:     # stacked: off its line's baseline between an inline formula's tall delimiters
         return True
+    if _GREEK_CAPITAL.fullmatch(w.text):
+        return True     # an upright capital Greek letter alone (\Gamma, set in a roman a text may share)
     if not w.spans:
         return is_math_font(w.font) or _maths_letters(w.raw) or (w.italic and bool(_LONE_LETTER.fullmatch(w.text)))
     if any(s.raw and _maths_letters(s.raw) for s in w.spans):

@@ -3008,6 +3008,8 @@ def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
     # the sentence's comma between two formulas, in the text face (Pagella) where the formulas' own commas
     # and figures are the maths fonts' (Palladio), a word space after it
     assert r"they are Legendre’s, $b_{1} = 1$, $b_{2} = z$, $b_{3} =" in _text(corpus["tufte-j"])
+    # an upright capital Greek letter alone in a sentence, in the roman the text shares with the maths
+    assert r"a finite set $\Gamma$ of alpha" in _text(corpus["kp-d"])
 
 
 def test_a_display_integral_the_subset_holds_no_text_integral_for_is_read_by_its_outline(corpus):
