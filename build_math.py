@@ -594,8 +594,8 @@ def _right_side(words: list[Word], end: int) -> bool:
     the text's bold) and a bracket opening on a figure (`$s = (1, 3)$`)."""
     if words[end - 1].text in _RELATIONS or words[end - 1].text in _BINARY:
         w = words[end]
-        if _OPEN_FIGURES.fullmatch(w.text) or ((w.bold or any(sp.font.bold for sp in w.spans)) and
-                                                _PROSE_RUN.search(w.text) is None and w.text.isalpha()):
+        if _OPEN_FIGURES.fullmatch(w.text) or _FIGURES.fullmatch(w.text) or (
+                (w.bold or any(sp.font.bold for sp in w.spans)) and _PROSE_RUN.search(w.text) is None and w.text.isalpha()):
             return True
     if not italic_operand(words[end]):
         return False
@@ -644,6 +644,14 @@ def _raised_sign(words: list[Word], end: int) -> bool:
 _RAISED_SIGNS = frozenset("+−-⊤")
 
 
+def _bracketed_operand(w: Word) -> bool:
+    """A word of the text's bold or italic letters closing or inside a bracket: an argument (`\\mathbf{p}`)
+    of the formula whose brackets are open, where \\mathbf is the text face's bold."""
+    core = w.text.rstrip(")],.;:")
+    return bool(core) and _LEFT_OPERAND.fullmatch(core) is not None and _PROSE_RUN.search(core) is None and \
+        (w.bold or any(sp.font.bold for sp in w.spans[:1]) or italic_operand(w))
+
+
 def _left_side(words: list[Word], start: int) -> bool:
     """A word of the text's bold or italic letters right before the relation sign a formula opens on:
     that relation's left side (`$\\mathbf{A}\\mathbf{x} \\leq \\mathbf{b}$`, `$\\mathit{VSS} = 3$`, where
@@ -671,6 +679,7 @@ def italic_operand(w: Word) -> bool:
 _RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔")
 _BINARY = frozenset("−+×·")
 _OPEN_FIGURES = re.compile(r"[(\[]\d[\d.]*,?")
+_FIGURES = re.compile(r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?[.,;:]?")     # "5/2", "0.101", "42.0."
 _BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⨁⨂")
 _PROSE_RUN = re.compile(r"[a-z]{3}")
 
@@ -733,6 +742,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
                 not (depth <= 0 and _sentence_comma(words[end - 1], words[end])) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
+                # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
+                or (depth > 0 and _bracketed_operand(words[end]))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))

@@ -3010,6 +3010,9 @@ def test_the_left_side_of_an_inline_relation_in_the_texts_bold(corpus):
     assert r"they are Legendre’s, $b_{1} = 1$, $b_{2} = z$, $b_{3} =" in _text(corpus["tufte-j"])
     # an upright capital Greek letter alone in a sentence, in the roman the text shares with the maths
     assert r"a finite set $\Gamma$ of alpha" in _text(corpus["kp-d"])
+    # a figure with a slash after the relation, and an argument in the text's bold inside the brackets the formula opened
+    assert r"For $\alpha < 1/2$ the" in _text(corpus["tufte-ck"])
+    assert r"again: $s(s\mathbf{I}-\mathbf{Q})^{-1}$ tends" in _text(corpus["tufte-ce"])
 
 
 def test_a_display_integral_the_subset_holds_no_text_integral_for_is_read_by_its_outline(corpus):
