@@ -497,7 +497,8 @@ def test_a_shaded_example_carries_its_maths_as_latex(tufte_chapter):
     display as $$…$$ with its number, and the plain reading beside it for the embedding model."""
     content, plain = tufte_chapter.execute(
         "SELECT content, json_extract(extra, '$.text') FROM chunks WHERE kind = 'example' AND number = '4.1'").fetchone()
-    assert r"the prior $\alpha = 2, \beta = 1$." in content, content
+    # (two formulas, as the source writes them: the comma between them is the text face's, a word space after it)
+    assert r"the prior $\alpha = 2$, $\beta = 1$." in content, content
     assert r"$$\alpha' = 2+(3+5+2+6) = 18\quad\beta' = 1+4 = 5$$ (4.9)" in content, content
     assert plain and "$" not in plain and "α = 2" in plain, plain
 
