@@ -475,6 +475,7 @@ class OpenBlock:
     inset_lines: int | None = 0       # its lines of text so far that start there too (None: one did not)
     item: bool = False                # an item of an exercise list ("1.", "2." …), not a run-in head
     to_mark: bool = False             # the book ends every statement of its kind with a mark: it runs to its own
+    lead_rows: list = field(default_factory=list)   # rows of a display its lead-in introduced (at the edge, too)
     marked: bool = False              # it ended at its own end mark
 
     @property
@@ -487,6 +488,11 @@ class OpenBlock:
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement (and, when it does, where its text stands)."""
         taken = self._takes(line, layout, boxes)
+        # the rows of a display under a lead-in, and the rows of maths right under them, are set apart
+        # wherever they start: the space after them is the display's
+        if taken and self.lines and (_display_after_lead_in(self.lines[-1], line, layout) or any(
+                self.lines[-1] is r for r in self.lead_rows) and line.page == self.lines[-1].page and _maths_only(line)):
+            self.lead_rows.append(line)
         if taken and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
             if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH:
                 self.inset_lines += 1
@@ -515,7 +521,7 @@ class OpenBlock:
         lines = self.lines
 
         def set_apart(l: Line) -> bool:
-            return self._set_apart(l, layout, boxes)
+            return self._set_apart(l, layout, boxes) or any(l is r for r in self.lead_rows)
         if self.box is not None and line.page == self.page and not inside(line, self.box, pad=FRAME_PAD):
             return False
         # a statement set as a block in from the column's edge, head and text alike (an indented
@@ -814,17 +820,27 @@ def _display_after_lead_in(last: Line, line: Line, layout: Layout) -> bool:
     """Whether a line is the first row of a display that a lead-in introduces: the line above ends on a
     word of prose with no stop ("… we can write") well short of the column's edge, where TeX breaks a
     paragraph's line only before a display (the sentence runs on into it), and this line, on the same
-    page within a statement's gap, is mostly maths and starts in from the edge.  A row of an aligned
-    display as wide as the column starts nearer the edge than a centred formula, a display's usual
-    indent, but what the line above leaves open says it is one."""
-    return line.page == last.page and _runs_on(last) and \
+    page within a statement's gap, is mostly maths with no word of prose.  A row of an aligned display as
+    wide as the column starts nearer the edge than a centred formula, a display's usual indent, or at the
+    edge itself ("m₁ = inf {…} = 1,   M₁ = sup {…} = 1,"), but what the line above leaves open says it is
+    one: a justified line ends at the column's edge, and one that ends short with its sentence open is
+    broken there for a display (a title in bold, "Equation 3.6. Marginal value of a reorder point", is no
+    sentence)."""
+    return line.page == last.page and _runs_on(last) and not last.words[-1].bold and \
         last.x1 < layout.right - layout.body_size * LEAD_IN_SHORT and \
-        line.x0 > layout.left + PARAGRAPH_INDENT and math_share(line.words) >= MOSTLY_MATHS and \
-        not any(PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w) for w in line.words) and \
+        line.x0 > layout.left - INDENT_MATCH and _maths_only(line) and \
         0 < line.top - last.bottom <= layout.body_size * STATEMENT_BREAK
 
 
-LEAD_IN_SHORT = 4   # em: a lead-in's last line ends at least this short of the column's edge
+def _maths_only(line: Line) -> bool:
+    """Mostly maths, and no word of prose (an operator's name, "inf", "sup", is the formula's); not a list's
+    item of maths ("3. U₃ ≈ (0.11, 1.66),"), which its label tells."""
+    return not LIST_MARK_RE.fullmatch(line.words[0].text) and math_share(line.words) >= MOSTLY_MATHS and \
+        not any(PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w) and w.text not in OPERATOR_NAMES
+                for w in line.words)
+
+
+LEAD_IN_SHORT = 2   # em: a lead-in's last line ends at least this short of the column's edge
 
 
 def _clause_open(last: Line) -> bool:
