@@ -1640,25 +1640,6 @@ def test_a_subscript_at_a_pages_foot_a_stretched_matrixs_fractions_fractions_of_
         r"\sum_{i = 1}^{n}\frac{\ell^{2}}{2} & q_{i} > \ell\end{cases}", formulas
 
 
-def test_parts_set_in_columns_and_a_note_beside_fractions(tmp_path_factory):
-    """colitems.pdf: exercises whose parts, maths alone ("(a) A ∩ B   (e) (A ∪ B) ∩ C"), are set in two
-    columns by multicols under a lead-in that ends with a full stop, and a footnote on a page whose earlier
-    exercise prints text-style fractions in its parts.  The parts were lost to the text after the
-    exercise (no running words after the label, and the column list's space above is as wide as the
-    space after a statement); a line that opens with a list's first label and holds another label of
-    the same form a column further right is a list set in columns and goes on with the statement.  And
-    the note went to the exercise with the fractions: the numerator "1" of $\\frac{1}{n}$ is as small and
-    as high as a note's mark, but it stands over its denominator."""
-    _, db, _ = build("colitems", tmp_path_factory)
-    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
-    sets, intervals = chunks["exercise 1.5"], chunks["exercise 1.6"]
-    assert "(a) $A\\cap B$ (e) $(A\\cup B)\\cap C$" in sets and "(h) $(A\\setminus B)\\cup(B\\setminus A)$" in sets, sets
-    assert "(i) $I\\cap J$ (v) $I\\setminus K$" in intervals and "(vii) $I\\cap J\\cap K$" in intervals, intervals
-    assert "Each part asks" not in sets and "Intervals behave" not in intervals, (sets, intervals)
-    assert "[Footnote] 1Some books call" in chunks["definition 1.3"], chunks["definition 1.3"]
-    assert "Footnote" not in chunks["exercise 1.2"], chunks["exercise 1.2"]
-
-
 def test_examples_read_to_their_own_marks_and_remarks_numbered_first_in_italic(tmp_path_factory):
     """markedkinds.pdf: scrartcl with parskip=half and ntheorem's thmmarks.  Every example ends with its
     own mark (♢, flush at the column's edge; on a full line it touches the last word, "forty.♢"), and most
@@ -1683,3 +1664,24 @@ def test_examples_read_to_their_own_marks_and_remarks_numbered_first_in_italic(t
             and "A reserve that is never touched" not in chunks[name], (name, chunks[name])
     # the unmarked kinds end as before, at the paragraph after them
     assert "The fixed cost" not in chunks["definition 1.1"] + chunks["definition 1.3"], chunks["definition 1.3"]
+
+
+
+def test_parts_set_in_columns_and_a_note_beside_fractions(tmp_path_factory):
+    """colitems.pdf: exercises whose parts, maths alone ("(a) A ∩ B   (e) (A ∪ B) ∩ C"), are set in two
+    columns by multicols under a lead-in that ends with a full stop, and a footnote on a page whose earlier
+    exercise prints text-style fractions in its parts.  The parts were lost to the text after the
+    exercise (no running words after the label, and the column list's space above is as wide as the
+    space after a statement); a line that opens with a list's first label and holds another label of
+    the same form a column further right is a list set in columns and goes on with the statement.  And
+    the note went to the exercise with the fractions: the numerator "1" of $\\frac{1}{n}$ is as small and
+    as high as a note's mark, but it stands over its denominator."""
+    _, db, _ = build("colitems", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    sets, intervals = chunks["exercise 1.5"], chunks["exercise 1.6"]
+    assert "(a) $A\\cap B$ (e) $(A\\cup B)\\cap C$" in sets and "(h) $(A\\setminus B)\\cup(B\\setminus A)$" in sets, sets
+    assert "(i) $I\\cap J$ (v) $I\\setminus K$" in intervals and "(vii) $I\\cap J\\cap K$" in intervals, intervals
+    assert "Each part asks" not in sets and "Intervals behave" not in intervals, (sets, intervals)
+    assert "[Footnote] 1Some books call" in chunks["definition 1.3"], chunks["definition 1.3"]
+    assert "Footnote" not in chunks["exercise 1.2"], chunks["exercise 1.2"]
+
