@@ -136,9 +136,10 @@ def match_head(line: Line, body_font: str) -> Head | None:
     slanted = first.italic and own_face and not all(w.italic for w in after[:4])
     distinct = bold or ((caps or slanted) and own_face)
     if not m:
-        # numbered first: a bold number, the word in a face of its own (bold, small capitals)
+        # numbered first: a bold number, the word in a face of its own (bold, small capitals); or number
+        # and word both in the italic of a remark's head, the text after them upright ("5.1.5 Remark. The …")
         word_face = words[1].bold or bool(CAPS_FONT_RE.search(words[1].font)) or words[1].font != body_font
-        distinct = first.bold and word_face
+        distinct = first.bold and word_face or slanted and words[1].italic
     # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
     title, used = "", 2
     if after and after[0].text.startswith("("):

@@ -37,7 +37,7 @@ from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity,
 from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, LIST_LABEL_INDENT, OPERATOR_NAMES,
                          AppendicesDivider, BookmarkedHeading, ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
-                         RunInHead, framed_equation_label, inside, is_display, label_tab, read_line)
+                         RunInHead, framed_equation_label, inside, is_display, label_tab, read_line, unnumbered_head)
 from rag_core import entity_id, normalize_number
 
 
@@ -256,10 +256,15 @@ def _read_structure(document: Document, pages: list[Page], count_tokens, source:
     contents = {p.number for p in pages if is_contents_page(p)}
     outline = outline_headings(document)
     builder = _walk(pages, layouts, printed, count_tokens, source, contents, {}, outline)
+    marked = builder.kinds_ending_in_marks()
+    if marked:
+        # statements of a kind the book ends with its own mark, one of them closed before it: read again,
+        # each of them to its mark (the space between its paragraphs may be the space after it)
+        builder = _walk(pages, layouts, printed, count_tokens, source, contents, {}, outline, marked)
     wanted = _second_look(builder.out.chunks, document)
     recovered: list[tuple[str, str, int]] = []
     if wanted:
-        again = _walk(pages, layouts, printed, count_tokens, source, contents, wanted, outline)
+        again = _walk(pages, layouts, printed, count_tokens, source, contents, wanted, outline, marked)
         before = {(c.kind, c.number) for c in builder.out.chunks if c.kind != "text"}
         recovered = [(c.kind, c.number, c.pdf_page) for c in again.out.chunks
                      if c.kind != "text" and (c.kind, c.number) not in before]
@@ -285,8 +290,8 @@ def _read_structure(document: Document, pages: list[Page], count_tokens, source:
 
 
 def _walk(pages: list[Page], layouts: dict[tuple[int, int], Layout], printed: PrintedPages, count_tokens, source: str,
-          skip: set[int], wanted: dict, outline: dict) -> "ChunkBuilder":
-    builder = ChunkBuilder(layouts[(1, 0)], printed, count_tokens, source, outline, wanted)
+          skip: set[int], wanted: dict, outline: dict, marked: frozenset = frozenset()) -> "ChunkBuilder":
+    builder = ChunkBuilder(layouts[(1, 0)], printed, count_tokens, source, outline, wanted, marked)
     for page in pages:
         if page.number in skip:
             continue
@@ -469,6 +474,9 @@ class OpenBlock:
     inset: float = 0.0                # how far in from the column's edge its head line starts
     inset_lines: int | None = 0       # its lines of text so far that start there too (None: one did not)
     item: bool = False                # an item of an exercise list ("1.", "2." …), not a run-in head
+    to_mark: bool = False             # the book ends every statement of its kind with a mark: it runs to its own
+    lead_rows: list = field(default_factory=list)   # rows of a display its lead-in introduced (at the edge, too)
+    marked: bool = False              # it ended at its own end mark
 
     @property
     def block_inset(self) -> float:
@@ -480,6 +488,11 @@ class OpenBlock:
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement (and, when it does, where its text stands)."""
         taken = self._takes(line, layout, boxes)
+        # the rows of a display under a lead-in, and the rows of maths right under them, are set apart
+        # wherever they start: the space after them is the display's
+        if taken and self.lines and (_display_after_lead_in(self.lines[-1], line, layout) or any(
+                self.lines[-1] is r for r in self.lead_rows) and line.page == self.lines[-1].page and _maths_only(line)):
+            self.lead_rows.append(line)
         if taken and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
             if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH:
                 self.inset_lines += 1
@@ -508,7 +521,7 @@ class OpenBlock:
         lines = self.lines
 
         def set_apart(l: Line) -> bool:
-            return self._set_apart(l, layout, boxes)
+            return self._set_apart(l, layout, boxes) or any(l is r for r in self.lead_rows)
         if self.box is not None and line.page == self.page and not inside(line, self.box, pad=FRAME_PAD):
             return False
         # a statement set as a block in from the column's edge, head and text alike (an indented
@@ -568,6 +581,12 @@ class OpenBlock:
         drawn = self.drawing is not None and self.drawing[0] == line.page and bool(lines) and \
             lines[-1].page == line.page and self.drawing[1] > lines[-1].bottom
         above = self.drawing[1] if drawn else lines[-1].bottom if lines else 0.0
+        # A statement of a kind the book ends with its own mark (ntheorem's \theoremsymbol, amsthm's \qed
+        # in an example: TeX sets one after every statement of the kind) goes on to that mark, whatever the
+        # space between its paragraphs (\parskip sets them as far apart as the text after it); heads,
+        # headings and a frame's end still end it.
+        if self.to_mark:
+            return len(lines) < STATEMENT_MAX_LINES
         if lines and line.page == lines[-1].page and line.top - above > layout.body_size * STATEMENT_BREAK \
                 and not set_apart(line):
             return False
@@ -801,17 +820,27 @@ def _display_after_lead_in(last: Line, line: Line, layout: Layout) -> bool:
     """Whether a line is the first row of a display that a lead-in introduces: the line above ends on a
     word of prose with no stop ("… we can write") well short of the column's edge, where TeX breaks a
     paragraph's line only before a display (the sentence runs on into it), and this line, on the same
-    page within a statement's gap, is mostly maths and starts in from the edge.  A row of an aligned
-    display as wide as the column starts nearer the edge than a centred formula, a display's usual
-    indent, but what the line above leaves open says it is one."""
-    return line.page == last.page and _runs_on(last) and \
+    page within a statement's gap, is mostly maths with no word of prose.  A row of an aligned display as
+    wide as the column starts nearer the edge than a centred formula, a display's usual indent, or at the
+    edge itself ("m₁ = inf {…} = 1,   M₁ = sup {…} = 1,"), but what the line above leaves open says it is
+    one: a justified line ends at the column's edge, and one that ends short with its sentence open is
+    broken there for a display (a title in bold, "Equation 3.6. Marginal value of a reorder point", is no
+    sentence)."""
+    return line.page == last.page and _runs_on(last) and not last.words[-1].bold and \
         last.x1 < layout.right - layout.body_size * LEAD_IN_SHORT and \
-        line.x0 > layout.left + PARAGRAPH_INDENT and math_share(line.words) >= MOSTLY_MATHS and \
-        not any(PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w) for w in line.words) and \
+        line.x0 > layout.left - INDENT_MATCH and _maths_only(line) and \
         0 < line.top - last.bottom <= layout.body_size * STATEMENT_BREAK
 
 
-LEAD_IN_SHORT = 4   # em: a lead-in's last line ends at least this short of the column's edge
+def _maths_only(line: Line) -> bool:
+    """Mostly maths, and no word of prose (an operator's name, "inf", "sup", is the formula's); not a list's
+    item of maths ("3. U₃ ≈ (0.11, 1.66),"), which its label tells."""
+    return not LIST_MARK_RE.fullmatch(line.words[0].text) and math_share(line.words) >= MOSTLY_MATHS and \
+        not any(PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w) and w.text not in OPERATOR_NAMES
+                for w in line.words)
+
+
+LEAD_IN_SHORT = 2   # em: a lead-in's last line ends at least this short of the column's edge
 
 
 def _clause_open(last: Line) -> bool:
@@ -1300,6 +1329,7 @@ HEADING_LINES = (BookmarkedHeading, DivisionLabel, AppendicesDivider, DivisionTi
 SET_END_MARKS = frozenset("⋄◊⧫♢△▲▽▼")   # \diamond, \lozenge, \blacklozenge, \diamondsuit, triangles
 SET_MARK_EDGE = 0.25    # em: such a mark ends within this of the column's right edge ...
 SET_MARK_GAP = 1.0      # em: ... alone on its line or at least this far after the word before it
+MARK_AFTER_SENTENCE_RE = re.compile(r"[A-Za-z][.!?][)\]’”]?[⋄◊⧫♢△▲▽▼]$")   # ... or right after a word's full stop
 
 
 def set_end_mark(line: Line, layout: Layout) -> bool:
@@ -1311,7 +1341,12 @@ def set_end_mark(line: Line, layout: Layout) -> bool:
     if not line.words:
         return False
     mark = line.words[-1]
-    if mark.text not in SET_END_MARKS or abs(mark.x1 - layout.right) > layout.body_size * SET_MARK_EDGE:
+    if abs(mark.x1 - layout.right) > layout.body_size * SET_MARK_EDGE:
+        return False
+    # (a line filled to the edge leaves \hfill no room: the mark touches the sentence's last word, "forty.♢")
+    if MARK_AFTER_SENTENCE_RE.search(mark.text):
+        return True
+    if mark.text not in SET_END_MARKS:
         return False
     return len(line.words) == 1 or mark.x0 - line.words[-2].x1 >= line.size * SET_MARK_GAP
 
@@ -1335,6 +1370,8 @@ def drawn_end_mark(page: Page | None, line: Line, right: float | None = None) ->
 
 
 DRAWING_MARK = "[Drawing]"     # opens the text drawn inside an uncaptioned drawing, in running text
+MARKED_KIND_MIN = 2            # statements: a kind is found ending in its marks from this many on ...
+MARKED_KIND_SHARE = 0.9        # ... when at least this share of them carry one
 
 
 class ChunkBuilder:
@@ -1343,7 +1380,8 @@ class ChunkBuilder:
     What a line is comes from build_roles.read_line; what the builder does with it is _act."""
 
     def __init__(self, layout: Layout, printed: PrintedPages, count_tokens, source: str,
-                 outline: dict[int, list[OutlineHeading]] | None = None, wanted: dict | None = None):
+                 outline: dict[int, list[OutlineHeading]] | None = None, wanted: dict | None = None,
+                 marked: frozenset = frozenset()):
         self.layout = layout                    # the text block of the page being read (it alternates)
         self.count_tokens = count_tokens
         self.outline = outline or {}            # the bookmarks' headings, by PDF page
@@ -1353,6 +1391,13 @@ class ChunkBuilder:
         self.text = OpenText()
         self.block: OpenBlock | None = None     # an open run-in entity (theorem, example, exercise …)
         self.closed_statement: tuple | None = None  # the statement closed last: (its chunk, its lines)
+        # the end marks statements of each kind carry: how many were opened, how many a mark of their own
+        # ended (or followed, before any other head, heading or proof), how many closed before it
+        self.marked = marked or frozenset()     # the kinds a first reading found ending with their marks
+        self.kind_heads: Counter = Counter()
+        self.kind_marks: Counter = Counter()
+        self.cut_before_mark: Counter = Counter()
+        self.mark_owner: str | None = None      # the kind of the statement whose mark is still to come
         self.exercises: ExerciseList | None = None
         self.carry: FloatCarry | None = None    # a float broken at the page's foot, to go on overleaf
         self.maths = DisplayMaths()
@@ -1456,18 +1501,28 @@ class ChunkBuilder:
         self.flush_text()
         self.close_block()
 
+    def kinds_ending_in_marks(self) -> frozenset:
+        """The kinds of statement the book ends with a mark of their own (ntheorem's \\theoremsymbol, amsthm's
+        \\qed in an example: TeX sets it after every statement of the kind), where this reading closed one
+        before its mark: each of their statements is read again to its mark.  Two of the kind at least, and
+        nearly all of them marked (a mark the reading missed leaves its statement to run to the next head)."""
+        return frozenset(k for k, n in self.kind_heads.items() if n >= MARKED_KIND_MIN and self.cut_before_mark[k]
+                         and self.kind_marks[k] >= n * MARKED_KIND_SHARE)
+
     # ---- sections
     def open_section(self, level: int, number: str, title: str, line: Line) -> None:
         if self.cursor.retitle(level, number, title):
             return
         self.flush_text()
         self.close_block()
+        self.mark_owner = None
         self.exercises = ExerciseList() if EXERCISE_SECTION_RE.search(title) else None
         self.cursor.enter(level, number, title, line.page)
 
     def open_unnumbered(self, level: int, title: str) -> None:
         self.flush_text()
         self.close_block()
+        self.mark_owner = None
         self.exercises = ExerciseList() if EXERCISE_SECTION_RE.search(title) else None
         self.cursor.enter_unnumbered(level, title)
 
@@ -1499,7 +1554,9 @@ class ChunkBuilder:
         self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [],
                                italic_words=len(prose), head_mixed=len({w.italic for w in prose}) > 1,
                                head_x0=line.x0, inset=line.x0 - self.layout.left,
-                               inset_lines=1 if rest is not None else 0)
+                               inset_lines=1 if rest is not None else 0, to_mark=kind in self.marked)
+        self.kind_heads[kind] += 1
+        self.mark_owner = kind
         # the step from the line before the head; where none is on the page (a head opening the page, or
         # set after a heading), the step last measured above a head in the book
         before = self.line_before
@@ -1512,6 +1569,7 @@ class ChunkBuilder:
         else:
             self.block.skip_above = self.head_skip
         if rest is not None and END_MARK_RE.search(rest.text):
+            self.block.marked = True
             self.close_block()
 
     def _open_exercise(self, item: ExerciseItem, line: Line) -> None:
@@ -1531,6 +1589,11 @@ class ChunkBuilder:
         block, self.block = self.block, None
         if block is None:
             return None
+        if block.marked:
+            self.kind_marks[block.kind] += 1
+            self.mark_owner = None
+        else:
+            self.cut_before_mark[block.kind] += 1
         plain = join_lines(block.lines)
         # its maths as LaTeX, as in running text: inline $…$, displays $$…$$ on their own
         paragraphs = OpenText()
@@ -1581,6 +1644,7 @@ class ChunkBuilder:
         the statement; it ends at its end mark, at the end of the frame the statement is set in, or
         where the next head or heading begins."""
         self.flush_text()
+        self.mark_owner = None       # a mark from here on is the proof's
         self.proof_of = statement.id if statement is not None else None
         self.proof_frame = (box, page) if box is not None else None
 
@@ -1647,6 +1711,7 @@ class ChunkBuilder:
                 self.block.lines.append(line)
                 if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right) or \
                         set_end_mark(line, self.layout):
+                    self.block.marked = True
                     self.close_block()
                 return
             self.close_block()
@@ -1656,6 +1721,12 @@ class ChunkBuilder:
                 self.flush_text()   # a solution set in the statement's frame ends with it
         self.text.add(line, self.layout)
         self.text.tokens += self.count_tokens(text) - SPECIAL_TOKENS
+        if unnumbered_head(line, self.layout):
+            self.mark_owner = None    # "Solution." after an exercise: a mark from here on is the solution's
+        elif self.proof_of is None and self.mark_owner is not None and (
+                END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right) or set_end_mark(line, self.layout)):
+            self.kind_marks[self.mark_owner] += 1    # the mark of a statement closed before it: its kind ends so
+            self.mark_owner = None
         if self.proof_of is not None and (END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right)
                                           or set_end_mark(line, self.layout)):
             self.flush_text()   # the proof ends at its mark; the text after it is the book's again

@@ -596,6 +596,32 @@ def test_a_scanned_article_with_an_ocr_text_layer(tmp_path_factory):
     assert "the cost of a unit left over and p the cost of a unit short." in text
 
 
+def test_examples_read_to_their_own_marks_and_remarks_numbered_first_in_italic(tmp_path_factory):
+    """markedkinds.pdf: scrartcl with parskip=half and ntheorem's thmmarks.  Every example ends with its
+    own mark (♢, flush at the column's edge; on a full line it touches the last word, "forty.♢"), and most
+    hold several paragraphs, set apart by the paragraph skip alone, the very space after the example: they
+    were cut after their first paragraph.  A kind of statement the book ends with its mark is read to
+    the mark.  The remarks' heads are numbered first, number and name in italic ("1.5 Remark.", ntheorem's
+    change style), the text after them upright: they were no heads, and their text went to the statement
+    above."""
+    _, db, _ = build("markedkinds", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert "remark 1.5" in chunks and "remark 2.3" in chunks, sorted(chunks)
+    assert chunks["remark 1.5"].startswith("The least cost does not change much"), chunks["remark 1.5"]
+    assert "least cost" not in chunks["theorem 1.4"], chunks["theorem 1.4"]
+    # each example whole, to its mark, and nothing after it
+    assert "the next definition names that cost" in chunks["example 1.2"], chunks["example 1.2"]
+    assert "saves a quarter a week" in chunks["example 1.6"], chunks["example 1.6"]
+    assert "With demand close to normal" in chunks["example 2.2"] and "reorders when the stock falls" in chunks["example 2.2"], \
+        chunks["example 2.2"]
+    assert "seven hundred" in chunks["example 2.4"], chunks["example 2.4"]
+    for name in ("example 1.2", "example 1.6", "example 2.2", "example 2.4"):
+        assert "The fixed cost of a delivery" not in chunks[name] and "The costs so far" not in chunks[name] \
+            and "A reserve that is never touched" not in chunks[name], (name, chunks[name])
+    # the unmarked kinds end as before, at the paragraph after them
+    assert "The fixed cost" not in chunks["definition 1.1"] + chunks["definition 1.3"], chunks["definition 1.3"]
+
+
 # book -> (statements keyed, recall floor, precision floor): floors a little under what the builder scored
 # when the keys were written (content_score.py: statement_recall / statement_precision), to be raised as it
 # does better.  handout.tex holds no numbered statement.

@@ -401,6 +401,25 @@ def test_a_wide_aligned_display_under_a_lead_in_stays_with_its_statement():
     assert "P(C|B)" in content and "Some running words" not in content
 
 
+def test_display_rows_at_the_column_edge_under_a_lead_in_and_the_text_after_them():
+    """An aligned display of two pairs of formulas fills the column and starts at its very edge
+    ("m₁ = inf {…} = 1,   M₁ = sup {…} = 1,"); under a line TeX broke short with its sentence open ("… Then")
+    it is the statement's display, its operator names no words of prose, and the space after its last row
+    is the display's: the statement goes on at the edge after it, and ends at the indented paragraph after
+    its closing sentence."""
+    def row(top: float, name: str) -> list[Word]:
+        return _maths("m1 =", x0=72, top=top) + words(name, x0=96, top=top) + \
+            _maths("{f(x)} = 1, M1 = sup {f(x)} = 1,", x0=120, top=top)
+    content = _statement([
+        line(words("Example 1.", bold=True, top=100), words("Let the step function be given by its values.", x0=130, top=100)),
+        line(words("We use the notation of the sums. Then", top=112)),
+        line(row(132, "inf")),
+        line(row(146, "inf")),
+        line(words("Furthermore, the widths of the pieces are equal.", top=166)),
+        line(words("Some running words of the text after the example here.", x0=87, top=190)),
+    ], "example", "1")
+    assert "Furthermore" in content and "M1" in content and "Some running words" not in content, content
+
 def _statement_on(page: Page, kind: str, number: str) -> str:
     """The content of one statement, the page's items read by page_items as the builder reads them."""
     from build_page import page_items
