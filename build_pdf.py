@@ -257,14 +257,17 @@ def _read_structure(document: Document, pages: list[Page], count_tokens, source:
     outline = outline_headings(document)
     builder = _walk(pages, layouts, printed, count_tokens, source, contents, {}, outline)
     marked = builder.kinds_ending_in_marks()
-    if marked:
+    upright = builder.kinds_set_upright()
+    if marked or upright:
         # statements of a kind the book ends with its own mark, one of them closed before it: read again,
-        # each of them to its mark (the space between its paragraphs may be the space after it)
-        builder = _walk(pages, layouts, printed, count_tokens, source, contents, {}, outline, marked)
+        # each of them to its mark (the space between its paragraphs may be the space after it); and
+        # statements of a kind the book sets upright, one of them opening in emphasis and cut where the
+        # upright came back: read again, each of them upright
+        builder = _walk(pages, layouts, printed, count_tokens, source, contents, {}, outline, marked, upright)
     wanted = _second_look(builder.out.chunks, document)
     recovered: list[tuple[str, str, int]] = []
     if wanted:
-        again = _walk(pages, layouts, printed, count_tokens, source, contents, wanted, outline, marked)
+        again = _walk(pages, layouts, printed, count_tokens, source, contents, wanted, outline, marked, upright)
         before = {(c.kind, c.number) for c in builder.out.chunks if c.kind != "text"}
         recovered = [(c.kind, c.number, c.pdf_page) for c in again.out.chunks
                      if c.kind != "text" and (c.kind, c.number) not in before]
@@ -290,8 +293,9 @@ def _read_structure(document: Document, pages: list[Page], count_tokens, source:
 
 
 def _walk(pages: list[Page], layouts: dict[tuple[int, int], Layout], printed: PrintedPages, count_tokens, source: str,
-          skip: set[int], wanted: dict, outline: dict, marked: frozenset = frozenset()) -> "ChunkBuilder":
-    builder = ChunkBuilder(layouts[(1, 0)], printed, count_tokens, source, outline, wanted, marked)
+          skip: set[int], wanted: dict, outline: dict, marked: frozenset = frozenset(),
+          upright: frozenset = frozenset()) -> "ChunkBuilder":
+    builder = ChunkBuilder(layouts[(1, 0)], printed, count_tokens, source, outline, wanted, marked, upright)
     for page in pages:
         if page.number in skip:
             continue
@@ -477,6 +481,7 @@ class OpenBlock:
     to_mark: bool = False             # the book ends every statement of its kind with a mark: it runs to its own
     lead_rows: list = field(default_factory=list)   # rows of a display its lead-in introduced (at the edge, too)
     marked: bool = False              # it ended at its own end mark
+    cut_upright: bool = False         # read as italic, it ended where upright text came back
 
     @property
     def block_inset(self) -> float:
@@ -549,6 +554,7 @@ class OpenBlock:
                         if lines and _emphasis_runs_on(lines[-1]) else 0
                     rest = [w for w in line.words[lead:] if w.text.isalpha() and len(w.text) > 2]
                     if not lead or rest and sum(w.italic for w in rest) < len(rest) * UPRIGHT_RETURN:
+                        self.cut_upright = True
                         return False
                 else:
                     # told by a few words on the head's line, or by words in both faces there (the term an
@@ -592,8 +598,11 @@ class OpenBlock:
             return False
         # (a number alone on its line is the display's just above, which TeX set too wide to hold it)
         lone_number = len(line.words) == 1 and framed_equation_label(line, layout, boxes) is not None
+        # (a piece that reaches up into the line above is none: TeX sets a display below that line's depth,
+        # and what it holds there is that line's, an inline fraction's denominator hung under it)
         if lines and self.box is None and is_display(line, layout) and not _list_item(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
-                and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number and not _at_item_text(lines, line):
+                and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number and not _at_item_text(lines, line) \
+                and not (line.page == lines[-1].page and line.top < lines[-1].bottom):
             return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
         if lines and not self.italic and self.box is None:
             last = lines[-1]
@@ -833,14 +842,29 @@ def _display_after_lead_in(last: Line, line: Line, layout: Layout) -> bool:
 
 
 def _maths_only(line: Line) -> bool:
-    """Mostly maths, and no word of prose (an operator's name, "inf", "sup", is the formula's); not a list's
-    item of maths ("3. U₃ ≈ (0.11, 1.66),"), which its label tells."""
-    return not LIST_MARK_RE.fullmatch(line.words[0].text) and math_share(line.words) >= MOSTLY_MATHS and \
+    """Mostly maths, and no word of prose (an operator's name, "inf", "sup", is the formula's, and so is a
+    connective set off by quads); not a list's item of maths ("3. U₃ ≈ (0.11, 1.66),"), which its label tells."""
+    words = line.words
+    return not LIST_MARK_RE.fullmatch(words[0].text) and math_share(words) >= MOSTLY_MATHS and \
         not any(PROSE_WORD_RE.fullmatch(w.text) and not is_math_word(w) and w.text not in OPERATOR_NAMES
-                for w in line.words)
+                and not _set_off_by_quads(words, i) for i, w in enumerate(words))
+
+
+def _set_off_by_quads(words: list, i: int) -> bool:
+    """Whether a word of prose between two formulas stands a quad or more from each ("… = |1−x|  and  ½ > …",
+    `\\qquad\\text{and}\\qquad`): a display's connective.  A justified line of prose spaces its words
+    alike, a third of an em or so, and the quads stand out against the line's narrowest space."""
+    if not 0 < i < len(words) - 1:
+        return False
+    before, after = words[i].x0 - words[i - 1].x1, words[i + 1].x0 - words[i].x1
+    narrowest = min(b.x0 - a.x1 for a, b in zip(words, words[1:]))
+    quad = words[i].size * CONNECTIVE_QUAD
+    return min(before, after) >= quad and min(before, after) >= narrowest * CONNECTIVE_SPACES
 
 
 LEAD_IN_SHORT = 2   # em: a lead-in's last line ends at least this short of the column's edge
+CONNECTIVE_QUAD = 1        # em: a display's connective stands at least this far from the formulas either side ...
+CONNECTIVE_SPACES = 3      # ... and this many times as far as the row's narrowest space
 
 
 def _clause_open(last: Line) -> bool:
@@ -1372,6 +1396,9 @@ def drawn_end_mark(page: Page | None, line: Line, right: float | None = None) ->
 DRAWING_MARK = "[Drawing]"     # opens the text drawn inside an uncaptioned drawing, in running text
 MARKED_KIND_MIN = 2            # statements: a kind is found ending in its marks from this many on ...
 MARKED_KIND_SHARE = 0.9        # ... when at least this share of them carry one
+UPRIGHT_KIND_MIN = 2           # statements: a kind is found set upright from this many opened upright ...
+UPRIGHT_KIND_SHARE = 0.75      # ... when at least this share of those that told a face did
+UPRIGHT_EVIDENCE = 3           # words of prose on a head's line, none italic, say its statement opened upright
 
 
 class ChunkBuilder:
@@ -1381,7 +1408,7 @@ class ChunkBuilder:
 
     def __init__(self, layout: Layout, printed: PrintedPages, count_tokens, source: str,
                  outline: dict[int, list[OutlineHeading]] | None = None, wanted: dict | None = None,
-                 marked: frozenset = frozenset()):
+                 marked: frozenset = frozenset(), upright: frozenset = frozenset()):
         self.layout = layout                    # the text block of the page being read (it alternates)
         self.count_tokens = count_tokens
         self.outline = outline or {}            # the bookmarks' headings, by PDF page
@@ -1398,6 +1425,12 @@ class ChunkBuilder:
         self.kind_marks: Counter = Counter()
         self.cut_before_mark: Counter = Counter()
         self.mark_owner: str | None = None      # the kind of the statement whose mark is still to come
+        # the face each kind's statements open in: how many opened upright, told by words of prose on the
+        # head's line, how many opened in italic, and how many of those the upright's return ended
+        self.upright = upright or frozenset()   # the kinds a first reading found set upright
+        self.kind_upright: Counter = Counter()
+        self.kind_italic: Counter = Counter()
+        self.cut_upright: Counter = Counter()
         self.exercises: ExerciseList | None = None
         self.carry: FloatCarry | None = None    # a float broken at the page's foot, to go on overleaf
         self.maths = DisplayMaths()
@@ -1509,6 +1542,15 @@ class ChunkBuilder:
         return frozenset(k for k, n in self.kind_heads.items() if n >= MARKED_KIND_MIN and self.cut_before_mark[k]
                          and self.kind_marks[k] >= n * MARKED_KIND_SHARE)
 
+    def kinds_set_upright(self) -> frozenset:
+        """The kinds of statement the book sets upright (amsthm's definition style, elsarticle's
+        \\newdefinition: TeX sets every one of the kind in the same face), where this reading took one
+        for italic and ended it at upright text: its first words were emphasis ("Claim: *The sequence …
+        is convergent and*", then "Proof: …" upright).  Two of the kind at least opened upright, told by
+        their first words, and most of those whose first words told a face."""
+        return frozenset(k for k, n in self.kind_upright.items() if self.cut_upright[k] and n >= UPRIGHT_KIND_MIN
+                         and n >= (n + self.kind_italic[k]) * UPRIGHT_KIND_SHARE)
+
     # ---- sections
     def open_section(self, level: int, number: str, title: str, line: Line) -> None:
         if self.cursor.retitle(level, number, title):
@@ -1550,7 +1592,12 @@ class ChunkBuilder:
         # line may be mostly italic variables, "Given targets u_1, …, u_m at the states s_1, …, s_m,")
         prose = [w for w in first_words if w.text.isalpha() and len(w.text) > 2 and not is_math_word(w)
                  and not w.bold] or first_words
-        italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT
+        italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT and \
+            kind not in self.upright
+        if not italic and len(prose) >= UPRIGHT_EVIDENCE and not any(w.italic for w in prose):
+            self.kind_upright[kind] += 1
+        elif italic:
+            self.kind_italic[kind] += 1
         self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [],
                                italic_words=len(prose), head_mixed=len({w.italic for w in prose}) > 1,
                                head_x0=line.x0, inset=line.x0 - self.layout.left,
@@ -1594,6 +1641,8 @@ class ChunkBuilder:
             self.mark_owner = None
         else:
             self.cut_before_mark[block.kind] += 1
+        if block.cut_upright:
+            self.cut_upright[block.kind] += 1
         plain = join_lines(block.lines)
         # its maths as LaTeX, as in running text: inline $…$, displays $$…$$ on their own
         paragraphs = OpenText()

@@ -622,6 +622,26 @@ def test_examples_read_to_their_own_marks_and_remarks_numbered_first_in_italic(t
     assert "The fixed cost" not in chunks["definition 1.1"] + chunks["definition 1.3"], chunks["definition 1.3"]
 
 
+def test_upright_examples_opening_in_emphasis_and_connectives_between_display_formulas(tmp_path_factory):
+    """twocolclaims.pdf: elsarticle in two columns, its examples in \\newdefinition's upright style.  One
+    opens with an emphasised claim ("Claim: *an order that … and*"), so its first words read italic, and
+    it was cut where "Proof: …" came back upright under its display; the other examples open upright, so
+    the kind is upright and the example runs on.  Another holds a display as wide as the column under a
+    lead-in, two formulas joined by an upright "and" a quad from each (`\\qquad\\text{and}\\qquad`):
+    the word was read as prose, the row as a paragraph, and the example ended before it."""
+    _, db, _ = build("twocolclaims", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert "Proof: the ratio is below one" in chunks["example 1.3"] and \
+        "Such an order is always too large." in chunks["example 1.3"], chunks["example 1.3"]
+    assert "0.5 = P(D_{1} \\leq 1) < 0.75" in chunks["example 1.5"] and \
+        "And so the two kiosks order differently" in chunks["example 1.5"] and "q_{1} = 2" in chunks["example 1.5"], \
+        chunks["example 1.5"]
+    # the statements still end where they end: the text after them is the text's
+    assert "The proof compares" not in chunks["proposition 1.4"], chunks["proposition 1.4"]
+    assert "When the ratios are close" not in chunks["example 1.5"], chunks["example 1.5"]
+    assert chunks["example 1.2"].endswith("three days in four."), chunks["example 1.2"]
+
+
 # book -> (statements keyed, recall floor, precision floor): floors a little under what the builder scored
 # when the keys were written (content_score.py: statement_recall / statement_precision), to be raised as it
 # does better.  handout.tex holds no numbered statement.

@@ -420,6 +420,22 @@ def test_display_rows_at_the_column_edge_under_a_lead_in_and_the_text_after_them
     ], "example", "1")
     assert "Furthermore" in content and "M1" in content and "Some running words" not in content, content
 
+def test_a_fraction_denominator_hung_under_a_closing_line_is_no_display_after_the_statement():
+    """In two columns an inline fraction's denominator can be read apart from its line ("… bounded below as
+    1 > 0 for all n." and "√n" under it, first taken into the other column's line at that height): a piece
+    centred-ish under a line that closes a sentence looked like a formula displayed after the statement's
+    last sentence, and the example ended there.  It reaches up into the line above, which no display does
+    (TeX sets one below that line's depth): the example goes on."""
+    content = _statement([
+        line(words("Example 1.", bold=True, top=100), words("Take the sequence of the inverse roots of n here.", x0=135, top=100)),
+        line(words("The sequence is bounded below as 1 > 0 for all numbers n.", x0=87, top=112)),
+        line(_maths("√n", x0=240, top=116)),
+        line(words("Let us show that it is monotone decreasing from the start.", top=125)),
+        line(words("Some running words of the text after the example here.", x0=87, top=149)),
+    ], "example", "1")
+    assert "monotone decreasing" in content and "Some running words" not in content, content
+
+
 def _statement_on(page: Page, kind: str, number: str) -> str:
     """The content of one statement, the page's items read by page_items as the builder reads them."""
     from build_page import page_items
