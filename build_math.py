@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import NamedTuple
 
-from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet,
+from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, face_family, font_alphabet,
                            column_gaps, inline_latex, is_maths_font, is_script_capital, is_text_face, numbered_rows,
                            plain_reading, same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
+           "maths_signs_apart", "in_maths_signs_apart", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -224,6 +227,42 @@ def text_face(pages) -> str:
         counts[font] = counts.get(font, 0) + len(run.text)
     text = {font: n for font, n in counts.items() if not is_math_font(font)}
     return max(text or counts, key=(text or counts).get) if counts else ""
+
+
+SIGNS_EVIDENCE = 3   # equals signs set apart from the text face before the book is taken to set its maths so
+
+
+def maths_signs_apart(pages, face: str) -> bool:
+    """Whether the book's maths takes its equals signs (and with them its brackets and figures: TeX's
+    operators font) from a face other than its running text's (`face`): mathpazo's or Computer Modern's
+    roman under a Palatino or Garamond text, a maths font of its own.  Then a bracket of the text face
+    around a formula is the sentence's; where the text face is the maths roman too (Computer Modern
+    throughout), no glyph tells `($F$)` from `$(F)$`."""
+    family = face_family(face) if face else ""
+    text = other = 0
+    for _, run, font in _runs_with_fonts(pages):
+        n = run.text.count("=")
+        if n:
+            if face_family(font) == family:
+                text += n
+            else:
+                other += n
+    return other >= SIGNS_EVIDENCE and other > text
+
+
+# Whether the book being read sets its maths' signs apart from its text face (maths_signs_apart;
+# build_pdf sets it while a book is read)
+MATHS_SIGNS_APART: ContextVar[bool] = ContextVar("MATHS_SIGNS_APART", default=False)
+
+
+@contextmanager
+def in_maths_signs_apart(apart: bool):
+    """Within it, inline formulas are read knowing whether the maths' signs are the text face's."""
+    token = MATHS_SIGNS_APART.set(apart)
+    try:
+        yield
+    finally:
+        MATHS_SIGNS_APART.reset(token)
 
 
 def mark_sans_body(pages) -> int:
@@ -792,19 +831,55 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         elif spans and not on_dots and _closing_punctuation(spans[-1]):
             tail = spans[-1].text[-1]
             run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
-        latex = inline_latex([r for r in run if r is not None and r.text], bars)
+        run, opening, closing = _sentence_brackets([r for r in run if r is not None and r.text])
+        latex = inline_latex(run, bars)
         # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`
         # before a comma or colon ends in a thin space): the sentence's, glued to the formula
         if on_dots and not tail and end < n and _DOT_MARK.fullmatch("." + words[end].text) and \
                 words[end].text != "." and words[end].x0 - words[end - 1].x1 < words[end].size * ELLIPSIS_GAP:
             tail = words[end].text
             end += 1
-        if latex and out and left_open(out[-1]):
+        if latex and out and left_open(out[-1]) and not opening:
             out[-1] = goes_on_with(out[-1], f"${latex}${tail}")     # the run before ended on its sign
         else:
-            out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
+            out.append(f"{opening}${latex}${closing}{tail}" if latex else
+                       opening + "".join(r.text for r in run if r is not None) + closing + tail)
         k = end
     return " ".join(out)
+
+
+_CLOSER = {"(": ")", "[": "]"}
+
+
+def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
+    """A run of maths opening on a bracket of the text face and closing on its match, with no other
+    glyph of the text face between: the sentence's brackets around a formula ("few ($F$) or many ($M$)"),
+    where the book's maths takes its own brackets from another face (MATHS_SIGNS_APART).  The run
+    without them, and the two brackets (or the run as it was and no brackets)."""
+    if not run or not MATHS_SIGNS_APART.get() or not run[0].spans or not run[-1].spans:
+        return run, "", ""
+    first, last = run[0].spans[0], run[-1].spans[-1]
+    if first.text not in _CLOSER or last.text != _CLOSER[first.text] or first is last or \
+            not is_text_face(first.font.name) or not is_text_face(last.font.name):
+        return run, "", ""
+    pieces: list[str] = []
+    for w in run:
+        for sp in (w.spans or [w]):
+            if sp is first or sp is last:
+                continue
+            if is_text_face(sp.font.name if w.spans else w.font):
+                return run, "", ""
+            pieces.append(sp.text)
+    depth = 0
+    for ch in "".join(pieces):          # the brackets inside stay balanced: the two are a pair
+        depth += (ch in "([") - (ch in ")]")
+        if depth < 0:
+            return run, "", ""
+    if depth:
+        return run, "", ""
+    inner = [_word_of_spans(w, [sp for sp in w.spans if sp is not first and sp is not last]) if w.spans else w
+             for w in run]
+    return [w for w in inner if w is not None], first.text, last.text
 
 
 _GLUED_WORD = re.compile(r"(?:[-’'][^\W\d_]+)+[.,;:]?|[’”]+[.,;:]?|(?:th|st|nd|rd)[.,;:]?")
