@@ -633,8 +633,7 @@ def _right_side(words: list[Word], end: int) -> bool:
     the text's bold) and a bracket opening on a figure (`$s = (1, 3)$`)."""
     if words[end - 1].text in _RELATIONS or words[end - 1].text in _BINARY:
         w = words[end]
-        if _OPEN_FIGURES.fullmatch(w.text) or _FIGURES.fullmatch(w.text) or (
-                (w.bold or any(sp.font.bold for sp in w.spans)) and _PROSE_RUN.search(w.text) is None and w.text.isalpha()):
+        if _text_operand(w):
             return True
     if not italic_operand(words[end]):
         return False
@@ -709,6 +708,13 @@ def _left_side(words: list[Word], start: int) -> bool:
 _LEFT_OPERAND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}(?:\([A-Za-z0-9,.]{1,8}\))?")
 
 
+def _text_operand(w: Word) -> bool:
+    """A figure, a bracket opening on one, or a word of bold letters (no prose) in the text face: an
+    operand where the maths takes its figures and \\mathbf from the text's roman and bold."""
+    return _OPEN_FIGURES.fullmatch(w.text) is not None or _FIGURES.fullmatch(w.text) is not None or (
+        (w.bold or any(sp.font.bold for sp in w.spans)) and _PROSE_RUN.search(w.text) is None and w.text.isalpha())
+
+
 def italic_operand(w: Word) -> bool:
     """A word that may be a formula's operand where the maths italic is the text's own: italic, and no
     word of prose (three lower-case letters in a row)."""
@@ -733,13 +739,31 @@ OPEN_RELATION_TAIL = 24   # characters: the end of a text looked at, so each lin
 # "… $0.3U(2)+$"): TeX breaks an inline formula only after one of those, and the formula goes on overleaf
 OPEN_RELATION_RE = re.compile(r"(?:[=<>+\-]|\\(?:leq|geq|neq|le|ge|ne|in|approx|equiv|sim|simeq|propto|subset|"
                               r"subseteq|supset|supseteq|to|mapsto|Rightarrow|Leftrightarrow|leftarrow|gets|"
-                              r"cdot|times|pm|mp|cup|cap|setminus|oplus|otimes))\s*\$$")
+                              r"cdot|times|pm|mp|cup|cap|setminus|oplus|otimes|mid|notin|preceq|succeq))\s*\$$")
 
 
 def left_open(text: str) -> bool:
     """Whether a text ends inside a formula left open on its relation or binary sign ("… $a =$"),
     which the next run of maths goes on (not a display's "$$")."""
-    return not text.endswith("$$") and OPEN_RELATION_RE.search(text[-OPEN_RELATION_TAIL:]) is not None
+    if text.endswith("$$"):
+        return False
+    if OPEN_RELATION_RE.search(text[-OPEN_RELATION_TAIL:]) is not None:
+        return True
+    # ... or on a bar that pairs with none before it in the formula: the relation `\mid`, read as "|"
+    # ("… $p(d|$"), not the closing bar of `$|x|$`
+    if not text.endswith("|$") or text.endswith("\\|$"):
+        return False
+    start = text.rfind("$", 0, len(text) - 1)
+    return start >= 0 and text.count("|", start, len(text)) % 2 == 1
+
+
+def open_brackets(text: str) -> int:
+    """How many brackets the formula a text ends inside (left_open) opened and left open, to be closed
+    on the next line ("… $\\mathcal{N}(d \\mid mt +$" leaves one)."""
+    if not left_open(text):
+        return 0
+    start = text.rfind("$", 0, len(text) - 1)
+    return max(0, _bracket_depth(text[start + 1:-1])) if start >= 0 else 0
 
 
 def goes_on_with(text: str, after: str) -> str:
@@ -748,18 +772,21 @@ def goes_on_with(text: str, after: str) -> str:
     return f"{text[:-1]} {after[1:]}"
 
 
-def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
+def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: int = 0) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
     in the signs and numbers beside it; punctuation of the text face at its end stays outside.
     goes_on: the line above ended inside a formula, on its relation sign, so an italic operand
-    opening this line is that formula's right side."""
+    opening this line is that formula's right side, and so is a figure or a bold letter of the text face
+    (TeX breaks an inline formula only after a relation or a binary sign: what opens the next line is
+    the formula's); opened: the brackets that formula left open, which a bracket of the text face
+    closes on this line (`$\\mathcal{N}(d \\mid mt + c, \\sigma^{2})$` broken after the plus)."""
     out: list[str] = []
     k = 0
     n = len(words)
     while k < n:
         w = words[k]
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
-                not (k == 0 and goes_on and italic_operand(w)):
+                not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))):
             out.append(w.text)
             k += 1
             continue
@@ -776,7 +803,7 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         end = k + 1
         # brackets the run opened and has not closed: a closing bracket after it is the formula's
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
-        depth = sum(_bracket_depth(x.text) for x in words[start:end])
+        depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
         while end < n and not _note_mark(words[end], words[end - 1]) and \
                 not (depth <= 0 and _sentence_comma(words[end - 1], words[end])) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))

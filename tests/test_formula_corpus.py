@@ -3061,3 +3061,8 @@ def test_inline_maths_in_running_text_read_again(corpus):
     # brackets and signs from another face (Computer Modern's roman): "few ($F$)", not "few $(F)$"
     assert r"classed as few ($F$) or many ($M$) crates" in _prose(corpus["tufte-am"])
     assert r"is low ($L$), adequate ($A$) or" in _prose(corpus["tufte-ao"])
+    # a formula broken after its relation: a figure or bold letter of the text face opening the next line is
+    # its right side, and a bracket of the text face there closes the one the line above left open, even
+    # where the break came after a bar that pairs with none (the relation `\mid`)
+    assert r"combination $\mathbf{w} \geq \mathbf{0}$ of the rows" in _prose(corpus["amspazo-ca"])
+    assert r"t) = \mathcal{N}(d \mid mt+c, \sigma^{2})$, and the" in _prose(corpus["mlmodern-u"])
