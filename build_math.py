@@ -645,18 +645,39 @@ def _right_side(words: list[Word], end: int) -> bool:
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
 
 
-def _sentence_comma(before: Word, after: Word) -> bool:
+def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
     """A comma or semicolon ending a word in the book's text face, a word space before the next word: the
     sentence's, between two formulas (`$b_{1} = 1$, $b_{2} = z$`).  TeX takes a formula's own comma from a
     maths font and sets a thin space after it; a text face that is the maths roman's too (Computer Modern)
-    says nothing, and the comma is not looked at."""
+    says nothing, and the comma is not looked at, unless it is glued to the formula's last figures (one
+    run of the text face, "1,"), which a formula's comma, from the maths italic, never is."""
     last = before.spans[-1] if before.spans else None
-    return last is not None and last.text in (",", ";") and len(before.spans) > 1 and is_text_face(last.font.name) \
-        and not any(is_text_face(sp.font.name) for sp in before.spans[:-1]) \
-        and after.x0 - before.x1 > before.size * WORD_SPACE
+    if last is None or not is_text_face(last.font.name):
+        return False
+    if not (last.text in (",", ";") and len(before.spans) > 1
+            and not any(is_text_face(sp.font.name) for sp in before.spans[:-1])) \
+            and not (_FIGURES_COMMA.fullmatch(before.text) and all(is_text_face(sp.font.name) for sp in before.spans)):
+        return False
+    # the space after it: a word space (a quarter of an em or so), or in a line set tight, wider than a
+    # formula's thin space (a sixth of an em, whatever the line's stretch) and no narrower than the line's
+    # word spaces (TeX sets every one of a line by one glue ratio, a little wider after a comma)
+    gap = after.x0 - before.x1
+    return gap > before.size * WORD_SPACE or (
+        word_gap > 0 and gap > before.size * THIN_SPACE_MAX and gap >= word_gap * LINE_SPACE_SHARE)
 
 
 WORD_SPACE = 0.2    # em: wider than a thin space (a sixth of an em), narrower than a word space (a quarter or more)
+THIN_SPACE_MAX = 0.175   # em: a maths thin space (3 mu, a sixth of an em) is no wider than this
+LINE_SPACE_SHARE = 0.9   # of the line's word space: a space after a sentence's comma is no narrower than that
+_FIGURES_COMMA = re.compile(r"\d+(?:\.\d+)?[,;]")
+
+
+def line_word_gap(words: list[Word]) -> float:
+    """The line's word space: the middle one of the gaps between its words of prose (three lower-case
+    letters in a row either side), 0 where it has fewer than three of them."""
+    gaps = sorted(b.x0 - a.x1 for a, b in zip(words, words[1:])
+                  if _PROSE_RUN.search(a.text) and _PROSE_RUN.search(b.text) and b.x0 > a.x1)
+    return gaps[len(gaps) // 2] if len(gaps) >= 3 else 0.0
 
 
 def _script_base(words: list[Word], start: int) -> bool:
@@ -783,6 +804,7 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
     out: list[str] = []
     k = 0
     n = len(words)
+    word_gap = line_word_gap(words)
     while k < n:
         w = words[k]
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
@@ -805,7 +827,7 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
         depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
         while end < n and not _note_mark(words[end], words[end - 1]) and \
-                not (depth <= 0 and _sentence_comma(words[end - 1], words[end])) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
+                not (depth <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")

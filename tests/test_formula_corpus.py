@@ -3066,3 +3066,7 @@ def test_inline_maths_in_running_text_read_again(corpus):
     # where the break came after a bar that pairs with none (the relation `\mid`)
     assert r"combination $\mathbf{w} \geq \mathbf{0}$ of the rows" in _prose(corpus["amspazo-ca"])
     assert r"t) = \mathcal{N}(d \mid mt+c, \sigma^{2})$, and the" in _prose(corpus["mlmodern-u"])
+    # the sentence's comma glued to a formula's last figures in the text face (Cochineal's and Times's
+    # figures serve the maths), a word space after it where a formula's own comma has a thin space
+    assert r"Legendre’s, $b_{1} = 1$, $b_{2} = z$, $b_{3}" in _prose(corpus["cochineal-j"])
+    assert r"with $\sigma_{1} = 30$, $\sigma_{2} = 40$, $\sigma_{3} = 0$ and" in _prose(corpus["elegant-br"])
