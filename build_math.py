@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import NamedTuple
 
-from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, font_alphabet,
+from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, face_family, font_alphabet,
                            column_gaps, inline_latex, is_maths_font, is_script_capital, is_text_face, numbered_rows,
                            plain_reading, same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face", "mark_prose_letters", "math_share",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
+           "maths_signs_apart", "in_maths_signs_apart", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -224,6 +227,42 @@ def text_face(pages) -> str:
         counts[font] = counts.get(font, 0) + len(run.text)
     text = {font: n for font, n in counts.items() if not is_math_font(font)}
     return max(text or counts, key=(text or counts).get) if counts else ""
+
+
+SIGNS_EVIDENCE = 3   # equals signs set apart from the text face before the book is taken to set its maths so
+
+
+def maths_signs_apart(pages, face: str) -> bool:
+    """Whether the book's maths takes its equals signs (and with them its brackets and figures: TeX's
+    operators font) from a face other than its running text's (`face`): mathpazo's or Computer Modern's
+    roman under a Palatino or Garamond text, a maths font of its own.  Then a bracket of the text face
+    around a formula is the sentence's; where the text face is the maths roman too (Computer Modern
+    throughout), no glyph tells `($F$)` from `$(F)$`."""
+    family = face_family(face) if face else ""
+    text = other = 0
+    for _, run, font in _runs_with_fonts(pages):
+        n = run.text.count("=")
+        if n:
+            if face_family(font) == family:
+                text += n
+            else:
+                other += n
+    return other >= SIGNS_EVIDENCE and other > text
+
+
+# Whether the book being read sets its maths' signs apart from its text face (maths_signs_apart;
+# build_pdf sets it while a book is read)
+MATHS_SIGNS_APART: ContextVar[bool] = ContextVar("MATHS_SIGNS_APART", default=False)
+
+
+@contextmanager
+def in_maths_signs_apart(apart: bool):
+    """Within it, inline formulas are read knowing whether the maths' signs are the text face's."""
+    token = MATHS_SIGNS_APART.set(apart)
+    try:
+        yield
+    finally:
+        MATHS_SIGNS_APART.reset(token)
 
 
 def mark_sans_body(pages) -> int:
@@ -594,8 +633,7 @@ def _right_side(words: list[Word], end: int) -> bool:
     the text's bold) and a bracket opening on a figure (`$s = (1, 3)$`)."""
     if words[end - 1].text in _RELATIONS or words[end - 1].text in _BINARY:
         w = words[end]
-        if _OPEN_FIGURES.fullmatch(w.text) or _FIGURES.fullmatch(w.text) or (
-                (w.bold or any(sp.font.bold for sp in w.spans)) and _PROSE_RUN.search(w.text) is None and w.text.isalpha()):
+        if _text_operand(w):
             return True
     if not italic_operand(words[end]):
         return False
@@ -607,18 +645,39 @@ def _right_side(words: list[Word], end: int) -> bool:
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
 
 
-def _sentence_comma(before: Word, after: Word) -> bool:
+def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
     """A comma or semicolon ending a word in the book's text face, a word space before the next word: the
     sentence's, between two formulas (`$b_{1} = 1$, $b_{2} = z$`).  TeX takes a formula's own comma from a
     maths font and sets a thin space after it; a text face that is the maths roman's too (Computer Modern)
-    says nothing, and the comma is not looked at."""
+    says nothing, and the comma is not looked at, unless it is glued to the formula's last figures (one
+    run of the text face, "1,"), which a formula's comma, from the maths italic, never is."""
     last = before.spans[-1] if before.spans else None
-    return last is not None and last.text in (",", ";") and len(before.spans) > 1 and is_text_face(last.font.name) \
-        and not any(is_text_face(sp.font.name) for sp in before.spans[:-1]) \
-        and after.x0 - before.x1 > before.size * WORD_SPACE
+    if last is None or not is_text_face(last.font.name):
+        return False
+    if not (last.text in (",", ";") and len(before.spans) > 1
+            and not any(is_text_face(sp.font.name) for sp in before.spans[:-1])) \
+            and not (_FIGURES_COMMA.fullmatch(before.text) and all(is_text_face(sp.font.name) for sp in before.spans)):
+        return False
+    # the space after it: a word space (a quarter of an em or so), or in a line set tight, wider than a
+    # formula's thin space (a sixth of an em, whatever the line's stretch) and no narrower than the line's
+    # word spaces (TeX sets every one of a line by one glue ratio, a little wider after a comma)
+    gap = after.x0 - before.x1
+    return gap > before.size * WORD_SPACE or (
+        word_gap > 0 and gap > before.size * THIN_SPACE_MAX and gap >= word_gap * LINE_SPACE_SHARE)
 
 
 WORD_SPACE = 0.2    # em: wider than a thin space (a sixth of an em), narrower than a word space (a quarter or more)
+THIN_SPACE_MAX = 0.175   # em: a maths thin space (3 mu, a sixth of an em) is no wider than this
+LINE_SPACE_SHARE = 0.9   # of the line's word space: a space after a sentence's comma is no narrower than that
+_FIGURES_COMMA = re.compile(r"\d+(?:\.\d+)?[,;]")
+
+
+def line_word_gap(words: list[Word]) -> float:
+    """The line's word space: the middle one of the gaps between its words of prose (three lower-case
+    letters in a row either side), 0 where it has fewer than three of them."""
+    gaps = sorted(b.x0 - a.x1 for a, b in zip(words, words[1:])
+                  if _PROSE_RUN.search(a.text) and _PROSE_RUN.search(b.text) and b.x0 > a.x1)
+    return gaps[len(gaps) // 2] if len(gaps) >= 3 else 0.0
 
 
 def _script_base(words: list[Word], start: int) -> bool:
@@ -670,6 +729,13 @@ def _left_side(words: list[Word], start: int) -> bool:
 _LEFT_OPERAND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}(?:\([A-Za-z0-9,.]{1,8}\))?")
 
 
+def _text_operand(w: Word) -> bool:
+    """A figure, a bracket opening on one, or a word of bold letters (no prose) in the text face: an
+    operand where the maths takes its figures and \\mathbf from the text's roman and bold."""
+    return _OPEN_FIGURES.fullmatch(w.text) is not None or _FIGURES.fullmatch(w.text) is not None or (
+        (w.bold or any(sp.font.bold for sp in w.spans)) and _PROSE_RUN.search(w.text) is None and w.text.isalpha())
+
+
 def italic_operand(w: Word) -> bool:
     """A word that may be a formula's operand where the maths italic is the text's own: italic, and no
     word of prose (three lower-case letters in a row)."""
@@ -694,13 +760,31 @@ OPEN_RELATION_TAIL = 24   # characters: the end of a text looked at, so each lin
 # "… $0.3U(2)+$"): TeX breaks an inline formula only after one of those, and the formula goes on overleaf
 OPEN_RELATION_RE = re.compile(r"(?:[=<>+\-]|\\(?:leq|geq|neq|le|ge|ne|in|approx|equiv|sim|simeq|propto|subset|"
                               r"subseteq|supset|supseteq|to|mapsto|Rightarrow|Leftrightarrow|leftarrow|gets|"
-                              r"cdot|times|pm|mp|cup|cap|setminus|oplus|otimes))\s*\$$")
+                              r"cdot|times|pm|mp|cup|cap|setminus|oplus|otimes|mid|notin|preceq|succeq))\s*\$$")
 
 
 def left_open(text: str) -> bool:
     """Whether a text ends inside a formula left open on its relation or binary sign ("… $a =$"),
     which the next run of maths goes on (not a display's "$$")."""
-    return not text.endswith("$$") and OPEN_RELATION_RE.search(text[-OPEN_RELATION_TAIL:]) is not None
+    if text.endswith("$$"):
+        return False
+    if OPEN_RELATION_RE.search(text[-OPEN_RELATION_TAIL:]) is not None:
+        return True
+    # ... or on a bar that pairs with none before it in the formula: the relation `\mid`, read as "|"
+    # ("… $p(d|$"), not the closing bar of `$|x|$`
+    if not text.endswith("|$") or text.endswith("\\|$"):
+        return False
+    start = text.rfind("$", 0, len(text) - 1)
+    return start >= 0 and text.count("|", start, len(text)) % 2 == 1
+
+
+def open_brackets(text: str) -> int:
+    """How many brackets the formula a text ends inside (left_open) opened and left open, to be closed
+    on the next line ("… $\\mathcal{N}(d \\mid mt +$" leaves one)."""
+    if not left_open(text):
+        return 0
+    start = text.rfind("$", 0, len(text) - 1)
+    return max(0, _bracket_depth(text[start + 1:-1])) if start >= 0 else 0
 
 
 def goes_on_with(text: str, after: str) -> str:
@@ -709,18 +793,22 @@ def goes_on_with(text: str, after: str) -> str:
     return f"{text[:-1]} {after[1:]}"
 
 
-def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
+def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: int = 0) -> str:
     """A line of prose with its runs of maths as $…$: a run starts at a word set in a math font and takes
     in the signs and numbers beside it; punctuation of the text face at its end stays outside.
     goes_on: the line above ended inside a formula, on its relation sign, so an italic operand
-    opening this line is that formula's right side."""
+    opening this line is that formula's right side, and so is a figure or a bold letter of the text face
+    (TeX breaks an inline formula only after a relation or a binary sign: what opens the next line is
+    the formula's); opened: the brackets that formula left open, which a bracket of the text face
+    closes on this line (`$\\mathcal{N}(d \\mid mt + c, \\sigma^{2})$` broken after the plus)."""
     out: list[str] = []
     k = 0
     n = len(words)
+    word_gap = line_word_gap(words)
     while k < n:
         w = words[k]
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
-                not (k == 0 and goes_on and italic_operand(w)):
+                not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))):
             out.append(w.text)
             k += 1
             continue
@@ -737,9 +825,9 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         end = k + 1
         # brackets the run opened and has not closed: a closing bracket after it is the formula's
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
-        depth = sum(_bracket_depth(x.text) for x in words[start:end])
+        depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
         while end < n and not _note_mark(words[end], words[end - 1]) and \
-                not (depth <= 0 and _sentence_comma(words[end - 1], words[end])) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
+                not (depth <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
@@ -792,19 +880,55 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False) -> str:
         elif spans and not on_dots and _closing_punctuation(spans[-1]):
             tail = spans[-1].text[-1]
             run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
-        latex = inline_latex([r for r in run if r is not None and r.text], bars)
+        run, opening, closing = _sentence_brackets([r for r in run if r is not None and r.text])
+        latex = inline_latex(run, bars)
         # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`
         # before a comma or colon ends in a thin space): the sentence's, glued to the formula
         if on_dots and not tail and end < n and _DOT_MARK.fullmatch("." + words[end].text) and \
                 words[end].text != "." and words[end].x0 - words[end - 1].x1 < words[end].size * ELLIPSIS_GAP:
             tail = words[end].text
             end += 1
-        if latex and out and left_open(out[-1]):
+        if latex and out and left_open(out[-1]) and not opening:
             out[-1] = goes_on_with(out[-1], f"${latex}${tail}")     # the run before ended on its sign
         else:
-            out.append(f"${latex}${tail}" if latex else "".join(r.text for r in run if r is not None) + tail)
+            out.append(f"{opening}${latex}${closing}{tail}" if latex else
+                       opening + "".join(r.text for r in run if r is not None) + closing + tail)
         k = end
     return " ".join(out)
+
+
+_CLOSER = {"(": ")", "[": "]"}
+
+
+def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
+    """A run of maths opening on a bracket of the text face and closing on its match, with no other
+    glyph of the text face between: the sentence's brackets around a formula ("few ($F$) or many ($M$)"),
+    where the book's maths takes its own brackets from another face (MATHS_SIGNS_APART).  The run
+    without them, and the two brackets (or the run as it was and no brackets)."""
+    if not run or not MATHS_SIGNS_APART.get() or not run[0].spans or not run[-1].spans:
+        return run, "", ""
+    first, last = run[0].spans[0], run[-1].spans[-1]
+    if first.text not in _CLOSER or last.text != _CLOSER[first.text] or first is last or \
+            not is_text_face(first.font.name) or not is_text_face(last.font.name):
+        return run, "", ""
+    pieces: list[str] = []
+    for w in run:
+        for sp in (w.spans or [w]):
+            if sp is first or sp is last:
+                continue
+            if is_text_face(sp.font.name if w.spans else w.font):
+                return run, "", ""
+            pieces.append(sp.text)
+    depth = 0
+    for ch in "".join(pieces):          # the brackets inside stay balanced: the two are a pair
+        depth += (ch in "([") - (ch in ")]")
+        if depth < 0:
+            return run, "", ""
+    if depth:
+        return run, "", ""
+    inner = [_word_of_spans(w, [sp for sp in w.spans if sp is not first and sp is not last]) if w.spans else w
+             for w in run]
+    return [w for w in inner if w is not None], first.text, last.text
 
 
 _GLUED_WORD = re.compile(r"(?:[-’'][^\W\d_]+)+[.,;:]?|[’”]+[.,;:]?|(?:th|st|nd|rd)[.,;:]?")

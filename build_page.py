@@ -21,7 +21,7 @@ from build_common import Chunk
 from build_glyphs import Line, Page, RuledFrame, Word
 from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
-from build_math import (goes_on_with, left_open, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
+from build_math import (goes_on_with, left_open, open_brackets, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
 from build_roles import (LABEL_AT_EDGE, LEFT_LABEL_GAP, LEFT_LABEL_MATHS_GAP, PROSE_LINE_WORDS, PROSE_WORD_RE, ends_with_equation_number, equation_label,
                          OVERFULL_PARTS, RELATIONS, framed_lines, inside, left_tag_before_maths, prose_pair)
@@ -74,15 +74,18 @@ def _is_prose(line: Line) -> bool:
 LINE_END_HYPHENS = ("-", "\u2010", "\u00ad")
 
 
-def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None, goes_on: bool = False) -> str:
+def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = None, goes_on: bool = False,
+               opened: int = 0) -> str:
     """Text of consecutive lines with end-of-line hyphenation undone; with maths, runs of maths as $…$
     (bars: each page's thin rules, for roots and fractions in a line; goes_on: the text before the
-    first line ended inside a formula, on its sign)."""
+    first line ended inside a formula, on its sign, with `opened` brackets of it open)."""
     out = ""
     for line in lines:
         # (a formula broken after its relation sign at the line's end goes on at the next line's start)
         goes_on = maths and (goes_on if not out else left_open(out))
-        text = (prose_with_math(line.words, (bars or {}).get(line.page, ()), goes_on) if maths else line.text).strip()
+        opened = opened if not out else open_brackets(out)
+        text = (prose_with_math(line.words, (bars or {}).get(line.page, ()), goes_on, opened) if maths
+                else line.text).strip()
         if not text:
             continue
         if goes_on and out and text.startswith("$"):
@@ -680,7 +683,7 @@ def framed_text(lines: list[Line], layout: Layout, bars, formulas: list[Item] = 
             # formula the line above broke after its sign goes on here, served whole on the line above's
             prev = latex[-1] if latex else ""
             goes_on = left_open(prev)
-            text = join_lines([line], maths=True, bars={line.page: bars}, goes_on=goes_on)
+            text = join_lines([line], maths=True, bars={line.page: bars}, goes_on=goes_on, opened=open_brackets(prev))
             if goes_on and text.startswith("$"):
                 latex[-1] = goes_on_with(prev, text)
                 plain[-1] = f"{plain[-1]} {join_lines([line])}"

@@ -1992,6 +1992,13 @@ def _text(result) -> str:
     return "\n".join(c for (c,) in rows)
 
 
+def _prose(result) -> str:
+    """The text chunks and the statements and examples, in reading order: every chunk of running text."""
+    rows = sqlite3.connect(result["db"]).execute(
+        "SELECT content FROM chunks WHERE kind NOT IN ('formula', 'table', 'algorithm', 'figure') ORDER BY ord")
+    return "\n".join(c for (c,) in rows)
+
+
 def test_what_the_later_bodies_print_is_read_from_the_fonts_and_the_geometry(corpus):
     """The constructs the fourth and fifth bodies brought, each read from the evidence the PDF carries."""
     kp, dvips, euler, charter = (_formulas(corpus[n]) for n in ("kp-d", "dvips", "euler-e", "charter-e"))
@@ -3046,3 +3053,20 @@ def test_a_radical_assembled_of_pieces_is_one_sign(corpus):
     (build_formula._assembled_radicals)."""
     euler = _formulas(corpus["eulermath-q"])
     assert r"= \sqrt[\mathrm{r}]{\prod_{\mathrm{i} = 1}^{\mathrm{r}}\sigma_{\mathrm{i}}} = " in euler["51"], euler["51"]
+
+
+def test_inline_maths_in_running_text_read_again(corpus):
+    """More rules for where an inline formula starts and ends, from the fonts and the geometry."""
+    # the sentence's brackets around a formula, in the text face (Pagella), where the maths takes its own
+    # brackets and signs from another face (Computer Modern's roman): "few ($F$)", not "few $(F)$"
+    assert r"classed as few ($F$) or many ($M$) crates" in _prose(corpus["tufte-am"])
+    assert r"is low ($L$), adequate ($A$) or" in _prose(corpus["tufte-ao"])
+    # a formula broken after its relation: a figure or bold letter of the text face opening the next line is
+    # its right side, and a bracket of the text face there closes the one the line above left open, even
+    # where the break came after a bar that pairs with none (the relation `\mid`)
+    assert r"combination $\mathbf{w} \geq \mathbf{0}$ of the rows" in _prose(corpus["amspazo-ca"])
+    assert r"t) = \mathcal{N}(d \mid mt+c, \sigma^{2})$, and the" in _prose(corpus["mlmodern-u"])
+    # the sentence's comma glued to a formula's last figures in the text face (Cochineal's and Times's
+    # figures serve the maths), a word space after it where a formula's own comma has a thin space
+    assert r"Legendre’s, $b_{1} = 1$, $b_{2} = z$, $b_{3}" in _prose(corpus["cochineal-j"])
+    assert r"with $\sigma_{1} = 30$, $\sigma_{2} = 40$, $\sigma_{3} = 0$ and" in _prose(corpus["elegant-br"])
