@@ -4038,11 +4038,14 @@ BMOD_GAP = 0.5   # em
 def _row_tex(nodes: list[Node]) -> list[str]:
     out: list[str] = []
     last: Node | None = None
-    for n in _in_order(nodes):
+    ordered = _in_order(nodes)
+    for k, n in enumerate(ordered):
         if last is not None and out and n.x0 - last.x1 >= QUAD_GAP * max(n.size, last.size) \
                 and "rel" not in (n.role, last.role):   # eqnarray sets its relation column apart
             out.append(r"\quad")
         tokens = _tex(n)
+        if n.kind == "word" and len(tokens) == 1:
+            tokens = [_spaced_text(tokens[0], n, last, ordered[k + 1] if k + 1 < len(ordered) else None)]
         if tokens == [r"\mod"] and len(nodes) == 1:
             tokens = [r"\mathrm{mod}"]  # a script or limit of the word alone: a label (\mod takes a modulus)
         elif tokens == [r"\mod"] and last is not None and last.role != "open" and \
@@ -4051,6 +4054,86 @@ def _row_tex(nodes: list[Node]) -> list[str]:
         out += tokens
         last = n if last is None or n.x1 > last.x1 else last
     return _modulus(out)
+
+
+# TeX puts no space between an ordinary atom and the words of a \text (an ordinary atom too), and
+# between them and a relation, a binary operator, a big operator or punctuation at most a thick space
+# (5/18 em); a gap wider than that by most of an interword space (a text face's is a quarter to a third
+# of an em) is a space the words carry inside their box: `\text{ for all } s`, which served without it
+# reads "for alls".
+TEXT_SPACE_GAP = 0.15     # em more than TeX's own space between the atoms
+TEXT_SPACE_MOST = 0.5     # em: an interword space and the bearings beside it stay under half an em (a wider
+                          # gap was typed: \enspace, \quad, an alignment's column)
+_TEXT_BOX = re.compile(r"\\text(?:bf)?\{[^{}]*\}")
+
+
+# One word in the upright roman is an operator's name (`\\operatorname{sign}`) or a word of a \\text
+# (`\\text{ when }`), and where the text face is the maths roman its glyphs cannot tell which.  TeX sets
+# an operator's name a thin space (3/18 em) from an ordinary atom beside it, between the advance boxes;
+# a \\text with spaces in its box stands an interword space (a quarter to a third of an em) from
+# ordinary atoms on both sides.
+WORD_SPACE_GAP = 0.21     # em between advance boxes, over TeX's own space for two ordinary atoms
+INK_BEARINGS = 0.1        # em more where a neighbour has no advance box and the gap is the ink's
+_OPERATOR_NAME = re.compile(r"\\operatorname\{[A-Za-z]+\}")
+
+
+def _spaced_apart(word: Node, before: Node | None, after: Node | None) -> bool:
+    """Whether a word stands an interword space from each neighbour it has on its row (one at least)."""
+    sides = [(left, right) for left, right in ((before, word), (word, after)) if left is not None and
+             right is not None and not _inner(left, word.size) and not _inner(right, word.size)]
+    def spaced(left: Node, right: Node) -> bool:
+        if left.adv1 > left.adv0 and right.adv1 > right.adv0:
+            gap, least = (right.adv0 - left.adv1) / word.size, WORD_SPACE_GAP
+        else:       # a script, a root: no advance box, the ink's bearings count in the gap
+            gap, least = (right.x0 - left.x1) / word.size, WORD_SPACE_GAP + INK_BEARINGS
+        return _automatic_space(left, right) + least <= gap < _automatic_space(left, right) + TEXT_SPACE_MOST
+    return bool(sides) and all(spaced(l, r) for l, r in sides)
+
+
+# amsmath's \\implies, \\impliedby and \\iff are their long arrows with a thick space more either side
+SPACED_ARROWS = {r"\Longrightarrow", r"\Longleftarrow", r"\Longleftrightarrow", r"\implies", r"\impliedby", r"\iff"}
+
+
+def _inner(n: Node, size: float) -> bool:
+    """Whether a node is an inner atom: a fraction, a matrix, cases or binomial in its delimiters, or a delimiter
+    grown taller than the text (a \\left or \\right).  Its ink stands off by more than TeX's space
+    (a big bracket's bearing, an array's own column space), so a gap to it tells nothing of a space."""
+    return n.kind in ("matrix", "cases", "binom", "frac") or \
+        n.kind == "sym" and n.role in ("open", "close", "fence") and n.height > size * 1.2
+
+
+def _automatic_space(left: Node, right: Node) -> float:
+    """TeX's own space, in em, between two atoms of a display row, by their classes."""
+    roles = {left.role, right.role}
+    if left.tex in SPACED_ARROWS or right.tex in SPACED_ARROWS:
+        return 10 / 18
+    if "rel" in roles:
+        return 5 / 18
+    if "bin" in roles:
+        return 4 / 18
+    if "op" in roles or left.kind == "op" or right.kind == "op" or left.role == "punct":
+        return 3 / 18
+    return 0.0
+
+
+def _spaced_text(tex: str, word: Node, before: Node | None, after: Node | None) -> str:
+    """A word's `\\text{…}` with the spaces its box holds at either end, told by the gaps to its
+    neighbours on the row (a wider gap than a word space was typed as a space of its own)."""
+    if _OPERATOR_NAME.fullmatch(tex) and _spaced_apart(word, before, after):
+        tex = r"\text{" + tex[len(r"\operatorname{"):]
+    if not _TEXT_BOX.fullmatch(tex):
+        return tex
+    def carries(left: Node, right: Node) -> bool:
+        if _inner(left, word.size) or _inner(right, word.size):
+            return False
+        gap = (right.x0 - left.x1) / word.size
+        return _automatic_space(left, right) + TEXT_SPACE_GAP <= gap < _automatic_space(left, right) + TEXT_SPACE_MOST
+    head, body = tex[:tex.index("{") + 1], tex[tex.index("{") + 1:-1]
+    if before is not None and before.x1 <= word.x0 and carries(before, word) and not body.startswith(" "):
+        body = " " + body
+    if after is not None and carries(word, after) and not body.endswith(" "):
+        body = body + " "
+    return head + body + "}"
 
 
 def _modulus(tokens: list[str]) -> list[str]:

@@ -1609,7 +1609,7 @@ def test_maths_in_a_dvi_routes_bitmap_fonts_reads_by_each_fonts_own_glyph_names(
     assert formulas["1.2"].startswith(r"\mathbf{b}_{t} = (b_{t}(0)"), formulas
     assert formulas["1.4"] == r"U(b) = \max_{a \in \mathcal{A}}[\sum_{s}b(s)R(s, a)+\gamma\sum_{o \in \mathcal{O}}" \
         r"P(o \mid b, a)U(b_{a, o})].", formulas
-    assert formulas["1.6"].startswith(r"c(y) = \begin{cases}h(y-d) & \operatorname{if}y \geq d, \\ p(d-y) & "), formulas
+    assert formulas["1.6"].startswith(r"c(y) = \begin{cases}h(y-d) & \text{if }y \geq d, \\ p(d-y) & "), formulas
     assert formulas["1.7"] == r"d(b, n) = 1-b(n) = \sum_{s \neq n}b(s),", formulas
     assert formulas["1.9"].startswith(r"O = \begin{bmatrix}1-\epsilon & \epsilon & 0 & \cdots & 0 \\ "), formulas
     definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition'").fetchone()[0]
@@ -1634,8 +1634,8 @@ def test_maths_a_browser_printed_from_a_web_page_reads_by_its_fonts_own_names(tm
     assert formulas["15"].startswith(r"\boldsymbol{\Sigma} = \frac{1}{D-1}\sum_{d = 1}^{D}(\boldsymbol{w}_{d}-"
                                      r"\bar{\boldsymbol{w}})"), formulas
     # words in \text, which MathJax sets in its own roman as it sets an operator's name
-    assert r"s_{1} & \text{with probability}q, \\ s_{2} & \text{otherwise}" in formulas["9"], formulas
-    assert formulas["13"].endswith(r"\quad\text{subject to}\quad c_{h}\mu > \lambda_{h}\text{for all}h."), formulas
+    assert r"s_{1} & \text{with probability }q, \\ s_{2} & \text{otherwise}" in formulas["9"], formulas
+    assert formulas["13"].endswith(r"\quad\text{subject to}\quad c_{h}\mu > \lambda_{h}\text{ for all }h."), formulas
     assert formulas["16"].startswith(r"\begin{bmatrix}\sigma_{11} & \sigma_{12} \\ \sigma_{21} & \sigma_{22}"
                                      r"\end{bmatrix} = \begin{bmatrix}0.8 & 0.3"), formulas
     assert "7" in formulas and formulas["7"].startswith(r"\lambda_{n-1}p_{n-1} = \mu_{n}p_{n}"), formulas
@@ -1661,7 +1661,7 @@ def test_maths_katex_set_in_a_web_page_reads_by_its_fonts_own_names(tmp_path_fac
     assert r"+\beta\sqrt{a_{h}}" in formulas["14"], formulas
     assert formulas["6"].startswith(r"Q = \begin{pmatrix}-\lambda_{0} & \lambda_{0} & 0 & \cdots \\ \mu_{1}"), formulas
     assert formulas["16"].endswith(r"\rho_{12} = \frac{\sigma_{12}}{\sqrt{\sigma_{11}\sigma_{22}}}."), formulas
-    assert r"s_{1} & \text{with probability}q, \\ s_{2} & \text{otherwise}" in formulas["9"], formulas
+    assert r"s_{1} & \text{with probability }q, \\ s_{2} & \text{otherwise}" in formulas["9"], formulas
     assert formulas["15"].startswith(r"\boldsymbol{\Sigma} = \frac{1}{D-1}"), formulas
 
 
@@ -1782,3 +1782,22 @@ def test_a_folio_larger_than_the_code_that_outnumbers_the_prose(tmp_path_factory
     assert pages["source"] == "folios" and pages["read"] == 7, pages
     labels = json.loads(dict(db.execute("SELECT key, value FROM meta"))["page_labels"])
     assert labels == {str(n): str(n) for n in range(1, 8)}, labels
+
+
+def test_words_in_a_display_keep_the_spaces_their_box_holds(tmp_path_factory):
+    """textspaces.pdf (XeLaTeX, scrbook 11 pt, Pagella text over Computer Modern maths): conditions
+    written `\\text{ for all }` and `\\text{ when }` between a closing bracket or a letter and a letter,
+    atoms TeX sets with no space of its own between them, so what space prints is the words' own; it
+    was served `\\text{for all}x` (read "for allx") and the lone word as an operator's name,
+    `\\operatorname{when}`, which TeX sets a thin space from its neighbours.  A gap wider than TeX's
+    own space by most of an interword space is inside the box; an operator's name written as one
+    (`\\operatorname{cap}`, a thin space either side; `\\operatorname{rank}` before a matrix's bracket) stays
+    one, `\\,\\text{d}y` holds no space, and a word after `\\implies` (a thick space more either side of
+    its arrow) takes none of the arrow's."""
+    _, db, _ = build("textspaces", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2", "1.3", "1.4"], formulas
+    assert formulas["1.1"] == r"W(x) = \min_{q \geq 0}C(x, q)\text{ for all }x \in \mathcal{X}", formulas
+    assert formulas["1.2"] == r"C(x, q) = cq+h\int_{0}^{x+q}F(y)\mathrm{d}y\text{ when }q > 0", formulas
+    assert formulas["1.3"] == r"y = 2\operatorname{cap}q+r", formulas
+    assert formulas["1.4"] == r"\operatorname{rank}[q\quad r] = 1 \implies \operatorname{optimal}", formulas
