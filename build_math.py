@@ -706,7 +706,11 @@ _RAISED_SIGNS = frozenset("+−-⊤")
 def _bracketed_operand(w: Word) -> bool:
     """A word of the text's bold or italic letters closing or inside a bracket: an argument (`\\mathbf{p}`)
     of the formula whose brackets are open, where \\mathbf is the text face's bold."""
-    core = w.text.rstrip(")],.;:")
+    return _letter_operand(w, w.text.rstrip(")],.;:"))
+
+
+def _letter_operand(w: Word, core: str) -> bool:
+    """A few letters (`_LEFT_OPERAND`, `core` of the word's text) in the text's bold or italic, no prose."""
     return bool(core) and _LEFT_OPERAND.fullmatch(core) is not None and _PROSE_RUN.search(core) is None and \
         (w.bold or any(sp.font.bold for sp in w.spans[:1]) or italic_operand(w))
 
@@ -719,10 +723,7 @@ def _left_side(words: list[Word], start: int) -> bool:
     one that ends a clause."""
     if words[start].text not in _RELATIONS:
         return False
-    w = words[start - 1]
-    if not _LEFT_OPERAND.fullmatch(w.text) or _PROSE_RUN.search(w.text):
-        return False
-    return w.bold or any(sp.font.bold for sp in w.spans[:1]) or italic_operand(w)
+    return _letter_operand(words[start - 1], words[start - 1].text)
 
 
 # a few letters and figures, perhaps with an argument in brackets: "Ax", "VSS", "P(0)", "Q(5,2)"
