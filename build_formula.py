@@ -2052,12 +2052,17 @@ def _accents(nodes: list[Node]) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
+    text = _size(nodes)
     # the innermost (lowest) accents first: \hat{\bar{x}} stacks two over one letter
     for acc in sorted(accents, key=lambda a: -a.bottom):
         width = max(acc.x1 - acc.x0, 0.3)
+        # (TeX's extension font has one size for every style, and a book set larger than its design size
+        # may load it at that size, cmex at 10 pt under 17 pt text: its wide hat's font size says nothing
+        # of the letters under it, which stand as far below it as the row's size sets them)
+        em = max(acc.size, text) if acc.parts.get("ext") else acc.size
         pool = [n for n in nodes + made if n is not acc and id(n) not in gone and n.role != "accent"]
         under = [n for n in pool if min(n.x1, acc.x1) - max(n.x0, acc.x0) > min(width, n.x1 - n.x0) * 0.3
-                 and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6
+                 and n.top >= acc.bottom - em * 0.25 and n.top - acc.bottom < em * 0.6
                  and n.kind != "word"]
         if under and acc.x1 - acc.x0 > acc.size:
             # a wide accent over a name and what follows it (\widehat{\log P}): the name too, when most
@@ -2089,7 +2094,7 @@ def _accents(nodes: list[Node]) -> list[Node]:
         under = [n for n in under if not (n.role in ("open", "close", "fence") and (
             n.top < acc.bottom or min(n.x1, acc.x1) - max(n.x0, acc.x0) < (n.x1 - n.x0) * 0.5))] or under
         nearest = min(n.top for n in under)
-        under = [n for n in under if n.top - nearest < acc.size * 0.5]
+        under = [n for n in under if n.top - nearest < em * 0.5]
         # a script hangs on the accented letter past the accent's end (\hat{d}_{t}): not under it
         largest = max(n.size for n in under)
         under = [n for n in under if n.size >= largest * 0.85 or n.x1 <= acc.x1 + 0.3] or under
@@ -3702,9 +3707,12 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
     """0 on the baseline, 1 raised (superscript), -1 lowered (subscript)."""
     if n.kind == "space":
         return 0
-    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op") and n.size >= size * 0.85:
+    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op") and (n.size >= size * 0.85 or n.height >= size):
         # TeX's extension font has one size for every style: where the glyph sits tells (one set
-        # smaller than the row, Euler's ∞ in a subscript, is told by its size like any other)
+        # smaller than the row, Euler's ∞ in a subscript, is told by its size like any other).  A
+        # book set larger than the font's design size may load it at that size (cmex at 10 pt under
+        # 17 pt text): its glyph is still the row's when its ink is taller than the row's em, which
+        # no script's glyph is (a \left[ round a one-row array)
         axis = main - size * 0.25
         if n.cy < axis - size * 0.35 and n.bottom < main - size * 0.1:
             return 1
