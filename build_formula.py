@@ -3432,10 +3432,22 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
     # a script goes with the letter it is set after when that shows (two blocks side by side whose
     # baselines are a few points apart: c^\top of one nearer the other's baseline than its own)
     letters = bases if len(centres) > 1 else []
+    owners = {}
     for n in nodes:
         owner = hung[id(n)]
         if owner is None and letters and n.size < size * ROW_SIZE and n.kind == "sym":
             owner = _script_base(n, letters, size)
+        owners[id(n)] = owner
+    if letters:
+        # (the rest of a script goes with its first glyph: `1/2` after a grown bracket, whose `/2`
+        # stands as far from the bracket as from the other row)
+        run = sorted((n for n in nodes if n.size < size * ROW_SIZE and n.kind == "sym"), key=lambda n: n.x0)
+        for before, n in zip(run, run[1:]):
+            if owners[id(n)] is None and owners[id(before)] is not None and abs(n.base - before.base) < n.size * 0.1 \
+                    and (0 <= n.x0 - before.x1 <= n.size * 0.3 or _after_advance(n, before, n.size)):
+                owners[id(n)] = owners[id(before)]
+    for n in nodes:
+        owner = owners[id(n)]
         rows[nearest(owner.base if owner is not None else n.base)].append(n)
     return [r for r in rows if r]
 
@@ -3443,9 +3455,18 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
 def _script_base(n: Node, bases: list[Node], size: float) -> Node | None:
     """The full-size letter, digit or closing delimiter a barely smaller glyph is a script of: it
     starts where that glyph's ink ends, raised or lowered by a script's shift (a class whose scripts
-    are 0.82 of its size, \\theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
-    return next((b for b in bases if -size * 0.05 <= n.x0 - b.x1 <= size * 0.15
+    are 0.82 of its size, \\theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away.  TeX
+    sets a script's box right after its nucleus's box, so where the PDF gives both advance boxes the
+    script may start where the nucleus's advance ends: a grown bracket of the extension font has a
+    third of an em of side bearing past its ink (`\\right]^{1/2}`)."""
+    return next((b for b in bases if (-size * 0.05 <= n.x0 - b.x1 <= size * 0.15 or _after_advance(n, b, size))
                  and (size * 0.2 <= abs(b.base - n.base) <= size * 0.7 or _on_tall_close(n, b, size))), None)
+
+
+def _after_advance(n: Node, base: Node, size: float) -> bool:
+    """Whether a glyph's advance box starts where `base`'s ends (within the reach _script_base allows
+    ink), both boxes given by the PDF."""
+    return n.adv1 > n.adv0 and base.adv1 > base.adv0 and -size * 0.05 <= n.adv0 - base.adv1 <= size * 0.15
 
 
 def _on_tall_close(n: Node, close: Node, size: float) -> bool:

@@ -1747,6 +1747,21 @@ def test_extension_glyphs_at_their_design_size_in_large_print(tmp_path_factory):
     assert formulas["1.2"] == r"\widehat{\sigma_{0}^{2}} = \frac{1}{n-k}\hat{u}'\hat{u}", formulas
 
 
+def test_exponent_after_a_grown_bracket_between_two_rows(tmp_path_factory):
+    """tallscript.pdf (pdfLaTeX, article at 12 pt): a two-row eqnarray whose second row closes a bracket
+    grown round a sum with limits and raises `^{1/2}` over it.  TeX shifts that exponent by the
+    bracket's height, so it stands midway between the rows, nearer the first row's baseline by a few
+    tenths of a point; it went to the first row (its `1/2` a subscript of that row's bracket, the
+    second row's bracket bare).  The exponent starts where the grown bracket's advance box ends, a third
+    of an em past its ink: a glyph whose advance box starts where a full-size glyph's ends is its
+    script, and the rest of the script's run goes with it."""
+    _, db, _ = build("tallscript", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1", "2"], formulas
+    assert formulas["1"] == r"\text{spread of }\bar{w} = [\frac{m}{N}\operatorname{Var}[w]]^{1/2}", formulas
+    assert formulas["2"] == r"\approx [\frac{m}{N^{2}}\sum_{i = 1}^{N}(w_{i}-\bar{w})^{2}]^{1/2}\quad,", formulas
+
+
 def test_overfull_display_in_a_shaded_example_stays_the_examples(tmp_path_factory):
     """overfullexample.pdf (the user's class, LuaLaTeX): a shaded example whose display, Leibniz's rule
     for an integral with moving limits, is too wide for the box and runs on into the margin, its number
