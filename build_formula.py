@@ -2052,12 +2052,17 @@ def _accents(nodes: list[Node]) -> list[Node]:
         return nodes
     gone: set[int] = set()
     made: list[Node] = []
+    text = _size(nodes)
     # the innermost (lowest) accents first: \hat{\bar{x}} stacks two over one letter
     for acc in sorted(accents, key=lambda a: -a.bottom):
         width = max(acc.x1 - acc.x0, 0.3)
+        # (TeX's extension font has one size for every style, and a book set larger than its design size
+        # may load it at that size, cmex at 10 pt under 17 pt text: its wide hat's font size says nothing
+        # of the letters under it, which stand as far below it as the row's size sets them)
+        em = max(acc.size, text) if acc.parts.get("ext") else acc.size
         pool = [n for n in nodes + made if n is not acc and id(n) not in gone and n.role != "accent"]
         under = [n for n in pool if min(n.x1, acc.x1) - max(n.x0, acc.x0) > min(width, n.x1 - n.x0) * 0.3
-                 and n.top >= acc.bottom - acc.size * 0.25 and n.top - acc.bottom < acc.size * 0.6
+                 and n.top >= acc.bottom - em * 0.25 and n.top - acc.bottom < em * 0.6
                  and n.kind != "word"]
         if under and acc.x1 - acc.x0 > acc.size:
             # a wide accent over a name and what follows it (\widehat{\log P}): the name too, when most
@@ -2089,7 +2094,7 @@ def _accents(nodes: list[Node]) -> list[Node]:
         under = [n for n in under if not (n.role in ("open", "close", "fence") and (
             n.top < acc.bottom or min(n.x1, acc.x1) - max(n.x0, acc.x0) < (n.x1 - n.x0) * 0.5))] or under
         nearest = min(n.top for n in under)
-        under = [n for n in under if n.top - nearest < acc.size * 0.5]
+        under = [n for n in under if n.top - nearest < em * 0.5]
         # a script hangs on the accented letter past the accent's end (\hat{d}_{t}): not under it
         largest = max(n.size for n in under)
         under = [n for n in under if n.size >= largest * 0.85 or n.x1 <= acc.x1 + 0.3] or under
@@ -3427,10 +3432,22 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
     # a script goes with the letter it is set after when that shows (two blocks side by side whose
     # baselines are a few points apart: c^\top of one nearer the other's baseline than its own)
     letters = bases if len(centres) > 1 else []
+    owners = {}
     for n in nodes:
         owner = hung[id(n)]
         if owner is None and letters and n.size < size * ROW_SIZE and n.kind == "sym":
             owner = _script_base(n, letters, size)
+        owners[id(n)] = owner
+    if letters:
+        # (the rest of a script goes with its first glyph: `1/2` after a grown bracket, whose `/2`
+        # stands as far from the bracket as from the other row)
+        run = sorted((n for n in nodes if n.size < size * ROW_SIZE and n.kind == "sym"), key=lambda n: n.x0)
+        for before, n in zip(run, run[1:]):
+            if owners[id(n)] is None and owners[id(before)] is not None and abs(n.base - before.base) < n.size * 0.1 \
+                    and (0 <= n.x0 - before.x1 <= n.size * 0.3 or _after_advance(n, before, n.size)):
+                owners[id(n)] = owners[id(before)]
+    for n in nodes:
+        owner = owners[id(n)]
         rows[nearest(owner.base if owner is not None else n.base)].append(n)
     return [r for r in rows if r]
 
@@ -3438,9 +3455,18 @@ def _row_bands(nodes: list[Node], size: float) -> list[list[Node]]:
 def _script_base(n: Node, bases: list[Node], size: float) -> Node | None:
     """The full-size letter, digit or closing delimiter a barely smaller glyph is a script of: it
     starts where that glyph's ink ends, raised or lowered by a script's shift (a class whose scripts
-    are 0.82 of its size, \\theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away."""
-    return next((b for b in bases if -size * 0.05 <= n.x0 - b.x1 <= size * 0.15
+    are 0.82 of its size, \\theta^{m_{ijk}} in a 10.95 pt text face's 9 pt), not a line away.  TeX
+    sets a script's box right after its nucleus's box, so where the PDF gives both advance boxes the
+    script may start where the nucleus's advance ends: a grown bracket of the extension font has a
+    third of an em of side bearing past its ink (`\\right]^{1/2}`)."""
+    return next((b for b in bases if (-size * 0.05 <= n.x0 - b.x1 <= size * 0.15 or _after_advance(n, b, size))
                  and (size * 0.2 <= abs(b.base - n.base) <= size * 0.7 or _on_tall_close(n, b, size))), None)
+
+
+def _after_advance(n: Node, base: Node, size: float) -> bool:
+    """Whether a glyph's advance box starts where `base`'s ends (within the reach _script_base allows
+    ink), both boxes given by the PDF."""
+    return n.adv1 > n.adv0 and base.adv1 > base.adv0 and -size * 0.05 <= n.adv0 - base.adv1 <= size * 0.15
 
 
 def _on_tall_close(n: Node, close: Node, size: float) -> bool:
@@ -3702,9 +3728,12 @@ def _level(n: Node, main: float, size: float, base: Node | None) -> int:
     """0 on the baseline, 1 raised (superscript), -1 lowered (subscript)."""
     if n.kind == "space":
         return 0
-    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op") and n.size >= size * 0.85:
+    if n.kind == "sym" and (n.parts.get("ext") or n.role == "op") and (n.size >= size * 0.85 or n.height >= size):
         # TeX's extension font has one size for every style: where the glyph sits tells (one set
-        # smaller than the row, Euler's ∞ in a subscript, is told by its size like any other)
+        # smaller than the row, Euler's ∞ in a subscript, is told by its size like any other).  A
+        # book set larger than the font's design size may load it at that size (cmex at 10 pt under
+        # 17 pt text): its glyph is still the row's when its ink is taller than the row's em, which
+        # no script's glyph is (a \left[ round a one-row array)
         axis = main - size * 0.25
         if n.cy < axis - size * 0.35 and n.bottom < main - size * 0.1:
             return 1

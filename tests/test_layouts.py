@@ -1731,6 +1731,37 @@ def test_fraction_bar_starting_a_thin_space_before_the_display(tmp_path_factory)
     assert formulas["1.2"] == r"\frac{\mathsf{V}[G]+(\mathsf{E}[G])^{2}}{(\mathsf{E}[G])^{2}} = c^{2}+1.", formulas
 
 
+def test_extension_glyphs_at_their_design_size_in_large_print(tmp_path_factory):
+    """largeprint.pdf (pdfLaTeX, extreport at 17 pt in one-and-a-half spacing, Latin Modern): the maths
+    extension font stays at its 10 pt design size under 17 pt text.  (1.1) sets a bracket round a
+    one-row array, whose row stands a point below the display's other glyphs: the brackets, by their
+    font's size a script's glyphs, hung above the row's baseline and were served as superscripts
+    (`p = ^{[}g_{1}(s)...^{]}c+u`); an extension glyph whose ink is taller than the row's em is the
+    row's.  (1.2) sets a wide hat over a letter with a sub- and a superscript: measured by its font's
+    10 pt the letter stood too far below it and the hat went to the superscript alone
+    (`\\sigma_{0}^{\\widehat{2}}`); the extension font's accent is measured by the row's size."""
+    _, db, _ = build("largeprint", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"].startswith(r"p = [g_{1}(s)g_{2}(s)\cdots") and formulas["1.1"].endswith(r"g_{k}(s)]c+u"), formulas
+    assert formulas["1.2"] == r"\widehat{\sigma_{0}^{2}} = \frac{1}{n-k}\hat{u}'\hat{u}", formulas
+
+
+def test_exponent_after_a_grown_bracket_between_two_rows(tmp_path_factory):
+    """tallscript.pdf (pdfLaTeX, article at 12 pt): a two-row eqnarray whose second row closes a bracket
+    grown round a sum with limits and raises `^{1/2}` over it.  TeX shifts that exponent by the
+    bracket's height, so it stands midway between the rows, nearer the first row's baseline by a few
+    tenths of a point; it went to the first row (its `1/2` a subscript of that row's bracket, the
+    second row's bracket bare).  The exponent starts where the grown bracket's advance box ends, a third
+    of an em past its ink: a glyph whose advance box starts where a full-size glyph's ends is its
+    script, and the rest of the script's run goes with it."""
+    _, db, _ = build("tallscript", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1", "2"], formulas
+    assert formulas["1"] == r"\text{spread of }\bar{w} = [\frac{m}{N}\operatorname{Var}[w]]^{1/2}", formulas
+    assert formulas["2"] == r"\approx [\frac{m}{N^{2}}\sum_{i = 1}^{N}(w_{i}-\bar{w})^{2}]^{1/2}\quad,", formulas
+
+
 def test_overfull_display_in_a_shaded_example_stays_the_examples(tmp_path_factory):
     """overfullexample.pdf (the user's class, LuaLaTeX): a shaded example whose display, Leibniz's rule
     for an integral with moving limits, is too wide for the box and runs on into the margin, its number
