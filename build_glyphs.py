@@ -728,6 +728,12 @@ def pdf_font_encodings(path: str) -> dict[str, tuple[dict[int, str], ...]]:
     return _font_tables(path)[0]
 
 
+def pdf_font_widths(path: str) -> dict[str, tuple[dict[int, float], ...]]:
+    """The /Widths (code -> thousandths of an em) of the dictionaries pdf_font_encodings(path) lists,
+    name by name in the same order."""
+    return _font_tables(path)[3]
+
+
 def pdf_unicode_repairs(path: str) -> dict[str, dict[int, tuple[tuple[float, int, int], ...]]]:
     """Per font (its /BaseFont name without a subset's prefix, as PDFium names it): the characters its
     ToUnicode map gives that its own glyph names contradict, each -> the characters the names stand for.
@@ -789,6 +795,7 @@ def repaired_code(candidates: tuple[tuple[float, int, int], ...], width: float, 
 
 
 ADVANCE_MATCH = 1.5     # thousandths of an em: a box's width and a /Widths entry agree within rounding
+MATCHED_WIDTHS = 3      # glyphs whose widths tie a font to its dictionary, at least (_Raw._takes_widths)
 # thousandths of an em by which one candidate's advance must be nearer the ink's width than the next's
 # (a letter's ink is about as wide as its advance: side bearings and an italic's overhang are small)
 INK_ADVANCE_MARGIN = 15
@@ -797,11 +804,11 @@ OUTLINE_SEGMENTS = 4000  # path segments beyond which a glyph's outline is not m
 
 
 def _font_tables(path: str) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
-                                     tuple["NamelessFont", ...]]:
+                                     tuple["NamelessFont", ...], dict[str, tuple[dict[int, float], ...]]]:
     try:
         stat = os.stat(path)
     except OSError:
-        return {}, {}, ()
+        return {}, {}, (), {}
     return _scan_font_dictionaries(path, stat.st_size, stat.st_mtime_ns)
 
 
@@ -859,16 +866,16 @@ def _other_kind(mapped: str, named: str) -> bool:
 @lru_cache(maxsize=2)
 def _scan_font_dictionaries(path: str, size: int, mtime: int
                             ) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
-                                       tuple[NamelessFont, ...]]:
+                                       tuple[NamelessFont, ...], dict[str, tuple[dict[int, float], ...]]]:
     import zlib
 
     try:
         data = Path(path).read_bytes() if size <= OBJECT_SCAN_LIMIT else b""
     except OSError:
-        return {}, {}, ()
+        return {}, {}, (), {}
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data \
             and not _CODED_NAME.search(data) and not (b"/WinAnsiEncoding" in data and b"/ToUnicode" in data):
-        return {}, {}, ()
+        return {}, {}, (), {}
     objects: dict[int, bytes] = {}
     streams: dict[int, tuple[int, int]] = {}   # object number -> where its stream's bytes lie in the file
     heads = list(_OBJECT_HEAD.finditer(data))
@@ -896,6 +903,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
                 stop = start + pairs[i + 1][1] if i + 1 < len(pairs) else len(packed)
                 objects.setdefault(number, packed[start + offset:stop])
     out: dict[str, list[dict[int, str]]] = {}
+    out_widths: dict[str, list[dict[int, float]]] = {}   # each map's dictionary's /Widths, in the same order
     repairs: dict[str, dict[int, tuple]] = {}
     untouched: set[str] = set()
     nameless_fonts: list[NamelessFont] = []
@@ -954,6 +962,7 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
                 code += 1
         # (a Type 3 font has no /BaseFont: its maps are those of the name "", PDFium's name for it)
         out.setdefault(key, []).append(names)
+        out_widths.setdefault(key, []).append(_advances(text, objects))
         if not key:
             # (Skia, as Chrome prints a page, embeds a web font as a Type 3 font with no /BaseFont, its
             # glyphs named by their ids, a ToUnicode map and the font's name in its descriptor)
@@ -986,11 +995,12 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         repairs[key] = {mapped: candidates for mapped, candidates in pooled.items()
                         if any(meant != mapped for _, meant, _ in candidates)}
     return {name: tuple(maps) for name, maps in out.items()}, {k: v for k, v in repairs.items() if v}, \
-        tuple(nameless_fonts)
+        tuple(nameless_fonts), {name: tuple(widths) for name, widths in out_widths.items()}
 
 
 _FIRST_CHAR = re.compile(rb"/FirstChar[ \t\r\n]+(\d{1,3})\b")
 _WIDTHS = re.compile(rb"/Widths[ \t\r\n]*\[([^\]]{0,20000})\]")
+_BARE_ARRAY = re.compile(rb"[ \t\r\n]*\[([^\]]{0,20000})\]")
 _WIDTHS_REF = re.compile(rb"/Widths[ \t\r\n]+(\d{1,10})[ \t\r\n]+\d{1,5}[ \t\r\n]+R")
 _NUMBER = re.compile(rb"-?\d{1,7}(?:\.\d{0,6})?|-?\.\d{1,6}")
 
@@ -999,7 +1009,8 @@ def _advances(font: bytes, objects: dict[int, bytes]) -> dict[int, float]:
     """A font dictionary's /Widths by code (thousandths of an em), the array inline or referred to."""
     first = _FIRST_CHAR.search(font)
     ref = _WIDTHS_REF.search(font)
-    widths = _WIDTHS.search(objects.get(int(ref.group(1)), b"") if ref else font)
+    # (an array referred to is an object of its own, the bare array: pdfTeX writes /Widths so)
+    widths = _BARE_ARRAY.match(objects.get(int(ref.group(1)), b"")) if ref else _WIDTHS.search(font)
     if not first or not widths:
         return {}
     start = int(first.group(1))
@@ -1822,8 +1833,49 @@ class _Raw:
                     role = "extension"    # mathabx's mathx (its glyphs' names are a text font's)
                 if role:
                     found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
+                elif found.plain and handle and (shared := self._maths_dictionary(handle, found.name)):
+                    # a maths font printed through a text face's program under the face's own name (a
+                    # symbol font drawn in Kurier's or Iwona's italic, its calligraphic capitals named
+                    # "N.kali"): its dictionary, told from the face's own by the widths its glyphs take
+                    role, self.dictionaries[handle] = shared
+                    found = describe_font(name + MATHS_ROLE_SUFFIX[role], self.font_flags(handle), 400)
             self.fonts[handle or 0] = found
         return found
+
+    def _maths_dictionary(self, handle: int, name: str) -> tuple[str, dict[int, str]] | None:
+        """For a font named as a text face whose name several dictionaries of the file share, one of them
+        a maths font's by its glyph names (maths_role): the role and the /Differences of the one
+        dictionary whose /Widths are the advances this handle's glyphs take (_takes_widths); None when
+        no dictionary, or more than one, fits.  The text layer maps such a font's glyphs through its
+        ToUnicode map (a calligraphic capital to its plain letter), so only the widths tie the handle to
+        its dictionary: a face's own letters and a maths font's glyphs at the same codes differ in width."""
+        maps = pdf_font_encodings(self.path).get(name, ()) if self.path else ()
+        if len(maps) < 2 or not any(maths_role(m.values()) for m in maps):
+            return None
+        widths = pdf_font_widths(self.path).get(name, ())
+        if len(widths) != len(maps):
+            return None
+        fitting = [m for m, w in zip(maps, widths) if self._takes_widths(handle, m, w)]
+        role = maths_role(fitting[0].values()) if len(fitting) == 1 else None
+        return (role, fitting[0]) if role else None
+
+    def _takes_widths(self, handle: int, names: dict[int, str], widths: dict[int, float]) -> bool:
+        """Whether the glyphs a dictionary names advance in the font of `handle` by the dictionary's
+        widths for their codes: MATCHED_WIDTHS of them at least, and four times as many as advance
+        otherwise.  A glyph is looked up by the character its name stands for, which the handle's own
+        map may give another glyph ("union" names ⋃ where the map says ∪) or none (a width of 0: a
+        glyph the font's subset does not hold under that character, which says nothing)."""
+        matched = mismatched = 0
+        for code, glyph in names.items():
+            ch = glyph_name_char(glyph)
+            if len(ch) != 1 or widths.get(code, 0) <= 0 or \
+                    not self.glyph_width(handle, ord(ch), 1.0, ctypes.byref(self.sw)) or self.sw.value <= 0:
+                continue
+            if abs(self.sw.value * 1000 - widths[code]) <= ADVANCE_MATCH:
+                matched += 1
+            else:
+                mismatched += 1
+        return matched >= MATCHED_WIDTHS and mismatched * 4 <= matched
 
     def _same_advances(self, handle: int) -> bool:
         """A typewriter face that neither its name nor its flags call one (TX fonts' "t1xtt"): its

@@ -3072,3 +3072,18 @@ def test_inline_maths_in_running_text_read_again(corpus):
     # figures serve the maths), a word space after it where a formula's own comma has a thin space
     assert r"Legendre’s, $b_{1} = 1$, $b_{2} = z$, $b_{3}" in _prose(corpus["cochineal-j"])
     assert r"with $\sigma_{1} = 30$, $\sigma_{2} = 40$, $\sigma_{3} = 0$ and" in _prose(corpus["elegant-br"])
+
+
+def test_a_symbol_font_drawn_in_a_text_faces_program_is_told_by_its_widths(corpus):
+    """Kurier (kurierext-cc) and Iwona (iwona-ah) draw their symbol fonts in their text italic's program:
+    three dictionaries share the name "Kurier-Italic", one of them naming its glyphs "N.kali", "minus",
+    "element", and the ToUnicode map gives a calligraphic capital as its plain letter.  Nothing the text
+    layer reports told that dictionary's glyphs from the italic's own, so \\mathcal{N} was served as N.
+    The font is tied to its dictionary by the widths its glyphs take (every /Widths entry it was seen to
+    take, none contradicted): a maths font's dictionary makes it the maths symbol font
+    (build_glyphs._Raw._maths_dictionary)."""
+    kurier, iwona = _formulas(corpus["kurierext-cc"]), _formulas(corpus["iwona-ah"])
+    assert kurier["1.18"].startswith(r"\mathcal{N} = \{1, 2, \dots, T+1\}, \quad\mathcal{A} = \{"), kurier["1.18"]
+    assert r"\min_{j:(j, i) \in \mathcal{A}}" in kurier["1.19"], kurier["1.19"]
+    assert r"E \in \mathcal{F}," in iwona["1.2.1"], iwona["1.2.1"]
+    assert r"\sup_{s \in \mathcal{S}}|U(s)|" in iwona["1.3.5"], iwona["1.3.5"]
