@@ -1634,44 +1634,62 @@ def _script_line(lines: list[Line], by_base: dict, bases: list[float], scripts: 
     stand at most that far beside it (a script touches its base)."""
     mid = (w.top + w.bottom) / 2
     prime = bool(w.text) and all(ch in PRIMES for ch in w.text)
-    for k in range(round(mid - w.size), round(mid + w.size * 2) + 1):
-        for i in by_base.get(k, ()):
-            line = lines[i]
-            first = line.words[0]
-            # smaller than the words on the line's baseline beside it: a script, not a line of text
-            # set beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt); the line's
-            # own scripts are not its body.  Beside it, because a margin note in a smaller size may
-            # share the baseline (a side note's mark on the body text is no script of the note's 8 pt
-            # words)
-            on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
-            if not on_base:
-                continue
-            near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
-            if close is not None and near > close:
-                continue
-            # (the line's extent is that of its words larger than this one: a side note's first line, set on
-            # the baseline of the line that carries its mark, stretches the line into the margin, and the
-            # note's next lines, a hair off that baseline, would join as scripts, their words shuffled with
-            # the first's), and what stands close beside them (a fraction's numerator that joined first)
-            full = [x for x in line.words if x.size > w.size * 1.1] or on_base
-            lo, hi, reach = min(x.x0 for x in full), max(x.x1 for x in full), w.size * SCRIPT_AWAY
-            for x in line.words:
-                if x.x0 <= hi + reach and x.x1 >= lo - reach:
-                    lo, hi = min(lo, x.x0), max(hi, x.x1)
-            word = w.text.rstrip(".,;:")
-            if (w.x0 > hi + reach or w.x1 < lo - reach) and word.isalpha() and len(word) > 1:
-                continue      # past the line's end a word is a script only near its base or a script of
-                              # it: a side note's word a gutter from the main column's last word, a hair
-                              # off its baseline, is none (a limit under a big operator, "i=2", read
-                              # before the operator itself, and a text-style fraction's part still join)
-            body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
-            # a prime is only ever raised: below a line's baseline it is no script of that line
-            low = bases[i] if prime else bases[i] + first.size * 0.45
-            if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= low \
-                    and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
-                scripts.add(id(w))
-                return i
+
+    def takes(i: int) -> bool:
+        line = lines[i]
+        first = line.words[0]
+        # smaller than the words on the line's baseline beside it: a script, not a line of text
+        # set beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt); the line's
+        # own scripts are not its body.  Beside it, because a margin note in a smaller size may
+        # share the baseline (a side note's mark on the body text is no script of the note's 8 pt
+        # words)
+        on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
+        if not on_base:
+            return False
+        near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
+        if close is not None and near > close:
+            return False
+        # (the line's extent is that of its words larger than this one: a side note's first line, set on
+        # the baseline of the line that carries its mark, stretches the line into the margin, and the
+        # note's next lines, a hair off that baseline, would join as scripts, their words shuffled with
+        # the first's), and what stands close beside them (a fraction's numerator that joined first)
+        full = [x for x in line.words if x.size > w.size * 1.1] or on_base
+        lo, hi, reach = min(x.x0 for x in full), max(x.x1 for x in full), w.size * SCRIPT_AWAY
+        for x in line.words:
+            if x.x0 <= hi + reach and x.x1 >= lo - reach:
+                lo, hi = min(lo, x.x0), max(hi, x.x1)
+        word = w.text.rstrip(".,;:")
+        if (w.x0 > hi + reach or w.x1 < lo - reach) and word.isalpha() and len(word) > 1:
+            return False  # past the line's end a word is a script only near its base or a script of
+                          # it: a side note's word a gutter from the main column's last word, a hair
+                          # off its baseline, is none (a limit under a big operator, "i=2", read
+                          # before the operator itself, and a text-style fraction's part still join)
+        body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
+        # a prime is only ever raised: below a line's baseline it is no script of that line
+        low = bases[i] if prime else bases[i] + first.size * 0.45
+        return w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= low \
+            and line.x0_min - 12 <= w.x0 <= line.x1_max + 12
+
+    found = [i for k in range(round(mid - w.size), round(mid + w.size * 2) + 1) for i in by_base.get(k, ())]
+    for n, i in enumerate(found):
+        if takes(i):
+            # a word that the line above would take as a subscript dropped further than it stands
+            # raised above a line below, set right before one of that line's words, is that line's
+            # superscript: a footnote's mark before its first word, which a line of the other column
+            # (its numerators reaching down) put within the reach of the note's line above
+            below = next((j for j in found[n + 1:] if bases[j] > bases[i] + 1.5 and
+                          bases[j] - w.baseline < w.baseline - bases[i] and _raised_before(w, lines[j], bases[j])
+                          and takes(j)), None)
+            scripts.add(id(w))
+            return i if below is None else below
     return None
+
+
+def _raised_before(w: Word, line: Line, base: float) -> bool:
+    """Whether a smaller word stands raised right before a word on a line's baseline (within half its
+    own size of it, clear of it across): a superscript glued to the front of that word."""
+    return w.baseline < base - 0.5 and any(abs(x.baseline - base) < 1.5 and 0 <= x.x0 - w.x1 <= w.size * SCRIPT_BESIDE
+                                           for x in line.words)
 
 
 def _line_raising(lines: list[Line], by_base: dict, bases: list[float], w: Word) -> int | None:

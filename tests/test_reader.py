@@ -330,3 +330,27 @@ def test_a_margin_column_of_notes_in_the_body_size_is_not_the_text_block():
     notes = [_prose_line(66.0 + 12 * k, 536.0, words=7, left=380.0) for k in range(20)]
     layout = detect_layout([Page(1, None, 595.0, 842.0, body + notes, [], [], [])])[(1, 0)]
     assert abs(layout.left - 57.0) < 1 and abs(layout.right - 360.0) < 1 and layout.margin_x < 380.0
+
+
+# --------------------------------------------------------------------------- a note's mark beside the other column
+
+def test_a_notes_mark_before_its_first_word_stays_on_that_line_beside_the_other_columns_maths():
+    """Two columns whose notes stand at the left column's foot (elsarticle's): a note's mark is a 6 pt
+    superscript glued to the front of the note's first word, raised above that line's baseline.  The
+    other column's display reaches down beside it (numerators "a" over a row on a baseline within a
+    point of the mark's), so the mark also lies within the reach of the note line above, as a script
+    dropped a whole line under it; it is a superscript of the line it stands at the front of, and so
+    that line opens a note of its own."""
+    from build_glyphs import group_lines
+
+    def w(text, x0, x1, base, size=8.0):
+        return Word(text, x0, x1, base - 0.75 * size, base + 0.2 * size, size, False, False, False, "Body", base)
+    above = [w("stands", 38.0, 60.0, 751.2), w("here.", 63.0, 80.0, 751.2), w("Then", 83.0, 100.0, 751.2)]
+    other = [w("a", 412.0, 417.0, 752.0, 10.0), w("a", 432.0, 436.0, 752.0, 10.0),
+             w("<", 400.0, 408.0, 758.8, 10.0), w("=", 440.0, 448.0, 758.8, 10.0),
+             w("2", 412.0, 417.0, 765.7, 10.0), w("2", 432.0, 437.0, 765.7, 10.0)]
+    mark = [Word("3", 48.7, 52.4, 753.7, 759.0, 6.0, False, False, False, "Small", 757.9)]
+    below = [w("Here", 52.9, 70.0, 760.7), w("a", 73.0, 78.0, 760.7), w("note.", 81.0, 100.0, 760.7)]
+    lines = group_lines(above + other + mark + below, 1)
+    texts = [l.text for l in lines]
+    assert "3 Here a note." in texts and not any("3" in t and "stands" in t for t in texts)
