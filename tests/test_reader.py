@@ -167,14 +167,21 @@ def test_a_rule_alone_at_the_left_of_text_frames_it():
     text = _text_lines(80.0, (100.0, 112.0, 124.0))
     bar = (70.0, 96.0, 71.5, 138.0)
     assert _bar_frames([bar], [], [], text) == [RuledFrame((70.0, 96.0, 300.0, 138.0))]
-    # a word across the rule, a rule meeting it (a table's), a rule one line tall, text far from it: none
+    # a word across the rule, rules meeting it as a table's do (a rule along its foot that a column rule
+    # meets between its ends; a rule crossing it from far left), a rule one line tall, text far from it: none
     across = [Word("x", 65.0, 75.0, 112.0, 122.0, 10, False, False, False, "Body", 120.0)]
     assert _bar_frames([bar], [], [], text + across) == []
-    assert _bar_frames([bar, (70.0, 137.5, 300.0, 138.5)], [], [], text) == []
+    foot = (70.0, 137.5, 300.0, 138.5)
+    assert _bar_frames([bar, foot, (180.0, 96.0, 181.5, 138.0)], [], [], text) == []
+    assert _bar_frames([bar, (20.0, 137.5, 300.0, 138.5)], [], [], text) == []
     assert _bar_frames([(70.0, 98.0, 71.5, 110.0)], [], [], text) == []
     assert _bar_frames([bar], [], [], _text_lines(110.0, (100.0, 112.0, 124.0))) == []
     # a side of a frame already read
     assert _bar_frames([bar], [], [(70.0, 96.0, 300.0, 138.0)], text) == []
+    # corners only (thmbox): hung from a head's rule that starts left of it, a rule along its foot; the
+    # frame is as wide as the head's rule
+    head_rule = (58.0, 95.5, 150.0, 96.5)
+    assert _bar_frames([bar, head_rule, foot], [], [], text) == [RuledFrame((58.0, 96.0, 300.0, 138.0))]
 
 
 def _path(segments: list):
