@@ -1645,44 +1645,62 @@ def _script_line(lines: list[Line], by_base: dict, bases: list[float], scripts: 
     stand at most that far beside it (a script touches its base)."""
     mid = (w.top + w.bottom) / 2
     prime = bool(w.text) and all(ch in PRIMES for ch in w.text)
-    for k in range(round(mid - w.size), round(mid + w.size * 2) + 1):
-        for i in by_base.get(k, ()):
-            line = lines[i]
-            first = line.words[0]
-            # smaller than the words on the line's baseline beside it: a script, not a line of text
-            # set beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt); the line's
-            # own scripts are not its body.  Beside it, because a margin note in a smaller size may
-            # share the baseline (a side note's mark on the body text is no script of the note's 8 pt
-            # words)
-            on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
-            if not on_base:
-                continue
-            near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
-            if close is not None and near > close:
-                continue
-            # (the line's extent is that of its words larger than this one: a side note's first line, set on
-            # the baseline of the line that carries its mark, stretches the line into the margin, and the
-            # note's next lines, a hair off that baseline, would join as scripts, their words shuffled with
-            # the first's), and what stands close beside them (a fraction's numerator that joined first)
-            full = [x for x in line.words if x.size > w.size * 1.1] or on_base
-            lo, hi, reach = min(x.x0 for x in full), max(x.x1 for x in full), w.size * SCRIPT_AWAY
-            for x in line.words:
-                if x.x0 <= hi + reach and x.x1 >= lo - reach:
-                    lo, hi = min(lo, x.x0), max(hi, x.x1)
-            word = w.text.rstrip(".,;:")
-            if (w.x0 > hi + reach or w.x1 < lo - reach) and word.isalpha() and len(word) > 1:
-                continue      # past the line's end a word is a script only near its base or a script of
-                              # it: a side note's word a gutter from the main column's last word, a hair
-                              # off its baseline, is none (a limit under a big operator, "i=2", read
-                              # before the operator itself, and a text-style fraction's part still join)
-            body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
-            # a prime is only ever raised: below a line's baseline it is no script of that line
-            low = bases[i] if prime else bases[i] + first.size * 0.45
-            if w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= low \
-                    and line.x0_min - 12 <= w.x0 <= line.x1_max + 12:
-                scripts.add(id(w))
-                return i
+
+    def takes(i: int) -> bool:
+        line = lines[i]
+        first = line.words[0]
+        # smaller than the words on the line's baseline beside it: a script, not a line of text
+        # set beside a larger label ("NOTE" in 20 pt beside a two-line note in 10 pt); the line's
+        # own scripts are not its body.  Beside it, because a margin note in a smaller size may
+        # share the baseline (a side note's mark on the body text is no script of the note's 8 pt
+        # words)
+        on_base = [x for x in line.words if abs(x.baseline - bases[i]) < 1.5 and id(x) not in scripts]
+        if not on_base:
+            return False
+        near = min(max(x.x0 - w.x1, w.x0 - x.x1) for x in on_base)
+        if close is not None and near > close:
+            return False
+        # (the line's extent is that of its words larger than this one: a side note's first line, set on
+        # the baseline of the line that carries its mark, stretches the line into the margin, and the
+        # note's next lines, a hair off that baseline, would join as scripts, their words shuffled with
+        # the first's), and what stands close beside them (a fraction's numerator that joined first)
+        full = [x for x in line.words if x.size > w.size * 1.1] or on_base
+        lo, hi, reach = min(x.x0 for x in full), max(x.x1 for x in full), w.size * SCRIPT_AWAY
+        for x in line.words:
+            if x.x0 <= hi + reach and x.x1 >= lo - reach:
+                lo, hi = min(lo, x.x0), max(hi, x.x1)
+        word = w.text.rstrip(".,;:")
+        if (w.x0 > hi + reach or w.x1 < lo - reach) and word.isalpha() and len(word) > 1:
+            return False  # past the line's end a word is a script only near its base or a script of
+                          # it: a side note's word a gutter from the main column's last word, a hair
+                          # off its baseline, is none (a limit under a big operator, "i=2", read
+                          # before the operator itself, and a text-style fraction's part still join)
+        body = min(x.size for x in on_base if max(x.x0 - w.x1, w.x0 - x.x1) <= near + w.size)
+        # a prime is only ever raised: below a line's baseline it is no script of that line
+        low = bases[i] if prime else bases[i] + first.size * 0.45
+        return w.size < body * 0.85 and bases[i] - first.size * 0.9 <= mid <= low \
+            and line.x0_min - 12 <= w.x0 <= line.x1_max + 12
+
+    found = [i for k in range(round(mid - w.size), round(mid + w.size * 2) + 1) for i in by_base.get(k, ())]
+    for n, i in enumerate(found):
+        if takes(i):
+            # a word that the line above would take as a subscript dropped further than it stands
+            # raised above a line below, set right before one of that line's words, is that line's
+            # superscript: a footnote's mark before its first word, which a line of the other column
+            # (its numerators reaching down) put within the reach of the note's line above
+            below = next((j for j in found[n + 1:] if bases[j] > bases[i] + 1.5 and
+                          bases[j] - w.baseline < w.baseline - bases[i] and _raised_before(w, lines[j], bases[j])
+                          and takes(j)), None)
+            scripts.add(id(w))
+            return i if below is None else below
     return None
+
+
+def _raised_before(w: Word, line: Line, base: float) -> bool:
+    """Whether a smaller word stands raised right before a word on a line's baseline (within half its
+    own size of it, clear of it across): a superscript glued to the front of that word."""
+    return w.baseline < base - 0.5 and any(abs(x.baseline - base) < 1.5 and 0 <= x.x0 - w.x1 <= w.size * SCRIPT_BESIDE
+                                           for x in line.words)
 
 
 def _line_raising(lines: list[Line], by_base: dict, bases: list[float], w: Word) -> int | None:
@@ -3322,7 +3340,7 @@ def _bar_frames(pieces: list, strokes: list, boxes: list, words) -> list:
     touches, no frame holds already, no word crosses, with words starting just right of it.  The frame
     runs from the rule to the right end of the words beside it."""
     tol = FRAME_RULE
-    uprights = [p for p in pieces if p[2] - p[0] <= 2 * tol and p[3] - p[1] >= BAR_FRAME_HEIGHT]
+    uprights = [p for p in pieces if p[2] - p[0] <= 2 * tol and p[3] - p[1] >= BAR_CORNERED_HEIGHT]
     if not uprights:
         return []
     words = sorted(words, key=lambda w: w.top + w.bottom)
@@ -3342,8 +3360,11 @@ def _bar_frames(pieces: list, strokes: list, boxes: list, words) -> list:
         near = {id(g): g for cell in spread(bar) for g in cells.get(cell, ()) if g is not bar}.values()
         if any(b[0] - tol <= x0 and x1 <= b[2] + tol and b[1] - tol <= y0 and y1 <= b[3] + tol for b in near):
             continue        # a side of a frame already read, or a rule inside a shaded box
-        if any(g[0] <= x1 + tol and g[2] >= x0 - tol and g[1] <= y1 + tol and g[3] >= y0 - tol for g in near):
+        touching = [g for g in near if g[0] <= x1 + tol and g[2] >= x0 - tol and g[1] <= y1 + tol and g[3] >= y0 - tol]
+        if touching and not _corners_only(bar, touching, pieces, strokes):
             continue        # meets another rule or shape: a table's, a drawing's, an algorithm's block line
+        if not touching and y1 - y0 < BAR_FRAME_HEIGHT:
+            continue        # one line's bar with no corner: a change bar
         beside = []
         for w in words[bisect.bisect_left(mids, y0):bisect.bisect_right(mids, y1)]:
             if w.x0 < x1 <= w.x1 or w.x0 < x0 <= w.x1:
@@ -3355,11 +3376,41 @@ def _bar_frames(pieces: list, strokes: list, boxes: list, words) -> list:
             continue
         right = max(w.x1 for w in beside)
         if right - x0 >= FRAME_MIN_WIDTH:
-            frames.append(RuledFrame((x0, y0, right, y1)))
+            # (a head's rule the upright hangs from may start left of it: the frame is as wide as it, so
+            # the head set on that rule is the frame's, as a head on a title bar over its frame is)
+            frames.append(RuledFrame((min([x0] + [g[0] for g in touching]), y0, right, y1)))
     return frames
 
 
-BAR_FRAME_HEIGHT = 18           # pt: a rule at a frame's left is two lines tall at least (a change bar may be one)
+def _corners_only(bar: tuple, touching: list, pieces: list, strokes: list) -> bool:
+    """Whether the rules that meet an upright rule are a frame's corners, open at its top or foot
+    (thmbox's statements: the head's rule, from the text block's edge to past the head, with the
+    upright hung from it, and a rule along the foot from the upright to the right): every one a level
+    rule at one of the upright's ends, running on right of it (no further left than the head's margin),
+    and met by no other upright rule or curve but at its own ends.  A table's rules meet at junctions
+    along one another (its column rules hang from its top rule between that rule's ends)."""
+    tol = FRAME_RULE
+    x0, y0, x1, y1 = bar
+    for g in touching:
+        level = g[3] - g[1] <= 2 * tol and g[2] - g[0] >= FRAME_CORNER_REACH
+        at_end = abs(g[1] - y0) <= tol or abs(g[3] - y1) <= tol
+        if not (level and at_end and g[2] >= x1 + FRAME_CORNER_REACH and g[0] >= x0 - FRAME_CORNER_OVERHANG):
+            return False
+        for other in pieces + strokes:
+            if other is bar or other is g or other[0] > g[2] + tol or other[2] < g[0] - tol \
+                    or other[1] > g[3] + tol or other[3] < g[1] - tol:
+                continue
+            if other in strokes or other[2] - other[0] > 2 * tol:
+                return False       # a curve, or another level rule, on the corner's rule
+            if g[0] + tol < other[0] and other[2] < g[2] - tol:
+                return False       # an upright met along the rule, not at its end: a junction
+    return True
+
+
+FRAME_CORNER_REACH = 20         # pt: a frame's corner rule runs on this far right of its upright at least
+FRAME_CORNER_OVERHANG = 24      # pt: ... and starts at most this far left of it (a head set out in the margin)
+BAR_FRAME_HEIGHT = 18           # pt: a rule at a frame's left is two lines tall at least (a change bar may be one) ...
+BAR_CORNERED_HEIGHT = 8         # pt: ... or one line's, with a frame's corner at an end (its last line overleaf)
 BAR_FRAME_GAP = 20              # pt: the frame's text starts this close to the rule at its left, at most
 FRAME_MIN_WIDTH = 100           # pt: a ruled frame round statements is this wide at least (a filled box's too)
 FRAME_CELL = 36                 # pt: the side of the cells a page's rules are filed by, looking for frames

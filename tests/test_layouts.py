@@ -642,6 +642,27 @@ def test_upright_examples_opening_in_emphasis_and_connectives_between_display_fo
     assert chunks["example 1.2"].endswith("three days in four."), chunks["example 1.2"]
 
 
+def test_statements_in_thmbox_bars_and_open_frames_run_to_the_bars_foot(tmp_path_factory):
+    """thmboxes.pdf: thmbox's styles.  Each head stands on a rule that starts left of the statement's
+    text, and the statement hangs under it: a bar down its left ([M] with a short rule at its foot, [S]
+    without) or a frame open at its top ([L]).  The rules meet at corners, so the bar was no frame (a
+    rule that meets another was a table's), and the head, left of the bar, was in none: the examples
+    and the definition ended at their indented second paragraph, and the theorem took the paragraph
+    after its frame.  A bar whose ends meet only a frame's corner rules is a frame, as wide as its
+    head's rule, and each statement ends at its foot (its first line on the page before stays in it)."""
+    _, db, _ = build("thmboxes", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert "no long-run averages at all." in chunks["definition 1.1"], chunks["definition 1.1"]
+    assert "The load is the only number" not in chunks["definition 1.1"], chunks["definition 1.1"]
+    assert "builds" in chunks["example 1.2"] and "few minutes." in chunks["example 1.2"], chunks["example 1.2"]
+    assert "Not every queue" not in chunks["example 1.2"], chunks["example 1.2"]
+    assert "would halve the line." in chunks["example 1.3"], chunks["example 1.3"]
+    assert chunks["theorem 1.4"].startswith("In") and "L_{q} = \\lambda W_{q}" in chunks["theorem 1.4"], \
+        chunks["theorem 1.4"]
+    assert "The law asks nothing" not in chunks["theorem 1.4"], chunks["theorem 1.4"]
+    assert "When the arrivals change" not in chunks["example 1.5"], chunks["example 1.5"]
+
+
 # book -> (statements keyed, recall floor, precision floor): floors a little under what the builder scored
 # when the keys were written (content_score.py: statement_recall / statement_precision), to be raised as it
 # does better.  handout.tex holds no numbered statement.

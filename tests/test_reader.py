@@ -167,14 +167,21 @@ def test_a_rule_alone_at_the_left_of_text_frames_it():
     text = _text_lines(80.0, (100.0, 112.0, 124.0))
     bar = (70.0, 96.0, 71.5, 138.0)
     assert _bar_frames([bar], [], [], text) == [RuledFrame((70.0, 96.0, 300.0, 138.0))]
-    # a word across the rule, a rule meeting it (a table's), a rule one line tall, text far from it: none
+    # a word across the rule, rules meeting it as a table's do (a rule along its foot that a column rule
+    # meets between its ends; a rule crossing it from far left), a rule one line tall, text far from it: none
     across = [Word("x", 65.0, 75.0, 112.0, 122.0, 10, False, False, False, "Body", 120.0)]
     assert _bar_frames([bar], [], [], text + across) == []
-    assert _bar_frames([bar, (70.0, 137.5, 300.0, 138.5)], [], [], text) == []
+    foot = (70.0, 137.5, 300.0, 138.5)
+    assert _bar_frames([bar, foot, (180.0, 96.0, 181.5, 138.0)], [], [], text) == []
+    assert _bar_frames([bar, (20.0, 137.5, 300.0, 138.5)], [], [], text) == []
     assert _bar_frames([(70.0, 98.0, 71.5, 110.0)], [], [], text) == []
     assert _bar_frames([bar], [], [], _text_lines(110.0, (100.0, 112.0, 124.0))) == []
     # a side of a frame already read
     assert _bar_frames([bar], [], [(70.0, 96.0, 300.0, 138.0)], text) == []
+    # corners only (thmbox): hung from a head's rule that starts left of it, a rule along its foot; the
+    # frame is as wide as the head's rule
+    head_rule = (58.0, 95.5, 150.0, 96.5)
+    assert _bar_frames([bar, head_rule, foot], [], [], text) == [RuledFrame((58.0, 96.0, 300.0, 138.0))]
 
 
 def _path(segments: list):
@@ -330,3 +337,27 @@ def test_a_margin_column_of_notes_in_the_body_size_is_not_the_text_block():
     notes = [_prose_line(66.0 + 12 * k, 536.0, words=7, left=380.0) for k in range(20)]
     layout = detect_layout([Page(1, None, 595.0, 842.0, body + notes, [], [], [])])[(1, 0)]
     assert abs(layout.left - 57.0) < 1 and abs(layout.right - 360.0) < 1 and layout.margin_x < 380.0
+
+
+# --------------------------------------------------------------------------- a note's mark beside the other column
+
+def test_a_notes_mark_before_its_first_word_stays_on_that_line_beside_the_other_columns_maths():
+    """Two columns whose notes stand at the left column's foot (elsarticle's): a note's mark is a 6 pt
+    superscript glued to the front of the note's first word, raised above that line's baseline.  The
+    other column's display reaches down beside it (numerators "a" over a row on a baseline within a
+    point of the mark's), so the mark also lies within the reach of the note line above, as a script
+    dropped a whole line under it; it is a superscript of the line it stands at the front of, and so
+    that line opens a note of its own."""
+    from build_glyphs import group_lines
+
+    def w(text, x0, x1, base, size=8.0):
+        return Word(text, x0, x1, base - 0.75 * size, base + 0.2 * size, size, False, False, False, "Body", base)
+    above = [w("stands", 38.0, 60.0, 751.2), w("here.", 63.0, 80.0, 751.2), w("Then", 83.0, 100.0, 751.2)]
+    other = [w("a", 412.0, 417.0, 752.0, 10.0), w("a", 432.0, 436.0, 752.0, 10.0),
+             w("<", 400.0, 408.0, 758.8, 10.0), w("=", 440.0, 448.0, 758.8, 10.0),
+             w("2", 412.0, 417.0, 765.7, 10.0), w("2", 432.0, 437.0, 765.7, 10.0)]
+    mark = [Word("3", 48.7, 52.4, 753.7, 759.0, 6.0, False, False, False, "Small", 757.9)]
+    below = [w("Here", 52.9, 70.0, 760.7), w("a", 73.0, 78.0, 760.7), w("note.", 81.0, 100.0, 760.7)]
+    lines = group_lines(above + other + mark + below, 1)
+    texts = [l.text for l in lines]
+    assert "3 Here a note." in texts and not any("3" in t and "stands" in t for t in texts)
