@@ -689,6 +689,43 @@ def _script_base(words: list[Word], start: int) -> bool:
         script.size < w.size * 0.85 and w.baseline - script.baseline > w.size * 0.15
 
 
+def _upright_subscript(w: Word) -> bool:
+    """A few upright letters carrying a smaller script set below their baseline, in one word: a formula
+    (`$\\mathsf{H}_0$`, `$\\mathrm{EBO}_0$` where the sans or roman is a text face's): prose lowers no
+    glyph.  Not a word of prose (three lower-case letters in a row)."""
+    if len(w.spans or ()) < 2:
+        return False
+    first = w.spans[0]
+    return _SCRIPT_BASE.fullmatch(first.text) is not None and _PROSE_RUN.search(first.text) is None and \
+        any(sp.size < first.size * SCRIPT_SIZE and sp.baseline - first.baseline > first.size * SCRIPT_SHIFT
+            for sp in w.spans[1:])
+
+
+def _glued_script(words: list[Word], i: int) -> bool:
+    """words[i] is set small against the word before it, no space between, off its baseline: a script
+    of that word, which is a formula's base, a few letters (`$\\mathbf{x}^{(1)}$`, `$\\mathbf{R}^2$` where
+    \\mathbf is the text's bold).  Lowered, it is a subscript, which prose never sets; raised, a note's
+    mark may stand there, a figure or a symbol of its own series after a word: taken only when it opens
+    on a bracket, or when the base is a lone bold letter (a vector or a set, no word of prose)."""
+    if not 1 <= i < len(words):
+        return False
+    w, base = words[i], words[i - 1]
+    if not (w.x0 - base.x1 < base.size * TOUCH_GAP and w.size < base.size * SCRIPT_SIZE):
+        return False
+    if _SCRIPT_BASE.fullmatch(base.text) is None or _PROSE_RUN.search(base.text) is not None:
+        return False
+    shift = w.baseline - base.baseline
+    if shift > base.size * SCRIPT_SHIFT:
+        return True
+    return shift < -base.size * SCRIPT_SHIFT and (w.text[:1] in "([" or (
+        len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))))
+
+
+SCRIPT_SIZE = 0.85    # of its base's size: a script is set smaller than this (TeX's 7 on 10 pt)
+SCRIPT_SHIFT = 0.1    # em: ... and off its base's baseline by more than this
+_SCRIPT_BASE = re.compile(r"[A-Za-z]{1,4}")
+
+
 def _raised_sign(words: list[Word], end: int) -> bool:
     """words[end] opens on a sign set small and raised against the formula's last glyph, with no word
     space: the formula's superscript in the text face's figures (`$(q-D)^{+}$,` where the plus is the
@@ -809,7 +846,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
     while k < n:
         w = words[k]
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
-                not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))):
+                not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
+                not _upright_subscript(w) and not _glued_script(words, k + 1):
             out.append(w.text)
             k += 1
             continue
@@ -840,7 +878,8 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
                 or _closing_ellipsis(words, start, end)
                 or _touching_bracket(words, end)
                 or _right_side(words, end)
-                or _raised_sign(words, end)):
+                or _raised_sign(words, end)
+                or _glued_script(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]

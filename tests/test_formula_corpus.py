@@ -3072,3 +3072,14 @@ def test_inline_maths_in_running_text_read_again(corpus):
     # figures serve the maths), a word space after it where a formula's own comma has a thin space
     assert r"Legendre’s, $b_{1} = 1$, $b_{2} = z$, $b_{3}" in _prose(corpus["cochineal-j"])
     assert r"with $\sigma_{1} = 30$, $\sigma_{2} = 40$, $\sigma_{3} = 0$ and" in _prose(corpus["elegant-br"])
+
+
+def test_inline_maths_in_running_text_a_third_round(corpus):
+    """A third round of rules for where an inline formula starts and ends, from the fonts and the geometry."""
+    # a script set small against a few letters of the text face, no space between: lowered, a subscript,
+    # which prose never sets (`\mathsf{H}_0` in Computer Modern's sans, `\operatorname{EBO}_0` in the roman);
+    # raised, after a lone bold letter or opening on a bracket (a note's mark does neither)
+    assert r"When $\mathsf{H}_{0}$ holds, the ratio" in _prose(corpus["tufte-n"])
+    assert r"gives $\operatorname{EBO}_{0}(3) = 0.672$ and" in _prose(corpus["tufte-bi"])
+    assert r"payoff matrices $\mathbf{R}^{1}$ and $\mathbf{R}^{2}$ choose" in _prose(corpus["tufte-d"])
+    assert r"the elite samples $\mathbf{x}^{(1)}$ to" in _prose(corpus["tufte-z"])
