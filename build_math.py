@@ -762,8 +762,8 @@ _SCRIPT_BASE = re.compile(r"[A-Za-z]{1,4}")
 
 
 def _maths_bracket(w: Word) -> bool:
-    """A word opening on a bracket set in an upright roman other than the text face, then a few letters
-    or a number (no prose), where the book's maths takes its signs and brackets from a face of its own
+    """A word opening on a bracket set in an upright face that sets no prose (_prose_face), then a few
+    letters or a number (no prose), where the book's maths takes its signs and brackets from a face of its own
     (MATHS_SIGNS_APART): the bracket is the maths', and the word opens a formula (`$(\\mathbf{A},
     \\mathbf{B})$` with mathpazo's roman brackets and bold letters under a Pagella text, which no glyph of
     a maths font marks).  The text's italic and bold brackets (a theorem's statement) are no evidence."""
@@ -777,8 +777,8 @@ def _maths_bracket(w: Word) -> bool:
 
 
 def _maths_figures(w: Word) -> bool:
-    """A number (`_FIGURES`) whose figures are set in a face other than the text's (in its roman, or in a
-    bold or italic of another family), where the book's maths takes its signs and figures from a face of
+    """A number (`_FIGURES`) whose figures are set in a face that sets no prose (_prose_face; in a roman,
+    or in a bold or italic of another family than the text's), where the book's maths takes its signs and figures from a face of
     its own (MATHS_SIGNS_APART): a formula's number (`$0$` in mathpazo's roman, `$\\mathbf{0}$` in its
     bold, under a Pagella text), not the sentence's."""
     if not MATHS_SIGNS_APART.get() or _FIGURES.fullmatch(w.text) is None:
@@ -849,7 +849,7 @@ def _letter_operand(w: Word, core: str) -> bool:
 
 
 def _maths_roman(w: Word) -> bool:
-    """A word set wholly in upright faces other than the text face, where the book's maths takes its
+    """A word set wholly in upright faces that set no prose (_prose_face), where the book's maths takes its
     signs from a face of its own (MATHS_SIGNS_APART): the maths roman's letters, figures and brackets
     (`$\\mathrm{FR}(2) = p(0)$` in mathpazo's roman under a Pagella text)."""
     if not MATHS_SIGNS_APART.get():
@@ -1025,7 +1025,10 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
         while end < n and not _note_mark(words[end], words[end - 1]) and \
                 not (depth <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
-                     and not _closing_dots(words, end)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
+                     # (a list of numbers in one face, the text's, goes on past its commas: `$k = 0, 1, 2,
+                     # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
+                     and not _closing_dots(words, end)
+                     and (bool(words[end - 1].spans) or _FIGURES.fullmatch(words[end].text) is None)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
