@@ -16,14 +16,14 @@ from contextvars import ContextVar
 from dataclasses import replace
 from typing import NamedTuple
 
-from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, display_latex, face_family, font_alphabet,
+from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, TEXT_FACE, display_latex, face_family, font_alphabet,
                            column_gaps, inline_latex, is_maths_font, is_script_capital, is_text_face, numbered_rows,
                            plain_reading, same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
 __all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
-           "maths_signs_apart", "in_maths_signs_apart", "mark_prose_letters", "math_share",
+           "maths_signs_apart", "in_maths_signs_apart", "prose_faces", "in_prose_faces", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
            "plain_reading"]
@@ -248,6 +248,38 @@ def maths_signs_apart(pages, face: str) -> bool:
             else:
                 other += n
     return other >= SIGNS_EVIDENCE and other > text
+
+
+PROSE_FACE_WORDS = 0.05   # of a face's runs: a face that spells a word (four letters) in this share sets prose
+
+
+def prose_faces(pages) -> frozenset:
+    """The faces that set the book's prose, besides its text face: those whose runs spell a word of four
+    letters or more (no operator's name) in one run of twenty at least, a side note's own roman, a
+    small-caps face whose oldstyle figures number the text's lines and sections.  A maths roman sets a
+    figure, a bracket, a sign, now and then a `\\mathrm` word (one run of a hundred), and is none."""
+    words: dict[str, int] = {}
+    runs: dict[str, int] = {}
+    for w, run, font in _runs_with_fonts(pages):
+        face = face_family(font)
+        runs[face] = runs.get(face, 0) + 1
+        if _WORD_RUN.search(run.text) and w.text.strip(".,;:()[]") not in OPERATOR_NAMES:
+            words[face] = words.get(face, 0) + 1
+    return frozenset(face for face, n in words.items() if n >= runs[face] * PROSE_FACE_WORDS)
+
+
+# The faces that set the book's prose (prose_faces; build_pdf sets it while a book is read)
+BOOK_PROSE_FACES: ContextVar[frozenset] = ContextVar("BOOK_PROSE_FACES", default=frozenset())
+
+
+@contextmanager
+def in_prose_faces(faces: frozenset):
+    """Within it, inline formulas are read knowing the faces that set the book's prose."""
+    token = BOOK_PROSE_FACES.set(faces)
+    try:
+        yield
+    finally:
+        BOOK_PROSE_FACES.reset(token)
 
 
 # Whether the book being read sets its maths' signs apart from its text face (maths_signs_apart;
@@ -651,10 +683,13 @@ def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
     maths font and sets a thin space after it; a text face that is the maths roman's too (Computer Modern)
     says nothing, and the comma is not looked at, unless it is glued to the formula's last figures (one
     run of the text face, "1,"), which a formula's comma, from the maths italic, never is."""
-    last = before.spans[-1] if before.spans else None
-    if last is None or not is_text_face(last.font.name):
+    if not before.spans:
+        # (a word of figures and a comma in one face, the text's: "stage 1," before `$T_1 = 6$`)
+        if not (is_text_face(before.font) and _FIGURES_COMMA.fullmatch(before.text)):
+            return False
+    elif not is_text_face(before.spans[-1].font.name):
         return False
-    if not (last.text in (",", ";") and len(before.spans) > 1
+    elif not (before.spans[-1].text in (",", ";") and len(before.spans) > 1
             and not any(is_text_face(sp.font.name) for sp in before.spans[:-1])) \
             and not (_FIGURES_COMMA.fullmatch(before.text) and all(is_text_face(sp.font.name) for sp in before.spans)):
         return False
@@ -689,6 +724,104 @@ def _script_base(words: list[Word], start: int) -> bool:
         script.size < w.size * 0.85 and w.baseline - script.baseline > w.size * 0.15
 
 
+def _upright_subscript(w: Word) -> bool:
+    """A few upright letters carrying a smaller script set below their baseline, in one word: a formula
+    (`$\\mathsf{H}_0$`, `$\\mathrm{EBO}_0$` where the sans or roman is a text face's): prose lowers no
+    glyph.  Not a word of prose (three lower-case letters in a row)."""
+    if len(w.spans or ()) < 2:
+        return False
+    first = w.spans[0]
+    return _SCRIPT_BASE.fullmatch(first.text) is not None and _PROSE_RUN.search(first.text) is None and \
+        any(sp.size < first.size * SCRIPT_SIZE and sp.baseline - first.baseline > first.size * SCRIPT_SHIFT
+            for sp in w.spans[1:])
+
+
+def _glued_script(words: list[Word], i: int) -> bool:
+    """words[i] is set small against the word before it, no space between, off its baseline: a script
+    of that word, which is a formula's base, a few letters (`$\\mathbf{x}^{(1)}$`, `$\\mathbf{R}^2$` where
+    \\mathbf is the text's bold).  Lowered, it is a subscript, which prose never sets; raised, a note's
+    mark may stand there, a figure or a symbol of its own series after a word: taken only when it opens
+    on a bracket, or when the base is a lone bold letter (a vector or a set, no word of prose)."""
+    if not 1 <= i < len(words):
+        return False
+    w, base = words[i], words[i - 1]
+    if not (w.x0 - base.x1 < base.size * TOUCH_GAP and w.size < base.size * SCRIPT_SIZE):
+        return False
+    if _SCRIPT_BASE.fullmatch(base.text) is None or _PROSE_RUN.search(base.text) is not None:
+        return False
+    shift = w.baseline - base.baseline
+    if shift > base.size * SCRIPT_SHIFT:
+        return True
+    return shift < -base.size * SCRIPT_SHIFT and (w.text[:1] in "([" or (
+        len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))))
+
+
+SCRIPT_SIZE = 0.85    # of its base's size: a script is set smaller than this (TeX's 7 on 10 pt)
+SCRIPT_SHIFT = 0.1    # em: ... and off its base's baseline by more than this
+_SCRIPT_BASE = re.compile(r"[A-Za-z]{1,4}")
+
+
+def _maths_bracket(w: Word) -> bool:
+    """A word opening on a bracket set in an upright face that sets no prose (_prose_face), then a few
+    letters or a number (no prose), where the book's maths takes its signs and brackets from a face of its own
+    (MATHS_SIGNS_APART): the bracket is the maths', and the word opens a formula (`$(\\mathbf{A},
+    \\mathbf{B})$` with mathpazo's roman brackets and bold letters under a Pagella text, which no glyph of
+    a maths font marks).  The text's italic and bold brackets (a theorem's statement) are no evidence."""
+    if not MATHS_SIGNS_APART.get() or len(w.spans or ()) < 2:
+        return False
+    bracket, inner = w.spans[0], w.spans[1]
+    font = bracket.font
+    return bracket.text in ("(", "[") and not (font.italic or font.bold or font.mono) and \
+        not _prose_face(font.name) and _PROSE_RUN.search(inner.text) is None and \
+        (_SCRIPT_BASE.fullmatch(inner.text.rstrip(",")) is not None or _FIGURES.fullmatch(inner.text) is not None)
+
+
+def _maths_figures(w: Word) -> bool:
+    """A number (`_FIGURES`) whose figures are set in a face that sets no prose (_prose_face; in a roman,
+    or in a bold or italic of another family than the text's), where the book's maths takes its signs and figures from a face of
+    its own (MATHS_SIGNS_APART): a formula's number (`$0$` in mathpazo's roman, `$\\mathbf{0}$` in its
+    bold, under a Pagella text), not the sentence's."""
+    if not MATHS_SIGNS_APART.get() or _FIGURES.fullmatch(w.text) is None:
+        return False
+    if not w.spans:
+        return not w.mono and not _prose_face(w.font) and not ((w.italic or w.bold) and _in_text_family(w.font))
+    figures = [sp for sp in w.spans if any(c.isdigit() for c in sp.text)]
+    return bool(figures) and all(not sp.font.mono and not _prose_face(sp.font.name) and
+                                 not ((sp.font.italic or sp.font.bold) and _in_text_family(sp.font.name))
+                                 for sp in figures)
+
+
+def _prose_face(font: str) -> bool:
+    """Whether a font sets prose: the book's text face, a face that sets the book's prose (prose_faces)
+    or the line's words of prose, or a font with no name, which says nothing."""
+    face = face_family(font)
+    return not font or is_text_face(font) or face in LINE_PROSE_FACES.get() or face in BOOK_PROSE_FACES.get()
+
+
+# the faces the words of prose of the line being read are set in (prose_with_math sets it)
+LINE_PROSE_FACES: ContextVar[frozenset] = ContextVar("LINE_PROSE_FACES", default=frozenset())
+
+
+def _line_prose_faces(words: list[Word]) -> frozenset:
+    """The faces a line's words of prose (four letters in a row, no operator's name: "log" and "diag"
+    are the maths roman's) are set in."""
+    faces = set()
+    for w in words:
+        if w.text.strip(".,;:()[]") in OPERATOR_NAMES:
+            continue
+        for sp in (w.spans or [w]):
+            if _WORD_RUN.search(sp.text):
+                faces.add(face_family(sp.font.name if w.spans else w.font))
+    return frozenset(faces)
+
+
+def _in_text_family(font: str) -> bool:
+    """Whether a font is of the text face's family, in any weight or shape (its bold, its italic): its
+    name before the style ("TeXGyrePagella" of "TeXGyrePagella-Bold")."""
+    face = TEXT_FACE.get()
+    return bool(face) and face_family(font).split("-", 1)[0] == face.split("-", 1)[0]
+
+
 def _raised_sign(words: list[Word], end: int) -> bool:
     """words[end] opens on a sign set small and raised against the formula's last glyph, with no word
     space: the formula's superscript in the text face's figures (`$(q-D)^{+}$,` where the plus is the
@@ -712,7 +845,19 @@ def _bracketed_operand(w: Word) -> bool:
 def _letter_operand(w: Word, core: str) -> bool:
     """A few letters (`_LEFT_OPERAND`, `core` of the word's text) in the text's bold or italic, no prose."""
     return bool(core) and _LEFT_OPERAND.fullmatch(core) is not None and _PROSE_RUN.search(core) is None and \
-        (w.bold or any(sp.font.bold for sp in w.spans[:1]) or italic_operand(w))
+        (w.bold or any(sp.font.bold for sp in w.spans[:1]) or italic_operand(w) or _maths_roman(w))
+
+
+def _maths_roman(w: Word) -> bool:
+    """A word set wholly in upright faces that set no prose (_prose_face), where the book's maths takes its
+    signs from a face of its own (MATHS_SIGNS_APART): the maths roman's letters, figures and brackets
+    (`$\\mathrm{FR}(2) = p(0)$` in mathpazo's roman under a Pagella text)."""
+    if not MATHS_SIGNS_APART.get():
+        return False
+    if not w.spans:
+        return not (w.italic or w.bold or w.mono) and not _prose_face(w.font)
+    return all(not (sp.font.italic or sp.font.bold or sp.font.mono) and not _prose_face(sp.font.name)
+               for sp in w.spans)
 
 
 def _left_side(words: list[Word], start: int) -> bool:
@@ -734,7 +879,43 @@ def _text_operand(w: Word) -> bool:
     """A figure, a bracket opening on one, or a word of bold letters (no prose) in the text face: an
     operand where the maths takes its figures and \\mathbf from the text's roman and bold."""
     return _OPEN_FIGURES.fullmatch(w.text) is not None or _FIGURES.fullmatch(w.text) is not None or (
-        (w.bold or any(sp.font.bold for sp in w.spans)) and _PROSE_RUN.search(w.text) is None and w.text.isalpha())
+        _FIGURES.fullmatch(_SENTENCE_CLOSE.sub("", w.text)) is not None and _sentence_close(w)) or (
+        (w.bold or any(sp.font.bold for sp in w.spans)) and _PROSE_RUN.search(w.text) is None and
+        w.text.rstrip(".,;:").isalpha())
+
+
+def _maths_punctuation(words: list[Word], end: int) -> bool:
+    """words[end] is a comma, colon, semicolon or period standing alone in an upright face other than the
+    text's, where the book's maths takes its signs from a face of its own (MATHS_SIGNS_APART), and maths
+    comes after it (past more such marks: the dots of `\\dots`): the formula's punctuation (`$s_1^2,
+    s_2^2$`, `$\\mathsf{H}_0 : \\theta = \\theta_0$`, `$x^{(1)}, \\dots, x^{(n)}$`), where the sentence's is
+    the text face's."""
+    j = end
+    while j < len(words) and j - end < MATHS_PUNCTUATION_RUN and words[j].text in _PUNCTUATION_MARKS and \
+            _maths_roman(words[j]):
+        j += 1
+    if j == end or j >= len(words) or words[j].text in _PUNCTUATION_MARKS:
+        return False
+    after = words[j]
+    return is_math_word(after) or _maths_bracket(after) or _maths_figures(after) or _glued_script(words, j + 1) or \
+        _upright_subscript(after) or _bridges(after)
+
+
+MATHS_PUNCTUATION_RUN = 5     # marks: a comma, the three dots of \dots and a comma
+_PUNCTUATION_MARKS = frozenset((",", ":", ";", "."))
+
+
+def _sentence_close(w: Word) -> bool:
+    """A word ending on closing brackets of the text face (and the sentence's mark), its other glyphs
+    in other faces: the figures of a formula the sentence's bracket closes around (`($h_1 = 4$)`, where
+    the maths sets its figures apart from the text)."""
+    spans = w.spans or ()
+    return len(spans) > 1 and _SENTENCE_CLOSE.fullmatch(spans[-1].text) is not None and \
+        is_text_face(spans[-1].font.name) and not any(is_text_face(sp.font.name) for sp in spans[:-1])
+
+
+# closing brackets and perhaps the sentence's mark after them: "):", ")."
+_SENTENCE_CLOSE = re.compile(r"[)\]]+[.,;:?!]?$")
 
 
 def italic_operand(w: Word) -> bool:
@@ -802,15 +983,28 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
     (TeX breaks an inline formula only after a relation or a binary sign: what opens the next line is
     the formula's); opened: the brackets that formula left open, which a bracket of the text face
     closes on this line (`$\\mathcal{N}(d \\mid mt + c, \\sigma^{2})$` broken after the plus)."""
+    token = LINE_PROSE_FACES.set(_line_prose_faces(words))
+    try:
+        return _prose_with_math(words, bars, goes_on, opened)
+    finally:
+        LINE_PROSE_FACES.reset(token)
+
+
+def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str:
+    """prose_with_math's reading, with the line's faces of prose known (LINE_PROSE_FACES)."""
     out: list[str] = []
     k = 0
     n = len(words)
     word_gap = line_word_gap(words)
+    prose_open = 0     # brackets the line's prose opened and left open so far ("(stage 1, … $h_1 = 4$)")
     while k < n:
         w = words[k]
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
-                not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))):
+                not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
+                not _upright_subscript(w) and not _glued_script(words, k + 1) and not _maths_bracket(w) and \
+                not _maths_figures(w):
             out.append(w.text)
+            prose_open = max(0, prose_open + _bracket_depth(w.text))
             k += 1
             continue
         start = k
@@ -818,7 +1012,9 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
         # (not a numbered step's label opening the line: "5:" before "N(s, a) ← 0")
         # (and the left side of a relation the run opens on, in the text's bold or italic: "$\\mathbf{E}\\mathbf{z}
         # = \\mathbf{e}$" where \\mathbf is the text face's bold)
-        while start > 0 and len(out) > 0 and (_bridges(words[start - 1]) or _left_side(words, start)
+        while start > 0 and len(out) > 0 and ((_bridges(words[start - 1])
+                                               and not _sentence_comma(words[start - 1], words[start], word_gap))
+                                              or _left_side(words, start)
                                               or _script_base(words, start)) \
                 and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
             start -= 1
@@ -828,19 +1024,25 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
         depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
         while end < n and not _note_mark(words[end], words[end - 1]) and \
-                not (depth <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
+                not (depth <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
+                     # (a list of numbers in one face, the text's, goes on past its commas: `$k = 0, 1, 2,
+                     # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
+                     and not _closing_dots(words, end)
+                     and (bool(words[end - 1].spans) or _FIGURES.fullmatch(words[end].text) is None)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
                 or (depth > 0 and _bracketed_operand(words[end]))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
-                    and (is_math_word(words[end + 1]) or _bridges(words[end + 1])))
+                    and (is_math_word(words[end + 1]) or _bridges(words[end + 1]) or _bracketed_operand(words[end + 1])))
                 or _in_ellipsis(words, end)
                 or _closing_ellipsis(words, start, end)
                 or _touching_bracket(words, end)
                 or _right_side(words, end)
-                or _raised_sign(words, end)):
+                or _raised_sign(words, end)
+                or _glued_script(words, end)
+                or _maths_punctuation(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
@@ -869,8 +1071,16 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
         elif glued is not None:
             tail = "".join(sp.text for sp in spans[glued:])
             run = run[:-1] + [_word_of_spans(last, spans[:glued])]
+        # the text face's closing bracket that closes no bracket of the formula, where the line's prose
+        # opened one, is the sentence's (and so is the mark after it): "($\\alpha = 0.05$):" where the figures are the maths' and the bracket the text's
+        elif spans and not on_dots and prose_open > 0 and _sentence_close(last) and \
+                sum(_bracket_depth(x.text) for x in run[:-1]) + _bracket_depth(last.text[:-len(spans[-1].text)]) + \
+                (opened if start == 0 and goes_on else 0) == 0:
+            tail = spans[-1].text
+            run = run[:-1] + [_without_last_span(last)]
+            prose_open -= 1
         # the text face's full stop or comma after a formula belongs to the sentence
-        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:]+", spans[-1].text):
+        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", spans[-1].text):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
         elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
@@ -881,6 +1091,12 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
         elif spans and not on_dots and _closing_punctuation(spans[-1]):
             tail = spans[-1].text[-1]
             run = run[:-1] + [_word_of_spans(last, spans[:-1] + [_span_without_last(spans[-1])])]
+        # (an accent read after the letter it stands over, the sentence's mark glued to that letter: "$\\hat{d}$,")
+        if not tail and len(run) >= 2 and run[-1] is not None and run[-2] is not None and \
+                _accents(run[-1], run[-2]) and len(run[-2].spans or ()) > 1 and \
+                not is_math_font(run[-2].spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", run[-2].spans[-1].text):
+            tail = run[-2].spans[-1].text
+            run = run[:-2] + [_without_last_span(run[-2]), run[-1]]
         run, opening, closing = _sentence_brackets([r for r in run if r is not None and r.text])
         latex = inline_latex(run, bars)
         # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`

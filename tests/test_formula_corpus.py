@@ -3087,3 +3087,38 @@ def test_a_symbol_font_drawn_in_a_text_faces_program_is_told_by_its_widths(corpu
     assert r"\min_{j:(j, i) \in \mathcal{A}}" in kurier["1.19"], kurier["1.19"]
     assert r"E \in \mathcal{F}," in iwona["1.2.1"], iwona["1.2.1"]
     assert r"\sup_{s \in \mathcal{S}}|U(s)|" in iwona["1.3.5"], iwona["1.3.5"]
+
+
+def test_inline_maths_in_running_text_a_third_round(corpus):
+    """A third round of rules for where an inline formula starts and ends, from the fonts and the geometry."""
+    # a script set small against a few letters of the text face, no space between: lowered, a subscript,
+    # which prose never sets (`\mathsf{H}_0` in Computer Modern's sans, `\operatorname{EBO}_0` in the roman);
+    # raised, after a lone bold letter or opening on a bracket (a note's mark does neither)
+    assert r"When $\mathsf{H}_{0}$ holds, the ratio" in _prose(corpus["tufte-n"])
+    assert r"gives $\operatorname{EBO}_{0}(3) = 0.672$ and" in _prose(corpus["tufte-bi"])
+    assert r"payoff matrices $\mathbf{R}^{1}$ and $\mathbf{R}^{2}$ choose" in _prose(corpus["tufte-d"])
+    assert r"the elite samples $\mathbf{x}^{(1)}$ to" in _prose(corpus["tufte-z"])
+    # where the maths sets its signs, figures and brackets in a face of its own (mathpazo's roman and
+    # Computer Modern's brackets under a Pagella text), a bracket, a number, a roman word or a comma, colon
+    # or dots in such a face are the maths' -- unless that face sets prose (a side note's roman, the
+    # small capitals whose oldstyle figures number an algorithm's steps, a font with no name)
+    q = _prose(corpus["tufte-q"])
+    assert r"The pair $(\mathbf{A}, \mathbf{B})$ is controllable" in q
+    assert r"observable pair $(\mathbf{Q}^{1/2}, \mathbf{A})$, to the" in q
+    assert r"A fit near $100$ says the model" in q and r"one near $0$ says it" in q
+    assert r"For rewards in $[0, 1]$ Hoeffding" in _prose(corpus["tufte-m"])
+    assert r"Let $\mathbf{0}$ be an equilibrium" in _prose(corpus["tufte-ae"])
+    assert r"the fill rate is $\operatorname{FR}(2) = p(0)+p(1) \approx 0.558$, while" in _prose(corpus["tufte-cq"])
+    o = _prose(corpus["tufte-o"])
+    assert r"samples $x^{(1)}, \dots, x^{(n)}$ from $p$" in o and r"variances $s_{1}^{2}, s_{2}^{2}$ are" in o
+    assert r"$$d \geq \lceil" in _prose(corpus["tuftebook-ap"])
+    assert r"Definition 1.1 (Approximate value iteration)" in _prose(corpus["concrete-as"])
+    # the sentence's marks around a formula: a closing bracket of the text face that closes none of the
+    # formula's, a number's comma before it, the comma glued to an accented letter, a question mark
+    assert r"(stage 1, $T_{1} = 6$ days, $h_{1} = 4$) goes" in _prose(corpus["tufte-ch"])
+    assert r"(1.96 for $\alpha = 0.05$):" in _prose(corpus["tufte-co"])
+    assert r"forecast $\hat{d}$," in _prose(corpus["tufte-ac"])
+    assert r"foundries $i = 1, \dots, K$. A trial" in _prose(corpus["baskerville-au"])   # (a list's comma before \dots)
+    assert r"below a target $\alpha$? The" in _prose(corpus["tufte-v"])
+    # a bold operand after a binary sign, the sentence's comma glued to it
+    assert r"along $\mathbf{y}-\mathbf{Q}\mathbf{s}$, which" in _prose(corpus["tufte-z"])
