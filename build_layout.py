@@ -42,7 +42,7 @@ def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
     when set no larger than the body text (a chapter's title opening a page is not a running head)."""
     if line.top < page.height * HEAD_BAND or line.top > page.height * FOOT_BAND:
         return True
-    if line is page.lines[-1] and (_LONE_NUMBER_RE.fullmatch(line.text.strip().strip("-–— ")) or
+    if line is page.lines[-1] and (_lone_number(line, body) or
                                    len(line.words) <= FURNITURE_WORDS and folio_candidates(line)
                                    and not any(is_math_word(w) for w in line.words)):
         # (a number alone closing the page, or a short line closing it on a number, stands where a folio
@@ -55,6 +55,16 @@ def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
 
 
 _LONE_NUMBER_RE = re.compile(r"\d{1,4}|[ivxlcdm]{1,8}|[IVXLCDM]{1,8}")
+
+
+def _lone_number(line: Line, body: float) -> bool:
+    """A line that is a number alone, arabic or roman, dashes round it aside; a capital numeral only in
+    the text's face and about its size (a capital alone in a maths font, or set in a script's size,
+    is a variable: the "D" over a sum's sigma at a page's head)."""
+    text = line.text.strip().strip("-–— ")
+    return bool(_LONE_NUMBER_RE.fullmatch(text)) and not text.isupper() or \
+        bool(_LONE_NUMBER_RE.fullmatch(text)) and not any(is_math_word(w) for w in line.words) and \
+        line.size >= body * SCRIPT_SIZE
 
 
 # a roman numeral in one case, as \roman or \Roman print one ("xii", "XII"; not "Xii")
@@ -106,8 +116,8 @@ def folio_candidates(line: Line) -> list[str]:
         token = w.text.strip(".,:;|·–—-[]()")
         if token.isdigit() and len(token) <= 4:
             out.append(token)
-        elif _ROMAN_RE.match(token) and len(token) <= 8:
-            out.append(token)
+        elif _ROMAN_RE.match(token) and len(token) <= 8 and not (token.isupper() and is_math_word(w)):
+            out.append(token)   # (a capital in a maths font is a variable: "D" over a sum's sigma)
         else:
             m = _GLUED_FOLIO_RE.search(token)
             if m:
@@ -174,11 +184,11 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
     removed: dict[int, list[str]] = {}
     sizes: Counter = Counter(w.size for page in pages for line in page.lines for w in line.words)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
-    # A head or foot is set no larger than the text.  A manual whose code, set smaller than its prose,
-    # outnumbers the prose's words makes the code's size the commonest; the prose's, a step or two
-    # larger (code in \small or \footnotesize under the text's size) and common too, is then the size a running head is
-    # measured by ("Version 2.00, 2004/06/28 2" in the prose's 10 pt over 9 pt listings stood in no band,
-    # and no folio was read).
+    # A head or foot is set no larger than the text.  A manual whose code, set smaller than its prose
+    # (in \small or \footnotesize), outnumbers the prose's words makes the code's size the commonest;
+    # the prose's, a step or two larger and common too, is then the size a running head is measured by
+    # ("Version 2.00, 2004/06/28 2" in the prose's 10 pt over 9 pt listings stood in no band, and no
+    # folio was read).
     text_size = max((size for size, count in sizes.items()
                      if count >= sizes[body] * TEXT_SIZE_SHARE and body < size <= body * CODE_STEP), default=body)
     # where each shape stands in the bands, once per page: rows of one display broken over a page's
@@ -233,7 +243,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
             if _in_band(line, page, text_size):
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
-                alone = _LONE_NUMBER_RE.fullmatch(line.text.strip().strip("-–— ")) and not _variable(line)
+                alone = _lone_number(line, body) and not _variable(line)
                 if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold)
                         and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
