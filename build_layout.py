@@ -29,6 +29,8 @@ FURNITURE_WORDS = 12     # a running head or foot is a short line
 FOLIO_GAP = 0.8          # em: a folio beside a head's or foot's words stands further off than a word space (a \quad, less its ink's side bearings)
 REPEATS = 3              # a head or foot's shape (digits aside) recurs on this many pages (2 in a short document)
 SAME_PLACE = 1.0         # em: ... at the same height, give or take this
+TEXT_SIZE_SHARE = 0.25   # a larger size holding this share of the commonest size's words is the text's (code is set smaller) ...
+CODE_STEP = 1.25         # ... when within two steps of it (\footnotesize code under 10 pt text)
 
 
 def _shape(text: str) -> str:
@@ -40,18 +42,33 @@ def _in_band(line: Line, page: Page, body: float = 0.0) -> bool:
     when set no larger than the body text (a chapter's title opening a page is not a running head)."""
     if line.top < page.height * HEAD_BAND or line.top > page.height * FOOT_BAND:
         return True
-    if line is page.lines[-1] and _LONE_NUMBER_RE.fullmatch(line.text.strip().strip("-–— ")):
-        # (a number alone closing the page stands where a folio stands, whatever its size: a manual whose
-        # code, set smaller, outnumbers its prose's words makes the code's size the body's; the sequence
-        # of folios judges it)
+    if line is page.lines[-1] and (_lone_number(line, body) or
+                                   len(line.words) <= FURNITURE_WORDS and folio_candidates(line)
+                                   and not any(is_math_word(w) for w in line.words)):
+        # (a number alone closing the page, or a short line closing it on a number, stands where a folio
+        # stands, whatever its size: a manual whose code, set smaller, outnumbers its prose's words makes
+        # the code's size the body's, and a foot may be set larger than the text, "chicken 12" in 10.9 pt
+        # under 10 pt, though never a line of maths, "b/a = √2"; the sequence of folios judges the
+        # number, its recurring at one height the line)
         return True
     return (line is page.lines[0] or line is page.lines[-1]) and line.size <= body * FURNITURE_SIZE
 
 
-_LONE_NUMBER_RE = re.compile(r"\d{1,4}|[ivxlcdm]{1,8}")
+_LONE_NUMBER_RE = re.compile(r"\d{1,4}|[ivxlcdm]{1,8}|[IVXLCDM]{1,8}")
 
 
-_ROMAN_RE = re.compile(r"^[ivxlcdm]+$")
+def _lone_number(line: Line, body: float) -> bool:
+    """A line that is a number alone, arabic or roman, dashes round it aside; a capital numeral only in
+    the text's face and about its size (a capital alone in a maths font, or set in a script's size,
+    is a variable: the "D" over a sum's sigma at a page's head)."""
+    text = line.text.strip().strip("-–— ")
+    return bool(_LONE_NUMBER_RE.fullmatch(text)) and not text.isupper() or \
+        bool(_LONE_NUMBER_RE.fullmatch(text)) and not any(is_math_word(w) for w in line.words) and \
+        line.size >= body * SCRIPT_SIZE
+
+
+# a roman numeral in one case, as \roman or \Roman print one ("xii", "XII"; not "Xii")
+_ROMAN_RE = re.compile(r"^(?:[ivxlcdm]+|[IVXLCDM]+)$")
 SCRIPT_SIZE = 0.85       # of a word's size: a run set smaller than this is a script or a mark
 _PUNCTUATION = ".,:;"    # a run of these beside a word's script digits ends a clause, it is no part of a number
 # digits glued to a word ("REWARD234"), never to a relation or operator sign ("i=1" at a page's foot
@@ -99,8 +116,8 @@ def folio_candidates(line: Line) -> list[str]:
         token = w.text.strip(".,:;|·–—-[]()")
         if token.isdigit() and len(token) <= 4:
             out.append(token)
-        elif _ROMAN_RE.match(token) and len(token) <= 8:
-            out.append(token)
+        elif _ROMAN_RE.match(token) and len(token) <= 8 and not (token.isupper() and is_math_word(w)):
+            out.append(token)   # (a capital in a maths font is a variable: "D" over a sum's sigma)
         else:
             m = _GLUED_FOLIO_RE.search(token)
             if m:
@@ -167,12 +184,19 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
     removed: dict[int, list[str]] = {}
     sizes: Counter = Counter(w.size for page in pages for line in page.lines for w in line.words)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
+    # A head or foot is set no larger than the text.  A manual whose code, set smaller than its prose
+    # (in \small or \footnotesize), outnumbers the prose's words makes the code's size the commonest;
+    # the prose's, a step or two larger and common too, is then the size a running head is measured by
+    # ("Version 2.00, 2004/06/28 2" in the prose's 10 pt over 9 pt listings stood in no band, and no
+    # folio was read).
+    text_size = max((size for size, count in sizes.items()
+                     if count >= sizes[body] * TEXT_SIZE_SHARE and body < size <= body * CODE_STEP), default=body)
     # where each shape stands in the bands, once per page: rows of one display broken over a page's
     # foot share a shape ("# · # = #"), and a running line stands at one height on every page it is
     # repeated on (equation numbers, "(1.6)" at one page's foot and "(3.4)" at another's head, do not)
     tops: dict[str, list[float]] = {}
     for page in pages:
-        placed = {(_shape(line.text), round(line.top)) for line in page.lines if _in_band(line, page, body)}
+        placed = {(_shape(line.text), round(line.top)) for line in page.lines if _in_band(line, page, text_size)}
         for shape, top in placed:
             tops.setdefault(shape, []).append(top)
     for found in tops.values():
@@ -216,14 +240,18 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
     for page in pages:
         kept = []
         for line in page.lines:
-            if _in_band(line, page, body):
+            if _in_band(line, page, text_size):
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
-                alone = _LONE_NUMBER_RE.fullmatch(line.text.strip().strip("-–— ")) and not _variable(line)
+                alone = _lone_number(line, body) and not _variable(line)
                 if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold)
                         and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
-                    candidates.setdefault(page.number, []).extend(found)
+                    # (a number alone on its line comes first: where no other page can judge, a one-page
+                    # note's foot "1" is its folio, not the "1995" or "CTAN06" its head or first line ends on)
+                    found_before = candidates.setdefault(page.number, [])
+                    at = 0 if alone else len(found_before)
+                    found_before[at:at] = found
                     removed.setdefault(page.number, []).extend(found)
                     continue
                 if found and len(line.words) <= FURNITURE_WORDS and (line is page.lines[0] or line is page.lines[-1]):
@@ -324,6 +352,7 @@ def roman_value(text: str) -> int | None:
     values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
     if not text or not _ROMAN_RE.match(text):
         return None
+    text = text.lower()
     total = 0
     for a, b in zip(text, text[1:] + " "):
         total += -values[a] if b != " " and values[b] > values[a] else values[a]
@@ -369,7 +398,7 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
             if text.isdigit():
                 opts.append(("arabic", number - int(text)))
             elif roman_value(text):
-                opts.append(("roman", number - roman_value(text)))
+                opts.append(("roman" if text.islower() else "Roman", number - roman_value(text)))
         if opts:
             options[number] = list(dict.fromkeys(opts))
     chosen = {}
@@ -378,6 +407,7 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     # chapter's own counter, a figure's number) changes its offset from page to page and finds no
     # other page to agree with it.  In a long book one chance agreement is not a run.
     needed = FOLIO_SUPPORT if len(pages) > SHORT_BOOK else 1
+    short_runs = {}
     for number, opts in options.items():
         best, support = None, 0
         for opt in opts:
@@ -389,7 +419,21 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
             chosen[number] = best
         elif small and opts:
             chosen[number] = opts[0]
+        elif best is not None:
+            short_runs[number] = best
+    # Front matter numbered in roman before the text's arabic run may be two pages long (a contents
+    # page and its overleaf, "i", "ii"): a roman run of two pages that ends before the first arabic
+    # folio is front matter (a list's "(iii)", "(iv)" on two pages of the text stands after it)
+    first_arabic = min((n for n, (kind, _) in chosen.items() if kind == "arabic"), default=0)
+    for number, best in short_runs.items():
+        if best[0] != "arabic" and number < first_arabic:
+            chosen[number] = best
     return chosen
+
+
+def _folio_text(kind: str, value: int) -> str:
+    """A folio as its run prints it: "12", "xii" or "XII"."""
+    return str(value) if kind == "arabic" else to_roman(value) if kind == "roman" else to_roman(value).upper()
 
 
 def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None) -> PrintedPages:
@@ -408,19 +452,26 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
     for n in numbers:
         if n in chosen:
             kind, offset = chosen[n]
-            folio[n] = str(n - offset) if kind == "arabic" else to_roman(n - offset)
+            folio[n] = _folio_text(kind, n - offset)
     read = len(folio)
     inferred = 0
-    # Pages between or beside read folios take the nearest run's offset (arabic before roman).
+    # Pages between or beside read folios take the nearest run's offset.  A page between front
+    # matter's roman run and the text's arabic one where the arabic run still counts from 1 or more is
+    # the text's: its first page, a chapter's opening, often prints no folio, and the last page of the
+    # front matter (a blank overleaf) would stand at 0.
     known = sorted(chosen)
     for n in numbers:
         if n in folio or not known:
             continue
-        before = max((k for k in known if k < n), default=None)
-        after = min((k for k in known if k > n), default=None)
+        at = bisect.bisect_left(known, n)
+        before = known[at - 1] if at > 0 else None
+        after = known[at] if at < len(known) else None
         run = None
         if before is not None and after is not None and chosen[before] == chosen[after]:
             run = chosen[before]
+        elif before is not None and after is not None and chosen[before][0] != "arabic" and \
+                chosen[after][0] == "arabic" and n - chosen[after][1] >= 1:
+            run = chosen[after]
         elif before is not None and (after is None or n - before <= after - n):
             run = chosen[before]
         elif after is not None:
@@ -428,7 +479,7 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
         if run:
             value = n - run[1]
             if value >= 1:
-                folio[n] = str(value) if run[0] == "arabic" else to_roman(value)
+                folio[n] = _folio_text(run[0], value)
                 inferred += 1
     if labels:
         judged = [n for n in chosen]

@@ -1853,3 +1853,77 @@ def test_words_in_a_display_keep_the_spaces_their_box_holds(tmp_path_factory):
     assert formulas["1.2"] == r"C(x, q) = cq+h\int_{0}^{x+q}F(y)\mathrm{d}y\text{ when }q > 0", formulas
     assert formulas["1.3"] == r"y = 2\operatorname{cap}q+r", formulas
     assert formulas["1.4"] == r"\operatorname{rank}[q\quad r] = 1 \implies \operatorname{optimal}", formulas
+
+
+def _printed_pages(name: str, count: int, tmp_path_factory) -> tuple[dict, list]:
+    """The build report's printed-pages check and the page labels stored for PDF pages 1..count."""
+    _, db, report = build(name, tmp_path_factory)
+    labels = json.loads(dict(db.execute("SELECT key, value FROM meta"))["page_labels"])
+    return report["checks"]["pages"], [labels.get(str(n)) for n in range(1, count + 1)]
+
+
+def test_two_pages_of_roman_front_matter_before_the_text(tmp_path_factory):
+    """romanfront.pdf: a 24-page report of ours, no page labels, an unnumbered title page, then two pages
+    of front matter numbered i and ii in the foot and the text from 1.  A folio in a long document needs
+    two other pages of its run within ten pages to agree with it, and a run of two has one: the front
+    matter was left unnumbered (3 of 24 pages without a number, as on five of TeX Live's manuals whose
+    contents fill two pages).  A roman run that ends before the text's arabic run is front matter."""
+    pages, labels = _printed_pages("romanfront", 24, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 23, pages
+    assert labels == [None, "i", "ii"] + [str(n) for n in range(1, 22)], labels
+
+
+def test_front_matter_numbered_in_capital_roman(tmp_path_factory):
+    """capsroman.pdf: a report of ours, no page labels, front matter numbered I-IV in capitals
+    (\\pagenumbering{Roman}) before the text's 1-4.  Only lower-case numerals were read as folios: the
+    four pages were left unnumbered (as the front matter of TeX Live's biblatex-gb7714-2015 manual).
+    A numeral in one case, either case, is a folio; it is kept as printed."""
+    pages, labels = _printed_pages("capsroman", 9, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 8, pages
+    assert labels == [None, "I", "II", "III", "IV", "1", "2", "3", "4"], labels
+
+
+def test_a_running_head_in_the_prose_size_over_smaller_code(tmp_path_factory):
+    """codehead.pdf: a package manual of ours, \\pagestyle{headings} (the section's title in capitals,
+    the folio at the right) in the prose's 10 pt over listings in \\small that outnumber the prose's
+    words, so the commonest size is the code's 9 pt.  On A4 the head stands below the page's top
+    tenth, where a head is known only as the page's first line set no larger than the text, and the
+    text's size was taken to be the code's: no page number was read (as on TeX Live's rkeyval manual,
+    0 of 18).  The text's size is the larger one a step or two over the commonest that holds a good
+    share of the words."""
+    pages, labels = _printed_pages("codehead", 8, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 8, pages
+    assert labels == [str(n) for n in range(1, 9)], labels
+
+
+def test_the_texts_first_page_printing_no_folio_after_roman_front_matter(tmp_path_factory):
+    """textopener.pdf: a report of ours, no page labels: front matter i-iii, then the text, whose first
+    page prints no folio (its opening in \\pagestyle{empty}), and 2-5.  A page without a folio took the
+    nearer run's number, the earlier on a tie: "iv".  Between a roman run and an arabic one, a page the
+    arabic run numbers 1 or more is the text's."""
+    pages, labels = _printed_pages("textopener", 9, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 7, pages
+    assert labels == [None, "i", "ii", "iii", "1", "2", "3", "4", "5"], labels
+
+
+def test_a_one_page_note_whose_first_line_ends_on_a_year(tmp_path_factory):
+    """onepage.pdf: a one-page note of ours whose first line, in the text's size, ends on "1995" and
+    whose foot prints "1" alone.  A document of a page or three has no sequence to judge its folio by,
+    and the first number found was taken: 1995 (as on six of TeX Live's one-page examples: "1995",
+    "CTAN06", a time "1722").  A number alone on its line is taken before one ending a line of words."""
+    pages, labels = _printed_pages("onepage", 1, tmp_path_factory)
+    assert labels == ["1"], (pages, labels)
+
+
+def test_a_running_foot_set_larger_than_the_text(tmp_path_factory):
+    """largefoot.pdf: a manual of ours whose foot prints "Pump notes 3" centred in \\large over 10 pt
+    text, above the page's bottom tenth (A4, the standard margins).  A head or foot was looked for on a
+    page's last line only when set no larger than the text: no page number was read, and the foot ran
+    into the text (as on TeX Live's chickenize manual, "chicken 12" in 10.9 pt, 0 of 66 pages).  A short
+    line closing the page on a number stands where a foot stands, whatever its size."""
+    pages, labels = _printed_pages("largefoot", 6, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 6, pages
+    assert labels == [str(n) for n in range(1, 7)], labels
+    _, db, _ = build("largefoot", tmp_path_factory)
+    texts = [content for (content,) in db.execute("SELECT content FROM chunks")]
+    assert texts and not any("Pump notes" in t for t in texts), [t for t in texts if "Pump notes" in t][:2]
