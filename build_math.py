@@ -273,13 +273,18 @@ BOOK_PROSE_FACES: ContextVar[frozenset] = ContextVar("BOOK_PROSE_FACES", default
 
 
 @contextmanager
-def in_prose_faces(faces: frozenset):
-    """Within it, inline formulas are read knowing the faces that set the book's prose."""
-    token = BOOK_PROSE_FACES.set(faces)
+def _bound(setting: ContextVar, value):
+    """Within it, a setting of the book being read holds the value given."""
+    token = setting.set(value)
     try:
         yield
     finally:
-        BOOK_PROSE_FACES.reset(token)
+        setting.reset(token)
+
+
+def in_prose_faces(faces: frozenset):
+    """Within it, inline formulas are read knowing the faces that set the book's prose."""
+    return _bound(BOOK_PROSE_FACES, faces)
 
 
 # Whether the book being read sets its maths' signs apart from its text face (maths_signs_apart;
@@ -287,14 +292,9 @@ def in_prose_faces(faces: frozenset):
 MATHS_SIGNS_APART: ContextVar[bool] = ContextVar("MATHS_SIGNS_APART", default=False)
 
 
-@contextmanager
 def in_maths_signs_apart(apart: bool):
     """Within it, inline formulas are read knowing whether the maths' signs are the text face's."""
-    token = MATHS_SIGNS_APART.set(apart)
-    try:
-        yield
-    finally:
-        MATHS_SIGNS_APART.reset(token)
+    return _bound(MATHS_SIGNS_APART, apart)
 
 
 def mark_sans_body(pages) -> int:
