@@ -3003,7 +3003,9 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list =
             return
         x0, y0, x1, y1 = _placed((l.value, b.value, r.value, t.value), place) if place else \
             (l.value, b.value, r.value, t.value)
-        box = (x0, height - y1, x1, height - y0)
+        box = _within_reach((x0, height - y1, x1, height - y0), width, height)
+        if box is None:
+            return
         w, h = box[2] - box[0], box[3] - box[1]
         if kind == c.FPDF_PAGEOBJ_IMAGE and w * h >= PAGE_IMAGE * width * height:
             return
@@ -3051,6 +3053,20 @@ def _drawings(raw: _Raw, page_handle, width: float, height: float, words: list =
     boxes += _ruled_frames(pieces, strokes, boxes, words)
     boxes += _bar_frames(pieces, strokes, boxes, words)
     return boxes, rules, graphics, bars, strokes
+
+
+def _within_reach(box: tuple, width: float, height: float):
+    """A drawn object's box (page space, top-down) cut to the page grown by its own width and height on
+    every side, or None when nothing of it lies there.  Nothing drawn so far off the page is ever seen,
+    and the readers of drawings file each box by the cells of a grid it covers: a rule drawn forty
+    million points long and clipped to the page (a grid drawn past the page's edges, as placeat's
+    manual draws its own) would fill that many cells and take gigabytes.  Cut so, a box covers at most
+    nine pages' area, and nothing on the page or bleeding off its edges changes."""
+    x0, y0 = max(box[0], -width), max(box[1], -height)
+    x1, y1 = min(box[2], 2 * width), min(box[3], 2 * height)
+    if x0 > x1 or y0 > y1:
+        return None
+    return (x0, y0, x1, y1)
 
 
 DRAWN_RADICAL_POINTS = 400     # path points looked at for a drawn radical sign (a surd is a few dozen)

@@ -12,6 +12,7 @@ one counter per chapter, folios at the outer edge of running heads.  Their answe
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -662,6 +663,30 @@ def test_statements_in_thmbox_bars_and_open_frames_run_to_the_bars_foot(tmp_path
     assert "The law asks nothing" not in chunks["theorem 1.4"], chunks["theorem 1.4"]
     assert "When the arrivals change" not in chunks["example 1.5"], chunks["example 1.5"]
 
+
+
+FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
+                               # builder that filed each rule by every grid cell it ran through took 4.7 GB
+
+
+def test_lines_drawn_millions_of_points_past_the_page_cost_what_the_page_shows(tmp_path):
+    """farlines.pdf: one page of 2,500 small squares put at absolute places over a grid whose 22 lines
+    run forty million points past the paper (raw PDF operators, as placeat's manual draws its grid;
+    the page clips them).  The frame and drawing readers file each drawn box by the grid cells it
+    covers, so each such line filled a million cells: the build took 48 s and 4.7 GB.  A drawn box is
+    cut to the page grown by its own size first; the build runs within 2 GB of address space and reads
+    the page's words, the label set among the squares with them."""
+    def cap_memory():
+        resource.setrlimit(resource.RLIMIT_AS, (FAR_LINES_MEMORY, FAR_LINES_MEMORY))
+    out = tmp_path / "knowledge.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(LAYOUTS / "farlines.pdf"), "-o", str(out),
+                           "--quiet", "--json"], capture_output=True, text=True, timeout=600, preexec_fn=cap_memory)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    db = apsw.Connection(f"file:{out}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks ORDER BY ord"))
+    assert "sets a lattice of small squares" in text and "sees only what falls on the paper." in text, text
+    assert "A lattice of two thousand five hundred squares" in text, text
+    assert "however long the drawing code says they are." in text, text
 
 # book -> (statements keyed, recall floor, precision floor): floors a little under what the builder scored
 # when the keys were written (content_score.py: statement_recall / statement_precision), to be raised as it
