@@ -62,9 +62,9 @@ def _lone_number(line: Line, body: float) -> bool:
     the text's face and about its size (a capital alone in a maths font, or set in a script's size,
     is a variable: the "D" over a sum's sigma at a page's head)."""
     text = line.text.strip().strip("-–— ")
-    return bool(_LONE_NUMBER_RE.fullmatch(text)) and not text.isupper() or \
-        bool(_LONE_NUMBER_RE.fullmatch(text)) and not any(is_math_word(w) for w in line.words) and \
-        line.size >= body * SCRIPT_SIZE
+    if not _LONE_NUMBER_RE.fullmatch(text):
+        return False
+    return not text.isupper() or not any(is_math_word(w) for w in line.words) and line.size >= body * SCRIPT_SIZE
 
 
 # a roman numeral in one case, as \roman or \Roman print one ("xii", "XII"; not "Xii")
