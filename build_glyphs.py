@@ -3277,12 +3277,19 @@ def _ruled_frames(pieces: list, strokes: list, filled: list, words) -> list:
     rectangle stroked whole, or a rule along its top whose ends meet the tops of two upright rules
     whose feet meet a rule along its bottom.  A frame is one when no other rule or curve touches its
     edges (a table's rules meet and cross one another; a drawing's shapes join), no word straddles
-    them, and it holds words (a figure's empty shapes are none), and no filled box is there already."""
+    them, and it holds words (a figure's empty shapes are none), and no filled box is there already.
+
+    Rules are filed by their ends in squares of two rules' widths, at most CORNER_ENDS of them in one:
+    a frame's corner is the ends of two rules, and a page that ends more there (one frame drawn over
+    itself a thousand times) would otherwise pair every top with every side, a million candidates.
+    The rules past that many are still seen touching a frame's edges, which then is none."""
     tol = FRAME_RULE
     def key(v: float) -> int:
         return int(v // (2 * tol))
     def file(index: dict, p, y: float, x: float) -> None:
-        index.setdefault((key(y), key(x)), []).append(p)
+        filed = index.setdefault((key(y), key(x)), [])
+        if len(filed) < CORNER_ENDS:
+            filed.append(p)
     def near(index: dict, y: float, x: float):
         # the rules filed by two ends within a cell of these: every one within tol of both
         ky, kx = key(y), key(x)
@@ -3322,11 +3329,17 @@ def _ruled_frames(pieces: list, strokes: list, filled: list, words) -> list:
             cells.setdefault(cell, []).append(g)
     words = sorted(words, key=lambda w: w.top + w.bottom)
     mids = [(w.top + w.bottom) / 2 for w in words]
+    # the filled boxes by their top left corners, in squares as wide as the play allowed either way
+    fills: dict = {}
+    for b in filled:
+        fills.setdefault((int(b[0] // (4 * tol)), int(b[1] // (4 * tol))), []).append(b)
     frames: list = []
     for frame, parts in found:
         x0, y0, x1, y1 = frame
+        kx, ky = int(x0 // (4 * tol)), int(y0 // (4 * tol))
         if any(abs(b[0] - x0) <= 2 * tol and abs(b[2] - x1) <= 2 * tol and
-               abs(b[1] - y0) <= 2 * tol and abs(b[3] - y1) <= 2 * tol for b in filled):
+               abs(b[1] - y0) <= 2 * tol and abs(b[3] - y1) <= 2 * tol
+               for i in (kx - 1, kx, kx + 1) for j in (ky - 1, ky, ky + 1) for b in fills.get((i, j), ())):
             continue
 
         def touches(g) -> bool:
@@ -3354,7 +3367,11 @@ def _bar_frames(pieces: list, strokes: list, boxes: list, words) -> list:
     """Frames drawn as one upright rule at their left and nothing else (tcolorbox's borderline west with
     no fill, a left-barred theorem): a thin rule at least two lines tall that no other rule or curve
     touches, no frame holds already, no word crosses, with words starting just right of it.  The frame
-    runs from the rule to the right end of the words beside it."""
+    runs from the rule to the right end of the words beside it.
+
+    Each rule looks at what lies in the cells it covers and stops at the first shape that rules it out,
+    so an upright of a grid (met by every level rule of the grid) costs what it meets before the first
+    crossing, not all it crosses: a page of a thousand rules each way reads in linear time."""
     tol = FRAME_RULE
     uprights = [p for p in pieces if p[2] - p[0] <= 2 * tol and p[3] - p[1] >= BAR_CORNERED_HEIGHT]
     if not uprights:
@@ -3370,15 +3387,40 @@ def _bar_frames(pieces: list, strokes: list, boxes: list, words) -> list:
     for g in pieces + strokes + boxes:
         for cell in spread(g):
             cells.setdefault(cell, []).append(g)
+    drawn = {id(g) for g in pieces + strokes}      # what a corner's rule may meet (boxes aside)
+    curves = set(strokes)
+
+    def around(g):
+        """The shapes filed in the cells `g` covers, each once (the first seen of one box)."""
+        seen: set = set()
+        for cell in spread(g):
+            for other in cells.get(cell, ()):
+                if id(other) not in seen:
+                    seen.add(id(other))
+                    yield other
+
+    def meets(bar: tuple) -> list | None:
+        """The shapes that touch `bar`, all a frame's corners; None at the first that is not, or at a
+        shape holding it (a side of a frame already read, or a rule inside a shaded box)."""
+        x0, y0, x1, y1 = bar
+        touching = []
+        for g in around(bar):
+            if g is bar:
+                continue
+            if g[0] - tol <= x0 and x1 <= g[2] + tol and g[1] - tol <= y0 and y1 <= g[3] + tol:
+                return None
+            if g[0] <= x1 + tol and g[2] >= x0 - tol and g[1] <= y1 + tol and g[3] >= y0 - tol:
+                if not _corner(bar, g, (o for o in around(g) if id(o) in drawn), curves):
+                    return None     # meets another rule or shape: a table's, a drawing's, an algorithm's block line
+                touching.append(g)
+        return touching
+
     frames: list = []
     for bar in uprights:
         x0, y0, x1, y1 = bar
-        near = {id(g): g for cell in spread(bar) for g in cells.get(cell, ()) if g is not bar}.values()
-        if any(b[0] - tol <= x0 and x1 <= b[2] + tol and b[1] - tol <= y0 and y1 <= b[3] + tol for b in near):
-            continue        # a side of a frame already read, or a rule inside a shaded box
-        touching = [g for g in near if g[0] <= x1 + tol and g[2] >= x0 - tol and g[1] <= y1 + tol and g[3] >= y0 - tol]
-        if touching and not _corners_only(bar, touching, pieces, strokes):
-            continue        # meets another rule or shape: a table's, a drawing's, an algorithm's block line
+        touching = meets(bar)
+        if touching is None:
+            continue
         if not touching and y1 - y0 < BAR_FRAME_HEIGHT:
             continue        # one line's bar with no corner: a change bar
         beside = []
@@ -3398,31 +3440,32 @@ def _bar_frames(pieces: list, strokes: list, boxes: list, words) -> list:
     return frames
 
 
-def _corners_only(bar: tuple, touching: list, pieces: list, strokes: list) -> bool:
-    """Whether the rules that meet an upright rule are a frame's corners, open at its top or foot
+def _corner(bar: tuple, g: tuple, near, curves: set) -> bool:
+    """Whether a rule `g` that meets an upright rule is a frame's corner, open at its top or foot
     (thmbox's statements: the head's rule, from the text block's edge to past the head, with the
-    upright hung from it, and a rule along the foot from the upright to the right): every one a level
-    rule at one of the upright's ends, running on right of it (no further left than the head's margin),
-    and met by no other upright rule or curve but at its own ends.  A table's rules meet at junctions
-    along one another (its column rules hang from its top rule between that rule's ends)."""
+    upright hung from it, and a rule along the foot from the upright to the right): a level rule at one
+    of the upright's ends, running on right of it (no further left than the head's margin), and met by
+    no other upright rule or curve but at its own ends (`near`: the rules and curves about it, `curves`
+    those that curve).  A table's rules meet at junctions along one another (its column rules hang
+    from its top rule between that rule's ends)."""
     tol = FRAME_RULE
     x0, y0, x1, y1 = bar
-    for g in touching:
-        level = g[3] - g[1] <= 2 * tol and g[2] - g[0] >= FRAME_CORNER_REACH
-        at_end = abs(g[1] - y0) <= tol or abs(g[3] - y1) <= tol
-        if not (level and at_end and g[2] >= x1 + FRAME_CORNER_REACH and g[0] >= x0 - FRAME_CORNER_OVERHANG):
-            return False
-        for other in pieces + strokes:
-            if other is bar or other is g or other[0] > g[2] + tol or other[2] < g[0] - tol \
-                    or other[1] > g[3] + tol or other[3] < g[1] - tol:
-                continue
-            if other in strokes or other[2] - other[0] > 2 * tol:
-                return False       # a curve, or another level rule, on the corner's rule
-            if g[0] + tol < other[0] and other[2] < g[2] - tol:
-                return False       # an upright met along the rule, not at its end: a junction
+    level = g[3] - g[1] <= 2 * tol and g[2] - g[0] >= FRAME_CORNER_REACH
+    at_end = abs(g[1] - y0) <= tol or abs(g[3] - y1) <= tol
+    if not (level and at_end and g[2] >= x1 + FRAME_CORNER_REACH and g[0] >= x0 - FRAME_CORNER_OVERHANG):
+        return False
+    for other in near:
+        if other is bar or other is g or other[0] > g[2] + tol or other[2] < g[0] - tol \
+                or other[1] > g[3] + tol or other[3] < g[1] - tol:
+            continue
+        if other in curves or other[2] - other[0] > 2 * tol:
+            return False       # a curve, or another level rule, on the corner's rule
+        if g[0] + tol < other[0] and other[2] < g[2] - tol:
+            return False       # an upright met along the rule, not at its end: a junction
     return True
 
 
+CORNER_ENDS = 8                 # rules ending within one square of two rules' widths, filed as a frame's corner at most
 FRAME_CORNER_REACH = 20         # pt: a frame's corner rule runs on this far right of its upright at least
 FRAME_CORNER_OVERHANG = 24      # pt: ... and starts at most this far left of it (a head set out in the margin)
 BAR_FRAME_HEIGHT = 18           # pt: a rule at a frame's left is two lines tall at least (a change bar may be one) ...

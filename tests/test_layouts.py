@@ -688,6 +688,47 @@ def test_lines_drawn_millions_of_points_past_the_page_cost_what_the_page_shows(t
     assert "A lattice of two thousand five hundred squares" in text, text
     assert "however long the drawing code says they are." in text, text
 
+HOSTILE_PAGE_CPU = 15           # CPU seconds any process of a hostile page's build may take: it needs two
+                               # or three; the readers that paired every rule with every other took 23 s
+                               # and more than two minutes
+
+
+def _built_within(pdf, tmp_path, memory: int, cpu: int) -> str:
+    """The text a build of `pdf` serves, built within `memory` bytes of address space and `cpu` seconds
+    of processor time (a build past either is stopped, and fails)."""
+    def cap():
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    out = tmp_path / "knowledge.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out), "--quiet", "--json"],
+                          capture_output=True, text=True, timeout=600, preexec_fn=cap)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    db = apsw.Connection(f"file:{out}?mode=ro", flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    return "\n".join(c for (c,) in db.execute("SELECT content FROM chunks ORDER BY ord"))
+
+
+def test_a_grid_of_thousands_of_crossing_rules_costs_what_it_holds(tmp_path):
+    """crossrules.pdf: one page of 10,001 thin rules each way crossing in a 300 pt square (raw PDF
+    operators, each rule stroked on its own).  The reader of frames drawn as one upright rule listed,
+    for every upright, every rule it crosses before asking whether any is no frame's corner: a hundred
+    million pairs, over two minutes.  It now stops at the first rule that rules an upright out; the
+    build reads the page's words in a few seconds, within 2 GB of address space."""
+    text = _built_within(LAYOUTS / "crossrules.pdf", tmp_path, FAR_LINES_MEMORY, HOSTILE_PAGE_CPU)
+    assert "draws a square grid of twenty thousand thin rules" in text, text
+    assert "stops at the first rule across it." in text, text
+
+
+def test_a_frame_drawn_two_thousand_times_over_itself_is_read_once(tmp_path):
+    """overdrawn.pdf: a frame of four rules drawn two thousand times at one place round a line of
+    words.  The reader of ruled frames paired every top rule with every upright ending at its corner:
+    four million candidate frames, minutes.  Rules are filed by their ends at most CORNER_ENDS to a
+    corner's square; the build reads the page's words, those inside the frame too, in a few seconds."""
+    text = _built_within(LAYOUTS / "overdrawn.pdf", tmp_path, FAR_LINES_MEMORY, HOSTILE_PAGE_CPU)
+    assert "draws one frame two thousand times over" in text, text
+    assert "The words inside the frame are read." in text, text
+    assert "in the time one frame takes." in text, text
+
+
 # book -> (statements keyed, recall floor, precision floor): floors a little under what the builder scored
 # when the keys were written (content_score.py: statement_recall / statement_precision), to be raised as it
 # does better.  handout.tex holds no numbered statement.
