@@ -49,7 +49,8 @@ doc.save(scriptArgs[1], "incremental=no");
 # footnotes, citations, a listing's line numbers, the document's start
 NOT_ENTITY_COUNTERS = {"page", "Doc-Start", "part", "chapter", "section", "subsection", "subsubsection", "paragraph",
                        "subparagraph", "appendix", "Item", "Hfootnote", "footnote", "Hmpfootnote", "mpfootnote",
-                       "cite", "lstnumber", "HD", "codeline", "title", "toc", "index", "AMS"}
+                       "cite", "lstnumber", "HD", "codeline", "title", "toc", "contents", "index", "AMS",
+                       "Hendnote", "endnote"}
 COUNTER_RE = re.compile(r"([A-Za-z]{3,24})\.((?:[A-Z]|\d{1,4})(?:\.\d{1,4}){0,3})")   # 'equation.2.3', 'table.A.1'
 NEAR_LINES = 3          # lines either side of the destination's height where its number is looked for
 
@@ -73,10 +74,10 @@ def strip_destinations(path: Path, out: Path) -> None:
         os.unlink(script.name)
 
 
-def printed_kind(lines: list[tuple[float, str]], top: float | None, counter: str, number: str) -> str | None:
-    """The kind a destination's page prints its number under, near the destination: "formula" for an
-    equation's "(2.3)", else the kind the word just before the number names ("Table 2:" -> table);
-    None when the page does not print it there."""
+def printed_kinds(lines: list[tuple[float, str]], top: float | None, counter: str, number: str) -> list[str]:
+    """The kinds a destination's page prints its number under, near the destination, nearest first:
+    "formula" for an equation's "(2.3)", else the kind the word just before the number names
+    ("Table 2:" -> table); none when the page does not print it there."""
     from build_heads import entity_kind
 
     if top is None:
@@ -84,18 +85,16 @@ def printed_kind(lines: list[tuple[float, str]], top: float | None, counter: str
     else:
         nearest = sorted(range(len(lines)), key=lambda i: abs(lines[i][0] - top))[:1]
         i = nearest[0] if nearest else 0
-        near = lines[max(0, i - NEAR_LINES):i + NEAR_LINES + 1]
+        near = sorted(lines[max(0, i - NEAR_LINES):i + NEAR_LINES + 1], key=lambda line: abs(line[0] - top))
     escaped = re.escape(number)
     tag = re.compile(r"\(\s?" + escaped + r"\s?\)")
     headed = re.compile(r"([^\W\d_]{2,24})\.?[ \u00a0~]" + escaped + r"(?![\w.]\w)")
+    kinds = []
     for _top, text in near:
         if counter == "equation" and tag.search(text):
-            return "formula"
-        for m in headed.finditer(text):
-            kind = entity_kind(m.group(1))
-            if kind:
-                return kind
-    return None
+            kinds.append("formula")
+        kinds.extend(kind for m in headed.finditer(text) if (kind := entity_kind(m.group(1))))
+    return kinds
 
 
 def read_entities(copy: Path, original_anchors) -> dict:
@@ -106,9 +105,17 @@ def read_entities(copy: Path, original_anchors) -> dict:
 
     document = read_document(copy, workers=1)
     lines = {p.number: [(line.top, line.text) for line in p.lines] for p in document.pages}
+    printed = [(anchor, counter, number, printed_kinds(lines.get(anchor.page, []), anchor.top, counter, number))
+               for anchor, counter, number in numbered_destinations(original_anchors)]
+    # a counter's things share one word: the word most of its destinations print nearest is its
+    # kind, and "June 1" beside "Figure 1" is not (a theorem counter lemmas share counts its commonest)
+    words: dict[str, Counter] = defaultdict(Counter)
+    for _anchor, counter, _number, kinds in printed:
+        if kinds:
+            words[counter][kinds[0]] += 1
     truth = []
-    for anchor, counter, number in numbered_destinations(original_anchors):
-        kind = printed_kind(lines.get(anchor.page, []), anchor.top, counter, number)
+    for anchor, counter, number, kinds in printed:
+        kind = next((k for k in kinds if words[counter][k] * 2 > sum(words[counter].values())), None)
         if kind:
             truth.append({"counter": counter, "kind": kind, "number": normalize_number(number) or number,
                           "page": anchor.page})
