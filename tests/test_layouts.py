@@ -1952,3 +1952,19 @@ def test_a_running_foot_set_larger_than_the_text(tmp_path_factory):
     _, db, _ = build("largefoot", tmp_path_factory)
     texts = [content for (content,) in db.execute("SELECT content FROM chunks")]
     assert texts and not any("Pump notes" in t for t in texts), [t for t in texts if "Pump notes" in t][:2]
+
+
+def test_captions_in_another_language_by_their_place(tmp_path_factory):
+    """tabellen.pdf: a Dutch report of ours, babel's captions "Tabel 2: Bestelniveau per groep" and
+    "Figuur 1: …" in the body face, centred over a ruled tabular or under a drawing.  A caption in the
+    body face was read only for the English words of FLOAT_KINDS: none of the five floats was found (as
+    on TeX Live's Dutch lshort, 0 of 38 captions).  A float's caption is told by its place: a word, a
+    number and a colon, centred or beside a drawing or ruled rows.  Paragraphs opening "Opmerking 1:" at
+    the column's edge read on as text."""
+    path, db, _ = build("tabellen", tmp_path_factory)
+    result = score(LAYOUTS / "tabellen-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tabellen", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"tabel", "figuur"}, kinds
+
