@@ -1968,3 +1968,16 @@ def test_captions_in_another_language_by_their_place(tmp_path_factory):
     kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
     assert kinds == {"tabel", "figuur"}, kinds
 
+
+def test_a_bibliographys_author_year_labels_are_no_heads(tmp_path_factory):
+    """jaarlabels.pdf: a report of ours whose references hang behind author-year labels in the body
+    face ("Berg 1998", a tab, "Berg, Anna (1998). …"), as biblatex's introcite sets them.  A label set
+    apart by a tab is a list's head without a face of its own, and each was read as a numbered thing of
+    a kind of its own: "berg 1998", "dekker 2004" (as on TeX Live's biblatex-ext manual).  An item whose
+    text opens with its label's word is a reference: only the report's two tables are entities."""
+    path, db, _ = build("jaarlabels", tmp_path_factory)
+    result = score(LAYOUTS / "jaarlabels-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 2, table("jaarlabels", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"table"}, kinds
