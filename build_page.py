@@ -772,9 +772,11 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
             continue
         head = match_head(line, layout.body_font)
         if head is not None and head.kind not in FLOAT_KINDS and head.sep == ":":
-            items.extend(_framed_by_caption(page, main, i, head, used, layout))
-            continue
-        if head is None or head.kind not in FLOAT_KINDS:
+            framed = _framed_by_caption(page, main, i, head, used, layout)
+            items.extend(framed)
+            if framed or not _captioned_by_place(main, i, head, page, layout):
+                continue
+        elif head is None or head.kind not in FLOAT_KINDS:
             continue
         missed = page.number in wanted.get((head.kind, head.number), ())
         if not head.distinct and not missed:
@@ -795,6 +797,19 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
                 item.entity.printed = head.printed or None
         items.extend(found)
     return items
+
+
+def _captioned_by_place(main: list[Line], at: int, head: Head, page: Page, layout: Layout) -> bool:
+    """A caption whose word is none of FLOAT_KINDS ("Tabel 1.1: Documentklassen.", "Abbildung 3:" in a
+    book in another language): a float's caption is told by its place, not its word.  In the body face
+    a word, a number and a colon, centred or right beside a drawing or ruled rows, on a line that does
+    not read on from the one above, is set as \\caption sets one; the float is read as a figure's (the
+    text drawn inside it), its kind the word the book prints.  A head in a face of its own with a
+    colon is left to the statements ("Theorem 1: …" in bold opens one)."""
+    line = main[at]
+    if head.distinct or not caption_context(line, page, layout):
+        return False
+    return at == 0 or not _continues_paragraph(main[at - 1], line, layout)
 
 
 def ruled_frames(page: Page) -> list[tuple[float, float, float, float]]:

@@ -731,8 +731,13 @@ def label_tab(words: list[Word], body: float) -> int | None:
 def label_hangs(line: Line, head: Head, layout: Layout) -> bool:
     """A head set apart by where it stands, not by its face: a list item's label ("Exercise 2.1." in
     the body face) with a tab's gap after it before the item's text at the hanging indent, as a word
-    processor's numbered list or a description list sets it."""
-    return label_tab(line.words, layout.body_size) == head.head_words
+    processor's numbered list or a description list sets it.  A bibliography's author-year label
+    ("Knuth 1984", the tab, then "Knuth, Donald E. (1984). …") is made of its entry's own first words:
+    an item whose text opens with the label's word is a reference, not a numbered thing."""
+    at = label_tab(line.words, layout.body_size)
+    if at != head.head_words:
+        return False
+    return at >= len(line.words) or line.words[at].text.rstrip(",.;:") != line.words[0].text.rstrip(",.;:")
 
 
 def run_in_head(line: Line, ctx: LineContext) -> Role | None:

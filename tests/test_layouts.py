@@ -1993,3 +1993,32 @@ def test_a_running_foot_set_larger_than_the_text(tmp_path_factory):
     _, db, _ = build("largefoot", tmp_path_factory)
     texts = [content for (content,) in db.execute("SELECT content FROM chunks")]
     assert texts and not any("Pump notes" in t for t in texts), [t for t in texts if "Pump notes" in t][:2]
+
+
+def test_captions_in_another_language_by_their_place(tmp_path_factory):
+    """tabellen.pdf: a Dutch report of ours, babel's captions "Tabel 2: Bestelniveau per groep" and
+    "Figuur 1: …" in the body face, centred over a ruled tabular or under a drawing.  A caption in the
+    body face was read only for the English words of FLOAT_KINDS: none of the five floats was found (as
+    on TeX Live's Dutch lshort, 0 of 38 captions).  A float's caption is told by its place: a word, a
+    number and a colon, centred or beside a drawing or ruled rows.  Paragraphs opening "Opmerking 1:" at
+    the column's edge read on as text."""
+    path, db, _ = build("tabellen", tmp_path_factory)
+    result = score(LAYOUTS / "tabellen-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tabellen", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"tabel", "figuur"}, kinds
+
+
+def test_a_bibliographys_author_year_labels_are_no_heads(tmp_path_factory):
+    """jaarlabels.pdf: a report of ours whose references hang behind author-year labels in the body
+    face ("Berg 1998", a tab, "Berg, Anna (1998). …"), as biblatex's introcite sets them.  A label set
+    apart by a tab is a list's head without a face of its own, and each was read as a numbered thing of
+    a kind of its own: "berg 1998", "dekker 2004" (as on TeX Live's biblatex-ext manual).  An item whose
+    text opens with its label's word is a reference: only the report's two tables are entities."""
+    path, db, _ = build("jaarlabels", tmp_path_factory)
+    result = score(LAYOUTS / "jaarlabels-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 2, table("jaarlabels", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"table"}, kinds
