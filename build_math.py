@@ -741,7 +741,10 @@ def _glued_script(words: list[Word], i: int) -> bool:
     of that word, which is a formula's base, a few letters (`$\\mathbf{x}^{(1)}$`, `$\\mathbf{R}^2$` where
     \\mathbf is the text's bold).  Lowered, it is a subscript, which prose never sets; raised, a note's
     mark may stand there, a figure or a symbol of its own series after a word: taken only when it opens
-    on a bracket, or when the base is a lone bold letter (a vector or a set, no word of prose)."""
+    on a bracket, when the base is a lone bold letter (a vector or a set, no word of prose), or when
+    the script is a few letters of the maths' own roman (_maths_roman) over a lone letter or a formula's
+    word (`$q^{\mathrm{S}}$`, `$s^{\mathrm{in}}$` in mathpazo's roman under a Pagella text): a note's
+    mark is set in the text face, and prose sets no glyph of that roman."""
     if not 1 <= i < len(words):
         return False
     w, base = words[i], words[i - 1]
@@ -753,7 +756,8 @@ def _glued_script(words: list[Word], i: int) -> bool:
     if shift > base.size * SCRIPT_SHIFT:
         return True
     return shift < -base.size * SCRIPT_SHIFT and (w.text[:1] in "([" or (
-        len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))))
+        len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))) or (
+        (len(base.text) == 1 or is_math_word(base)) and _SCRIPT_BASE.fullmatch(w.text) is not None and _maths_roman(w)))
 
 
 SCRIPT_SIZE = 0.85    # of its base's size: a script is set smaller than this (TeX's 7 on 10 pt)
@@ -902,6 +906,15 @@ def _maths_punctuation(words: list[Word], end: int) -> bool:
 
 
 MATHS_PUNCTUATION_RUN = 5     # marks: a comma, the three dots of \dots and a comma
+
+
+def _maths_dots(words: list[Word], end: int) -> bool:
+    """words[end] is a period of an ellipsis (three lone periods set close, `_dot_group`) whose periods
+    are all the maths' own roman (_maths_roman), where the book's maths takes its signs from a face of
+    its own: the formula's `\dots` closing it (`$t_{(1)} < t_{(2)} < \dots$`, `$h = a_1 o_1 a_2 o_2
+    \dots$`), though prose comes after; the sentence's ellipsis is the text face's."""
+    return any(_dot_group(words, s) and all(_maths_roman(words[i]) for i in range(s, s + 3))
+               for s in (end - 2, end - 1, end))
 _PUNCTUATION_MARKS = frozenset((",", ":", ";", "."))
 
 
@@ -1042,7 +1055,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _right_side(words, end)
                 or _raised_sign(words, end)
                 or _glued_script(words, end)
-                or _maths_punctuation(words, end)):
+                or _maths_punctuation(words, end)
+                or _maths_dots(words, end)):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
@@ -1079,8 +1093,10 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
             prose_open -= 1
-        # the text face's full stop or comma after a formula belongs to the sentence
-        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", spans[-1].text):
+        # the text face's full stop or comma after a formula belongs to the sentence (not the maths' own
+        # roman's "!" glued to it: a factorial, `$n!$`)
+        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", spans[-1].text) \
+                and not _factorial(spans[-1]):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
         elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
@@ -1115,6 +1131,15 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
 
 
 _CLOSER = {"(": ")", "[": "]"}
+
+
+def _factorial(sp) -> bool:
+    """An exclamation mark set in an upright face that sets no prose (_prose_face), where the book's
+    maths takes its signs from a face of its own (MATHS_SIGNS_APART): TeX's factorial, `$n!$`, taken from
+    the maths roman; the sentence's "!" is the text face's."""
+    font = sp.font
+    return sp.text == "!" and MATHS_SIGNS_APART.get() and not (font.italic or font.bold or font.mono) and \
+        not _prose_face(font.name)
 
 
 def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
