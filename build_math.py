@@ -743,7 +743,7 @@ def _glued_script(words: list[Word], i: int) -> bool:
     mark may stand there, a figure or a symbol of its own series after a word: taken only when it opens
     on a bracket, when the base is a lone bold letter (a vector or a set, no word of prose), or when
     the script is a few letters of the maths' own roman (_maths_roman) over a lone letter or a formula's
-    word (`$q^{\mathrm{S}}$`, `$s^{\mathrm{in}}$` in mathpazo's roman under a Pagella text): a note's
+    word (`$q^{\\mathrm{S}}$`, `$s^{\\mathrm{in}}$` in mathpazo's roman under a Pagella text): a note's
     mark is set in the text face, and prose sets no glyph of that roman."""
     if not 1 <= i < len(words):
         return False
@@ -906,16 +906,16 @@ def _maths_punctuation(words: list[Word], end: int) -> bool:
 
 
 MATHS_PUNCTUATION_RUN = 5     # marks: a comma, the three dots of \dots and a comma
+_PUNCTUATION_MARKS = frozenset((",", ":", ";", "."))
 
 
 def _maths_dots(words: list[Word], end: int) -> bool:
     """words[end] is a period of an ellipsis (three lone periods set close, `_dot_group`) whose periods
     are all the maths' own roman (_maths_roman), where the book's maths takes its signs from a face of
-    its own: the formula's `\dots` closing it (`$t_{(1)} < t_{(2)} < \dots$`, `$h = a_1 o_1 a_2 o_2
-    \dots$`), though prose comes after; the sentence's ellipsis is the text face's."""
+    its own: the formula's `\\dots` closing it (`$t_{(1)} < t_{(2)} < \\dots$`, `$h = a_1 o_1 a_2 o_2
+    \\dots$`), though prose comes after; the sentence's ellipsis is the text face's."""
     return any(_dot_group(words, s) and all(_maths_roman(words[i]) for i in range(s, s + 3))
                for s in (end - 2, end - 1, end))
-_PUNCTUATION_MARKS = frozenset((",", ":", ";", "."))
 
 
 def _sentence_close(w: Word) -> bool:
