@@ -813,9 +813,15 @@ def _line_prose_faces(words: list[Word]) -> frozenset:
     for w in words:
         if w.text.strip(".,;:()[]") in OPERATOR_NAMES:
             continue
-        for sp in (w.spans or [w]):
-            if _WORD_RUN.search(sp.text):
-                faces.add(face_family(sp.font.name if w.spans else w.font))
+        if not w.spans:
+            if _WORD_RUN.search(w.text):
+                faces.add(face_family(w.font))
+            continue
+        # (a word glued to a glyph of another face, a bracket or a script, is a name the maths applies,
+        # "Beta(2,", "bias(": prose's words stand in one face, but for the sentence's marks)
+        marked = {face_family(sp.font.name) for sp in w.spans if not _SENTENCE_MARK.fullmatch(sp.text)}
+        if len(marked) == 1:
+            faces.update(face_family(sp.font.name) for sp in w.spans if _WORD_RUN.search(sp.text))
     return frozenset(faces)
 
 
@@ -862,6 +868,34 @@ def _maths_roman(w: Word) -> bool:
         return not (w.italic or w.bold or w.mono) and not _prose_face(w.font)
     return all(not (sp.font.italic or sp.font.bold or sp.font.mono) and not _prose_face(sp.font.name)
                for sp in w.spans)
+
+
+def _maths_name(w: Word) -> bool:
+    """A word of letters set in upright faces that set no prose (_maths_roman), its scripts (glyphs set
+    smaller than its first) in any face and perhaps the sentence's mark after it in the text face: a name
+    the maths sets in its own roman beside a formula (`$\\operatorname{tr} \\nabla^{2} C$`,
+    `$\\operatorname{bias}(\\hat\\theta)$`, `$\\min_{\\mathbf{x}}$`, `$t \\equiv 0 \\pmod R$`, `$A \\in
+    \\mathsf{P}$` in Computer Modern's sans), the formula's."""
+    if not MATHS_SIGNS_APART.get() or not any(c.isalpha() for c in w.text):
+        return False
+    spans = list(w.spans or ())
+    if not spans:
+        return _maths_face(w.font, w.bold, w.italic, w.mono)
+    if len(spans) > 1 and is_text_face(spans[-1].font.name) and _SENTENCE_MARK.fullmatch(spans[-1].text):
+        spans.pop()
+    first = spans[0]
+    return any(c.isalpha() for sp in spans for c in sp.text) and all(
+        sp.size < first.size * SCRIPT_SIZE or _maths_face(sp.font.name, sp.font.bold, sp.font.italic, sp.font.mono)
+        for sp in spans)
+
+
+def _maths_face(font: str, bold: bool, italic: bool, mono: bool) -> bool:
+    """A face that sets no prose (_prose_face), upright or a bold or italic of another family than the
+    text's (mathpazo's bold for `\\mathbf` under a Pagella text), no typewriter: the maths' own."""
+    return not mono and not _prose_face(font) and not ((bold or italic) and _in_text_family(font))
+
+
+_SENTENCE_MARK = re.compile(r"[.,;:]")
 
 
 def _left_side(words: list[Word], start: int) -> bool:
@@ -937,7 +971,7 @@ def italic_operand(w: Word) -> bool:
     return (w.italic or any(sp.font.italic for sp in w.spans)) and _PROSE_RUN.search(w.text) is None
 
 
-_RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔")
+_RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔⪯⪰≺≻≪≫")
 _BINARY = frozenset("−+×·")
 _OPEN_FIGURES = re.compile(r"[(\[]\d[\d.]*,?")
 _FIGURES = re.compile(r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?[.,;:]?")     # "5/2", "0.101", "42.0."
@@ -1015,7 +1049,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
                 not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
                 not _upright_subscript(w) and not _glued_script(words, k + 1) and not _maths_bracket(w) and \
-                not _maths_figures(w):
+                not _maths_figures(w) and not _maths_name(w):
             out.append(w.text)
             prose_open = max(0, prose_open + _bracket_depth(w.text))
             k += 1
@@ -1028,7 +1062,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         while start > 0 and len(out) > 0 and ((_bridges(words[start - 1])
                                                and not _sentence_comma(words[start - 1], words[start], word_gap))
                                               or _left_side(words, start)
-                                              or _script_base(words, start)) \
+                                              or _script_base(words, start)
+                                              or _maths_name(words[start - 1])) \
                 and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
             start -= 1
             out.pop()
@@ -1056,7 +1091,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _raised_sign(words, end)
                 or _glued_script(words, end)
                 or _maths_punctuation(words, end)
-                or _maths_dots(words, end)):
+                or _maths_dots(words, end)
+                or _maths_name(words[end])):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
