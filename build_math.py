@@ -871,11 +871,13 @@ def _maths_roman(w: Word) -> bool:
 
 
 def _maths_name(w: Word) -> bool:
-    """A word of letters set in upright faces that set no prose (_maths_roman), its scripts (glyphs set
-    smaller than its first) in any face and perhaps the sentence's mark after it in the text face: a name
+    """A word of letters set in the maths' own faces (_maths_face: no face of prose, upright or a bold or
+    italic of another family than the text's), its scripts (glyphs set smaller than its first) in any face
+    and perhaps the sentence's mark after it in the text face, where the book's maths sets its signs apart
+    (MATHS_SIGNS_APART): a formula alone (`$\\operatorname{AIC}$`, `$\\mathbf{x}$` in mathpazo's bold) and a name
     the maths sets in its own roman beside a formula (`$\\operatorname{tr} \\nabla^{2} C$`,
-    `$\\operatorname{bias}(\\hat\\theta)$`, `$\\min_{\\mathbf{x}}$`, `$t \\equiv 0 \\pmod R$`, `$A \\in
-    \\mathsf{P}$` in Computer Modern's sans), the formula's."""
+    `$\\operatorname{bias}(\\hat\\theta)$`, `$\\min_{\\mathbf{x}}$`, `$t \\equiv 0 \\pmod R$`, `$\\mathsf{B}
+    \\to \\mathsf{A}$` in Computer Modern's sans), the formula's."""
     if not MATHS_SIGNS_APART.get() or not any(c.isalpha() for c in w.text):
         return False
     spans = list(w.spans or ())
