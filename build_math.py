@@ -741,7 +741,10 @@ def _glued_script(words: list[Word], i: int) -> bool:
     of that word, which is a formula's base, a few letters (`$\\mathbf{x}^{(1)}$`, `$\\mathbf{R}^2$` where
     \\mathbf is the text's bold).  Lowered, it is a subscript, which prose never sets; raised, a note's
     mark may stand there, a figure or a symbol of its own series after a word: taken only when it opens
-    on a bracket, or when the base is a lone bold letter (a vector or a set, no word of prose)."""
+    on a bracket, when the base is a lone bold letter (a vector or a set, no word of prose), or when
+    the script is a few letters of the maths' own roman (_maths_roman) over a lone letter or a formula's
+    word (`$q^{\\mathrm{S}}$`, `$s^{\\mathrm{in}}$` in mathpazo's roman under a Pagella text): a note's
+    mark is set in the text face, and prose sets no glyph of that roman."""
     if not 1 <= i < len(words):
         return False
     w, base = words[i], words[i - 1]
@@ -753,7 +756,8 @@ def _glued_script(words: list[Word], i: int) -> bool:
     if shift > base.size * SCRIPT_SHIFT:
         return True
     return shift < -base.size * SCRIPT_SHIFT and (w.text[:1] in "([" or (
-        len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))))
+        len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))) or (
+        (len(base.text) == 1 or is_math_word(base)) and _SCRIPT_BASE.fullmatch(w.text) is not None and _maths_roman(w)))
 
 
 SCRIPT_SIZE = 0.85    # of its base's size: a script is set smaller than this (TeX's 7 on 10 pt)
@@ -809,9 +813,15 @@ def _line_prose_faces(words: list[Word]) -> frozenset:
     for w in words:
         if w.text.strip(".,;:()[]") in OPERATOR_NAMES:
             continue
-        for sp in (w.spans or [w]):
-            if _WORD_RUN.search(sp.text):
-                faces.add(face_family(sp.font.name if w.spans else w.font))
+        if not w.spans:
+            if _WORD_RUN.search(w.text):
+                faces.add(face_family(w.font))
+            continue
+        # (a word glued to a glyph of another face, a bracket or a script, is a name the maths applies,
+        # "Beta(2,", "bias(": prose's words stand in one face, but for the sentence's marks)
+        marked = {face_family(sp.font.name) for sp in w.spans if not _SENTENCE_MARK.fullmatch(sp.text)}
+        if len(marked) == 1:
+            faces.update(face_family(sp.font.name) for sp in w.spans if _WORD_RUN.search(sp.text))
     return frozenset(faces)
 
 
@@ -860,6 +870,36 @@ def _maths_roman(w: Word) -> bool:
                for sp in w.spans)
 
 
+def _maths_name(w: Word) -> bool:
+    """A word of letters set in the maths' own faces (_maths_face: no face of prose, upright or a bold or
+    italic of another family than the text's), its scripts (glyphs set smaller than its first) in any face
+    and perhaps the sentence's mark after it in the text face, where the book's maths sets its signs apart
+    (MATHS_SIGNS_APART): a formula alone (`$\\operatorname{AIC}$`, `$\\mathbf{x}$` in mathpazo's bold) and a name
+    the maths sets in its own roman beside a formula (`$\\operatorname{tr} \\nabla^{2} C$`,
+    `$\\operatorname{bias}(\\hat\\theta)$`, `$\\min_{\\mathbf{x}}$`, `$t \\equiv 0 \\pmod R$`, `$\\mathsf{B}
+    \\to \\mathsf{A}$` in Computer Modern's sans), the formula's."""
+    if not MATHS_SIGNS_APART.get() or not any(c.isalpha() for c in w.text):
+        return False
+    spans = list(w.spans or ())
+    if not spans:
+        return _maths_face(w.font, w.bold, w.italic, w.mono)
+    if len(spans) > 1 and is_text_face(spans[-1].font.name) and _SENTENCE_MARK.fullmatch(spans[-1].text):
+        spans.pop()
+    first = spans[0]
+    return any(c.isalpha() for sp in spans for c in sp.text) and all(
+        sp.size < first.size * SCRIPT_SIZE or _maths_face(sp.font.name, sp.font.bold, sp.font.italic, sp.font.mono)
+        for sp in spans)
+
+
+def _maths_face(font: str, bold: bool, italic: bool, mono: bool) -> bool:
+    """A face that sets no prose (_prose_face), upright or a bold or italic of another family than the
+    text's (mathpazo's bold for `\\mathbf` under a Pagella text), no typewriter: the maths' own."""
+    return not mono and not _prose_face(font) and not ((bold or italic) and _in_text_family(font))
+
+
+_SENTENCE_MARK = re.compile(r"[.,;:]")
+
+
 def _left_side(words: list[Word], start: int) -> bool:
     """A word of the text's bold or italic letters right before the relation sign a formula opens on:
     that relation's left side (`$\\mathbf{A}\\mathbf{x} \\leq \\mathbf{b}$`, `$\\mathit{VSS} = 3$`, where
@@ -905,6 +945,15 @@ MATHS_PUNCTUATION_RUN = 5     # marks: a comma, the three dots of \dots and a co
 _PUNCTUATION_MARKS = frozenset((",", ":", ";", "."))
 
 
+def _maths_dots(words: list[Word], end: int) -> bool:
+    """words[end] is a period of an ellipsis (three lone periods set close, `_dot_group`) whose periods
+    are all the maths' own roman (_maths_roman), where the book's maths takes its signs from a face of
+    its own: the formula's `\\dots` closing it (`$t_{(1)} < t_{(2)} < \\dots$`, `$h = a_1 o_1 a_2 o_2
+    \\dots$`), though prose comes after; the sentence's ellipsis is the text face's."""
+    return any(_dot_group(words, s) and all(_maths_roman(words[i]) for i in range(s, s + 3))
+               for s in (end - 2, end - 1, end))
+
+
 def _sentence_close(w: Word) -> bool:
     """A word ending on closing brackets of the text face (and the sentence's mark), its other glyphs
     in other faces: the figures of a formula the sentence's bracket closes around (`($h_1 = 4$)`, where
@@ -924,7 +973,7 @@ def italic_operand(w: Word) -> bool:
     return (w.italic or any(sp.font.italic for sp in w.spans)) and _PROSE_RUN.search(w.text) is None
 
 
-_RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔")
+_RELATIONS = frozenset("=<>≤≥≠≈≡∼≃∝∈∉⊂⊆⊃⊇→←↦⇒⇔⪯⪰≺≻≪≫")
 _BINARY = frozenset("−+×·")
 _OPEN_FIGURES = re.compile(r"[(\[]\d[\d.]*,?")
 _FIGURES = re.compile(r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)?[.,;:]?")     # "5/2", "0.101", "42.0."
@@ -1002,7 +1051,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
                 not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
                 not _upright_subscript(w) and not _glued_script(words, k + 1) and not _maths_bracket(w) and \
-                not _maths_figures(w):
+                not _maths_figures(w) and not _maths_name(w):
             out.append(w.text)
             prose_open = max(0, prose_open + _bracket_depth(w.text))
             k += 1
@@ -1015,7 +1064,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         while start > 0 and len(out) > 0 and ((_bridges(words[start - 1])
                                                and not _sentence_comma(words[start - 1], words[start], word_gap))
                                               or _left_side(words, start)
-                                              or _script_base(words, start)) \
+                                              or _script_base(words, start)
+                                              or _maths_name(words[start - 1])) \
                 and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
             start -= 1
             out.pop()
@@ -1042,7 +1092,9 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _right_side(words, end)
                 or _raised_sign(words, end)
                 or _glued_script(words, end)
-                or _maths_punctuation(words, end)):
+                or _maths_punctuation(words, end)
+                or _maths_dots(words, end)
+                or _maths_name(words[end])):
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
@@ -1079,8 +1131,10 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
             prose_open -= 1
-        # the text face's full stop or comma after a formula belongs to the sentence
-        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", spans[-1].text):
+        # the text face's full stop or comma after a formula belongs to the sentence (not the maths' own
+        # roman's "!" glued to it: a factorial, `$n!$`)
+        elif spans and not on_dots and not is_math_font(spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", spans[-1].text) \
+                and not _factorial(spans[-1]):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
         elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
@@ -1115,6 +1169,15 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
 
 
 _CLOSER = {"(": ")", "[": "]"}
+
+
+def _factorial(sp) -> bool:
+    """An exclamation mark set in an upright face that sets no prose (_prose_face), where the book's
+    maths takes its signs from a face of its own (MATHS_SIGNS_APART): TeX's factorial, `$n!$`, taken from
+    the maths roman; the sentence's "!" is the text face's."""
+    font = sp.font
+    return sp.text == "!" and MATHS_SIGNS_APART.get() and not (font.italic or font.bold or font.mono) and \
+        not _prose_face(font.name)
 
 
 def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:

@@ -3122,3 +3122,32 @@ def test_inline_maths_in_running_text_a_third_round(corpus):
     assert r"below a target $\alpha$? The" in _prose(corpus["tufte-v"])
     # a bold operand after a binary sign, the sentence's comma glued to it
     assert r"along $\mathbf{y}-\mathbf{Q}\mathbf{s}$, which" in _prose(corpus["tufte-z"])
+
+
+def test_inline_maths_in_running_text_a_fourth_round(corpus):
+    """A fourth round: where the maths takes its roman from a face of its own (mathpazo's under a Pagella
+    text), the glyphs of that face beside a formula are the formula's, though prose comes after them."""
+    # a few letters of the maths' roman raised against a formula's letter: its superscript (a note's mark
+    # is the text face's)
+    assert r"than ordering $q^{\mathrm{S}}$" in _prose(corpus["tufte-cd"])
+    assert r"bought at $c^{\mathrm{O}}$ an hour" in _prose(corpus["tufte-cp"])
+    # an ellipsis of the maths' periods closing a formula, prose after it
+    assert r"demands $t_{(1)} < t_{(2)} < \dots$ seen in full" in _prose(corpus["tufte-bh"])
+    assert r"histories $h = a_{1}o_{1}a_{2}o_{2}\dots$ keeps" in _prose(corpus["tufte-r"])
+    # the maths' exclamation mark glued to a formula: a factorial, not the sentence's
+    assert r"tell apart all $n!$ orders" in _prose(corpus["tufte-aj"])
+    assert r"\lambda^{x}/x!$ of each day" in _prose(corpus["tufte-w"])
+    # a word of letters in a face that sets no prose, upright or a bold or italic of another family than
+    # the text's (mathpazo's roman and bold, Computer Modern's sans, under a Pagella text): the maths' own,
+    # a formula alone or the formula's beside one; a word glued to a glyph of another face ("Beta(2,")
+    # says nothing of which faces set the line's prose
+    assert r"variance $\operatorname{Var}(\hat{d}) = \alpha\sigma^{2}/(2-\alpha)$" in _prose(corpus["tufte-bo"])
+    assert r"Its bias $\operatorname{bias}(\hat{\theta}) \coloneqq" in _prose(corpus["tufte-bh"])
+    assert r"draw from $\operatorname{Beta}(2, 2)$ beats" in _prose(corpus["tufte-au"])
+    assert r"the robust programme $\min_{\mathbf{x}}\max_{\omega}" in _prose(corpus["tufte-ck"])
+    assert r"in the weeks $t \equiv 0\pmod{R}$ and" in _prose(corpus["tufte-bd"])
+    assert r"each has $\operatorname{EBO}(1) = e^{-1} \approx 0.368$;" in _prose(corpus["tufte-cq"])
+    assert r"for all vectors $\mathbf{x}$, $\mathbf{y}$ and scalars" in _prose(corpus["tufte-ah"])
+    assert r"network $\mathsf{B} \to \mathsf{A} \leftarrow \mathsf{E}$ a burglary" in _prose(corpus["tufte-k"])
+    # an order relation (`\preceq`) a formula opens on takes its left side, as `\leq` does
+    assert r"An inequality $\mathbf{A}\mathbf{x} \preceq \mathbf{b}$ becomes" in _prose(corpus["cochineal-j"])
