@@ -1000,7 +1000,8 @@ def _blocks(left: list[Line], right: list[Line], body: float) -> list[list[list[
     next line level with the left's first line after at most BETWEEN_BLOCKS lines the left half alone
     holds inside the right's gap), one block ends and the next begins; its left column is read after the
     first block's right.  The columns of one block step so far together, level before and after, only
-    by chance."""
+    by chance, and the four lines at the cut hold running words (two displays' last rows may stand
+    level in running columns, the text under each a display's skip down)."""
     left, right = sorted(left, key=lambda l: l.top), sorted(right, key=lambda l: l.top)
     if not left or not right:
         return [[left, right]]
@@ -1019,7 +1020,8 @@ def _blocks(left: list[Line], right: list[Line], body: float) -> list[list[list[
         k = i + 1
         while k < min(len(left), i + 1 + BETWEEN_BLOCKS) and left[k].bottom < right[j + 1].top:
             k += 1
-        if k == len(left) or abs(left[k].baseline - right[j + 1].baseline) >= LEVEL:
+        if k == len(left) or abs(left[k].baseline - right[j + 1].baseline) >= LEVEL or \
+                not all(_running(line) for line in (left[i], right[j], left[k], right[j + 1])):
             i += 1
             continue
         blocks.append([left[start_left:i + 1], right[start_right:j + 1]])
@@ -1029,6 +1031,12 @@ def _blocks(left: list[Line], right: list[Line], body: float) -> list[list[list[
         i = k
     blocks.append([left[start_left:], right[start_right:]])
     return blocks
+
+
+def _running(line: Line) -> bool:
+    """A line holding a word of running text (two columns' displays may end level by chance: a sum's
+    limits in each, the text under them a like skip down)."""
+    return any(PROSE_WORD_RE.fullmatch(w.text) for w in line.words)
 
 
 def _level_line(right_at: dict, right: list[Line], baseline: float) -> int | None:
