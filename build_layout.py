@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from build_glyphs import Line, Page
+from build_glyphs import Line, Page, group_lines
 from build_heads import equation_number, lone_chapter_label
 from build_math import LIST_MARK_RE, is_math_word
 
@@ -827,6 +827,9 @@ WORD_SPACE_AT_MOST = 0.5   # em (of a line's type): a word space, stretched, is 
 HANGS_UNDER = 1.5          # em: a display's denominator or dropped number stands this close under its row
 HANGING_WORDS = 3          # ... and is a few words at the most
 PROSE_WORD_RE = re.compile(r"[A-Za-z][a-z]{2,}[,.;:]?")   # a plain word of running text
+BLOCK_STEP = 1.8           # em: both columns stepping down together further than this end one multicols block (a line's step is 1.2)
+LEVEL = 0.5                # pt: two columns' lines this close in baseline stand level
+BETWEEN_BLOCKS = 3         # lines: a heading between two multicols blocks, set in the left half
 BODY_TYPE = 0.9       # of the body size: the columns' running text is set this large at least (a margin's notes are smaller)
 COLUMN_RATIO = 0.6    # the narrower column is at least this share of the wider one's width (a margin column is narrower)
 
@@ -949,28 +952,124 @@ def column_frames(page: Page, gutter: tuple[float, float], body: float) -> list[
         if not wide[k] and wide[k - 1] and lines[k].top - lines[k - 1].bottom < body * HANGS_UNDER and \
                 len(lines[k].words) <= HANGING_WORDS and not any(PROSE_WORD_RE.fullmatch(w.text) for w in lines[k].words):
             wide[k] = True
-    bands: list[tuple[bool, list[Line]]] = []
+    runs: list[tuple[bool, list[Line]]] = []
     for line, runs_across in zip(lines, wide):
-        if bands and bands[-1][0] == runs_across:
-            bands[-1][1].append(line)
+        if runs and runs[-1][0] == runs_across:
+            runs[-1][1].append(line)
         else:
-            bands.append((runs_across, [line]))
-    # each band reaches halfway to its neighbours, the first from the page's top, the last to its foot
-    edges = [0.0] + [(max(l.bottom for l in a[1]) + min(l.top for l in b[1])) / 2
-                     for a, b in zip(bands, bands[1:])] + [page.height]
-    frames: list[Page] = []
-    for (runs_across, band), top, bottom in zip(bands, edges, edges[1:]):
+            runs.append((runs_across, [line]))
+    # a band across the gutter is one frame; a band in two columns is its left and right column's lines,
+    # and two bands where both columns end level and start again level further down (one multicols
+    # block set right under another)
+    bands: list[list[list[Line]]] = []
+    for runs_across, run in runs:
         if runs_across:
-            frames.append(_frame(page, band, (0.0, top, page.width, bottom), 0))
+            bands.append([run])
             continue
-        for column, (x0, x1) in ((1, (0.0, middle)), (2, (middle, page.width))):
+        columns = []
+        for x0, x1 in ((0.0, middle), (middle, page.width)):
             own = []
-            for line in band:
+            for line in run:
                 words = [w for w in line.words if x0 <= (w.x0 + w.x1) / 2 < x1]
                 if words:
                     own.append(Line(words, line.page))
+            if _pieces_astray(own):
+                own = group_lines([w for line in own for w in line.words], page.number)
+            columns.append(own)
+        bands.extend(_blocks(*columns, body))
+    # each band reaches halfway to its neighbours, the first from the page's top, the last to its foot
+    extents = [(min(l.top for part in band for l in part), max(l.bottom for part in band for l in part))
+               for band in bands]
+    edges = [0.0] + [(a[1] + b[0]) / 2 for a, b in zip(extents, extents[1:])] + [page.height]
+    frames: list[Page] = []
+    for band, top, bottom in zip(bands, edges, edges[1:]):
+        if len(band) == 1:
+            frames.append(_frame(page, band[0], (0.0, top, page.width, bottom), 0))
+            continue
+        for column, (x0, x1), own in zip((1, 2), ((0.0, middle), (middle, page.width)), band):
             frames.append(_frame(page, own, (x0, top, x1, bottom), column))
     return frames
+
+
+def _blocks(left: list[Line], right: list[Line], body: float) -> list[list[list[Line]]]:
+    """A band of two columns as the blocks it stacks, each its left and right column's lines (and, between
+    two, a one-column line standing in the left half: a heading).  multicols balances a block's columns,
+    so both end on one baseline, and the next block starts both its columns on one baseline too, further
+    down than a line's step (\\multicolsep, and a heading between them if any): where both columns step
+    down together from one baseline by more than BLOCK_STEP, and start again level (the right column's
+    next line level with the left's first line after at most BETWEEN_BLOCKS lines the left half alone
+    holds inside the right's gap), one block ends and the next begins; its left column is read after the
+    first block's right.  The columns of one block step so far together, level before and after, only
+    by chance, and the four lines at the cut hold running words (two displays' last rows may stand
+    level in running columns, the text under each a display's skip down)."""
+    left, right = sorted(left, key=lambda l: l.top), sorted(right, key=lambda l: l.top)
+    if not left or not right:
+        return [[left, right]]
+    right_at = {round(l.baseline): k for k, l in enumerate(right)}
+    blocks: list[list[list[Line]]] = []
+    start_left = start_right = 0
+    i = 0
+    while i < len(left) - 1:
+        j = _level_line(right_at, right, left[i].baseline)
+        if j is None or j < start_right or j + 1 >= len(right) or \
+                min(left[i + 1].baseline - left[i].baseline, right[j + 1].baseline - right[j].baseline) <= body * BLOCK_STEP or \
+                min(left[i + 1].top, right[j + 1].top) <= max(left[i].bottom, right[j].bottom):
+            i += 1
+            continue
+        # the left column's lines inside the right column's gap, then the line level with the right's next
+        k = i + 1
+        while k < min(len(left), i + 1 + BETWEEN_BLOCKS) and left[k].bottom < right[j + 1].top:
+            k += 1
+        if k == len(left) or abs(left[k].baseline - right[j + 1].baseline) >= LEVEL or \
+                not all(_running(line) for line in (left[i], right[j], left[k], right[j + 1])):
+            i += 1
+            continue
+        blocks.append([left[start_left:i + 1], right[start_right:j + 1]])
+        if k > i + 1:
+            blocks.append([left[i + 1:k]])
+        start_left, start_right = k, j + 1
+        i = k
+    blocks.append([left[start_left:], right[start_right:]])
+    return blocks
+
+
+def _running(line: Line) -> bool:
+    """A line holding a word of running text (two columns' displays may end level by chance: a sum's
+    limits in each, the text under them a like skip down)."""
+    return any(PROSE_WORD_RE.fullmatch(w.text) for w in line.words)
+
+
+def _level_line(right_at: dict, right: list[Line], baseline: float) -> int | None:
+    """The index of the right column's line on this baseline (within LEVEL), or None."""
+    for key in (round(baseline) - 1, round(baseline), round(baseline) + 1):
+        k = right_at.get(key)
+        if k is not None and abs(right[k].baseline - baseline) < LEVEL:
+            return k
+    return None
+
+
+def _pieces_astray(lines: list[Line]) -> bool:
+    """A column's lines, cut from the page's, hold pieces of an inline formula kept apart from the
+    prose line they stand in: a line of no running word whose height overlaps a line of running words.
+    The page's lines were found across both columns, and an inline fraction's numerator raised (or its
+    denominator hung) to the height of the other column's baseline joined that column's line; cut at the
+    gutter, it stands as a line of its own inside its own line's body.  TeX never sets two lines of one
+    column within each other's height, so the column's words are grouped into lines anew."""
+    prose = [line for line in lines if any(PROSE_WORD_RE.fullmatch(w.text) for w in line.words)]
+    if len(prose) == len(lines):
+        return False
+    spans = sorted((line.top, line.bottom, line.size) for line in prose)
+    tops = [top for top, _, _ in spans]
+    for line in lines:
+        if any(PROSE_WORD_RE.fullmatch(w.text) for w in line.words):
+            continue
+        # the prose lines starting above this piece's foot; the nearest of them is the one it can reach
+        # into, and the piece is set in a script's size there (an inline fraction's parts are)
+        k = bisect.bisect_left(tops, line.bottom)
+        if any(bottom > line.top and all(w.size < size * SCRIPT_SIZE for w in line.words)
+               for _, bottom, size in spans[max(0, k - 2):k]):
+            return True
+    return False
 
 
 def _frame(page: Page, lines: list[Line], rect: tuple[float, float, float, float], column: int) -> Page:

@@ -664,6 +664,48 @@ def test_statements_in_thmbox_bars_and_open_frames_run_to_the_bars_foot(tmp_path
     assert "When the arrivals change" not in chunks["example 1.5"], chunks["example 1.5"]
 
 
+def test_inline_fractions_in_two_columns_stay_in_their_lines(tmp_path_factory):
+    """colfracs.pdf: examples in multicol's two columns, their lines holding inline fractions, the two
+    columns' baselines out of step after displays of different heights.  The page's lines are found
+    across both columns before the gutter cuts them, so a numerator raised (or a denominator dropped)
+    to the other column's baseline joined that column's line, and cut at the gutter it stood as a line
+    of its own: "A service level of 10 is common" with "$$9$$" served before the example, "About 1 of
+    its yearly sales" with "$$\\overline{4}$$" splitting the example.  A piece of a script's size with
+    no running word that stands within a column's line of running words is that line's: the column's
+    words are grouped into lines anew."""
+    _, db, _ = build("colfracs", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert chunks["example 1.5"].startswith("A service level of $\\frac{9}{10}$ is common for goods that are easy"), \
+        chunks["example 1.5"]
+    assert "in $\\frac{1}{10}$ of them" in chunks["example 1.5"] and "more than $\\frac{1}{5}$ of the day" in \
+        chunks["example 1.5"], chunks["example 1.5"]
+    assert "About $\\frac{1}{4}$ of its yearly sales fall in one month, so it keeps a high level" in chunks["example 1.9"], \
+        chunks["example 1.9"]
+    # no piece of a fraction served as a display of its own, in a statement or in the text
+    texts = [content for (content,) in db.execute("SELECT content FROM chunks")]
+    assert not any(piece in t for t in texts for piece in ("$$9$$", "$$1$$", "\\overline{4}", "\\underline{1}")), texts
+
+
+def test_multicols_blocks_one_under_another_read_block_by_block(tmp_path_factory):
+    """stackedcols.pdf: sections whose text stands in multicols blocks, a block set right under another
+    or under a section heading that fits in the left half, so no line runs across the gutter between
+    them.  The band of two columns was read as one: its whole left column, then its whole right column,
+    so Definition 1.1 lost its second half (balanced into the first block's right column) to the text
+    of a later section, and examples were filed under the wrong section.  multicols ends a block with
+    both columns on one baseline, and the next starts both on one baseline further down than a line's
+    step: there one block ends, and its right column is read before the next block's left."""
+    _, db, _ = build("stackedcols", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert "mean number of customers who arrive" in chunks["definition 1.1"] and \
+        chunks["definition 1.1"].endswith("when the line grows without end."), chunks["definition 1.1"]
+    assert "mean number of customers" not in chunks["definition 3.1"], chunks["definition 3.1"]
+    assert chunks["definition 2.1"].endswith("how long the customers will wait at that count."), chunks["definition 2.1"]
+    assert chunks["definition 3.1"].endswith("where work cannot be left half done."), chunks["definition 3.1"]
+    chapters = dict(db.execute("SELECT kind || ' ' || number, chapter FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert {name: chapters[name] for name in ("example 1.3", "definition 2.1", "example 2.3")} == \
+        {"example 1.3": "1", "definition 2.1": "2", "example 2.3": "2"}, chapters
+
+
 
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
