@@ -3553,7 +3553,9 @@ def _scripts(nodes: list[Node]) -> list[Node]:
     while i < len(nodes):
         n = nodes[i]
         level = _level(n, main, size, out[-1] if out else None)
-        if level == 0 or not out:      # a row starts with a base (a script needs something to hang on)
+        if level == 0 or not out and not _empty_nucleus(n, nodes[i + 1:], main, size):
+            # a row starts with a base (a script needs something to hang on), but for a script set
+            # on an empty one
             out.append(n)
             i += 1
             continue
@@ -3599,6 +3601,16 @@ def _scripts(nodes: list[Node]) -> list[Node]:
         out.append(node)
         i = j
     return _relation_bars(out)
+
+
+def _empty_nucleus(n: Node, later: list[Node], main: float, size: float) -> bool:
+    """Whether a row's first glyph is a script hung on an empty nucleus (`{}^{3}\\!/_{4}`, `{}^{14}C`):
+    a glyph of a script's size off the baseline of the full-size glyphs that follow it on the row (the
+    row's size is theirs).  A grown delimiter or big operator is placed by where it sits, never a script
+    of nothing."""
+    if n.kind != "sym" or n.parts.get("ext") or n.role == "op" or n.size >= size * 0.85:
+        return False
+    return any(m.kind != "space" and m.size >= size * 0.85 and abs(m.base - main) < size * 0.08 for m in later)
 
 
 # TeX sets a relation between thick spaces (\thickmuskip, 5mu = 0.28 em, which never shrinks) and an
@@ -4062,6 +4074,10 @@ def _rows_tex(rows: list[list[list[Node]]], ruled=()) -> list[str]:
 QUAD_GAP = 0.8   # em
 # \bmod sets "mod" between 5mu spaces (0.28 em); amsmath's \mod puts a quad or more before it (12-18mu)
 BMOD_GAP = 0.5   # em
+# and after it \mod sets two thin spaces (6mu, a third of an em) before its modulus, \bmod its 5mu: a
+# glyph that follows "mod" closer than half of that is not their modulus but the next atom after an
+# ordinary word (`\text{mod}\{k, T\}`, a remainder's name in a subscript)
+MOD_AFTER_GAP = 1 / 6   # em
 
 
 def _row_tex(nodes: list[Node]) -> list[str]:
@@ -4075,14 +4091,27 @@ def _row_tex(nodes: list[Node]) -> list[str]:
         tokens = _tex(n)
         if n.kind == "word" and len(tokens) == 1:
             tokens = [_spaced_text(tokens[0], n, last, ordered[k + 1] if k + 1 < len(ordered) else None)]
-        if tokens == [r"\mod"] and len(nodes) == 1:
-            tokens = [r"\mathrm{mod}"]  # a script or limit of the word alone: a label (\mod takes a modulus)
+        if tokens == [r"\mod"] and (len(nodes) == 1 or _touches_next(n, ordered[k + 1:])):
+            tokens = [r"\mathrm{mod}"]  # a label (a script or limit of the word alone) or an ordinary word
         elif tokens == [r"\mod"] and last is not None and last.role != "open" and \
                 n.x0 - last.x1 < BMOD_GAP * n.size:
             tokens = [r"\bmod"]      # a binary operator's spaces, not \mod's quad
         out += tokens
         last = n if last is None or n.x1 > last.x1 else last
     return _modulus(out)
+
+
+def _touches_next(word: Node, later: list[Node]) -> bool:
+    """Whether the next glyph of the row starts closer after `word` than \\mod or \\bmod would set their
+    modulus (the advance boxes' gap where both have one, else the inks')."""
+    if not later:
+        return False
+    after = later[0]
+    if word.adv1 > word.adv0 and after.adv1 > after.adv0:
+        gap = after.adv0 - word.adv1
+    else:
+        gap = after.x0 - word.x1
+    return gap < MOD_AFTER_GAP * word.size
 
 
 # TeX puts no space between an ordinary atom and the words of a \text (an ordinary atom too), and
