@@ -1884,6 +1884,9 @@ COLUMN_RULES = 0.1       # em: two fraction bars whose ends lie this close stand
                          # a fraction's bar overhangs a nested one's by its null delimiter spaces, 0.12 em each)
 
 
+FRACTION_REACH = 2.0   # ems of a glyph's own size between it and a rule it may be a part of
+
+
 def _fractions(nodes: list[Node], rules: list[tuple]):
     """A rule with glyphs standing on it and hanging from it, within its length: a fraction.  The
     shortest rule first, so that nested fractions are built from the inside out."""
@@ -1897,7 +1900,10 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
                       max(1.2, n.size * ITALIC_OVERHANG) if n.kind == "sym" and (
                           n.style == "it" and n.ch.isalpha() or n.role == "accent") or n.kind == "accent" and
                       "rule" not in n.parts else 1.2)]
-        size = _size(inside) if inside else 10.0
+        # (measured on the glyphs within reach of the rule: another row's, far above or below in the
+        # rule's stretch of the page, are no part of it)
+        reach = [n for n in inside if top - n.bottom < n.size * FRACTION_REACH and n.top - bottom < n.size * FRACTION_REACH]
+        size = _size(reach or inside) if inside else 10.0
         # (nothing drawn stands between a fraction's bar and its parts: past a longer rule lie another
         # fraction's, \frac{s - \underline{s}}{\overline{s} - s} has an underline and an overline
         # next to its bar, each with the other part's glyphs beyond the bar)
@@ -2005,7 +2011,10 @@ def _lines(nodes: list[Node], rules: list[tuple]):
         # (a glyph whose middle is off the rule is beside it: a bar before \overline{X}, its ink a hair
         # from the rule's end)
         inside = [n for n in nodes if _inside(n, x0, x1, 1.0) and n.x1 - n.x0 > 0 and x0 <= n.cx <= x1]
-        size = _size(inside) if inside else 10.0
+        # (measured on the glyphs within reach of the rule: another row's, far above or below in the
+        # rule's stretch of the page, are no part of it)
+        reach = [n for n in inside if top - n.bottom < n.size * FRACTION_REACH and n.top - bottom < n.size * FRACTION_REACH]
+        size = _size(reach or inside) if inside else 10.0
         under = _row_part(_stack([n for n in inside if n.top >= bottom - size * 0.1], bottom, False, size),
                           nodes, x0, x1)
         over = _row_part(_stack([n for n in inside if n.bottom <= top + size * 0.1], top, True, size), nodes, x0, x1)
@@ -3553,7 +3562,9 @@ def _scripts(nodes: list[Node]) -> list[Node]:
     while i < len(nodes):
         n = nodes[i]
         level = _level(n, main, size, out[-1] if out else None)
-        if level == 0 or not out:      # a row starts with a base (a script needs something to hang on)
+        if level == 0 or not out and not (level > 0 and _empty_nucleus(n, nodes[i + 1:], main, size)):
+            # a row starts with a base (a script needs something to hang on), but for a superscript set
+            # on an empty one
             out.append(n)
             i += 1
             continue
@@ -3599,6 +3610,17 @@ def _scripts(nodes: list[Node]) -> list[Node]:
         out.append(node)
         i = j
     return _relation_bars(out)
+
+
+def _empty_nucleus(n: Node, later: list[Node], main: float, size: float) -> bool:
+    """Whether a row's first glyph, raised, is a superscript hung on an empty nucleus (`{}^{3}\\!/_{4}`,
+    `{}^{14}C`): a glyph of a script's size off the baseline of the full-size glyphs that follow it on
+    the row (the row's size is theirs).  A grown delimiter or big operator is placed by where it sits,
+    never a script of nothing.  (A lowered glyph first on its row is more often the subscript of a
+    nucleus the PDF gives no text for, or a stray piece of the line below, than `{}_{n}C`: it stays.)"""
+    if n.kind != "sym" or n.parts.get("ext") or n.role == "op" or n.size >= size * 0.85:
+        return False
+    return any(m.kind != "space" and m.size >= size * 0.85 and abs(m.base - main) < size * 0.08 for m in later)
 
 
 # TeX sets a relation between thick spaces (\thickmuskip, 5mu = 0.28 em, which never shrinks) and an
@@ -4062,6 +4084,10 @@ def _rows_tex(rows: list[list[list[Node]]], ruled=()) -> list[str]:
 QUAD_GAP = 0.8   # em
 # \bmod sets "mod" between 5mu spaces (0.28 em); amsmath's \mod puts a quad or more before it (12-18mu)
 BMOD_GAP = 0.5   # em
+# and after it \mod sets two thin spaces (6mu, a third of an em) before its modulus, \bmod its 5mu: a
+# glyph that follows "mod" closer than half of that is not their modulus but the next atom after an
+# ordinary word (`\text{mod}\{k, T\}`, a remainder's name in a subscript)
+MOD_AFTER_GAP = 1 / 6   # em
 
 
 def _row_tex(nodes: list[Node]) -> list[str]:
@@ -4075,14 +4101,27 @@ def _row_tex(nodes: list[Node]) -> list[str]:
         tokens = _tex(n)
         if n.kind == "word" and len(tokens) == 1:
             tokens = [_spaced_text(tokens[0], n, last, ordered[k + 1] if k + 1 < len(ordered) else None)]
-        if tokens == [r"\mod"] and len(nodes) == 1:
-            tokens = [r"\mathrm{mod}"]  # a script or limit of the word alone: a label (\mod takes a modulus)
+        if tokens == [r"\mod"] and (len(nodes) == 1 or _touches_next(n, ordered[k + 1:])):
+            tokens = [r"\mathrm{mod}"]  # a label (a script or limit of the word alone) or an ordinary word
         elif tokens == [r"\mod"] and last is not None and last.role != "open" and \
                 n.x0 - last.x1 < BMOD_GAP * n.size:
             tokens = [r"\bmod"]      # a binary operator's spaces, not \mod's quad
         out += tokens
         last = n if last is None or n.x1 > last.x1 else last
     return _modulus(out)
+
+
+def _touches_next(word: Node, later: list[Node]) -> bool:
+    """Whether the next glyph of the row starts closer after `word` than \\mod or \\bmod would set their
+    modulus (the advance boxes' gap where both have one, else the inks')."""
+    if not later:
+        return False
+    after = later[0]
+    if word.adv1 > word.adv0 and after.adv1 > after.adv0:
+        gap = after.adv0 - word.adv1
+    else:
+        gap = after.x0 - word.x1
+    return gap < MOD_AFTER_GAP * word.size
 
 
 # TeX puts no space between an ordinary atom and the words of a \text (an ordinary atom too), and

@@ -1522,6 +1522,8 @@ def column_rules(bars, body: float) -> list[tuple[float, float, float]]:
 RULE_WIDTH = 1.5   # pt: a drawn rule no wider than this is a line, not a filled box
 
 
+# (a relation's thick space, a word space and a few thin spaces typed after the words: `\text{Proof: \,\,\,\,} &`)
+RELATION_CELL_GAP = 1.5   # em between a left cell's words and the relation column it is set against
 ALIGNED_COLUMN = 0.25  # em: a row's words start at the column the block's rows start on (glyphs' side bearings apart)
 
 
@@ -1567,6 +1569,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False      # the rest of a word the prose line above broke with a hyphen ("pe-" "riod:")
         if fraction_part(k):
             return True       # the words over or under a fraction's bar on a row's axis: no step, no prose
+        if relation_cell(k):
+            return True       # words set flush right against the block's relation column: a row's left cell
         if lead_in(k):
             return False      # a step of pseudocode that leads to the display ("Compute", "Set")
         if len(line.words) == 1 and END_MARK_RE.fullmatch(line.words[0].text.strip()):
@@ -1694,6 +1698,42 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         # (its first word starts where another row starts too: the block's left edge, its label column)
         return any(abs(line.words[0].x0 - x) < body * ALIGNED_COLUMN for x in starts) and \
             any(abs(w.x0 - x) < body * ALIGNED_COLUMN for w in line.words[1:] for x in starts)
+
+    def relation_cell(k: int) -> bool:
+        """Words alone on a line short of the column's right edge that end just before the relation
+        two or more rows near it open with, all at one place, and reach two rows holding that relation
+        through lines set a row's gap apart: the left cell of an `aligned` block's row, set flush right
+        against its `&=` column (`\\text{partial fraction expansion} & \\\\`, `\\text{Proof:} &` over
+        the rows it heads), not prose, which ends where its words run out and stands a display's skip
+        from the display before it (a paragraph's short last line may end by chance at that column)."""
+        line = lines[k]
+        if line.page != anchor.page or not line.words or line.x1 > right - body or \
+                any(is_math_word(w) for w in line.words):
+            return False
+        opens = [lines[m].words[0].x0 for m in near if m != k and lines[m].page == anchor.page and
+                 lines[m].words and lines[m].words[0].text[:1] in _RELATIONS and not prose(m)]
+        return any(0 <= x - line.x1 < body * RELATION_CELL_GAP and
+                   sum(abs(x - y) < body * ALIGNED_COLUMN for y in opens) >= 2 and set_against(k, x) for x in opens)
+
+    def set_against(k: int, x: float) -> bool:
+        """Whether two lines holding a relation at `x` are reached from lines[k], up or down, through
+        lines each less than a row's gap of ink from the one before (a fraction's parts, a row's
+        limits) but no sentence: the block's rows, not those of displays a sentence's end happens to
+        stand near."""
+        rows = 0
+        for step in (-1, 1):
+            m = k
+            for _ in range(DISPLAY_REACH):
+                n = m + step
+                if not 0 <= n < len(lines) or lines[n].page != lines[k].page:
+                    break
+                upper, lower = (lines[n], lines[m]) if step < 0 else (lines[m], lines[n])
+                if ink_extent(lower)[0] - ink_extent(upper)[1] >= gap or \
+                        prose(n) and not 0 <= x - lines[n].x1 < body * RELATION_CELL_GAP:
+                    break     # (a sentence between two displays parts them; another cell of words does not)
+                rows += any(w.text[:1] in _RELATIONS and abs(w.x0 - x) < body * ALIGNED_COLUMN for w in lines[n].words)
+                m = n
+        return rows >= 2
 
     def block_row(k: int) -> bool:
         """A row of words of an aligned block, however it is set (flush left under `fleqn` with no
@@ -1887,7 +1927,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         # display that starts at the column's edge is flush, and TeX sets the full display skip over it)
         if continues and abs(edge - line.x0) < 1.0 and line.baseline - above.baseline < body * 1.5:
             return False
-        return span[1] > x0 or not continues
+        # (words set against the block's relation column head its rows, however short: `\text{Proof:} &`)
+        return span[1] > x0 or not continues or relation_cell(k)
 
     top, bottom = ink_extent(anchor)
     x0, x1 = across(anchor) or (anchor.x0, anchor.x1)

@@ -1891,6 +1891,41 @@ def test_exponent_after_a_grown_bracket_between_two_rows(tmp_path_factory):
     assert formulas["2"] == r"\approx [\frac{m}{N^{2}}\sum_{i = 1}^{N}(w_{i}-\bar{w})^{2}]^{1/2}\quad,", formulas
 
 
+def test_mod_word_and_scripts_on_an_empty_nucleus(tmp_path_factory):
+    """stockrules.pdf (pdfLaTeX, article at 12 pt, mathpazo): (1) an indicator whose subscript opens
+    with the word "mod" set against the brace after it (`\\text{mod}\\{k, T\\}`); it was served as
+    amsmath's `\\mod`, which sets a quad before the word and two thin spaces after it.  A glyph that
+    follows "mod" closer than half of those spaces makes it an ordinary word.  (2) a column of small
+    fractions each written `{}^{1}\\!/_{2}`: the raised 1, first in its cell with nothing to hang on,
+    was served on the baseline (`1/_{2}`); a glyph of a script's size raised off the baseline of the
+    full-size glyphs after it is a superscript on an empty nucleus."""
+    _, db, _ = build("stockrules", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1", "2"], formulas
+    assert formulas["1"] == r"Q_{k} = (S-P_{k-1})\mathbb{1}_{\mathrm{mod}\{k, T\} = 0},", formulas
+    assert formulas["2"] == r"w = \begin{bmatrix}{}^{1}/_{2} \\ {}^{1}/_{3} \\ {}^{1}/_{6}\end{bmatrix}.", formulas
+
+
+def test_word_cells_of_an_aligned_block_and_a_fraction_in_a_numerator(tmp_path_factory):
+    """wordcell.pdf (pdfLaTeX, article at 12 pt, mathpazo, no paragraph indent): an aligned block whose
+    rows are set against one relation column, two of them holding only words in their left cell,
+    set flush right against that column ("Check:" heading the block, "in lowest terms" between two
+    steps).  Each was taken for prose: "Check:" for the paragraph's last line, and "in lowest terms"
+    split the block in two, the number going to its lower half.  Words that end just before the
+    relation two rows open with, and reach such a row through lines a row's gap apart, are the block's.
+    The first row nests a fraction in a numerator over the second row's own fraction: the inner
+    fraction was measured by the glyphs of the row below within its rule's stretch and read as
+    `\\frac{5}{2^{2}}_{\\overline{+a}}`; a fraction is measured by the glyphs within its rule's reach."""
+    _, db, _ = build("wordcell", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1"], formulas
+    rows = formulas["1"].split(r" \\ ")
+    assert len(rows) == 5, formulas
+    assert "Check" in rows[0] and "in lowest terms" in rows[3], formulas
+    assert rows[1] == r"G & = \frac{2+a}{3+a}[\frac{\frac{5}{2+a^{2}}}{\frac{4-a}{2-a}}]", formulas
+    assert rows[4] == r"& = \frac{5}{(3+a)(4-a)}\end{aligned}", formulas
+
+
 def test_overfull_display_in_a_shaded_example_stays_the_examples(tmp_path_factory):
     """overfullexample.pdf (the user's class, LuaLaTeX): a shaded example whose display, Leibniz's rule
     for an integral with moving limits, is too wide for the box and runs on into the margin, its number
