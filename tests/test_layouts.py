@@ -2022,3 +2022,19 @@ def test_a_bibliographys_author_year_labels_are_no_heads(tmp_path_factory):
     assert total["expected"] == total["found"] == 2, table("jaarlabels", result)
     kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
     assert kinds == {"table"}, kinds
+
+
+def test_a_captions_number_followed_by_an_en_dash(tmp_path_factory):
+    """tirets.pdf: a French note of ours whose captions read "Table 2 – Quantités à cuire par groupe"
+    and "Figure 1 – …" (the caption package's labelsep=endash), in the body face and centred.  Only a
+    point or a colon after the number made a caption in the body face: none of the five floats was
+    found (as on TeX Live's biblatex-swiss-legal manual, 0 of 3 tables).  A dash standing alone right
+    after the number separates it from the caption's text as a colon does; paragraphs opening
+    "Remarque 1 – " at the column's edge still read on as text."""
+    path, db, _ = build("tirets", tmp_path_factory)
+    result = score(LAYOUTS / "tirets-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tirets", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"table", "figure"}, kinds
+
