@@ -2038,3 +2038,18 @@ def test_a_captions_number_followed_by_an_en_dash(tmp_path_factory):
     kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
     assert kinds == {"table", "figure"}, kinds
 
+
+
+def test_a_chapters_label_in_another_language_is_no_numbered_thing(tmp_path_factory):
+    """chapitres.pdf: a French report of ours, no outline, each chapter opening its page with
+    "Chapitre 1" alone on a line in display type, its title under it.  Only the English words
+    "Chapter" and "Appendix" made a chapter's label: "Chapitre 1" was read as a numbered thing of a
+    kind of its own (as on TeX Live's French xlop manual, four of them, and Dutch "Hoofdstuk").  A
+    word and a number alone on a line in display type open a chapter whatever the word; only the
+    report's two tables are entities."""
+    path, db, _ = build("chapitres", tmp_path_factory)
+    result = score(LAYOUTS / "chapitres-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 2 and total["extra"] == 0, table("chapitres", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"table"}, kinds
