@@ -101,7 +101,7 @@ class Head:
     rest: str             # the line's text after the head and title
     head_words: int       # how many of the line's words the head and title take
     distinct: bool        # set in a face of its own: bold, or italic or capitals against upright body text
-    sep: str              # "." or ":" right after the number, or ""
+    sep: str              # "." or ":" right after the number, "–" for a dash standing after it, or ""
     printed: str = ""     # the number as printed when its separators are not periods ("2-5", "1:3"), else ""
 
 
@@ -115,8 +115,13 @@ def match_head(line: Line, body_font: str) -> Head | None:
     if len(words) < 2:
         return None
     m = HEAD_RE.match(f"{words[0].text} {words[1].text}")
+    dash = 0
     if m:
         word, num, sep = m.group("word"), m.group("num"), m.group("sep") or ""
+        if not sep and len(words) > 2 and words[2].text in CAPTION_DASHES:
+            # "Table 1 – Liste des …": a dash standing alone after the number parts it from the text
+            # as a colon does (French typography's caption, the caption package's labelsep=endash)
+            sep, dash = "–", 1
     else:
         found = _number_first(words)
         if found is None:
@@ -127,7 +132,7 @@ def match_head(line: Line, body_font: str) -> Head | None:
     if kind is None or number is None:
         return None
     first = words[0]
-    after = words[2:]
+    after = words[2 + dash:]
     bold = first.bold and words[1].bold
     caps = bool(CAPS_FONT_RE.search(first.font)) or (first.text.isupper() and len(first.text) > 3)
     # (a font with no name, a Type 3 font of bitmaps, is told from the text's by its face alone: its
@@ -141,14 +146,14 @@ def match_head(line: Line, body_font: str) -> Head | None:
         word_face = words[1].bold or bool(CAPS_FONT_RE.search(words[1].font)) or words[1].font != body_font
         distinct = first.bold and word_face or slanted and words[1].italic
     # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
-    title, used = "", 2
+    title, used = "", 2 + dash
     if after and after[0].text.startswith("("):
         depth = 0     # the title's own parentheses: "(Optimality of (s, S) policies)"
         for k, w in enumerate(after):
             depth += w.text.count("(") - w.text.count(")")
             if depth <= 0 and w.text.rstrip(".:").endswith(")"):
                 title = " ".join(x.text for x in after[:k + 1]).rstrip(".:").strip()[1:-1]
-                used = 2 + k + 1
+                used = 2 + dash + k + 1
                 break
     elif bold and after and after[0].bold:
         for k, w in enumerate(after[:12]):
@@ -156,7 +161,7 @@ def match_head(line: Line, body_font: str) -> Head | None:
                 break
             if w.text.endswith("."):
                 title = " ".join(x.text for x in after[:k + 1]).rstrip(".")
-                used = 2 + k + 1
+                used = 2 + dash + k + 1
                 break
     rest = " ".join(w.text for w in words[used:])
     printed = num if num != number else ""
@@ -182,6 +187,9 @@ def _number_first(words: list) -> tuple[str, str, str] | None:
         if depth <= 0:
             return (w.group(1), m.group(1), ".") if x.text.endswith(").") else None
     return None
+
+
+CAPTION_DASHES = ("–", "—")     # an en or em dash set as a word of its own between a number and a caption
 
 
 NUMBER_FIRST_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3}){1,3})\.?")      # "2.14" or "2.14." before the word

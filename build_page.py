@@ -19,7 +19,7 @@ from typing import Iterable
 
 from build_common import Chunk
 from build_glyphs import Line, Page, RuledFrame, Word
-from build_heads import FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
+from build_heads import CAPTION_DASHES, FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
 from build_math import (goes_on_with, left_open, open_brackets, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
@@ -771,7 +771,7 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         if id(line) in used:
             continue
         head = match_head(line, layout.body_font)
-        if head is not None and head.kind not in FLOAT_KINDS and head.sep == ":":
+        if head is not None and head.kind not in FLOAT_KINDS and head.sep in (":", "–"):
             framed = _framed_by_caption(page, main, i, head, used, layout)
             items.extend(framed)
             if framed or not _captioned_by_place(main, i, head, page, layout):
@@ -1005,9 +1005,12 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
 
 
 def _caption_title(text: str, head: Head) -> str:
-    """A caption's text after its "Figure 3.2:" head."""
+    """A caption's text after its "Figure 3.2:" head (or "Table 1 –", the dash its separator)."""
     m = HEAD_RE.match(text)
-    return m.group("rest").strip() if m else head.rest
+    if not m:
+        return head.rest
+    rest = m.group("rest").strip()
+    return rest.lstrip("".join(CAPTION_DASHES)).lstrip() if head.sep == "–" else rest
 
 
 def _code_near(main: list[Line], cap: list[Line], used: set[int], boxes: list = (),

@@ -523,6 +523,12 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
     if m and (ctx.size >= ctx.layout.body_size * DISPLAY_TYPE or lone_chapter_label(ctx.text) and (
             ctx.text.split()[0].isupper() or _over_its_bookmark(line, ctx, m.group(1)))):
         return DivisionLabel(1, m.group(1), m.group(2).strip())
+    # a word and a number alone on a line in display type: a chapter's label whatever the language's
+    # word ("Chapitre 1", "Hoofdstuk 3", "Глава 2"); no numbered thing is set that large
+    words = ctx.text.split()
+    if ctx.size >= ctx.layout.body_size * DISPLAY_TYPE and len(words) == 2 and words[0][:1].isupper() \
+            and words[0].isalpha() and LABEL_NUMBER_RE.fullmatch(words[1]):
+        return DivisionLabel(1, words[1], "")
     # the chapter's number alone on its line in display type, right above the line its bookmark points
     # at (ConTeXt's \setuphead[chapter][alternative=middle], a number over the title): its label too
     if ctx.text.isdigit() and ctx.size >= ctx.layout.body_size * DISPLAY_TYPE and _over_its_bookmark(line, ctx, ctx.text):
@@ -530,6 +536,7 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
     return None
 
 
+LABEL_NUMBER_RE = re.compile(r"\d{1,3}|[A-Z]")     # a chapter's number or an appendix's letter
 LABEL_OVER_TITLE = 4    # em of the label: a chapter's title stands this close under its label line
 
 

@@ -2099,3 +2099,34 @@ def test_a_bibliographys_author_year_labels_are_no_heads(tmp_path_factory):
     assert total["expected"] == total["found"] == 2, table("jaarlabels", result)
     kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
     assert kinds == {"table"}, kinds
+
+
+def test_a_captions_number_followed_by_an_en_dash(tmp_path_factory):
+    """tirets.pdf: a French note of ours whose captions read "Table 2 – Quantités à cuire par groupe"
+    and "Figure 1 – …" (the caption package's labelsep=endash), in the body face and centred.  Only a
+    point or a colon after the number made a caption in the body face: none of the five floats was
+    found (as on TeX Live's biblatex-swiss-legal manual, 0 of 3 tables).  A dash standing alone right
+    after the number separates it from the caption's text as a colon does; paragraphs opening
+    "Remarque 1 – " at the column's edge still read on as text."""
+    path, db, _ = build("tirets", tmp_path_factory)
+    result = score(LAYOUTS / "tirets-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tirets", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"table", "figure"}, kinds
+
+
+
+def test_a_chapters_label_in_another_language_is_no_numbered_thing(tmp_path_factory):
+    """chapitres.pdf: a French report of ours, no outline, each chapter opening its page with
+    "Chapitre 1" alone on a line in display type, its title under it.  Only the English words
+    "Chapter" and "Appendix" made a chapter's label: "Chapitre 1" was read as a numbered thing of a
+    kind of its own (as on TeX Live's French xlop manual, four of them, and Dutch "Hoofdstuk").  A
+    word and a number alone on a line in display type open a chapter whatever the word; only the
+    report's two tables are entities."""
+    path, db, _ = build("chapitres", tmp_path_factory)
+    result = score(LAYOUTS / "chapitres-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 2 and total["extra"] == 0, table("chapitres", result)
+    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    assert kinds == {"table"}, kinds
