@@ -23,12 +23,8 @@ know (each with its line), and the failures sorted by cause.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
@@ -36,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-MANUALS = Path("/usr/share/doc/texlive-doc")
+from manual_sweep import MANUALS, manual_name, mutool_copy, read_within, sweep  # noqa: E402
 STRIP_DESTINATIONS_JS = """var doc = new PDFDocument(scriptArgs[0]);
 var root = doc.getTrailer().get("Root");
 root.delete("Dests");
@@ -63,15 +59,6 @@ def numbered_destinations(anchors) -> list:
         if m and m.group(1) not in NOT_ENTITY_COUNTERS:
             out.append((anchor, m.group(1), m.group(2)))
     return out
-
-
-def strip_destinations(path: Path, out: Path) -> None:
-    with tempfile.NamedTemporaryFile("w", suffix=".js", delete=False) as script:
-        script.write(STRIP_DESTINATIONS_JS)
-    try:
-        subprocess.run(["mutool", "run", script.name, str(path), str(out)], check=True, capture_output=True, timeout=300)
-    finally:
-        os.unlink(script.name)
 
 
 def printed_kinds(lines: list[tuple[float, str]], top: float | None, counter: str, number: str) -> list[str]:
@@ -130,43 +117,26 @@ def read_entities(copy: Path, original_anchors) -> dict:
 SECONDS_PER_PDF = 400   # a PDF the reader takes longer on is reported, not read
 
 
-class TooLong(Exception):
-    pass
-
-
-def _too_long(signum, frame):
-    raise TooLong(f"read for more than {SECONDS_PER_PDF} s")
-
-
-def sweep_one(args) -> dict:
-    path, out_dir = args
-    path = Path(path)
-    cache = Path(out_dir) / (hashlib.sha1(str(path).encode()).hexdigest()[:16] + ".json")
-    if cache.exists():
-        return json.loads(cache.read_text())
+def read_one(path: Path) -> dict:
+    """One manual's entities, read from a copy without its destinations, against them."""
     import pypdfium2 as pdfium
 
     from build_glyphs import read_anchors
 
-    signal.signal(signal.SIGALRM, _too_long)
-    signal.alarm(SECONDS_PER_PDF)
+    doc = pdfium.PdfDocument(str(path))
     try:
-        doc = pdfium.PdfDocument(str(path))
-        try:
-            anchors = read_anchors(doc)
-        finally:
-            doc.close()
-        with tempfile.TemporaryDirectory() as tmp:
-            copy = Path(tmp) / "undestined.pdf"
-            strip_destinations(path, copy)
-            result = read_entities(copy, anchors)
-        result["path"] = str(path)
-    except Exception as exc:   # a PDF the reader refuses is reported, not fatal
-        result = {"path": str(path), "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
+        anchors = read_anchors(doc)
     finally:
-        signal.alarm(0)
-    cache.write_text(json.dumps(result))
-    return result
+        doc.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "undestined.pdf"
+        mutool_copy(STRIP_DESTINATIONS_JS, path, copy)
+        return read_entities(copy, anchors)
+
+
+def sweep_one(args) -> dict:
+    path, out_dir = args
+    return read_within(Path(path), Path(out_dir), SECONDS_PER_PDF, read_one)
 
 
 def choose(limit: int, max_pages: int) -> list[str]:
@@ -222,7 +192,7 @@ def report(results: list[dict], verbose: bool) -> None:
     print("| PDF | pages | destinations counted | found right | entities found | unknown to them |")
     print("|---|---|---|---|---|---|")
     for r in results:
-        name = r["path"][len(str(MANUALS)) + 1:]
+        name = manual_name(r["path"])
         if "error" in r:
             print(f"| {name} | error | {r['error']} | | | |")
             continue
@@ -274,16 +244,7 @@ def main() -> None:
     opts = ap.parse_args()
     os.makedirs(opts.out, exist_ok=True)
     chosen = choose(opts.limit, opts.max_pages)
-    jobs = [(p, opts.out) for p in chosen]
-    if opts.jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(opts.jobs) as pool:
-            results = list(pool.imap_unordered(sweep_one, jobs))
-    else:
-        results = [sweep_one(job) for job in jobs]
-    results.sort(key=lambda r: r["path"])
-    report(results, opts.verbose)
+    report(sweep(sweep_one, chosen, opts.out, opts.jobs), opts.verbose)
 
 
 if __name__ == "__main__":

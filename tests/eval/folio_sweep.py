@@ -20,12 +20,8 @@ prints the PDFs read, pages compared, the share right, and the failures sorted b
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -33,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-MANUALS = Path("/usr/share/doc/texlive-doc")
+from manual_sweep import MANUALS, manual_name, mutool_copy, read_within, sweep  # noqa: E402
 STRIP_LABELS_JS = """var doc = new PDFDocument(scriptArgs[0]);
 doc.getTrailer().get("Root").delete("PageLabels");
 doc.save(scriptArgs[1], "incremental=no");
@@ -52,15 +48,6 @@ def pdf_labels(path: Path) -> tuple[int, list[str] | None]:
     finally:
         doc.close()
     return total, labels if any(labels) else None
-
-
-def strip_labels(path: Path, out: Path) -> None:
-    with tempfile.NamedTemporaryFile("w", suffix=".js", delete=False) as script:
-        script.write(STRIP_LABELS_JS)
-    try:
-        subprocess.run(["mutool", "run", script.name, str(path), str(out)], check=True, capture_output=True, timeout=300)
-    finally:
-        os.unlink(script.name)
 
 
 def edge_lines(page) -> list[str]:
@@ -130,38 +117,21 @@ def read_folios(path: Path, truth: list[str]) -> dict:
 SECONDS_PER_PDF = 300   # a PDF the reader takes longer on is reported (and left for the reader's own tests)
 
 
-class TooLong(Exception):
-    pass
-
-
-def _too_long(signum, frame):
-    raise TooLong(f"read for more than {SECONDS_PER_PDF} s")
+def read_one(path: Path) -> dict:
+    """One manual's folios: a copy without its labels read against them, or the PDF read against its
+    page index when it has none."""
+    total, labels = pdf_labels(path)
+    if not labels:
+        return dict(read_folios(path, [str(i + 1) for i in range(total)]), labelled=False)
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "unlabelled.pdf"
+        mutool_copy(STRIP_LABELS_JS, path, copy)
+        return dict(read_folios(copy, labels), labelled=True)
 
 
 def sweep_one(args) -> dict:
     path, out_dir = args
-    path = Path(path)
-    cache = Path(out_dir) / (hashlib.sha1(str(path).encode()).hexdigest()[:16] + ".json")
-    if cache.exists():
-        return json.loads(cache.read_text())
-    signal.signal(signal.SIGALRM, _too_long)
-    signal.alarm(SECONDS_PER_PDF)
-    try:
-        total, labels = pdf_labels(path)
-        if labels:
-            with tempfile.TemporaryDirectory() as tmp:
-                copy = Path(tmp) / "unlabelled.pdf"
-                strip_labels(path, copy)
-                result = read_folios(copy, labels)
-        else:
-            result = read_folios(path, [str(i + 1) for i in range(total)])
-        result.update(path=str(path), labelled=bool(labels))
-    except Exception as exc:   # a PDF the reader refuses is reported, not fatal
-        result = {"path": str(path), "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
-    finally:
-        signal.alarm(0)
-    cache.write_text(json.dumps(result))
-    return result
+    return read_within(Path(path), Path(out_dir), SECONDS_PER_PDF, read_one)
 
 
 def cause(row: dict, result: dict) -> str:
@@ -202,15 +172,7 @@ def main() -> None:
             chosen.append(str(path))
     if opts.limit:
         chosen = chosen[:opts.limit]
-    if opts.jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(opts.jobs) as pool:
-            results = list(pool.imap_unordered(sweep_one, [(p, opts.out) for p in chosen]))
-    else:
-        results = [sweep_one((p, opts.out)) for p in chosen]
-    results.sort(key=lambda r: r["path"])
-    report(results, opts.verbose)
+    report(sweep(sweep_one, chosen, opts.out, opts.jobs), opts.verbose)
 
 
 def judge(results: list[dict]) -> None:
@@ -235,13 +197,13 @@ def report(results: list[dict], verbose: bool) -> None:
     print("|---|---|---|---|---|---|")
     for r in results:
         if "error" in r:
-            print(f"| {r['path'][len(str(MANUALS)) + 1:]} | error | {r['error']} | | | |")
+            print(f"| {manual_name(r['path'])} | error | {r['error']} | | | |")
             continue
         compared = [row for row in r["pages"] if row["printed"]]
         if not compared:
             continue
         right = sum(1 for row in compared if (row["got"] or "").lower() == row["truth"].lower())
-        print(f"| {r['path'][len(str(MANUALS)) + 1:]} | {'yes' if r['labelled'] else 'no'} | {len(r['pages'])} | "
+        print(f"| {manual_name(r['path'])} | {'yes' if r['labelled'] else 'no'} | {len(r['pages'])} | "
               f"{len(compared)} | {right} | {r['source']} |")
         if verbose:
             for row in compared:
