@@ -2072,6 +2072,11 @@ def test_a_running_foot_set_larger_than_the_text(tmp_path_factory):
     assert texts and not any("Pump notes" in t for t in texts), [t for t in texts if "Pump notes" in t][:2]
 
 
+def entity_kinds(db) -> set[str]:
+    """The kinds of numbered things a built file serves."""
+    return {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+
+
 def test_captions_in_another_language_by_their_place(tmp_path_factory):
     """tabellen.pdf: a Dutch report of ours, babel's captions "Tabel 2: Bestelniveau per groep" and
     "Figuur 1: …" in the body face, centred over a ruled tabular or under a drawing.  A caption in the
@@ -2083,7 +2088,7 @@ def test_captions_in_another_language_by_their_place(tmp_path_factory):
     result = score(LAYOUTS / "tabellen-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tabellen", result)
-    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    kinds = entity_kinds(db)
     assert kinds == {"tabel", "figuur"}, kinds
 
 
@@ -2097,7 +2102,7 @@ def test_a_bibliographys_author_year_labels_are_no_heads(tmp_path_factory):
     result = score(LAYOUTS / "jaarlabels-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == total["found"] == 2, table("jaarlabels", result)
-    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    kinds = entity_kinds(db)
     assert kinds == {"table"}, kinds
 
 
@@ -2112,9 +2117,8 @@ def test_a_captions_number_followed_by_an_en_dash(tmp_path_factory):
     result = score(LAYOUTS / "tirets-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tirets", result)
-    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    kinds = entity_kinds(db)
     assert kinds == {"table", "figure"}, kinds
-
 
 
 def test_a_chapters_label_in_another_language_is_no_numbered_thing(tmp_path_factory):
@@ -2128,5 +2132,5 @@ def test_a_chapters_label_in_another_language_is_no_numbered_thing(tmp_path_fact
     result = score(LAYOUTS / "chapitres-labels.txt", path)
     total = result["_all"]
     assert total["expected"] == total["found"] == 2 and total["extra"] == 0, table("chapitres", result)
-    kinds = {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
+    kinds = entity_kinds(db)
     assert kinds == {"table"}, kinds
