@@ -882,14 +882,16 @@ def _float_of(kind: str, number: str, title: str, line: Line, cap_lines: list[Li
     numbered inside it), a table's rows, or a figure with the text drawn inside it."""
     items: list[Item] = []
     if kind in ("algorithm", "listing"):
-        body = _ruled_body(page, main, cap_lines, used, layout, below_only=kind == "algorithm")
+        # a listing set beside another takes its code from its own column
+        column = _on_side_of(main, line, side_gutters(page)) if kind == "listing" else main
+        body = _ruled_body(page, column, cap_lines, used, layout, below_only=kind == "algorithm")
         if kind == "listing" and body and max(l.bottom for l in body) <= cap_lines[0].top + 1:
             # rules above the caption are another float's (a table's, a box's) when code stands
             # right under the caption: a listing captioned above its code is that code
-            below = _code_near(main, cap_lines, used, page.boxes, below_only=True)
+            below = _code_near(column, cap_lines, used, page.boxes, below_only=True)
             body = below or body
         if kind == "listing" and not body:
-            body = _code_near(main, cap_lines, used, page.boxes)
+            body = _code_near(column, cap_lines, used, page.boxes)
         used.update(id(l) for l in body)
         items.extend(equations_in(body, layout, context=f"{kind.capitalize()} {number}. {title}", bars=page.bars))
         if body and all(w.mono for l in body for w in l.words):
@@ -925,7 +927,10 @@ CENTRED_INSET = 5             # pt: ... and it stops short of both edges by more
 NEAR_DRAWING = 20             # pt: a caption overlaps its drawing's width, give or take this
 CAPTION_TO_DRAWING = 40       # pt: a caption stands closer than this above or below its drawing
 RULE_EDGE_SLACK = 4           # pt: rules of one float start and end together, within this
-GUTTER = 6                    # pt: floats side by side leave at least this between them
+GUTTER = 6                    # pt: floats side by side leave at least this between their rules (and a float
+                              # narrower than the column takes lines this far beyond them)
+FRAMES_APART = 3              # pt: framed boxes side by side stand clear of each other by more than this
+                              # (twice FRAME_SLACK: closer, they are one frame's parts drawn as pieces)
 SIDE_FLOAT_WIDTH = 60         # pt: a float set beside another is wider than this
 SIDE_FLOAT_REACH = 30         # pt: the lines cut at a gutter start this far above the floats' rules
 CODE_LINE_STEP = 2.2          # em: lines of one code listing follow each other closer than this
@@ -968,10 +973,10 @@ def caption_context(line: Line, page: Page, layout: Layout) -> bool:
     return bool(near)
 
 
-def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Line]:
-    """Floats set side by side (two algorithms, two tables): where the page's rules form groups that
-    stand next to each other, not above each other, the lines beside them are cut at the gutter, so
-    each float reads its own column."""
+def side_gutters(page: Page) -> list[tuple[float, float, float]]:
+    """Where floats stand side by side (two algorithms, two tables, two framed listings): the page's
+    rules and boxes form groups that stand next to each other, not above each other; each pair gives
+    its gutter's x and the heights it spans (from a caption's reach above their rules to their foot)."""
     groups: list[list[tuple]] = []
     for r in sorted(page.rules + page.boxes, key=lambda r: (round(r[0]), round(r[2]))):
         for g in groups:
@@ -991,6 +996,33 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
                 if bottom > top:   # the two groups share height: side by side
                     cuts.append(((left[2] + right[0]) / 2, min(r[1] for r in a + b) - SIDE_FLOAT_REACH,
                                  max(r[3] for r in a + b) + RULE_EDGE_SLACK))
+    # Two framed boxes (tcolorbox, mdframed in minipages) may stand closer than a gutter of rules,
+    # a few points apart; each pair that shares height is cut over its own height only, so the text
+    # set across the column above or below the pair is left whole.
+    frames = [b for b in page.boxes if b[2] - b[0] > SIDE_FLOAT_WIDTH]
+    for left in frames:
+        for right in frames:
+            if left[2] + FRAMES_APART < right[0] and left[2] + GUTTER >= right[0] \
+                    and min(left[3], right[3]) > max(left[1], right[1]):
+                cuts.append(((left[2] + right[0]) / 2, min(left[1], right[1]) - SIDE_FLOAT_REACH,
+                             max(left[3], right[3])))
+    return cuts
+
+
+def _on_side_of(lines: list[Line], line: Line, cuts: list[tuple[float, float, float]]) -> list[Line]:
+    """The lines on `line`'s side of every gutter whose heights hold it: a float set beside another
+    takes its body from its own column, not the lines its neighbour sets at the same heights."""
+    middle = (line.x0 + line.x1) / 2
+    for x, y0, y1 in cuts:
+        if y0 <= line.top <= y1:
+            lines = [l for l in lines if not y0 <= l.top <= y1 or ((l.x0 + l.x1) / 2 < x) == (middle < x)]
+    return lines
+
+
+def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Line]:
+    """Floats set side by side: the lines beside them are cut at the gutter (side_gutters), so each
+    float reads its own column."""
+    cuts = side_gutters(page)
     if not cuts:
         return main
     out = []

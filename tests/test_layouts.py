@@ -2134,3 +2134,21 @@ def test_a_chapters_label_in_another_language_is_no_numbered_thing(tmp_path_fact
     assert total["expected"] == total["found"] == 2 and total["extra"] == 0, table("chapitres", result)
     kinds = entity_kinds(db)
     assert kinds == {"table"}, kinds
+
+
+def test_framed_listings_side_by_side_each_take_their_own_column(tmp_path_factory):
+    """sidelistings.pdf: a program's manual of ours whose examples set an input file and its settings
+    file in two framed boxes (tcolorbox) side by side, 0.1cm apart, each titled "Listing 1: name",
+    both titles on one baseline.  Lines were cut at a gutter between side-by-side floats only when
+    their rules stood 6pt apart or more: here each line ran across both boxes, the right box's title
+    was read as the tail of the left one's and its code as the left listing's (3 of 6 listings, as on
+    latexindent's manual, whose paired listings stand 5.7pt apart).  Framed boxes sharing height and
+    standing clear of each other are cut over their own height, and a listing takes its code from its
+    own side of the gutter."""
+    path, db, _ = build("sidelistings", tmp_path_factory)
+    result = score(LAYOUTS / "sidelistings-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 6 and total["extra"] == 0, table("sidelistings", result)
+    code = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'"))
+    assert "indent: 2" in " ".join(code["2"].split()) and "indent" not in code["1"], code
+    assert "levels: all" in " ".join(code["6"].split()) and "levels" not in code["5"], code
