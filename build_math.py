@@ -788,10 +788,9 @@ def _maths_figures(w: Word) -> bool:
     if not MATHS_SIGNS_APART.get() or _FIGURES.fullmatch(w.text) is None:
         return False
     if not w.spans:
-        return not w.mono and not _prose_face(w.font) and not ((w.italic or w.bold) and _in_text_family(w.font))
+        return _maths_face(w.font, w.bold, w.italic, w.mono)
     figures = [sp for sp in w.spans if any(c.isdigit() for c in sp.text)]
-    return bool(figures) and all(not sp.font.mono and not _prose_face(sp.font.name) and
-                                 not ((sp.font.italic or sp.font.bold) and _in_text_family(sp.font.name))
+    return bool(figures) and all(_maths_face(sp.font.name, sp.font.bold, sp.font.italic, sp.font.mono)
                                  for sp in figures)
 
 
