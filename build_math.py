@@ -59,6 +59,13 @@ def _maths_letters(raw: str | None) -> bool:
 _WORD_RUN = re.compile(r"[^\W\d_]{4,}")
 
 
+def _spells_prose(text: str) -> bool:
+    """Whether a run spells a word of prose: four letters or more in a row, one of them lower-case.  Capitals
+    alone are a name the maths may set in a face of its own as well (`$\\mathsf{PSPACE}$` in Computer
+    Modern's sans); prose sets its lower-case letters too."""
+    return any(not m.group().isupper() for m in _WORD_RUN.finditer(text))
+
+
 def mark_maths_italics(pages) -> int:
     """A text family's italic that the book uses as its maths italic (mathpazo's Palatino italic
     beside a Pagella text face), or a maths italic whose name says nothing (Kp-Fonts'): its glyphs
@@ -263,7 +270,7 @@ def prose_faces(pages) -> frozenset:
     for w, run, font in _runs_with_fonts(pages):
         face = face_family(font)
         runs[face] = runs.get(face, 0) + 1
-        if _WORD_RUN.search(run.text) and w.text.strip(".,;:()[]") not in OPERATOR_NAMES:
+        if _spells_prose(run.text) and w.text.strip(".,;:()[]") not in OPERATOR_NAMES:
             words[face] = words.get(face, 0) + 1
     return frozenset(face for face, n in words.items() if n >= runs[face] * PROSE_FACE_WORDS)
 
@@ -678,8 +685,9 @@ def _right_side(words: list[Word], end: int) -> bool:
 
 
 def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
-    """A comma or semicolon ending a word in the book's text face, a word space before the next word: the
-    sentence's, between two formulas (`$b_{1} = 1$, $b_{2} = z$`).  TeX takes a formula's own comma from a
+    """A comma or semicolon ending a word in the book's text face (or a face of its prose, _sentence_face,
+    its other glyphs in other faces), a word space before the next word: the sentence's, between two
+    formulas (`$b_{1} = 1$, $b_{2} = z$`, `$K$, $D$` in a theorem's italic).  TeX takes a formula's own comma from a
     maths font and sets a thin space after it; a text face that is the maths roman's too (Computer Modern)
     says nothing, and the comma is not looked at, unless it is glued to the formula's last figures (one
     run of the text face, "1,"), which a formula's comma, from the maths italic, never is."""
@@ -687,18 +695,63 @@ def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
         # (a word of figures and a comma in one face, the text's: "stage 1," before `$T_1 = 6$`)
         if not (is_text_face(before.font) and _FIGURES_COMMA.fullmatch(before.text)):
             return False
-    elif not is_text_face(before.spans[-1].font.name):
+    elif not _sentence_face(before.spans[-1].font.name):
         return False
     elif not (before.spans[-1].text in (",", ";") and len(before.spans) > 1
-            and not any(is_text_face(sp.font.name) for sp in before.spans[:-1])) \
+            and not any(face_family(sp.font.name) == face_family(before.spans[-1].font.name)
+                        for sp in before.spans[:-1])) \
             and not (_FIGURES_COMMA.fullmatch(before.text) and all(is_text_face(sp.font.name) for sp in before.spans)):
         return False
     # the space after it: a word space (a quarter of an em or so), or in a line set tight, wider than a
     # formula's thin space (a sixth of an em, whatever the line's stretch) and no narrower than the line's
     # word spaces (TeX sets every one of a line by one glue ratio, a little wider after a comma)
     gap = after.x0 - before.x1
+    if word_gap > 0 and gap >= word_gap * LINE_SPACE_SHARE and MATHS_SIGNS_APART.get() and before.spans and \
+            _FIGURES_COMMA.fullmatch(before.text) and not any(_prose_face(sp.font.name) for sp in before.spans[:-1]):
+        # (where the maths sets its own signs and figures, a comma of the sentence's face after figures of
+        # the maths' own face is no formula's: a word space of the line after it is enough, however tight
+        # the line is set, "are $0.1$, $0.3$ and".  Letters say less: fouriernc's maths sets the text face's
+        # comma after its italic letters)
+        return True
     return gap > before.size * WORD_SPACE or (
         word_gap > 0 and gap > before.size * THIN_SPACE_MAX and gap >= word_gap * LINE_SPACE_SHARE)
+
+
+def _formulas_apart(words: list[Word], end: int, word_gap: float) -> bool:
+    """Two words of maths, words[end - 1] ending on a letter, a figure or a closing bracket and words[end]
+    opening on a letter, a word space apart (and nothing of the words before reaching into it, an
+    accent's comma): two formulas.  TeX's maths sets no space between two ordinary atoms (`$GK$` prints
+    its letters touching), a thin one after an operator's name, a medium or thick one beside a sign; a
+    word space between them is the sentence's ("With $G$ $K$-convex"), on a line of prose (word_gap: its
+    word spaces), wider than a thin space and narrower than a quad."""
+    # (the glyph before the gap: the word reaching furthest right, an accent's word may end after its letter)
+    before = max(words[max(0, end - 3):end], key=lambda w: w.x1)
+    after = words[end]
+    last, first = before.text[-1:], after.text[:1]
+    if not (last.isalnum() or last in ")]") or not first.isalpha():
+        return False
+    if word_gap <= 0 or any(c in _BIG_OPERATORS for c in before.text) or _OPERATOR_HEAD.match(before.text) or \
+            _OPERATOR_HEAD.match(after.text) or before.text.lstrip("([") in OPERATOR_NAMES or \
+            after.text.rstrip(".,;:") in OPERATOR_NAMES or not is_math_word(before) or not is_math_word(after):
+        return False
+    # (both glyphs full size on one baseline: a script ends in TeX's \scriptspace, and a big operator's or
+    # a name's limits stand apart from what follows by a thin space and more)
+    left = before.spans[-1] if before.spans else before
+    right = after.spans[0] if after.spans else after
+    if left.size < right.size * SCRIPT_SIZE or right.size < left.size * SCRIPT_SIZE or \
+            abs(left.baseline - right.baseline) > right.size * SCRIPT_SHIFT:
+        return False
+    gap = after.x0 - before.x1
+    return before.size * APART_SPACE < gap < before.size * QUAD_GAP and gap >= word_gap * LINE_SPACE_SHARE
+
+
+APART_SPACE = 0.25   # em: wider than the thin spaces `\,` the corpus sets (0.23 em at most, elegantbook's)
+
+
+def _sentence_face(font: str) -> bool:
+    """A face the sentence's marks are set in: the text face, or a face that sets the book's prose
+    (prose_faces: the text's italic, in which a theorem's statement is set), no maths font."""
+    return is_text_face(font) or (face_family(font) in BOOK_PROSE_FACES.get() and not is_math_font(font))
 
 
 WORD_SPACE = 0.2    # em: wider than a thin space (a sixth of an em), narrower than a word space (a quarter or more)
@@ -781,15 +834,17 @@ def _maths_bracket(w: Word) -> bool:
 
 
 def _maths_figures(w: Word) -> bool:
-    """A number (`_FIGURES`) whose figures are set in a face that sets no prose (_prose_face; in a roman,
+    """A number (`_FIGURES`, perhaps signed) whose figures are set in a face that sets no prose (_prose_face; in a roman,
     or in a bold or italic of another family than the text's), where the book's maths takes its signs and figures from a face of
     its own (MATHS_SIGNS_APART): a formula's number (`$0$` in mathpazo's roman, `$\\mathbf{0}$` in its
     bold, under a Pagella text), not the sentence's."""
-    if not MATHS_SIGNS_APART.get() or _FIGURES.fullmatch(w.text) is None:
+    signed = w.text[:1] in _BINARY
+    if not MATHS_SIGNS_APART.get() or _FIGURES.fullmatch(w.text[1:] if signed else w.text) is None:
         return False
     if not w.spans:
         return _maths_face(w.font, w.bold, w.italic, w.mono)
-    figures = [sp for sp in w.spans if any(c.isdigit() for c in sp.text)]
+    # (and a sign glued before them in such a face, "+1" with Computer Modern's plus: `$+1$`)
+    figures = [sp for sp in w.spans if any(c.isdigit() for c in sp.text) or signed and sp is w.spans[0]]
     return bool(figures) and all(_maths_face(sp.font.name, sp.font.bold, sp.font.italic, sp.font.mono)
                                  for sp in figures)
 
@@ -813,14 +868,14 @@ def _line_prose_faces(words: list[Word]) -> frozenset:
         if w.text.strip(".,;:()[]") in OPERATOR_NAMES:
             continue
         if not w.spans:
-            if _WORD_RUN.search(w.text):
+            if _spells_prose(w.text):
                 faces.add(face_family(w.font))
             continue
         # (a word glued to a glyph of another face, a bracket or a script, is a name the maths applies,
         # "Beta(2,", "bias(": prose's words stand in one face, but for the sentence's marks)
         marked = {face_family(sp.font.name) for sp in w.spans if not _SENTENCE_MARK.fullmatch(sp.text)}
         if len(marked) == 1:
-            faces.update(face_family(sp.font.name) for sp in w.spans if _WORD_RUN.search(sp.text))
+            faces.update(face_family(sp.font.name) for sp in w.spans if _spells_prose(sp.text))
     return frozenset(faces)
 
 
@@ -884,6 +939,12 @@ def _maths_name(w: Word) -> bool:
         return _maths_face(w.font, w.bold, w.italic, w.mono)
     if len(spans) > 1 and is_text_face(spans[-1].font.name) and _SENTENCE_MARK.fullmatch(spans[-1].text):
         spans.pop()
+    # (and a word of prose hyphenated to it, "$\\mathsf{PSPACE}$-complete": prose_with_math leaves it outside)
+    glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith(("-", "’", "'"))
+                  and all(_prose_face(sp.font.name) for sp in spans[i:])
+                  and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
+    if glued is not None:
+        spans = spans[:glued]
     first = spans[0]
     return any(c.isalpha() for sp in spans for c in sp.text) and all(
         sp.size < first.size * SCRIPT_SIZE or _maths_face(sp.font.name, sp.font.bold, sp.font.italic, sp.font.mono)
@@ -928,11 +989,15 @@ def _maths_punctuation(words: list[Word], end: int) -> bool:
     text's, where the book's maths takes its signs from a face of its own (MATHS_SIGNS_APART), and maths
     comes after it (past more such marks: the dots of `\\dots`): the formula's punctuation (`$s_1^2,
     s_2^2$`, `$\\mathsf{H}_0 : \\theta = \\theta_0$`, `$x^{(1)}, \\dots, x^{(n)}$`), where the sentence's is
-    the text face's."""
+    the text face's; so is a comma before the maths' ellipsis closing the formula (`$x^{(1)}, \\dots$`)."""
     j = end
     while j < len(words) and j - end < MATHS_PUNCTUATION_RUN and words[j].text in _PUNCTUATION_MARKS and \
             _maths_roman(words[j]):
         j += 1
+    # (a comma and then an ellipsis, all of them the maths' own: the list the formula closes on, `$x^{(1)},
+    # x^{(2)}, \dots$`, though prose comes after; the sentence's comma and ellipsis are the text face's)
+    if words[end].text == "," and j - end >= 4 and _dot_group(words, end + 1):
+        return True
     if j == end or j >= len(words) or words[j].text in _PUNCTUATION_MARKS:
         return False
     after = words[j]
@@ -1068,11 +1133,17 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
             start -= 1
             out.pop()
+        # a word of prose hyphenated before the formula ("Level-$k$") stays outside it
+        lead = _prose_lead(words[start])
+        lead_text = "".join(sp.text for sp in words[start].spans[:lead]) if lead else ""
         end = k + 1
         # brackets the run opened and has not closed: a closing bracket after it is the formula's
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
         depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
-        while end < n and not _note_mark(words[end], words[end - 1]) and \
+        # (a word of the text glued to the formula's last glyphs ends it: "$K$-convex $g$")
+        # (and so does a word space between two ordinary glyphs, which TeX's maths never sets: "$G$ $K$-convex")
+        while end < n and not _note_mark(words[end], words[end - 1]) and _glued_word(words[end - 1].spans or []) is None and \
+                not _formulas_apart(words, end, word_gap) and \
                 not (depth <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
                      # (a list of numbers in one face, the text's, goes on past its commas: `$k = 0, 1, 2,
                      # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
@@ -1097,6 +1168,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
             depth += _bracket_depth(words[end].text)
             end += 1
         run = words[start:end]
+        if lead:
+            run = [_word_of_spans(run[0], run[0].spans[lead:])] + run[1:]
         tail = ""
         last = run[-1]
         spans = last.spans or []
@@ -1105,11 +1178,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # a word of the text face hyphenated to the formula ("$n$-tuples", "$K$-convex") is prose, and so are
         # its possessive ("$i$'s": the text face's apostrophe, where TeX's maths sets a prime from its
         # symbol font), a closing quotation mark and an ordinal's letters ("$i$th")
-        glued = next((i for i in range(1, len(spans)) if (spans[i].text.startswith(("-", "’", "'", "”")) or
-                                                          _ORDINAL.fullmatch(spans[i].text) and
-                                                          spans[i].baseline <= spans[i - 1].baseline + spans[i].size * 0.1)
-                      and not any(is_math_font(sp.font.name) for sp in spans[i:])
-                      and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
+        glued = _glued_word(spans)
         if on_dots and len(last.text) == 2:
             # (the sentence's mark glued to the ellipsis's last period)
             tail = last.text[1]
@@ -1158,16 +1227,35 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 words[end].text != "." and words[end].x0 - words[end - 1].x1 < words[end].size * ELLIPSIS_GAP:
             tail = words[end].text
             end += 1
-        if latex and out and left_open(out[-1]) and not opening:
+        if latex and out and left_open(out[-1]) and not opening and not lead_text:
             out[-1] = goes_on_with(out[-1], f"${latex}${tail}")     # the run before ended on its sign
         else:
-            out.append(f"{opening}${latex}${closing}{tail}" if latex else
-                       opening + "".join(r.text for r in run if r is not None) + closing + tail)
+            out.append(f"{lead_text}{opening}${latex}${closing}{tail}" if latex else
+                       lead_text + opening + "".join(r.text for r in run if r is not None) + closing + tail)
         k = end
     return " ".join(out)
 
 
 _CLOSER = {"(": ")", "[": "]"}
+
+
+def _prose_lead(w: Word) -> int:
+    """How many of a formula's first word's runs are a word of prose hyphenated to it: letters of a face
+    that sets prose (_prose_face) ending on a hyphen or a dash ("Level-$k$", "Bexley–$D_1$": TeX's minus
+    is the maths symbol font's, never a prose face's hyphen).  0: none.  (A bracket of the text face
+    after prose letters says nothing: fouriernc and unicode-math set `\\operatorname{Beta}(` so.)"""
+    spans = w.spans or []
+    i = 0
+    while i < len(spans) and _prose_face(spans[i].font.name) and spans[i].font.name and \
+            not is_math_font(spans[i].font.name) and _LEAD_LETTERS.fullmatch(spans[i].text):
+        i += 1
+    if i == 0 or i == len(spans):
+        return 0
+    return i if _HYPHENATED_LEAD.fullmatch("".join(sp.text for sp in spans[:i])) else 0
+
+
+_LEAD_LETTERS = re.compile(r"[^\W\d_]+[-–]?")
+_HYPHENATED_LEAD = re.compile(r"[^\W\d_]+[-–]")
 
 
 def _factorial(sp) -> bool:
@@ -1208,6 +1296,16 @@ def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
     inner = [_word_of_spans(w, [sp for sp in w.spans if sp is not first and sp is not last]) if w.spans else w
              for w in run]
     return [w for w in inner if w is not None], first.text, last.text
+
+
+def _glued_word(spans: list) -> int | None:
+    """Where a word of the text glued to the formula's last glyphs starts among a word's runs ("$n$-tuples",
+    "$i$'s", "$i$th"), or None."""
+    return next((i for i in range(1, len(spans)) if (spans[i].text.startswith(("-", "’", "'", "”")) or
+                                                     _ORDINAL.fullmatch(spans[i].text) and
+                                                     spans[i].baseline <= spans[i - 1].baseline + spans[i].size * 0.1)
+                 and not any(is_math_font(sp.font.name) for sp in spans[i:])
+                 and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
 
 
 _GLUED_WORD = re.compile(r"(?:[-’'][^\W\d_]+)+[.,;:]?|[’”]+[.,;:]?|(?:th|st|nd|rd)[.,;:]?")

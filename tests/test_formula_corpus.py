@@ -3151,3 +3151,28 @@ def test_inline_maths_in_running_text_a_fourth_round(corpus):
     assert r"network $\mathsf{B} \to \mathsf{A} \leftarrow \mathsf{E}$ a burglary" in _prose(corpus["tufte-k"])
     # an order relation (`\preceq`) a formula opens on takes its left side, as `\leq` does
     assert r"An inequality $\mathbf{A}\mathbf{x} \preceq \mathbf{b}$ becomes" in _prose(corpus["cochineal-j"])
+
+
+def test_inline_maths_in_running_text_a_fifth_round(corpus):
+    """A fifth round: where a formula starts and ends told by the faces of the glyphs around it (the
+    sentence's marks and words glued to it in the faces of prose, the maths' own signs and names)."""
+    # capitals alone spell no prose: Computer Modern's sans setting "NP" and "PSPACE" is the maths' face,
+    # and a word of prose hyphenated to such a name stays outside the formula
+    assert r"A language is $\mathsf{NP}$-hard when every language in $\mathsf{NP}$ reduces" in _prose(corpus["tufte-aj"])
+    assert r"horizon is $\mathsf{PSPACE}$-complete, while" in _prose(corpus["tufte-al"])
+    # a sign of the maths' face glued before figures of the maths' face: a signed number
+    assert r"matrix $\mathbf{A}$ has a $+1$ in row $i$" in _prose(corpus["tufte-bu"])
+    # a comma and an ellipsis of the maths' roman close a list, though prose comes after
+    assert r"The samples $\mathbf{x}^{(1)}, \mathbf{x}^{(2)}, \dots$ form a Markov chain" in _prose(corpus["tufte-ac"])
+    assert r"Let $\hat{v}^{1}, \hat{v}^{2}, \dots$ be independent" in _prose(corpus["tufte-bj"])
+    # a word of prose glued before a formula by a hyphen or a dash stays prose
+    assert r"equilibrium. Level-$k$ reasoning" in _prose(corpus["tufte-af"])
+    assert r"the cell Bexley–$D_{1}$ under" in _prose(corpus["tufte-bf"])
+    # a word of prose glued after a formula ends it, and so does a word space between two letters, which
+    # TeX's maths never sets: the next formula is another
+    assert r"$K$-convex $g$ is $(aK)$-convex." in _prose(corpus["tufte-cf"])
+    assert r"With $G$ $K$-convex, the optimal policy" in _prose(corpus["tufte-bq"])
+    # the sentence's comma in a theorem's italic, and after the maths' figures in a line set tight
+    assert r"does not depend on $K$, $D$ or $h$" in _prose(corpus["tufte-s"])
+    assert r"for all $a \geq 0$, $b > 0$ and $y$" in _prose(corpus["tufte-az"])
+    assert r"regimes are $0.1$, $0.3$ and $0.7$." in _prose(corpus["tufte-ba"])

@@ -417,7 +417,7 @@ def test_kinds_a_held_out_textbook_of_many_numbered_kinds(tmp_path_factory):
     assert total["other_kinds"] == {}, table("kinds", result)
     # the second proof's claim 1, a repeated head, is text on its own page (PDF page 11), not lost
     kept = db.execute("SELECT kind, pdf_page FROM chunks WHERE content LIKE ?",
-                      ("For every $q \\geq 0, G'(q) = %",)).fetchall()
+                      ("For every $q \\geq 0$, $G'(q) = %",)).fetchall()
     assert kept == [("text", 11)], kept
 
 
