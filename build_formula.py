@@ -3827,8 +3827,24 @@ def _display_rows(nodes: list[Node], size: float) -> list[list[Node]]:
 """Writing: LaTeX from the tree."""
 
 
+# Whether the row being written out is set in TeX's display style: a display's own rows and an
+# aligned block's are, a fraction's parts (but \dfrac's), a matrix's or `cases`' cells, a script and
+# an operator's limits are not.  It tells an operator's name with its limits under it from one
+# whose subscript stands beside it, which TeX sets so only in the text style or when told to.
+DISPLAY_STYLE: ContextVar[bool] = ContextVar("DISPLAY_STYLE", default=False)
+TEXT_STYLE_PARTS = {"frac", "matrix", "cases", "rcases", "smallmatrix", "binom", "op"}
+LIMIT_NAMES = {"min", "max", "lim", "sup", "inf", "det", "Pr", "gcd", "liminf", "limsup", "injlim", "projlim"}
+BESIDE_SLACK = 0.1   # em of the name: a subscript starting no further left of its end stands beside it
+
+
 def _tex(n: Node) -> list[str]:
     """A node's LaTeX as tokens."""
+    if DISPLAY_STYLE.get() and n.kind in TEXT_STYLE_PARTS and not n.parts.get("display"):
+        token = DISPLAY_STYLE.set(False)
+        try:
+            return _tex(n)
+        finally:
+            DISPLAY_STYLE.reset(token)
     k = n.kind
     if k == "sym":
         return [n.tex] if n.tex else []
@@ -3875,22 +3891,11 @@ def _tex(n: Node) -> list[str]:
                                 parts={"nucleus": Node("sym", n.x0, n.x0, n.top, n.bottom, n.base, n.size, tex="", ch=""),
                                        "sub": n.parts["sub"], "sup": n.parts["sup"]}))
             return [r"\sideset", "{", "}", "{", *scripts, "}", *_tex(n.parts["nucleus"])]
-        out = list(_tex(n.parts["nucleus"]))
-        sup = list(n.parts["sup"])
-        primes = 0
-        while sup and sup[0].role == "prime":
-            primes += PRIMES.get(sup[0].ch, 1)
-            sup.pop(0)
-        if primes and n.parts["sub"] and sup:
-            # (x'_{i}^{2} is a double superscript to TeX: the primes open the superscript, x_{i}^{\prime 2})
-            return out + ["_", "{", *_row_tex(n.parts["sub"]), "}", "^", "{", *[r"\prime"] * primes, *_row_tex(sup), "}"]
-        if primes:
-            out.append("'" * primes)
-        if n.parts["sub"]:
-            out += ["_", "{", *_row_tex(n.parts["sub"]), "}"]
-        if sup:
-            out += ["^", "{", *_row_tex(sup), "}"]
-        return out
+        token = DISPLAY_STYLE.set(False)       # (a script is set in a script style)
+        try:
+            return _script_tex(n, token.old_value is True)
+        finally:
+            DISPLAY_STYLE.reset(token)
     if k == "matrix":
         env = {("(", ")"): "pmatrix", ("[", "]"): "bmatrix", ("|", "|"): "vmatrix", ("‖", "‖"): "Vmatrix",
                ("{", "}"): "Bmatrix"}.get((_BAR_FORMS.get(n.parts["left"], n.parts["left"]),
@@ -3939,6 +3944,34 @@ def _tex(n: Node) -> list[str]:
 
 
 INTEGRALS = set("∫∬∭∮∯∰∱∲∳⨌⨍⨏⨐⨑⨒⨓⨔⨕⨖⨗⨘⨙⨚⨛⨜")
+
+
+def _script_tex(n: Node, display: bool) -> list[str]:
+    """A script node's LaTeX: its nucleus and its scripts (`display`: whether the nucleus stands in a
+    row set in the display style)."""
+    nucleus = n.parts["nucleus"]
+    out = list(_tex(nucleus))
+    if display and out == ["\\" + nucleus.ch] and nucleus.kind == "word" and nucleus.ch in LIMIT_NAMES \
+            and n.parts["sub"] and min(m.x0 for m in n.parts["sub"]) >= nucleus.x1 - nucleus.size * BESIDE_SLACK:
+        # TeX sets a limit-taking name's subscript under it in the display style; one that stands
+        # beside it there was told not to (\max\nolimits, \operatorname{max}, {\rm max}), and a bare
+        # \max would move it under the name
+        out.append(r"\nolimits")
+    sup = list(n.parts["sup"])
+    primes = 0
+    while sup and sup[0].role == "prime":
+        primes += PRIMES.get(sup[0].ch, 1)
+        sup.pop(0)
+    if primes and n.parts["sub"] and sup:
+        # (x'_{i}^{2} is a double superscript to TeX: the primes open the superscript, x_{i}^{\prime 2})
+        return out + ["_", "{", *_row_tex(n.parts["sub"]), "}", "^", "{", *[r"\prime"] * primes, *_row_tex(sup), "}"]
+    if primes:
+        out.append("'" * primes)
+    if n.parts["sub"]:
+        out += ["_", "{", *_row_tex(n.parts["sub"]), "}"]
+    if sup:
+        out += ["^", "{", *_row_tex(sup), "}"]
+    return out
 
 
 def _beside_limits(n: Node) -> bool:
@@ -4542,6 +4575,15 @@ def _structure_of(nodes: list[Node], rules: list[tuple]) -> tuple[float, list[tu
 def _read_rows(size: float, rules: list[tuple], built: list[Node], rows: list[list[Node]], display: bool = True) -> str:
     """read()'s LaTeX from the structure built (its size, the rules among its glyphs, the built nodes,
     their rows)."""
+    token = DISPLAY_STYLE.set(display)
+    try:
+        return _styled_rows(size, rules, built, rows, display)
+    finally:
+        DISPLAY_STYLE.reset(token)
+
+
+def _styled_rows(size: float, rules: list[tuple], built: list[Node], rows: list[list[Node]], display: bool) -> str:
+    """_read_rows' LaTeX, the style of the rows (display or text) set."""
     table = _ruled_array(rows, rules, size) if display and len(rows) > 1 else None
     if table:
         return render(table)
@@ -4741,7 +4783,11 @@ def _relation_array(rows: list[list[Node]], size: float) -> str | None:
     middles = [(rel.x0 + rel.x1) / 2 for _, rel, _ in cells]
     if max(middles) - min(middles) > size * 0.15:
         return None
-    out = [render([*_row_tex(left), "&", *_row_tex([rel]), "&", *_row_tex(right)]) for left, rel, right in cells]
+    token = DISPLAY_STYLE.set(False)       # (an array's cells are set in the text style)
+    try:
+        out = [render([*_row_tex(left), "&", *_row_tex([rel]), "&", *_row_tex(right)]) for left, rel, right in cells]
+    finally:
+        DISPLAY_STYLE.reset(token)
     return r"\begin{array}{rcl}" + r" \\ ".join(_bracket_guarded(out)) + r"\end{array}"
 
 

@@ -2027,8 +2027,16 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         # (words set against the block's relation column head its rows, however short: `\text{Proof:} &`)
         return span[1] > x0 or not continues or relation_cell(k)
 
-    top, bottom = ink_extent(anchor)
+    def box_top(k: int) -> float:
+        """Where a line of the block starts for the row over it: its ink's top, but over the top dot of
+        TeX's \\vdots (three periods 4pt apart in a box whose top is kerned 6pt above the first) the
+        box's, from which TeX sets the row above a row's gap away."""
+        ink = ink_extent(lines[k])[0]
+        return ink - VDOTS_KERN if _top_of_stacked_dots(lines, k, body) else ink
+
+    top, bottom = box_top(at), ink_extent(anchor)[1]
     x0, x1 = across(anchor) or (anchor.x0, anchor.x1)
+
     def tall(k: int) -> list[tuple[float, float]]:
         """The tall glyphs a line adds to the block: its own, and the delimiters its parts belong to."""
         return tall_glyphs(lines[k], body) + assembled.get(k, [])
@@ -2102,7 +2110,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             spans.extend(tall(m))
             # (a row listed before a number set between two rows may reach below it: the walk down
             # goes on from the lowest ink the block has)
-            top, bottom = min(top, ink_extent(lines[m])[0]), max(bottom, ink_extent(lines[m])[1])
+            top, bottom = min(top, box_top(m)), max(bottom, ink_extent(lines[m])[1])
             x0, x1 = min(x0, (across(lines[m]) or (x0, x1))[0]), max(x1, (across(lines[m]) or (x0, x1))[1])
         j = taken[-1] - 1
     j = at + 1
@@ -2117,6 +2125,30 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
     return block
+
+
+VDOTS_KERN = 6.0       # pt: plain TeX's \vdots kerns its box's top this far above its first dot
+VDOTS_PITCH = 0.6      # em: ... and stacks its dots 4pt apart (baseline to baseline), at most this
+
+
+def _top_of_stacked_dots(lines: list, k: int, body: float) -> bool:
+    """Whether lines[k] holds only periods, each with a period right under it on the next line a dot's
+    pitch down, and none over it on the line above: the top dots of \\vdots columns (the text layer
+    gives each row of dots a line of its own)."""
+    def dots(j: int) -> list:
+        if not 0 <= j < len(lines) or lines[j].page != lines[k].page:
+            return []
+        return [w for w in lines[j].words if w.text == "."]
+
+    own, under, over = dots(k), dots(k + 1), dots(k - 1)
+    if not own or len(own) != len(lines[k].words) or not under or \
+            lines[k + 1].baseline - lines[k].baseline > body * VDOTS_PITCH:
+        return False
+    def stacked(w, row: list) -> bool:
+        return any(abs(o.x0 - w.x0) < 0.5 for o in row)
+
+    return all(stacked(w, under) for w in own) and not (
+        over and lines[k].baseline - lines[k - 1].baseline <= body * VDOTS_PITCH and any(stacked(w, over) for w in own))
 
 
 SCRIPT_NOTE = 0.85     # of the body size: a limit's or a note's words are set no larger

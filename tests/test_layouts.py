@@ -2152,3 +2152,23 @@ def test_framed_listings_side_by_side_each_take_their_own_column(tmp_path_factor
     code = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'"))
     assert "indent: 2" in " ".join(code["2"].split()) and "indent" not in code["1"], code
     assert "levels: all" in " ".join(code["6"].split()) and "levels" not in code["5"], code
+
+
+def test_rows_over_vertical_dots_and_a_name_with_its_subscript_beside(tmp_path_factory):
+    """dotrows.pdf (pdfLaTeX, article at 10 pt, mathpazo): (1) an aligned block of five rows whose middle
+    row is a column of vertical dots (`\\vdots`), the number beside it.  Plain TeX's \\vdots kerns its
+    box's top 6pt above its first dot, so the row over it stands that much further from the dots' ink
+    than rows stand from each other: the block stopped at the dots and its first two rows were lost.
+    Over the top dot of such a column the block is measured from the box's top.  (2) a maximum written
+    `{\\rm max}_{a, s^*}`, its subscript beside the name in a display; it was served `\\max_{…}`, which
+    TeX sets with the subscript under the name.  A limit-taking name whose subscript stands beside it
+    in a display's own row is told to set no limits (`\\max\\nolimits_{…}`)."""
+    _, db, _ = build("dotrows", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1", "2"], formulas
+    rows = formulas["1"].split(r" \\ ")
+    assert len(rows) == 5, formulas
+    assert rows[0] == r"\begin{aligned}K_{1}^{n} & = \check{B}_{21}", formulas
+    assert rows[1] == r"K_{2}^{n} & = \check{B}_{22}\check{B}_{21}", formulas
+    assert r"\vdots" in rows[2], formulas
+    assert formulas["2"] == r"-s'Vs = \max\nolimits_{a, s^{*}}\{-s'Cs-a'Da-\delta s^{*\prime}Vs^{*}\}", formulas
