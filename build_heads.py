@@ -172,21 +172,36 @@ def _number_first(words: list) -> tuple[str, str, str] | None:
     """A head numbered first, as some books set them: "2.14 Theorem." or "2.14 Theorem (Name)." (word,
     number, separator).  The word ends in a point, after it or after its title in parentheses: a
     section's "2.1 Costs and service" and a paragraph's "2.5 Theorem 2.4 says …" do not.  The number
-    is numbered within its chapter: a clause's "4. MODIFICATIONS." (a licence's) is a list's item."""
+    is numbered within its chapter: a clause's "4. MODIFICATIONS." (a licence's) is a list's item.
+    With no point after the word (ntheorem's `change` and `margin` styles print no separator, "1.3
+    Example The …"), number and word are bold and the line runs on in running words of another face:
+    the bold ends where the head ends, as it does after a run-in head's point."""
     m = NUMBER_FIRST_RE.fullmatch(words[0].text)
     w = WORD_FIRST_RE.fullmatch(words[1].text)
     if not m or not w:
         return None
     if w.group(2):
         return w.group(1), m.group(1), "."
+    if _runs_on_unpointed(words, 2):
+        return w.group(1), m.group(1), ""
     depth = 0
-    for x in words[2:2 + NUMBER_FIRST_TITLE]:
+    for k, x in enumerate(words[2:2 + NUMBER_FIRST_TITLE], 2):
         if depth == 0 and not x.text.startswith("("):
             return None
         depth += x.text.count("(") - x.text.count(")")
         if depth <= 0:
-            return (w.group(1), m.group(1), ".") if x.text.endswith(").") else None
+            if x.text.endswith(")."):
+                return w.group(1), m.group(1), "."
+            return (w.group(1), m.group(1), "") if x.text.endswith(")") and _runs_on_unpointed(words, k + 1) else None
     return None
+
+
+def _runs_on_unpointed(words: list, after: int) -> bool:
+    """The head's words (number, word and any title, words[:after]) bold, the word after them on the
+    line not bold and opening with a letter: a run-in head with no separator.  A section heading "2.1
+    Costs and service" goes on in its own bold, and a paragraph's "2.5 Theorem 2.4 says …" is not bold."""
+    return (len(words) > after and all(x.bold for x in words[:after]) and not words[after].bold
+            and words[after].text[:1].isalpha())
 
 
 CAPTION_DASHES = ("–", "—")     # an en or em dash set as a word of its own between a number and a caption

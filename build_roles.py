@@ -631,6 +631,9 @@ def hung_number_heading(line: Line, ctx: LineContext) -> Role | None:
     if not all(w.italic or w.bold or w.size > layout.body_size for w in title) or \
             any(is_math_word(w) for w in title):
         return None
+    head = match_head(line, layout.body_font)
+    if head is not None and head.distinct and head.kind not in FLOAT_KINDS:
+        return None     # a statement's head hung in the margin, its italic text run in: "1.6 Proposition A …"
     number = normalize_number(m.group(1))
     if number and ctx.chapter is not None and number.split(".")[0] == ctx.chapter:
         return NumberedHeading(min(4, number.count(".") + 1), number, m.group(2).strip())

@@ -707,6 +707,30 @@ def test_multicols_blocks_one_under_another_read_block_by_block(tmp_path_factory
 
 
 
+def test_heads_numbered_first_with_no_point_run_in(tmp_path_factory):
+    """marginnum.pdf: ntheorem's margin and change styles print a head's number first, hung in the margin
+    or at the text's edge, and the name after it with no point: "1.2 Example A baker sells …", "1.3
+    Theorem (Safety stock) If the daily …".  A head numbered first had to end in a point, so none was
+    read and each head's line was lost with it.  A bold number and name (and title) with the line going
+    on in running words not bold is a run-in head whatever follows the name.  A one-line theorem whose
+    italic text holds no maths ("1.5 Theorem An order placed …"), its number hung in the margin, was
+    taken for a section heading hung there ("2.2.2 Geometric Distribution"): a statement's head is none."""
+    _, db, _ = build("marginnum", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert sorted(chunks) == ["definition 1.1", "example 1.2", "example 1.4", "theorem 1.3", "theorem 1.5"], sorted(chunks)
+    assert chunks["theorem 1.5"] == "An order placed at its reorder point comes before the shelf runs dry.", \
+        chunks["theorem 1.5"]
+    sections = [number for (number,) in db.execute("SELECT number FROM sections")]
+    assert sections == ["1"], sections
+    assert chunks["definition 1.1"].startswith("The reorder point of a shelf") and \
+        chunks["definition 1.1"].endswith("the days the order takes to come."), chunks["definition 1.1"]
+    assert chunks["example 1.2"].startswith("A baker sells forty loaves"), chunks["example 1.2"]
+    assert "The bin is then empty" not in chunks["example 1.2"], chunks["example 1.2"]
+    assert chunks["theorem 1.3"].startswith("If the daily sales"), chunks["theorem 1.3"]
+    titles = dict(db.execute("SELECT kind || ' ' || number, title FROM entities WHERE number IS NOT NULL").fetchall())
+    assert titles["theorem 1.3"] == "Safety stock", titles
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 
