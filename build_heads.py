@@ -43,6 +43,34 @@ def equation_number(text: str) -> str | None:
     return normalize_number(number[:-2] + number[-1] if number[-1:].islower() and number[-2:-1] == "." else number)
 
 
+# Numbering is a sequence: a label continues the one before it.  A number with a part of many digits
+# is a date or a year set in brackets at a line's end ("(20220829)" after a changelog's entry), unless
+# the labels met before it lead up to it (a book past its thousandth equation has printed 999 first).
+LONG_NUMBER_DIGITS = 4      # digits: a part this long is a year's or a date's unless a sequence reaches it
+SEQUENCE_STEP = 3           # the most a label goes past the last one met (labels a reading missed between)
+
+
+def sequence_reaches(number: str, last: str | None) -> bool:
+    """Whether an equation number may be a label after the last one met: any number of short parts
+    may (a book's numbering restarts in each chapter, and a reading may miss labels); one with a
+    part of LONG_NUMBER_DIGITS digits or more only when it continues the last, the same parts before
+    its last, that one a little larger ('1000' after '999' or '998'; '2022.8.29' after nothing)."""
+    parts = number.split(".")
+    if all(len(part.rstrip("abcdefghijklmnopqrstuvwxyz")) < LONG_NUMBER_DIGITS for part in parts):
+        return True
+    before = (last or "").split(".")
+    if last is None or len(before) != len(parts) or before[:-1] != parts[:-1]:
+        return False
+    step = _leading_int(parts[-1]) - _leading_int(before[-1])
+    return number != last and 0 <= step <= SEQUENCE_STEP
+
+
+def _leading_int(part: str) -> int:
+    """'1000' -> 1000, '1000a' -> 1000 (a sub-letter's base); -1 for a part that is no number (an appendix's 'A')."""
+    digits = part.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return int(digits) if digits.isdigit() else -1
+
+
 def equation_printed(text: str) -> str | None:
     """An equation number as printed, when its stored form is not just its separators changed:
     '(2.4.a)' -> '2.4.a' (stored '2.4a'); '(1:1)', '(5.3)' -> None."""

@@ -22,7 +22,7 @@ from typing import Callable, ClassVar, NamedTuple
 from build_common import Section, number_key
 from build_glyphs import Line, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
-                         equation_number, lone_chapter_label, match_head, phrase_head)
+                         equation_number, lone_chapter_label, match_head, phrase_head, sequence_reaches)
 from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
@@ -855,7 +855,8 @@ def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
             label = first      # on the left, a tag's separation before a row that is no prose
         elif last is None and (number := _misread_label(line, ctx)) is not None:
             return EquationLabel(number, misread=True)
-    return EquationLabel(label) if label else None
+    # (a date in brackets at the text block's edge is set as a label is; no sequence leads up to it)
+    return EquationLabel(label) if label and sequence_reaches(label, ctx.last_formula) else None
 
 
 def _misread_label(line: Line, ctx: LineContext) -> str | None:

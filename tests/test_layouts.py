@@ -2152,3 +2152,18 @@ def test_framed_listings_side_by_side_each_take_their_own_column(tmp_path_factor
     code = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'"))
     assert "indent: 2" in " ".join(code["2"].split()) and "indent" not in code["1"], code
     assert "levels: all" in " ".join(code["6"].split()) and "levels" not in code["5"], code
+
+
+
+def test_dates_in_brackets_at_the_edge_are_no_equation_numbers(tmp_path_factory):
+    """datelabels.pdf: a manual of ours with two displayed equations, (1) and (2), and a history whose
+    entries end with their day in brackets, eight digits "(20230114)" set at the text block's right
+    edge after a wide gap, where an equation's number stands.  Every such date was read as an
+    equation's number, a formula of its own (as on TeX Live's biblatex-gb7714-2015, six of them).
+    Numbering is a sequence: a number with a part of four digits or more is a label only when the
+    labels met before it lead up to it.  The dates stay in the history's text."""
+    path, db, _ = build("datelabels", tmp_path_factory)
+    formulas = sorted(number for (number,) in db.execute("SELECT number FROM chunks WHERE kind = 'formula'"))
+    assert formulas == ["1", "2"], formulas
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert all(day in text for day in ("(20220829)", "(20230114)", "(20230302)")), text
