@@ -83,10 +83,12 @@ def equation_printed(text: str) -> str | None:
 """Entity heads: "Theorem 5.1 (Name).", "Figure 3.2:", "Example 2.12" — any numbered thing, found by typography."""
 
 # A word, a number, and what follows.  The word is any capitalised word: the kind of thing a book
-# numbers is whatever it prints ("Assumption 2.1", "Problem 3.4"), not a list of ours.  (KOMA-Script
-# ends a number with a dot before a caption's colon, "Figure 1.1.:", the colon its separator; a
-# harder exercise carries a star or a dagger after its number, "Exercise 2.5*".)
-HEAD_RE = re.compile(r"^(?P<word>[A-Z][A-Za-z]{1,24})(?P<dot>\.)?\s+"
+# numbers is whatever it prints ("Assumption 2.1", "Problem 3.4"), not a list of ours, in whatever
+# script its language is written ("Şekil 1.2", "Таблица 3", "Ábra 1"; `[^\W\d_]` is a letter of any
+# script, and a capital is asked of its first by head_word_match, as Python's re knows no \p{Lu}).
+# (KOMA-Script ends a number with a dot before a caption's colon, "Figure 1.1.:", the colon its
+# separator; a harder exercise carries a star or a dagger after its number, "Exercise 2.5*".)
+HEAD_RE = re.compile(r"^(?P<word>[^\W\d_]{2,25})(?P<dot>\.)?\s+"
                      r"(?P<num>[A-Z](?:[.:\-–]\d+)+|\d+(?:[.:\-–]\d+)*[a-z]?)"
                      r"[*†‡∗⋆]{0,3}(?:\.(?=:))?(?P<sep>[.:])?(?=\s|$|\()\s*(?P<rest>.*)$")
 # The abbreviations books print for a kind.
@@ -103,6 +105,12 @@ NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "pag
                     "at", "by", "to", "with", "from", "as", "or", "is", "are", "if", "let", "then", "we"}
 # Kinds printed as captioned floats: their body is a drawing, a table's rows or code, not running text.
 FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
+
+
+def head_word_match(text: str) -> re.Match | None:
+    """HEAD_RE's match of a line's text, when its word opens with a capital (of any script)."""
+    m = HEAD_RE.match(text)
+    return m if m and m.group("word")[0].isupper() else None
 
 
 def head_number(printed: str) -> str | None:
@@ -142,7 +150,7 @@ def match_head(line: Line, body_font: str) -> Head | None:
     words = line.words
     if len(words) < 2:
         return None
-    m = HEAD_RE.match(f"{words[0].text} {words[1].text}")
+    m = head_word_match(f"{words[0].text} {words[1].text}")
     dash = 0
     if m:
         word, num, sep = m.group("word"), m.group("num"), m.group("sep") or ""
@@ -256,7 +264,7 @@ def phrase_head(line: Line) -> Head | None:
 
 def is_head_like(line: Line) -> bool:
     """True when a line starts like an entity head ("Table 4.2 …"), whatever its face."""
-    m = HEAD_RE.match(line.text)
+    m = head_word_match(line.text)
     return bool(m) and entity_kind(m.group("word")) is not None
 
 

@@ -2154,6 +2154,19 @@ def test_framed_listings_side_by_side_each_take_their_own_column(tmp_path_factor
     assert "levels: all" in " ".join(code["6"].split()) and "levels" not in code["5"], code
 
 
+def test_a_captions_word_opening_with_a_capital_outside_ascii(tmp_path_factory):
+    """sekiller.pdf: a Turkish report of ours, babel's captions "Şekil 1: …" under three drawings and
+    "Tablo 1: …" over two ruled tabulars, in the body face and centred.  A head's word was read only
+    when it opened with a capital of ASCII: the figures were no numbered things (as on TeX Live's
+    Turkish lshort, 0 of 5 "Şekil", and the Russian biblatex-gost's "Таблица 1.").  A head's word is a
+    capitalised word of any script; paragraphs opening "Not 1:" at the column's edge read on as text."""
+    path, db, _ = build("sekiller", tmp_path_factory)
+    result = score(LAYOUTS / "sekiller-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("sekiller", result)
+    kinds = entity_kinds(db)
+    assert kinds == {"tablo", "şekil"}, kinds
+
 
 def test_dates_in_brackets_at_the_edge_are_no_equation_numbers(tmp_path_factory):
     """datelabels.pdf: a manual of ours with two displayed equations, (1) and (2), and a history whose
