@@ -85,7 +85,7 @@ BARE_CHAPTER_RE = re.compile(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$
 LIST_NUMBER_RE = re.compile(r"^(\d{1,3})[.)]$")              # an exercise list's "1." or "1)"
 SINGLE_NUMBER_HEAD_RE = re.compile(r"^(\d{1,3})\.\s+(\S.*)$")   # amsbook's and amsart's "6. Field extensions"
 CHAPTER_LIST_NUMBER_RE = re.compile(r"^(\d{1,2})\.(\d{1,3})\.?$")   # ... or "5.3", numbered in its chapter
-UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
+UNNUMBERED_HEAD_RE = re.compile(r"[^\W\d_]{3,}\.?")          # "Proof.", "Solution", "Démonstration." (a capital first)
 REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
 SENTENCE_END_RE = re.compile(r"[.!?:;)]$")                   # a line that ends a sentence or a clause
 # A label OCR misread: two or three characters with a bracket at one end ("©)", "(a"), not a number.
@@ -188,7 +188,8 @@ def prose_pair(words: list[Word]) -> bool:
 def unnumbered_head(line: Line, layout: Layout) -> bool:
     """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution."."""
     first = line.words[0]
-    if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text):
+    if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text) \
+            or not first.text[0].isupper():
         return False
     # (a font with no name is told from the text's by its face alone: build_heads.match_head)
     distinct = first.bold or layout.faceless or ((first.font != layout.body_font or not first.font)

@@ -2180,3 +2180,20 @@ def test_dates_in_brackets_at_the_edge_are_no_equation_numbers(tmp_path_factory)
     assert formulas == ["1", "2"], formulas
     text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
     assert all(day in text for day in ("(20220829)", "(20230114)", "(20230302)")), text
+
+
+def test_statements_and_proofs_whose_words_carry_accents(tmp_path_factory):
+    """theoremes.pdf: a French note of ours, amsthm's statements "Définition 1.", "Lemme 2.",
+    "Théorème 3." in bold and each proof opening "Démonstration." in italic.  A head's word and a
+    proof's were read only in ASCII letters: the definition and the theorem were no numbered things,
+    and each proof ran on as text into the paragraph after it, linked to no statement.  A head's word
+    is a capitalised word of any script; each proof is its own chunk, linked to the statement above it."""
+    path, db, _ = build("theoremes", tmp_path_factory)
+    result = score(LAYOUTS / "theoremes-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 3 and total["extra"] == 0, table("theoremes", result)
+    proofs = db.execute("SELECT content, json_extract(extra, '$.proof_of') FROM chunks "
+                        "WHERE json_extract(extra, '$.proof_of') IS NOT NULL").fetchall()
+    assert sorted(statement for _, statement in proofs) == ["lemme_2", "théorème_3"], proofs
+    for content, _ in proofs:
+        assert content.startswith("Démonstration.") and "Le lemme dit" not in content, content
