@@ -2197,3 +2197,18 @@ def test_statements_and_proofs_whose_words_carry_accents(tmp_path_factory):
     assert sorted(statement for _, statement in proofs) == ["lemme_2", "théorème_3"], proofs
     for content, _ in proofs:
         assert content.startswith("Démonstration.") and "Le lemme dit" not in content, content
+
+
+def test_a_captions_number_followed_by_a_point(tmp_path_factory):
+    """noktali.pdf: the Turkish report of sekiller.pdf, its captions set with the caption package's
+    labelsep=period, "Şekil 1. …" and "Tablo 2. …", in the body face and centred.  A caption whose word
+    is none of FLOAT_KINDS was told by its place only after a colon or a dash: none of the five floats
+    was found (as on TeX Live's Russian biblatex-gost, "Таблица 1. …" over its tables).  A point after
+    the number separates it from the caption as a colon does where the place says caption (centred, or
+    beside a drawing or ruled rows); paragraphs opening "Not 1." at the column's edge read on as text."""
+    path, db, _ = build("noktali", tmp_path_factory)
+    result = score(LAYOUTS / "noktali-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("noktali", result)
+    kinds = entity_kinds(db)
+    assert kinds == {"tablo", "şekil"}, kinds
