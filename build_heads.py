@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from build_glyphs import Document, Line, Page, Word
@@ -103,6 +105,9 @@ NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "pag
                     "lines", "version", "release", "volume", "vol", "no", "number", "week", "day", "session",
                     "round", "class", "grade", "year", "rule", "the", "and", "for", "see", "in", "of", "on",
                     "at", "by", "to", "with", "from", "as", "or", "is", "are", "if", "let", "then", "we"}
+# The words a book labels its own divisions with, in whatever language it is written ("Bölüm",
+# "Hoofdstuk"): read off its pages (build_roles.division_words), set while the book is read.
+DIVISION_WORDS: ContextVar[frozenset] = ContextVar("DIVISION_WORDS", default=frozenset())
 # Kinds printed as captioned floats: their body is a drawing, a table's rows or code, not running text.
 FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
 
@@ -122,9 +127,19 @@ def entity_kind(word: str) -> str | None:
     """The kind a printed head word names: 'Fig.' -> figure, 'Theorem' -> theorem; None for structure words."""
     w = word.strip().rstrip(".").lower()
     w = KIND_ABBREVIATIONS.get(w, w)
-    if not w.isalpha() or len(w) < 3 or w in NOT_ENTITY_WORDS:
+    if not w.isalpha() or len(w) < 3 or w in NOT_ENTITY_WORDS or w in DIVISION_WORDS.get():
         return None
     return w
+
+
+@contextmanager
+def in_division_words(words):
+    """Within it, the words a book labels its divisions with (lower case) name no kind of numbered thing."""
+    token = DIVISION_WORDS.set(frozenset(words))
+    try:
+        yield
+    finally:
+        DIVISION_WORDS.reset(token)
 
 
 @dataclass

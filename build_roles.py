@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from typing import Callable, ClassVar, NamedTuple
 
 from build_common import Section, number_key
-from build_glyphs import Line, Word
+from build_glyphs import Line, Page, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
                          equation_number, lone_chapter_label, match_head, phrase_head, sequence_reaches)
-from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout
+from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout, layout_of
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
 
@@ -538,6 +538,23 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
 
 
 LABEL_NUMBER_RE = re.compile(r"\d{1,3}|[A-Z]")     # a chapter's number or an appendix's letter
+DIVISION_LABEL_TYPE = 1.2   # em: a division's label alone on its line is set at least this large (\large)
+
+
+def division_words(pages: list[Page], layouts: dict) -> set[str]:
+    """The words a book labels its divisions with: a capitalised word and a number alone on a line in
+    type larger than the body's ("Bölüm 1", "Peatükk 2" over a chapter's title; a numbered thing's
+    head is set in the body's size or a caption's smaller one).  The same word heading a list's item
+    at the body's size ("Bölüm 1 anlatır …" in a preface) is that division named, not a thing."""
+    words: set[str] = set()
+    for page in pages:
+        layout = layout_of(layouts, page)
+        for line in page.lines:
+            parts = line.text.split()
+            if len(parts) == 2 and line.size >= layout.body_size * DIVISION_LABEL_TYPE and parts[0][:1].isupper() \
+                    and parts[0].isalpha() and LABEL_NUMBER_RE.fullmatch(parts[1]):
+                words.add(parts[0].lower())
+    return words
 LABEL_OVER_TITLE = 4    # em of the label: a chapter's title stands this close under its label line
 
 

@@ -2212,3 +2212,18 @@ def test_a_captions_number_followed_by_a_point(tmp_path_factory):
     assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("noktali", result)
     kinds = entity_kinds(db)
     assert kinds == {"tablo", "şekil"}, kinds
+
+
+def test_a_books_own_word_for_its_chapters_names_no_numbered_thing(tmp_path_factory):
+    """bolumler.pdf: a Turkish guide of ours whose chapters open "Bölüm 1" alone on a line in display
+    type, and whose preface describes them in a list labelled "Bölüm 1", "Bölüm 2" in bold at the
+    body's size.  Once a head's word could be any script's, each preface item was a numbered thing of a
+    kind "bölüm" (as on TeX Live's Turkish lshort, six of them, and Dutch lshort's "Hoofdstuk 1"): only
+    English's "Chapter" was known as a division's word.  A word the book sets with a number alone on a
+    line larger than its body labels its divisions, and names no kind of numbered thing in that book."""
+    path, db, _ = build("bolumler", tmp_path_factory)
+    result = score(LAYOUTS / "bolumler-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 3 and total["extra"] == 0, table("bolumler", result)
+    kinds = entity_kinds(db)
+    assert kinds == {"tablo"}, kinds
