@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from build_glyphs import Document, Line, Page, Word
@@ -43,6 +45,34 @@ def equation_number(text: str) -> str | None:
     return normalize_number(number[:-2] + number[-1] if number[-1:].islower() and number[-2:-1] == "." else number)
 
 
+# Numbering is a sequence: a label continues the one before it.  A number with a part of many digits
+# is a date or a year set in brackets at a line's end ("(20220829)" after a changelog's entry), unless
+# the labels met before it lead up to it (a book past its thousandth equation has printed 999 first).
+LONG_NUMBER_DIGITS = 4      # digits: a part this long is a year's or a date's unless a sequence reaches it
+SEQUENCE_STEP = 3           # the most a label goes past the last one met (labels a reading missed between)
+
+
+def sequence_reaches(number: str, last: str | None) -> bool:
+    """Whether an equation number may be a label after the last one met: any number of short parts
+    may (a book's numbering restarts in each chapter, and a reading may miss labels); one with a
+    part of LONG_NUMBER_DIGITS digits or more only when it continues the last, the same parts before
+    its last, that one a little larger ('1000' after '999' or '998'; '2022.8.29' after nothing)."""
+    parts = number.split(".")
+    if all(len(part.rstrip("abcdefghijklmnopqrstuvwxyz")) < LONG_NUMBER_DIGITS for part in parts):
+        return True
+    before = (last or "").split(".")
+    if last is None or len(before) != len(parts) or before[:-1] != parts[:-1]:
+        return False
+    step = _leading_int(parts[-1]) - _leading_int(before[-1])
+    return number != last and 0 <= step <= SEQUENCE_STEP
+
+
+def _leading_int(part: str) -> int:
+    """'1000' -> 1000, '1000a' -> 1000 (a sub-letter's base); -1 for a part that is no number (an appendix's 'A')."""
+    digits = part.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return int(digits) if digits.isdigit() else -1
+
+
 def equation_printed(text: str) -> str | None:
     """An equation number as printed, when its stored form is not just its separators changed:
     '(2.4.a)' -> '2.4.a' (stored '2.4a'); '(1:1)', '(5.3)' -> None."""
@@ -55,10 +85,12 @@ def equation_printed(text: str) -> str | None:
 """Entity heads: "Theorem 5.1 (Name).", "Figure 3.2:", "Example 2.12" — any numbered thing, found by typography."""
 
 # A word, a number, and what follows.  The word is any capitalised word: the kind of thing a book
-# numbers is whatever it prints ("Assumption 2.1", "Problem 3.4"), not a list of ours.  (KOMA-Script
-# ends a number with a dot before a caption's colon, "Figure 1.1.:", the colon its separator; a
-# harder exercise carries a star or a dagger after its number, "Exercise 2.5*".)
-HEAD_RE = re.compile(r"^(?P<word>[A-Z][A-Za-z]{1,24})(?P<dot>\.)?\s+"
+# numbers is whatever it prints ("Assumption 2.1", "Problem 3.4"), not a list of ours, in whatever
+# script its language is written ("Şekil 1.2", "Таблица 3", "Ábra 1"; `[^\W\d_]` is a letter of any
+# script, and a capital is asked of its first by head_word_match, as Python's re knows no \p{Lu}).
+# (KOMA-Script ends a number with a dot before a caption's colon, "Figure 1.1.:", the colon its
+# separator; a harder exercise carries a star or a dagger after its number, "Exercise 2.5*".)
+HEAD_RE = re.compile(r"^(?P<word>[^\W\d_]{2,25})(?P<dot>\.)?\s+"
                      r"(?P<num>[A-Z](?:[.:\-–]\d+)+|\d+(?:[.:\-–]\d+)*[a-z]?)"
                      r"[*†‡∗⋆]{0,3}(?:\.(?=:))?(?P<sep>[.:])?(?=\s|$|\()\s*(?P<rest>.*)$")
 # The abbreviations books print for a kind.
@@ -73,8 +105,17 @@ NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "pag
                     "lines", "version", "release", "volume", "vol", "no", "number", "week", "day", "session",
                     "round", "class", "grade", "year", "rule", "the", "and", "for", "see", "in", "of", "on",
                     "at", "by", "to", "with", "from", "as", "or", "is", "are", "if", "let", "then", "we"}
+# The words a book labels its own divisions with, in whatever language it is written ("Bölüm",
+# "Hoofdstuk"): read off its pages (build_roles.division_words), set while the book is read.
+DIVISION_WORDS: ContextVar[frozenset] = ContextVar("DIVISION_WORDS", default=frozenset())
 # Kinds printed as captioned floats: their body is a drawing, a table's rows or code, not running text.
 FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
+
+
+def head_word_match(text: str) -> re.Match | None:
+    """HEAD_RE's match of a line's text, when its word opens with a capital (of any script)."""
+    m = HEAD_RE.match(text)
+    return m if m and m.group("word")[0].isupper() else None
 
 
 def head_number(printed: str) -> str | None:
@@ -86,9 +127,19 @@ def entity_kind(word: str) -> str | None:
     """The kind a printed head word names: 'Fig.' -> figure, 'Theorem' -> theorem; None for structure words."""
     w = word.strip().rstrip(".").lower()
     w = KIND_ABBREVIATIONS.get(w, w)
-    if not w.isalpha() or len(w) < 3 or w in NOT_ENTITY_WORDS:
+    if not w.isalpha() or len(w) < 3 or w in NOT_ENTITY_WORDS or w in DIVISION_WORDS.get():
         return None
     return w
+
+
+@contextmanager
+def in_division_words(words):
+    """Within it, the words a book labels its divisions with (lower case) name no kind of numbered thing."""
+    token = DIVISION_WORDS.set(frozenset(words))
+    try:
+        yield
+    finally:
+        DIVISION_WORDS.reset(token)
 
 
 @dataclass
@@ -114,7 +165,7 @@ def match_head(line: Line, body_font: str) -> Head | None:
     words = line.words
     if len(words) < 2:
         return None
-    m = HEAD_RE.match(f"{words[0].text} {words[1].text}")
+    m = head_word_match(f"{words[0].text} {words[1].text}")
     dash = 0
     if m:
         word, num, sep = m.group("word"), m.group("num"), m.group("sep") or ""
@@ -243,7 +294,7 @@ def phrase_head(line: Line) -> Head | None:
 
 def is_head_like(line: Line) -> bool:
     """True when a line starts like an entity head ("Table 4.2 …"), whatever its face."""
-    m = HEAD_RE.match(line.text)
+    m = head_word_match(line.text)
     return bool(m) and entity_kind(m.group("word")) is not None
 
 

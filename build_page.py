@@ -771,10 +771,15 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         if id(line) in used:
             continue
         head = match_head(line, layout.body_font)
-        if head is not None and head.kind not in FLOAT_KINDS and head.sep in (":", "–"):
-            framed = _framed_by_caption(page, main, i, head, used, layout)
+        if head is not None and head.kind not in FLOAT_KINDS and head.sep in (":", "–", "."):
+            # (a point after the number, "Таблица 1. …", as Russian typography sets a caption, is told
+            # by the caption's place alone, centred in the column: a point also ends a date's or a
+            # sentence's "May 2000." or "Der 1." at a line's start beside a frame's rules; a frame's
+            # title takes a colon or a dash)
+            framed = _framed_by_caption(page, main, i, head, used, layout) if head.sep != "." else []
             items.extend(framed)
-            if framed or not _captioned_by_place(main, i, head, page, layout):
+            if framed or not _captioned_by_place(main, i, head, page, layout) or \
+                    head.sep == "." and not _is_centred(line, layout):
                 continue
         elif head is None or head.kind not in FLOAT_KINDS:
             continue

@@ -25,7 +25,7 @@ from build_formula import in_iso_style, in_text_face, remembered_readings
 from build_glyphs import Document, Line, Page, Span, Word, read_document
 from build_glyphs import _word_from_spans as word_from_spans
 from build_heads import (END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, equation_number, equation_printed, head_number,
-                         outline_headings)
+                         in_division_words, outline_headings)
 from build_layout import (PROSE_WORD_RE, Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_latex, in_maths_signs_apart, is_math_font, is_math_word, iso_style,
@@ -38,7 +38,8 @@ from build_page import (DISPLAY_LINE_GAP, MOSTLY_MATHS, FloatCarry, FoundEntity,
 from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_EDGE, LIST_LABEL_INDENT, OPERATOR_NAMES,
                          AppendicesDivider, BookmarkedHeading, ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
-                         RunInHead, framed_equation_label, inside, is_display, label_tab, read_line, unnumbered_head)
+                         RunInHead, division_words, framed_equation_label, inside, is_display, label_tab, read_line,
+                         unnumbered_head)
 from rag_core import entity_id, normalize_number
 
 
@@ -258,6 +259,12 @@ def _read_structure(document: Document, pages: list[Page], count_tokens, source:
     layouts = detect_layout(pages)
     contents = {p.number for p in pages if is_contents_page(p)}
     outline = outline_headings(document)
+    with in_division_words(division_words(pages, layouts)):
+        return _read_walks(document, pages, layouts, printed, count_tokens, source, contents, outline)
+
+
+def _read_walks(document: Document, pages: list[Page], layouts: dict[tuple[int, int], Layout], printed: PrintedPages,
+                count_tokens, source: str, contents: set[int], outline: dict) -> Reading:
     builder = _walk(pages, layouts, printed, count_tokens, source, contents, {}, outline)
     marked = builder.kinds_ending_in_marks()
     upright = builder.kinds_set_upright()

@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from typing import Callable, ClassVar, NamedTuple
 
 from build_common import Section, number_key
-from build_glyphs import Line, Word
+from build_glyphs import Line, Page, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
-                         equation_number, lone_chapter_label, match_head, phrase_head)
-from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout
+                         equation_number, lone_chapter_label, match_head, phrase_head, sequence_reaches)
+from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout, layout_of
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
 
@@ -85,7 +85,7 @@ BARE_CHAPTER_RE = re.compile(r"^(\d{1,2}|[A-Z])\.?\s+([A-Z]\S*(?:\s+\S+){0,12})$
 LIST_NUMBER_RE = re.compile(r"^(\d{1,3})[.)]$")              # an exercise list's "1." or "1)"
 SINGLE_NUMBER_HEAD_RE = re.compile(r"^(\d{1,3})\.\s+(\S.*)$")   # amsbook's and amsart's "6. Field extensions"
 CHAPTER_LIST_NUMBER_RE = re.compile(r"^(\d{1,2})\.(\d{1,3})\.?$")   # ... or "5.3", numbered in its chapter
-UNNUMBERED_HEAD_RE = re.compile(r"[A-Z][A-Za-z]{2,}\.?")     # "Proof.", "Solution"
+UNNUMBERED_HEAD_RE = re.compile(r"[^\W\d_]{3,}\.?")          # "Proof.", "Solution", "Démonstration." (a capital first)
 REFERENCE_WORD_RE = re.compile(r"[A-Za-z][a-z]+[,.;:]?")     # a word before a reference in running text
 SENTENCE_END_RE = re.compile(r"[.!?:;)]$")                   # a line that ends a sentence or a clause
 # A label OCR misread: two or three characters with a bracket at one end ("©)", "(a"), not a number.
@@ -188,7 +188,8 @@ def prose_pair(words: list[Word]) -> bool:
 def unnumbered_head(line: Line, layout: Layout) -> bool:
     """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution."."""
     first = line.words[0]
-    if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text):
+    if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text) \
+            or not first.text[0].isupper():
         return False
     # (a font with no name is told from the text's by its face alone: build_heads.match_head)
     distinct = first.bold or layout.faceless or ((first.font != layout.body_font or not first.font)
@@ -537,6 +538,23 @@ def chapter_label(line: Line, ctx: LineContext) -> Role | None:
 
 
 LABEL_NUMBER_RE = re.compile(r"\d{1,3}|[A-Z]")     # a chapter's number or an appendix's letter
+DIVISION_LABEL_TYPE = 1.2   # em: a division's label alone on its line is set at least this large (\large)
+
+
+def division_words(pages: list[Page], layouts: dict) -> set[str]:
+    """The words a book labels its divisions with: a capitalised word and a number alone on a line in
+    type larger than the body's ("Bölüm 1", "Peatükk 2" over a chapter's title; a numbered thing's
+    head is set in the body's size or a caption's smaller one).  The same word heading a list's item
+    at the body's size ("Bölüm 1 anlatır …" in a preface) is that division named, not a thing."""
+    words: set[str] = set()
+    for page in pages:
+        layout = layout_of(layouts, page)
+        for line in page.lines:
+            parts = line.text.split()
+            if len(parts) == 2 and line.size >= layout.body_size * DIVISION_LABEL_TYPE and parts[0][:1].isupper() \
+                    and parts[0].isalpha() and LABEL_NUMBER_RE.fullmatch(parts[1]):
+                words.add(parts[0].lower())
+    return words
 LABEL_OVER_TITLE = 4    # em of the label: a chapter's title stands this close under its label line
 
 
@@ -858,7 +876,8 @@ def equation_label_rule(line: Line, ctx: LineContext) -> Role | None:
             label = first      # on the left, a tag's separation before a row that is no prose
         elif last is None and (number := _misread_label(line, ctx)) is not None:
             return EquationLabel(number, misread=True)
-    return EquationLabel(label) if label else None
+    # (a date in brackets at the text block's edge is set as a label is; no sequence leads up to it)
+    return EquationLabel(label) if label and sequence_reaches(label, ctx.last_formula) else None
 
 
 def _misread_label(line: Line, ctx: LineContext) -> str | None:

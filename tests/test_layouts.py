@@ -2196,3 +2196,78 @@ def test_rows_over_vertical_dots_and_a_name_with_its_subscript_beside(tmp_path_f
     assert rows[1] == r"K_{2}^{n} & = \check{B}_{22}\check{B}_{21}", formulas
     assert r"\vdots" in rows[2], formulas
     assert formulas["2"] == r"-s'Vs = \max\nolimits_{a, s^{*}}\{-s'Cs-a'Da-\delta s^{*\prime}Vs^{*}\}", formulas
+
+
+def test_a_captions_word_opening_with_a_capital_outside_ascii(tmp_path_factory):
+    """sekiller.pdf: a Turkish report of ours, babel's captions "Şekil 1: …" under three drawings and
+    "Tablo 1: …" over two ruled tabulars, in the body face and centred.  A head's word was read only
+    when it opened with a capital of ASCII: the figures were no numbered things (as on TeX Live's
+    Turkish lshort, 0 of 5 "Şekil", and the Russian biblatex-gost's "Таблица 1.").  A head's word is a
+    capitalised word of any script; paragraphs opening "Not 1:" at the column's edge read on as text."""
+    path, db, _ = build("sekiller", tmp_path_factory)
+    result = score(LAYOUTS / "sekiller-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("sekiller", result)
+    kinds = entity_kinds(db)
+    assert kinds == {"tablo", "şekil"}, kinds
+
+
+def test_dates_in_brackets_at_the_edge_are_no_equation_numbers(tmp_path_factory):
+    """datelabels.pdf: a manual of ours with two displayed equations, (1) and (2), and a history whose
+    entries end with their day in brackets, eight digits "(20230114)" set at the text block's right
+    edge after a wide gap, where an equation's number stands.  Every such date was read as an
+    equation's number, a formula of its own (as on TeX Live's biblatex-gb7714-2015, six of them).
+    Numbering is a sequence: a number with a part of four digits or more is a label only when the
+    labels met before it lead up to it.  The dates stay in the history's text."""
+    path, db, _ = build("datelabels", tmp_path_factory)
+    formulas = sorted(number for (number,) in db.execute("SELECT number FROM chunks WHERE kind = 'formula'"))
+    assert formulas == ["1", "2"], formulas
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert all(day in text for day in ("(20220829)", "(20230114)", "(20230302)")), text
+
+
+def test_statements_and_proofs_whose_words_carry_accents(tmp_path_factory):
+    """theoremes.pdf: a French note of ours, amsthm's statements "Définition 1.", "Lemme 2.",
+    "Théorème 3." in bold and each proof opening "Démonstration." in italic.  A head's word and a
+    proof's were read only in ASCII letters: the definition and the theorem were no numbered things,
+    and each proof ran on as text into the paragraph after it, linked to no statement.  A head's word
+    is a capitalised word of any script; each proof is its own chunk, linked to the statement above it."""
+    path, db, _ = build("theoremes", tmp_path_factory)
+    result = score(LAYOUTS / "theoremes-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 3 and total["extra"] == 0, table("theoremes", result)
+    proofs = db.execute("SELECT content, json_extract(extra, '$.proof_of') FROM chunks "
+                        "WHERE json_extract(extra, '$.proof_of') IS NOT NULL").fetchall()
+    assert sorted(statement for _, statement in proofs) == ["lemme_2", "théorème_3"], proofs
+    for content, _ in proofs:
+        assert content.startswith("Démonstration.") and "Le lemme dit" not in content, content
+
+
+def test_a_captions_number_followed_by_a_point(tmp_path_factory):
+    """noktali.pdf: the Turkish report of sekiller.pdf, its captions set with the caption package's
+    labelsep=period, "Şekil 1. …" and "Tablo 2. …", in the body face and centred.  A caption whose word
+    is none of FLOAT_KINDS was told by its place only after a colon or a dash: none of the five floats
+    was found (as on TeX Live's Russian biblatex-gost, "Таблица 1. …" over its tables).  A point after
+    the number separates it from the caption as a colon does where the place says caption (centred, or
+    beside a drawing or ruled rows); paragraphs opening "Not 1." at the column's edge read on as text."""
+    path, db, _ = build("noktali", tmp_path_factory)
+    result = score(LAYOUTS / "noktali-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("noktali", result)
+    kinds = entity_kinds(db)
+    assert kinds == {"tablo", "şekil"}, kinds
+
+
+def test_a_books_own_word_for_its_chapters_names_no_numbered_thing(tmp_path_factory):
+    """bolumler.pdf: a Turkish guide of ours whose chapters open "Bölüm 1" alone on a line in display
+    type, and whose preface describes them in a list labelled "Bölüm 1", "Bölüm 2" in bold at the
+    body's size.  Once a head's word could be any script's, each preface item was a numbered thing of a
+    kind "bölüm" (as on TeX Live's Turkish lshort, six of them, and Dutch lshort's "Hoofdstuk 1"): only
+    English's "Chapter" was known as a division's word.  A word the book sets with a number alone on a
+    line larger than its body labels its divisions, and names no kind of numbered thing in that book."""
+    path, db, _ = build("bolumler", tmp_path_factory)
+    result = score(LAYOUTS / "bolumler-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 3 and total["extra"] == 0, table("bolumler", result)
+    kinds = entity_kinds(db)
+    assert kinds == {"tablo"}, kinds
