@@ -244,7 +244,8 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = _lone_number(line, body) and not _variable(line)
-                if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold)
+                if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold
+                              and not _under_head_at_text_top(line, page, text_top))
                         and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
                     # (a number alone on its line comes first: where no other page can judge, a one-page
@@ -259,6 +260,14 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
             kept.append(line)
         page.lines = kept
     return candidates, removed
+
+
+def _under_head_at_text_top(line: Line, page: Page, text_top: float) -> bool:
+    """Whether a line under the page's first one stands at the text block's top or lower, in the
+    page's upper half: the block's first line, however often its words recur there (pages that open
+    with the same kind of framed pair, "LISTING 7: a.tex  LISTING 8: a.yaml").  The output routine
+    sets a running head above the block, \\headsep clear of it; nothing it sets stands lower."""
+    return text_top > 0 and line is not page.lines[0] and text_top - SLOT_SLACK <= line.top < page.height / 2
 
 
 def _in_text_flow(line: Line, page: Page, body: float) -> bool:
