@@ -2072,6 +2072,21 @@ def test_a_running_foot_set_larger_than_the_text(tmp_path_factory):
     assert texts and not any("Pump notes" in t for t in texts), [t for t in texts if "Pump notes" in t][:2]
 
 
+def test_folios_that_count_within_chapters(tmp_path_factory):
+    """chapterfolios.pdf: a handbook of ours, no page labels, whose foot prints "2-5" (the chapter, a
+    hyphen, the page within it; the page counter restarts with every chapter), figures numbered the
+    same way ("Figure 2-3") just over the foot, and the section's number in the head ("2.2. WINTER").
+    The folio's chapter digits were read as glued to it, "2" on every page of chapter 2, and the
+    sequence check made what it could of them: three pages unnumbered and the rest numbered as no page
+    prints them.  A chapter-relative folio is a run of its own per chapter, kept as printed; a
+    section's "2.2" (a point, not a hyphen) is still no folio."""
+    pages, labels = _printed_pages("chapterfolios", 13, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 13, pages
+    assert labels == ["1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "2-3", "2-4", "2-5", "3-1", "3-2", "3-3", "3-4"], labels
+    _, db, _ = build("chapterfolios", tmp_path_factory)
+    lines = [line.strip() for (content,) in db.execute("SELECT content FROM chunks") for line in content.split("\n")]
+    assert not any(line in labels for line in lines), [line for line in lines if line in labels][:3]
+
 def entity_kinds(db) -> set[str]:
     """The kinds of numbered things a built file serves."""
     return {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
