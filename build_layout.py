@@ -116,6 +116,8 @@ def folio_candidates(line: Line) -> list[str]:
         token = w.text.strip(".,:;|·–—-[]()")
         if token.isdigit() and len(token) <= 4:
             out.append(token)
+        elif _CHAPTER_FOLIO_RE.fullmatch(token):
+            out.append(token)   # "2-5": a chapter's page 5, the chapter's own digits no folio of their own
         elif _ROMAN_RE.match(token) and len(token) <= 8 and not (token.isupper() and is_math_word(w)):
             out.append(token)   # (a capital in a maths font is a variable: "D" over a sum's sigma)
         else:
@@ -124,6 +126,11 @@ def folio_candidates(line: Line) -> list[str]:
                 out.append(m.group(1) or m.group(2))
     out += _page_of_total(line)
     return list(dict.fromkeys(out))
+
+
+# a folio counting within its chapter, as DocBook's print styles and many manuals print it: the
+# chapter's number or an appendix's capital, a hyphen or an en dash, the page within it ("2-5", "A-4")
+_CHAPTER_FOLIO_RE = re.compile(r"([A-Z]|\d{1,2})([-–])(\d{1,3})")
 
 
 def _page_of_total(line: Line) -> list[str]:
@@ -244,7 +251,8 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = _lone_number(line, body) and not _variable(line)
-                if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold)
+                if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold
+                              and not _under_head_at_text_top(line, page, text_top))
                         and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
                     # (a number alone on its line comes first: where no other page can judge, a one-page
@@ -259,6 +267,14 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
             kept.append(line)
         page.lines = kept
     return candidates, removed
+
+
+def _under_head_at_text_top(line: Line, page: Page, text_top: float) -> bool:
+    """Whether a line under the page's first one stands at the text block's top or lower, in the
+    page's upper half: the block's first line, however often its words recur there (pages that open
+    with the same kind of framed pair, "LISTING 7: a.tex  LISTING 8: a.yaml").  The output routine
+    sets a running head above the block, \\headsep clear of it; nothing it sets stands lower."""
+    return text_top > 0 and line is not page.lines[0] and text_top - SLOT_SLACK <= line.top < page.height / 2
 
 
 def _in_text_flow(line: Line, page: Page, body: float) -> bool:
@@ -399,6 +415,9 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
                 opts.append(("arabic", number - int(text)))
             elif roman_value(text):
                 opts.append(("roman" if text.islower() else "Roman", number - roman_value(text)))
+            elif m := _CHAPTER_FOLIO_RE.fullmatch(text):
+                # a run of its own per chapter: its prefix ("2-") is its kind, its page its value
+                opts.append((m.group(1) + m.group(2), number - int(m.group(3))))
         if opts:
             options[number] = list(dict.fromkeys(opts))
     chosen = {}
@@ -432,8 +451,12 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
 
 
 def _folio_text(kind: str, value: int) -> str:
-    """A folio as its run prints it: "12", "xii" or "XII"."""
-    return str(value) if kind == "arabic" else to_roman(value) if kind == "roman" else to_roman(value).upper()
+    """A folio as its run prints it: "12", "xii", "XII" or, within a chapter, "2-5"."""
+    if kind == "arabic":
+        return str(value)
+    if kind in ("roman", "Roman"):
+        return to_roman(value) if kind == "roman" else to_roman(value).upper()
+    return kind + str(value)
 
 
 def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None) -> PrintedPages:

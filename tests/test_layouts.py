@@ -2096,6 +2096,21 @@ def test_a_running_foot_set_larger_than_the_text(tmp_path_factory):
     assert texts and not any("Pump notes" in t for t in texts), [t for t in texts if "Pump notes" in t][:2]
 
 
+def test_folios_that_count_within_chapters(tmp_path_factory):
+    """chapterfolios.pdf: a handbook of ours, no page labels, whose foot prints "2-5" (the chapter, a
+    hyphen, the page within it; the page counter restarts with every chapter), figures numbered the
+    same way ("Figure 2-3") just over the foot, and the section's number in the head ("2.2. WINTER").
+    The folio's chapter digits were read as glued to it, "2" on every page of chapter 2, and the
+    sequence check made what it could of them: three pages unnumbered and the rest numbered as no page
+    prints them.  A chapter-relative folio is a run of its own per chapter, kept as printed; a
+    section's "2.2" (a point, not a hyphen) is still no folio."""
+    pages, labels = _printed_pages("chapterfolios", 13, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 13, pages
+    assert labels == ["1-1", "1-2", "1-3", "1-4", "2-1", "2-2", "2-3", "2-4", "2-5", "3-1", "3-2", "3-3", "3-4"], labels
+    _, db, _ = build("chapterfolios", tmp_path_factory)
+    lines = [line.strip() for (content,) in db.execute("SELECT content FROM chunks") for line in content.split("\n")]
+    assert not any(line in labels for line in lines), [line for line in lines if line in labels][:3]
+
 def entity_kinds(db) -> set[str]:
     """The kinds of numbered things a built file serves."""
     return {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
@@ -2271,3 +2286,19 @@ def test_a_books_own_word_for_its_chapters_names_no_numbered_thing(tmp_path_fact
     assert total["expected"] == total["found"] == 3 and total["extra"] == 0, table("bolumler", result)
     kinds = entity_kinds(db)
     assert kinds == {"tablo"}, kinds
+
+
+def test_a_row_of_listing_titles_opening_pages_under_the_running_head(tmp_path_factory):
+    """toplistings.pdf: a program's manual of ours, a running head (\\pagestyle{headings}) in the top
+    tenth of A4, and five pages that each open with a pair of framed listings whose titles ("Listing 3:
+    tidy-in2.txt  Listing 4: tidy2.cfg") stand on one baseline at the text block's top.  The row's
+    shape, digits aside, recurs at one height on five pages in the head band, and it was dropped as a
+    second running head: no listing was found where it stands (as on latexindent's manual, listings 3
+    and 4, 7 and 8, 19 and 20).  A line under the page's first one at the text block's top or lower
+    is the block's, not the output routine's."""
+    path, db, _ = build("toplistings", tmp_path_factory)
+    result = score(LAYOUTS / "toplistings-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 10 and total["extra"] == 0, table("toplistings", result)
+    texts = [content for (content,) in db.execute("SELECT content FROM chunks")]
+    assert not any("NESTED BLOCKS" in t for t in texts), [t for t in texts if "NESTED BLOCKS" in t][:2]
