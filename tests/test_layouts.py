@@ -2116,6 +2116,15 @@ def entity_kinds(db) -> set[str]:
     return {kind for (kind,) in db.execute("SELECT DISTINCT kind FROM chunks WHERE kind != 'text'")}
 
 
+def every_label_found(name: str, count: int, tmp_path_factory):
+    """NAME's built file, once its COUNT labelled things are each found on their page and nothing else is."""
+    path, db, _ = build(name, tmp_path_factory)
+    result = score(LAYOUTS / f"{name}-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == count and total["extra"] == 0, table(name, result)
+    return db
+
+
 def test_captions_in_another_language_by_their_place(tmp_path_factory):
     """tabellen.pdf: a Dutch report of ours, babel's captions "Tabel 2: Bestelniveau per groep" and
     "Figuur 1: …" in the body face, centred over a ruled tabular or under a drawing.  A caption in the
@@ -2123,10 +2132,7 @@ def test_captions_in_another_language_by_their_place(tmp_path_factory):
     on TeX Live's Dutch lshort, 0 of 38 captions).  A float's caption is told by its place: a word, a
     number and a colon, centred or beside a drawing or ruled rows.  Paragraphs opening "Opmerking 1:" at
     the column's edge read on as text."""
-    path, db, _ = build("tabellen", tmp_path_factory)
-    result = score(LAYOUTS / "tabellen-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tabellen", result)
+    db = every_label_found("tabellen", 5, tmp_path_factory)
     kinds = entity_kinds(db)
     assert kinds == {"tabel", "figuur"}, kinds
 
@@ -2152,10 +2158,7 @@ def test_a_captions_number_followed_by_an_en_dash(tmp_path_factory):
     found (as on TeX Live's biblatex-swiss-legal manual, 0 of 3 tables).  A dash standing alone right
     after the number separates it from the caption's text as a colon does; paragraphs opening
     "Remarque 1 – " at the column's edge still read on as text."""
-    path, db, _ = build("tirets", tmp_path_factory)
-    result = score(LAYOUTS / "tirets-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("tirets", result)
+    db = every_label_found("tirets", 5, tmp_path_factory)
     kinds = entity_kinds(db)
     assert kinds == {"table", "figure"}, kinds
 
@@ -2167,10 +2170,7 @@ def test_a_chapters_label_in_another_language_is_no_numbered_thing(tmp_path_fact
     kind of its own (as on TeX Live's French xlop manual, four of them, and Dutch "Hoofdstuk").  A
     word and a number alone on a line in display type open a chapter whatever the word; only the
     report's two tables are entities."""
-    path, db, _ = build("chapitres", tmp_path_factory)
-    result = score(LAYOUTS / "chapitres-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 2 and total["extra"] == 0, table("chapitres", result)
+    db = every_label_found("chapitres", 2, tmp_path_factory)
     kinds = entity_kinds(db)
     assert kinds == {"table"}, kinds
 
@@ -2184,10 +2184,7 @@ def test_framed_listings_side_by_side_each_take_their_own_column(tmp_path_factor
     latexindent's manual, whose paired listings stand 5.7pt apart).  Framed boxes sharing height and
     standing clear of each other are cut over their own height, and a listing takes its code from its
     own side of the gutter."""
-    path, db, _ = build("sidelistings", tmp_path_factory)
-    result = score(LAYOUTS / "sidelistings-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 6 and total["extra"] == 0, table("sidelistings", result)
+    db = every_label_found("sidelistings", 6, tmp_path_factory)
     code = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'"))
     assert "indent: 2" in " ".join(code["2"].split()) and "indent" not in code["1"], code
     assert "levels: all" in " ".join(code["6"].split()) and "levels" not in code["5"], code
@@ -2219,10 +2216,7 @@ def test_a_captions_word_opening_with_a_capital_outside_ascii(tmp_path_factory):
     when it opened with a capital of ASCII: the figures were no numbered things (as on TeX Live's
     Turkish lshort, 0 of 5 "Şekil", and the Russian biblatex-gost's "Таблица 1.").  A head's word is a
     capitalised word of any script; paragraphs opening "Not 1:" at the column's edge read on as text."""
-    path, db, _ = build("sekiller", tmp_path_factory)
-    result = score(LAYOUTS / "sekiller-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("sekiller", result)
+    db = every_label_found("sekiller", 5, tmp_path_factory)
     kinds = entity_kinds(db)
     assert kinds == {"tablo", "şekil"}, kinds
 
@@ -2247,10 +2241,7 @@ def test_statements_and_proofs_whose_words_carry_accents(tmp_path_factory):
     proof's were read only in ASCII letters: the definition and the theorem were no numbered things,
     and each proof ran on as text into the paragraph after it, linked to no statement.  A head's word
     is a capitalised word of any script; each proof is its own chunk, linked to the statement above it."""
-    path, db, _ = build("theoremes", tmp_path_factory)
-    result = score(LAYOUTS / "theoremes-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 3 and total["extra"] == 0, table("theoremes", result)
+    db = every_label_found("theoremes", 3, tmp_path_factory)
     proofs = db.execute("SELECT content, json_extract(extra, '$.proof_of') FROM chunks "
                         "WHERE json_extract(extra, '$.proof_of') IS NOT NULL").fetchall()
     assert sorted(statement for _, statement in proofs) == ["lemme_2", "théorème_3"], proofs
@@ -2265,10 +2256,7 @@ def test_a_captions_number_followed_by_a_point(tmp_path_factory):
     was found (as on TeX Live's Russian biblatex-gost, "Таблица 1. …" over its tables).  A point after
     the number separates it from the caption as a colon does where the place says caption (centred, or
     beside a drawing or ruled rows); paragraphs opening "Not 1." at the column's edge read on as text."""
-    path, db, _ = build("noktali", tmp_path_factory)
-    result = score(LAYOUTS / "noktali-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 5 and total["extra"] == 0, table("noktali", result)
+    db = every_label_found("noktali", 5, tmp_path_factory)
     kinds = entity_kinds(db)
     assert kinds == {"tablo", "şekil"}, kinds
 
@@ -2280,10 +2268,7 @@ def test_a_books_own_word_for_its_chapters_names_no_numbered_thing(tmp_path_fact
     kind "bölüm" (as on TeX Live's Turkish lshort, six of them, and Dutch lshort's "Hoofdstuk 1"): only
     English's "Chapter" was known as a division's word.  A word the book sets with a number alone on a
     line larger than its body labels its divisions, and names no kind of numbered thing in that book."""
-    path, db, _ = build("bolumler", tmp_path_factory)
-    result = score(LAYOUTS / "bolumler-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 3 and total["extra"] == 0, table("bolumler", result)
+    db = every_label_found("bolumler", 3, tmp_path_factory)
     kinds = entity_kinds(db)
     assert kinds == {"tablo"}, kinds
 
@@ -2296,9 +2281,6 @@ def test_a_row_of_listing_titles_opening_pages_under_the_running_head(tmp_path_f
     second running head: no listing was found where it stands (as on latexindent's manual, listings 3
     and 4, 7 and 8, 19 and 20).  A line under the page's first one at the text block's top or lower
     is the block's, not the output routine's."""
-    path, db, _ = build("toplistings", tmp_path_factory)
-    result = score(LAYOUTS / "toplistings-labels.txt", path)
-    total = result["_all"]
-    assert total["expected"] == total["found"] == 10 and total["extra"] == 0, table("toplistings", result)
+    db = every_label_found("toplistings", 10, tmp_path_factory)
     texts = [content for (content,) in db.execute("SELECT content FROM chunks")]
     assert not any("NESTED BLOCKS" in t for t in texts), [t for t in texts if "NESTED BLOCKS" in t][:2]
