@@ -543,18 +543,26 @@ DIVISION_LABEL_TYPE = 1.2   # em: a division's label alone on its line is set at
 
 def division_words(pages: list[Page], layouts: dict) -> set[str]:
     """The words a book labels its divisions with: a capitalised word and a number alone on a line in
-    type larger than the body's ("Bölüm 1", "Peatükk 2" over a chapter's title; a numbered thing's
-    head is set in the body's size or a caption's smaller one).  The same word heading a list's item
-    at the body's size ("Bölüm 1 anlatır …" in a preface) is that division named, not a thing."""
-    words: set[str] = set()
+    type larger than the body's, first on its page wherever it is so set ("Bölüm 1", "Peatükk 2" over a
+    chapter's title: a numbered thing's head is set in the body's size or a caption's smaller one, and
+    a chapter opens a page, while a problem set's large "Problem 2" stands under problem 1's text).
+    The same word heading a list's item at the body's size ("Bölüm 1 anlatır …" in a preface) is that
+    division named, not a thing."""
+    opening: dict[str, bool] = {}
     for page in pages:
+        if not page.lines:
+            continue
         layout = layout_of(layouts, page)
+        top = min(line.baseline for line in page.lines)
         for line in page.lines:
             parts = line.text.split()
             if len(parts) == 2 and line.size >= layout.body_size * DIVISION_LABEL_TYPE and parts[0][:1].isupper() \
                     and parts[0].isalpha() and LABEL_NUMBER_RE.fullmatch(parts[1]):
-                words.add(parts[0].lower())
-    return words
+                word = parts[0].lower()
+                opening[word] = opening.get(word, True) and line.baseline == top
+    return {word for word, always in opening.items() if always}
+
+
 LABEL_OVER_TITLE = 4    # em of the label: a chapter's title stands this close under its label line
 
 

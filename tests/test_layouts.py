@@ -2273,6 +2273,16 @@ def test_a_books_own_word_for_its_chapters_names_no_numbered_thing(tmp_path_fact
     assert kinds == {"tablo"}, kinds
 
 
+def test_large_problem_heads_mid_page_are_numbered_things_not_divisions(tmp_path_factory):
+    """problemheads.pdf: a problem set of ours whose problems open with "Problem 1", "Problem 2", ... in
+    a section's large bold, alone on their line, one of them first on a page.  The rule that reads a
+    book's own word for its divisions off its pages (above) took every word set large with a number
+    alone on a line, and "problem" named no numbered thing: all seven were lost.  A division opens a
+    page wherever its label is set large; a word whose large labels stand under text is a kind."""
+    db = every_label_found("problemheads", 7, tmp_path_factory)
+    assert entity_kinds(db) == {"problem"}, entity_kinds(db)
+
+
 def test_a_row_of_listing_titles_opening_pages_under_the_running_head(tmp_path_factory):
     """toplistings.pdf: a program's manual of ours, a running head (\\pagestyle{headings}) in the top
     tenth of A4, and five pages that each open with a pair of framed listings whose titles ("Listing 3:
