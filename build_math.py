@@ -940,10 +940,8 @@ def _maths_name(w: Word) -> bool:
     if len(spans) > 1 and is_text_face(spans[-1].font.name) and _SENTENCE_MARK.fullmatch(spans[-1].text):
         spans.pop()
     # (and a word of prose hyphenated to it, "$\\mathsf{PSPACE}$-complete": prose_with_math leaves it outside)
-    glued = next((i for i in range(1, len(spans)) if spans[i].text.startswith(("-", "’", "'"))
-                  and all(_prose_face(sp.font.name) for sp in spans[i:])
-                  and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
-    if glued is not None:
+    glued = _glued_word(spans)
+    if glued is not None and all(_prose_face(sp.font.name) for sp in spans[glued:]):
         spans = spans[:glued]
     first = spans[0]
     return any(c.isalpha() for sp in spans for c in sp.text) and all(

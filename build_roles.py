@@ -633,13 +633,19 @@ def numbered_heading(line: Line, ctx: LineContext) -> Role | None:
             return None     # "5.3 Show that …" in a Problems list numbered in its chapter: the next problem
         if not larger and len(line.words) > 1 and not line.words[1].bold:
             return None     # a bold number before plain words: a numbered paragraph ("2.5 Theorem 2.4 says …")
-        head = match_head(line, ctx.layout.body_font)
-        if head is not None and head.distinct and head.kind not in FLOAT_KINDS:
+        if _statement_numbered_first(line, ctx.layout):
             return None     # a statement's head numbered first: "2.14 Theorem." (run_in_head reads it)
         number = normalize_number(m.group(1))
         if number and (ctx.chapter is None or number.split(".")[0] == ctx.chapter):
             return NumberedHeading(min(4, number.count(".") + 1), number, m.group(2).strip())
     return None
+
+
+def _statement_numbered_first(line: Line, layout: Layout) -> bool:
+    """Whether a numbered line is a statement's head with its number first ("2.14 Theorem.", "1.6
+    Proposition A …"), in a face of its own, not a float's caption: no section heading."""
+    head = match_head(line, layout.body_font)
+    return head is not None and head.distinct and head.kind not in FLOAT_KINDS
 
 
 def hung_number_heading(line: Line, ctx: LineContext) -> Role | None:
@@ -657,8 +663,7 @@ def hung_number_heading(line: Line, ctx: LineContext) -> Role | None:
     if not all(w.italic or w.bold or w.size > layout.body_size for w in title) or \
             any(is_math_word(w) for w in title):
         return None
-    head = match_head(line, layout.body_font)
-    if head is not None and head.distinct and head.kind not in FLOAT_KINDS:
+    if _statement_numbered_first(line, layout):
         return None     # a statement's head hung in the margin, its italic text run in: "1.6 Proposition A …"
     number = normalize_number(m.group(1))
     if number and ctx.chapter is not None and number.split(".")[0] == ctx.chapter:
