@@ -255,6 +255,32 @@ def _runs_on_unpointed(words: list, after: int) -> bool:
             and words[after].text[:1].isalpha())
 
 
+def head_alone(line: Line) -> Head | None:
+    """A head numbered first standing alone on its line with no separator: "1.1 Definition" or "1.4
+    Theorem (Name)", every word bold (ntheorem's `marginbreak` and `changebreak` styles end the head's
+    line and set the body under it).  Such a line reads as a section's heading just as well ("2.1
+    Introduction"); only the step to the line under it tells them apart (build_roles.head_on_its_line)."""
+    words = line.words
+    if len(words) < 2 or not all(w.bold for w in words):
+        return None
+    m = NUMBER_FIRST_RE.fullmatch(words[0].text)
+    w = WORD_FIRST_RE.fullmatch(words[1].text)
+    if not m or not w or w.group(2):
+        return None     # (a point after the word is a run-in head's: match_head reads it)
+    title = ""
+    if len(words) > 2:
+        text = " ".join(x.text for x in words[2:])
+        if len(words) - 2 > NUMBER_FIRST_TITLE or not (text.startswith("(") and text.endswith(")")) or \
+                text.count("(") != text.count(")"):
+            return None
+        title = text[1:-1]
+    kind = entity_kind(w.group(1))
+    number = head_number(m.group(1))
+    if kind is None or number is None or kind in FLOAT_KINDS:
+        return None
+    return Head(kind, number, title, "", len(words), True, "")
+
+
 CAPTION_DASHES = ("–", "—")     # an en or em dash set as a word of its own between a number and a caption
 
 

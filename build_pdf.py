@@ -551,7 +551,9 @@ class OpenBlock:
             return False      # a framed statement goes on overleaf only in the frame's continuation
         # (in a frame the frame's end is the statement's: an upright line there says nothing, as when an
         # example's first sentence is all emphasis, "Claim: *The sequence … is convergent and*" / "Proof: …")
-        if self.italic and self.box is None:
+        # (nor is a head with no number, "Solution" alone on its line in bold, the body face's return: it ends
+        # a statement as a proof's head does, build_roles.ends_statement, and an exercise keeps it)
+        if self.italic and self.box is None and not unnumbered_head(line, layout):
             # (an operator's name, "sup B = sup A", is upright in maths set inside the italic: no prose)
             prose = [w for w in line.words if w.text.isalpha() and len(w.text) > 2 and w.text not in OPERATOR_NAMES
                      and not is_math_font(w.font)]
@@ -1460,6 +1462,11 @@ class ChunkBuilder:
         carry, self.carry = self.carry, None
         items = continued_float(carry, page, items, self.layout)
         first_line = next((k for k, item in enumerate(items) if item.kind == "line"), None)
+        # the line read after each item on the page (one pass from the foot up)
+        below: list[Line | None] = [None] * len(items)
+        for k in range(len(items) - 2, -1, -1):
+            after = items[k + 1]
+            below[k] = after.line if after.kind == "line" else below[k + 1]
         for idx, item in enumerate(items):
             if item.kind == "entity":
                 self.add_found(item.entity, page.number)
@@ -1468,12 +1475,12 @@ class ChunkBuilder:
             elif item.kind == "drawn":
                 self.add_drawn(item.text, item.top, item.bottom, page.number)
             else:
-                self.feed_line(item.line, items, idx, opens=idx == first_line)
+                self.feed_line(item.line, items, idx, opens=idx == first_line, below=below[idx])
 
-    def feed_line(self, line: Line, items: list[Item], idx: int, opens: bool = False) -> None:
+    def feed_line(self, line: Line, items: list[Item], idx: int, opens: bool = False, below: Line | None = None) -> None:
         """Read what the line is (its roles), then act on each role in turn.  `opens`: the line is the
-        first of its page's lines."""
-        roles = read_line(line, self._context(line, opens))
+        first of its page's lines; `below`: the line read after it on the page."""
+        roles = read_line(line, self._context(line, opens, below))
         misread = next((r for r in roles if isinstance(r, EquationLabel) and r.misread), None)
         if misread is not None:
             # a label OCR misread is read as the number the sequence says it is, from here on
@@ -1483,7 +1490,7 @@ class ChunkBuilder:
         if self.cursor.pending is not None and not isinstance(roles[-1], DivisionTitle):
             # The label's title has ended: its part or chapter opens, and the line is read inside it.
             self._commit_pending()
-            roles = read_line(line, self._context(line, opens))
+            roles = read_line(line, self._context(line, opens, below))
         if not isinstance(roles[-1], HEADING_LINES):
             self.cursor.wrap = None    # only the line right after a heading can carry more of its title
         for role in roles:
@@ -1491,7 +1498,7 @@ class ChunkBuilder:
         # (a heading's own space after it is no environment's)
         self.line_before = None if isinstance(roles[-1], HEADING_LINES) else line
 
-    def _context(self, line: Line, opens_page: bool = False) -> LineContext:
+    def _context(self, line: Line, opens_page: bool = False, below: Line | None = None) -> LineContext:
         block, exercises, cursor = self.block, self.exercises, self.cursor
         # (a part's or chapter's title is set on its label's page: display type overleaf opens what follows)
         pending = cursor.pending is not None and cursor.pending.line.page == line.page
@@ -1501,7 +1508,7 @@ class ChunkBuilder:
                            block.kind if block else None, block.lines[-1] if block and block.lines else None,
                            self.page.boxes, self.wanted, self.last_formula,
                            exercises.in_chapter if exercises else None, opens_page, cursor.number("section"),
-                           self.last_statement, self.out.taken, cursor.number("subsection"))
+                           self.last_statement, self.out.taken, cursor.number("subsection"), below)
 
     def _act(self, role: Role, line: Line, items: list[Item], idx: int) -> None:
         """What the builder does with one role of a line (a new role needs its case here)."""
@@ -1598,20 +1605,12 @@ class ChunkBuilder:
         self.close_block()
         self.last_statement = number
         rest = Line(first_words, line.page) if first_words else None
-        # (its words of prose decide, not its maths nor a term it defines in bold: a definition's upright
-        # line may be mostly italic variables, "Given targets u_1, …, u_m at the states s_1, …, s_m,")
-        prose = [w for w in first_words if w.text.isalpha() and len(w.text) > 2 and not is_math_word(w)
-                 and not w.bold] or first_words
-        italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT and \
-            kind not in self.upright
-        if not italic and len(prose) >= UPRIGHT_EVIDENCE and not any(w.italic for w in prose):
-            self.kind_upright[kind] += 1
-        elif italic:
-            self.kind_italic[kind] += 1
-        self.block = OpenBlock(kind, number, title, line.page, printed, italic, box, [rest] if rest else [],
-                               italic_words=len(prose), head_mixed=len({w.italic for w in prose}) > 1,
+        self.block = OpenBlock(kind, number, title, line.page, printed, False, box, [rest] if rest else [],
                                head_x0=line.x0, inset=line.x0 - self.layout.left,
                                inset_lines=1 if rest is not None else 0, to_mark=kind in self.marked)
+        # (a head alone on its line, its body under it, leaves the face to the first line it takes)
+        if first_words:
+            self._tell_face(self.block, first_words)
         self.kind_heads[kind] += 1
         self.mark_owner = kind
         # the step from the line before the head; where none is on the page (a head opening the page, or
@@ -1628,6 +1627,31 @@ class ChunkBuilder:
         if rest is not None and END_MARK_RE.search(rest.text):
             self.block.marked = True
             self.close_block()
+
+    def _tell_face(self, block: OpenBlock, words: list, under_head: bool = False) -> None:
+        """The face a statement is set in, told by its first words: italic (upright text ends it) or
+        upright, and counted for its kind.  `under_head`: the words are the line under a head alone on
+        its line, whose text in both faces tells nothing (an upright definition's first line may be
+        mostly the term it emphasises, "The *standard normal loss function* is"): italic only when
+        every word of prose is."""
+        # (its words of prose decide, not its maths nor a term it defines in bold: a definition's upright
+        # line may be mostly italic variables, "Given targets u_1, …, u_m at the states s_1, …, s_m,")
+        prose = [w for w in words if w.text.isalpha() and len(w.text) > 2 and not is_math_word(w)
+                 and not w.bold]
+        if under_head and not prose:
+            return      # (a display's rows in maths italic say nothing of the text's face: read upright)
+        prose = prose or words
+        italic = bool(prose) and sum(w.italic for w in prose) > len(prose) * ITALIC_STATEMENT and \
+            block.kind not in self.upright and not (under_head and not all(w.italic for w in prose))
+        if not italic and len(prose) >= UPRIGHT_EVIDENCE and not any(w.italic for w in prose):
+            self.kind_upright[block.kind] += 1
+        elif italic:
+            self.kind_italic[block.kind] += 1
+        # (a line under the head is the statement's first, perhaps a title set alone in italic, "Two measures
+        # on one shelf", and the text upright under it: as with a few words on a head's line, unless it ends
+        # a sentence the line under it says the face)
+        block.italic, block.italic_words = italic, 0 if under_head else len(prose)
+        block.head_mixed = len({w.italic for w in prose}) > 1
 
     def _open_exercise(self, item: ExerciseItem, line: Line) -> None:
         self.exercises.next = item.number + 1
@@ -1767,6 +1791,8 @@ class ChunkBuilder:
         text = line.text
         if self.block is not None:
             if self.block.takes(line, self.layout, self.page.boxes):
+                if not self.block.lines and not self.block.item:
+                    self._tell_face(self.block, line.words, under_head=True)   # the line under a head alone on its line
                 self.block.lines.append(line)
                 if END_MARK_RE.search(text) or drawn_end_mark(self.page, line, self.layout.right) or \
                         set_end_mark(line, self.layout):

@@ -22,7 +22,7 @@ from typing import Callable, ClassVar, NamedTuple
 from build_common import Section, number_key
 from build_glyphs import Line, Page, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
-                         equation_number, lone_chapter_label, match_head, phrase_head, sequence_reaches)
+                         equation_number, head_alone, lone_chapter_label, match_head, phrase_head, sequence_reaches)
 from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout, layout_of
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
@@ -478,6 +478,7 @@ class LineContext(NamedTuple):
     last_statement: str | None = None           # the number of the statement opened last ("1.2.5")
     taken: frozenset | set = frozenset()        # the (kind, number) pairs of the entities met so far
     subsection: str | None = None               # the open subsection's number ("1.5.2")
+    next_line: Line | None = None               # the line read after this one on its page, if any
 
 
 def line_context(line: Line, layout: Layout, **state) -> LineContext:
@@ -622,6 +623,30 @@ def _opens_next_chapter(line: Line, ctx: LineContext, number: str) -> bool:
     if ctx.chapter is None:
         return number == "1"
     return ctx.chapter.isdigit() and int(number) == int(ctx.chapter) + 1
+
+
+def head_on_its_line(line: Line, ctx: LineContext) -> Role | None:
+    """ "1.1 Definition" alone on its line, in bold of the body's size, the statement's body on the lines
+    under it (ntheorem's `marginbreak`): the same words make a section's heading ("2.1 Introduction"),
+    and the step to the next line tells them apart.  Every LaTeX sectioning command that sets its
+    heading on a line of its own adds its after-skip under it; a statement's head ends its line with a
+    line break inside the paragraph, and the body follows at the leading."""
+    head = head_alone(line)
+    layout = ctx.layout
+    below = ctx.next_line
+    if head is None or below is None or below.page != line.page or below.baseline <= line.baseline:
+        return None
+    if abs(ctx.size - layout.body_size) > SAME_SIZE or abs(below.size - layout.body_size) > SAME_SIZE or \
+            line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
+        return None
+    leading = layout.leading or layout.body_size * LEADING_FALLBACK
+    if below.baseline - line.baseline > leading * LONE_HEAD_STEP:
+        return None
+    return RunInHead(head, _frame_of_head(line, ctx))
+
+
+LEADING_FALLBACK = 1.2   # em: the leading when the book's could not be measured
+LONE_HEAD_STEP = 1.1     # leadings: the body under a head alone on its line follows within this
 
 
 def numbered_heading(line: Line, ctx: LineContext) -> Role | None:
@@ -925,6 +950,7 @@ LINE_RULES: tuple[Rule, ...] = (
     heading_continues,
     exercise_list_heading,   # mark
     chapter_heading,
+    head_on_its_line,
     numbered_heading,
     hung_number_heading,
     centred_section_heading,

@@ -731,6 +731,34 @@ def test_heads_numbered_first_with_no_point_run_in(tmp_path_factory):
     assert titles["theorem 1.3"] == "Safety stock", titles
 
 
+def test_heads_numbered_first_alone_on_their_line_open_statements(tmp_path_factory):
+    """marginbreak.pdf: ntheorem's marginbreak and changebreak styles print "1.1 Definition" (or "1.3
+    Theorem (Mean wait)") in bold alone on its line and the body under it, and a subsubsection's heading
+    "1.1.1 Examples" is bold in the body's size alone on its line too.  The heads were read as sections
+    1.1, 1.2, … and their statements lost.  The step under the line tells: the body follows a head at
+    the leading, a sectioning command adds its after-skip.  The italic theorem's face is told by the
+    line under its head, so the upright paragraph after its display ends it; the italic exercise keeps
+    its nested "Solution", bold and alone on its line, which is no return of the upright body face."""
+    _, db, _ = build("marginbreak", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert sorted(chunks) == ["definition 1.1", "definition 1.4", "example 1.2", "exercise 1.5", "theorem 1.3"], \
+        sorted(chunks)
+    sections = [number for (number,) in db.execute("SELECT number FROM sections")]
+    assert sections == ["1", "1.1", "1.1.1"], sections
+    assert chunks["definition 1.1"].startswith("The load of a counter is") and \
+        chunks["definition 1.1"].endswith("keeps up with its customers in the long run."), chunks["definition 1.1"]
+    assert chunks["example 1.2"].startswith("Twelve people come in an hour"), chunks["example 1.2"]
+    assert "The second office" not in chunks["example 1.2"], chunks["example 1.2"]
+    assert chunks["theorem 1.3"].startswith("If the arrivals form") and "The wait grows" not in chunks["theorem 1.3"], \
+        chunks["theorem 1.3"]
+    assert chunks["definition 1.4"] == "A counter is balanced when its load is the same in every hour of the day.", \
+        chunks["definition 1.4"]
+    assert "Solution" in chunks["exercise 1.5"] and chunks["exercise 1.5"].endswith("three minutes."), \
+        chunks["exercise 1.5"]
+    titles = dict(db.execute("SELECT kind || ' ' || number, title FROM entities WHERE number IS NOT NULL").fetchall())
+    assert titles["theorem 1.3"] == "Mean wait", titles
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 
