@@ -426,7 +426,7 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     # chapter's own counter, a figure's number) changes its offset from page to page and finds no
     # other page to agree with it.  In a long book one chance agreement is not a run.
     needed = FOLIO_SUPPORT if len(pages) > SHORT_BOOK else 1
-    short_runs = {}
+    short_runs, lone_roman = {}, {}
     for number, opts in options.items():
         best, support = None, 0
         for opt in opts:
@@ -440,6 +440,8 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
             chosen[number] = opts[0]
         elif best is not None:
             short_runs[number] = best
+        else:
+            lone_roman[number] = [opt for opt in opts if opt[0] in ("roman", "Roman") and opt[1] == 0][:1]
     # Front matter numbered in roman before the text's arabic run may be two pages long (a contents
     # page and its overleaf, "i", "ii"): a roman run of two pages that ends before the first arabic
     # folio is front matter (a list's "(iii)", "(iv)" on two pages of the text stands after it)
@@ -447,6 +449,14 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     for number, best in short_runs.items():
         if best[0] != "arabic" and number < first_arabic:
             chosen[number] = best
+    # A roman folio alone (a contents page whose title page is counted "i" but prints nothing) has no
+    # page to agree with it; it counts when it numbers its page from the document's first sheet, as
+    # \pagenumbering{roman} at the start does, and stands before the arabic run's page 1 (a title
+    # page's "Volume I" stands where the text's own count begins).
+    text_opens = chosen[first_arabic][1] + 1 if first_arabic else 0
+    for number, first_sheet in lone_roman.items():
+        if first_sheet and number < text_opens:
+            chosen[number] = first_sheet[0]
     return chosen
 
 

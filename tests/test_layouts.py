@@ -2040,6 +2040,18 @@ def test_two_pages_of_roman_front_matter_before_the_text(tmp_path_factory):
     assert labels == [None, "i", "ii"] + [str(n) for n in range(1, 22)], labels
 
 
+def test_one_page_of_roman_front_matter_counted_from_the_first_sheet(tmp_path_factory):
+    """oneroman.pdf: a 23-page report of ours, no page labels, \\pagenumbering{roman} from the first
+    sheet: a title page counted as i that prints nothing, one page of front matter printing ii in the
+    foot, then the text from 1.  A run of one page has no other page to agree with it, and the front
+    matter was left unnumbered (as selnolig's "ii" and luaprogtable's "I" among TeX Live's manuals).
+    A roman folio alone counts when it numbers its page from the document's first sheet and stands
+    before the arabic run's page 1."""
+    pages, labels = _printed_pages("oneroman", 23, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 22, pages
+    assert labels == ["i", "ii"] + [str(n) for n in range(1, 22)], labels
+
+
 def test_front_matter_numbered_in_capital_roman(tmp_path_factory):
     """capsroman.pdf: a report of ours, no page labels, front matter numbered I-IV in capitals
     (\\pagenumbering{Roman}) before the text's 1-4.  Only lower-case numerals were read as folios: the
