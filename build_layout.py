@@ -154,16 +154,21 @@ _PAGE_OF_TOTAL_RE = re.compile(r"(\d{1,4})/(\d{1,4})")
 PAGE_OF_WORD = 4     # letters: "of", "von", "sur", "de", "van" between a page and the total
 
 
-def _chapter_label(line: Line, page: Page, body: float) -> bool:
-    """A chapter's label alone on its line ("CHAPTER 2", "Appendix A") over its title in larger type:
-    a chapter opening, which recurs at one height on every chapter's first page, no running head."""
-    if lone_chapter_label(line.text) is None:
+def _division_label(line: Line, page: Page, body: float) -> bool:
+    """A division's label alone on its line over its title in larger type: a chapter's or a section's
+    opening, which recurs at one height on every opening page, no running head.  The label is known by
+    its word ("CHAPTER 2", "Appendix A") or by its size: a running head is set in the text's size or
+    smaller, and a short line set larger, over a title set larger too, is the opening's label whatever
+    its word ("SECTION 1" in 20 pt over the section's title at the top of latexindent's openings)."""
+    if lone_chapter_label(line.text) is None and \
+            (len(line.words) > LABEL_WORDS or line.size <= body * CHAPTER_TITLE_SIZE):
         return False
     below = [l for l in page.lines if l.top > line.bottom]
     return bool(below) and min(below, key=lambda l: l.top).size > body * CHAPTER_TITLE_SIZE
 
 
 CHAPTER_TITLE_SIZE = 1.15   # of the body: a chapter's title is set larger than the text
+LABEL_WORDS = 3             # a division's label is a word and its number ("SECTION 1", "Lecture 3", "Teil II")
 
 
 def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
@@ -253,7 +258,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 alone = _lone_number(line, body) and not _variable(line)
                 if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold
                               and not _under_head_at_text_top(line, page, text_top))
-                        and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
+                        and not _in_text_flow(line, page, body) and not _division_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
                     # (a number alone on its line comes first: where no other page can judge, a one-page
                     # note's foot "1" is its folio, not the "1995" or "CTAN06" its head or first line ends on)

@@ -2029,6 +2029,22 @@ def _printed_pages(name: str, count: int, tmp_path_factory) -> tuple[dict, list]
     return report["checks"]["pages"], [labels.get(str(n)) for n in range(1, count + 1)]
 
 
+def test_a_section_label_in_large_type_over_its_title_is_no_running_head(tmp_path_factory):
+    """sectionlabels.pdf: a manual of ours whose four sections each open a page with "SECTION n" in 20 pt
+    over the title in 17 pt, in the page's top tenth (the opening page's style is plain), as
+    latexindent's manual opens its sections.  The label recurs at one height on every opening, and the
+    running-head reading dropped it (only a chapter's word told a label from a head): the builder found
+    no section at all.  A running head is set in the text's size or smaller; a short line set larger,
+    over a title set larger too, opens a division."""
+    _, db, report = build("sectionlabels", tmp_path_factory)
+    sections = list(db.execute("SELECT number, title FROM sections ORDER BY ord"))
+    assert sections == [("1", "Before the shift"), ("2", "Pressure rounds"), ("3", "Closing the plant"),
+                        ("4", "Writing the log")], sections
+    assert report["checks"]["pages"]["read"] == 8, report["checks"]["pages"]
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    assert "SHIFT 2" not in text and "ROUNDS 4" not in text
+
+
 def test_two_pages_of_roman_front_matter_before_the_text(tmp_path_factory):
     """romanfront.pdf: a 24-page report of ours, no page labels, an unnumbered title page, then two pages
     of front matter numbered i and ii in the foot and the text from 1.  A folio in a long document needs
