@@ -628,6 +628,8 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
                 found = own
         if found is None and read[1 - parity] is not None:
             found = _shifted_by_numbers(pages, parity, read[1 - parity])
+        if found is None and read[1 - parity] is not None:
+            found = _shifted_by_sentences(pages, parity, read[1 - parity], body)
         if found is None:   # a copy each: the fields set below are the parity's own
             found = replace(every) if every else _sparse_layout([p for p in pages if not p.rotated] or pages, body)
         layouts[parity] = found
@@ -666,6 +668,36 @@ def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout
     if here is None or there is None:
         return None
     shift = here - there
+    return replace(other, left=other.left + shift, right=other.right + shift, margin_x=other.margin_x + shift)
+
+
+SENTENCE_LINES = 3     # short sentences starting at one x (to a point) on a parity's pages: enough to show its edge
+
+
+def _shifted_by_sentences(pages: list[Page], parity: int, other: Layout, body: float) -> Layout | None:
+    """The text block of a parity whose pages show no running text and no column of equation numbers
+    (a short document's unnumbered displays with a short sentence between each two), from the other
+    parity's: a two-sided layout shifts the block, never its width, and TeX sets a sentence after a
+    display flush with the block's left edge (a paragraph's first line stands an indent in, a
+    display's rows are centred).  The edge is the leftmost x where three or more such lines in the
+    body's type start, within a point, with no line of words in that type starting left of it, and
+    the moved block must hold every one of them and stay on the page (a move of a few points is none:
+    the sentences stand where the other parity's block does).  The whole document's edges,
+    the fallback, are the other parity's: on the user's class, whose even pages' block stands 2 pc left
+    of the odd pages', every sentence of an even page then started outside the block.  None where the
+    sentences do not show it."""
+    own = [p for p in pages if p.number % 2 == parity and not p.rotated]
+    sentences = [line for page in own for line in page.lines
+                 if len(line.words) >= 2 and PROSE_WORD_RE.fullmatch(line.words[0].text)
+                 and min(w.size for w in line.words) >= SMALLER_TYPE * body]
+    starts = Counter(round(line.x0) for line in sentences)
+    edge = min((x for x in starts if starts[x - 1] + starts[x] + starts[x + 1] >= SENTENCE_LINES), default=None)
+    if edge is None or any(x < edge - 1 for x in starts):
+        return None
+    shift = edge - other.left
+    if abs(shift) <= SAME_WIDTH or any(line.x1 > other.right + shift + 1 for line in sentences) or \
+            any(other.right + shift > page.width for page in own):
+        return None
     return replace(other, left=other.left + shift, right=other.right + shift, margin_x=other.margin_x + shift)
 
 

@@ -2029,6 +2029,25 @@ def _printed_pages(name: str, count: int, tmp_path_factory) -> tuple[dict, list]
     return report["checks"]["pages"], [labels.get(str(n)) for n in range(1, count + 1)]
 
 
+def test_a_parity_without_running_text_or_numbers_placed_by_its_sentences(tmp_path_factory):
+    """tuftesparse.pdf: a short chapter of ours in the user's class (LuaLaTeX, two-sided), its odd pages
+    opening with a paragraph, its even pages holding unnumbered displays with a short sentence between
+    each two and a side note: no line of running text and no equation number there to place their text
+    block, which stands 2 pc left of the odd pages'.  The even pages took the whole document's block, the
+    odd pages', and its edge ran into the margin column: each side note was read into the sentence
+    beside it and the display under it (a fraction's "1" and its sum's limit went to the note).  The
+    sentences after displays start flush with the block's edge: the block is the other parity's, moved
+    there."""
+    _, db, _ = build("tuftesparse", tmp_path_factory)
+    text = [c for (c,) in db.execute("SELECT content FROM chunks WHERE kind = 'text' ORDER BY id")]
+    notes = [n.strip() for c in text for n in c.split("[Side note] ")[1:]]
+    assert any(n.startswith("The mean ignores the noise, which averages out") for n in notes), notes
+    assert any(n.startswith("A wider tank holds the same volume") for n in notes), notes
+    joined = "\n".join(text)
+    assert "The mean level is The mean" not in joined and "A larger tank: A wider" not in joined, joined
+    assert "\\frac{1}{A}\\sum_{k = 0}^{23}(u_{t+k}-\\bar{d}_{t+k})" in joined, joined
+
+
 def test_a_section_label_in_large_type_over_its_title_is_no_running_head(tmp_path_factory):
     """sectionlabels.pdf: a manual of ours whose four sections each open a page with "SECTION n" in 20 pt
     over the title in 17 pt, in the page's top tenth (the opening page's style is plain), as
