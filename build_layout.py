@@ -154,16 +154,21 @@ _PAGE_OF_TOTAL_RE = re.compile(r"(\d{1,4})/(\d{1,4})")
 PAGE_OF_WORD = 4     # letters: "of", "von", "sur", "de", "van" between a page and the total
 
 
-def _chapter_label(line: Line, page: Page, body: float) -> bool:
-    """A chapter's label alone on its line ("CHAPTER 2", "Appendix A") over its title in larger type:
-    a chapter opening, which recurs at one height on every chapter's first page, no running head."""
-    if lone_chapter_label(line.text) is None:
+def _division_label(line: Line, page: Page, body: float) -> bool:
+    """A division's label alone on its line over its title in larger type: a chapter's or a section's
+    opening, which recurs at one height on every opening page, no running head.  The label is known by
+    its word ("CHAPTER 2", "Appendix A") or by its size: a running head is set in the text's size or
+    smaller, and a short line set larger, over a title set larger too, is the opening's label whatever
+    its word ("SECTION 1" in 20 pt over the section's title at the top of latexindent's openings)."""
+    if lone_chapter_label(line.text) is None and \
+            (len(line.words) > LABEL_WORDS or line.size <= body * CHAPTER_TITLE_SIZE):
         return False
     below = [l for l in page.lines if l.top > line.bottom]
     return bool(below) and min(below, key=lambda l: l.top).size > body * CHAPTER_TITLE_SIZE
 
 
 CHAPTER_TITLE_SIZE = 1.15   # of the body: a chapter's title is set larger than the text
+LABEL_WORDS = 3             # a division's label is a word and its number ("SECTION 1", "Lecture 3", "Teil II")
 
 
 def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
@@ -253,7 +258,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                 alone = _lone_number(line, body) and not _variable(line)
                 if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold
                               and not _under_head_at_text_top(line, page, text_top))
-                        and not _in_text_flow(line, page, body) and not _chapter_label(line, page, body)
+                        and not _in_text_flow(line, page, body) and not _division_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
                     # (a number alone on its line comes first: where no other page can judge, a one-page
                     # note's foot "1" is its folio, not the "1995" or "CTAN06" its head or first line ends on)
@@ -426,7 +431,7 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     # chapter's own counter, a figure's number) changes its offset from page to page and finds no
     # other page to agree with it.  In a long book one chance agreement is not a run.
     needed = FOLIO_SUPPORT if len(pages) > SHORT_BOOK else 1
-    short_runs = {}
+    short_runs, lone_roman = {}, {}
     for number, opts in options.items():
         best, support = None, 0
         for opt in opts:
@@ -440,6 +445,8 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
             chosen[number] = opts[0]
         elif best is not None:
             short_runs[number] = best
+        else:
+            lone_roman[number] = [opt for opt in opts if opt[0] in ("roman", "Roman") and opt[1] == 0][:1]
     # Front matter numbered in roman before the text's arabic run may be two pages long (a contents
     # page and its overleaf, "i", "ii"): a roman run of two pages that ends before the first arabic
     # folio is front matter (a list's "(iii)", "(iv)" on two pages of the text stands after it)
@@ -447,6 +454,14 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     for number, best in short_runs.items():
         if best[0] != "arabic" and number < first_arabic:
             chosen[number] = best
+    # A roman folio alone (a contents page whose title page is counted "i" but prints nothing) has no
+    # page to agree with it; it counts when it numbers its page from the document's first sheet, as
+    # \pagenumbering{roman} at the start does, and stands before the arabic run's page 1 (a title
+    # page's "Volume I" stands where the text's own count begins).
+    text_opens = chosen[first_arabic][1] + 1 if first_arabic else 0
+    for number, first_sheet in lone_roman.items():
+        if first_sheet and number < text_opens:
+            chosen[number] = first_sheet[0]
     return chosen
 
 
@@ -613,6 +628,8 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
                 found = own
         if found is None and read[1 - parity] is not None:
             found = _shifted_by_numbers(pages, parity, read[1 - parity])
+        if found is None and read[1 - parity] is not None:
+            found = _shifted_by_sentences(pages, parity, read[1 - parity], body)
         if found is None:   # a copy each: the fields set below are the parity's own
             found = replace(every) if every else _sparse_layout([p for p in pages if not p.rotated] or pages, body)
         layouts[parity] = found
@@ -651,6 +668,36 @@ def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout
     if here is None or there is None:
         return None
     shift = here - there
+    return replace(other, left=other.left + shift, right=other.right + shift, margin_x=other.margin_x + shift)
+
+
+SENTENCE_LINES = 3     # short sentences starting at one x (to a point) on a parity's pages: enough to show its edge
+
+
+def _shifted_by_sentences(pages: list[Page], parity: int, other: Layout, body: float) -> Layout | None:
+    """The text block of a parity whose pages show no running text and no column of equation numbers
+    (a short document's unnumbered displays with a short sentence between each two), from the other
+    parity's: a two-sided layout shifts the block, never its width, and TeX sets a sentence after a
+    display flush with the block's left edge (a paragraph's first line stands an indent in, a
+    display's rows are centred).  The edge is the leftmost x where three or more such lines in the
+    body's type start, within a point, with no line of words in that type starting left of it, and
+    the moved block must hold every one of them and stay on the page (a move of a few points is none:
+    the sentences stand where the other parity's block does).  The whole document's edges,
+    the fallback, are the other parity's: on the user's class, whose even pages' block stands 2 pc left
+    of the odd pages', every sentence of an even page then started outside the block.  None where the
+    sentences do not show it."""
+    own = [p for p in pages if p.number % 2 == parity and not p.rotated]
+    sentences = [line for page in own for line in page.lines
+                 if len(line.words) >= 2 and PROSE_WORD_RE.fullmatch(line.words[0].text)
+                 and min(w.size for w in line.words) >= SMALLER_TYPE * body]
+    starts = Counter(round(line.x0) for line in sentences)
+    edge = min((x for x in starts if starts[x - 1] + starts[x] + starts[x + 1] >= SENTENCE_LINES), default=None)
+    if edge is None or any(x < edge - 1 for x in starts):
+        return None
+    shift = edge - other.left
+    if abs(shift) <= SAME_WIDTH or any(line.x1 > other.right + shift + 1 for line in sentences) or \
+            any(other.right + shift > page.width for page in own):
+        return None
     return replace(other, left=other.left + shift, right=other.right + shift, margin_x=other.margin_x + shift)
 
 

@@ -2057,6 +2057,41 @@ def _printed_pages(name: str, count: int, tmp_path_factory) -> tuple[dict, list]
     return report["checks"]["pages"], [labels.get(str(n)) for n in range(1, count + 1)]
 
 
+def test_a_parity_without_running_text_or_numbers_placed_by_its_sentences(tmp_path_factory):
+    """tuftesparse.pdf: a short chapter of ours in the user's class (LuaLaTeX, two-sided), its odd pages
+    opening with a paragraph, its even pages holding unnumbered displays with a short sentence between
+    each two and a side note: no line of running text and no equation number there to place their text
+    block, which stands 2 pc left of the odd pages'.  The even pages took the whole document's block, the
+    odd pages', and its edge ran into the margin column: each side note was read into the sentence
+    beside it and the display under it (a fraction's "1" and its sum's limit went to the note).  The
+    sentences after displays start flush with the block's edge: the block is the other parity's, moved
+    there."""
+    _, db, _ = build("tuftesparse", tmp_path_factory)
+    text = [c for (c,) in db.execute("SELECT content FROM chunks WHERE kind = 'text' ORDER BY id")]
+    notes = [n.strip() for c in text for n in c.split("[Side note] ")[1:]]
+    assert any(n.startswith("The mean ignores the noise, which averages out") for n in notes), notes
+    assert any(n.startswith("A wider tank holds the same volume") for n in notes), notes
+    joined = "\n".join(text)
+    assert "The mean level is The mean" not in joined and "A larger tank: A wider" not in joined, joined
+    assert "\\frac{1}{A}\\sum_{k = 0}^{23}(u_{t+k}-\\bar{d}_{t+k})" in joined, joined
+
+
+def test_a_section_label_in_large_type_over_its_title_is_no_running_head(tmp_path_factory):
+    """sectionlabels.pdf: a manual of ours whose four sections each open a page with "SECTION n" in 20 pt
+    over the title in 17 pt, in the page's top tenth (the opening page's style is plain), as
+    latexindent's manual opens its sections.  The label recurs at one height on every opening, and the
+    running-head reading dropped it (only a chapter's word told a label from a head): the builder found
+    no section at all.  A running head is set in the text's size or smaller; a short line set larger,
+    over a title set larger too, opens a division."""
+    _, db, report = build("sectionlabels", tmp_path_factory)
+    sections = list(db.execute("SELECT number, title FROM sections ORDER BY ord"))
+    assert sections == [("1", "Before the shift"), ("2", "Pressure rounds"), ("3", "Closing the plant"),
+                        ("4", "Writing the log")], sections
+    assert report["checks"]["pages"]["read"] == 8, report["checks"]["pages"]
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    assert "SHIFT 2" not in text and "ROUNDS 4" not in text
+
+
 def test_two_pages_of_roman_front_matter_before_the_text(tmp_path_factory):
     """romanfront.pdf: a 24-page report of ours, no page labels, an unnumbered title page, then two pages
     of front matter numbered i and ii in the foot and the text from 1.  A folio in a long document needs
@@ -2066,6 +2101,18 @@ def test_two_pages_of_roman_front_matter_before_the_text(tmp_path_factory):
     pages, labels = _printed_pages("romanfront", 24, tmp_path_factory)
     assert pages["source"] == "folios" and pages["read"] == 23, pages
     assert labels == [None, "i", "ii"] + [str(n) for n in range(1, 22)], labels
+
+
+def test_one_page_of_roman_front_matter_counted_from_the_first_sheet(tmp_path_factory):
+    """oneroman.pdf: a 23-page report of ours, no page labels, \\pagenumbering{roman} from the first
+    sheet: a title page counted as i that prints nothing, one page of front matter printing ii in the
+    foot, then the text from 1.  A run of one page has no other page to agree with it, and the front
+    matter was left unnumbered (as selnolig's "ii" and luaprogtable's "I" among TeX Live's manuals).
+    A roman folio alone counts when it numbers its page from the document's first sheet and stands
+    before the arabic run's page 1."""
+    pages, labels = _printed_pages("oneroman", 23, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 22, pages
+    assert labels == ["i", "ii"] + [str(n) for n in range(1, 22)], labels
 
 
 def test_front_matter_numbered_in_capital_roman(tmp_path_factory):
