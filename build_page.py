@@ -934,8 +934,8 @@ CAPTION_TO_DRAWING = 40       # pt: a caption stands closer than this above or b
 RULE_EDGE_SLACK = 4           # pt: rules of one float start and end together, within this
 GUTTER = 6                    # pt: floats side by side leave at least this between their rules (and a float
                               # narrower than the column takes lines this far beyond them)
-FRAMES_APART = 3              # pt: framed boxes side by side stand clear of each other by more than this
-                              # (twice FRAME_SLACK: closer, they are one frame's parts drawn as pieces)
+FRAMES_APART = 2              # pt: framed boxes side by side stand clear of each other by more than this
+                              # (more than FRAME_SLACK: closer, they are one frame's parts drawn as pieces)
 SIDE_FLOAT_WIDTH = 60         # pt: a float set beside another is wider than this
 SIDE_FLOAT_REACH = 30         # pt: the lines cut at a gutter start this far above the floats' rules
 CODE_LINE_STEP = 2.2          # em: lines of one code listing follow each other closer than this
@@ -999,8 +999,10 @@ def side_gutters(page: Page) -> list[tuple[float, float, float]]:
                 top = max(min(r[1] for r in a), min(r[1] for r in b))
                 bottom = min(max(r[3] for r in a), max(r[3] for r in b))
                 if bottom > top:   # the two groups share height: side by side
-                    cuts.append(((left[2] + right[0]) / 2, min(r[1] for r in a + b) - SIDE_FLOAT_REACH,
-                                 max(r[3] for r in a + b) + RULE_EDGE_SLACK))
+                    cut = ((left[2] + right[0]) / 2, min(r[1] for r in a + b) - SIDE_FLOAT_REACH,
+                           max(r[3] for r in a + b) + RULE_EDGE_SLACK)
+                    if not _crosses_a_float(cut[0], (top, bottom), left, right, page):
+                        cuts.append(cut)
     # Two framed boxes (tcolorbox, mdframed in minipages) may stand closer than a gutter of rules,
     # a few points apart; each pair that shares height is cut over its own height only, so the text
     # set across the column above or below the pair is left whole.
@@ -1012,6 +1014,15 @@ def side_gutters(page: Page) -> list[tuple[float, float, float]]:
                 cuts.append(((left[2] + right[0]) / 2, min(left[1], right[1]) - SIDE_FLOAT_REACH,
                              max(left[3], right[3])))
     return cuts
+
+
+def _crosses_a_float(x: float, shared: tuple[float, float], left: tuple, right: tuple, page: Page) -> bool:
+    """Whether a gutter at `x` between the floats `left` and `right` runs through a third float set
+    between them at the heights they share: three framed listings in a row, the first and the last
+    sharing height, and the gutter between those two is the middle one's body."""
+    y0, y1 = shared
+    return any(left[2] - RULE_EDGE_SLACK <= r[0] and r[2] <= right[0] + RULE_EDGE_SLACK and r[0] < x < r[2]
+               and r[3] > y0 and r[1] < y1 for r in page.rules + page.boxes)
 
 
 def _on_side_of(lines: list[Line], line: Line, cuts: list[tuple[float, float, float]]) -> list[Line]:

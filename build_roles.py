@@ -21,8 +21,9 @@ from typing import Callable, ClassVar, NamedTuple
 
 from build_common import Section, number_key
 from build_glyphs import Line, Page, Word
-from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, PART_RE, Head, OutlineHeading,
-                         equation_number, head_alone, lone_chapter_label, match_head, phrase_head, sequence_reaches)
+from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, NUMBER_FIRST_RE, PART_RE, Head,
+                         OutlineHeading, equation_number, head_alone, lone_chapter_label, match_head, phrase_head,
+                         sequence_reaches)
 from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout, layout_of
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
@@ -35,6 +36,8 @@ BOOKMARK_BASELINE_SLACK = 1.5   # pt: a bookmark's heading is the line on the ba
 HEADING_MIN_SIZE = 0.95         # em: a heading is never set smaller than the body text (sizes are rounded)
 DISPLAY_TYPE = 1.6              # em: parts and chapters open in display type, well over the body size
 HEADING_TYPE = 1.1              # em: a heading not set in bold is set a step above the body size
+HEADING_STEP = 1.05              # em: a heading's type a step above the body (\large over 11pt: 12pt, 1.09)
+HEAD_WORD_GAP = 3               # em: a head's word and number stand a word space apart, a contents line's a fill
 CHAPTER_TYPE = 1.15             # em: a chapter heading numbered without a dot ("2 Markov chains") is bold and larger
 HEADING_MAX_CHARS = 120         # characters: a heading is shorter than a line and a half of text
 SAME_EDGE = 3                   # pt: two lines aligned on one left edge
@@ -670,7 +673,26 @@ def _statement_numbered_first(line: Line, layout: Layout) -> bool:
     """Whether a numbered line is a statement's head with its number first ("2.14 Theorem.", "1.6
     Proposition A …"), in a face of its own, not a float's caption: no section heading."""
     head = match_head(line, layout.body_font)
-    return head is not None and head.distinct and head.kind not in FLOAT_KINDS
+    return head is not None and head.distinct and head.kind not in FLOAT_KINDS and \
+        not _section_set_as_head(line, head, layout)
+
+
+def _section_set_as_head(line: Line, head: Head, layout: Layout) -> bool:
+    """Whether a line read as a numbered head is a sectioning line: a theorem's or a remark's head is
+    set in the body's size, a heading a step above it, so in larger type "6.1 Using soul with …"
+    (a title whose second word is in another face) and "5.2.7 Ovals. Commands …" are a section's, and
+    "Norm 10.1 References" (a bibliography's heading, its title run on with no separator) is no
+    numbered thing; "Problem 2" alone on its line (a problem set's \section*) or with a colon stays
+    one.  A contents line sets its entry and page apart by leaders or a fill: "Bibliography …… 613"
+    is no head, whose word and number stand a word space apart."""
+    words = line.words
+    numbered_first = bool(NUMBER_FIRST_RE.fullmatch(words[0].text))
+    if not numbered_first and words[1].x0 - words[0].x1 > layout.body_size * HEAD_WORD_GAP:
+        return True
+    larger = words[0].size > layout.body_size * HEADING_STEP and words[1].size > layout.body_size * HEADING_STEP
+    if not larger:
+        return False
+    return numbered_first or (not head.sep and not head.title and bool(head.rest))
 
 
 def hung_number_heading(line: Line, ctx: LineContext) -> Role | None:
@@ -811,7 +833,8 @@ def run_in_head(line: Line, ctx: LineContext) -> Role | None:
     statement, or one the numbering says was missed here (second look)."""
     layout = ctx.layout
     head = match_head(line, layout.body_font)
-    if head and head.kind not in FLOAT_KINDS and (starts_statement(line, head, ctx) or (
+    if head and head.kind not in FLOAT_KINDS and not _section_set_as_head(line, head, layout) and (
+            starts_statement(line, head, ctx) or (
             _missed(ctx, head.kind, head.number, line) and line.x0 <= layout.left + layout.body_size * RUN_IN_INDENT)):
         return RunInHead(head, _frame_of_head(line, ctx))
     return None

@@ -2369,3 +2369,38 @@ def test_a_row_of_listing_titles_opening_pages_under_the_running_head(tmp_path_f
     db = every_label_found("toplistings", 10, tmp_path_factory)
     texts = [content for (content,) in db.execute("SELECT content FROM chunks")]
     assert not any("NESTED BLOCKS" in t for t in texts), [t for t in texts if "NESTED BLOCKS" in t][:2]
+
+
+def test_sectioning_lines_that_read_as_a_word_and_a_number(tmp_path_factory):
+    """sectionheads.pdf: a tidier's manual of ours at 11pt, whose contents print "References" and
+    "Index" with their page far to the right, whose subsections a step above the body read "2.1 Using
+    tidy with other editors" (the program's name in typewriter) and "2.2 Spacing. Commands …", and
+    whose references open with "Norm 4.1 References" set as an unnumbered section.  Each was read as a
+    numbered thing of a kind of its own ("references 2", "using 2.1", "spacing 2.2", "norm 4.1"), as on
+    TeX Live's manuals (soul's "6.1 Using soul with …", biblatex-apa-test's "APA 10.1 References",
+    bib2gls's contents line "Bibliography 613").  A statement's head is set in the body's size and a
+    word space from its number: only the theorem and the table are entities, the subsections are
+    sections."""
+    path, db, _ = build("sectionheads", tmp_path_factory)
+    result = score(LAYOUTS / "sectionheads-labels.txt", path)
+    total = result["_all"]
+    assert total["expected"] == total["found"] == 2 and total["extra"] == 0, table("sectionheads", result)
+    assert entity_kinds(db) == {"theorem", "table"}, entity_kinds(db)
+    numbers = {number for (number,) in db.execute("SELECT number FROM sections")}
+    assert {"2.1", "2.2", "2.3"} <= numbers, numbers
+
+
+def test_three_framed_listings_in_a_row_and_two_edge_to_edge(tmp_path_factory):
+    """threelistings.pdf: a tidier's manual of ours whose examples set three framed listings in a row
+    (tcolorbox in minipages 0.2cm apart, the middle box the tallest), and two in minipages edge to
+    edge, their frames 2.7pt apart.  The first and the last box of a row share height, and the gutter
+    between them was cut through the middle listing, splitting its lines ("indent:" without its "2");
+    the two boxes 2.7pt apart were taken for one frame's pieces (frames had to stand 3pt apart), so
+    each row ran across both and the left listing took the right one's code (as on latexindent's
+    manual, 17 listings so set).  A gutter runs through no float set between the two it parts, and
+    frames clear of each other by more than the slack within which one frame's rules meet are two."""
+    db = every_label_found("threelistings", 10, tmp_path_factory)
+    code = {number: " ".join(content.split()) for number, content in
+            db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'")}
+    assert "indent: 2" in code["2"] and "levels: all" in code["5"], code
+    assert "indent" not in code["7"] and "items: hang" in code["8"], code
