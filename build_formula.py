@@ -3631,6 +3631,7 @@ RELATION_GAP_INK = 0.3    # em, ink to ink, where the PDF gave no advance box (a
 PARALLEL_GAP = 0.25       # em, ... for a double bar: a relation's 5mu and the neighbour's bearing, more than \,'s 3mu
 PARALLEL_SPACE = 0.22     # em, advance box to advance box: between \,'s 3mu (0.17) and a relation's 5mu (0.28)
 PARALLEL_PAIR = 0.52      # em, both sides' advance spaces together: a relation's two 5mu (0.56), not \,\|\,'s
+RELATION_SPACE = 0.25     # em, advance box to advance box, one side: more than a binary sign's 4mu (0.22)
 
 
 def _edge_advances(node: Node) -> tuple[float | None, float | None]:
@@ -3684,7 +3685,42 @@ def _relation_bars(row: list[Node]) -> list[Node]:
                 n.tex = size + "m" + n.tex     # a bar of a fixed big size spaced as a relation: \bigm| (\Bigm\|)
             else:
                 n.tex = r"\mid" if n.tex == "|" else r"\parallel"
+    _relation_double_bars(ordered)
     return row
+
+
+def _relation_double_bars(ordered: list[Node]) -> None:
+    """A double bar set as a relation where the loop above does not look: one carrying scripts
+    (`\\parallel_\\infty`, an author's closing bar of a norm written as the relation), one last on its
+    row, one right after another relation.  TeX puts a relation's thick space (5mu) before it, none
+    after a relation (`= \\parallel y`: two relations in a row are set close), and a thick space after
+    its scripts unless it ends the formula; a norm's bar (`\\|x\\|_2`) stands tight against what it
+    closes or opens.  Only the advance boxes tell the spaces from the glyphs' bearings: without them
+    the bar stays `\\|`."""
+    for k in range(1, len(ordered)):
+        n = ordered[k]
+        bar = n.parts["nucleus"] if n.kind == "script" else n
+        before = ordered[k - 1]
+        after_relation = before.kind == "sym" and before.role == "rel"
+        if bar.kind != "sym" or bar.tex != r"\|" or bar.adv1 <= bar.adv0 \
+                or (n is bar and k < len(ordered) - 1 and not after_relation) \
+                or bar.height >= bar.size * BIG_SIZES[-1][0] or before.kind == "sym" and before.role in ("bin", "dot"):
+            # (the loop's, a bar of a fixed big size its \bigm\| among them; after a binary sign the
+            # space is the sign's own 4mu, a norm's bar closing on a placeholder, \|\cdot\|_{\xi}: TeX
+            # sets no relation right after a binary sign, which it would make ordinary)
+            continue
+        _, before_end = _edge_advances(before)
+        if before_end is None:
+            continue
+        space = bar.adv0 - before_end
+        if not (abs(space) < THIN_SPACE_FLOOR * bar.size if after_relation else space >= RELATION_SPACE * bar.size):
+            continue
+        if k + 1 < len(ordered):
+            after_start, _ = _edge_advances(ordered[k + 1])
+            _, scripts_end = _edge_advances(n)
+            if after_start is None or scripts_end is None or after_start - scripts_end < RELATION_SPACE * bar.size:
+                continue
+        bar.tex = r"\parallel"
 
 
 # The heights of TeX's fixed delimiter sizes, in ems of the formula's type: \big 1.2, \Big 1.8, \bigg

@@ -2285,6 +2285,21 @@ def test_rows_over_vertical_dots_and_a_name_with_its_subscript_beside(tmp_path_f
     assert formulas["2"] == r"-s'Vs = \max\nolimits_{a, s^{*}}\{-s'Cs-a'Da-\delta s^{*\prime}Vs^{*}\}", formulas
 
 
+def test_double_bars_set_as_relations(tmp_path_factory):
+    """normbars.pdf (pdfLaTeX, article at 12 pt, the palatino package): norms whose closing bars are
+    written `\\parallel`, as a thesis on decision problems writes them.  TeX sets that relation with a
+    thick space (5mu) before it (none right after another relation: `e = \\parallel y`) and after its
+    scripts unless it ends the formula; a bar carrying scripts, one last on its row and one right after
+    `=` were served `\\|`, which prints them tight.  A norm's own bars (`\\|v\\|_2`) stay `\\|`."""
+    _, db, _ = build("normbars", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1", "2", "3"], formulas
+    squeezed = {k: v.replace(" ", "") for k, v in formulas.items()}
+    assert squeezed["1"] == r"\hat{w}=\operatorname*{arg\,min}_{w\inW}\parallely-Xw\parallel_{2}^{2}+\lambda\parallelw\parallel_{1}", formulas
+    assert squeezed["2"] == r"e=\parallely-X\hat{w}\parallel_{\infty}", formulas
+    assert squeezed["3"] == r"\|v\|_{2}=1,\quad\hat{a}=\operatorname*{arg\,max}_{a\inA}\langlev,a\rangle", formulas
+
+
 def test_a_captions_word_opening_with_a_capital_outside_ascii(tmp_path_factory):
     """sekiller.pdf: a Turkish report of ours, babel's captions "Şekil 1: …" under three drawings and
     "Tablo 1: …" over two ruled tabulars, in the body face and centred.  A head's word was read only
