@@ -340,9 +340,11 @@ def font_encoding(font: str) -> str | None:
 
 
 # Glyph names TeX's fonts use that the Adobe list does not know, and the pieces of extensible
-# delimiters by their name's stem and position suffix.
+# delimiters by their name's stem and position suffix.  (TeX's maths italics, Computer Modern's,
+# Euler's and PazoMath's, name their lunate epsilon, \epsilon, "epsilon1", and the round one,
+# \varepsilon, "epsilon" as the Adobe list does.)
 _TEX_GLYPH_NAMES = {
-    "epsilon1": "ε", "theta1": "ϑ", "phi1": "φ", "rho1": "ϱ", "sigma1": "ς", "omega1": "ϖ", "lscript": "ℓ",
+    "epsilon1": "ϵ", "theta1": "ϑ", "phi1": "φ", "rho1": "ϱ", "sigma1": "ς", "omega1": "ϖ", "lscript": "ℓ",
     # (PazoMath names \varpi "pi1"; other fonts name the variants as TeX's commands do)
     "pi1": "ϖ", "varpi": "ϖ", "varrho": "ϱ", "varsigma": "ς", "vartheta": "ϑ", "varphi": "φ", "varepsilon": "ε",
     "weierstrass": "℘", "vector": "\u20d7", "latticetop": "⊤", "intercal": "⊺", "star": "⋆", "dotlessj": "ȷ",
@@ -389,6 +391,12 @@ _TEX_GLYPH_NAMES = {
     "supersetsqequal": "⊒", "wreathproduct": "≀", "aleph": "ℵ", "circleminus": "⊖", "circledivide": "⊘",
     "arrowup": "↑", "arrowdown": "↓", "arrowdblup": "⇑", "arrowdbldown": "⇓", "triangleinv": "▽",
 }
+# The two forms of phi, as the glyph names of Adobe's Symbol font and of TeX's maths italics give them:
+# "phi" is the stroked ϕ (\phi), "phi1" the open φ (\varphi).  The Adobe Glyph List reads the names by
+# the reference glyphs Unicode showed before its version 3.0, the other way round (phi U+03C6, phi1
+# U+03D5), and so does PDFium for a Type 1 font without a ToUnicode map; pdfTeX's maps and Unicode's
+# present reference glyphs agree with the shapes.  PDFium's character -> the one the glyph prints.
+_AGL_PHI_READ = {"\u03c6": "\u03d5", "\u03d5": "\u03c6"}
 _SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest|low)\d{0,2}$")   # mathdesign: big1..big5
 
 
@@ -718,6 +726,7 @@ _DIFFERENCES = re.compile(rb"/Differences[ \t\r\n]*\[([^\]]{0,60000})\]")
 _DIFFERENCE_ITEM = re.compile(rb"(\d{1,3})|/([^ \t\r\n/\[\]<>()]{1,127})")
 _STREAM_START = re.compile(rb"stream\r?\n")
 _TYPE3 = re.compile(rb"/Subtype[ \t\r\n]*/Type3\b")
+_TYPE1 = re.compile(rb"/Subtype[ \t\r\n]*/Type1\b")
 OBJECT_SCAN_LIMIT = 200_000_000   # bytes: a file larger than this is not scanned for font dictionaries
 
 
@@ -766,6 +775,13 @@ def pdf_nameless_fonts(path: str) -> tuple[NamelessFont, ...]:
     return _font_tables(path)[2]
 
 
+def pdf_fonts_read_by_names(path: str) -> frozenset[str]:
+    """The Type 1 fonts (their /BaseFont names without a subset's prefix) that no dictionary of their
+    name gives a ToUnicode map: PDFium reads their glyphs by their names alone (as LuaTeX writes its
+    Type 1 fonts)."""
+    return _font_tables(path)[4]
+
+
 def repaired_code(candidates: tuple[tuple[float, int, int], ...], width: float, ink: float,
                   outlined: tuple[float, bool] | None = None) -> int | None:
     """The character a glyph stands for among pdf_unicode_repairs' candidates (advance, character,
@@ -804,11 +820,11 @@ OUTLINE_SEGMENTS = 4000  # path segments beyond which a glyph's outline is not m
 
 
 def _font_tables(path: str) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
-                                     tuple["NamelessFont", ...], dict[str, tuple[dict[int, float], ...]]]:
+                                     tuple["NamelessFont", ...], dict[str, tuple[dict[int, float], ...]], frozenset[str]]:
     try:
         stat = os.stat(path)
     except OSError:
-        return {}, {}, (), {}
+        return {}, {}, (), {}, frozenset()
     return _scan_font_dictionaries(path, stat.st_size, stat.st_mtime_ns)
 
 
@@ -866,16 +882,16 @@ def _other_kind(mapped: str, named: str) -> bool:
 @lru_cache(maxsize=2)
 def _scan_font_dictionaries(path: str, size: int, mtime: int
                             ) -> tuple[dict[str, tuple[dict[int, str], ...]], dict[str, dict[int, tuple]],
-                                       tuple[NamelessFont, ...], dict[str, tuple[dict[int, float], ...]]]:
+                                       tuple[NamelessFont, ...], dict[str, tuple[dict[int, float], ...]], frozenset[str]]:
     import zlib
 
     try:
         data = Path(path).read_bytes() if size <= OBJECT_SCAN_LIMIT else b""
     except OSError:
-        return {}, {}, (), {}
+        return {}, {}, (), {}, frozenset()
     if not data or b"/Encrypt" in data[-4096:] or b"/Differences" not in data and b"/ObjStm" not in data \
             and not _CODED_NAME.search(data) and not (b"/WinAnsiEncoding" in data and b"/ToUnicode" in data):
-        return {}, {}, (), {}
+        return {}, {}, (), {}, frozenset()
     objects: dict[int, bytes] = {}
     streams: dict[int, tuple[int, int]] = {}   # object number -> where its stream's bytes lie in the file
     heads = list(_OBJECT_HEAD.finditer(data))
@@ -907,6 +923,8 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
     repairs: dict[str, dict[int, tuple]] = {}
     untouched: set[str] = set()
     nameless_fonts: list[NamelessFont] = []
+    mapped_fonts: set[str] = set()      # Type 1 fonts a dictionary of whose name gives a ToUnicode map
+    named_fonts: set[str] = set()       # and those one of whose dictionaries gives none
     for text in objects.values():
         if not _FONT_DICT.search(text):
             continue
@@ -915,6 +933,8 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         key = _SUBSET_PREFIX.sub("", base.group(1).decode("latin-1")) if base else ""
         layout = _coded_layout(key) if base else None
         to_unicode = _TO_UNICODE_REF.search(text)
+        if base and _TYPE1.search(text):
+            (mapped_fonts if to_unicode else named_fonts).add(key)
         if layout is None and base and _EXTENSION_NAME.search(key) and _WIN_ANSI.search(text):
             # an extension font declared WinAnsi-encoded: a re-write (Poppler's Cairo back end) has put the
             # glyphs whose names it did not know at their own codes, renamed after those slots ("Otilde"
@@ -995,7 +1015,8 @@ def _scan_font_dictionaries(path: str, size: int, mtime: int
         repairs[key] = {mapped: candidates for mapped, candidates in pooled.items()
                         if any(meant != mapped for _, meant, _ in candidates)}
     return {name: tuple(maps) for name, maps in out.items()}, {k: v for k, v in repairs.items() if v}, \
-        tuple(nameless_fonts), {name: tuple(widths) for name, widths in out_widths.items()}
+        tuple(nameless_fonts), {name: tuple(widths) for name, widths in out_widths.items()}, \
+        frozenset(named_fonts - mapped_fonts)
 
 
 _FIRST_CHAR = re.compile(rb"/FirstChar[ \t\r\n]+(\d{1,3})\b")
@@ -2795,6 +2816,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
                 ch = raw.code_given_back(obj, u) or ch
         else:
             ch = repair_char(chr(u), font.encoding)
+        if ch in _AGL_PHI_READ and ch == chr(u) and raw.path and \
+                _SUBSET_PREFIX.sub("", font.name) in pdf_fonts_read_by_names(raw.path):
+            ch = _AGL_PHI_READ[ch]   # a phi PDFium read by its glyph name alone (_AGL_PHI_READ)
         if ch and "\ufe00" <= ch <= "\ufe0f":
             ch = ""                # a variation selector a ToUnicode map appends: no glyph of its own
         if ch:

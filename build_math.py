@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
@@ -82,15 +83,27 @@ def mark_maths_italics(pages) -> int:
                 for font, italic, text in runs:
                     if italic and not is_math_font(font):
                         spans.setdefault(font, []).append((w, bool(_WORD_RUN.search(text)), with_maths,
-                                                           any("\u03b1" <= c <= "\u03c9" for c in text)))
+                                                           any("\u03b1" <= c <= "\u03c9" for c in text), line))
     marked = 0
+    face = None      # the text face, asked for once a font is found
     for font, seen in spans.items():
         n = len(seen)
-        if n < MATHS_ITALIC_EVIDENCE or sum(1 for _, spelt, _, _ in seen if spelt) > n * MATHS_ITALIC_WORDS or \
-                (sum(1 for _, _, m, _ in seen if m) < n * MATHS_ITALIC_WITH_MATHS and
-                 sum(1 for _, _, _, greek in seen if greek) < n * MATHS_ITALIC_WITH_MATHS):
+        if n < MATHS_ITALIC_EVIDENCE or sum(1 for _, spelt, _, _, _ in seen if spelt) > n * MATHS_ITALIC_WORDS or \
+                (sum(1 for _, _, m, _, _ in seen if m) < n * MATHS_ITALIC_WITH_MATHS and
+                 sum(1 for _, _, _, greek, _ in seen if greek) < n * MATHS_ITALIC_WITH_MATHS):
             continue
-        for w, _, _, _ in seen:
+        # (where it is the text face's own italic, the few words it spells are a theorem's, an emphasis's
+        # or a proof's head: such a word, and on a line where it spells words its other words of letters,
+        # "The", "is", "one,", are prose; its lone letters stay maths.  The italic of another family
+        # sets no prose: the words it spells are the maths' names, `\mathit{spill}`)
+        if face is None:
+            face = text_face(pages)
+        own = face_family(font).split("-", 1)[0] == face_family(face).split("-", 1)[0] if face else False
+        spelling = Counter(id(line) for _, spelt, _, _, line in seen if spelt)
+        for w, _, _, _, line in seen:
+            if own and _ITALIC_PROSE_WORD.fullmatch(w.text) and all(sp.font.name == font for sp in w.spans) and \
+                    (_spells_prose(w.text) or spelling[id(line)] >= ITALIC_PROSE_ON_LINE):
+                continue
             if not w.maths_word and not w.prose_letter:
                 w.maths_word = True
                 marked += 1
@@ -101,6 +114,8 @@ MATHS_ITALIC_EVIDENCE = 20      # glyph runs in the font: fewer say nothing
 MATHS_ITALIC_WORDS = 0.03       # ... at most this share of them spell a word (four letters or more)
 MATHS_ITALIC_WITH_MATHS = 0.05  # ... and at least this share stand in a word with a maths font's glyphs
                                 # (or set a Greek letter)
+ITALIC_PROSE_ON_LINE = 2        # words it spells on one line: that line's words of its letters are prose
+_ITALIC_PROSE_WORD = re.compile(r"[A-Za-z][a-z]+(?:[-’'][a-z]+)*[.,;:!?]?")   # a word of letters, two at least
 
 
 def mark_prose_letters(pages) -> int:
@@ -698,9 +713,14 @@ def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
     elif not _sentence_face(before.spans[-1].font.name):
         return False
     elif not (before.spans[-1].text in (",", ";") and len(before.spans) > 1
+            # (a script of the text's family after a maths font's letter is the formula's, `$\mu_{0}$,`:
+            # prose lowers no figure, and the maths italic's formula takes its comma from that font)
             and not any(face_family(sp.font.name) == face_family(before.spans[-1].font.name)
+                        and (sp.size >= before.spans[-1].size * SCRIPT_SIZE
+                             or not any(is_math_font(o.font.name) for o in before.spans[:-1]))
                         for sp in before.spans[:-1])) \
-            and not (_FIGURES_COMMA.fullmatch(before.text) and all(is_text_face(sp.font.name) for sp in before.spans)):
+            and not (_FIGURES_COMMA.fullmatch(before.text) and all(is_text_face(sp.font.name) for sp in before.spans)) \
+            and not _comma_after_maths_point(before):
         return False
     # the space after it: a word space (a quarter of an em or so), or in a line set tight, wider than a
     # formula's thin space (a sixth of an em, whatever the line's stretch) and no narrower than the line's
@@ -715,6 +735,20 @@ def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
         return True
     return gap > before.size * WORD_SPACE or (
         word_gap > 0 and gap > before.size * THIN_SPACE_MAX and gap >= word_gap * LINE_SPACE_SHARE)
+
+
+def _comma_after_maths_point(w: Word) -> bool:
+    """A number whose decimal point is a maths font's, ending on a comma of a face of prose ("0.1," with
+    the period from the maths italic): TeX takes a formula's period and comma from one font (the maths
+    italic's slots 58 and 59, where newtx and Libertine's maths keep them too), so a comma of another
+    face after that period is the sentence's, `$0.1$, $0.8$`.  (Not a semicolon: plain TeX's maths takes
+    it from the roman, the text face's in Computer Modern.)"""
+    return bool(w.spans) and _FIGURES_COMMA.fullmatch(w.text) is not None and \
+        _FIGURES_MARK.fullmatch(w.spans[-1].text) is not None and _sentence_face(w.spans[-1].font.name) and \
+        any(sp.text == "." and not _sentence_face(sp.font.name) for sp in w.spans[:-1])
+
+
+_FIGURES_MARK = re.compile(r"\d*,")
 
 
 def _formulas_apart(words: list[Word], end: int, word_gap: float) -> bool:

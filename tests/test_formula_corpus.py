@@ -3176,3 +3176,32 @@ def test_inline_maths_in_running_text_a_fifth_round(corpus):
     assert r"does not depend on $K$, $D$ or $h$" in _prose(corpus["tufte-s"])
     assert r"for all $a \geq 0$, $b > 0$ and $y$" in _prose(corpus["tufte-az"])
     assert r"regimes are $0.1$, $0.3$ and $0.7$." in _prose(corpus["tufte-ba"])
+
+
+def test_inline_maths_in_running_text_a_sixth_round(corpus):
+    """A sixth round: the two forms of epsilon and phi read by the names TeX's Type 1 fonts give their
+    glyphs, and the words a text face's italic spells in a theorem read as prose where that italic
+    serves as the maths italic too."""
+    # LuaTeX writes TeX's Type 1 fonts without a ToUnicode map: PazoMath's "epsilon1" is the lunate
+    # \epsilon, its "phi" the stroked \phi and "phi1" the open \varphi (the Adobe list reads phi and phi1
+    # the other way round)
+    assert r"with probability $\epsilon$, and then it reports" in _prose(corpus["tufte-aa"])
+    assert r"the virtual value is $\varphi(v) = 2v-1$." in _prose(corpus["tufte-p"])
+    assert r"$\Diamond\phi \equiv \top\mathcal{U}\phi$" in _prose(corpus["tufte-aa"])
+    # mathpazo's Latin maths letters are the text's Palatino italic: a theorem's words in it are prose,
+    # its lone letters maths
+    assert "The strong relaxation lies inside the weak one, and the inclusion is strict" in _prose(corpus["amspazo-ca"])
+    assert r"Let $G$ be convex with" in _prose(corpus["mathpple-co"])
+    assert "The programme (1.2) has an optimal plan that satisfies" in _prose(corpus["kerkis-cp"])
+    # TeX takes a formula's period and comma from one maths font: a comma of the text face after a
+    # decimal point of the maths italic is the sentence's
+    assert r"weighs these by $0.1$, $0.8$ and $0.1$:" in _prose(corpus["kaobook-bq"])
+    assert r"the shares $A_{11} = 0.55$, $A_{12} = 0.40$, $A_{21} = 0.35$ and" in _prose(corpus["jmlr-at"])
+    assert r"with $\alpha = 0.3$, $\beta^{*} = 0.1$ and $\gamma = 0.2$." in _prose(corpus["libertinetx-cb"])
+    # a subscript of the text's family after a maths font's letter is the formula's, and the text face's
+    # comma after it the sentence's; where the maths' letters are the text's italic (Baskerville's maths),
+    # its comma may be the text face's too, and the list stays one formula
+    assert r"parameters $\mu_{0}$, $\kappa_{0}$, $\alpha_{0}$ and $\beta_{0}$" in _prose(corpus["amsart-ay"])
+    assert r"foundries $a_{1}, a_{2}, \dots$ is what" in _prose(corpus["baskerville-au"])
+    # an operator's name in the text's roman carrying a limit of the text's italic stays maths
+    assert r"and $\min_{x}f(x)$ all stay within the line." in _prose(corpus["dvips"])
