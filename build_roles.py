@@ -645,6 +645,10 @@ def head_on_its_line(line: Line, ctx: LineContext) -> Role | None:
     leading = layout.leading or layout.body_size * LEADING_FALLBACK
     if below.baseline - line.baseline > leading * LONE_HEAD_STEP:
         return None
+    # (the head's line break leaves the body at the column's edge; a paragraph indented under the line
+    # is a heading's, set with little or no after-skip: "4.12.2.1 Album" over an indented sentence)
+    if below.x0 > max(line.x0, layout.left) + SAME_EDGE:
+        return None
     return RunInHead(head, _frame_of_head(line, ctx))
 
 

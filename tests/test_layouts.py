@@ -763,6 +763,19 @@ FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it n
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 
 
+
+def test_a_heading_alone_on_its_line_over_an_indented_paragraph(tmp_path_factory):
+    """indentheads.pdf: a guide of ours whose subsubsections print "1.1.1 Orders" in bold of the body's
+    size alone on their line, a small skip after them and the first paragraph indented (as
+    biblatex-mla's manual sets "4.12.2.1 Album").  The step to the line under them is near the
+    leading, so the rule for ntheorem's marginbreak heads read each as a numbered thing of its own
+    kind ("orders 1.1.1"); a statement's body follows its head's line break at the column's edge, a
+    paragraph under a heading is indented: they are sections, the theorem the one entity."""
+    _, db, _ = build("indentheads", tmp_path_factory)
+    assert entity_kinds(db) == {"theorem"}, entity_kinds(db)
+    numbers = {number for (number,) in db.execute("SELECT number FROM sections")}
+    assert {"1.1.1", "1.1.2", "1.1.3", "1.2.1", "1.2.2"} <= numbers, numbers
+
 def test_lines_drawn_millions_of_points_past_the_page_cost_what_the_page_shows(tmp_path):
     """farlines.pdf: one page of 2,500 small squares put at absolute places over a grid whose 22 lines
     run forty million points past the paper (raw PDF operators, as placeat's manual draws its grid;
