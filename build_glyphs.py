@@ -394,8 +394,9 @@ _TEX_GLYPH_NAMES = {
 # The two forms of phi, as the glyph names of Adobe's Symbol font and of TeX's maths italics give them:
 # "phi" is the stroked ϕ (\phi), "phi1" the open φ (\varphi).  The Adobe Glyph List reads the names by
 # the reference glyphs Unicode showed before its version 3.0, the other way round (phi U+03C6, phi1
-# U+03D5), and so does PDFium for a Type 1 font without a ToUnicode map; pdfTeX's maps and Unicode's
-# present reference glyphs agree with the shapes.  PDFium's character -> the one the glyph prints.
+# U+03D5), and so does PDFium for a Type 1 font without a ToUnicode map (pdfTeX's glyphtounicode map
+# does too, but a map is the PDF's own word and is read as written).  PDFium's character -> the one the
+# glyph prints.
 _AGL_PHI_READ = {"\u03c6": "\u03d5", "\u03d5": "\u03c6"}
 _SIZE_SUFFIX = re.compile(r"(?:big|Big|bigg|Bigg|text|display|wide|wider|widest|low)\d{0,2}$")   # mathdesign: big1..big5
 

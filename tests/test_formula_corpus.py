@@ -2350,9 +2350,11 @@ def test_a_radical_a_bar_across_the_margins_edge_and_latin_moderns_heirs(corpus)
     assert r"squared errors $\sum_{t}(d_{t}-\hat{d}_{t})^{2}$ over the record" in _text(corpus["tufte-s"])
     sample = "\n".join(c for (c,) in sqlite3.connect(KNOWLEDGE).execute("SELECT content FROM chunks WHERE kind = 'text'"))
     assert r"so that $U_{d} = B^{d}\hat{U}$. Since" in sample
-    for found in (tufte, mlmodern):
+    # (the source's \phi: LuaLaTeX's PazoMath carries no ToUnicode map and is read by its glyph names; pdfTeX's
+    # glyphtounicode map gives MLModern's "phi" the Adobe list's U+03C6, read as \varphi, which the judge aliases)
+    for found, phi in ((tufte, r"\phi"), (mlmodern, r"\varphi")):
         assert found["1.3"] == r"P(x_{1}, \dots, x_{n}) = \prod_{i = 1}^{n}P(x_{i} \mid \operatorname{pa}(x_{i}))", found["1.3"]
-        assert found["1.10"] == r"\psi(x) = \sum_{y \in \mathcal{X}_{Y}}\varphi(x, y)", found["1.10"]
+        assert found["1.10"] == r"\psi(x) = \sum_{y \in \mathcal{X}_{Y}}" + phi + "(x, y)", found["1.10"]
 
 
 def test_braces_over_fractions_evaluation_bars_and_a_sentences_end(corpus):
@@ -2365,7 +2367,7 @@ def test_braces_over_fractions_evaluation_bars_and_a_sentences_end(corpus):
     assert found["2.1"] == (r"C(Q, b) = \underbrace{\frac{K\lambda}{Q}}_{\operatorname{ordering}}"
                             r"+\underbrace{\frac{h(Q-b)^{2}}{2Q}}_{\operatorname{holding}}"
                             r"+\underbrace{\frac{pb^{2}}{2Q}}_{\operatorname{backorders}}."), found["2.1"]
-    assert found["2.12"] == r"\int_{z}^{\infty}x\varphi(x)dx = -\varphi(x)|_{z}^{\infty} = \varphi(z),", found["2.12"]
+    assert found["2.12"] == r"\int_{z}^{\infty}x\phi(x)dx = -\phi(x)|_{z}^{\infty} = \phi(z),", found["2.12"]
     assert found["2.20"] == r"\|\mathbf{x}_{k+1}-\mathbf{x}_{k}\|_{\infty} \leq \varepsilon.", found["2.20"]
     assert found.get("2.27") == r"\beta = 1-\frac{\sigma\sqrt{T+L}G(z)}{\mu T}.", found.get("2.27")
 
@@ -2556,7 +2558,7 @@ def test_braces_over_operators_bars_under_limits_and_fonts_read_from_the_pdf(cor
     assert iwona["1.1.1"] == r"\mu(\bigcup_{i = 1}^{\infty}E_{i}) = \sum_{i = 1}^{\infty}\mu(E_{i}).", iwona["1.1.1"]
     assert r"\sqrt[3]{|x_{1}-y_{1}|^{3}+|x_{2}-y_{2}|^{3}}" in iwona["1.3.4"], iwona["1.3.4"]
     ai = _formulas(corpus["tufte-ai"])
-    assert r"\begin{array}{ccc|c}C & P & D & \varphi \\ \hline" in ai["1.4"], ai["1.4"]
+    assert r"\begin{array}{ccc|c}C & P & D & \phi \\ \hline" in ai["1.4"], ai["1.4"]
     assert r"\underbrace{\frac{\log m}{2}\sum_{i = 1}^{n}" in ai["2.25"] and "⏟" not in ai["2.25"], ai["2.25"]
     for name in THIRTY_SIXTH_BODY:
         assert r"\underbrace{\sum_{j = 0}^{\log_{b}n-1}a^{j}f(n/b^{j})}_{\text{inner nodes}}" in \
@@ -2610,7 +2612,7 @@ def test_substacks_beside_operators_ceilings_and_rows_in_narrow_columns(corpus):
         assert ap["1.5"].startswith(r"d \geq \lceil\frac{\ln\frac{"), (name, ap["1.5"])
         assert ap["1.32"].startswith(r"\overline{Q}(\mathbf{s}, \mathbf{a}_{2})"), (name, ap["1.32"])
         assert r"\end{cases}\quad\widetilde{U}(\mathbf{b})" in ap["2.23"], (name, ap["2.23"])
-    assert "within $\\varepsilon$ of the infinite one, it is enough that" in _text(corpus["tufte-ap"])
+    assert "within $\\epsilon$ of the infinite one, it is enough that" in _text(corpus["tufte-ap"])
     # (the class's text italic is TeX Gyre Pagella's, its maths italic URW Palladio's; tufte-book sets both
     # in one family, where the words stay letters)
     assert r"U_{\text{FIB}}(\mathbf{b})" in _formulas(corpus["tufte-ap"])["2.8"], _formulas(corpus["tufte-ap"])["2.8"]
@@ -2777,7 +2779,7 @@ def test_aligned_programmes_cell_displays_double_spacing_and_glyph_names(corpus)
     cell = r"\mu_{n} = \frac{\tau_{0}^{-2}\mu_{0}+n\sigma^{-2}\bar{y}}{\tau_{0}^{-2}+n\sigma^{-2}}"
     assert ay["1.23"] == cell and amsart["5.4"] == cell, (ay.get("1.23"), amsart.get("5.4"))
     assert r"\binom{\alpha_{n}+\tilde{y}-1}{\tilde{y}}\varpi^{\alpha_{n}}(1-\varpi)^{\tilde{y}}" in ay["1.8"], ay["1.8"]
-    assert r"\mathbf{X}\mathbf{w}+\bm{\varepsilon}," in ay["1.20"], ay["1.20"]
+    assert r"\mathbf{X}\mathbf{w}+\bm{\epsilon}," in ay["1.20"], ay["1.20"]
     assert r"(\text{the chain's hyperprior})" in ay["1.24"], ay["1.24"]
     assert amsart["9.1"].startswith(r"D_{\operatorname{KL}}(q \parallel p(\cdot \mid \mathbf{y}))"), amsart["9.1"]
     thesis = _formulas(corpus["thesis-az"])
