@@ -655,6 +655,11 @@ def _number_edge(pages: list[Page]) -> float | None:
     return float(x) if near >= NUMBER_EDGE_LINES and near >= NUMBER_EDGE_SHARE * sum(ends.values()) else None
 
 
+def _moved(block: Layout, shift: float) -> Layout:
+    """A text block moved sideways by `shift` points: a two-sided layout moves it, never its width."""
+    return replace(block, left=block.left + shift, right=block.right + shift, margin_x=block.margin_x + shift)
+
+
 def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout | None:
     """The text block of a parity whose pages show too few lines of running text to place it (a short
     document's displays with a sentence between them), from the other parity's: a two-sided layout
@@ -668,7 +673,7 @@ def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout
     if here is None or there is None:
         return None
     shift = here - there
-    return replace(other, left=other.left + shift, right=other.right + shift, margin_x=other.margin_x + shift)
+    return _moved(other, shift)
 
 
 SENTENCE_LINES = 3     # short sentences starting at one x (to a point) on a parity's pages: enough to show its edge
@@ -698,7 +703,7 @@ def _shifted_by_sentences(pages: list[Page], parity: int, other: Layout, body: f
     if abs(shift) <= SAME_WIDTH or any(line.x1 > other.right + shift + 1 for line in sentences) or \
             any(other.right + shift > page.width for page in own):
         return None
-    return replace(other, left=other.left + shift, right=other.right + shift, margin_x=other.margin_x + shift)
+    return _moved(other, shift)
 
 
 def _sparse_layout(pages: list[Page], body: float) -> Layout:

@@ -67,13 +67,14 @@ def _spells_prose(text: str) -> bool:
     return any(not m.group().isupper() for m in _WORD_RUN.finditer(text))
 
 
-def mark_maths_italics(pages) -> int:
+def mark_maths_italics(pages, face: str | None = None) -> int:
     """A text family's italic that the book uses as its maths italic (mathpazo's Palatino italic
     beside a Pagella text face), or a maths italic whose name says nothing (Kp-Fonts'): its glyphs
     never spell a word of four letters or more, and they share words with glyphs of maths fonts
     (`hF(q)`, `n/2|Σ|`) or set Greek letters (a maths italic's, which a Latin text's italic never
     sets; a Greek text's italic spells words).  A text italic spells words.  Marks the words set
-    partly in such a font and returns how many it marked."""
+    partly in such a font and returns how many it marked.  `face`: the running text's (text_face),
+    found here when a font qualifies if the caller has not found it."""
     spans: dict[str, list] = {}
     for page in pages:
         for line in page.lines:
@@ -85,7 +86,6 @@ def mark_maths_italics(pages) -> int:
                         spans.setdefault(font, []).append((w, bool(_WORD_RUN.search(text)), with_maths,
                                                            any("\u03b1" <= c <= "\u03c9" for c in text), line))
     marked = 0
-    face = None      # the text face, asked for once a font is found
     for font, seen in spans.items():
         n = len(seen)
         if n < MATHS_ITALIC_EVIDENCE or sum(1 for _, spelt, _, _, _ in seen if spelt) > n * MATHS_ITALIC_WORDS or \

@@ -238,14 +238,14 @@ def _structure(document: Document, count_tokens, source: str) -> Reading:
     pages = document.pages
     split_at_spaces(pages)
     drop_icon_glyphs(pages)
-    mark_maths_italics(pages)
+    face = text_face(pages)     # (the marks below change no glyph's font or text: it holds for them all)
+    mark_maths_italics(pages, face)
     mark_prose_letters(pages)
     mark_bold_symbols(pages)
     mark_formal_script(pages)
     mark_slanted_relations(pages)
     mark_sans_body(pages)
     join_touching_words(pages)
-    face = text_face(pages)
     with in_text_face(face), in_iso_style(iso_style(pages)), in_maths_signs_apart(maths_signs_apart(pages, face)), \
             in_prose_faces(prose_faces(pages)):
         return _read_structure(document, pages, count_tokens, source)

@@ -92,14 +92,14 @@ def read_folios(path: Path, truth: list[str]) -> dict:
     # (build_pdf._structure's steps before the folios are read, in its order)
     bp.split_at_spaces(pages)
     bp.drop_icon_glyphs(pages)
-    bp.mark_maths_italics(pages)
+    face = bp.text_face(pages)
+    bp.mark_maths_italics(pages, face)
     bp.mark_prose_letters(pages)
     bp.mark_bold_symbols(pages)
     bp.mark_formal_script(pages)
     bp.mark_slanted_relations(pages)
     bp.mark_sans_body(pages)
     bp.join_touching_words(pages)
-    face = bp.text_face(pages)
     edges = {p.number: edge_lines(p) for p in pages}
     with in_text_face(face), in_iso_style(iso_style(pages)), in_maths_signs_apart(maths_signs_apart(pages, face)):
         candidates, _removed = drop_running_lines(pages)
