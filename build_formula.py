@@ -818,6 +818,7 @@ def _models_bar(nodes: list[Node], sign: Node) -> Node | None:
 # Relations TeX builds by stacking one sign over another of the same size (plain TeX's \\cong is \\sim
 # set over =, \\doteq a dot over =); fonts with a glyph of their own print that instead.
 _STACKED = {(r"\sim", "="): r"\cong", (".", "="): r"\doteq", (r"\cdot", "="): r"\doteq"}
+DOT_OVER_SCRIPT = 2.1   # the text size over the second-level script size (TeX's 10pt over 5pt), and a margin
 
 
 SCRIPT_SIZE = 0.85   # of the row's largest glyph size: a glyph smaller than this is set in a script
@@ -856,7 +857,10 @@ def _stacked_relations(nodes: list[Node]) -> list[Node]:
             if id(up) in gone or abs(up.cx - eq.cx) > eq.size * 0.1:
                 continue
             same_size = abs(up.size - eq.size) < eq.size * 0.1
-            if same_size and eq.top - eq.size * 0.4 < up.bottom <= eq.top + eq.size * 0.05:
+            # plain TeX's \doteq is \buildrel\textstyle.\over=: its dot keeps the text size over an
+            # equals sign set in a script (an \underbrace's label), up to twice the sign's size
+            text_dot = up.tex == "." and eq.size * 0.9 < up.size < eq.size * DOT_OVER_SCRIPT
+            if (same_size or text_dot) and eq.top - eq.size * 0.4 < up.bottom <= eq.top + eq.size * 0.05:
                 eq.tex, eq.ch, eq.role = tex, "", "rel"
                 eq.x0, eq.x1, eq.top = min(eq.x0, up.x0), max(eq.x1, up.x1), min(eq.top, up.top)
                 gone.add(id(up))
@@ -2778,6 +2782,23 @@ def _cells_by_gap(nodes: list[Node], size: float) -> list[list[Node]]:
     return cells
 
 
+def _relation_spaced(bar: Node, between: list[Node]) -> bool:
+    """Whether a bar between two delimiters stands a relation's thick space (5mu, 0.28 em) from its
+    neighbours, measured between advance boxes: TeX's \\Bigm| does on both sides, a \\Big| spaced by
+    hand with \\, (3mu, 0.17 em) does not on at least one (PARALLEL_SPACE, as for double bars; a
+    script before the bar adds its 0.5 pt).  Where the PDF gives no advance boxes, it is taken as
+    spaced."""
+    row = [n for n in between if n is not bar and n.kind != "space" and n.bottom > bar.top and n.top < bar.bottom]
+    prev = max((n for n in row if n.x1 <= bar.x0 + bar.size * 0.05), key=lambda n: n.x1, default=None)
+    nxt = min((n for n in row if n.x0 >= bar.x1 - bar.size * 0.05), key=lambda n: n.x0, default=None)
+    if prev is None or nxt is None or bar.adv1 <= bar.adv0:
+        return True
+    before_end, after_start = _edge_advances(prev)[1], _edge_advances(nxt)[0]
+    if before_end is None or after_start is None:
+        return True
+    return min(bar.adv0 - before_end, after_start - bar.adv1) >= PARALLEL_SPACE * bar.size
+
+
 def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] = (),
                hlines: list[tuple] = ()) -> list[Node]:
     """Rows between two tall matching delimiters are a matrix (an array, where upright rules
@@ -2865,6 +2886,10 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                 middles = []
             fixed = _fixed_size(left, [n for n in between if n not in middles], size) if middles else None
             for n in middles:
+                if fixed and not _relation_spaced(n, between):
+                    # (a bar of that size set by hand with thin spaces, `\,\Big|\,`, is an ordinary one)
+                    n.tex, n.role = fixed + FENCES[n.ch], "ord"
+                    continue
                 n.tex = (fixed + "m" if fixed else r"\middle") + FENCES[n.ch]
                 n.role = "rel"
             if middles and fixed:

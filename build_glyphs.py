@@ -268,7 +268,8 @@ def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
     """A private-use glyph read as a size variant of "[" or "]" by its outline alone, where the subset
     holds neither bracket to compare it with (variant_base): a square bracket is drawn of straight
     strokes, a stem its full height and an arm at its top and at its bottom, so its cells fill the top
-    and bottom rows and, between, one run from the stem's side to short of the middle.  No piece of an
+    and bottom rows and, between, one run from the stem's side (at the box's edge, or just in from it
+    where the arms overhang the stem) to short of the middle.  No piece of an
     extensible bracket has both arms (⎡ and ⎣ have one, ⎢ none); a variant is VARIANT_TALL at least."""
     n = OUTLINE_GRID
     if size[1] < VARIANT_TALL or size[0] * 2 > size[1] \
@@ -277,7 +278,10 @@ def square_bracket(cells: frozenset, size: tuple[float, float]) -> str | None:
     rows = [[col for col in range(n) if (row, col) in cells] for row in range(n // 6, n - n // 6)]
     if not all(row and len(row) == row[-1] - row[0] + 1 and len(row) <= n // 2 for row in rows):
         return None
-    return "[" if all(row[0] == 0 for row in rows) else "]" if all(row[-1] == n - 1 for row in rows) else None
+    # (the stem stands at the box's edge, or a cell or so in where the arms overhang it: Asana Math's)
+    starts, ends = {row[0] for row in rows}, {row[-1] for row in rows}
+    return "[" if len(starts) == 1 and min(starts) <= n // 8 else \
+        "]" if len(ends) == 1 and max(ends) >= n - 1 - n // 8 else None
 
 
 def curly_brace(cells: frozenset, size: tuple[float, float]) -> str | None:
@@ -1833,6 +1837,7 @@ class _Raw:
         self.segment_type = fn("FPDFPathSegment_GetType", I, P)
         self.variant_bases: dict[int, tuple] = {}   # font handle -> (no glyph's outline, its VARIANT_BASES' cells)
         self.variants: dict[tuple[int, int], str] = {}   # (font handle, private-use code) -> its base ("" none)
+        self.unmapped: dict[tuple, str] = {}   # (font handle, drawn cells, ink width, height) -> its base ("" none)
         self.document = self.page = None             # the PDF and the page being read (drawn_cells)
         self.render_object = fn("FPDFTextObj_GetRenderedBitmap", P, P, P, P, ctypes.c_float)
         self.bitmap_buffer = fn("FPDFBitmap_GetBuffer", P, P)
@@ -2092,6 +2097,24 @@ class _Raw:
                                   or curly_brace(*drawn) or drawn_operator(*drawn) or drawn_integral(*drawn)
                                   or "") if drawn else ""
         return self.variants.get(key, "")
+
+    def unmapped_maths_char(self, textobj: int, textpage: int, j: int, em: float) -> str:
+        """supplementary_private_char for glyph j of an OpenType maths font whose ToUnicode map leaves it
+        out (PDFium gives U+FFFD): LuaLaTeX's map with Asana Math's OpenType (CFF) file has no entry for
+        the display-size variants of its big operators.  Every such glyph shares that one character, so
+        each is drawn and read by its drawing (decided once per font and drawing); "" when none is told."""
+        handle = self.object_font(textobj) or 0
+        if not handle or em <= 0:
+            return ""
+        drawn = self.drawn_cells(textobj, textpage, j, em)
+        if not drawn:
+            return ""
+        key = (handle, drawn[0], round(drawn[1][0], 2), round(drawn[1][1], 2))
+        if key not in self.unmapped:
+            _, bases = self._variant_bases(handle)
+            self.unmapped[key] = (variant_base(drawn[0], drawn[1], bases) or square_bracket(*drawn)
+                                  or curly_brace(*drawn) or drawn_operator(*drawn) or drawn_integral(*drawn) or "")
+        return self.unmapped[key]
 
     def _drawn_object(self, textobj: int, scale: float) -> tuple[bytes, int, int, int] | None:
         """A text object drawn by PDFium at `scale` pixels to the point: its BGRA pixels, width, height and
@@ -2811,6 +2834,9 @@ def _page_spans(raw: _Raw, textpage: int, height: float, overprinted: frozenset 
         elif 0xE000 <= u < 0xF8EB and u not in _AGL_PRIVATE and not font.encoding and not font.plain \
                 and (variant := raw.private_use_char(obj, u)):
             ch = variant     # an OpenType maths font's size variant, read by its outline (private_use_char)
+        elif u == 0xFFFD and not font.encoding and not font.plain and \
+                (variant := raw.unmapped_maths_char(obj, textpage, j, glyph_size)):
+            ch = variant     # a size variant the font's map leaves out, read by its drawing (unmapped_maths_char)
         elif 0x20 <= u < 0xF8EB and font.encoding not in ("OML", "OMS", "OMX"):
             ch = _AGL_PRIVATE.get(u) or (_AGL_PARENS.get(u) if not font.plain else None) or chr(u)
             if u < 0x80 and not ch.isalnum() and not ch.isspace() and _TX_SYMBOLS.match(font.name):

@@ -1441,6 +1441,7 @@ def _brace_note(note: list, brace: list[float], ink_top: float, ink_bottom: floa
 
 SCATTERED_GAP = 2.0   # em: words of running text never all stand this far apart
 NOTE_WORD_SPACE = 0.6  # em of its words: a note's words are set no further apart (a word space is a third)
+BRACE_LINES_ABOVE = 2  # lines: a brace's pieces over its note, another note's line between (notes set side by side)
 
 
 def is_prose_line(line, column: tuple[float, float], body: float) -> bool:
@@ -1973,7 +1974,9 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
     def braced_note(k: int) -> bool:
         """Words set just under a horizontal brace of the block (or just over one) and within its
-        reach are its note (`\\underbrace{…}_{\\text{…}}`), however much they read as prose."""
+        reach are its note (`\\underbrace{…}_{\\text{…}}`), however much they read as prose.  The brace
+        may stand on a line right above, not yet in the block: where amsmath dropped the number below a
+        display too wide for it, the walk up from the number meets the notes under the braces first."""
         line = lines[k]
         if line.page != anchor.page:
             return False
@@ -1981,7 +1984,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
             return False      # a paragraph's line of prose at the column's edge, under a brace's low note, is no note
         ink_top, ink_bottom = ink_extent(line)
         braces: list[list[float]] = []       # each brace's x0, x1, top, bottom: its pieces joined
-        for w in sorted((w for b in block for w in lines[b].words if _brace_piece(w)),
+        above = [m for m in range(max(0, k - BRACE_LINES_ABOVE), k) if lines[m].page == line.page]
+        for w in sorted((w for b in (*block, *above) for w in lines[b].words if _brace_piece(w)),
                         key=lambda w: w.x0):
             if braces and w.x0 - braces[-1][1] < body * 0.3 and abs(w.top - braces[-1][2]) < body * 0.3:
                 braces[-1] = [braces[-1][0], max(braces[-1][1], w.x1), min(braces[-1][2], w.top),

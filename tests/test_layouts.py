@@ -2313,6 +2313,41 @@ def test_double_bars_set_as_relations(tmp_path_factory):
     assert squeezed["3"] == r"\|v\|_{2}=1,\quad\hat{a}=\operatorname*{arg\,max}_{a\inA}\langlev,a\rangle", formulas
 
 
+def test_notes_under_braces_and_bars_between_sized_brackets(tmp_path_factory):
+    """bracenotes.pdf (pdfLaTeX, article at 10 pt, mathpazo): (1) a brace's note opening with \\doteq.
+    Plain TeX builds it as \\buildrel\\textstyle.\\over=, so in the note the dot keeps the text size
+    over a script-size equals sign; it was read apart, as a second row of the display holding a full
+    stop, and the sign served as `=`.  (2) a display too wide for its number, which amsmath drops below
+    it, under two braces whose notes are words: the walk up from the number met the notes before the
+    braces, took the lower note for the display and stopped at the other, which read as prose; the
+    display was served as that note alone.  (3) a bar between hand-sized brackets spaced by hand
+    (`\\,\\Big|\\,`) was served `\\Bigm|`, a relation's thick spaces; the one written `\\Bigm|` stays."""
+    _, db, _ = build("bracenotes", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1", "2", "3"], formulas
+    assert formulas["1"].startswith(r"w(r) = \max_{r}") and r"}_{\doteq z_{c}(r)}" in formulas["1"], formulas
+    assert r"\\" not in formulas["1"], formulas
+    assert formulas["2"].startswith(r"\operatorname{Gap}(\mathbf{p}, \mathbf{q}) = \max_{i}"), formulas
+    assert formulas["2"].count(r"\underbrace{") == 2 and formulas["2"].count("best reply gains against") == 2, formulas
+    assert r"g_{k+1}\Big|s_{0} = s\Bigr]" in formulas["3"], formulas
+    assert r"g_{k+1}\Bigm|s_{0} = s\Bigr]" in formulas["3"].split(r"\quad")[1], formulas
+
+
+def test_size_variants_the_map_leaves_out_read_by_their_drawing(tmp_path_factory):
+    """asana-boxes.pdf (LuaLaTeX, unicode-math, Asana Math's OpenType file): LuaLaTeX's ToUnicode map
+    gives the display-size variants of Asana's big operators and delimiters no character at all (PDFium
+    reads U+FFFD), and every display sum was dropped (`\\frac{1}{m}_{i = 1}^{k}`), as were the grown
+    parentheses of (1.5).  Such a glyph of a maths font is drawn and read as the size variant its drawing
+    shows (variant_base against the subset's own glyphs, else the bracket, brace and operator shapes);
+    a bracket whose arms overhang its stem by a cell (Asana's) is a bracket."""
+    _, db, _ = build("asana-boxes", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert formulas["1.3"].count(r"\sum_{i = 1}^{k}") == 2, formulas
+    assert formulas["1.4"].count(r"\sum_{i = 1}^{k}") == 2, formulas
+    assert formulas["1.5"].startswith(r"\frac{\partial L}{\partial w_{j}} = \frac{2}{m}(w_{j}"), formulas
+    assert formulas["1.5"].endswith(r"\operatorname{sign}(w_{j}))."), formulas
+
+
 def test_a_captions_word_opening_with_a_capital_outside_ascii(tmp_path_factory):
     """sekiller.pdf: a Turkish report of ours, babel's captions "Şekil 1: …" under three drawings and
     "Tablo 1: …" over two ruled tabulars, in the body face and centred.  A head's word was read only
