@@ -1086,6 +1086,18 @@ def _on_one_box(a: Line, b: Line, boxes: list) -> bool:
                and max(a.bottom, b.bottom) <= y1 + 1 for x0, y0, x1, y1 in boxes)
 
 
+def _running_text(line: Line, layout: Layout) -> bool:
+    """A line of a justified paragraph, no row of a table: six words or more from the column's edge (or a
+    paragraph's indent) to its other edge, no gap between them as wide as the one between a table's
+    cells (CELL_GAP, below).  A float set at a page's top is followed by the text within a line's space
+    or two (the float's separation, shrunk, and a tall formula's ink in the line under it), so only the
+    line itself says where the float's rows end."""
+    words = line.words
+    return len(words) >= FULL_LINE_WORDS and line.x1 >= layout.right - FULL_LINE_EDGE and \
+        line.x0 <= layout.left + BODY_LINE_START and \
+        all(b.x0 - a.x1 < max(a.size, b.size) * CELL_GAP for a, b in zip(words, words[1:]))
+
+
 def _continues_paragraph(above: Line, line: Line, layout: Layout) -> bool:
     """True when line reads on from a justified line right above it at ordinary line spacing."""
     return above.x1 >= layout.right - FULL_LINE_EDGE and line.top - above.bottom < line.size * SOLID_LINE_GAP and \
@@ -1155,14 +1167,14 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
             top = min(r[1] for r in above)
             return [l for l in main if id(l) not in used and top - 2 <= (l.top + l.bottom) / 2 <= cap_top]
     # No rules: the lines that follow, up to a wide gap (none between lines on one shaded box: code's
-    # blank lines), a heading-sized line or another caption.
+    # blank lines), a heading-sized line, another caption or a line of running text.
     body, last = [], cap_bottom
     for l in main:
         if l.top < cap_bottom or id(l) in used:
             continue
         if l.top - last > max(l.size * FLOAT_BODY_GAP, FLOAT_BODY_GAP_MIN) and not (body and _on_one_box(
                 body[-1], l, page.boxes)) or is_head_like(l) \
-                or l.size > layout.body_size * HEADING_SIZE or len(body) >= FLOAT_MAX_LINES:
+                or l.size > layout.body_size * HEADING_SIZE or len(body) >= FLOAT_MAX_LINES or _running_text(l, layout):
             break
         body.append(l)
         last = l.bottom

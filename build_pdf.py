@@ -612,7 +612,7 @@ class OpenBlock:
         lone_number = len(line.words) == 1 and framed_equation_label(line, layout, boxes) is not None
         # (a piece that reaches up into the line above is none: TeX sets a display below that line's depth,
         # and what it holds there is that line's, an inline fraction's denominator hung under it)
-        if lines and self.box is None and is_display(line, layout) and not _list_item(line, layout) and SENTENCE_ENDS_RE.search(lines[-1].text) \
+        if lines and self.box is None and is_display(line, layout) and not _list_item(line, layout) and _ends_sentence(lines[-1]) \
                 and (len(lines) == 1 or not set_apart(lines[-1])) and not lone_number and not _at_item_text(lines, line) \
                 and not (line.page == lines[-1].page and line.top < lines[-1].bottom):
             return False   # a formula displayed after the statement's last sentence is the text's, not the statement's
@@ -654,7 +654,7 @@ class OpenBlock:
                 # (lines spread wider than TeX's own leading, double spacing, leave \topsep as it was: a third
                 # of an em of extra space tells then, though less than a quarter of that leading)
                 after_sentence = step - leading > min(leading * SKIP_EXTRA, layout.body_size * SKIP_EXTRA_EM) and \
-                    SENTENCE_ENDS_RE.search(last.text)
+                    _ends_sentence(last)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not last_apart and not drawn and \
                         not _holds_list(lines):
@@ -667,7 +667,7 @@ class OpenBlock:
                 exact = self.skip_here and line.page == self.page and self.skip_above is not None and \
                     self.skip_above - leading > leading * SKIP_EXTRA and abs(step - self.skip_above) <= SKIP_EXACT
                 if exact and abs(line.x0 - layout.left) <= INDENT_MATCH and len(line.words) >= PARAGRAPH_WORDS \
-                        and SENTENCE_ENDS_RE.search(last.text) and last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT \
+                        and _ends_sentence(last) and last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT \
                         and not set_apart(line) and not last_apart and not drawn and \
                         not _holds_list(lines):
                     return False
@@ -680,7 +680,7 @@ class OpenBlock:
                         and _display_ends_sentence(_trailing_display(lines, layout, boxes)):
                     return False
             elif opens_paragraph and (_display_ends_sentence(_trailing_display(lines, layout, boxes)) if after_display
-                                      else SENTENCE_ENDS_RE.search(last.text)):
+                                      else _ends_sentence(last)):
                 return False   # it ended with its page or column; an indented new paragraph begins in the next
         return len(lines) < STATEMENT_MAX_LINES
 
@@ -892,11 +892,37 @@ def _leaves_open(last: Line) -> bool:
     if not words:
         return False
     end = words[-1]
-    if end.text.isdigit() and len(end.text) <= 2 and len(words) > 1 and end.size < words[-2].size * NOTE_MARK_SIZE:
+    if _note_mark_after(words):
         end = words[-2]
     elif len(end.spans) > 1 and end.text.rstrip("0123456789").endswith(":") and end.text[-1].isdigit():
         return True
     return end.text.endswith(":")
+
+
+def _note_mark_after(words: list[Word]) -> bool:
+    """Whether the last of a line's words is a note's mark set after the word before it: a figure or two,
+    smaller than that word."""
+    end = words[-1]
+    return end.text.isdigit() and len(end.text) <= 2 and len(words) > 1 and end.size < words[-2].size * NOTE_MARK_SIZE
+
+
+def _ends_sentence(line: Line) -> bool:
+    """Whether a line's text ends a sentence, a note's mark set after its full stop aside: "… is
+    monotone.⁴" ends its sentence as "… is monotone." does (the mark is the note's, not the sentence's),
+    whether the mark stands apart or is the last word's raised run."""
+    words = line.words
+    if not words:
+        return False
+    text = line.text
+    if _note_mark_after(words):
+        text = words[-2].text
+    elif len(words[-1].spans) > 1:
+        spans = words[-1].spans
+        mark, before = spans[-1], spans[-2]
+        if mark.text.isdigit() and len(mark.text) <= 2 and mark.size < before.size * NOTE_MARK_SIZE and \
+                mark.baseline < before.baseline:
+            text = "".join(s.text for s in spans[:-1])
+    return SENTENCE_ENDS_RE.search(text) is not None
 
 
 NOTE_MARK_SIZE = 0.85   # a note's mark is set at most this size of the text round it

@@ -759,6 +759,27 @@ def test_heads_numbered_first_alone_on_their_line_open_statements(tmp_path_facto
     assert titles["theorem 1.3"] == "Mean wait", titles
 
 
+def test_a_statement_ending_at_a_pages_foot_leaves_the_next_page_to_the_text(tmp_path_factory):
+    """pagefoot.pdf: Definition 1.1 ends page 1 with "… the safety stock of the shelf.¹", its note's mark
+    raised after the full stop; page 2 opens with a figure set at the top and then the text's indented
+    paragraph.  The mark hid the sentence's end, so the definition ran on into the next page's text.
+    Definition 1.3 ends page 2 plainly and Theorem 1.4 runs on over page 3's foot mid-sentence, past the
+    table at page 4's top: the first stops at its page's foot, the second goes on to its end.  The table
+    has no rules, and its rows were read on down the page (the theorem's last lines and the paragraph
+    after it, within a line's space or two of its last row): a justified line of running text is none."""
+    _, db, _ = build("pagefoot", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert {"definition 1.1", "example 1.2", "definition 1.3", "theorem 1.4"} <= set(chunks), sorted(chunks)
+    assert "A shop that sells ten loaves" not in chunks["definition 1.1"], chunks["definition 1.1"]
+    assert chunks["definition 1.1"].startswith("The reorder point of a shelf") and \
+        "the safety stock of the shelf." in chunks["definition 1.1"], chunks["definition 1.1"]
+    assert chunks["definition 1.3"].endswith("can work out the reserve from it."), chunks["definition 1.3"]
+    assert chunks["theorem 1.4"].endswith("depends on $k$ alone."), chunks["theorem 1.4"]
+    assert chunks["example 1.2"].endswith("not held idle on the quiet days."), chunks["example 1.2"]
+    table = db.execute("SELECT content FROM chunks WHERE kind = 'table'").fetchone()[0]
+    assert "ninety-nine" in table and "leaves the shelf empty" not in table and "The theorem says" not in table, table
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 

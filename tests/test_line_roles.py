@@ -321,6 +321,35 @@ def test_a_flush_paragraph_after_the_heads_own_space_ends_the_statement():
     assert "Let us now" in read(16)
 
 
+def test_a_note_mark_after_the_last_full_stop_at_a_pages_foot_ends_the_statement():
+    """A definition whose last line closes the page, "… the sequence is monotone.⁴", its note's mark a
+    small raised figure set apart after the full stop: the indented paragraph that opens the next page is
+    the text's, as after "… is monotone." (the mark is the note's, not the sentence's); a line that runs
+    on mid-sentence at the next page's top is the statement's."""
+    def read(last: str, mark: bool) -> str:
+        tail = words(last, top=640)
+        if mark:
+            tail.append(Word("4", tail[-1].x1 + 0.5, tail[-1].x1 + 4, 636, 642, 7, False, False, False, "Body", 640))
+        first = [
+            line(words("Some words of the running text before the definition.", top=604)),
+            line(words("Definition 1.9.", bold=True, top=622), words("A sequence is monotone when it only", x0=160, top=622)),
+            line(tail),
+        ]
+        second = [line(words("For example, the sequence of the natural numbers is monotone.", x0=87, top=100), page=2),
+                  line(words("and the sequence of their squares is another one.", top=112), page=2)]
+        builder = ChunkBuilder(LAYOUT, PrintedPages({1: "2", 2: "3"}, "page labels"),
+                               lambda text: len(text.split()) + 2, "t.pdf")
+        for number, rows in ((1, first), (2, second)):
+            page = Page(number, None, 500, 700, rows, [], [], [])
+            builder.page = page
+            builder.feed_page(page, [Item(l.top, "line", line=l) for l in rows])
+        builder.finish()
+        return {(c.kind, c.number): c.content for c in builder.out.chunks}[("definition", "1.9")]
+    assert "For example" not in read("rises or only falls: the sequence is monotone.", mark=True)
+    assert "For example" not in read("rises or only falls: the sequence is monotone.", mark=False)
+    assert "For example" in read("rises or only falls, as the sequence of their", mark=False)
+
+
 def _statement(rows: list[Line], kind: str, number: str) -> str:
     page = Page(1, None, 500, 700, rows, [], [], [])
     builder = ChunkBuilder(LAYOUT, PrintedPages({1: "8"}, "page labels"), lambda text: len(text.split()) + 2, "t.pdf")
