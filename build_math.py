@@ -1302,22 +1302,24 @@ def _factorial(sp) -> bool:
 def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
     """A run of maths opening on a bracket of the text face and closing on its match, with no other
     glyph of the text face between: the sentence's brackets around a formula ("few ($F$) or many ($M$)"),
-    where the book's maths takes its own brackets from another face (MATHS_SIGNS_APART).  The run
-    without them, and the two brackets (or the run as it was and no brackets)."""
-    if not run or not MATHS_SIGNS_APART.get() or not run[0].spans or not run[-1].spans:
+    where the book's maths takes its own brackets from another face (MATHS_SIGNS_APART), or round a
+    single letter with its scripts wherever the maths takes them (_lone_atom).  The run without them,
+    and the two brackets (or the run as it was and no brackets)."""
+    if not run:
         return run, "", ""
-    first, last = run[0].spans[0], run[-1].spans[-1]
+    # (a bracket is a run of its word's, or a word of its own where a space parts it from the letter)
+    first, last = (run[0].spans or [run[0]])[0], (run[-1].spans or [run[-1]])[-1]
     if first.text not in _CLOSER or last.text != _CLOSER[first.text] or first is last or \
-            not is_text_face(first.font.name) or not is_text_face(last.font.name):
+            not is_text_face(_font_name(first)) or not is_text_face(_font_name(last)):
         return run, "", ""
-    pieces: list[str] = []
-    for w in run:
-        for sp in (w.spans or [w]):
-            if sp is first or sp is last:
-                continue
-            if is_text_face(sp.font.name if w.spans else w.font):
-                return run, "", ""
-            pieces.append(sp.text)
+    inside = [sp for w in run for sp in (w.spans or [w]) if sp is not first and sp is not last]
+    texts = [sp for sp in inside if is_text_face(_font_name(sp))]
+    lone = _lone_atom(inside)
+    # (a lone letter's script may be the text face's figure at the script size, `$s_1$` in Computer
+    # Modern: any other glyph of the text face between the brackets is the sentence's, and so are they)
+    if texts and (not lone or texts[0] is inside[0]) or not (MATHS_SIGNS_APART.get() or lone):
+        return run, "", ""
+    pieces = [sp.text for sp in inside]
     depth = 0
     for ch in "".join(pieces):          # the brackets inside stay balanced: the two are a pair
         depth += (ch in "([") - (ch in ")]")
@@ -1325,9 +1327,31 @@ def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
             return run, "", ""
     if depth:
         return run, "", ""
-    inner = [_word_of_spans(w, [sp for sp in w.spans if sp is not first and sp is not last]) if w.spans else w
-             for w in run]
+    inner = [_word_of_spans(w, [sp for sp in w.spans if sp is not first and sp is not last]) if w.spans else
+             None if w is first or w is last else w for w in run]
     return [w for w in inner if w is not None], first.text, last.text
+
+
+def _font_name(piece) -> str:
+    """The font of a word's run, or of a word the text layer kept no runs for."""
+    return piece.font if isinstance(piece, Word) else piece.font.name
+
+
+def _lone_atom(spans: list) -> bool:
+    """Runs of maths glyphs that make one letter and its scripts: a letter (Latin or Greek) at the
+    size of the line, then only glyphs set smaller or raised (its subscript, its superscript, a prime).
+    TeX's maths sets no bracket round a lone variable (`$(f)$` prints as "(f)" and says nothing a reader
+    needs): brackets of the text face round one are the sentence's ("a calm line ($c$)"), whichever
+    face the maths takes its own brackets from."""
+    if not spans or len(spans[0].text) != 1 or not spans[0].text.isalpha():
+        return False
+    nucleus = spans[0]
+    return all(len(sp.text) <= 3 and (sp.size <= nucleus.size * SCRIPT_SIZE or sp.text in _PRIMES)
+               and not any(ch in _ATOM_BREAKS for ch in sp.text) for sp in spans[1:])
+
+
+_PRIMES = frozenset(("′", "'", "″", "′′"))
+_ATOM_BREAKS = frozenset("()[],;=+−-<>")   # a sign, a comma or a bracket: more than one atom
 
 
 def _glued_word(spans: list) -> int | None:

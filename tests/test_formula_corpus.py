@@ -3207,3 +3207,20 @@ def test_inline_maths_in_running_text_a_sixth_round(corpus):
     assert r"foundries $a_{1}, a_{2}, \dots$ is what" in _prose(corpus["baskerville-au"])
     # an operator's name in the text's roman carrying a limit of the text's italic stays maths
     assert r"and $\min_{x}f(x)$ all stay within the line." in _prose(corpus["dvips"])
+
+
+def test_inline_maths_in_running_text_a_seventh_round(corpus):
+    """A seventh round: the sentence's brackets round a lone letter whatever face the maths takes its
+    brackets from, and a binomial in running text written as its author did, `\\binom`."""
+    # TeX's maths sets no bracket round a lone variable: brackets of the text face round a letter and
+    # its scripts are the sentence's (Computer Modern's, whose maths brackets are the text's roman; the
+    # subscript's figure of the text's family at the script size; a bracket a space apart from mathpazo's f)
+    assert r"a calm line ($c$) and a rush ($r$), and two docks" in _prose(corpus["revtex-an"])
+    assert r"few ($F$) or many ($M$) crates" in _prose(corpus["llncs-am"])
+    assert r"and stocked ($s_{2}$), and two orders, small ($a_{1}$) and large" in _prose(corpus["aastex-av"])
+    assert r"near ($n$) and far ($f$). Over a week" in _prose(corpus["tufte-an"])
+    assert r"at cost 2 a unit ($x_{1}$) or by express" in _prose(corpus["ncmbook-bu"])
+    # running text is set in TeX's text style, where \binom prints its parts small, as \tbinom does
+    assert r"there are $\binom{2n-1}{n}$ different ones" in _prose(corpus["tufte-bh"])
+    assert r"There are $\binom{n}{2}$ pairs of chains" in _prose(corpus["tufte-bg"])
+    assert r"among the pharmacies in $\binom{x_{0}+J}{J}$ ways" in _prose(corpus["tufte-bj"])
