@@ -23,7 +23,7 @@ from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, TEXT_FACE, 
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_greek_letters", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
            "maths_signs_apart", "in_maths_signs_apart", "prose_faces", "in_prose_faces", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
@@ -141,6 +141,39 @@ def mark_prose_letters(pages) -> int:
     for w in text:
         w.prose_letter = True
     return len(text)
+
+
+def mark_greek_letters(pages) -> int:
+    """A book whose prose is Latin sets a Greek letter only in its maths: where its words spell Greek
+    (three Greek letters in a row, outside the maths fonts) rarely against the words its Greek letters
+    stand in, a word of a text face holding a Greek letter and no word of prose ("λ", "I(λ)", "1/λ.",
+    "Δt") is a formula's, wherever the book takes its maths Greek from (GFS Didot's, EB Garamond's
+    and Arev's maths print the text face's own Greek).  Marks those words and returns how many it marked."""
+    spelt, lone = 0, []
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                if not _GREEK_LETTER.search(w.text):
+                    continue
+                fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
+                texts = [s.text for s in w.spans if not is_math_font(s.font.name)] if w.spans else \
+                    ([] if is_math_font(w.font) else [w.text])
+                if any(_GREEK_WORD.search(t) for t in texts):
+                    spelt += 1
+                elif not w.maths_word and not w.prose_letter and not all(is_math_font(f) for f in fonts) and \
+                        not _WORD_OF_LETTERS.search(w.text):
+                    lone.append(w)
+    if not lone or spelt * GREEK_PROSE_RATIO >= len(lone):
+        return 0
+    for w in lone:
+        w.maths_word = True
+    return len(lone)
+
+
+_GREEK_LETTER = re.compile("[\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5]")
+_GREEK_WORD = re.compile("[\u0370-\u03ff\u1f00-\u1fff]{3,}")
+_WORD_OF_LETTERS = re.compile(r"[^\W\d_]{3,}")   # a word of prose glued to the letter ("α-helix") keeps it prose
+GREEK_PROSE_RATIO = 10   # words spelling Greek: a tenth of the words holding a lone Greek letter make the prose Greek
 
 
 _BOLD_LETTER = re.compile(r"[A-Za-z][0-9]*[.,;:]?")

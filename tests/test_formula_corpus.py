@@ -3224,3 +3224,9 @@ def test_inline_maths_in_running_text_a_seventh_round(corpus):
     assert r"there are $\binom{2n-1}{n}$ different ones" in _prose(corpus["tufte-bh"])
     assert r"There are $\binom{n}{2}$ pairs of chains" in _prose(corpus["tufte-bg"])
     assert r"among the pharmacies in $\binom{x_{0}+J}{J}$ ways" in _prose(corpus["tufte-bj"])
+    # a book whose prose is Latin sets a Greek letter only in its maths, from whatever face: GFS Didot's,
+    # EB Garamond's and mathspec's maths print the text face's own Greek
+    assert r"which for the Poisson rate is $I(\lambda) = 1/\lambda$. No unbia" in _prose(corpus["gfsdidot-bh"])
+    assert r"and writing $\lambda$ for that fraction," in _prose(corpus["ebgaramond-cg"])
+    assert r"made every $\Delta t$ and reward is discounted at a rate $\lambda$, the" in _prose(corpus["mathspec-l"])
+    assert r"for a water pump, $1/\lambda$" in _prose(corpus["iwona-ah"])
