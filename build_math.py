@@ -23,7 +23,7 @@ from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, TEXT_FACE, 
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_greek_letters", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_greek_letters", "mark_upright_variables", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
            "maths_signs_apart", "in_maths_signs_apart", "prose_faces", "in_prose_faces", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
@@ -174,6 +174,49 @@ _GREEK_LETTER = re.compile("[\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03d6\u03f0\
 _GREEK_WORD = re.compile("[\u0370-\u03ff\u1f00-\u1fff]{3,}")
 _WORD_OF_LETTERS = re.compile(r"[^\W\d_]{3,}")   # a word of prose glued to the letter ("α-helix") keeps it prose
 GREEK_PROSE_RATIO = 10   # words spelling Greek: a tenth of the words holding a lone Greek letter make the prose Greek
+
+
+def mark_upright_variables(pages) -> int:
+    """unicode-math codes a maths italic letter at the Mathematical Italic codes (U+1D434 …), and its
+    other alphabets at theirs (bold U+1D400 …); under `math-style=upright` (Euler's maths, Knuth's
+    Concrete Mathematics) it leaves the variables upright at the ASCII codes of the OpenType maths
+    font.  A font that prints maths alphanumerics at their own codes, never an italic Latin letter
+    there, and Latin letters at ASCII codes, sets its variables upright: its runs are marked italic,
+    so that formulas read its letters as variables, not as `\mathrm`.  Returns how many runs it marked."""
+    seen: dict[str, list[int]] = {}
+    runs: dict[str, list] = {}
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                for run in (w.spans or [w]):
+                    font = run.font.name if w.spans else run.font
+                    if not is_math_font(font):
+                        continue
+                    counts = seen.setdefault(font, [0, 0, 0])   # ASCII letters, maths alphanumerics, italic ones
+                    for ch, raw in zip(run.text, run.raw or run.text):
+                        if "\U0001d400" <= raw <= "\U0001d7ff":
+                            counts[1] += 1
+                            counts[2] += "\U0001d434" <= raw <= "\U0001d467"
+                        elif raw == "\u210e":
+                            counts[2] += 1      # (the italic h, Planck's constant's code)
+                        elif ch.isascii() and ch.isalpha():
+                            counts[0] += 1
+                    runs.setdefault(font, []).append((w, run))
+    marked = 0
+    for font, (letters, alphanumerics, italics) in seen.items():
+        if letters < UPRIGHT_VARIABLES_EVIDENCE or not alphanumerics or italics:
+            continue
+        for w, run in runs[font]:
+            if w.spans and not run.font.italic:
+                run.font = replace(run.font, italic=True)
+                marked += 1
+            elif not w.spans and not w.italic:
+                w.italic = True
+                marked += 1
+    return marked
+
+
+UPRIGHT_VARIABLES_EVIDENCE = 20   # Latin letters at ASCII codes in the maths font: fewer say nothing
 
 
 _BOLD_LETTER = re.compile(r"[A-Za-z][0-9]*[.,;:]?")

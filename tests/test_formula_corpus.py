@@ -3230,3 +3230,8 @@ def test_inline_maths_in_running_text_a_seventh_round(corpus):
     assert r"and writing $\lambda$ for that fraction," in _prose(corpus["ebgaramond-cg"])
     assert r"made every $\Delta t$ and reward is discounted at a rate $\lambda$, the" in _prose(corpus["mathspec-l"])
     assert r"for a water pump, $1/\lambda$" in _prose(corpus["iwona-ah"])
+    # unicode-math under math-style=upright leaves the variables at ASCII codes in the OpenType maths
+    # font, which prints its other alphabets at the maths alphanumerics' codes and no italic letter there:
+    # Euler's upright letters are variables, not \mathrm
+    assert r"Each bag left over costs $c_{o}$, the beans" in _prose(corpus["eulerlua-bv"])
+    assert r"output from the $p$ outputs and" in _prose(corpus["eulermath-q"])
