@@ -777,18 +777,21 @@ def _right_side(words: list[Word], end: int) -> bool:
 
 def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
     """A comma or semicolon ending a word in the book's text face (or a face of its prose, _sentence_face,
-    its other glyphs in other faces), a word space before the next word: the sentence's, between two
+    its other glyphs in other faces), or a colon glued to figures (_FIGURES_COLON), a word space before
+    the next word: the sentence's, between two
     formulas (`$b_{1} = 1$, $b_{2} = z$`, `$K$, $D$` in a theorem's italic).  TeX takes a formula's own comma from a
     maths font and sets a thin space after it; a text face that is the maths roman's too (Computer Modern)
     says nothing, and the comma is not looked at, unless it is glued to the formula's last figures (one
     run of the text face, "1,"), which a formula's comma, from the maths italic, never is."""
     if not before.spans:
         # (a word of figures and a comma in one face, the text's: "stage 1," before `$T_1 = 6$`)
-        if not (is_text_face(before.font) and _FIGURES_COMMA.fullmatch(before.text)):
+        if not (is_text_face(before.font) and
+                (_FIGURES_COMMA.fullmatch(before.text) or _FIGURES_COLON.fullmatch(before.text))):
             return False
     elif not _sentence_face(before.spans[-1].font.name):
         return False
-    elif not (before.spans[-1].text in (",", ";") and len(before.spans) > 1
+    elif not (_FIGURES_COLON.fullmatch(before.text) and len(before.spans) > 1) and \
+            not (before.spans[-1].text in (",", ";") and len(before.spans) > 1
             # (a script of the text's family after a maths font's letter is the formula's, `$\mu_{0}$,`:
             # prose lowers no figure, and the maths italic's formula takes its comma from that font)
             and not any(face_family(sp.font.name) == face_family(before.spans[-1].font.name)
@@ -868,6 +871,9 @@ WORD_SPACE = 0.2    # em: wider than a thin space (a sixth of an em), narrower t
 THIN_SPACE_MAX = 0.175   # em: a maths thin space (3 mu, a sixth of an em) is no wider than this
 LINE_SPACE_SHARE = 0.9   # of the line's word space: a space after a sentence's comma is no narrower than that
 _FIGURES_COMMA = re.compile(r"\d+(?:\.\d+)?[,;]")
+# (a colon glued to figures: TeX's maths sets its colon as a relation, a thick space either side, and
+# amsmath's \colon after a name, `f\colon X \to Y`)
+_FIGURES_COLON = re.compile(r"\d+(?:\.\d+)?:")
 
 
 def line_word_gap(words: list[Word]) -> float:
@@ -1327,6 +1333,14 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 not is_math_font(run[-2].spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", run[-2].spans[-1].text):
             tail = run[-2].spans[-1].text
             run = run[:-2] + [_without_last_span(run[-2]), run[-1]]
+        # (the sentence's mark glued to a word read before the run's last, where a glyph read after it
+        # stands above or below that word: a wide accent's "^," before the letter under it, a subscript's
+        # "ij," before the superscript over it; right of every other glyph of the formula, it is the
+        # sentence's: "$\widehat{\mathbf{F}}$,", "$c_{ij}^{\ell}$,")
+        past = None if tail else _mark_past_the_run(run)
+        if past is not None:
+            tail = run[past].spans[-1].text
+            run = run[:past] + [_without_last_span(run[past])] + run[past + 1:]
         run, opening, closing = _sentence_brackets([r for r in run if r is not None and r.text])
         latex = inline_latex(run, bars)
         # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`
@@ -1345,6 +1359,27 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
 
 
 _CLOSER = {"(": ")", "[": "]"}
+
+
+def _mark_past_the_run(run: list) -> int | None:
+    """Which word of a run, not its last, ends on a mark of a face of prose (a full stop, a comma, a
+    semicolon or a colon, not a maths font's) standing right of every other glyph of the run: the
+    sentence's mark after the formula, glued to a word the text layer reads before a glyph stacked
+    over or under it.  None: no such word."""
+    words = [w for w in run if w is not None]
+    for i, w in enumerate(words[:-1]):
+        if len(w.spans or ()) < 2:
+            continue
+        mark = w.spans[-1]
+        if is_math_font(mark.font.name) or not _SENTENCE_MARK.fullmatch(mark.text):
+            continue
+        right = max([o.x1 for o in words if o is not w] + [sp.x1 for sp in w.spans[:-1]])
+        if mark.x0 >= right - mark.size * MARK_OVERLAP:
+            return run.index(w)
+    return None
+
+
+MARK_OVERLAP = 0.05   # em: a mark's box may reach this far back over the glyph it follows (side bearings)
 
 
 def _prose_lead(w: Word) -> int:

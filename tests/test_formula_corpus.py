@@ -3235,3 +3235,11 @@ def test_inline_maths_in_running_text_a_seventh_round(corpus):
     # Euler's upright letters are variables, not \mathrm
     assert r"Each bag left over costs $c_{o}$, the beans" in _prose(corpus["eulerlua-bv"])
     assert r"output from the $p$ outputs and" in _prose(corpus["eulermath-q"])
+    # the sentence's mark glued to a word the text layer reads before a glyph stacked over or under it
+    # (a wide accent's word before its letter, a subscript before its superscript), right of every glyph
+    # of the formula
+    assert r"the weeks it has sampled, $\widehat{\mathbf{F}}$, with a small" in _prose(corpus["tufte-ax"])
+    assert r"and costs $c_{ij}^{\ell}$, and the commodities" in _prose(corpus["tufte-bf"])
+    # a colon glued to a formula's figures, a word space after it, is the sentence's: TeX's maths sets
+    # its colon as a relation, spaced
+    assert r"derivatives at $z = 1$: $\mathbb{E}[D] = " in _prose(corpus["tufte-bk"])
