@@ -944,9 +944,27 @@ def _maths_bracket(w: Word) -> bool:
         return False
     bracket, inner = w.spans[0], w.spans[1]
     font = bracket.font
-    return bracket.text in ("(", "[") and not (font.italic or font.bold or font.mono) and \
-        not _prose_face(font.name) and _PROSE_RUN.search(inner.text) is None and \
+    if bracket.text not in ("(", "[") or not _maths_sign_face(bracket):
+        return False
+    if len(w.spans) == 3 and w.spans[2].text == "," and _maths_sign_face(w.spans[2]) and inner.text.isalpha():
+        return True     # a name of letters between the maths' bracket and its comma, `$(\mathrm{low}, …$`
+    return _PROSE_RUN.search(inner.text) is None and \
         (_SCRIPT_BASE.fullmatch(inner.text.rstrip(",")) is not None or _FIGURES.fullmatch(inner.text) is not None)
+
+
+def _maths_sign_face(sp) -> bool:
+    """A run set in an upright face that sets no prose (_prose_face): where the book's maths takes its
+    signs and brackets from a face of its own, that face's."""
+    font = sp.font
+    return not (font.italic or font.bold or font.mono) and not _prose_face(font.name)
+
+
+def _maths_closing(w: Word) -> bool:
+    """A word of letters closing on a bracket of the maths' own face (_maths_sign_face) where the book
+    sets its maths signs apart: a name closing the formula's bracket, `…, \mathrm{low})$`."""
+    spans = w.spans or []
+    return MATHS_SIGNS_APART.get() and len(spans) == 2 and spans[0].text.isalpha() and \
+        spans[1].text in (")", "]") and _maths_sign_face(spans[1])
 
 
 def _maths_figures(w: Word) -> bool:
@@ -1267,6 +1285,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
                 or (depth > 0 and _bracketed_operand(words[end]))
+                # (a name closing them on the maths' own bracket: "(low, low)")
+                or (depth > 0 and _maths_closing(words[end]))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1]) or _bracketed_operand(words[end + 1])))

@@ -3243,3 +3243,7 @@ def test_inline_maths_in_running_text_a_seventh_round(corpus):
     # a colon glued to a formula's figures, a word space after it, is the sentence's: TeX's maths sets
     # its colon as a relation, spaced
     assert r"derivatives at $z = 1$: $\mathbb{E}[D] = " in _prose(corpus["tufte-bk"])
+    # where the maths takes its brackets and commas from faces of its own, a name of the text face between
+    # them is the formula's (`$(\mathrm{low}, \mathrm{low})$` with Computer Modern's brackets and mathpazo's
+    # comma under a Pagella text)
+    assert r"the joint action $(\operatorname{low}, \operatorname{low})$ alone remains" in _prose(corpus["tufte-at"])
