@@ -483,6 +483,13 @@ def is_math_word(w) -> bool:
                 any(s.size < first.size * 0.85 and abs(s.baseline - first.baseline) > first.size * 0.1
                     for s in w.spans[1:]):
             return True
+        # ... or applied to an argument in brackets of an upright face ("F(t)", "p(z)", "C(j,": the
+        # maths italic a text family's, its brackets the roman's): prose emphasises whole words, and a
+        # letter of the text's italic glued to an upright bracket is a function's name
+        if (first.font.italic or first.font.bold) and len(first.text) == 1 and first.text.isalpha() and \
+                len(w.spans) >= 3 and w.spans[1].text == "(" and \
+                not (w.spans[1].font.italic or w.spans[1].font.bold) and _APPLIED.fullmatch(w.text):
+            return True
         # ... or a number carrying an italic one ($2^m$): an ordinal's raised letters are upright
         if first.text.isdigit() and any(s.font.italic and s.size < first.size * 0.85 and
                                         abs(s.baseline - first.baseline) > first.size * 0.1 for s in w.spans[1:]):
@@ -495,6 +502,9 @@ def is_math_word(w) -> bool:
     if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT | _TEXT_ANGLES for s in math):
         return not any(_TEXT_WORD.search(s.text) for s in text)
     return True
+
+
+_APPLIED = re.compile(r"[A-Za-z]\([A-Za-z0-9]{1,3}(?:,|\)[.,;:]?)?")   # a letter and its argument: "F(t)", "C(j,"
 
 
 def math_share(words: list[Word]) -> float:

@@ -3247,3 +3247,7 @@ def test_inline_maths_in_running_text_a_seventh_round(corpus):
     # them is the formula's (`$(\mathrm{low}, \mathrm{low})$` with Computer Modern's brackets and mathpazo's
     # comma under a Pagella text)
     assert r"the joint action $(\operatorname{low}, \operatorname{low})$ alone remains" in _prose(corpus["tufte-at"])
+    # a letter of the text's italic glued to an argument in upright brackets is a function applied, where
+    # the maths italic is a text family's (Kurier's, mathpazo's Palatino with Computer Modern's brackets)
+    assert r"Let $F(t)$ be the least cost" in _prose(corpus["kurierext-cc"])
+    assert r"with a prior $p(\mathbf{z})$ and an encoder" in _prose(corpus["classicthesis-aj"])
