@@ -4621,7 +4621,22 @@ def read(nodes: list[Node], rules: list[tuple], display: bool = True) -> str:
     nodes = _assemble(nodes)
     size = _formula_size(nodes)
     built = _build(nodes, rules)
+    _text_style_binomials(built)
     return _read_rows(size, rules, built, [built], display)
+
+
+def _text_style_binomials(nodes: list[Node]) -> None:
+    """A formula in running text is set in TeX's text style, where `\binom` prints its parts at the
+    script size, as `\tbinom` does: there a small binomial is what its author wrote `\binom` (a
+    display's small one was asked for, `\tbinom`)."""
+    for n in nodes:
+        if n.kind == "binom" and not n.parts.get("fence"):
+            n.parts["small"] = False
+        for part in n.parts.values():
+            if isinstance(part, Node):
+                _text_style_binomials([part])
+            elif isinstance(part, list):
+                _text_style_binomials([m for m in part if isinstance(m, Node)])
 
 
 def _structure_of(nodes: list[Node], rules: list[tuple]) -> tuple[float, list[tuple], list[Node], list[list[Node]]]:

@@ -23,7 +23,7 @@ from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, TEXT_FACE, 
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
 from build_heads import END_MARK_RE, equation_number
 
-__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
+__all__ = ["LIST_MARK_RE", "display_latex", "inline_latex", "is_math_font", "is_math_word", "mark_bold_symbols", "mark_formal_script", "mark_greek_letters", "mark_upright_variables", "mark_maths_italics", "mark_sans_body", "mark_slanted_relations", "iso_style", "text_face",
            "maths_signs_apart", "in_maths_signs_apart", "prose_faces", "in_prose_faces", "mark_prose_letters", "math_share",
            "table_markdown",
            "prose_with_math", "algorithm_text", "display_block", "is_prose_line", "numbered_display",
@@ -141,6 +141,82 @@ def mark_prose_letters(pages) -> int:
     for w in text:
         w.prose_letter = True
     return len(text)
+
+
+def mark_greek_letters(pages) -> int:
+    """A book whose prose is Latin sets a Greek letter only in its maths: where its words spell Greek
+    (three Greek letters in a row, outside the maths fonts) rarely against the words its Greek letters
+    stand in, a word of a text face holding a Greek letter and no word of prose ("λ", "I(λ)", "1/λ.",
+    "Δt") is a formula's, wherever the book takes its maths Greek from (GFS Didot's, EB Garamond's
+    and Arev's maths print the text face's own Greek).  Marks those words and returns how many it marked."""
+    spelt, lone = 0, []
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                if not _GREEK_LETTER.search(w.text):
+                    continue
+                fonts = [s.font.name for s in w.spans] if w.spans else [w.font]
+                texts = [s.text for s in w.spans if not is_math_font(s.font.name)] if w.spans else \
+                    ([] if is_math_font(w.font) else [w.text])
+                if any(_GREEK_WORD.search(t) for t in texts):
+                    spelt += 1
+                elif not w.maths_word and not w.prose_letter and not all(is_math_font(f) for f in fonts) and \
+                        not _WORD_OF_LETTERS.search(w.text):
+                    lone.append(w)
+    if not lone or spelt * GREEK_PROSE_RATIO >= len(lone):
+        return 0
+    for w in lone:
+        w.maths_word = True
+    return len(lone)
+
+
+_GREEK_LETTER = re.compile("[\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5]")
+_GREEK_WORD = re.compile("[\u0370-\u03ff\u1f00-\u1fff]{3,}")
+_WORD_OF_LETTERS = re.compile(r"[^\W\d_]{3,}")   # a word of prose glued to the letter ("α-helix") keeps it prose
+GREEK_PROSE_RATIO = 10   # words spelling Greek: a tenth of the words holding a lone Greek letter make the prose Greek
+
+
+def mark_upright_variables(pages) -> int:
+    """unicode-math codes a maths italic letter at the Mathematical Italic codes (U+1D434 …), and its
+    other alphabets at theirs (bold U+1D400 …); under `math-style=upright` (Euler's maths, Knuth's
+    Concrete Mathematics) it leaves the variables upright at the ASCII codes of the OpenType maths
+    font.  A font that prints maths alphanumerics at their own codes, never an italic Latin letter
+    there, and Latin letters at ASCII codes, sets its variables upright: its runs are marked italic,
+    so that formulas read its letters as variables, not as `\mathrm`.  Returns how many runs it marked."""
+    seen: dict[str, list[int]] = {}
+    runs: dict[str, list] = {}
+    for page in pages:
+        for line in page.lines:
+            for w in line.words:
+                for run in (w.spans or [w]):
+                    font = run.font.name if w.spans else run.font
+                    if not is_math_font(font):
+                        continue
+                    counts = seen.setdefault(font, [0, 0, 0])   # ASCII letters, maths alphanumerics, italic ones
+                    for ch, raw in zip(run.text, run.raw or run.text):
+                        if "\U0001d400" <= raw <= "\U0001d7ff":
+                            counts[1] += 1
+                            counts[2] += "\U0001d434" <= raw <= "\U0001d467"
+                        elif raw == "\u210e":
+                            counts[2] += 1      # (the italic h, Planck's constant's code)
+                        elif ch.isascii() and ch.isalpha():
+                            counts[0] += 1
+                    runs.setdefault(font, []).append((w, run))
+    marked = 0
+    for font, (letters, alphanumerics, italics) in seen.items():
+        if letters < UPRIGHT_VARIABLES_EVIDENCE or not alphanumerics or italics:
+            continue
+        for w, run in runs[font]:
+            if w.spans and not run.font.italic:
+                run.font = replace(run.font, italic=True)
+                marked += 1
+            elif not w.spans and not w.italic:
+                w.italic = True
+                marked += 1
+    return marked
+
+
+UPRIGHT_VARIABLES_EVIDENCE = 20   # Latin letters at ASCII codes in the maths font: fewer say nothing
 
 
 _BOLD_LETTER = re.compile(r"[A-Za-z][0-9]*[.,;:]?")
@@ -407,6 +483,13 @@ def is_math_word(w) -> bool:
                 any(s.size < first.size * 0.85 and abs(s.baseline - first.baseline) > first.size * 0.1
                     for s in w.spans[1:]):
             return True
+        # ... or applied to an argument in brackets of an upright face ("F(t)", "p(z)", "C(j,": the
+        # maths italic a text family's, its brackets the roman's): prose emphasises whole words, and a
+        # letter of the text's italic glued to an upright bracket is a function's name
+        if (first.font.italic or first.font.bold) and len(first.text) == 1 and first.text.isalpha() and \
+                len(w.spans) >= 3 and w.spans[1].text == "(" and \
+                not (w.spans[1].font.italic or w.spans[1].font.bold) and _APPLIED.fullmatch(w.text):
+            return True
         # ... or a number carrying an italic one ($2^m$): an ordinal's raised letters are upright
         if first.text.isdigit() and any(s.font.italic and s.size < first.size * 0.85 and
                                         abs(s.baseline - first.baseline) > first.size * 0.1 for s in w.spans[1:]):
@@ -419,6 +502,9 @@ def is_math_word(w) -> bool:
     if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT | _TEXT_ANGLES for s in math):
         return not any(_TEXT_WORD.search(s.text) for s in text)
     return True
+
+
+_APPLIED = re.compile(r"[A-Za-z]\([A-Za-z0-9]{1,3}(?:,|\)[.,;:]?)?")   # a letter and its argument: "F(t)", "C(j,"
 
 
 def math_share(words: list[Word]) -> float:
@@ -701,18 +787,21 @@ def _right_side(words: list[Word], end: int) -> bool:
 
 def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
     """A comma or semicolon ending a word in the book's text face (or a face of its prose, _sentence_face,
-    its other glyphs in other faces), a word space before the next word: the sentence's, between two
+    its other glyphs in other faces), or a colon glued to figures (_FIGURES_COLON), a word space before
+    the next word: the sentence's, between two
     formulas (`$b_{1} = 1$, $b_{2} = z$`, `$K$, $D$` in a theorem's italic).  TeX takes a formula's own comma from a
     maths font and sets a thin space after it; a text face that is the maths roman's too (Computer Modern)
     says nothing, and the comma is not looked at, unless it is glued to the formula's last figures (one
     run of the text face, "1,"), which a formula's comma, from the maths italic, never is."""
     if not before.spans:
         # (a word of figures and a comma in one face, the text's: "stage 1," before `$T_1 = 6$`)
-        if not (is_text_face(before.font) and _FIGURES_COMMA.fullmatch(before.text)):
+        if not (is_text_face(before.font) and
+                (_FIGURES_COMMA.fullmatch(before.text) or _FIGURES_COLON.fullmatch(before.text))):
             return False
     elif not _sentence_face(before.spans[-1].font.name):
         return False
-    elif not (before.spans[-1].text in (",", ";") and len(before.spans) > 1
+    elif not (_FIGURES_COLON.fullmatch(before.text) and len(before.spans) > 1) and \
+            not (before.spans[-1].text in (",", ";") and len(before.spans) > 1
             # (a script of the text's family after a maths font's letter is the formula's, `$\mu_{0}$,`:
             # prose lowers no figure, and the maths italic's formula takes its comma from that font)
             and not any(face_family(sp.font.name) == face_family(before.spans[-1].font.name)
@@ -792,6 +881,9 @@ WORD_SPACE = 0.2    # em: wider than a thin space (a sixth of an em), narrower t
 THIN_SPACE_MAX = 0.175   # em: a maths thin space (3 mu, a sixth of an em) is no wider than this
 LINE_SPACE_SHARE = 0.9   # of the line's word space: a space after a sentence's comma is no narrower than that
 _FIGURES_COMMA = re.compile(r"\d+(?:\.\d+)?[,;]")
+# (a colon glued to figures: TeX's maths sets its colon as a relation, a thick space either side, and
+# amsmath's \colon after a name, `f\colon X \to Y`)
+_FIGURES_COLON = re.compile(r"\d+(?:\.\d+)?:")
 
 
 def line_word_gap(words: list[Word]) -> float:
@@ -862,9 +954,27 @@ def _maths_bracket(w: Word) -> bool:
         return False
     bracket, inner = w.spans[0], w.spans[1]
     font = bracket.font
-    return bracket.text in ("(", "[") and not (font.italic or font.bold or font.mono) and \
-        not _prose_face(font.name) and _PROSE_RUN.search(inner.text) is None and \
+    if bracket.text not in ("(", "[") or not _maths_sign_face(bracket):
+        return False
+    if len(w.spans) == 3 and w.spans[2].text == "," and _maths_sign_face(w.spans[2]) and inner.text.isalpha():
+        return True     # a name of letters between the maths' bracket and its comma, `$(\mathrm{low}, …$`
+    return _PROSE_RUN.search(inner.text) is None and \
         (_SCRIPT_BASE.fullmatch(inner.text.rstrip(",")) is not None or _FIGURES.fullmatch(inner.text) is not None)
+
+
+def _maths_sign_face(sp) -> bool:
+    """A run set in an upright face that sets no prose (_prose_face): where the book's maths takes its
+    signs and brackets from a face of its own, that face's."""
+    font = sp.font
+    return not (font.italic or font.bold or font.mono) and not _prose_face(font.name)
+
+
+def _maths_closing(w: Word) -> bool:
+    """A word of letters closing on a bracket of the maths' own face (_maths_sign_face) where the book
+    sets its maths signs apart: a name closing the formula's bracket, `…, \mathrm{low})$`."""
+    spans = w.spans or []
+    return MATHS_SIGNS_APART.get() and len(spans) == 2 and spans[0].text.isalpha() and \
+        spans[1].text in (")", "]") and _maths_sign_face(spans[1])
 
 
 def _maths_figures(w: Word) -> bool:
@@ -1185,6 +1295,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
                 or (depth > 0 and _bracketed_operand(words[end]))
+                # (a name closing them on the maths' own bracket: "(low, low)")
+                or (depth > 0 and _maths_closing(words[end]))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1]) or _bracketed_operand(words[end + 1])))
@@ -1251,6 +1363,14 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 not is_math_font(run[-2].spans[-1].font.name) and re.fullmatch(r"[.,;:?!]+", run[-2].spans[-1].text):
             tail = run[-2].spans[-1].text
             run = run[:-2] + [_without_last_span(run[-2]), run[-1]]
+        # (the sentence's mark glued to a word read before the run's last, where a glyph read after it
+        # stands above or below that word: a wide accent's "^," before the letter under it, a subscript's
+        # "ij," before the superscript over it; right of every other glyph of the formula, it is the
+        # sentence's: "$\widehat{\mathbf{F}}$,", "$c_{ij}^{\ell}$,")
+        past = None if tail else _mark_past_the_run(run)
+        if past is not None:
+            tail = run[past].spans[-1].text
+            run = run[:past] + [_without_last_span(run[past])] + run[past + 1:]
         run, opening, closing = _sentence_brackets([r for r in run if r is not None and r.text])
         latex = inline_latex(run, bars)
         # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`
@@ -1269,6 +1389,27 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
 
 
 _CLOSER = {"(": ")", "[": "]"}
+
+
+def _mark_past_the_run(run: list) -> int | None:
+    """Which word of a run, not its last, ends on a mark of a face of prose (a full stop, a comma, a
+    semicolon or a colon, not a maths font's) standing right of every other glyph of the run: the
+    sentence's mark after the formula, glued to a word the text layer reads before a glyph stacked
+    over or under it.  None: no such word."""
+    words = [w for w in run if w is not None]
+    for i, w in enumerate(words[:-1]):
+        if len(w.spans or ()) < 2:
+            continue
+        mark = w.spans[-1]
+        if is_math_font(mark.font.name) or not _SENTENCE_MARK.fullmatch(mark.text):
+            continue
+        right = max([o.x1 for o in words if o is not w] + [sp.x1 for sp in w.spans[:-1]])
+        if mark.x0 >= right - mark.size * MARK_OVERLAP:
+            return run.index(w)
+    return None
+
+
+MARK_OVERLAP = 0.05   # em: a mark's box may reach this far back over the glyph it follows (side bearings)
 
 
 def _prose_lead(w: Word) -> int:
@@ -1302,22 +1443,24 @@ def _factorial(sp) -> bool:
 def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
     """A run of maths opening on a bracket of the text face and closing on its match, with no other
     glyph of the text face between: the sentence's brackets around a formula ("few ($F$) or many ($M$)"),
-    where the book's maths takes its own brackets from another face (MATHS_SIGNS_APART).  The run
-    without them, and the two brackets (or the run as it was and no brackets)."""
-    if not run or not MATHS_SIGNS_APART.get() or not run[0].spans or not run[-1].spans:
+    where the book's maths takes its own brackets from another face (MATHS_SIGNS_APART), or round a
+    single letter with its scripts wherever the maths takes them (_lone_atom).  The run without them,
+    and the two brackets (or the run as it was and no brackets)."""
+    if not run:
         return run, "", ""
-    first, last = run[0].spans[0], run[-1].spans[-1]
+    # (a bracket is a run of its word's, or a word of its own where a space parts it from the letter)
+    first, last = (run[0].spans or [run[0]])[0], (run[-1].spans or [run[-1]])[-1]
     if first.text not in _CLOSER or last.text != _CLOSER[first.text] or first is last or \
-            not is_text_face(first.font.name) or not is_text_face(last.font.name):
+            not is_text_face(_font_name(first)) or not is_text_face(_font_name(last)):
         return run, "", ""
-    pieces: list[str] = []
-    for w in run:
-        for sp in (w.spans or [w]):
-            if sp is first or sp is last:
-                continue
-            if is_text_face(sp.font.name if w.spans else w.font):
-                return run, "", ""
-            pieces.append(sp.text)
+    inside = [sp for w in run for sp in (w.spans or [w]) if sp is not first and sp is not last]
+    texts = [sp for sp in inside if is_text_face(_font_name(sp))]
+    lone = _lone_atom(inside)
+    # (a lone letter's script may be the text face's figure at the script size, `$s_1$` in Computer
+    # Modern: any other glyph of the text face between the brackets is the sentence's, and so are they)
+    if texts and (not lone or texts[0] is inside[0]) or not (MATHS_SIGNS_APART.get() or lone):
+        return run, "", ""
+    pieces = [sp.text for sp in inside]
     depth = 0
     for ch in "".join(pieces):          # the brackets inside stay balanced: the two are a pair
         depth += (ch in "([") - (ch in ")]")
@@ -1325,9 +1468,31 @@ def _sentence_brackets(run: list[Word]) -> tuple[list[Word], str, str]:
             return run, "", ""
     if depth:
         return run, "", ""
-    inner = [_word_of_spans(w, [sp for sp in w.spans if sp is not first and sp is not last]) if w.spans else w
-             for w in run]
+    inner = [_word_of_spans(w, [sp for sp in w.spans if sp is not first and sp is not last]) if w.spans else
+             None if w is first or w is last else w for w in run]
     return [w for w in inner if w is not None], first.text, last.text
+
+
+def _font_name(piece) -> str:
+    """The font of a word's run, or of a word the text layer kept no runs for."""
+    return piece.font if isinstance(piece, Word) else piece.font.name
+
+
+def _lone_atom(spans: list) -> bool:
+    """Runs of maths glyphs that make one letter and its scripts: a letter (Latin or Greek) at the
+    size of the line, then only glyphs set smaller or raised (its subscript, its superscript, a prime).
+    TeX's maths sets no bracket round a lone variable (`$(f)$` prints as "(f)" and says nothing a reader
+    needs): brackets of the text face round one are the sentence's ("a calm line ($c$)"), whichever
+    face the maths takes its own brackets from."""
+    if not spans or len(spans[0].text) != 1 or not spans[0].text.isalpha():
+        return False
+    nucleus = spans[0]
+    return all(len(sp.text) <= 3 and (sp.size <= nucleus.size * SCRIPT_SIZE or sp.text in _PRIMES)
+               and not any(ch in _ATOM_BREAKS for ch in sp.text) for sp in spans[1:])
+
+
+_PRIMES = frozenset(("′", "'", "″", "′′"))
+_ATOM_BREAKS = frozenset("()[],;=+−-<>")   # a sign, a comma or a bracket: more than one atom
 
 
 def _glued_word(spans: list) -> int | None:

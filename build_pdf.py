@@ -29,7 +29,7 @@ from build_heads import (END_MARK_RE, FLOAT_KINDS, OutlineHeading, entity_kind, 
 from build_layout import (PROSE_WORD_RE, Layout, PrintedPages, detect_layout, drop_folio_lines, drop_running_lines,
                           is_contents_page, layout_of, printed_pages, read_columns)
 from build_math import (BROKEN_WORD_RE, ELLIPSIS_GAP, LIST_MARK_RE, display_latex, in_maths_signs_apart, is_math_font, is_math_word, iso_style,
-                        mark_bold_symbols, mark_formal_script, maths_signs_apart, in_prose_faces, prose_faces,
+                        mark_bold_symbols, mark_formal_script, mark_greek_letters, mark_upright_variables, maths_signs_apart, in_prose_faces, prose_faces,
                         mark_maths_italics, mark_prose_letters, mark_sans_body, mark_slanted_relations, math_share,
                         text_face,
                         numbered_display, plain_reading, word_tag)
@@ -241,6 +241,8 @@ def _structure(document: Document, count_tokens, source: str) -> Reading:
     face = text_face(pages)     # (the marks below change no glyph's font or text: it holds for them all)
     mark_maths_italics(pages, face)
     mark_prose_letters(pages)
+    mark_greek_letters(pages)
+    mark_upright_variables(pages)
     mark_bold_symbols(pages)
     mark_formal_script(pages)
     mark_slanted_relations(pages)

@@ -2285,7 +2285,7 @@ def test_what_the_seventeenth_body_prints_is_read_from_the_fonts_and_the_geometr
         assert found[number].endswith(r"\end{pmatrix})"), found[number]
     assert txfonts["1.3.3"] == r"\mathbf{K}_{t} = \bm{\Sigma}_{t|t-1}\mathbf{C}^{\top}\mathbf{S}_{t}^{-1},", txfonts["1.3.3"]
     assert r"\bm{\Phi}^{T}\bm{\Phi}" in txfonts["1.5.3"] and txfonts["1.5.3"].endswith(r"\bm{y}\end{aligned}"), txfonts["1.5.3"]
-    assert r"}\sum_{\mathrm{t} = 1}^{\mathrm{T}}(" in euler["43"], euler["43"]
+    assert r"}\sum_{t = 1}^{T}(" in euler["43"], euler["43"]
 
 
 def test_what_the_eighteenth_body_prints_is_read_the_same_through_ghostscript(corpus):
@@ -2957,7 +2957,7 @@ def test_note_displays_blocks_side_by_side_binomials_in_rows_and_abbreviations(c
         f["kaobook-bq"]["1.4"]
     assert f["tufte-bv"]["1.29"].startswith(
         r"\lim_{n \to \infty}\Pr\Bigl(|\lambda-\lambda_{0}| > \varepsilon\Bigm|y_{1:n}\Bigr) = 0"), f["tufte-bv"]["1.29"]
-    assert r"+\mathrm{n}\bar{\mathrm{y}}_{\mathrm{n}}" in f["eulerlua-bv"]["1.23"], f["eulerlua-bv"]["1.23"]
+    assert r"+n\bar{y}_{n}" in f["eulerlua-bv"]["1.23"], f["eulerlua-bv"]["1.23"]
     for name in ("tufte-bu", "ncmbook-bu"):
         assert r"\\ \text{s.t.}\quad\mathbf{A}\mathbf{x} & = \mathbf{b}, \\ \mathbf{x} & \geq \mathbf{0},\end{aligned} " \
             r"\qquad \begin{aligned}\operatorname*{maximize}_{\mathbf{y}}" in f[name]["2.1"], (name, f[name]["2.1"])
@@ -3035,7 +3035,7 @@ def test_a_display_integral_the_subset_holds_no_text_integral_for_is_read_by_its
     sans, euler = _formulas(corpus["kpsans-v"]), _formulas(corpus["eulermath-q"])
     assert r"\frac{1}{T}\int_{0}^{T}N(t)dt = \lambda W" in sans["2.4"], sans["2.4"]
     assert sans["5.2"].startswith(r"\int_{z}^{\infty}x\phi(x)dx"), sans["5.2"]
-    assert r"(\int_{0}^{\Delta}\mathrm{e}^{" in euler["3"], euler["3"]
+    assert r"(\int_{0}^{\Delta}e^{" in euler["3"], euler["3"]
 
 
 def test_a_tall_brackets_thin_arms_are_seen_at_its_outlines_edges(corpus):
@@ -3044,7 +3044,7 @@ def test_a_tall_brackets_thin_arms_are_seen_at_its_outlines_edges(corpus):
     its rows, the outline was a bare stem, no bracket at all, and the pair was dropped.  The top and bottom
     rows are sampled at the box's edges too (build_glyphs.outline_cells), and square_bracket reads them."""
     euler = _formulas(corpus["eulermath-q"])
-    assert r"\mathbb{E}[\sum_{\mathrm{t} = 0}^{\mathrm{N}-1}" in euler["40"], euler["40"]
+    assert r"\mathbb{E}[\sum_{t = 0}^{N-1}" in euler["40"], euler["40"]
     assert r"\|_{\mathbf{R}}^{2}] & = \operatorname{tr}" in euler["40"], euler["40"]
 
 
@@ -3056,7 +3056,7 @@ def test_a_radical_assembled_of_pieces_is_one_sign(corpus):
     The top piece and the foot under it, which no rule continues, are one sign
     (build_formula._assembled_radicals)."""
     euler = _formulas(corpus["eulermath-q"])
-    assert r"= \sqrt[\mathrm{r}]{\prod_{\mathrm{i} = 1}^{\mathrm{r}}\sigma_{\mathrm{i}}} = " in euler["51"], euler["51"]
+    assert r"= \sqrt[r]{\prod_{i = 1}^{r}\sigma_{i}} = " in euler["51"], euler["51"]
 
 
 def test_inline_maths_in_running_text_read_again(corpus):
@@ -3207,3 +3207,47 @@ def test_inline_maths_in_running_text_a_sixth_round(corpus):
     assert r"foundries $a_{1}, a_{2}, \dots$ is what" in _prose(corpus["baskerville-au"])
     # an operator's name in the text's roman carrying a limit of the text's italic stays maths
     assert r"and $\min_{x}f(x)$ all stay within the line." in _prose(corpus["dvips"])
+
+
+def test_inline_maths_in_running_text_a_seventh_round(corpus):
+    """A seventh round: the sentence's brackets round a lone letter whatever face the maths takes its
+    brackets from, and a binomial in running text written as its author did, `\\binom`."""
+    # TeX's maths sets no bracket round a lone variable: brackets of the text face round a letter and
+    # its scripts are the sentence's (Computer Modern's, whose maths brackets are the text's roman; the
+    # subscript's figure of the text's family at the script size; a bracket a space apart from mathpazo's f)
+    assert r"a calm line ($c$) and a rush ($r$), and two docks" in _prose(corpus["revtex-an"])
+    assert r"few ($F$) or many ($M$) crates" in _prose(corpus["llncs-am"])
+    assert r"and stocked ($s_{2}$), and two orders, small ($a_{1}$) and large" in _prose(corpus["aastex-av"])
+    assert r"near ($n$) and far ($f$). Over a week" in _prose(corpus["tufte-an"])
+    assert r"at cost 2 a unit ($x_{1}$) or by express" in _prose(corpus["ncmbook-bu"])
+    # running text is set in TeX's text style, where \binom prints its parts small, as \tbinom does
+    assert r"there are $\binom{2n-1}{n}$ different ones" in _prose(corpus["tufte-bh"])
+    assert r"There are $\binom{n}{2}$ pairs of chains" in _prose(corpus["tufte-bg"])
+    assert r"among the pharmacies in $\binom{x_{0}+J}{J}$ ways" in _prose(corpus["tufte-bj"])
+    # a book whose prose is Latin sets a Greek letter only in its maths, from whatever face: GFS Didot's,
+    # EB Garamond's and mathspec's maths print the text face's own Greek
+    assert r"which for the Poisson rate is $I(\lambda) = 1/\lambda$. No unbia" in _prose(corpus["gfsdidot-bh"])
+    assert r"and writing $\lambda$ for that fraction," in _prose(corpus["ebgaramond-cg"])
+    assert r"made every $\Delta t$ and reward is discounted at a rate $\lambda$, the" in _prose(corpus["mathspec-l"])
+    assert r"for a water pump, $1/\lambda$" in _prose(corpus["iwona-ah"])
+    # unicode-math under math-style=upright leaves the variables at ASCII codes in the OpenType maths
+    # font, which prints its other alphabets at the maths alphanumerics' codes and no italic letter there:
+    # Euler's upright letters are variables, not \mathrm
+    assert r"Each bag left over costs $c_{o}$, the beans" in _prose(corpus["eulerlua-bv"])
+    assert r"output from the $p$ outputs and" in _prose(corpus["eulermath-q"])
+    # the sentence's mark glued to a word the text layer reads before a glyph stacked over or under it
+    # (a wide accent's word before its letter, a subscript before its superscript), right of every glyph
+    # of the formula
+    assert r"the weeks it has sampled, $\widehat{\mathbf{F}}$, with a small" in _prose(corpus["tufte-ax"])
+    assert r"and costs $c_{ij}^{\ell}$, and the commodities" in _prose(corpus["tufte-bf"])
+    # a colon glued to a formula's figures, a word space after it, is the sentence's: TeX's maths sets
+    # its colon as a relation, spaced
+    assert r"derivatives at $z = 1$: $\mathbb{E}[D] = " in _prose(corpus["tufte-bk"])
+    # where the maths takes its brackets and commas from faces of its own, a name of the text face between
+    # them is the formula's (`$(\mathrm{low}, \mathrm{low})$` with Computer Modern's brackets and mathpazo's
+    # comma under a Pagella text)
+    assert r"the joint action $(\operatorname{low}, \operatorname{low})$ alone remains" in _prose(corpus["tufte-at"])
+    # a letter of the text's italic glued to an argument in upright brackets is a function applied, where
+    # the maths italic is a text family's (Kurier's, mathpazo's Palatino with Computer Modern's brackets)
+    assert r"Let $F(t)$ be the least cost" in _prose(corpus["kurierext-cc"])
+    assert r"with a prior $p(\mathbf{z})$ and an encoder" in _prose(corpus["classicthesis-aj"])
