@@ -116,7 +116,7 @@ def folio_candidates(line: Line) -> list[str]:
         token = w.text.strip(".,:;|·–—-[]()")
         if token.isdigit() and len(token) <= 4:
             out.append(token)
-        elif _CHAPTER_FOLIO_RE.fullmatch(token):
+        elif (m := _CHAPTER_FOLIO_RE.fullmatch(token)) and m.group(2) != ".":
             out.append(token)   # "2-5": a chapter's page 5, the chapter's own digits no folio of their own
         elif _ROMAN_RE.match(token) and len(token) <= 8 and not (token.isupper() and is_math_word(w)):
             out.append(token)   # (a capital in a maths font is a variable: "D" over a sum's sigma)
@@ -129,8 +129,27 @@ def folio_candidates(line: Line) -> list[str]:
 
 
 # a folio counting within its chapter, as DocBook's print styles and many manuals print it: the
-# chapter's number or an appendix's capital, a hyphen or an en dash, the page within it ("2-5", "A-4")
-_CHAPTER_FOLIO_RE = re.compile(r"([A-Z]|\d{1,2})([-–])(\d{1,3})")
+# chapter's number or an appendix's capital, a hyphen or an en dash, the page within it ("2-5", "A-4");
+# some publishers' books print a point there ("12.3"), which only a running line's end is read for
+# (point_folios)
+_CHAPTER_FOLIO_RE = re.compile(r"([A-Z]|\d{1,2})([-–.])(\d{1,3})")
+
+
+def point_folios(line: Line) -> list[str]:
+    """Folios "12.3" (a chapter, a point, the page within it) at either end of a running head or foot.
+    A section's number looks the same ("2.3 Methods"), so these are read only on a line already known
+    to run from page to page at one place (the caller's), never on a head seen once, and the sequence
+    then asks of them what it asks of any chapter's folios: one more on every page of the chapter.  A
+    section's number in a running head stays while its section runs on and jumps when a short one
+    ends; an equation's number is in brackets ("(2.3)"), a version's or a date's has more points."""
+    words = [w for w in line.words if w.text.strip("-–—·•|~ ")] or line.words
+    out = []
+    for w in (words[0], words[-1]) if len(words) > 1 else words[:1]:
+        token = w.text.strip(".,:;|·–—-[]")
+        m = _CHAPTER_FOLIO_RE.fullmatch(token)
+        if m and m.group(2) == "." and not _script_digits(w):
+            out.append(token)
+    return list(dict.fromkeys(out))
 
 
 def _page_of_total(line: Line) -> list[str]:
@@ -172,13 +191,14 @@ LABEL_WORDS = 3             # a division's label is a word and its number ("SECT
 
 
 def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
-    """A page's first line as a running head's place: (face, size, height), when it is short, in the
-    head band above the text block's top and set off from the next line by more than a line's space;
-    None otherwise."""
+    """A page's first line as a running head's place: (face, size, height), when it is short, above
+    the text block's top and set off from the next line by more than a line's space, within a
+    folio's head band (the top 15 %: on A4 paper the standard classes set the head about 11 % down,
+    below the top tenth that a head recurring in its words is looked for in); None otherwise."""
     if len(page.lines) < 2 or not page.lines[0].words:
         return None
     first, second = page.lines[0], page.lines[1]
-    if first.top >= page.height * HEAD_BAND or len(first.words) > FURNITURE_WORDS or \
+    if first.top >= page.height * HEAD_FOLIO_BAND or len(first.words) > FURNITURE_WORDS or \
             second.top - first.bottom < body * HEAD_SEPARATION or first.top > text_top - body * HEAD_SEPARATION:
         return None
     return first.words[0].font, round(first.size, 1), first.top
@@ -262,6 +282,7 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
                     # (a number alone on its line comes first: where no other page can judge, a one-page
                     # note's foot "1" is its folio, not the "1995" or "CTAN06" its head or first line ends on)
+                    found = found + point_folios(line)
                     found_before = candidates.setdefault(page.number, [])
                     at = 0 if alone else len(found_before)
                     found_before[at:at] = found
@@ -446,7 +467,7 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
         elif best is not None:
             short_runs[number] = best
         else:
-            lone_roman[number] = [opt for opt in opts if opt[0] in ("roman", "Roman") and opt[1] == 0][:1]
+            lone_roman[number] = [opt for opt in opts if opt[0] in ("roman", "Roman")]
     # Front matter numbered in roman before the text's arabic run may be two pages long (a contents
     # page and its overleaf, "i", "ii"): a roman run of two pages that ends before the first arabic
     # folio is front matter (a list's "(iii)", "(iv)" on two pages of the text stands after it)
@@ -456,13 +477,68 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
             chosen[number] = best
     # A roman folio alone (a contents page whose title page is counted "i" but prints nothing) has no
     # page to agree with it; it counts when it numbers its page from the document's first sheet, as
-    # \pagenumbering{roman} at the start does, and stands before the arabic run's page 1 (a title
-    # page's "Volume I" stands where the text's own count begins).
+    # \pagenumbering{roman} at the start does, or from the sheet after it (a title page left out of the
+    # count, as word processors and Pandoc's, Quarto's and Typst's templates leave it, the contents
+    # page printing "i"), and stands before the arabic run's page 1 (a title page's "Volume I" stands
+    # where the text's own count begins).  A contents page set after the text, as groff's ms macros
+    # set it, starts a roman run of its own: an "i" alone after the arabic run's last page.
     text_opens = chosen[first_arabic][1] + 1 if first_arabic else 0
-    for number, first_sheet in lone_roman.items():
-        if first_sheet and number < text_opens:
-            chosen[number] = first_sheet[0]
+    last_arabic = max((n for n, (kind, _) in chosen.items() if kind == "arabic"), default=0)
+    for number, romans in lone_roman.items():
+        # (a numeral the pages around print too is the design's, no folio: a logo's letters "O T I"
+        # ending a slide's head)
+        romans = [opt for opt in romans if not _printed_around(number, _folio_text(opt[0], number - opt[1]), candidates)]
+        front = [opt for opt in romans if opt[1] in (0, 1)]
+        if front and number < text_opens:
+            chosen[number] = front[0]
+        elif last_arabic and number > last_arabic and (back := [opt for opt in romans if number - opt[1] == 1]):
+            chosen[number] = back[0]
+    _short_chapters(chosen, {n: opts for n, opts in options.items() if n not in chosen})
     return chosen
+
+
+def _printed_around(number: int, text: str, candidates: dict[int, list[str]]) -> bool:
+    """Whether a page within FOLIO_REACH of `number` offers the same folio text as a candidate."""
+    return any(text in candidates.get(other, ()) for other in range(number - FOLIO_REACH, number + FOLIO_REACH + 1)
+               if other != number)
+
+
+def _chapter_family(kind: str) -> str | None:
+    """What a run's kind says of a book's numbering by chapters: "arabic" for a counter that restarts
+    with no prefix, the separator for a prefixed one ("-", "–" or "."); None for roman numerals."""
+    if kind == "arabic":
+        return kind
+    return None if kind in ("roman", "Roman") else kind[-1]
+
+
+def _short_chapters(chosen: dict[int, tuple[str, int]], left: dict[int, list[tuple[str, int]]]) -> None:
+    """Folios of a chapter too short to make a run of its own, read along the book's sequence.
+
+    Where folios count within chapters ("3-1", "3-2", or a counter that restarts with no prefix), a
+    chapter of two pages or fewer has one other page or none to agree with each folio, too few in a
+    long book, and its pages took the run of the chapter before or after it ("2-6" for "3-1").  The
+    sequence along the book checks it instead: the chapter's pages count from its page 1, which stands
+    after the last page of the run before it, and the run after it starts again after its last page,
+    both numbered the same way (a folio that only chance puts in a continuous book's foot finds the
+    next run counting from a page before it, and is left)."""
+    known = sorted(chosen)
+    runs: dict[tuple[str, int], list[int]] = {}
+    for number in sorted(left):
+        for opt in left[number]:
+            runs.setdefault(opt, []).append(number)
+    for (kind, offset), numbers in runs.items():
+        family, start = _chapter_family(kind), offset + 1
+        at = bisect.bisect_left(known, start)
+        if family is None or at == 0 or at == len(known):
+            continue
+        before, after = chosen[known[at - 1]], known[at]
+        # (the chapter's pages: those of the run between its page 1 and the next page read)
+        own = [n for n in numbers[bisect.bisect_left(numbers, start):bisect.bisect_left(numbers, after)]
+               if n not in chosen]
+        if own and _chapter_family(before[0]) == family == _chapter_family(chosen[after][0]) and \
+                before != (kind, offset) and chosen[after][1] + 1 > own[-1]:
+            for n in own:
+                chosen[n] = (kind, offset)
 
 
 def _folio_text(kind: str, value: int) -> str:

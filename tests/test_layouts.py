@@ -2219,6 +2219,65 @@ def test_folios_that_count_within_chapters(tmp_path_factory):
     _, db, _ = build("chapterfolios", tmp_path_factory)
     lines = [line.strip() for (content,) in db.execute("SELECT content FROM chunks") for line in content.split("\n")]
     assert not any(line in labels for line in lines), [line for line in lines if line in labels][:3]
+    # (the running head, the section's number and title in capitals, stands just below the page's top
+    # tenth on A4 and changes with every section: it is known by its slot, and dropped)
+    assert not any(head in line for line in lines for head in ("PIPES AND VALVES", "WINTER", "NOISES")), lines[:20]
+
+
+def test_folios_with_a_point_counting_within_chapters(tmp_path_factory):
+    """pointfolios.pdf: a workshop manual of ours, 27 pages, no page labels, whose foot prints "2.5" at
+    the outer edge (the chapter, a point, the page within it; the counter restarts with every chapter),
+    the odd pages' running head the section's number and title ("1.3 Truing", A4 at 11 pt: the head
+    stands just below the page's top tenth) and the section heads in the text the same.  A point was no
+    folio's separator (a section's "2.3" looks the same), so no page was numbered, and the odd pages'
+    heads, whose words change with every section, were kept in the text.  A "C.P" at a running line's
+    end is read, each chapter a run checked as any other; a head seen once is not read for one; the
+    heads' slot (one face, size and height, clear of the text block) is looked for down to the head
+    folio band."""
+    pages, labels = _printed_pages("pointfolios", 27, tmp_path_factory)
+    chapters = [8, 9, 6, 4]
+    assert pages["source"] == "folios" and pages["read"] == 27, pages
+    assert labels == [f"{c}.{p}" for c, n in enumerate(chapters, 1) for p in range(1, n + 1)], labels
+    _, db, _ = build("pointfolios", tmp_path_factory)
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    titles = {t for (t,) in db.execute("SELECT DISTINCT section_title FROM chunks")}
+    assert {"Spokes", "Truing", "Brake pads", "Bleeding"} <= titles, titles
+    assert not any(t in text for t in ("Spokes", "Truing", "Brake pads", "Bleeding")), text[:300]
+    lines = {line.strip() for line in text.split("\n")}
+    assert not lines & set(labels), lines & set(labels)
+
+
+def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory):
+    """shortchapters.pdf: a bakery handbook of ours, 22 pages, no page labels, folios "3-2" in the foot
+    (the counter restarts with every chapter), with a chapter of two pages ("3-1", "3-2") and one of a
+    single page ("5-1") among chapters of four or five.  In a book over 20 pages a folio needs two
+    other pages of its run to agree, which a chapter of two pages cannot give: its pages took the run
+    before or after it ("2-6", nothing, "4-6").  A short run counts when its page 1 follows the run
+    before it and the run after it starts again after its last page, both numbered by chapters."""
+    pages, labels = _printed_pages("shortchapters", 22, tmp_path_factory)
+    chapters = [5, 5, 2, 5, 1, 4]
+    assert pages["source"] == "folios" and pages["read"] == 22, pages
+    assert labels == [f"{c}-{p}" for c, n in enumerate(chapters, 1) for p in range(1, n + 1)], labels
+
+
+@pytest.mark.parametrize("name, count", [("writerdoc", 18), ("workbook", 20)])
+def test_a_contents_page_numbered_i_after_a_title_page_left_out_of_the_count(name, count, tmp_path_factory):
+    """writerdoc.pdf and workbook.pdf, held-out layouts of ours (LibreOffice Writer's export of a
+    .fodt, a KOMA-Script workbook): a title page outside the count, then a contents page printing "i",
+    then the text from 1.
+    A roman run of one page counted only when it numbered its page from the first sheet, so the
+    contents page was left unnumbered; the sheet after the first starts the count as well."""
+    pages, labels = _printed_pages(name, count, tmp_path_factory)
+    assert labels[:3] == [None, "i", "1"] and labels[-1] == str(count - 2), labels
+    assert pages["read"] == count - 1, pages
+
+
+def test_a_contents_page_set_after_the_text_numbered_i(tmp_path_factory):
+    """groffbook.pdf, a held-out book of ours typeset by groff's ms macros, which set the table of
+    contents after the text and number it "i": the page took the text's run ("14").  A roman "i" alone
+    after the arabic run's last page starts a run of its own."""
+    pages, labels = _printed_pages("groffbook", 15, tmp_path_factory)
+    assert labels == [None] + [str(n) for n in range(1, 14)] + ["i"], labels
 
 def entity_kinds(db) -> set[str]:
     """The kinds of numbered things a built file serves."""

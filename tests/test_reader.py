@@ -19,7 +19,7 @@ from conftest import BOOK_PDF, ROOT
 from build_common import number_ranges, numbering_gaps
 from build_glyphs import Line, Page, Word, repair_char
 from build_heads import equation_number, match_head
-from build_layout import folio_candidates, printed_pages, roman_value
+from build_layout import folio_candidates, point_folios, printed_pages, roman_value
 
 
 def word(text, x0=0.0, bold=False, italic=False, font="Body", size=10.0):
@@ -72,6 +72,26 @@ def test_roman_front_matter():
     printed = printed_pages(pages, candidates, None)
     assert [printed.labels[n] for n in (1, 3, 5, 8)] == ["i", "iii", "1", "4"]
     assert printed.number(2) is None and roman_value("xiv") == 14
+
+
+def test_a_short_chapter_read_along_the_books_sequence():
+    """Counters that restart with every chapter, no prefix, in a book over 20 pages: a chapter of two
+    pages counts from its own page 1 between the runs before and after it; in a continuous book two
+    pages whose feet print "1" and "2" by chance keep the book's run."""
+    chapters = [6, 2, 7, 1, 8]
+    pages = [page(n) for n in range(1, sum(chapters) + 1)]
+    printed = [str(k) for length in chapters for k in range(1, length + 1)]
+    candidates = {n: [text] for n, text in enumerate(printed, 1)}
+    assert [printed_pages(pages, candidates, None).labels[n] for n in range(1, len(pages) + 1)] == printed
+    stray = {n: [str(n)] for n in range(1, 25)} | {7: ["1"], 8: ["2"]}
+    assert [printed_pages(pages, stray, None).labels[n] for n in (7, 8)] == ["7", "8"]
+
+
+def test_point_folios_only_on_running_lines():
+    """A "12.3" at a line's end is no folio candidate by itself (a section's number looks the same)."""
+    assert folio_candidates(line(word("2.3"), word("Methods"))) == []
+    assert point_folios(line(word("2.3"), word("Methods"))) == ["2.3"]
+    assert point_folios(line(word("(2.3)"))) == [] and point_folios(line(word("1.2.3"))) == []
 
 
 # --------------------------------------------------------------------------- text and numbers
