@@ -67,6 +67,15 @@ def sequence_reaches(number: str, last: str | None) -> bool:
     return number != last and 0 <= step <= SEQUENCE_STEP
 
 
+def reached_by_its_kind(kind: str, number: str, taken) -> bool:
+    """Whether a head's number may be a numbered thing's, given the (kind, number) pairs met before
+    it: any number of short parts may; one with a part of LONG_NUMBER_DIGITS digits or more only when
+    a number of its kind met before leads up to it.  A year or a code after a word is no count
+    ("Knuth 1984" in a citation, "Gourmet. 2000." opening a reference, a centred "ISBN 978-3-…"): a
+    thing's numbering starts small, and the thousandth comes after the 999th."""
+    return sequence_reaches(number, None) or any(k == kind and sequence_reaches(number, n) for k, n in taken)
+
+
 def _leading_int(part: str) -> int:
     """'1000' -> 1000, '1000a' -> 1000 (a sub-letter's base); -1 for a part that is no number (an appendix's 'A')."""
     digits = part.rstrip("abcdefghijklmnopqrstuvwxyz")
@@ -105,8 +114,10 @@ NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "pag
                     "lines", "version", "release", "volume", "vol", "no", "number", "week", "day", "session",
                     "round", "class", "grade", "year", "rule", "the", "and", "for", "see", "in", "of", "on",
                     "at", "by", "to", "with", "from", "as", "or", "is", "are", "if", "let", "then", "we"}
-# The words a book labels its own divisions with, in whatever language it is written ("Bölüm",
-# "Hoofdstuk"): read off its pages (build_roles.division_words), set while the book is read.
+# The words of a book that name no kind in it: those it labels its own divisions with, in whatever
+# language it is written ("Bölüm", "Hoofdstuk"), and those whose heads count down ("Version 1.18",
+# "1.16", …): read off its pages (build_roles.division_words, words_numbered_backwards), set while
+# the book is read.
 DIVISION_WORDS: ContextVar[frozenset] = ContextVar("DIVISION_WORDS", default=frozenset())
 # Kinds printed as captioned floats: their body is a drawing, a table's rows or code, not running text.
 FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
@@ -134,7 +145,8 @@ def entity_kind(word: str) -> str | None:
 
 @contextmanager
 def in_division_words(words):
-    """Within it, the words a book labels its divisions with (lower case) name no kind of numbered thing."""
+    """Within it, the words a book labels its divisions with, or counts down with (lower case), name
+    no kind of numbered thing."""
     token = DIVISION_WORDS.set(frozenset(words))
     try:
         yield

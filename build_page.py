@@ -19,7 +19,8 @@ from typing import Iterable
 
 from build_common import Chunk
 from build_glyphs import Line, Page, RuledFrame, Word
-from build_heads import CAPTION_DASHES, FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
+from build_heads import (CAPTION_DASHES, FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head,
+                         reached_by_its_kind)
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
 from build_math import (goes_on_with, left_open, open_brackets, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
@@ -148,11 +149,12 @@ class MarginCaption:
     drawn: list[Line] = field(default_factory=list)   # text drawn in the margin figure it captions
 
 
-def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[Item]:
+def page_items(page: Page, layout: Layout, wanted: dict | None = None, taken=frozenset()) -> list[Item]:
     """A page's items in reading order: main-column lines, entities, margin notes.
 
     wanted: on a second look, {(kind, number): pages} of captions the numbering says were missed;
-    those are accepted in the body face without a caption's other signs."""
+    those are accepted in the body face without a caption's other signs.  taken: the (kind, number)
+    pairs of the entities met on the pages before (a caption's number continues its kind's)."""
     page = replace(page, rules=joined_rules(page.rules))
     main, margin = _columns(page, layout)
     main, footnotes = _footnotes(main, page, layout)
@@ -164,7 +166,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
     items.extend(_framed_by_margin_captions(page, main, captions, used, layout))
     items.extend(_margin_tables(page, main, captions, used, layout))
     items.extend(_margin_floats(page, main, captions, used, layout, notes))
-    items.extend(_captioned_floats(page, main, used, layout, wanted or {}))
+    items.extend(_captioned_floats(page, main, used, layout, wanted or {}, taken))
     items.extend(_uncaptioned_drawings(page, main, used, layout))
     # Everything else in the main column flows as lines.
     for line in main:
@@ -762,15 +764,21 @@ def _drawn_above(page: Page, cap: MarginCaption, layout: Layout) -> bool:
 MARGIN_FIGURE_GAP = 3   # em: a margin figure's caption stands this close under its drawing
 
 
-def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layout, wanted: dict) -> list[Item]:
+def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layout, wanted: dict,
+                      taken=frozenset()) -> list[Item]:
     """Captions in the main column: "Algorithm 3 Title" (bold), "Figure 2.1." (bold), "Figure 2.1:",
     "Fig. 1. …" centred under a drawing — with the algorithm's body, the table's rows, the code,
-    or the text inside the drawing."""
+    or the text inside the drawing.  A number no caption of its kind before leads up to, a year's or
+    a code's ("ISBN 978-3-…" centred on a title's back, an author-year label), captions nothing."""
     items: list[Item] = []
+    here: set[tuple[str, str]] = set()    # (kind, number) of the captions before on this page
     for i, line in enumerate(main):
         if id(line) in used:
             continue
         head = match_head(line, layout.body_font)
+        if head is not None and not (reached_by_its_kind(head.kind, head.number, taken) or
+                                     reached_by_its_kind(head.kind, head.number, here)):
+            continue
         if head is not None and head.kind not in FLOAT_KINDS and head.sep in (":", "–", "."):
             # (a point after the number, "Таблица 1. …", as Russian typography sets a caption, is told
             # by the caption's place alone, centred in the column: a point also ends a date's or a
@@ -800,6 +808,7 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         for item in found:
             if item.entity.kind == head.kind and item.entity.number == head.number:
                 item.entity.printed = head.printed or None
+        here.add((head.kind, head.number))
         items.extend(found)
     return items
 

@@ -2432,3 +2432,29 @@ def test_three_framed_listings_in_a_row_and_two_edge_to_edge(tmp_path_factory):
             db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'")}
     assert "indent: 2" in code["2"] and "levels: all" in code["5"], code
     assert "indent" not in code["7"] and "items: hang" in code["8"], code
+
+
+def test_a_year_or_a_code_after_a_word_numbers_nothing(tmp_path_factory):
+    """yearheads.pdf: a harbour guide of ours with two tables, its two ISBNs each on a centred line in
+    the body face ("ISBN 978-0-9876543-2-1. Print edition."), and references in the author-date style
+    whose entries open with a periodical's title in italic and its year upright ("Seafarer. 2003.
+    Tides and …").  The ISBNs were read as captions by their place and the references as statements
+    under an italic head: four false entities of kinds "isbn", "seafarer" and "almanac" (as on TeX
+    Live's manuals: scrguide-de's ISBNs, windycity's "Gourmet. 2000.", biblatex-ext's "Knuth 1984").
+    Numbering is a sequence: a number with a part of four digits or more is a thing's only where one of
+    its kind met before leads up to it.  Only the tables are entities; the lines stay in the text."""
+    db = every_label_found("yearheads", 2, tmp_path_factory)
+    assert entity_kinds(db) == {"table"}, entity_kinds(db)
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "ISBN 978-0-9876543-3-8" in text and "Almanac. 2011." in text, text
+
+
+def test_heads_that_count_down_number_nothing(tmp_path_factory):
+    """revisions.pdf: a tool's manual of ours with two tables, three bold "Example 1." to "Example 3.",
+    and its change history newest first, each revision a bold line of its own in the body's size:
+    "Revision 2.1", "Revision 2.0", "Revision 1.4".  Each revision was read as a numbered thing of a
+    kind "revision" (as on TeX Live's biblatex-gost, "Версия 1.18", "1.16", "1.15").  Numbering runs
+    forward in reading order: a word whose heads, three or more, each number below the one before
+    names no kind.  The examples, counting up, stay entities."""
+    db = every_label_found("revisions", 5, tmp_path_factory)
+    assert entity_kinds(db) == {"table", "example"}, entity_kinds(db)
