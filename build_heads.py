@@ -202,7 +202,11 @@ def match_head(line: Line, body_font: str) -> Head | None:
     # italic is read from its drawing, build_glyphs.weigh_nameless_fonts)
     own_face = first.font != body_font or not first.font
     slanted = first.italic and own_face and not all(w.italic for w in after[:4])
-    distinct = bold or ((caps or slanted) and own_face)
+    # (an italic or capitals head sets its number in its own face, ntheorem's "Remark 2 The …", or
+    # upright with a point after it, amsthm's "Remark 2." (\@upn): an italic word before an upright
+    # number that the text runs on from is a title cited in prose, "CMOS 14.34 also shows how …")
+    number_in_face = words[1].font != body_font or not words[1].font
+    distinct = bold or ((caps or slanted) and own_face and (number_in_face or bool(sep)))
     if not m:
         # numbered first: a bold number, the word in a face of its own (bold, small capitals); or number
         # and word both in the italic of a remark's head, the text after them upright ("5.1.5 Remark. The …")

@@ -2458,3 +2458,14 @@ def test_heads_that_count_down_number_nothing(tmp_path_factory):
     names no kind.  The examples, counting up, stay entities."""
     db = every_label_found("revisions", 5, tmp_path_factory)
     assert entity_kinds(db) == {"table", "example"}, entity_kinds(db)
+
+
+def test_an_italic_title_cited_before_a_number_heads_nothing(tmp_path_factory):
+    """citedtitles.pdf: a note of ours with amsthm's remarks ("Remark 1." in italic, the number
+    upright, a point after it), a note whose head is italic throughout with no point ("Note 1"), and
+    paragraphs that open by citing a book in italic and a section of it upright ("Pilot 2.7 warns
+    …").  The citation was read as a statement of a kind "pilot" (as on TeX Live's windycity manual,
+    "CMOS 14.34 also shows …").  A head set in italic or capitals sets its number in its own face, or
+    upright with a point after it; the remarks and the note stay entities, the citation is text."""
+    db = every_label_found("citedtitles", 3, tmp_path_factory)
+    assert entity_kinds(db) == {"remark", "note"}, entity_kinds(db)
