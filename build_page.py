@@ -331,8 +331,10 @@ def _gap_filled(line: Line, left: list[Word], right: list[Word], page: Page) -> 
 
 def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
     """The words of a line that stand in an outer margin on the left (layout.margin_left): none when
-    the line goes on across the text block's edge with a word space (full-width text)."""
-    if not layout.margin_left:
+    the line goes on across the text block's edge with a word space (full-width text), or when it is
+    a list of figures' entry (lists_a_page: its number's box, wider than a word space, may reach
+    past the edge of a text block set narrower on other pages)."""
+    if not layout.margin_left or lists_a_page(Line(words)):
         return []
     outer = [w for w in words if w.x1 <= layout.margin_left]
     inner = [w for w in words if w.x1 > layout.margin_left]
@@ -537,9 +539,10 @@ def _superior(span) -> bool:
 
 
 def _margin_caption(line: Line, layout: Layout) -> Head | None:
-    """A margin line or block that opens with a caption's head (in a face of its own, or "Figure 3:")."""
+    """A margin line or block that opens with a caption's head (in a face of its own, or "Figure 3:");
+    not a list of figures' entry (its second column read as the margin, lists_a_page)."""
     head = match_head(line, layout.body_font)
-    return head if head and (head.distinct or head.sep) else None
+    return head if head and (head.distinct or head.sep) and not lists_a_page(line) else None
 
 
 def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list[MarginCaption], list[Item]]:
@@ -776,8 +779,8 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         if id(line) in used:
             continue
         head = match_head(line, layout.body_font)
-        if head is not None and not (reached_by_its_kind(head.kind, head.number, taken) or
-                                     reached_by_its_kind(head.kind, head.number, here)):
+        if head is not None and (lists_a_page(line) or not (reached_by_its_kind(head.kind, head.number, taken) or
+                                                             reached_by_its_kind(head.kind, head.number, here))):
             continue
         if head is not None and head.kind not in FLOAT_KINDS and head.sep in (":", "–", "."):
             # (a point after the number, "Таблица 1. …", as Russian typography sets a caption, is told
@@ -811,6 +814,29 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         here.add((head.kind, head.number))
         items.extend(found)
     return items
+
+
+LEADER_DOTS = 3             # dots: a run of this many, then a page number, is a leader (a long entry leaves three)
+LEADER_MARKS = ".·…"        # what a leader's dots are set with
+PAGE_NUMBER_RE = re.compile(r"\d{1,4}|[ivxlc]{1,6}")
+
+
+def lists_a_page(line: Line) -> bool:
+    """A list of figures', tables' or listings' entry: the caption's words, leaders, then the page
+    it stands on ("Listing 90: sba7.yaml · · · · · 39"), and in a list set in two columns the other
+    column's entry after it on the same baseline.  A caption never holds leaders; such a line lists
+    one, on whatever page the list is set (a second look, wanting a number, would read it too)."""
+    dots = 0
+    for word in line.words:
+        text = word.text
+        lead = len(text) - len(text.lstrip(LEADER_MARKS))
+        if lead == len(text):
+            dots += lead
+            continue
+        if dots + lead >= LEADER_DOTS and PAGE_NUMBER_RE.fullmatch(text[lead:]):
+            return True
+        dots = len(text) - len(text.rstrip(LEADER_MARKS))   # (the first dot may be set against the title)
+    return False
 
 
 def _captioned_by_place(main: list[Line], at: int, head: Head, page: Page, layout: Layout) -> bool:

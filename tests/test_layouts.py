@@ -2469,3 +2469,13 @@ def test_an_italic_title_cited_before_a_number_heads_nothing(tmp_path_factory):
     upright with a point after it; the remarks and the note stay entities, the citation is text."""
     db = every_label_found("citedtitles", 3, tmp_path_factory)
     assert entity_kinds(db) == {"remark", "note"}, entity_kinds(db)
+
+
+def test_a_list_of_tables_entry_is_no_caption(tmp_path_factory):
+    """listedtables.pdf: a report of ours whose first page opens with a short list of tables, each
+    entry printed as its caption is ("Table 1: Water drawn from each source, by season", leaders, the
+    page), the report's prose under it, the tables on the pages after.  The page is no contents page
+    (most of it is prose), and the first entry was read as table 1's caption on page 1, the real one a
+    repeat (as on latexindent's manual, whose list of listings stood in for 16 captions).  A caption
+    never holds leaders: each table is found on its own page."""
+    every_label_found("listedtables", 3, tmp_path_factory)
