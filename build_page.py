@@ -158,7 +158,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None, taken=fro
     page = replace(page, rules=joined_rules(page.rules))
     main, margin = _columns(page, layout)
     main, footnotes = _footnotes(main, page, layout)
-    main = _split_side_by_side(main, page, layout)
+    main = _captions_side_by_side(_split_side_by_side(main, page, layout), layout)
     captions, notes = _margin_blocks(margin, page, layout)
     notes.extend(footnotes)
     items: list[Item] = []
@@ -1085,6 +1085,49 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
                                                                 [w for w in words if (w.x0 + w.x1) / 2 >= x]) if part]
         out.extend(Line(words, line.page) for words in pieces)
     return out
+
+
+CAPTION_PAIR_GAP = 1.0   # em: two captions side by side stand at least this far apart on their baseline
+
+
+def _captions_side_by_side(main: list[Line], layout: Layout) -> list[Line]:
+    """Floats set side by side in minipages, each with its caption ("Figure 3.7.: With …" and "Figure
+    3.8.: With …" on one baseline, their wrapped lines beside each other): the caption lines are cut
+    where the second caption starts, the left caption's lines first, so each caption reads its own."""
+    out: list[Line] = []
+    i = 0
+    while i < len(main):
+        x = _second_caption_at(main[i], layout)
+        if x is None:
+            out.append(main[i])
+            i += 1
+            continue
+        block = [main[i]]
+        for line in main[i + 1:i + CAPTION_MAX_LINES]:
+            if line.top - block[-1].bottom > line.size * CAPTION_WRAP_GAP or \
+                    any(w.x0 < x < w.x1 for w in line.words):
+                break
+            block.append(line)
+        for side in ([[w for w in l.words if w.x1 <= x] for l in block], [[w for w in l.words if w.x0 >= x] for l in block]):
+            out.extend(Line(words, block[0].page) for words in side if words)
+        i += len(block)
+    return out
+
+
+def _second_caption_at(line: Line, layout: Layout) -> float | None:
+    """Where a second caption starts on a caption's line: the same word, a number and a separator
+    after a gap of an em or more (the middle of that gap); None when the line holds one."""
+    words = line.words
+    head = match_head(line, layout.body_font) if len(words) > 3 else None
+    if head is None or not (head.sep or head.kind in FLOAT_KINDS):
+        return None
+    for k in range(2, len(words) - 1):
+        if words[k].text != words[0].text or words[k].x0 - words[k - 1].x1 < layout.body_size * CAPTION_PAIR_GAP:
+            continue
+        other = match_head(Line(words[k:], line.page), layout.body_font)
+        if other is not None and other.kind == head.kind and other.sep == head.sep:
+            return (words[k - 1].x1 + words[k].x0) / 2
+    return None
 
 
 def _caption_title(text: str, head: Head) -> str:

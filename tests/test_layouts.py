@@ -2479,3 +2479,18 @@ def test_a_list_of_tables_entry_is_no_caption(tmp_path_factory):
     repeat (as on latexindent's manual, whose list of listings stood in for 16 captions).  A caption
     never holds leaders: each table is found on its own page."""
     every_label_found("listedtables", 3, tmp_path_factory)
+
+
+
+def test_two_captions_side_by_side_are_two(tmp_path_factory):
+    """sidecaptions.pdf: a report of ours whose first float sets two drawings side by side in
+    minipages, each with its caption ("Figure 1: The open heap, turned …" beside "Figure 2: The closed
+    bin, …", on shared baselines and wrapping beside each other), then two tables side by side and a
+    third alone.  The two figure captions were read as one line: figure 1 took figure 2's words as its
+    title and figure 2 was not found (as on TeX Live's KOMA-Script guides, "Abbildung 3.8", "Figure
+    3.10").  A caption's line holding the same word, a number and the separator an em or more after
+    it holds two: each caption reads its own lines."""
+    db = every_label_found("sidecaptions", 5, tmp_path_factory)
+    titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'figure'").fetchall())
+    assert "bin" not in titles["1"] and "outside in" in titles["1"], titles
+    assert titles["2"].startswith("The closed bin") and "air in from below" in titles["2"], titles
