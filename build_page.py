@@ -1088,6 +1088,7 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
 
 
 CAPTION_PAIR_GAP = 1.0   # em: two captions side by side stand at least this far apart on their baseline
+CAPTION_PAIR_BASELINE = 0.5   # pt: ... on one baseline (rounded)
 
 
 def _captions_side_by_side(main: list[Line], layout: Layout) -> list[Line]:
@@ -1098,6 +1099,8 @@ def _captions_side_by_side(main: list[Line], layout: Layout) -> list[Line]:
     i = 0
     while i < len(main):
         x = _second_caption_at(main[i], layout)
+        if x is None and i + 1 < len(main):
+            x = _caption_beside(main[i], main[i + 1], layout)
         if x is None:
             out.append(main[i])
             i += 1
@@ -1128,6 +1131,20 @@ def _second_caption_at(line: Line, layout: Layout) -> float | None:
         if other is not None and other.kind == head.kind and other.sep == head.sep:
             return (words[k - 1].x1 + words[k].x0) / 2
     return None
+
+
+def _caption_beside(line: Line, after: Line, layout: Layout) -> float | None:
+    """Where a second caption starts beside a caption's line already cut from it (at a gutter between
+    ruled tables, side_gutters): the next line on its baseline, an em or more to its right, with the
+    same word and separator (the middle of the gap between them); else None."""
+    if abs(after.baseline - line.baseline) > CAPTION_PAIR_BASELINE or \
+            after.x0 - line.x1 < layout.body_size * CAPTION_PAIR_GAP or after.words[0].text != line.words[0].text:
+        return None
+    head = match_head(line, layout.body_font)
+    other = match_head(after, layout.body_font) if head is not None else None
+    if other is None or other.kind != head.kind or other.sep != head.sep or not (head.sep or head.kind in FLOAT_KINDS):
+        return None
+    return (line.x1 + after.x0) / 2
 
 
 def _caption_title(text: str, head: Head) -> str:

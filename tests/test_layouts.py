@@ -2488,9 +2488,14 @@ def test_two_captions_side_by_side_are_two(tmp_path_factory):
     bin, …", on shared baselines and wrapping beside each other), then two tables side by side and a
     third alone.  The two figure captions were read as one line: figure 1 took figure 2's words as its
     title and figure 2 was not found (as on TeX Live's KOMA-Script guides, "Abbildung 3.8", "Figure
-    3.10").  A caption's line holding the same word, a number and the separator an em or more after
-    it holds two: each caption reads its own lines."""
+    3.10"); the tables' captions, cut at the gutter between their rules, were read across both line
+    by line, table 2 titled with the end of table 1's caption.  A caption's line holding the same
+    word, a number and the separator an em or more further on, or with such a caption beside it on
+    its baseline, holds two: each caption reads its own lines."""
     db = every_label_found("sidecaptions", 5, tmp_path_factory)
     titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'figure'").fetchall())
     assert "bin" not in titles["1"] and "outside in" in titles["1"], titles
     assert titles["2"].startswith("The closed bin") and "air in from below" in titles["2"], titles
+    titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'table'").fetchall())
+    assert titles["1"] == "Heat at the centre of the open heap, by week", titles
+    assert titles["2"] == "Heat at the centre of the closed bin, by week", titles
