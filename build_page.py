@@ -802,7 +802,7 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
             # must do, on a line that does not read on from the one above.)
             if not (head.sep == ":" or (head.sep and (layout.faceless or caption_context(line, page, layout)))):
                 continue
-            if i > 0 and _continues_paragraph(main[i - 1], line, layout):
+            if i > 0 and not isinstance(line, PairedCaption) and _continues_paragraph(main[i - 1], line, layout):
                 continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
         cap_lines = _caption_lines(main, i, used, page.rules, layout.body_font)
         used.update(id(l) for l in cap_lines)
@@ -847,9 +847,9 @@ def _captioned_by_place(main: list[Line], at: int, head: Head, page: Page, layou
     text drawn inside it), its kind the word the book prints.  A head in a face of its own with a
     colon is left to the statements ("Theorem 1: …" in bold opens one)."""
     line = main[at]
-    if head.distinct or not caption_context(line, page, layout):
+    if head.distinct or not (isinstance(line, PairedCaption) or caption_context(line, page, layout)):
         return False
-    return at == 0 or not _continues_paragraph(main[at - 1], line, layout)
+    return at == 0 or isinstance(line, PairedCaption) or not _continues_paragraph(main[at - 1], line, layout)
 
 
 def ruled_frames(page: Page) -> list[tuple[float, float, float, float]]:
@@ -1112,7 +1112,8 @@ def _captions_side_by_side(main: list[Line], layout: Layout) -> list[Line]:
                 break
             block.append(line)
         for side in ([[w for w in l.words if w.x1 <= x] for l in block], [[w for w in l.words if w.x0 >= x] for l in block]):
-            out.extend(Line(words, block[0].page) for words in side if words)
+            lines = [words for words in side if words]
+            out.extend([PairedCaption(lines[0], block[0].page)] + [Line(words, block[0].page) for words in lines[1:]])
         i += len(block)
     return out
 
@@ -1128,9 +1129,21 @@ def _second_caption_at(line: Line, layout: Layout) -> float | None:
         if words[k].text != words[0].text or words[k].x0 - words[k - 1].x1 < layout.body_size * CAPTION_PAIR_GAP:
             continue
         other = match_head(Line(words[k:], line.page), layout.body_font)
-        if other is not None and other.kind == head.kind and other.sep == head.sep:
+        if other is not None and other.kind == head.kind and other.sep == head.sep and _next_number(head, other):
             return (words[k - 1].x1 + words[k].x0) / 2
     return None
+
+
+def _next_number(head: Head, other: Head) -> bool:
+    """Whether `other` numbers the thing right after `head`'s ('3.8' after '3.7', '2' after '1')."""
+    before, _, last = head.number.rpartition(".")
+    after, _, this = other.number.rpartition(".")
+    return before == after and last.isdigit() and this.isdigit() and int(this) == int(last) + 1
+
+
+class PairedCaption(Line):
+    """A caption's line cut from its neighbour's: two floats side by side, each captioned in its
+    minipage (its place is its pair's, not the column's middle)."""
 
 
 def _caption_beside(line: Line, after: Line, layout: Layout) -> float | None:
@@ -1142,7 +1155,8 @@ def _caption_beside(line: Line, after: Line, layout: Layout) -> float | None:
         return None
     head = match_head(line, layout.body_font)
     other = match_head(after, layout.body_font) if head is not None else None
-    if other is None or other.kind != head.kind or other.sep != head.sep or not (head.sep or head.kind in FLOAT_KINDS):
+    if other is None or other.kind != head.kind or other.sep != head.sep or not (head.sep or head.kind in FLOAT_KINDS) \
+            or not _next_number(head, other):
         return None
     return (line.x1 + after.x0) / 2
 

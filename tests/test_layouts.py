@@ -2499,3 +2499,16 @@ def test_two_captions_side_by_side_are_two(tmp_path_factory):
     titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'table'").fetchall())
     assert titles["1"] == "Heat at the centre of the open heap, by week", titles
     assert titles["2"] == "Heat at the centre of the closed bin, by week", titles
+
+
+def test_two_captions_side_by_side_in_another_language(tmp_path_factory):
+    """nebeneinander.pdf: a German note of ours whose first float sets two pictures side by side in
+    minipages (words set large, no drawing), each captioned in its minipage ("Abbildung 1: Der
+    offene Haufen …" beside "Abbildung 2: …"), then a table.  A caption whose word is none of
+    FLOAT_KINDS is told by its place, centred in the column or beside a drawing: neither figure was
+    found (as on TeX Live's scrguide-de, "Abbildung 3.8" and "3.10").  Two captions of one word on one
+    baseline, numbered one after the other, are placed as captions are: each is found with its title."""
+    db = every_label_found("nebeneinander", 3, tmp_path_factory)
+    titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'abbildung'").fetchall())
+    assert titles["1"].endswith("von außen nach innen umgesetzt.") and "Behälter" not in titles["1"], titles
+    assert titles["2"].startswith("Der geschlossene Behälter"), titles
