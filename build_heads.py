@@ -67,6 +67,15 @@ def sequence_reaches(number: str, last: str | None) -> bool:
     return number != last and 0 <= step <= SEQUENCE_STEP
 
 
+def reached_by_its_kind(kind: str, number: str, taken) -> bool:
+    """Whether a head's number may be a numbered thing's, given the (kind, number) pairs met before
+    it: any number of short parts may; one with a part of LONG_NUMBER_DIGITS digits or more only when
+    a number of its kind met before leads up to it.  A year or a code after a word is no count
+    ("Knuth 1984" in a citation, "Gourmet. 2000." opening a reference, a centred "ISBN 978-3-…"): a
+    thing's numbering starts small, and the thousandth comes after the 999th."""
+    return sequence_reaches(number, None) or any(k == kind and sequence_reaches(number, n) for k, n in taken)
+
+
 def _leading_int(part: str) -> int:
     """'1000' -> 1000, '1000a' -> 1000 (a sub-letter's base); -1 for a part that is no number (an appendix's 'A')."""
     digits = part.rstrip("abcdefghijklmnopqrstuvwxyz")
@@ -105,8 +114,10 @@ NOT_ENTITY_WORDS = {"chapter", "section", "subsection", "part", "appendix", "pag
                     "lines", "version", "release", "volume", "vol", "no", "number", "week", "day", "session",
                     "round", "class", "grade", "year", "rule", "the", "and", "for", "see", "in", "of", "on",
                     "at", "by", "to", "with", "from", "as", "or", "is", "are", "if", "let", "then", "we"}
-# The words a book labels its own divisions with, in whatever language it is written ("Bölüm",
-# "Hoofdstuk"): read off its pages (build_roles.division_words), set while the book is read.
+# The words of a book that name no kind in it: those it labels its own divisions with, in whatever
+# language it is written ("Bölüm", "Hoofdstuk"), and those whose heads count down ("Version 1.18",
+# "1.16", …): read off its pages (build_roles.division_words, words_numbered_backwards), set while
+# the book is read.
 DIVISION_WORDS: ContextVar[frozenset] = ContextVar("DIVISION_WORDS", default=frozenset())
 # Kinds printed as captioned floats: their body is a drawing, a table's rows or code, not running text.
 FLOAT_KINDS = ("figure", "table", "algorithm", "listing")
@@ -134,7 +145,8 @@ def entity_kind(word: str) -> str | None:
 
 @contextmanager
 def in_division_words(words):
-    """Within it, the words a book labels its divisions with (lower case) name no kind of numbered thing."""
+    """Within it, the words a book labels its divisions with, or counts down with (lower case), name
+    no kind of numbered thing."""
     token = DIVISION_WORDS.set(frozenset(words))
     try:
         yield
@@ -190,7 +202,11 @@ def match_head(line: Line, body_font: str) -> Head | None:
     # italic is read from its drawing, build_glyphs.weigh_nameless_fonts)
     own_face = first.font != body_font or not first.font
     slanted = first.italic and own_face and not all(w.italic for w in after[:4])
-    distinct = bold or ((caps or slanted) and own_face)
+    # (an italic or capitals head sets its number in its own face, ntheorem's "Remark 2 The …", or
+    # upright with a point after it, amsthm's "Remark 2." (\@upn): an italic word before an upright
+    # number that the text runs on from is a title cited in prose, "CMOS 14.34 also shows how …")
+    number_in_face = words[1].font != body_font or not words[1].font
+    distinct = bold or ((caps or slanted) and own_face and (number_in_face or bool(sep)))
     if not m:
         # numbered first: a bold number, the word in a face of its own (bold, small capitals); or number
         # and word both in the italic of a remark's head, the text after them upright ("5.1.5 Remark. The …")

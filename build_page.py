@@ -19,7 +19,8 @@ from typing import Iterable
 
 from build_common import Chunk
 from build_glyphs import Line, Page, RuledFrame, Word
-from build_heads import CAPTION_DASHES, FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head
+from build_heads import (CAPTION_DASHES, FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head,
+                         reached_by_its_kind)
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
 from build_math import (goes_on_with, left_open, open_brackets, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
@@ -148,15 +149,16 @@ class MarginCaption:
     drawn: list[Line] = field(default_factory=list)   # text drawn in the margin figure it captions
 
 
-def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[Item]:
+def page_items(page: Page, layout: Layout, wanted: dict | None = None, taken=frozenset()) -> list[Item]:
     """A page's items in reading order: main-column lines, entities, margin notes.
 
     wanted: on a second look, {(kind, number): pages} of captions the numbering says were missed;
-    those are accepted in the body face without a caption's other signs."""
+    those are accepted in the body face without a caption's other signs.  taken: the (kind, number)
+    pairs of the entities met on the pages before (a caption's number continues its kind's)."""
     page = replace(page, rules=joined_rules(page.rules))
     main, margin = _columns(page, layout)
     main, footnotes = _footnotes(main, page, layout)
-    main = _split_side_by_side(main, page, layout)
+    main = _captions_side_by_side(_split_side_by_side(main, page, layout), layout)
     captions, notes = _margin_blocks(margin, page, layout)
     notes.extend(footnotes)
     items: list[Item] = []
@@ -164,7 +166,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None) -> list[I
     items.extend(_framed_by_margin_captions(page, main, captions, used, layout))
     items.extend(_margin_tables(page, main, captions, used, layout))
     items.extend(_margin_floats(page, main, captions, used, layout, notes))
-    items.extend(_captioned_floats(page, main, used, layout, wanted or {}))
+    items.extend(_captioned_floats(page, main, used, layout, wanted or {}, taken))
     items.extend(_uncaptioned_drawings(page, main, used, layout))
     # Everything else in the main column flows as lines.
     for line in main:
@@ -329,8 +331,10 @@ def _gap_filled(line: Line, left: list[Word], right: list[Word], page: Page) -> 
 
 def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
     """The words of a line that stand in an outer margin on the left (layout.margin_left): none when
-    the line goes on across the text block's edge with a word space (full-width text)."""
-    if not layout.margin_left:
+    the line goes on across the text block's edge with a word space (full-width text), or when it is
+    a list of figures' entry (lists_a_page: its number's box, wider than a word space, may reach
+    past the edge of a text block set narrower on other pages)."""
+    if not layout.margin_left or lists_a_page(Line(words)):
         return []
     outer = [w for w in words if w.x1 <= layout.margin_left]
     inner = [w for w in words if w.x1 > layout.margin_left]
@@ -535,9 +539,10 @@ def _superior(span) -> bool:
 
 
 def _margin_caption(line: Line, layout: Layout) -> Head | None:
-    """A margin line or block that opens with a caption's head (in a face of its own, or "Figure 3:")."""
+    """A margin line or block that opens with a caption's head (in a face of its own, or "Figure 3:");
+    not a list of figures' entry (its second column read as the margin, lists_a_page)."""
     head = match_head(line, layout.body_font)
-    return head if head and (head.distinct or head.sep) else None
+    return head if head and (head.distinct or head.sep) and not lists_a_page(line) else None
 
 
 def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list[MarginCaption], list[Item]]:
@@ -762,15 +767,21 @@ def _drawn_above(page: Page, cap: MarginCaption, layout: Layout) -> bool:
 MARGIN_FIGURE_GAP = 3   # em: a margin figure's caption stands this close under its drawing
 
 
-def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layout, wanted: dict) -> list[Item]:
+def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layout, wanted: dict,
+                      taken=frozenset()) -> list[Item]:
     """Captions in the main column: "Algorithm 3 Title" (bold), "Figure 2.1." (bold), "Figure 2.1:",
     "Fig. 1. …" centred under a drawing — with the algorithm's body, the table's rows, the code,
-    or the text inside the drawing."""
+    or the text inside the drawing.  A number no caption of its kind before leads up to, a year's or
+    a code's ("ISBN 978-3-…" centred on a title's back, an author-year label), captions nothing."""
     items: list[Item] = []
+    here: set[tuple[str, str]] = set()    # (kind, number) of the captions before on this page
     for i, line in enumerate(main):
         if id(line) in used:
             continue
         head = match_head(line, layout.body_font)
+        if head is not None and (lists_a_page(line) or not (reached_by_its_kind(head.kind, head.number, taken) or
+                                                             reached_by_its_kind(head.kind, head.number, here))):
+            continue
         if head is not None and head.kind not in FLOAT_KINDS and head.sep in (":", "–", "."):
             # (a point after the number, "Таблица 1. …", as Russian typography sets a caption, is told
             # by the caption's place alone, centred in the column: a point also ends a date's or a
@@ -791,7 +802,7 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
             # must do, on a line that does not read on from the one above.)
             if not (head.sep == ":" or (head.sep and (layout.faceless or caption_context(line, page, layout)))):
                 continue
-            if i > 0 and _continues_paragraph(main[i - 1], line, layout):
+            if i > 0 and not isinstance(line, PairedCaption) and _continues_paragraph(main[i - 1], line, layout):
                 continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
         cap_lines = _caption_lines(main, i, used, page.rules, layout.body_font)
         used.update(id(l) for l in cap_lines)
@@ -800,8 +811,32 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         for item in found:
             if item.entity.kind == head.kind and item.entity.number == head.number:
                 item.entity.printed = head.printed or None
+        here.add((head.kind, head.number))
         items.extend(found)
     return items
+
+
+LEADER_DOTS = 3             # dots: a run of this many, then a page number, is a leader (a long entry leaves three)
+LEADER_MARKS = ".·…"        # what a leader's dots are set with
+PAGE_NUMBER_RE = re.compile(r"\d{1,4}|[ivxlc]{1,6}")
+
+
+def lists_a_page(line: Line) -> bool:
+    """A list of figures', tables' or listings' entry: the caption's words, leaders, then the page
+    it stands on ("Listing 90: sba7.yaml · · · · · 39"), and in a list set in two columns the other
+    column's entry after it on the same baseline.  A caption never holds leaders; such a line lists
+    one, on whatever page the list is set (a second look, wanting a number, would read it too)."""
+    dots = 0
+    for word in line.words:
+        text = word.text
+        lead = len(text) - len(text.lstrip(LEADER_MARKS))
+        if lead == len(text):
+            dots += lead
+            continue
+        if dots + lead >= LEADER_DOTS and PAGE_NUMBER_RE.fullmatch(text[lead:]):
+            return True
+        dots = len(text) - len(text.rstrip(LEADER_MARKS))   # (the first dot may be set against the title)
+    return False
 
 
 def _captioned_by_place(main: list[Line], at: int, head: Head, page: Page, layout: Layout) -> bool:
@@ -812,9 +847,9 @@ def _captioned_by_place(main: list[Line], at: int, head: Head, page: Page, layou
     text drawn inside it), its kind the word the book prints.  A head in a face of its own with a
     colon is left to the statements ("Theorem 1: …" in bold opens one)."""
     line = main[at]
-    if head.distinct or not caption_context(line, page, layout):
+    if head.distinct or not (isinstance(line, PairedCaption) or caption_context(line, page, layout)):
         return False
-    return at == 0 or not _continues_paragraph(main[at - 1], line, layout)
+    return at == 0 or isinstance(line, PairedCaption) or not _continues_paragraph(main[at - 1], line, layout)
 
 
 def ruled_frames(page: Page) -> list[tuple[float, float, float, float]]:
@@ -1050,6 +1085,80 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
                                                                 [w for w in words if (w.x0 + w.x1) / 2 >= x]) if part]
         out.extend(Line(words, line.page) for words in pieces)
     return out
+
+
+CAPTION_PAIR_GAP = 1.0   # em: two captions side by side stand at least this far apart on their baseline
+CAPTION_PAIR_BASELINE = 0.5   # pt: ... on one baseline (rounded)
+
+
+def _captions_side_by_side(main: list[Line], layout: Layout) -> list[Line]:
+    """Floats set side by side in minipages, each with its caption ("Figure 3.7.: With …" and "Figure
+    3.8.: With …" on one baseline, their wrapped lines beside each other): the caption lines are cut
+    where the second caption starts, the left caption's lines first, so each caption reads its own."""
+    out: list[Line] = []
+    i = 0
+    while i < len(main):
+        x = _second_caption_at(main[i], layout)
+        if x is None and i + 1 < len(main):
+            x = _caption_beside(main[i], main[i + 1], layout)
+        if x is None:
+            out.append(main[i])
+            i += 1
+            continue
+        block = [main[i]]
+        for line in main[i + 1:i + CAPTION_MAX_LINES]:
+            if line.top - block[-1].bottom > line.size * CAPTION_WRAP_GAP or \
+                    any(w.x0 < x < w.x1 for w in line.words):
+                break
+            block.append(line)
+        for side in ([[w for w in l.words if w.x1 <= x] for l in block], [[w for w in l.words if w.x0 >= x] for l in block]):
+            lines = [words for words in side if words]
+            out.extend([PairedCaption(lines[0], block[0].page)] + [Line(words, block[0].page) for words in lines[1:]])
+        i += len(block)
+    return out
+
+
+def _second_caption_at(line: Line, layout: Layout) -> float | None:
+    """Where a second caption starts on a caption's line: the same word, a number and a separator
+    after a gap of an em or more (the middle of that gap); None when the line holds one."""
+    words = line.words
+    head = match_head(line, layout.body_font) if len(words) > 3 else None
+    if head is None or not (head.sep or head.kind in FLOAT_KINDS):
+        return None
+    for k in range(2, len(words) - 1):
+        if words[k].text != words[0].text or words[k].x0 - words[k - 1].x1 < layout.body_size * CAPTION_PAIR_GAP:
+            continue
+        other = match_head(Line(words[k:], line.page), layout.body_font)
+        if other is not None and other.kind == head.kind and other.sep == head.sep and _next_number(head, other):
+            return (words[k - 1].x1 + words[k].x0) / 2
+    return None
+
+
+def _next_number(head: Head, other: Head) -> bool:
+    """Whether `other` numbers the thing right after `head`'s ('3.8' after '3.7', '2' after '1')."""
+    before, _, last = head.number.rpartition(".")
+    after, _, this = other.number.rpartition(".")
+    return before == after and last.isdigit() and this.isdigit() and int(this) == int(last) + 1
+
+
+class PairedCaption(Line):
+    """A caption's line cut from its neighbour's: two floats side by side, each captioned in its
+    minipage (its place is its pair's, not the column's middle)."""
+
+
+def _caption_beside(line: Line, after: Line, layout: Layout) -> float | None:
+    """Where a second caption starts beside a caption's line already cut from it (at a gutter between
+    ruled tables, side_gutters): the next line on its baseline, an em or more to its right, with the
+    same word and separator (the middle of the gap between them); else None."""
+    if abs(after.baseline - line.baseline) > CAPTION_PAIR_BASELINE or \
+            after.x0 - line.x1 < layout.body_size * CAPTION_PAIR_GAP or after.words[0].text != line.words[0].text:
+        return None
+    head = match_head(line, layout.body_font)
+    other = match_head(after, layout.body_font) if head is not None else None
+    if other is None or other.kind != head.kind or other.sep != head.sep or not (head.sep or head.kind in FLOAT_KINDS) \
+            or not _next_number(head, other):
+        return None
+    return (line.x1 + after.x0) / 2
 
 
 def _caption_title(text: str, head: Head) -> str:

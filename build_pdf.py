@@ -39,7 +39,7 @@ from build_roles import (DISPLAY_TYPE, EXERCISE_SECTION_RE, FRAME_PAD, LABEL_AT_
                          AppendicesDivider, BookmarkedHeading, ChapterHeading, DivisionLabel, DivisionTitle, EndsStatement, EquationLabel, ExerciseItem,
                          ExerciseListHeading, HeadingContinues, HeadingWrap, LineContext, NumberedHeading, Prose, Role,
                          RunInHead, division_words, framed_equation_label, inside, is_display, label_tab, read_line,
-                         unnumbered_head)
+                         unnumbered_head, words_numbered_backwards)
 from rag_core import entity_id, normalize_number
 
 
@@ -261,7 +261,7 @@ def _read_structure(document: Document, pages: list[Page], count_tokens, source:
     layouts = detect_layout(pages)
     contents = {p.number for p in pages if is_contents_page(p)}
     outline = outline_headings(document)
-    with in_division_words(division_words(pages, layouts)):
+    with in_division_words(division_words(pages, layouts) | words_numbered_backwards(pages, layouts)):
         return _read_walks(document, pages, layouts, printed, count_tokens, source, contents, outline)
 
 
@@ -312,7 +312,7 @@ def _walk(pages: list[Page], layouts: dict[tuple[int, int], Layout], printed: Pr
         if page.number in skip:
             continue
         builder.layout = layout_of(layouts, page)
-        builder.feed_page(page, page_items(page, builder.layout, wanted))
+        builder.feed_page(page, page_items(page, builder.layout, wanted, builder.out.taken))
     builder.finish()
     return builder
 

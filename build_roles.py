@@ -23,7 +23,7 @@ from build_common import Section, number_key
 from build_glyphs import Line, Page, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, NUMBER_FIRST_RE, PART_RE, Head,
                          OutlineHeading, equation_number, head_alone, lone_chapter_label, match_head, phrase_head,
-                         sequence_reaches)
+                         reached_by_its_kind, sequence_reaches)
 from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout, layout_of
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
 from rag_core import normalize_number
@@ -567,6 +567,25 @@ def division_words(pages: list[Page], layouts: dict) -> set[str]:
     return {word for word, always in opening.items() if always}
 
 
+BACKWARD_RUN = 3    # heads: a word heading this many, each numbered below the one before, counts nothing
+
+
+def words_numbered_backwards(pages: list[Page], layouts: dict) -> set[str]:
+    """The words whose heads run backwards: every head of the word in a face of its own numbered
+    below the one before it, three or more ("Version 1.18", "1.16", "1.15" over a change history,
+    the newest first).  Numbering is a sequence that runs forward in reading order, whatever a
+    chapter restarts; a list that counts down is dated, not numbered, and its word names no kind."""
+    numbers: dict[str, list] = {}
+    for page in pages:
+        layout = layout_of(layouts, page)
+        for line in page.lines:
+            head = match_head(line, layout.body_font)
+            if head is not None and head.distinct:
+                numbers.setdefault(head.kind, []).append(number_key(head.number))
+    return {kind for kind, keys in numbers.items()
+            if len(keys) >= BACKWARD_RUN and all(b < a for a, b in zip(keys, keys[1:]))}
+
+
 LABEL_OVER_TITLE = 4    # em of the label: a chapter's title stands this close under its label line
 
 
@@ -637,7 +656,8 @@ def head_on_its_line(line: Line, ctx: LineContext) -> Role | None:
     head = head_alone(line)
     layout = ctx.layout
     below = ctx.next_line
-    if head is None or below is None or below.page != line.page or below.baseline <= line.baseline:
+    if head is None or below is None or below.page != line.page or below.baseline <= line.baseline or \
+            not reached_by_its_kind(head.kind, head.number, ctx.taken):
         return None
     if abs(ctx.size - layout.body_size) > SAME_SIZE or abs(below.size - layout.body_size) > SAME_SIZE or \
             line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
@@ -834,10 +854,12 @@ def label_hangs(line: Line, head: Head, layout: Layout) -> bool:
 
 def run_in_head(line: Line, ctx: LineContext) -> Role | None:
     """ "Theorem 2.9 …", "Example 5.2.": a numbered head (not a float's caption) that starts a
-    statement, or one the numbering says was missed here (second look)."""
+    statement, or one the numbering says was missed here (second look).  A number no earlier one of
+    its kind leads up to, a year's or a code's, heads nothing ("Knuth 1984 ibid.", reached_by_its_kind)."""
     layout = ctx.layout
     head = match_head(line, layout.body_font)
-    if head and head.kind not in FLOAT_KINDS and not _section_set_as_head(line, head, layout) and (
+    if head and head.kind not in FLOAT_KINDS and not _section_set_as_head(line, head, layout) and \
+            reached_by_its_kind(head.kind, head.number, ctx.taken) and (
             starts_statement(line, head, ctx) or (
             _missed(ctx, head.kind, head.number, line) and line.x0 <= layout.left + layout.body_size * RUN_IN_INDENT)):
         return RunInHead(head, _frame_of_head(line, ctx))

@@ -2547,3 +2547,83 @@ def test_three_framed_listings_in_a_row_and_two_edge_to_edge(tmp_path_factory):
             db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'")}
     assert "indent: 2" in code["2"] and "levels: all" in code["5"], code
     assert "indent" not in code["7"] and "items: hang" in code["8"], code
+
+
+def test_a_year_or_a_code_after_a_word_numbers_nothing(tmp_path_factory):
+    """yearheads.pdf: a harbour guide of ours with two tables, its two ISBNs each on a centred line in
+    the body face ("ISBN 978-0-9876543-2-1. Print edition."), and references in the author-date style
+    whose entries open with a periodical's title in italic and its year upright ("Seafarer. 2003.
+    Tides and …").  The ISBNs were read as captions by their place and the references as statements
+    under an italic head: four false entities of kinds "isbn", "seafarer" and "almanac" (as on TeX
+    Live's manuals: scrguide-de's ISBNs, windycity's "Gourmet. 2000.", biblatex-ext's "Knuth 1984").
+    Numbering is a sequence: a number with a part of four digits or more is a thing's only where one of
+    its kind met before leads up to it.  Only the tables are entities; the lines stay in the text."""
+    db = every_label_found("yearheads", 2, tmp_path_factory)
+    assert entity_kinds(db) == {"table"}, entity_kinds(db)
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "ISBN 978-0-9876543-3-8" in text and "Almanac. 2011." in text, text
+
+
+def test_heads_that_count_down_number_nothing(tmp_path_factory):
+    """revisions.pdf: a tool's manual of ours with two tables, three bold "Example 1." to "Example 3.",
+    and its change history newest first, each revision a bold line of its own in the body's size:
+    "Revision 2.1", "Revision 2.0", "Revision 1.4".  Each revision was read as a numbered thing of a
+    kind "revision" (as on TeX Live's biblatex-gost, "Версия 1.18", "1.16", "1.15").  Numbering runs
+    forward in reading order: a word whose heads, three or more, each number below the one before
+    names no kind.  The examples, counting up, stay entities."""
+    db = every_label_found("revisions", 5, tmp_path_factory)
+    assert entity_kinds(db) == {"table", "example"}, entity_kinds(db)
+
+
+def test_an_italic_title_cited_before_a_number_heads_nothing(tmp_path_factory):
+    """citedtitles.pdf: a note of ours with amsthm's remarks ("Remark 1." in italic, the number
+    upright, a point after it), a note whose head is italic throughout with no point ("Note 1"), and
+    paragraphs that open by citing a book in italic and a section of it upright ("Pilot 2.7 warns
+    …").  The citation was read as a statement of a kind "pilot" (as on TeX Live's windycity manual,
+    "CMOS 14.34 also shows …").  A head set in italic or capitals sets its number in its own face, or
+    upright with a point after it; the remarks and the note stay entities, the citation is text."""
+    db = every_label_found("citedtitles", 3, tmp_path_factory)
+    assert entity_kinds(db) == {"remark", "note"}, entity_kinds(db)
+
+
+def test_a_list_of_tables_entry_is_no_caption(tmp_path_factory):
+    """listedtables.pdf: a report of ours whose first page opens with a short list of tables, each
+    entry printed as its caption is ("Table 1: Water drawn from each source, by season", leaders, the
+    page), the report's prose under it, the tables on the pages after.  The page is no contents page
+    (most of it is prose), and the first entry was read as table 1's caption on page 1, the real one a
+    repeat (as on latexindent's manual, whose list of listings stood in for 16 captions).  A caption
+    never holds leaders: each table is found on its own page."""
+    every_label_found("listedtables", 3, tmp_path_factory)
+
+
+
+def test_two_captions_side_by_side_are_two(tmp_path_factory):
+    """sidecaptions.pdf: a report of ours whose first float sets two drawings side by side in
+    minipages, each with its caption ("Figure 1: The open heap, turned …" beside "Figure 2: The closed
+    bin, …", on shared baselines and wrapping beside each other), then two tables side by side and a
+    third alone.  The two figure captions were read as one line: figure 1 took figure 2's words as its
+    title and figure 2 was not found (as on TeX Live's KOMA-Script guides, "Abbildung 3.8", "Figure
+    3.10"); the tables' captions, cut at the gutter between their rules, were read across both line
+    by line, table 2 titled with the end of table 1's caption.  A caption's line holding the same
+    word, a number and the separator an em or more further on, or with such a caption beside it on
+    its baseline, holds two: each caption reads its own lines."""
+    db = every_label_found("sidecaptions", 5, tmp_path_factory)
+    titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'figure'").fetchall())
+    assert "bin" not in titles["1"] and "outside in" in titles["1"], titles
+    assert titles["2"].startswith("The closed bin") and "air in from below" in titles["2"], titles
+    titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'table'").fetchall())
+    assert titles["1"] == "Heat at the centre of the open heap, by week", titles
+    assert titles["2"] == "Heat at the centre of the closed bin, by week", titles
+
+
+def test_two_captions_side_by_side_in_another_language(tmp_path_factory):
+    """nebeneinander.pdf: a German note of ours whose first float sets two pictures side by side in
+    minipages (words set large, no drawing), each captioned in its minipage ("Abbildung 1: Der
+    offene Haufen …" beside "Abbildung 2: …"), then a table.  A caption whose word is none of
+    FLOAT_KINDS is told by its place, centred in the column or beside a drawing: neither figure was
+    found (as on TeX Live's scrguide-de, "Abbildung 3.8" and "3.10").  Two captions of one word on one
+    baseline, numbered one after the other, are placed as captions are: each is found with its title."""
+    db = every_label_found("nebeneinander", 3, tmp_path_factory)
+    titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'abbildung'").fetchall())
+    assert titles["1"].endswith("von außen nach innen umgesetzt.") and "Behälter" not in titles["1"], titles
+    assert titles["2"].startswith("Der geschlossene Behälter"), titles
