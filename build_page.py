@@ -274,7 +274,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size and
                 right[0].x0 <= other.x1 for other in going if other is not line)):
             left, right = line.words, []
-        outer = _outer_margin_words(left, layout) if not page.rotated else []
+        outer = _outer_margin_words(left, layout, page.boxes) if not page.rotated else []
         if outer:
             left = [w for w in left if not any(w is o for o in outer)]
             margin.append(Line(outer, page.number))
@@ -329,11 +329,12 @@ def _gap_filled(line: Line, left: list[Word], right: list[Word], page: Page) -> 
                and abs(other.baseline - line.baseline) <= reach for w in other.words)
 
 
-def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
+def _outer_margin_words(words: list[Word], layout: Layout, boxes: list = ()) -> list[Word]:
     """The words of a line that stand in an outer margin on the left (layout.margin_left): none when
-    the line goes on across the text block's edge with a word space (full-width text), or when it is
+    the line goes on across the text block's edge with a word space (full-width text), when it is
     a list of figures' entry (lists_a_page: its number's box, wider than a word space, may reach
-    past the edge of a text block set narrower on other pages)."""
+    past the edge of a text block set narrower on other pages), or a float's caption overhanging
+    the margin as its float does (_overhangs)."""
     if not layout.margin_left or lists_a_page(Line(words)):
         return []
     outer = [w for w in words if w.x1 <= layout.margin_left]
@@ -343,7 +344,32 @@ def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
     if inner and min(w.x0 for w in inner) - max(w.x1 for w in outer) < _word_space(outer, layout) \
             and abs(inner[0].size - outer[-1].size) < 0.5:
         return []
+    if inner and _overhangs(Line(words), outer, inner, layout, boxes):
+        return []
     return outer
+
+
+def _overhangs(line: Line, outer: list[Word], inner: list[Word], layout: Layout, boxes: list) -> bool:
+    """Whether a line runs on across the outer margin's edge as one, wider than the text block (a
+    float's caption overhanging the margin with its float): its words go on after a colon or a full
+    stop with the wider space TeX sets there (its space factor, up to twice the word space: "Listing
+    4:" and the title after it), and either the next word starts inside the margin itself, left of
+    its edge, or a box (the float's frame) crosses the edge right above or below the line; or the
+    line stands inside such a box (the float's code).  A margin note is no such line: it stands clear
+    of the text block by the margin's gap, and no frame crosses from the margin into the block
+    beside it."""
+    if any(b[0] <= outer[0].x0 and b[2] > layout.left and b[1] <= line.top and line.bottom <= b[3] for b in boxes):
+        return True     # inside a frame that crosses the edge: the float's own line (its code)
+    if outer[-1].text[-1:] not in SENTENCE_ENDS or \
+            inner[0].x0 - outer[-1].x1 >= _word_space(outer, layout) * SPACE_FACTOR_WIDEST:
+        return False
+    return inner[0].x0 < layout.margin_left or any(
+        b[0] <= outer[0].x1 and b[2] > layout.left and
+        (0 <= b[1] - line.bottom < CAPTION_TO_DRAWING or 0 <= line.top - b[3] < CAPTION_TO_DRAWING) for b in boxes)
+
+
+SENTENCE_ENDS = ".:;!?"       # punctuation TeX sets a wider space after (\sfcode above 1000)
+SPACE_FACTOR_WIDEST = 2.0     # the widest such space, in word spaces (space factor 3000 stretches it)
 
 
 NUMBER_SIZE = 0.9             # of the body size: an equation number of the text block is set no smaller
@@ -972,6 +998,7 @@ GUTTER = 6                    # pt: floats side by side leave at least this betw
 FRAMES_APART = 2              # pt: framed boxes side by side stand clear of each other by more than this
                               # (more than FRAME_SLACK: closer, they are one frame's parts drawn as pieces)
 SIDE_FLOAT_WIDTH = 60         # pt: a float set beside another is wider than this
+BOXES_TOUCH = 4               # pt: a float's boxes (a title bar, its frame) stand this close above each other
 SIDE_FLOAT_REACH = 30         # pt: the lines cut at a gutter start this far above the floats' rules
 CODE_LINE_STEP = 2.2          # em: lines of one code listing follow each other closer than this
 FULL_LINE_EDGE = 4            # pt: a justified line ends this close to the column's right edge
@@ -1020,7 +1047,8 @@ def side_gutters(page: Page) -> list[tuple[float, float, float]]:
     groups: list[list[tuple]] = []
     for r in sorted(page.rules + page.boxes, key=lambda r: (round(r[0]), round(r[2]))):
         for g in groups:
-            if abs(g[0][0] - r[0]) < RULE_EDGE_SLACK and abs(g[0][2] - r[2]) < RULE_EDGE_SLACK:
+            if abs(g[0][0] - r[0]) < RULE_EDGE_SLACK and abs(g[0][2] - r[2]) < RULE_EDGE_SLACK \
+                    and not _box_apart(g, r, page):
                 g.append(r)
                 break
         else:
@@ -1049,6 +1077,16 @@ def side_gutters(page: Page) -> list[tuple[float, float, float]]:
                 cuts.append(((left[2] + right[0]) / 2, min(left[1], right[1]) - SIDE_FLOAT_REACH,
                              max(left[3], right[3])))
     return cuts
+
+
+def _box_apart(group: list[tuple], box: tuple, page: Page) -> bool:
+    """Whether a box (a filled or framed area) stands clear above or below a group's boxes of its
+    width: a box is its float's whole extent (a listing's frame, its title bar touching it), so two
+    boxes of one width a gap apart are two floats, one above the other, each with its own neighbours
+    side by side; rules of one table stand apart by its rows and stay one group."""
+    boxes = [r for r in group if r in page.boxes]
+    return box in page.boxes and bool(boxes) and \
+        all(box[1] - r[3] > BOXES_TOUCH or r[1] - box[3] > BOXES_TOUCH for r in boxes)
 
 
 def _crosses_a_float(x: float, shared: tuple[float, float], left: tuple, right: tuple, page: Page) -> bool:

@@ -2549,6 +2549,25 @@ def test_three_framed_listings_in_a_row_and_two_edge_to_edge(tmp_path_factory):
     assert "indent" not in code["7"] and "items: hang" in code["8"], code
 
 
+def test_listings_overhanging_the_outer_margin(tmp_path_factory):
+    """overhang.pdf: a tidier's manual of ours, two-sided with notes in a wide outer margin (on the left
+    of even pages), whose framed listings stand two in a row, half the text block wide each, and three
+    in a row wider than the block, reaching into the outer margin.  The boxes of one width in the rows
+    of two above and below a row of three were read as one float spanning all three rows, and the
+    gutter between it and the row of three's first box cut the middle listing's lines ("indent:"
+    without its "4"); the words of a box overhanging the margin ("begin" of "begin table", a caption's
+    "Listing 10:") were read as margin notes (as on latexindent's manual, 17 listings lost).  Boxes of
+    one width a gap apart are two floats; a line inside a frame that crosses the margin's edge, or a
+    caption going on past the edge after its colon beside such a frame, is the float's."""
+    db = every_label_found("overhang", 12, tmp_path_factory)
+    code = {number: " ".join(content.split()) for number, content in
+            db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'")}
+    assert "indent: 4" in code["6"] and "keep: blank" in code["6"], code
+    assert code["10"].startswith("begin table") and code["5"].startswith("begin outer"), code
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "new in version two" in text and "read this first" in text, text
+
+
 def test_a_year_or_a_code_after_a_word_numbers_nothing(tmp_path_factory):
     """yearheads.pdf: a harbour guide of ours with two tables, its two ISBNs each on a centred line in
     the body face ("ISBN 978-0-9876543-2-1. Print edition."), and references in the author-date style
