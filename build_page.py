@@ -334,7 +334,7 @@ def _outer_margin_words(words: list[Word], layout: Layout, boxes: list = ()) -> 
     the line goes on across the text block's edge with a word space (full-width text), when it is
     a list of figures' entry (lists_a_page: its number's box, wider than a word space, may reach
     past the edge of a text block set narrower on other pages), or a float's caption overhanging
-    the margin as its float does (_overhangs)."""
+    the margin as its float does (_runs_across_margin)."""
     if not layout.margin_left or lists_a_page(Line(words)):
         return []
     outer = [w for w in words if w.x1 <= layout.margin_left]
@@ -344,12 +344,12 @@ def _outer_margin_words(words: list[Word], layout: Layout, boxes: list = ()) -> 
     if inner and min(w.x0 for w in inner) - max(w.x1 for w in outer) < _word_space(outer, layout) \
             and abs(inner[0].size - outer[-1].size) < 0.5:
         return []
-    if inner and _overhangs(Line(words), outer, inner, layout, boxes):
+    if inner and _runs_across_margin(Line(words), outer, inner, layout, boxes):
         return []
     return outer
 
 
-def _overhangs(line: Line, outer: list[Word], inner: list[Word], layout: Layout, boxes: list) -> bool:
+def _runs_across_margin(line: Line, outer: list[Word], inner: list[Word], layout: Layout, boxes: list) -> bool:
     """Whether a line runs on across the outer margin's edge as one, wider than the text block (a
     float's caption overhanging the margin with its float): its words go on after a colon or a full
     stop with the wider space TeX sets there (its space factor, up to twice the word space: "Listing
