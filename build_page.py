@@ -158,7 +158,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None, taken=fro
     page = replace(page, rules=joined_rules(page.rules))
     main, margin = _columns(page, layout)
     main, footnotes = _footnotes(main, page, layout)
-    main = _captions_side_by_side(_split_side_by_side(main, page, layout), layout)
+    main = _captions_side_by_side(_split_side_by_side(_notes_off_captions(main, layout), page, layout), layout)
     captions, notes = _margin_blocks(margin, page, layout)
     notes.extend(footnotes)
     items: list[Item] = []
@@ -826,7 +826,8 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
             # "Fig. 1." centred or next to its drawing; never a line that reads on from the one above.
             # (A text layer with one font, a scan's, shows no faces and no drawings: its separator
             # must do, on a line that does not read on from the one above.)
-            if not (head.sep == ":" or (head.sep and (layout.faceless or caption_context(line, page, layout)))):
+            if not (head.sep == ":" or (head.sep and (layout.faceless or caption_context(line, page, layout)))
+                    or _label_alone(line, head, layout)):
                 continue
             if i > 0 and not isinstance(line, PairedCaption) and _continues_paragraph(main[i - 1], line, layout):
                 continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
@@ -840,6 +841,13 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         here.add((head.kind, head.number))
         items.extend(found)
     return items
+
+
+def _label_alone(line: Line, head: Head, layout: Layout) -> bool:
+    """A caption's label on a line of its own, centred, its title on the lines below ("TABLE 1",
+    then "DUMMY RESULTS", as journals in economics set them, and endfloat's gathered floats): the
+    word of a float and its number are the whole line, which no sentence is."""
+    return head.kind in FLOAT_KINDS and not head.rest.strip() and not head.title and _is_centred(line, layout)
 
 
 LEADER_DOTS = 3             # dots: a run of this many, then a page number, is a leader (a long entry leaves three)
@@ -871,9 +879,11 @@ def _captioned_by_place(main: list[Line], at: int, head: Head, page: Page, layou
     a word, a number and a colon, centred or right beside a drawing or ruled rows, on a line that does
     not read on from the one above, is set as \\caption sets one; the float is read as a figure's (the
     text drawn inside it), its kind the word the book prints.  A head in a face of its own with a
-    colon is left to the statements ("Theorem 1: …" in bold opens one)."""
+    colon is left to the statements ("Theorem 1: …" in bold opens one), unless it stands beside the
+    next one on its baseline (PairedCaption): a statement opens a paragraph of the column, and two
+    never stand side by side as two minipages' captions do, whatever their face."""
     line = main[at]
-    if head.distinct or not (isinstance(line, PairedCaption) or caption_context(line, page, layout)):
+    if head.distinct and not isinstance(line, PairedCaption) or not (isinstance(line, PairedCaption) or caption_context(line, page, layout)):
         return False
     return at == 0 or isinstance(line, PairedCaption) or not _continues_paragraph(main[at - 1], line, layout)
 
@@ -1122,6 +1132,31 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
                 pieces = [part for words in pieces for part in ([w for w in words if (w.x0 + w.x1) / 2 < x],
                                                                 [w for w in words if (w.x0 + w.x1) / 2 >= x]) if part]
         out.extend(Line(words, line.page) for words in pieces)
+    return out
+
+
+NOTE_SIZE = 0.8          # of a caption's size: a margin note on its baseline is set this small or smaller
+NOTE_GAP = 1.0           # em: ... and stands this far or further left of the caption's first word
+
+
+def _notes_off_captions(main: list[Line], layout: Layout) -> list[Line]:
+    """A margin note set on a caption's baseline, in the margin left of the text block (a version
+    mark "v3.06" beside "Table 15.2.: Options …", as KOMA-Script's manuals set a feature's version
+    beside the first line that names it): the glyphs share a baseline and were read as one line,
+    the note's words first, and the caption was not seen.  Words that end left of the text block,
+    set smaller than the caption's, an em or more before it, are the note, a line of its own."""
+    out: list[Line] = []
+    for line in main:
+        words = line.words
+        k = next((k for k, w in enumerate(words) if w.x1 > layout.left), len(words))
+        rest = words[k:]
+        if 0 < k and len(rest) >= 2 and rest[0].x0 - words[k - 1].x1 >= layout.body_size * NOTE_GAP and \
+                all(w.size <= rest[0].size * NOTE_SIZE for w in words[:k]):
+            head = match_head(Line(rest, line.page), layout.body_font)
+            if head is not None and (head.sep or head.kind in FLOAT_KINDS):
+                out.extend([Line(words[:k], line.page), Line(rest, line.page)])
+                continue
+        out.append(line)
     return out
 
 

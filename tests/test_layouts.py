@@ -2568,6 +2568,44 @@ def test_listings_overhanging_the_outer_margin(tmp_path_factory):
     assert "new in version two" in text and "read this first" in text, text
 
 
+def test_a_version_mark_in_the_margin_on_a_captions_baseline(tmp_path_factory):
+    """versionnotes.pdf: a settings reference of ours, its margin on the left holding small version
+    marks ("v2.1") each on the baseline of what it dates, two captions among them; the first table
+    runs over two pages, its caption repeated "(continued)".  Mark and caption share a baseline and
+    were read as one line opening "v2.1 Table 1: …": table 1 was read only from its "(continued)"
+    caption, a page late, and table 2 not at all (as on both KOMA-Script guides, table 15.2).  Words
+    ending left of the text block, set smaller than the caption, an em or more before it, are a
+    margin note of their own; the mark stays in the text."""
+    db = every_label_found("versionnotes", 2, tmp_path_factory)
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "v2.1" in text, text
+
+
+def test_a_captions_label_alone_on_its_line(tmp_path_factory):
+    """newlinelabels.pdf: a working paper of ours captioned as economics journals ask, the label
+    alone on a centred line ("TABLE 1"), the title in capitals on the centred line below (the caption
+    package's labelsep=newline).  A caption in the body face needed a separator after its number,
+    and none of the four floats was found (as on TeX Live's ecca-ex, endfloat's gathered floats).  A
+    centred line holding a float's word and a number and nothing else is a caption's label."""
+    db = every_label_found("newlinelabels", 4, tmp_path_factory)
+    titles = {(kind, number): title for kind, number, title in
+              db.execute("SELECT kind, number, title FROM chunks WHERE kind != 'text'")}
+    assert titles[("table", "2")] == "MEAN PRICES BY SEASON", titles
+    assert titles[("figure", "2")] == "THE STALLS ALONG THE QUAY", titles
+
+
+def test_bold_captions_side_by_side(tmp_path_factory):
+    """boldpairs.pdf: a German note of ours with two pairs of pictures side by side in minipages, each
+    captioned with its label in bold, "Abbildung 1:" beside "Abbildung 2:" on one baseline (KOMA-Script's
+    captionlabel font).  A head in a face of its own was left to the statements, and a statement opens
+    at the column's edge: the left caption of each pair was read as a statement and the right one lost
+    (as on scrguide-de, figures 3.8 and 3.10).  Two heads side by side on one baseline, numbered one
+    after the other, are two floats' captions whatever their face: a statement never stands beside another."""
+    db = every_label_found("boldpairs", 4, tmp_path_factory)
+    titles = {number: title for number, title in db.execute("SELECT number, title FROM chunks WHERE kind != 'text'")}
+    assert titles["2"] == "Der Garten im Herbst" and titles["3"] == "Der Weg im Sommer", titles
+
+
 def test_a_year_or_a_code_after_a_word_numbers_nothing(tmp_path_factory):
     """yearheads.pdf: a harbour guide of ours with two tables, its two ISBNs each on a centred line in
     the body face ("ISBN 978-0-9876543-2-1. Print edition."), and references in the author-date style
