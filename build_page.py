@@ -1041,13 +1041,17 @@ def _is_centred(line: Line, layout: Layout) -> bool:
 
 def caption_context(line: Line, page: Page, layout: Layout) -> bool:
     """True where a line in the body face can still be a caption: it is centred in the column, or a
-    drawing, an image or ruled rows lie right above or below it."""
+    drawing, an image or ruled rows lie right above or below it, or a framed picture right beside it."""
     if _is_centred(line, layout):
         return True
     near = [g for g in page.graphics + page.rules
             if g[0] < line.x1 + NEAR_DRAWING and g[2] > line.x0 - NEAR_DRAWING
             and (0 <= line.top - g[3] < CAPTION_TO_DRAWING or 0 <= g[1] - line.bottom < CAPTION_TO_DRAWING)]
-    return bool(near)
+    # a caption set beside its framed picture (KOMA-Script's captionbeside, a sidecap float): the
+    # frame spans the line's height, just left or right of it (a line inside a frame is no such line)
+    beside = [b for b in page.boxes if b[1] <= line.top and line.bottom <= b[3]
+              and (0 <= b[0] - line.x1 < NEAR_DRAWING or 0 <= line.x0 - b[2] < NEAR_DRAWING)]
+    return bool(near or beside)
 
 
 def side_gutters(page: Page) -> list[tuple[float, float, float]]:

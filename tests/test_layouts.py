@@ -2606,6 +2606,30 @@ def test_bold_captions_side_by_side(tmp_path_factory):
     assert titles["2"] == "Der Garten im Herbst" and titles["3"] == "Der Weg im Sommer", titles
 
 
+def test_a_caption_beside_its_framed_picture(tmp_path_factory):
+    """besideframe.pdf: a German note of ours with two framed pictures, each captioned on its left,
+    the caption's last line level with the frame's foot (KOMA-Script's captionbeside), "Abbildung 1:"
+    in the body face.  A caption whose word is none of FLOAT_KINDS is told by its place, and a drawing
+    counted only right above or below the caption's lines: the long captions' first lines stand far
+    above the frame's foot, their last lines short of its edge, and neither figure was found (as on
+    scrguide-de, figure 4.21).  A frame spanning the line's height right beside it is such a place."""
+    db = every_label_found("besideframe", 2, tmp_path_factory)
+    titles = [title for (title,) in db.execute("SELECT title FROM chunks WHERE kind != 'text'")]
+    assert all(title.endswith(("mit einem Hinweis", "sonst gleich")) for title in titles), titles
+
+
+def test_a_sample_glossary_page_is_no_contents_page(tmp_path_factory):
+    """samplepages.pdf: a glossary tool's manual of ours showing, on a float page, the glossaries of
+    two one-page documents set small in frames, each entry a term, its meaning and the page it is used
+    on, "1" every time, each captioned "Figure 1: sample-tools.pdf".  Most of the page's lines were
+    words ending in a page number, never falling, and the page was skipped as a contents page with its
+    two captions (as on bib2gls's manual, figures 8.1 and 8.2).  A contents list leads on through the
+    book: six or more entries all naming one page list no book's contents."""
+    db = every_label_found("samplepages", 2, tmp_path_factory)
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks"))
+    assert "a bench clamp with two jaws" in text, text
+
+
 def test_a_year_or_a_code_after_a_word_numbers_nothing(tmp_path_factory):
     """yearheads.pdf: a harbour guide of ours with two tables, its two ISBNs each on a centred line in
     the body face ("ISBN 978-0-9876543-2-1. Print edition."), and references in the author-date style
