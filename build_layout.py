@@ -1240,6 +1240,9 @@ def _frame(page: Page, lines: list[Line], rect: tuple[float, float, float, float
 """Contents pages: a table of contents or a list of figures lists captions; it defines nothing."""
 
 
+ONE_PAGE_ENTRIES = 6     # entries: this many, all naming one page, list no book's contents
+
+
 def is_contents_page(page: Page) -> bool:
     """A table of contents or a list of figures: most lines are words ending in a page number,
     the numbers rising down the page (often after leader dots); its "Figure 3.2 …" lines list
@@ -1253,4 +1256,8 @@ def is_contents_page(page: Page) -> bool:
         return False
     numbers = [int(l.words[-1].text) for l in entries if l.words[-1].text.isdigit()]
     rising = sum(1 for a, b in zip(numbers, numbers[1:]) if b >= a)
+    # a contents list's entries lead on through the book: a page of them all naming one page is a
+    # sample index or glossary of a one-page document, shown as a figure
+    if len(numbers) >= ONE_PAGE_ENTRIES and len(set(numbers)) == 1:
+        return False
     return len(numbers) < 2 or rising >= 0.8 * (len(numbers) - 1)

@@ -158,7 +158,7 @@ def page_items(page: Page, layout: Layout, wanted: dict | None = None, taken=fro
     page = replace(page, rules=joined_rules(page.rules))
     main, margin = _columns(page, layout)
     main, footnotes = _footnotes(main, page, layout)
-    main = _captions_side_by_side(_split_side_by_side(main, page, layout), layout)
+    main = _captions_side_by_side(_split_side_by_side(_notes_off_captions(main, layout), page, layout), layout)
     captions, notes = _margin_blocks(margin, page, layout)
     notes.extend(footnotes)
     items: list[Item] = []
@@ -274,7 +274,7 @@ def _columns(page: Page, layout: Layout) -> tuple[list[Line], list[Line]]:
                 other.top - layout.body_size <= line.top <= other.bottom + layout.body_size and
                 right[0].x0 <= other.x1 for other in going if other is not line)):
             left, right = line.words, []
-        outer = _outer_margin_words(left, layout) if not page.rotated else []
+        outer = _outer_margin_words(left, layout, page.boxes) if not page.rotated else []
         if outer:
             left = [w for w in left if not any(w is o for o in outer)]
             margin.append(Line(outer, page.number))
@@ -329,11 +329,12 @@ def _gap_filled(line: Line, left: list[Word], right: list[Word], page: Page) -> 
                and abs(other.baseline - line.baseline) <= reach for w in other.words)
 
 
-def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
+def _outer_margin_words(words: list[Word], layout: Layout, boxes: list = ()) -> list[Word]:
     """The words of a line that stand in an outer margin on the left (layout.margin_left): none when
-    the line goes on across the text block's edge with a word space (full-width text), or when it is
+    the line goes on across the text block's edge with a word space (full-width text), when it is
     a list of figures' entry (lists_a_page: its number's box, wider than a word space, may reach
-    past the edge of a text block set narrower on other pages)."""
+    past the edge of a text block set narrower on other pages), or a float's caption overhanging
+    the margin as its float does (_runs_across_margin)."""
     if not layout.margin_left or lists_a_page(Line(words)):
         return []
     outer = [w for w in words if w.x1 <= layout.margin_left]
@@ -343,7 +344,32 @@ def _outer_margin_words(words: list[Word], layout: Layout) -> list[Word]:
     if inner and min(w.x0 for w in inner) - max(w.x1 for w in outer) < _word_space(outer, layout) \
             and abs(inner[0].size - outer[-1].size) < 0.5:
         return []
+    if inner and _runs_across_margin(Line(words), outer, inner, layout, boxes):
+        return []
     return outer
+
+
+def _runs_across_margin(line: Line, outer: list[Word], inner: list[Word], layout: Layout, boxes: list) -> bool:
+    """Whether a line runs on across the outer margin's edge as one, wider than the text block (a
+    float's caption overhanging the margin with its float): its words go on after a colon or a full
+    stop with the wider space TeX sets there (its space factor, up to twice the word space: "Listing
+    4:" and the title after it), and either the next word starts inside the margin itself, left of
+    its edge, or a box (the float's frame) crosses the edge right above or below the line; or the
+    line stands inside such a box (the float's code).  A margin note is no such line: it stands clear
+    of the text block by the margin's gap, and no frame crosses from the margin into the block
+    beside it."""
+    if any(b[0] <= outer[0].x0 and b[2] > layout.left and b[1] <= line.top and line.bottom <= b[3] for b in boxes):
+        return True     # inside a frame that crosses the edge: the float's own line (its code)
+    if outer[-1].text[-1:] not in SENTENCE_ENDS or \
+            inner[0].x0 - outer[-1].x1 >= _word_space(outer, layout) * SPACE_FACTOR_WIDEST:
+        return False
+    return inner[0].x0 < layout.margin_left or any(
+        b[0] <= outer[0].x1 and b[2] > layout.left and
+        (0 <= b[1] - line.bottom < CAPTION_TO_DRAWING or 0 <= line.top - b[3] < CAPTION_TO_DRAWING) for b in boxes)
+
+
+SENTENCE_ENDS = ".:;!?"       # punctuation TeX sets a wider space after (\sfcode above 1000)
+SPACE_FACTOR_WIDEST = 2.0     # the widest such space, in word spaces (space factor 3000 stretches it)
 
 
 NUMBER_SIZE = 0.9             # of the body size: an equation number of the text block is set no smaller
@@ -800,7 +826,8 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
             # "Fig. 1." centred or next to its drawing; never a line that reads on from the one above.
             # (A text layer with one font, a scan's, shows no faces and no drawings: its separator
             # must do, on a line that does not read on from the one above.)
-            if not (head.sep == ":" or (head.sep and (layout.faceless or caption_context(line, page, layout)))):
+            if not (head.sep == ":" or (head.sep and (layout.faceless or caption_context(line, page, layout)))
+                    or _label_alone(line, head, layout)):
                 continue
             if i > 0 and not isinstance(line, PairedCaption) and _continues_paragraph(main[i - 1], line, layout):
                 continue  # "… as Figure 2.1: shows" inside running text is a reference, not a caption
@@ -814,6 +841,13 @@ def _captioned_floats(page: Page, main: list[Line], used: set[int], layout: Layo
         here.add((head.kind, head.number))
         items.extend(found)
     return items
+
+
+def _label_alone(line: Line, head: Head, layout: Layout) -> bool:
+    """A caption's label on a line of its own, centred, its title on the lines below ("TABLE 1",
+    then "DUMMY RESULTS", as journals in economics set them, and endfloat's gathered floats): the
+    word of a float and its number are the whole line, which no sentence is."""
+    return head.kind in FLOAT_KINDS and not head.rest.strip() and not head.title and _is_centred(line, layout)
 
 
 LEADER_DOTS = 3             # dots: a run of this many, then a page number, is a leader (a long entry leaves three)
@@ -845,9 +879,11 @@ def _captioned_by_place(main: list[Line], at: int, head: Head, page: Page, layou
     a word, a number and a colon, centred or right beside a drawing or ruled rows, on a line that does
     not read on from the one above, is set as \\caption sets one; the float is read as a figure's (the
     text drawn inside it), its kind the word the book prints.  A head in a face of its own with a
-    colon is left to the statements ("Theorem 1: …" in bold opens one)."""
+    colon is left to the statements ("Theorem 1: …" in bold opens one), unless it stands beside the
+    next one on its baseline (PairedCaption): a statement opens a paragraph of the column, and two
+    never stand side by side as two minipages' captions do, whatever their face."""
     line = main[at]
-    if head.distinct or not (isinstance(line, PairedCaption) or caption_context(line, page, layout)):
+    if head.distinct and not isinstance(line, PairedCaption) or not (isinstance(line, PairedCaption) or caption_context(line, page, layout)):
         return False
     return at == 0 or isinstance(line, PairedCaption) or not _continues_paragraph(main[at - 1], line, layout)
 
@@ -972,6 +1008,7 @@ GUTTER = 6                    # pt: floats side by side leave at least this betw
 FRAMES_APART = 2              # pt: framed boxes side by side stand clear of each other by more than this
                               # (more than FRAME_SLACK: closer, they are one frame's parts drawn as pieces)
 SIDE_FLOAT_WIDTH = 60         # pt: a float set beside another is wider than this
+BOXES_TOUCH = 4               # pt: a float's boxes (a title bar, its frame) stand this close above each other
 SIDE_FLOAT_REACH = 30         # pt: the lines cut at a gutter start this far above the floats' rules
 CODE_LINE_STEP = 2.2          # em: lines of one code listing follow each other closer than this
 FULL_LINE_EDGE = 4            # pt: a justified line ends this close to the column's right edge
@@ -1004,13 +1041,17 @@ def _is_centred(line: Line, layout: Layout) -> bool:
 
 def caption_context(line: Line, page: Page, layout: Layout) -> bool:
     """True where a line in the body face can still be a caption: it is centred in the column, or a
-    drawing, an image or ruled rows lie right above or below it."""
+    drawing, an image or ruled rows lie right above or below it, or a framed picture right beside it."""
     if _is_centred(line, layout):
         return True
     near = [g for g in page.graphics + page.rules
             if g[0] < line.x1 + NEAR_DRAWING and g[2] > line.x0 - NEAR_DRAWING
             and (0 <= line.top - g[3] < CAPTION_TO_DRAWING or 0 <= g[1] - line.bottom < CAPTION_TO_DRAWING)]
-    return bool(near)
+    # a caption set beside its framed picture (KOMA-Script's captionbeside, a sidecap float): the
+    # frame spans the line's height, just left or right of it (a line inside a frame is no such line)
+    beside = [b for b in page.boxes if b[1] <= line.top and line.bottom <= b[3]
+              and (0 <= b[0] - line.x1 < NEAR_DRAWING or 0 <= line.x0 - b[2] < NEAR_DRAWING)]
+    return bool(near or beside)
 
 
 def side_gutters(page: Page) -> list[tuple[float, float, float]]:
@@ -1020,7 +1061,8 @@ def side_gutters(page: Page) -> list[tuple[float, float, float]]:
     groups: list[list[tuple]] = []
     for r in sorted(page.rules + page.boxes, key=lambda r: (round(r[0]), round(r[2]))):
         for g in groups:
-            if abs(g[0][0] - r[0]) < RULE_EDGE_SLACK and abs(g[0][2] - r[2]) < RULE_EDGE_SLACK:
+            if abs(g[0][0] - r[0]) < RULE_EDGE_SLACK and abs(g[0][2] - r[2]) < RULE_EDGE_SLACK \
+                    and not _box_apart(g, r, page):
                 g.append(r)
                 break
         else:
@@ -1049,6 +1091,16 @@ def side_gutters(page: Page) -> list[tuple[float, float, float]]:
                 cuts.append(((left[2] + right[0]) / 2, min(left[1], right[1]) - SIDE_FLOAT_REACH,
                              max(left[3], right[3])))
     return cuts
+
+
+def _box_apart(group: list[tuple], box: tuple, page: Page) -> bool:
+    """Whether a box (a filled or framed area) stands clear above or below a group's boxes of its
+    width: a box is its float's whole extent (a listing's frame, its title bar touching it), so two
+    boxes of one width a gap apart are two floats, one above the other, each with its own neighbours
+    side by side; rules of one table stand apart by its rows and stay one group."""
+    boxes = [r for r in group if r in page.boxes]
+    return box in page.boxes and bool(boxes) and \
+        all(box[1] - r[3] > BOXES_TOUCH or r[1] - box[3] > BOXES_TOUCH for r in boxes)
 
 
 def _crosses_a_float(x: float, shared: tuple[float, float], left: tuple, right: tuple, page: Page) -> bool:
@@ -1084,6 +1136,31 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
                 pieces = [part for words in pieces for part in ([w for w in words if (w.x0 + w.x1) / 2 < x],
                                                                 [w for w in words if (w.x0 + w.x1) / 2 >= x]) if part]
         out.extend(Line(words, line.page) for words in pieces)
+    return out
+
+
+NOTE_SIZE = 0.8          # of a caption's size: a margin note on its baseline is set this small or smaller
+NOTE_GAP = 1.0           # em: ... and stands this far or further left of the caption's first word
+
+
+def _notes_off_captions(main: list[Line], layout: Layout) -> list[Line]:
+    """A margin note set on a caption's baseline, in the margin left of the text block (a version
+    mark "v3.06" beside "Table 15.2.: Options …", as KOMA-Script's manuals set a feature's version
+    beside the first line that names it): the glyphs share a baseline and were read as one line,
+    the note's words first, and the caption was not seen.  Words that end left of the text block,
+    set smaller than the caption's, an em or more before it, are the note, a line of its own."""
+    out: list[Line] = []
+    for line in main:
+        words = line.words
+        k = next((k for k, w in enumerate(words) if w.x1 > layout.left), len(words))
+        rest = words[k:]
+        if 0 < k and len(rest) >= 2 and rest[0].x0 - words[k - 1].x1 >= layout.body_size * NOTE_GAP and \
+                all(w.size <= rest[0].size * NOTE_SIZE for w in words[:k]):
+            head = match_head(Line(rest, line.page), layout.body_font)
+            if head is not None and (head.sep or head.kind in FLOAT_KINDS):
+                out.extend([Line(words[:k], line.page), Line(rest, line.page)])
+                continue
+        out.append(line)
     return out
 
 

@@ -2549,6 +2549,87 @@ def test_three_framed_listings_in_a_row_and_two_edge_to_edge(tmp_path_factory):
     assert "indent" not in code["7"] and "items: hang" in code["8"], code
 
 
+def test_listings_overhanging_the_outer_margin(tmp_path_factory):
+    """overhang.pdf: a tidier's manual of ours, two-sided with notes in a wide outer margin (on the left
+    of even pages), whose framed listings stand two in a row, half the text block wide each, and three
+    in a row wider than the block, reaching into the outer margin.  The boxes of one width in the rows
+    of two above and below a row of three were read as one float spanning all three rows, and the
+    gutter between it and the row of three's first box cut the middle listing's lines ("indent:"
+    without its "4"); the words of a box overhanging the margin ("begin" of "begin table", a caption's
+    "Listing 10:") were read as margin notes (as on latexindent's manual, 17 listings lost).  Boxes of
+    one width a gap apart are two floats; a line inside a frame that crosses the margin's edge, or a
+    caption going on past the edge after its colon beside such a frame, is the float's."""
+    db = every_label_found("overhang", 12, tmp_path_factory)
+    code = {number: " ".join(content.split()) for number, content in
+            db.execute("SELECT number, content FROM chunks WHERE kind = 'listing'")}
+    assert "indent: 4" in code["6"] and "keep: blank" in code["6"], code
+    assert code["10"].startswith("begin table") and code["5"].startswith("begin outer"), code
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "new in version two" in text and "read this first" in text, text
+
+
+def test_a_version_mark_in_the_margin_on_a_captions_baseline(tmp_path_factory):
+    """versionnotes.pdf: a settings reference of ours, its margin on the left holding small version
+    marks ("v2.1") each on the baseline of what it dates, two captions among them; the first table
+    runs over two pages, its caption repeated "(continued)".  Mark and caption share a baseline and
+    were read as one line opening "v2.1 Table 1: …": table 1 was read only from its "(continued)"
+    caption, a page late, and table 2 not at all (as on both KOMA-Script guides, table 15.2).  Words
+    ending left of the text block, set smaller than the caption, an em or more before it, are a
+    margin note of their own; the mark stays in the text."""
+    db = every_label_found("versionnotes", 2, tmp_path_factory)
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "v2.1" in text, text
+
+
+def test_a_captions_label_alone_on_its_line(tmp_path_factory):
+    """newlinelabels.pdf: a working paper of ours captioned as economics journals ask, the label
+    alone on a centred line ("TABLE 1"), the title in capitals on the centred line below (the caption
+    package's labelsep=newline).  A caption in the body face needed a separator after its number,
+    and none of the four floats was found (as on TeX Live's ecca-ex, endfloat's gathered floats).  A
+    centred line holding a float's word and a number and nothing else is a caption's label."""
+    db = every_label_found("newlinelabels", 4, tmp_path_factory)
+    titles = {(kind, number): title for kind, number, title in
+              db.execute("SELECT kind, number, title FROM chunks WHERE kind != 'text'")}
+    assert titles[("table", "2")] == "MEAN PRICES BY SEASON", titles
+    assert titles[("figure", "2")] == "THE STALLS ALONG THE QUAY", titles
+
+
+def test_bold_captions_side_by_side(tmp_path_factory):
+    """boldpairs.pdf: a German note of ours with two pairs of pictures side by side in minipages, each
+    captioned with its label in bold, "Abbildung 1:" beside "Abbildung 2:" on one baseline (KOMA-Script's
+    captionlabel font).  A head in a face of its own was left to the statements, and a statement opens
+    at the column's edge: the left caption of each pair was read as a statement and the right one lost
+    (as on scrguide-de, figures 3.8 and 3.10).  Two heads side by side on one baseline, numbered one
+    after the other, are two floats' captions whatever their face: a statement never stands beside another."""
+    db = every_label_found("boldpairs", 4, tmp_path_factory)
+    titles = {number: title for number, title in db.execute("SELECT number, title FROM chunks WHERE kind != 'text'")}
+    assert titles["2"] == "Der Garten im Herbst" and titles["3"] == "Der Weg im Sommer", titles
+
+
+def test_a_caption_beside_its_framed_picture(tmp_path_factory):
+    """besideframe.pdf: a German note of ours with two framed pictures, each captioned on its left,
+    the caption's last line level with the frame's foot (KOMA-Script's captionbeside), "Abbildung 1:"
+    in the body face.  A caption whose word is none of FLOAT_KINDS is told by its place, and a drawing
+    counted only right above or below the caption's lines: the long captions' first lines stand far
+    above the frame's foot, their last lines short of its edge, and neither figure was found (as on
+    scrguide-de, figure 4.21).  A frame spanning the line's height right beside it is such a place."""
+    db = every_label_found("besideframe", 2, tmp_path_factory)
+    titles = [title for (title,) in db.execute("SELECT title FROM chunks WHERE kind != 'text'")]
+    assert all(title.endswith(("mit einem Hinweis", "sonst gleich")) for title in titles), titles
+
+
+def test_a_sample_glossary_page_is_no_contents_page(tmp_path_factory):
+    """samplepages.pdf: a glossary tool's manual of ours showing, on a float page, the glossaries of
+    two one-page documents set small in frames, each entry a term, its meaning and the page it is used
+    on, "1" every time, each captioned "Figure 1: sample-tools.pdf".  Most of the page's lines were
+    words ending in a page number, never falling, and the page was skipped as a contents page with its
+    two captions (as on bib2gls's manual, figures 8.1 and 8.2).  A contents list leads on through the
+    book: six or more entries all naming one page list no book's contents."""
+    db = every_label_found("samplepages", 2, tmp_path_factory)
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks"))
+    assert "a bench clamp with two jaws" in text, text
+
+
 def test_a_year_or_a_code_after_a_word_numbers_nothing(tmp_path_factory):
     """yearheads.pdf: a harbour guide of ours with two tables, its two ISBNs each on a centred line in
     the body face ("ISBN 978-0-9876543-2-1. Print edition."), and references in the author-date style
