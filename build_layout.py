@@ -498,6 +498,37 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     return chosen
 
 
+def _runs_of_frames(pages: list[Page], candidates: dict[int, list[str]],
+                    running: dict[int, list[str]]) -> dict[int, tuple[str, int]] | None:
+    """Folios of a slide deck whose frames span several sheets, read as runs over its frames.
+
+    A presentation builds a slide up over several sheets (beamer's overlays), each a copy of the one
+    before with more shown and the same head and foot: the frame number its foot prints ("12" or
+    "12/20") stays over the frame's sheets and rises by one from frame to frame.  Against the sheets'
+    index every overlay moves the offset, so the runs broke at each built-up frame and the pages after
+    it took a chance run.  Consecutive sheets whose running heads and feet (`running`: the candidates of
+    the lines dropped as such) offer the same numbers, some at least, are one frame (a list's "2." that
+    an overlay uncovers at the top of the body changes the sheet's other candidates, not its foot); the
+    runs are read over the frames, each frame offering its first sheet's candidates and judged as a page
+    is (the support needed still set by the sheets' count, so a stamp every page prints, one frame,
+    finds none), and every sheet takes its frame's folio.  None where no sheet repeats the one before."""
+    frame_of: dict[int, int] = {}
+    offered: dict[int, list[str]] = {}
+    previous: list[str] = []
+    for page in sorted(pages, key=lambda p: p.number):
+        furniture = running.get(page.number) or []
+        if not (furniture and furniture == previous):
+            offered[len(offered) + 1] = candidates.get(page.number) or []
+        frame_of[page.number] = len(offered)
+        previous = furniture
+    if len(offered) == len(frame_of):
+        return None
+    by_frame = _runs_of_offsets(pages, {frame: texts for frame, texts in offered.items() if texts})
+    # (a sheet's own offset: its frame's folio counted from the sheet's index)
+    return {number: (by_frame[frame][0], number - (frame - by_frame[frame][1]))
+            for number, frame in frame_of.items() if frame in by_frame}
+
+
 def _printed_around(number: int, text: str, candidates: dict[int, list[str]]) -> bool:
     """Whether a page within FOLIO_REACH of `number` offers the same folio text as a candidate."""
     return any(text in candidates.get(other, ()) for other in range(number - FOLIO_REACH, number + FOLIO_REACH + 1)
@@ -551,7 +582,8 @@ def _folio_text(kind: str, value: int) -> str:
     return kind + str(value)
 
 
-def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None) -> PrintedPages:
+def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None,
+                  running: dict[int, list[str]] | None = None) -> PrintedPages:
     """The printed page of every PDF page.
 
     Folios read on the pages are the evidence: the running heads and feet carry the numbers a
@@ -559,8 +591,13 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
     neighbours imply.  The PDF's own page labels are used when it defines them and they agree with
     the folios (they then also number pages that print none); labels that disagree are reported
     and set aside (a book re-saved with stale labels, or labels counted from the wrong page).
+    `running` holds the candidates of the lines dropped as running heads and feet (drop_running_lines'
+    second result): a slide deck's frames are told by them (`_runs_of_frames`).
     """
     chosen = _runs_of_offsets(pages, candidates)
+    framed = _runs_of_frames(pages, candidates, running) if running else None
+    if framed and len(framed) > len(chosen):
+        chosen = framed
     rejected = sum(1 for n, texts in candidates.items() if texts and n not in chosen)
     numbers = [p.number for p in pages]
     folio: dict[int, str | None] = {}

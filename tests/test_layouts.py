@@ -2280,6 +2280,18 @@ def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory)
     assert labels == [f"{c}-{p}" for c, n in enumerate(chapters, 1) for p in range(1, n + 1)], labels
 
 
+def test_a_slide_decks_sheets_numbered_by_their_frame(tmp_path_factory):
+    """overlays.pdf: a talk of ours as beamer slides, 12 frames on 25 sheets (lists uncovered item by
+    item, \\pause), no page labels, the foot printing "6 / 12" on every sheet of frame 6.  A folio was a
+    run over the sheets' index, which every overlay breaks: 18 sheets read, most of them a chance run
+    ("2", "3", "4" on frame 4's sheets).  Consecutive sheets whose running feet offer the same numbers
+    are one frame, the runs read over the frames: every sheet takes its frame's number."""
+    pages, labels = _printed_pages("overlays", 25, tmp_path_factory)
+    sheets = [1, 1, 4, 3, 1, 3, 1, 3, 2, 1, 4, 1]
+    assert pages["source"] == "folios" and pages["read"] == 25, pages
+    assert labels == [str(frame) for frame, n in enumerate(sheets, 1) for _ in range(n)], labels
+
+
 @pytest.mark.parametrize("name, count", [("writerdoc", 18), ("workbook", 20)])
 def test_a_contents_page_numbered_i_after_a_title_page_left_out_of_the_count(name, count, tmp_path_factory):
     """writerdoc.pdf and workbook.pdf, held-out layouts of ours (LibreOffice Writer's export of a
