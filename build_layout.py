@@ -11,6 +11,7 @@ import bisect
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from build_glyphs import Line, Page, group_lines
 from build_heads import equation_number, lone_chapter_label
@@ -497,6 +498,37 @@ def _runs_of_offsets(pages: list[Page], candidates: dict[int, list[str]]) -> dic
     return chosen
 
 
+def _runs_of_frames(pages: list[Page], candidates: dict[int, list[str]],
+                    running: dict[int, list[str]]) -> dict[int, tuple[str, int]] | None:
+    """Folios of a slide deck whose frames span several sheets, read as runs over its frames.
+
+    A presentation builds a slide up over several sheets (beamer's overlays), each a copy of the one
+    before with more shown and the same head and foot: the frame number its foot prints ("12" or
+    "12/20") stays over the frame's sheets and rises by one from frame to frame.  Against the sheets'
+    index every overlay moves the offset, so the runs broke at each built-up frame and the pages after
+    it took a chance run.  Consecutive sheets whose running heads and feet (`running`: the candidates of
+    the lines dropped as such) offer the same numbers, some at least, are one frame (a list's "2." that
+    an overlay uncovers at the top of the body changes the sheet's other candidates, not its foot); the
+    runs are read over the frames, each frame offering its first sheet's candidates and judged as a page
+    is (the support needed still set by the sheets' count, so a stamp every page prints, one frame,
+    finds none), and every sheet takes its frame's folio.  None where no sheet repeats the one before."""
+    frame_of: dict[int, int] = {}
+    offered: dict[int, list[str]] = {}
+    previous: list[str] = []
+    for page in sorted(pages, key=lambda p: p.number):
+        furniture = running.get(page.number) or []
+        if not (furniture and furniture == previous):
+            offered[len(offered) + 1] = candidates.get(page.number) or []
+        frame_of[page.number] = len(offered)
+        previous = furniture
+    if len(offered) == len(frame_of):
+        return None
+    by_frame = _runs_of_offsets(pages, {frame: texts for frame, texts in offered.items() if texts})
+    # (a sheet's own offset: its frame's folio counted from the sheet's index)
+    return {number: (by_frame[frame][0], number - (frame - by_frame[frame][1]))
+            for number, frame in frame_of.items() if frame in by_frame}
+
+
 def _printed_around(number: int, text: str, candidates: dict[int, list[str]]) -> bool:
     """Whether a page within FOLIO_REACH of `number` offers the same folio text as a candidate."""
     return any(text in candidates.get(other, ()) for other in range(number - FOLIO_REACH, number + FOLIO_REACH + 1)
@@ -550,7 +582,8 @@ def _folio_text(kind: str, value: int) -> str:
     return kind + str(value)
 
 
-def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None) -> PrintedPages:
+def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: dict[int, str] | None,
+                  running: dict[int, list[str]] | None = None) -> PrintedPages:
     """The printed page of every PDF page.
 
     Folios read on the pages are the evidence: the running heads and feet carry the numbers a
@@ -558,8 +591,13 @@ def printed_pages(pages: list[Page], candidates: dict[int, list[str]], labels: d
     neighbours imply.  The PDF's own page labels are used when it defines them and they agree with
     the folios (they then also number pages that print none); labels that disagree are reported
     and set aside (a book re-saved with stale labels, or labels counted from the wrong page).
+    `running` holds the candidates of the lines dropped as running heads and feet (drop_running_lines'
+    second result): a slide deck's frames are told by them (`_runs_of_frames`).
     """
     chosen = _runs_of_offsets(pages, candidates)
+    framed = _runs_of_frames(pages, candidates, running) if running else None
+    if framed and len(framed) > len(chosen):
+        chosen = framed
     rejected = sum(1 for n, texts in candidates.items() if texts and n not in chosen)
     numbers = [p.number for p in pages]
     folio: dict[int, str | None] = {}
@@ -661,7 +699,14 @@ def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
     body, body_font, faceless = body_type(pages)
     layouts = {}
     for column in sorted({p.column for p in pages}):
-        for parity, layout in _parity_layouts([p for p in pages if p.column == column], body).items():
+        framed = [p for p in pages if p.column == column]
+        found = _parity_layouts(framed, body, sheet_parity)
+        turned = {p.number for p in framed if _turned(p, found[p.number % 2], found[1 - p.number % 2], body)}
+        if turned:
+            # pages set on the other parity's block (a chapter restarting its count on an even sheet):
+            # each parity's block read again from the pages that stand on it
+            found = _parity_layouts(framed, body, lambda p: (p.number + (p.number in turned)) % 2)
+        for parity, layout in found.items():
             layouts[(parity, column)] = layout
     for parity in (0, 1):
         left, right = layouts.get((parity, 1)), layouts.get((parity, 2))
@@ -688,9 +733,15 @@ def body_type(pages: list[Page]) -> tuple[float, str, bool]:
     return body, body_font, len({font for font, _ in fonts}) == 1
 
 
-def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
-    """The text block of even and of odd pages ({0: even, 1: odd}), read from their long lines."""
-    layouts = {parity: _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body)
+def sheet_parity(page: Page) -> int:
+    """A page's parity by its sheet: 0 for an even PDF page, 1 for an odd one."""
+    return page.number % 2
+
+
+def _parity_layouts(pages: list[Page], body: float, side: Callable[[Page], int]) -> dict[int, Layout]:
+    """The text block of even and of odd pages ({0: even, 1: odd}), read from their long lines; `side`
+    says which parity's block a page stands on (its sheet's, or the other's for a turned page)."""
+    layouts = {parity: _column_edges([p for p in pages if side(p) == parity and not p.rotated], body)
                for parity in (0, 1)}
     every = _column_edges([p for p in pages if not p.rotated], body)
     read = dict(layouts)
@@ -699,18 +750,18 @@ def _parity_layouts(pages: list[Page], body: float) -> dict[int, Layout]:
         # shifted to where its own few lines stand when they agree with that width: a two-sided
         # layout moves the text block from page to page but never changes its width.
         if found is None:
-            own = _column_edges([p for p in pages if p.number % 2 == parity and not p.rotated], body, FEW_LINES)
+            own = _column_edges([p for p in pages if side(p) == parity and not p.rotated], body, FEW_LINES)
             if every and own and abs((own.right - own.left) - (every.right - every.left)) <= SAME_WIDTH:
                 found = own
         if found is None and read[1 - parity] is not None:
-            found = _shifted_by_numbers(pages, parity, read[1 - parity])
+            found = _shifted_by_numbers(pages, side, parity, read[1 - parity])
         if found is None and read[1 - parity] is not None:
-            found = _shifted_by_sentences(pages, parity, read[1 - parity], body)
+            found = _shifted_by_sentences(pages, side, parity, read[1 - parity], body)
         if found is None:   # a copy each: the fields set below are the parity's own
             found = replace(every) if every else _sparse_layout([p for p in pages if not p.rotated] or pages, body)
         layouts[parity] = found
-        layouts[parity].margin_left = _left_margin([p for p in pages if p.number % 2 == parity], found)
-        layouts[parity].label_right = _label_column([p for p in pages if p.number % 2 == parity], layouts[parity])
+        layouts[parity].margin_left = _left_margin([p for p in pages if side(p) == parity], found)
+        layouts[parity].label_right = _label_column([p for p in pages if side(p) == parity], layouts[parity])
         layouts[parity].leading = _leading(pages, body)
     return layouts
 
@@ -736,7 +787,7 @@ def _moved(block: Layout, shift: float) -> Layout:
     return replace(block, left=block.left + shift, right=block.right + shift, margin_x=block.margin_x + shift)
 
 
-def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout | None:
+def _shifted_by_numbers(pages: list[Page], side: Callable[[Page], int], parity: int, other: Layout) -> Layout | None:
     """The text block of a parity whose pages show too few lines of running text to place it (a short
     document's displays with a sentence between them), from the other parity's: a two-sided layout
     shifts the block from page to page, never changing its width, and the equation numbers, set at a
@@ -744,8 +795,8 @@ def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout
     moves by as much as they do.  (The whole document's edges, taken before, are the other parity's:
     this parity's sentences, starting an inch right of that left edge, read as set in, the rows of an
     aligned display.)  None where the numbers do not show it."""
-    here = _number_edge([p for p in pages if p.number % 2 == parity and not p.rotated])
-    there = _number_edge([p for p in pages if p.number % 2 != parity and not p.rotated])
+    here = _number_edge([p for p in pages if side(p) == parity and not p.rotated])
+    there = _number_edge([p for p in pages if side(p) != parity and not p.rotated])
     if here is None or there is None:
         return None
     shift = here - there
@@ -755,7 +806,8 @@ def _shifted_by_numbers(pages: list[Page], parity: int, other: Layout) -> Layout
 SENTENCE_LINES = 3     # short sentences starting at one x (to a point) on a parity's pages: enough to show its edge
 
 
-def _shifted_by_sentences(pages: list[Page], parity: int, other: Layout, body: float) -> Layout | None:
+def _shifted_by_sentences(pages: list[Page], side: Callable[[Page], int], parity: int, other: Layout,
+                          body: float) -> Layout | None:
     """The text block of a parity whose pages show no running text and no column of equation numbers
     (a short document's unnumbered displays with a short sentence between each two), from the other
     parity's: a two-sided layout shifts the block, never its width, and TeX sets a sentence after a
@@ -767,7 +819,7 @@ def _shifted_by_sentences(pages: list[Page], parity: int, other: Layout, body: f
     the fallback, are the other parity's: on the user's class, whose even pages' block stands 2 pc left
     of the odd pages', every sentence of an even page then started outside the block.  None where the
     sentences do not show it."""
-    own = [p for p in pages if p.number % 2 == parity and not p.rotated]
+    own = [p for p in pages if side(p) == parity and not p.rotated]
     sentences = [line for page in own for line in page.lines
                  if len(line.words) >= 2 and PROSE_WORD_RE.fullmatch(line.words[0].text)
                  and min(w.size for w in line.words) >= SMALLER_TYPE * body]
@@ -818,8 +870,43 @@ def _left_margin(pages: list[Page], layout: Layout) -> float:
 
 
 def layout_of(layouts: dict[tuple[int, int], Layout], page: Page) -> Layout:
-    """The text block a page (or one column of it) is read against."""
-    return layouts.get((page.number % 2, page.column)) or layouts[(page.number % 2, 0)]
+    """The text block a page (or one column of it) is read against: its sheet parity's, or the other
+    parity's where the page's lines stand on that block (`_turned`)."""
+    parity = page.number % 2
+    own, other = layouts.get((parity, page.column)), layouts.get((1 - parity, page.column))
+    if own and other and _turned(page, own, other, own.body_size):
+        return other
+    return own or layouts[(parity, 0)]
+
+
+TURNED_LINES = 3   # running lines reaching the other parity's outer edge: enough to show a page stands on its block
+
+
+def _turned(page: Page, own: Layout, other: Layout, body: float) -> bool:
+    """Whether a page stands on the other parity's text block.  A two-sided layout sets the block by
+    the page counter's parity, not the sheet's: a chapter that restarts the count at 1 on an even sheet
+    (or a blank sheet left out, a cover put in) has its pages' blocks on the other side, and read
+    against the sheet's block a page's lines ran into the margin, a chapter's title joined its first
+    section's head and later heads were lost.  The two blocks are one width, shifted; each has an edge
+    outside the other (the far edge).  A page is turned when three or more of its running lines reach
+    the other block's far edge (to a point), none reaches its own block's far edge, and every one lies
+    within the other block: TeX sets no running line outside its block."""
+    shift = other.left - own.left
+    if page.rotated or abs(shift) <= SAME_WIDTH or abs((other.right - other.left) - (own.right - own.left)) > SAME_WIDTH:
+        return False
+    reaching_other = reaching_own = 0
+    for line in map(_without_side_note, page.lines):
+        if not running_line(line) or max(w.size for w in line.words) < SMALLER_TYPE * body:
+            continue
+        if line.x0 < other.left - 1 or line.x1 > other.right + 1:
+            return False
+        if shift > 0:       # the other block stands right of this one: its far edge is its right one
+            reaching_other += abs(line.x1 - other.right) <= 1
+            reaching_own += abs(line.x0 - own.left) <= 1
+        else:
+            reaching_other += abs(line.x0 - other.left) <= 1
+            reaching_own += abs(line.x1 - own.right) <= 1
+    return reaching_other >= TURNED_LINES and not reaching_own
 
 
 def _leading(pages: list[Page], body: float) -> float:

@@ -255,7 +255,8 @@ def _structure(document: Document, count_tokens, source: str) -> Reading:
 
 def _read_structure(document: Document, pages: list[Page], count_tokens, source: str) -> Reading:
     folios, removed = drop_running_lines(pages)
-    printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None)
+    printed = printed_pages(pages, folios, {p.number: p.label for p in pages if p.label} if document.labelled else None,
+                            removed)
     drop_folio_lines(pages, printed, removed)
     pages = read_columns(pages)
     layouts = detect_layout(pages)

@@ -2247,6 +2247,26 @@ def test_folios_with_a_point_counting_within_chapters(tmp_path_factory):
     assert not lines & set(labels), lines & set(labels)
 
 
+def test_a_chapter_restarting_the_count_on_an_even_sheet_keeps_its_sections(tmp_path_factory):
+    """pointfolios.pdf's chapters 3 and 4 open on even sheets (18 and 24) with the page counter set to
+    1: LaTeX places a two-sided text block by the counter's parity, so their pages stand on the other
+    parity's block, 48 pt off the sheet's.  Read against the sheet's block, chapter 3's title joined
+    its first section's head ("Drive Chain", "Frame and fork Headset") and its later sections were
+    lost.  A page whose running lines reach the other block's outer edge, and none its own, is read
+    against that block: every section is found, on its page, with its folio."""
+    _, db, _ = build("pointfolios", tmp_path_factory)
+    sections = [tuple(r) for r in db.execute("SELECT number, title, pdf_page_start FROM sections ORDER BY ord")]
+    assert sections[-7:] == [("3", "Drive", 18), ("3.1", "Chain", 18), ("3.2", "Gears", 20), ("3.3", "Cranks", 22),
+                             ("4", "Frame and fork", 24), ("4.1", "Headset", 24),
+                             ("4.2", "Cleaning the frame", 26)], sections
+    labels = dict(db.execute("SELECT section_title, min(page_label) FROM chunks WHERE chapter IN ('3', '4') "
+                             "GROUP BY section_title"))
+    assert labels == {"Chain": "3.1", "Gears": "3.3", "Cranks": "3.5", "Headset": "4.1",
+                      "Cleaning the frame": "4.3"}, labels
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks WHERE chapter IN ('3', '4')"))
+    assert not any(t in text for t in ("Gears", "Cranks", "Cleaning the frame", "[Side note]")), text[:300]
+
+
 def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory):
     """shortchapters.pdf: a bakery handbook of ours, 22 pages, no page labels, folios "3-2" in the foot
     (the counter restarts with every chapter), with a chapter of two pages ("3-1", "3-2") and one of a
@@ -2258,6 +2278,18 @@ def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory)
     chapters = [5, 5, 2, 5, 1, 4]
     assert pages["source"] == "folios" and pages["read"] == 22, pages
     assert labels == [f"{c}-{p}" for c, n in enumerate(chapters, 1) for p in range(1, n + 1)], labels
+
+
+def test_a_slide_decks_sheets_numbered_by_their_frame(tmp_path_factory):
+    """overlays.pdf: a talk of ours as beamer slides, 12 frames on 25 sheets (lists uncovered item by
+    item, \\pause), no page labels, the foot printing "6 / 12" on every sheet of frame 6.  A folio was a
+    run over the sheets' index, which every overlay breaks: 18 sheets read, most of them a chance run
+    ("2", "3", "4" on frame 4's sheets).  Consecutive sheets whose running feet offer the same numbers
+    are one frame, the runs read over the frames: every sheet takes its frame's number."""
+    pages, labels = _printed_pages("overlays", 25, tmp_path_factory)
+    sheets = [1, 1, 4, 3, 1, 3, 1, 3, 2, 1, 4, 1]
+    assert pages["source"] == "folios" and pages["read"] == 25, pages
+    assert labels == [str(frame) for frame, n in enumerate(sheets, 1) for _ in range(n)], labels
 
 
 @pytest.mark.parametrize("name, count", [("writerdoc", 18), ("workbook", 20)])

@@ -87,6 +87,23 @@ def test_a_short_chapter_read_along_the_books_sequence():
     assert [printed_pages(pages, stray, None).labels[n] for n in (7, 8)] == ["7", "8"]
 
 
+def test_a_slide_decks_frames_numbered_over_its_sheets():
+    """Slides built up over several sheets repeat their foot ("3 / 9") on every sheet of a frame.  Read
+    against the sheets' index the runs broke at each frame and beamer's own labels (the frame numbers)
+    were set aside as disagreeing; read over the frames, every sheet takes its frame's number and the
+    labels agree.  A stamp every sheet's foot prints ("2024") is one frame for the whole deck: no run."""
+    sheets = [1, 1, 4, 3, 1, 3, 1, 3, 2, 1, 4, 1]
+    frames = [str(frame) for frame, n in enumerate(sheets, 1) for _ in range(n)]
+    pages = [page(n) for n in range(1, len(frames) + 1)]
+    feet = {n: [text, "12"] for n, text in enumerate(frames, 1)}
+    printed = printed_pages(pages, feet, None, feet)
+    assert [printed.labels[n] for n in range(1, len(pages) + 1)] == frames and printed.read == len(pages)
+    labelled = printed_pages(pages, feet, dict(enumerate(frames, 1)), feet)
+    assert labelled.source == "page labels", labelled.note
+    stamp = {n: ["2024"] for n in range(1, len(pages) + 1)}
+    assert printed_pages(pages, stamp, None, stamp).source == "none"
+
+
 def test_point_folios_only_on_running_lines():
     """A "12.3" at a line's end is no folio candidate by itself (a section's number looks the same)."""
     assert folio_candidates(line(word("2.3"), word("Methods"))) == []

@@ -102,8 +102,8 @@ def read_folios(path: Path, truth: list[str]) -> dict:
     bp.join_touching_words(pages)
     edges = {p.number: edge_lines(p) for p in pages}
     with in_text_face(face), in_iso_style(iso_style(pages)), in_maths_signs_apart(maths_signs_apart(pages, face)):
-        candidates, _removed = drop_running_lines(pages)
-        printed = printed_pages(pages, candidates, None)
+        candidates, removed = drop_running_lines(pages)
+        printed = printed_pages(pages, candidates, None, removed)
     rows = []
     for p in pages:
         want = truth[p.number - 1]
