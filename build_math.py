@@ -953,12 +953,11 @@ def _maths_bracket(w: Word) -> bool:
     if not MATHS_SIGNS_APART.get() or len(w.spans or ()) < 2:
         return False
     bracket, inner = w.spans[0], w.spans[1]
-    font = bracket.font
-    if bracket.text not in ("(", "[") or not _maths_sign_face(bracket):
+    if bracket.text not in ("(", "[", "{") or not _maths_delimiter(bracket):
         return False
     if len(w.spans) == 3 and w.spans[2].text == "," and _maths_sign_face(w.spans[2]) and inner.text.isalpha():
-        return True     # a name of letters between the maths' bracket and its comma, `$(\mathrm{low}, …$`
-    return _PROSE_RUN.search(inner.text) is None and \
+        return True     # a name of letters between the maths' bracket and its comma, `$(\mathrm{low}, …$`, `$\{\mathrm{empty}, …$`
+    return bracket.text != "{" and _PROSE_RUN.search(inner.text) is None and \
         (_SCRIPT_BASE.fullmatch(inner.text.rstrip(",")) is not None or _FIGURES.fullmatch(inner.text) is not None)
 
 
@@ -969,12 +968,21 @@ def _maths_sign_face(sp) -> bool:
     return not (font.italic or font.bold or font.mono) and not _prose_face(font.name)
 
 
+def _maths_delimiter(sp) -> bool:
+    """A bracket of the maths' own face (_maths_sign_face), or a brace of a maths font: TeX takes `\{`
+    and `\}` from its symbol font, whose italic slant says nothing of prose."""
+    return _maths_sign_face(sp) or sp.text in "{}" and is_math_font(sp.font.name)
+
+
 def _maths_closing(w: Word) -> bool:
     """A word of letters closing on a bracket of the maths' own face (_maths_sign_face) where the book
-    sets its maths signs apart: a name closing the formula's bracket, `…, \mathrm{low})$`."""
+    sets its maths signs apart: a name closing the formula's bracket, `…, \mathrm{low})$`, `…,
+    \mathrm{full}\}$`; the sentence's mark in a face of prose may follow it, glued ("high),")."""
     spans = w.spans or []
+    if len(spans) == 3 and _SENTENCE_MARK.fullmatch(spans[2].text) and _prose_face(spans[2].font.name):
+        spans = spans[:2]
     return MATHS_SIGNS_APART.get() and len(spans) == 2 and spans[0].text.isalpha() and \
-        spans[1].text in (")", "]") and _maths_sign_face(spans[1])
+        spans[1].text in (")", "]", "}") and _maths_delimiter(spans[1])
 
 
 def _maths_figures(w: Word) -> bool:
@@ -1187,6 +1195,12 @@ _BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⨁⨂")
 _PROSE_RUN = re.compile(r"[a-z]{3}")
 
 
+def _brace_depth(w: Word) -> int:
+    """How many braces of a maths font (TeX's `\{`, `\}`) a word opens and leaves open (negative: closes)."""
+    return sum(sp.text.count("{") - sp.text.count("}") for sp in w.spans if is_math_font(sp.font.name)) if w.spans \
+        else (w.text.count("{") - w.text.count("}") if is_math_font(w.font) else 0)
+
+
 def _bracket_depth(text: str) -> int:
     """How many round or square brackets a word opens and leaves open (negative: closes)."""
     return text.count("(") + text.count("[") - text.count(")") - text.count("]")
@@ -1282,6 +1296,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # brackets the run opened and has not closed: a closing bracket after it is the formula's
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
         depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
+        braces = sum(_brace_depth(x) for x in words[start:end])     # ... and the maths' braces it left open
         # (a word of the text glued to the formula's last glyphs ends it: "$K$-convex $g$")
         # (and so does a word space between two ordinary glyphs, which TeX's maths never sets: "$G$ $K$-convex")
         while end < n and not _note_mark(words[end], words[end - 1]) and _glued_word(words[end - 1].spans or []) is None and \
@@ -1296,7 +1311,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
                 or (depth > 0 and _bracketed_operand(words[end]))
                 # (a name closing them on the maths' own bracket: "(low, low)")
-                or (depth > 0 and _maths_closing(words[end]))
+                or ((depth > 0 or braces > 0) and _maths_closing(words[end]))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1]) or _bracketed_operand(words[end + 1])))
@@ -1310,6 +1325,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _maths_dots(words, end)
                 or _maths_name(words[end])):
             depth += _bracket_depth(words[end].text)
+            braces += _brace_depth(words[end])
             end += 1
         run = words[start:end]
         if lead:

@@ -3251,3 +3251,14 @@ def test_inline_maths_in_running_text_a_seventh_round(corpus):
     # the maths italic is a text family's (Kurier's, mathpazo's Palatino with Computer Modern's brackets)
     assert r"Let $F(t)$ be the least cost" in _prose(corpus["kurierext-cc"])
     assert r"with a prior $p(\mathbf{z})$ and an encoder" in _prose(corpus["classicthesis-aj"])
+
+
+def test_inline_maths_in_running_text_an_eighth_round(corpus):
+    """An eighth round: the maths' own brackets and braces round names of the text face, closed before
+    the sentence's mark."""
+    # where the maths takes its brackets, braces and commas from faces of its own, a name of the text face
+    # closing on the maths' bracket or brace is the formula's though the sentence's comma is glued to it
+    # (`$(\mathrm{small}, \mathrm{small})$,` with Computer Modern's brackets and mathpazo's comma under a
+    # Pagella text; `$\{\mathrm{empty}, \mathrm{full}\}$,` with the symbol font's braces)
+    assert r"joint actions $(\operatorname{small}, \operatorname{small})$, $(" in _prose(corpus["tufte-at"])
+    assert r"$\mathcal{S} = \{\operatorname{empty}, \operatorname{full}\}$, and a belief" in _prose(corpus["tufte-cn"])
