@@ -3118,7 +3118,7 @@ def test_inline_maths_in_running_text_a_third_round(corpus):
     # the sentence's marks around a formula: a closing bracket of the text face that closes none of the
     # formula's, a number's comma before it, the comma glued to an accented letter, a question mark
     assert r"(stage 1, $T_{1} = 6$ days, $h_{1} = 4$) goes" in _prose(corpus["tufte-ch"])
-    assert r"(1.96 for $\alpha = 0.05$):" in _prose(corpus["tufte-co"])
+    assert r"($1.96$ for $\alpha = 0.05$):" in _prose(corpus["tufte-co"])
     assert r"forecast $\hat{d}$," in _prose(corpus["tufte-ac"])
     assert r"foundries $i = 1, \dots, K$. A trial" in _prose(corpus["baskerville-au"])   # (a list's comma before \dots)
     assert r"below a target $\alpha$? The" in _prose(corpus["tufte-v"])
