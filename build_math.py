@@ -796,7 +796,8 @@ def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
     if not before.spans:
         # (a word of figures and a comma in one face, the text's: "stage 1," before `$T_1 = 6$`)
         if not (is_text_face(before.font) and
-                (_FIGURES_COMMA.fullmatch(before.text) or _FIGURES_COLON.fullmatch(before.text))):
+                (_FIGURES_COMMA.fullmatch(before.text) or _FIGURES_COLON.fullmatch(before.text)
+                 or _BRACKET_COMMA.search(before.text))):
             return False
     elif not _sentence_face(before.spans[-1].font.name):
         return False
@@ -809,7 +810,7 @@ def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
                              or not any(is_math_font(o.font.name) for o in before.spans[:-1]))
                         for sp in before.spans[:-1])) \
             and not (_FIGURES_COMMA.fullmatch(before.text) and all(is_text_face(sp.font.name) for sp in before.spans)) \
-            and not _comma_after_maths_point(before):
+            and not _comma_after_maths_point(before) and not _comma_after_bracket(before):
         return False
     # the space after it: a word space (a quarter of an em or so), or in a line set tight, wider than a
     # formula's thin space (a sixth of an em, whatever the line's stretch) and no narrower than the line's
@@ -824,6 +825,19 @@ def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
         return True
     return gap > before.size * WORD_SPACE or (
         word_gap > 0 and gap > before.size * THIN_SPACE_MAX and gap >= word_gap * LINE_SPACE_SHARE)
+
+
+def _comma_after_bracket(w: Word) -> bool:
+    """A word ending on a closing bracket (of any face) and a comma or semicolon of a face of prose
+    (_sentence_face): TeX's maths takes its comma from the maths italic (Computer Modern's, whose roman
+    sets the brackets and the text alike), so the comma after `$(0, 0)$` is the sentence's; where a book's
+    maths takes the text's comma, the thin space after it still tells (_sentence_comma's gap)."""
+    spans = w.spans
+    return len(spans) >= 2 and _BRACKET_COMMA.search(w.text) is not None and \
+        _sentence_face(spans[-1].font.name) and not is_math_font(spans[-1].font.name)
+
+
+_BRACKET_COMMA = re.compile(r"[)\]][,;]$")
 
 
 def _comma_after_maths_point(w: Word) -> bool:
@@ -899,8 +913,18 @@ def _script_base(words: list[Word], start: int) -> bool:
     no word space between: that superscript's base (`$\\mathrm{e}^{-\\rho T}$`, whose upright e is the
     text's roman)."""
     w, script = words[start - 1], words[start]
+    size, baseline, _ = _script_part(script)
     return len(w.text) == 1 and w.text.isalpha() and script.x0 - w.x1 < w.size * TOUCH_GAP and \
-        script.size < w.size * 0.85 and w.baseline - script.baseline > w.size * 0.15
+        size < w.size * 0.85 and w.baseline - baseline > w.size * 0.15
+
+
+def _script_part(w: Word) -> tuple[float, float, str]:
+    """A word's size, baseline and text without the sentence's mark glued after it in a face of prose,
+    set at the text's size on the line's baseline: a script's own, "$\mathbf{y}^{\mathrm{goal}}$,"."""
+    spans = w.spans or []
+    if len(spans) >= 2 and _SENTENCE_MARK.fullmatch(spans[-1].text) and _prose_face(spans[-1].font.name):
+        return max(sp.size for sp in spans[:-1]), spans[0].baseline, w.text[:-len(spans[-1].text)]
+    return w.size, w.baseline, w.text
 
 
 def _upright_subscript(w: Word) -> bool:
@@ -927,16 +951,17 @@ def _glued_script(words: list[Word], i: int) -> bool:
     if not 1 <= i < len(words):
         return False
     w, base = words[i], words[i - 1]
-    if not (w.x0 - base.x1 < base.size * TOUCH_GAP and w.size < base.size * SCRIPT_SIZE):
+    size, baseline, text = _script_part(w)    # (the sentence's mark glued after it left out)
+    if not (w.x0 - base.x1 < base.size * TOUCH_GAP and size < base.size * SCRIPT_SIZE):
         return False
     if _SCRIPT_BASE.fullmatch(base.text) is None or _PROSE_RUN.search(base.text) is not None:
         return False
-    shift = w.baseline - base.baseline
+    shift = baseline - base.baseline
     if shift > base.size * SCRIPT_SHIFT:
         return True
-    return shift < -base.size * SCRIPT_SHIFT and (w.text[:1] in "([" or (
+    return shift < -base.size * SCRIPT_SHIFT and (text[:1] in "([" or (
         len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))) or (
-        (len(base.text) == 1 or is_math_word(base)) and _SCRIPT_BASE.fullmatch(w.text) is not None and _maths_roman(w)))
+        (len(base.text) == 1 or is_math_word(base)) and _SCRIPT_BASE.fullmatch(text) is not None and _maths_roman(w)))
 
 
 SCRIPT_SIZE = 0.85    # of its base's size: a script is set smaller than this (TeX's 7 on 10 pt)
@@ -953,12 +978,11 @@ def _maths_bracket(w: Word) -> bool:
     if not MATHS_SIGNS_APART.get() or len(w.spans or ()) < 2:
         return False
     bracket, inner = w.spans[0], w.spans[1]
-    font = bracket.font
-    if bracket.text not in ("(", "[") or not _maths_sign_face(bracket):
+    if bracket.text not in ("(", "[", "{") or not _maths_delimiter(bracket):
         return False
     if len(w.spans) == 3 and w.spans[2].text == "," and _maths_sign_face(w.spans[2]) and inner.text.isalpha():
-        return True     # a name of letters between the maths' bracket and its comma, `$(\mathrm{low}, …$`
-    return _PROSE_RUN.search(inner.text) is None and \
+        return True     # a name of letters between the maths' bracket and its comma, `$(\mathrm{low}, …$`, `$\{\mathrm{empty}, …$`
+    return bracket.text != "{" and _PROSE_RUN.search(inner.text) is None and \
         (_SCRIPT_BASE.fullmatch(inner.text.rstrip(",")) is not None or _FIGURES.fullmatch(inner.text) is not None)
 
 
@@ -969,12 +993,38 @@ def _maths_sign_face(sp) -> bool:
     return not (font.italic or font.bold or font.mono) and not _prose_face(font.name)
 
 
+def _maths_delimiter(sp) -> bool:
+    """A bracket of the maths' own face (_maths_sign_face), or a brace of a maths font: TeX takes `\{`
+    and `\}` from its symbol font, whose italic slant says nothing of prose."""
+    return _maths_sign_face(sp) or sp.text in "{}" and is_math_font(sp.font.name)
+
+
 def _maths_closing(w: Word) -> bool:
     """A word of letters closing on a bracket of the maths' own face (_maths_sign_face) where the book
-    sets its maths signs apart: a name closing the formula's bracket, `…, \mathrm{low})$`."""
+    sets its maths signs apart: a name closing the formula's bracket, `…, \mathrm{low})$`, `…,
+    \mathrm{full}\}$`; the sentence's mark in a face of prose may follow it, glued ("high),")."""
     spans = w.spans or []
+    if len(spans) == 3 and _SENTENCE_MARK.fullmatch(spans[2].text) and _prose_face(spans[2].font.name):
+        spans = spans[:2]
     return MATHS_SIGNS_APART.get() and len(spans) == 2 and spans[0].text.isalpha() and \
-        spans[1].text in (")", "]") and _maths_sign_face(spans[1])
+        spans[1].text in (")", "]", "}") and _maths_delimiter(spans[1])
+
+
+def _name_after_maths_comma(words: list[Word], end: int) -> bool:
+    """words[end] is a word of letters closing on a round or square bracket (the sentence's mark may
+    follow), set a thin space or less after a comma of a maths font that ends words[end - 1]: TeX's
+    maths sets a thin space after its comma (3 mu, a sixth of an em), where the sentence's comma is
+    followed by a word space; the name closes the formula's bracket (`$(\mathrm{small},
+    \mathrm{large})$` in Computer Modern, whose brackets and roman are the text's, the comma the maths
+    italic's)."""
+    before, w = words[end - 1], words[end]
+    last = before.spans[-1] if before.spans else before
+    font = last.font.name if before.spans else before.font
+    return last.text.endswith(",") and is_math_font(font) and \
+        w.x0 - before.x1 <= before.size * THIN_SPACE_MAX and _CLOSING_NAME.fullmatch(w.text) is not None
+
+
+_CLOSING_NAME = re.compile(r"[^\W\d_]{2,}[)\]][.,;:]?")
 
 
 def _maths_figures(w: Word) -> bool:
@@ -993,6 +1043,64 @@ def _maths_figures(w: Word) -> bool:
                                  for sp in figures)
 
 
+def _sentence_opening(w: Word) -> bool:
+    """A word opening on a round or square bracket of a face of prose (_prose_face), more glyphs after it,
+    where the book's maths takes its brackets from a face of its own (MATHS_SIGNS_APART): the sentence's
+    bracket, glued to the formula it opens on."""
+    return MATHS_SIGNS_APART.get() and len(w.spans or ()) >= 2 and w.spans[0].text in ("(", "[") and \
+        _prose_face(w.spans[0].font.name)
+
+
+def _opened_figures(w: Word) -> bool:
+    """A number of the maths' own face (_maths_figures) after the sentence's opening bracket
+    (_sentence_opening), glued: a formula's figures, "($1.96$ for $\alpha = 0.05$)", "($4$),"."""
+    if not _sentence_opening(w):
+        return False
+    figures = _word_of_spans(w, w.spans[1:])
+    # (the sentence's closing bracket may follow, glued: "($4$),")
+    return figures is not None and (_maths_figures(figures) or _closing_figures(figures))
+
+
+def _figures_closing(words: list[Word], end: int) -> bool:
+    """words[end] is a number glued to a closing bracket of a face of prose, the sentence's mark perhaps
+    after it, its figures the maths' own (_maths_figures) or after a relation sign: the formula's last
+    figures, and the bracket the sentence's ("$h_{2} = 10$),")."""
+    w = words[end]
+    spans = w.spans or []
+    if len(spans) < 2 or _SENTENCE_CLOSE.fullmatch(spans[-1].text) is None or not _prose_face(spans[-1].font.name):
+        return False
+    return _closing_figures(w) or _FIGURES.fullmatch(w.text[:-len(spans[-1].text)]) is not None and \
+        words[end - 1].text in _RELATIONS
+
+
+def _closing_figures(w: Word) -> bool:
+    """A number of the maths' own face (_maths_figures) glued to a closing bracket of a face of prose, the
+    sentence's mark perhaps after it: a formula's figures before the sentence's bracket, "(node $1$),"."""
+    spans = w.spans or []
+    if len(spans) < 2 or _SENTENCE_CLOSE.fullmatch(spans[-1].text) is None or not _prose_face(spans[-1].font.name):
+        return False
+    figures = _word_of_spans(w, spans[:-1])
+    return figures is not None and _maths_figures(figures)
+
+
+def _maths_figures_apart(words: list[Word]) -> bool:
+    """Whether a line's formulas set a figure in a face of their own (_maths_face), where the book's maths
+    sets its signs apart (MATHS_SIGNS_APART): mathpazo's figures under a Pagella text, not newpx's, which
+    are the text's."""
+    return MATHS_SIGNS_APART.get() and any(
+        sp.text[:1].isdigit() and _maths_face(sp.font.name, sp.font.bold, sp.font.italic, sp.font.mono)
+        for w in words for sp in (w.spans or ()))
+
+
+def _prose_figures(w: Word) -> bool:
+    """A number whose figures are set in a face of prose (_prose_face), on a line whose formulas set
+    theirs in a face of their own (_maths_figures_apart): the sentence's ("at stage 2 ($T_{2} = 2$, …)"
+    with Pagella's 2 and mathpazo's), never a formula's, however close to one it stands."""
+    if not MATHS_SIGNS_APART.get() or _FIGURES.fullmatch(w.text) is None:
+        return False
+    return all(_prose_face(sp.font.name) for sp in w.spans) if w.spans else _prose_face(w.font)
+
+
 def _prose_face(font: str) -> bool:
     """Whether a font sets prose: the book's text face, a face that sets the book's prose (prose_faces)
     or the line's words of prose, or a font with no name, which says nothing."""
@@ -1008,8 +1116,14 @@ def _line_prose_faces(words: list[Word]) -> frozenset:
     """The faces a line's words of prose (four letters in a row, no operator's name: "log" and "diag"
     are the maths roman's) are set in."""
     faces = set()
-    for w in words:
+    for i, w in enumerate(words):
         if w.text.strip(".,;:()[]") in OPERATOR_NAMES:
+            continue
+        # (nor a word set against a maths font's glyph, no space between: a name the maths applies to its
+        # bracket, "diag" before a big bracket of the extension font; prose's words stand a space apart)
+        after = words[i + 1] if i + 1 < len(words) else None
+        if after is not None and after.x0 - w.x1 < w.size * TOUCH_GAP and \
+                is_math_font(after.spans[0].font.name if after.spans else after.font):
             continue
         if not w.spans:
             if _spells_prose(w.text):
@@ -1113,8 +1227,9 @@ def _left_side(words: list[Word], start: int) -> bool:
     return _letter_operand(words[start - 1], words[start - 1].text)
 
 
-# a few letters and figures, perhaps with an argument in brackets: "Ax", "VSS", "P(0)", "Q(5,2)"
-_LEFT_OPERAND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}(?:\([A-Za-z0-9,.]{1,8}\))?")
+# a few letters and figures, perhaps with an argument in brackets, or between bars: "Ax", "VSS", "P(0)",
+# "Q(5,2)", "|z|"
+_LEFT_OPERAND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,5}(?:\([A-Za-z0-9,.]{1,8}\))?|([|‖])[A-Za-z][A-Za-z0-9]{0,5}\1")
 
 
 def _text_operand(w: Word) -> bool:
@@ -1140,6 +1255,11 @@ def _maths_punctuation(words: list[Word], end: int) -> bool:
     # x^{(2)}, \dots$`, though prose comes after; the sentence's comma and ellipsis are the text face's)
     if words[end].text == "," and j - end >= 4 and _dot_group(words, end + 1):
         return True
+    # (a colon ending the line: TeX's maths sets it as a relation, and breaks a formula after a relation
+    # only, so the formula goes on overleaf, `$H^{A} = \inf\{n \geq 0 :$` / `$X_{n} \in A\}$`; a comma,
+    # punctuation to TeX, is no place to break)
+    if j == len(words) and j - end == 1 and words[end].text == ":":
+        return True
     if j == end or j >= len(words) or words[j].text in _PUNCTUATION_MARKS:
         return False
     after = words[j]
@@ -1148,6 +1268,21 @@ def _maths_punctuation(words: list[Word], end: int) -> bool:
 
 
 MATHS_PUNCTUATION_RUN = 5     # marks: a comma, the three dots of \dots and a comma
+
+
+def _relation_colon(words: list[Word], end: int) -> bool:
+    """words[end] is a colon standing alone, a space after the formula's last glyph (a relation's thick
+    space, 5 mu, or amsmath's `\colon`, 2 mu before it and 6 after), and maths after it (or the line's
+    end, where TeX may break after a relation): the formula's (`$\{i : (i, j) \in \mathcal{A}\}$`,
+    `$f \colon \mathbb{R} \to \mathbb{R}$`), in whatever face the maths takes it from.  The sentence's
+    colon stands against the word before it."""
+    w = words[end]
+    if w.text != ":" or w.x0 - words[end - 1].x1 < w.size * TOUCH_GAP:
+        return False
+    if end + 1 == len(words):
+        return _maths_roman(w) or is_math_font(w.font)
+    after = words[end + 1]
+    return is_math_word(after) or _maths_bracket(after) or _maths_figures(after) or _upright_subscript(after)
 _PUNCTUATION_MARKS = frozenset((",", ":", ";", "."))
 
 
@@ -1187,6 +1322,12 @@ _BIG_OPERATORS = frozenset("∑∏∐∫∮⋃⋂⨁⨂")
 _PROSE_RUN = re.compile(r"[a-z]{3}")
 
 
+def _brace_depth(w: Word) -> int:
+    """How many braces of a maths font (TeX's `\{`, `\}`) a word opens and leaves open (negative: closes)."""
+    return sum(sp.text.count("{") - sp.text.count("}") for sp in w.spans if is_math_font(sp.font.name)) if w.spans \
+        else (w.text.count("{") - w.text.count("}") if is_math_font(w.font) else 0)
+
+
 def _bracket_depth(text: str) -> int:
     """How many round or square brackets a word opens and leaves open (negative: closes)."""
     return text.count("(") + text.count("[") - text.count(")") - text.count("]")
@@ -1195,7 +1336,7 @@ def _bracket_depth(text: str) -> int:
 OPEN_RELATION_TAIL = 24   # characters: the end of a text looked at, so each line costs the same
 # a formula's relation or binary sign and its closing dollar at the end of a line's text ("… $\\frac{a}{b} =$",
 # "… $0.3U(2)+$"): TeX breaks an inline formula only after one of those, and the formula goes on overleaf
-OPEN_RELATION_RE = re.compile(r"(?:[=<>+\-]|\\(?:leq|geq|neq|le|ge|ne|in|approx|equiv|sim|simeq|propto|subset|"
+OPEN_RELATION_RE = re.compile(r"(?:[=<>+\-:]|\\(?:leq|geq|neq|le|ge|ne|in|approx|equiv|sim|simeq|propto|subset|"
                               r"subseteq|supset|supseteq|to|mapsto|Rightarrow|Leftrightarrow|leftarrow|gets|"
                               r"cdot|times|pm|mp|cup|cap|setminus|oplus|otimes|mid|notin|preceq|succeq))\s*\$$")
 
@@ -1251,13 +1392,15 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
     k = 0
     n = len(words)
     word_gap = line_word_gap(words)
+    figures_apart = _maths_figures_apart(words)
     prose_open = 0     # brackets the line's prose opened and left open so far ("(stage 1, … $h_1 = 4$)")
     while k < n:
         w = words[k]
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
                 not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
                 not _upright_subscript(w) and not _glued_script(words, k + 1) and not _maths_bracket(w) and \
-                not _maths_figures(w) and not _maths_name(w):
+                not _maths_figures(w) and not _maths_name(w) and not _opened_figures(w) and \
+                not (prose_open > 0 and _closing_figures(w)):
             out.append(w.text)
             prose_open = max(0, prose_open + _bracket_depth(w.text))
             k += 1
@@ -1268,7 +1411,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # (and the left side of a relation the run opens on, in the text's bold or italic: "$\\mathbf{E}\\mathbf{z}
         # = \\mathbf{e}$" where \\mathbf is the text face's bold)
         while start > 0 and len(out) > 0 and ((_bridges(words[start - 1])
-                                               and not _sentence_comma(words[start - 1], words[start], word_gap))
+                                               and not _sentence_comma(words[start - 1], words[start], word_gap)
+                                               and not (figures_apart and _prose_figures(words[start - 1])))
                                               or _left_side(words, start)
                                               or _script_base(words, start)
                                               or _maths_name(words[start - 1])) \
@@ -1282,11 +1426,15 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # brackets the run opened and has not closed: a closing bracket after it is the formula's
         # (`$\mathcal{N}(\mu, \sigma^2)$`, whose ")" is set in the text face)
         depth = sum(_bracket_depth(x.text) for x in words[start:end]) + (opened if start == 0 and goes_on else 0)
+        braces = sum(_brace_depth(x) for x in words[start:end])     # ... and the maths' braces it left open
+        # (the sentence's bracket the run opens on, where the maths sets its brackets and figures in a face
+        # of its own: its commas are the sentence's then, "($T_{2} = 2$, $h_{2} = 10$)")
+        sentence_open = 1 if figures_apart and not lead and _sentence_opening(words[start]) else 0
         # (a word of the text glued to the formula's last glyphs ends it: "$K$-convex $g$")
         # (and so does a word space between two ordinary glyphs, which TeX's maths never sets: "$G$ $K$-convex")
         while end < n and not _note_mark(words[end], words[end - 1]) and _glued_word(words[end - 1].spans or []) is None and \
                 not _formulas_apart(words, end, word_gap) and \
-                not (depth <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
+                not (depth - sentence_open <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
                      # (a list of numbers in one face, the text's, goes on past its commas: `$k = 0, 1, 2,
                      # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
                      and not _closing_dots(words, end)
@@ -1295,8 +1443,12 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
                 or (depth > 0 and _bracketed_operand(words[end]))
+                # (the maths' figures closing the sentence's bracket its prose opened: "$h_{2} = 10$),")
+                or (depth - sentence_open <= 0 < prose_open + sentence_open and _figures_closing(words, end))
                 # (a name closing them on the maths' own bracket: "(low, low)")
-                or (depth > 0 and _maths_closing(words[end]))
+                or ((depth > 0 or braces > 0) and _maths_closing(words[end]))
+                # (... or one a thin space after the maths' comma, whatever face its bracket: "(small, large)")
+                or (depth > 0 and _name_after_maths_comma(words, end))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1]) or _bracketed_operand(words[end + 1])))
@@ -1307,9 +1459,11 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _raised_sign(words, end)
                 or _glued_script(words, end)
                 or _maths_punctuation(words, end)
+                or _relation_colon(words, end)
                 or _maths_dots(words, end)
                 or _maths_name(words[end])):
             depth += _bracket_depth(words[end].text)
+            braces += _brace_depth(words[end])
             end += 1
         run = words[start:end]
         if lead:
@@ -1349,7 +1503,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 and not _factorial(spans[-1]):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
-        elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last):
+        elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last) and \
+                not (end == n and last.text == ":" and _maths_roman(last)):     # (the maths' colon, broken after)
             tail = last.text[-1]
             run = run[:-1] + [_word_like(last, last.text[:-1])]
         # ... also glued to the text face's closing bracket or figure that ends the formula
@@ -1371,7 +1526,17 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         if past is not None:
             tail = run[past].spans[-1].text
             run = run[:past] + [_without_last_span(run[past])] + run[past + 1:]
+        elif not tail and _word_past_the_accent(run, word_gap):
+            # (the sentence's next word, glued by the text layer to a wide accent reaching over it)
+            tail = " " + run[-1].spans[-1].text
+            run = run[:-1] + [_without_last_span(run[-1])]
         run, opening, closing = _sentence_brackets([r for r in run if r is not None and r.text])
+        if sentence_open and not opening and run and run[0].spans and _sentence_opening(run[0]) and \
+                sum(_bracket_depth(r.text) for r in run) > 0:
+            # (the sentence's bracket, left open for a later formula or the prose to close)
+            opening = run[0].spans[0].text
+            run = [_word_of_spans(run[0], run[0].spans[1:])] + run[1:]
+            prose_open += 1
         latex = inline_latex(run, bars)
         # a sentence's mark standing apart after an ellipsis that closes the formula (amsmath's `\\dots`
         # before a comma or colon ends in a thin space): the sentence's, glued to the formula
@@ -1412,6 +1577,30 @@ def _mark_past_the_run(run: list) -> int | None:
 MARK_OVERLAP = 0.05   # em: a mark's box may reach this far back over the glyph it follows (side bearings)
 
 
+def _word_past_the_accent(run: list, word_gap: float) -> bool:
+    """Whether a run's last word is accents of a maths font (no letter nor figure) and then a word of
+    letters of a face of prose, a word space right of every other glyph of the run: a wide accent over
+    the formula's last letter reaches past it, and the text layer glued the sentence's next word to it
+    ("a candidate $\widehat{S}$ is from the best", read "S", "^is")."""
+    words = [w for w in run if w is not None]
+    spans = words[-1].spans or [] if words else []
+    if len(words) < 2 or len(spans) < 2:
+        return False
+    word, under = spans[-1], words[-2]
+    if is_math_font(word.font.name) or not _prose_face(word.font.name) or _PROSE_WORD_AFTER.fullmatch(word.text) is None:
+        return False
+    # (an accent: a maths font's glyph, no letter nor figure, raised off the baseline over the word before,
+    # reaching back over it; a minus after a relation stands on the axis, after its space)
+    if not all(is_math_font(sp.font.name) and not any(c.isalnum() for c in sp.text) and sp.x0 < under.x1 and
+               sp.baseline < word.baseline - word.size * SCRIPT_SHIFT for sp in spans[:-1]):
+        return False
+    gap = word.x0 - max(o.x1 for o in words[:-1])
+    return gap > word.size * WORD_SPACE or (word_gap > 0 and gap >= word_gap * LINE_SPACE_SHARE)
+
+
+_PROSE_WORD_AFTER = re.compile(r"[^\W\d_]{2,}[.,;:]?")
+
+
 def _prose_lead(w: Word) -> int:
     """How many of a formula's first word's runs are a word of prose hyphenated to it: letters of a face
     that sets prose (_prose_face) ending on a hyphen or a dash ("Level-$k$", "Bexley–$D_1$": TeX's minus
@@ -1424,11 +1613,15 @@ def _prose_lead(w: Word) -> int:
         i += 1
     if i == 0 or i == len(spans):
         return 0
-    return i if _HYPHENATED_LEAD.fullmatch("".join(sp.text for sp in spans[:i])) else 0
+    lead = "".join(sp.text for sp in spans[:i])
+    # (or on a slash, where the maths takes its signs from a face of its own, its slash among them:
+    # "M/M/$c$", a queue's name in the text face before the maths italic's c)
+    return i if _HYPHENATED_LEAD.fullmatch(lead) or MATHS_SIGNS_APART.get() and _SLASHED_LEAD.fullmatch(lead) else 0
 
 
-_LEAD_LETTERS = re.compile(r"[^\W\d_]+[-–]?")
+_LEAD_LETTERS = re.compile(r"[^\W\d_]+[-–]?|(?:[^\W\d_]+/)+")
 _HYPHENATED_LEAD = re.compile(r"[^\W\d_]+[-–]")
+_SLASHED_LEAD = re.compile(r"(?:[^\W\d_]+/)+")
 
 
 def _factorial(sp) -> bool:

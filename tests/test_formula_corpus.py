@@ -3118,7 +3118,7 @@ def test_inline_maths_in_running_text_a_third_round(corpus):
     # the sentence's marks around a formula: a closing bracket of the text face that closes none of the
     # formula's, a number's comma before it, the comma glued to an accented letter, a question mark
     assert r"(stage 1, $T_{1} = 6$ days, $h_{1} = 4$) goes" in _prose(corpus["tufte-ch"])
-    assert r"(1.96 for $\alpha = 0.05$):" in _prose(corpus["tufte-co"])
+    assert r"($1.96$ for $\alpha = 0.05$):" in _prose(corpus["tufte-co"])
     assert r"forecast $\hat{d}$," in _prose(corpus["tufte-ac"])
     assert r"foundries $i = 1, \dots, K$. A trial" in _prose(corpus["baskerville-au"])   # (a list's comma before \dots)
     assert r"below a target $\alpha$? The" in _prose(corpus["tufte-v"])
@@ -3251,3 +3251,42 @@ def test_inline_maths_in_running_text_a_seventh_round(corpus):
     # the maths italic is a text family's (Kurier's, mathpazo's Palatino with Computer Modern's brackets)
     assert r"Let $F(t)$ be the least cost" in _prose(corpus["kurierext-cc"])
     assert r"with a prior $p(\mathbf{z})$ and an encoder" in _prose(corpus["classicthesis-aj"])
+
+
+def test_inline_maths_in_running_text_an_eighth_round(corpus):
+    """An eighth round: where a formula's brackets, commas and colons end, told by their faces and the
+    spaces TeX sets beside them; a name the maths applies, a queue's name and a wide accent's neighbour."""
+    # where the maths takes its brackets, braces and commas from faces of its own, a name of the text face
+    # closing on the maths' bracket or brace is the formula's though the sentence's comma is glued to it
+    # (`$(\mathrm{small}, \mathrm{small})$,` with Computer Modern's brackets and mathpazo's comma under a
+    # Pagella text; `$\{\mathrm{empty}, \mathrm{full}\}$,` with the symbol font's braces) ...
+    assert r"joint actions $(\operatorname{small}, \operatorname{small})$, $(" in _prose(corpus["tufte-at"])
+    assert r"$\mathcal{S} = \{\operatorname{empty}, \operatorname{full}\}$, and a belief" in _prose(corpus["tufte-cn"])
+    # ... and, whatever the bracket's face, a name a thin space after the maths italic's comma (Computer Modern)
+    assert r"Both $(\operatorname{small}, \operatorname{large})$ and $(" in _prose(corpus["jmlr-at"])
+    # a comma of the text face after a formula's closing bracket is the sentence's: TeX's maths takes its
+    # comma from the maths italic
+    assert r"states $(0, 0)$, $(1, 0)$ and $(0, 1)$, where" in _prose(corpus["fdsymbol-cm"])
+    # a colon ending a line is a relation TeX broke the formula after: the formula goes on overleaf
+    assert r"Let $H^{A} = \inf\{n \geq 0: X_{n} \in A\}$ be the hitting" in _prose(corpus["tufte-bw"])
+    # where the maths sets its figures and brackets in faces of its own, the text face's bracket and
+    # figures are the sentence's, and so are the commas inside that bracket
+    assert r"at stage 2 ($T_{2} = 2$, $h_{2} = 10$), quoted" in _prose(corpus["tufte-ch"])
+    assert r"are $A \to B$ ($4$), $A \to C$ ($9$), $B \to C$ ($2$)" in _prose(corpus["tufte-ak"])
+    assert r"standard normal ($1.96$ for $\alpha = 0.05$)" in _prose(corpus["tufte-co"])
+    assert r"into the depot (node $1$), and arc $b$" in _prose(corpus["tufte-az"])
+    # a word set against a maths font's glyph, no space between, is a name the maths applies, not prose
+    assert r"with $\mathbf{O}_{o} = \operatorname{diag}(O(o \mid 1)" in _prose(corpus["tufte-ba"])
+    # letters of the text face and its slash before the maths italic's letter are a name of prose
+    assert r"is an M/M/$c$ queue" in _prose(corpus["tufte-v"])
+    assert r"is an M/M/$c$ queue" in _prose(corpus["kpsans-v"])
+    # the sentence's next word, glued by the text layer to the wide accent reaching over it
+    assert r"a candidate $\widehat{S}$ is from the best" in _prose(corpus["tufte-bx"])
+    # a script glued to a lone bold letter or to an upright e, the sentence's comma after it at the text's size
+    assert r"utopia point $\mathbf{y}^{\operatorname{goal}}$, measuring" in _prose(corpus["tufte-j"])
+    assert r"an integral against $\mathrm{e}^{-\rho t}$, which" in _prose(corpus["iso-cj"])
+    # an absolute value in the text's italic between the maths' bars is a relation's left side
+    assert r"for $|z| < 1/\rho$," in _prose(corpus["berenis-ci"])
+    # a colon standing apart from the formula before it (a relation's space, or `\colon`'s) is the formula's
+    assert r"$\mathcal{P}(j) = \{i:(i, j) \in \mathcal{A}\}$ and its" in _prose(corpus["cairo-ch"])
+    assert r"A function $g:\mathbb{R} \to \mathbb{R}$ is" in _prose(corpus["mathabx-cf"])
