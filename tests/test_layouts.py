@@ -780,6 +780,16 @@ def test_a_statement_ending_at_a_pages_foot_leaves_the_next_page_to_the_text(tmp
     assert "ninety-nine" in table and "leaves the shelf empty" not in table and "The theorem says" not in table, table
 
 
+def test_a_statement_ending_at_a_pages_foot_with_a_symbol_for_its_notes_mark(tmp_path_factory):
+    """symfoot.pdf: pagefoot.pdf with its notes marked by symbols (\\fnsymbol): Definition 1.1 ends page 1
+    with "… the safety stock of the shelf.∗".  A mark of figures after the full stop left the sentence
+    ended, a symbol did not, and the definition ran on into the text that opens page 2."""
+    _, db, _ = build("symfoot", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert "A shop that sells ten loaves" not in chunks["definition 1.1"], chunks["definition 1.1"]
+    assert "the safety stock of the shelf." in chunks["definition 1.1"], chunks["definition 1.1"]
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 
