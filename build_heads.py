@@ -209,9 +209,13 @@ def match_head(line: Line, body_font: str) -> Head | None:
     distinct = bold or ((caps or slanted) and own_face and (number_in_face or bool(sep)))
     if not m:
         # numbered first: a bold number, the word in a face of its own (bold, small capitals); or number
-        # and word both in the italic of a remark's head, the text after them upright ("5.1.5 Remark. The …")
+        # and word both in the italic of a remark's head, the text after them upright ("5.1.5 Remark. The …");
+        # or the word alone in small capitals with its point, the number in the text's face (amsbook's and
+        # amsart's heads under \swapnumbers, "1.2. Definition. A sequence …"): no word of running text is
+        # set in small capitals after a number with a point after it
         word_face = words[1].bold or bool(CAPS_FONT_RE.search(words[1].font)) or words[1].font != body_font
-        distinct = first.bold and word_face or slanted and words[1].italic
+        caps_word = bool(CAPS_FONT_RE.search(words[1].font)) and sep == "."
+        distinct = first.bold and word_face or slanted and words[1].italic or caps_word
     # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
     title, used = "", 2 + dash
     if after and after[0].text.startswith("("):

@@ -511,7 +511,12 @@ class OpenBlock:
                 self.lines[-1] is r for r in self.lead_rows) and line.page == self.lines[-1].page and _maths_only(line)):
             self.lead_rows.append(line)
         if taken and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
-            if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH:
+            # (a line at the head's inset under one that stops short of the column's edge opens a paragraph:
+            # the inset is a paragraph's indent, as amsbook indents its heads, not a block's)
+            last = self.lines[-1] if self.lines else None
+            ended = last is not None and last.page == line.page and \
+                last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT
+            if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH and not ended:
                 self.inset_lines += 1
             else:
                 self.inset_lines = None

@@ -790,6 +790,21 @@ def test_a_statement_ending_at_a_pages_foot_with_a_symbol_for_its_notes_mark(tmp
     assert "the safety stock of the shelf." in chunks["definition 1.1"], chunks["definition 1.1"]
 
 
+def test_heads_numbered_first_with_the_name_in_small_capitals(tmp_path_factory):
+    """amsswap.pdf: amsbook under amsthm's \\swapnumbers prints "1.2. Example." with the number in the
+    text's own face and the name in small capitals, every head indented by the paragraph indent; no
+    head was read, as the number first was asked to be bold.  Example 1.2 is a sentence of one line and
+    a second paragraph, indented as its head is: the head and the line under it at one inset read as a
+    statement set as a block in from the edge, ended where the text came back to the edge."""
+    _, db, _ = build("amsswap", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert set(chunks) == {"definition 1.1", "example 1.2", "example 1.3", "proposition 1.4", "example 1.5"}, \
+        sorted(chunks)
+    assert "steadily through the year." in chunks["example 1.2"], chunks["example 1.2"]
+    assert chunks["proposition 1.4"].endswith("doubles its turnover."), chunks["proposition 1.4"]
+    assert not any("The rule holds only" in text for text in chunks.values()), chunks
+
+
 def test_a_head_printing_its_number_alone_and_sections_in_small_capitals(tmp_path_factory):
     """nameless.pdf: a book of ours set as classicthesis sets one in fouriernc's New Century Schoolbook,
     which has no small capitals: its letter-spaced section heads ("1.1 ARRIVALS AND THE CLERK") are
