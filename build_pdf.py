@@ -512,9 +512,10 @@ class OpenBlock:
             self.lead_rows.append(line)
         if taken and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
             # (a line at the head's inset under one that stops short of the column's edge opens a paragraph:
-            # the inset is a paragraph's indent, as amsbook indents its heads, not a block's)
+            # the inset is a paragraph's indent, as amsbook indents its heads, not a block's; a frame's
+            # lines stop short of the column's edge, all of them)
             last = self.lines[-1] if self.lines else None
-            ended = last is not None and last.page == line.page and \
+            ended = last is not None and last.page == line.page and self.box is None and \
                 last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT
             if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH and not ended:
                 self.inset_lines += 1
