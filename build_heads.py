@@ -209,9 +209,13 @@ def match_head(line: Line, body_font: str) -> Head | None:
     distinct = bold or ((caps or slanted) and own_face and (number_in_face or bool(sep)))
     if not m:
         # numbered first: a bold number, the word in a face of its own (bold, small capitals); or number
-        # and word both in the italic of a remark's head, the text after them upright ("5.1.5 Remark. The …")
+        # and word both in the italic of a remark's head, the text after them upright ("5.1.5 Remark. The …");
+        # or the word alone in small capitals with its point, the number in the text's face (amsbook's and
+        # amsart's heads under \swapnumbers, "1.2. Definition. A sequence …"): no word of running text is
+        # set in small capitals after a number with a point after it
         word_face = words[1].bold or bool(CAPS_FONT_RE.search(words[1].font)) or words[1].font != body_font
-        distinct = first.bold and word_face or slanted and words[1].italic
+        caps_word = bool(CAPS_FONT_RE.search(words[1].font)) and sep == "."
+        distinct = first.bold and word_face or slanted and words[1].italic or caps_word
     # A title: "(Name)" right after the number, or words in the head's own bold face ending in ".".
     title, used = "", 2 + dash
     if after and after[0].text.startswith("("):
@@ -334,6 +338,31 @@ def phrase_head(line: Line) -> Head | None:
     return Head(kind, number, "", rest, k + 1, True, m.group(2))
 
 
+# A theorem declared with an empty name (`\newtheorem{exer}{}[section]`) prints its number alone, bold,
+# with the head's point: "**1.1.3.** When λ ≠ δ, …".  The page names no kind, so the builder files it
+# under the kind it already gives the other numbers a book prints with no word, an exercise list's "3."
+# (build_roles.exercise_item): in the books we met such heads number exercises and problems, whose
+# name the book's prose says once ("the next exercises show") and the heads leave out.
+NUMBER_ALONE_RE = re.compile(r"(\d{1,3}(?:\.\d{1,3}){1,3})\.")      # "1.1.3.": the number and the head's point
+NAMELESS_KIND = "exercise"
+
+
+def number_alone_head(line: Line) -> Head | None:
+    """A head that is a bold number alone with its point, the line's text after it not bold (a
+    section's heading goes on in its bold title): "1.1.3. When λ ≠ δ, …".  A numbered paragraph
+    prints the same; its face and its number's place in the book's sequence tell them apart
+    (build_roles.nameless_head)."""
+    words = line.words
+    if len(words) < 2 or not words[0].bold or words[1].bold:
+        return None
+    m = NUMBER_ALONE_RE.fullmatch(words[0].text)
+    number = normalize_number(m.group(1)) if m else None
+    if number is None:
+        return None
+    rest = " ".join(w.text for w in words[1:])
+    return Head(NAMELESS_KIND, number, "", rest, 1, True, ".")
+
+
 def is_head_like(line: Line) -> bool:
     """True when a line starts like an entity head ("Table 4.2 …"), whatever its face."""
     m = head_word_match(line.text)
@@ -408,6 +437,17 @@ def _unglued(title: str, page: Page) -> str:
     return title
 
 
+TEXT_SIZE_SLACK = 0.3    # pt: a line of the page's running text is set within this of its size
+
+
+def _text_size(page: Page) -> float:
+    """The size of a page's running text: the size most of its characters are set in."""
+    sizes = Counter()
+    for line in page.lines:
+        sizes[round(line.size, 1)] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
 def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
     """The bookmarks' headings, placed on their lines: {pdf page: [headings]}.
 
@@ -433,15 +473,24 @@ def outline_headings(document: Document) -> dict[int, list[OutlineHeading]]:
         if len(title) < 3:
             found.append(None)
             continue
-        best, best_key = None, None
+        candidates = []
         for i, line in enumerate(page.lines):
             text = _norm(line.text)
             if not text or len(text) > len(title) + 16 or re.search(r"(\.\s?){3,}\S*$", line.text):
                 continue  # too long for this title, or a contents line ("1.1 Title . . . 3")
             if title[:24] not in text and not (len(text) >= 6 and title.startswith(text[-min(len(text), 24):])):
                 continue
-            # The heading is the largest such line; among equals, the one nearest where the bookmark points.
-            key = (-round(line.size), abs(line.top - entry.top) if entry.top is not None else 0, i)
+            candidates.append((i, line, _after_number(title[:24], text)))
+        # The heading is the largest such line; among equals, the one nearest where the bookmark points.
+        # A line of the text's own size that prints the title with no number before it (a paragraph's
+        # last words, "Little's law:") comes after one that numbers it: a section's heading set in
+        # capitals a step under the text's size ("1.2 LITTLE'S LAW", classicthesis's small capitals
+        # where the font has none) is smaller, and text does not number what it says.
+        body = _text_size(page) if any(numbered for _, _, numbered in candidates) else None
+        best, best_key = None, None
+        for i, line, numbered in candidates:
+            in_text = body is not None and not numbered and abs(line.size - body) < TEXT_SIZE_SLACK
+            key = (in_text, -round(line.size), abs(line.top - entry.top) if entry.top is not None else 0, i)
             if best_key is None or key < best_key:
                 best, best_key = i, key
         if best is None:

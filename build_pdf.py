@@ -512,7 +512,13 @@ class OpenBlock:
                 self.lines[-1] is r for r in self.lead_rows) and line.page == self.lines[-1].page and _maths_only(line)):
             self.lead_rows.append(line)
         if taken and self.inset_lines is not None and not self._set_apart(line, layout, boxes):
-            if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH:
+            # (a line at the head's inset under one that stops short of the column's edge opens a paragraph:
+            # the inset is a paragraph's indent, as amsbook indents its heads, not a block's; a frame's
+            # lines stop short of the column's edge, all of them)
+            last = self.lines[-1] if self.lines else None
+            ended = last is not None and last.page == line.page and self.box is None and \
+                last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT
+            if abs(line.x0 - layout.left - self.inset) <= INDENT_MATCH and not ended:
                 self.inset_lines += 1
             else:
                 self.inset_lines = None
@@ -904,9 +910,19 @@ def _leaves_open(last: Line) -> bool:
 
 def _note_mark_after(words: list[Word]) -> bool:
     """Whether the last of a line's words is a note's mark set after the word before it: a figure or two,
-    smaller than that word."""
+    or a symbol, smaller than that word."""
     end = words[-1]
-    return end.text.isdigit() and len(end.text) <= 2 and len(words) > 1 and end.size < words[-2].size * NOTE_MARK_SIZE
+    return _is_note_mark(end.text) and len(words) > 1 and end.size < words[-2].size * NOTE_MARK_SIZE
+
+
+def _is_note_mark(text: str) -> bool:
+    """A note's mark as books print it: a figure or two, or a symbol of the footnote symbols' sequence
+    once, twice or thrice (LaTeX's \\fnsymbol: ∗ † ‡ § ¶ ‖ ∗∗ †† ‡‡, \\thanks on a title; an asterisk
+    of the text face)."""
+    return NOTE_MARK_RE.fullmatch(text) is not None
+
+
+NOTE_MARK_RE = re.compile(r"\d{1,2}|[*∗†‡§¶‖⋆]{1,3}")
 
 
 def _ends_sentence(line: Line) -> bool:
@@ -922,7 +938,7 @@ def _ends_sentence(line: Line) -> bool:
     elif len(words[-1].spans) > 1:
         spans = words[-1].spans
         mark, before = spans[-1], spans[-2]
-        if mark.text.isdigit() and len(mark.text) <= 2 and mark.size < before.size * NOTE_MARK_SIZE and \
+        if _is_note_mark(mark.text) and mark.size < before.size * NOTE_MARK_SIZE and \
                 mark.baseline < before.baseline:
             text = "".join(s.text for s in spans[:-1])
     return SENTENCE_ENDS_RE.search(text) is not None

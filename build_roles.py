@@ -22,7 +22,8 @@ from typing import Callable, ClassVar, NamedTuple
 from build_common import Section, number_key
 from build_glyphs import Line, Page, Word
 from build_heads import (CAPS_FONT_RE, CHAPTER_RE, END_MARK_RE, FLOAT_KINDS, HEADING_RE, NUMBER_FIRST_RE, PART_RE, Head,
-                         OutlineHeading, equation_number, head_alone, lone_chapter_label, match_head, phrase_head,
+                         OutlineHeading, equation_number, head_alone, lone_chapter_label, match_head, number_alone_head,
+                         phrase_head,
                          reached_by_its_kind, sequence_reaches)
 from build_layout import LABEL_GAP, PROSE_WORD_RE, SAME_SIZE, Layout, layout_of
 from build_math import TAG_SEPARATION, is_math_font, is_math_word, math_share
@@ -499,12 +500,27 @@ def _missed(ctx: LineContext, kind: str, number: str, line: Line) -> bool:
 
 
 def bookmarked_heading(line: Line, ctx: LineContext) -> Role | None:
-    """The line on the baseline a bookmark points at, set no smaller than the body."""
+    """The line on the baseline a bookmark points at, set no smaller than the body, or in capitals
+    no smaller than small capitals are (classicthesis's letter-spaced "1.1 POISSON ARRIVALS", its
+    capitals a step under the body's size where the font has no small capitals of its own)."""
     for h in ctx.headings:
-        if abs(h.baseline - line.baseline) < BOOKMARK_BASELINE_SLACK and \
-                line.size >= ctx.layout.body_size * HEADING_MIN_SIZE:
+        if abs(h.baseline - line.baseline) < BOOKMARK_BASELINE_SLACK and (
+                line.size >= ctx.layout.body_size * HEADING_MIN_SIZE or
+                line.size >= ctx.layout.body_size * SMALL_CAPS_TYPE and set_in_capitals(line)):
             return BookmarkedHeading(h)
     return None
+
+
+SMALL_CAPS_TYPE = 0.7   # em: small capitals stand at least this high (about the x-height and a little more)
+
+
+def set_in_capitals(line: Line) -> bool:
+    """Every letter of the line a capital, and a few of them: a heading's face, not a sentence's."""
+    letters = [c for c in line.text if c.isalpha()]
+    return len(letters) >= CAPITALS_MIN_LETTERS and all(c.isupper() for c in letters)
+
+
+CAPITALS_MIN_LETTERS = 3    # letters: "1.2 LAW" is a heading in capitals, "1.2 A" may be a label
 
 
 def part_label(line: Line, ctx: LineContext) -> Role | None:
@@ -882,6 +898,34 @@ def phrase_run_in_head(line: Line, ctx: LineContext) -> Role | None:
     return RunInHead(head, _frame_of_head(line, ctx))
 
 
+def nameless_head(line: Line, ctx: LineContext) -> Role | None:
+    """A head that prints its number alone ("1.1.3. When λ ≠ δ, …", build_heads.number_alone_head),
+    read as a statement's where the page shows one: the number continues the open section's (or
+    subsection's) sequence, its first or the next after one met (1.1.1, 1.1.2, …), at the column's edge
+    or a paragraph's indent, and the text after it is set in a face other than the running text's (a
+    theorem's slanted or italic body).  A numbered paragraph in upright running text stays prose."""
+    head = number_alone_head(line)
+    layout = ctx.layout
+    if head is None or line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
+        return None
+    within, _, last = head.number.rpartition(".")
+    # (equations keep a counter of their own: "(1.1.1)" is no statement's number; the statement still
+    # open is not yet among those taken)
+    statements = {number for kind, number in ctx.taken if kind != "formula"} | {ctx.last_statement}
+    if within not in (ctx.section, ctx.subsection) or not last.isdigit() or head.number in statements:
+        return None
+    if int(last) != 1 and f"{within}.{int(last) - 1}" not in statements:
+        return None
+    prose = [w for w in line.words[1:1 + NAMELESS_FACE_WORDS] if w.text.isalpha() and len(w.text) > 2
+             and not is_math_word(w)]
+    if not prose or sum(w.italic and w.font != layout.body_font for w in prose) * 2 <= len(prose):
+        return None
+    return RunInHead(head, _frame_of_head(line, ctx))
+
+
+NAMELESS_FACE_WORDS = 8     # words: the face of a nameless head's text is read off its first words
+
+
 def _frame_of_head(line: Line, ctx: LineContext) -> tuple | None:
     """The frame a statement's head opens: the one it is set in, or the one just below it when the
     head stands on a title bar above the frame (the bar itself is no frame of the text), or the one
@@ -1007,6 +1051,7 @@ LINE_RULES: tuple[Rule, ...] = (
     run_in_head,
     phrase_run_in_head,
     exercise_item,
+    nameless_head,
     ends_statement,          # mark
     equation_label_rule,     # mark
 )

@@ -780,6 +780,52 @@ def test_a_statement_ending_at_a_pages_foot_leaves_the_next_page_to_the_text(tmp
     assert "ninety-nine" in table and "leaves the shelf empty" not in table and "The theorem says" not in table, table
 
 
+def test_a_statement_ending_at_a_pages_foot_with_a_symbol_for_its_notes_mark(tmp_path_factory):
+    """symfoot.pdf: pagefoot.pdf with its notes marked by symbols (\\fnsymbol): Definition 1.1 ends page 1
+    with "… the safety stock of the shelf.∗".  A mark of figures after the full stop left the sentence
+    ended, a symbol did not, and the definition ran on into the text that opens page 2."""
+    _, db, _ = build("symfoot", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert "A shop that sells ten loaves" not in chunks["definition 1.1"], chunks["definition 1.1"]
+    assert "the safety stock of the shelf." in chunks["definition 1.1"], chunks["definition 1.1"]
+
+
+def test_heads_numbered_first_with_the_name_in_small_capitals(tmp_path_factory):
+    """amsswap.pdf: amsbook under amsthm's \\swapnumbers prints "1.2. Example." with the number in the
+    text's own face and the name in small capitals, every head indented by the paragraph indent; no
+    head was read, as the number first was asked to be bold.  Example 1.2 is a sentence of one line and
+    a second paragraph, indented as its head is: the head and the line under it at one inset read as a
+    statement set as a block in from the edge, ended where the text came back to the edge."""
+    _, db, _ = build("amsswap", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL").fetchall())
+    assert set(chunks) == {"definition 1.1", "example 1.2", "example 1.3", "proposition 1.4", "example 1.5"}, \
+        sorted(chunks)
+    assert "steadily through the year." in chunks["example 1.2"], chunks["example 1.2"]
+    assert chunks["proposition 1.4"].endswith("doubles its turnover."), chunks["proposition 1.4"]
+    assert not any("The rule holds only" in text for text in chunks.values()), chunks
+
+
+def test_a_head_printing_its_number_alone_and_sections_in_small_capitals(tmp_path_factory):
+    """nameless.pdf: a book of ours set as classicthesis sets one in fouriernc's New Century Schoolbook,
+    which has no small capitals: its letter-spaced section heads ("1.1 ARRIVALS AND THE CLERK") are
+    capitals a step under the text's size, so the line a bookmark points at was no heading, and a line
+    of text printing a section's title alone ("waiting time.") was taken for it, being the larger.  Its
+    exercises are a theorem with an empty name: the head is the bold number alone ("1.1.2. A clerk …"),
+    the body slanted, numbered within the section.  Section 1.3's paragraphs are numbered the same way
+    in the text's upright face: prose, no entity."""
+    _, db, _ = build("nameless", tmp_path_factory)
+    sections = dict(db.execute("SELECT number, title FROM sections").fetchall())
+    assert sections.get("1.1") == "Arrivals and the clerk" and sections.get("1.2") == "Waiting time" and \
+        sections.get("1.3") == "Rules of the counter", sections
+    exercises = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'exercise'").fetchall())
+    assert set(exercises) == {"1.1.1", "1.1.2", "1.1.3", "1.2.1", "1.2.2"}, sorted(exercises)
+    assert entity_kinds(db) == {"formula", "exercise"}, entity_kinds(db)
+    assert exercises["1.1.2"].endswith("day of eight hours?"), exercises["1.1.2"]
+    assert "slack" not in exercises["1.1.2"] and "waiting time" not in exercises["1.1.3"], exercises
+    where = dict(db.execute("SELECT number, section FROM chunks WHERE kind = 'exercise'").fetchall())
+    assert where == {"1.1.1": "1.1", "1.1.2": "1.1", "1.1.3": "1.1", "1.2.1": "1.2", "1.2.2": "1.2"}, where
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 

@@ -326,10 +326,11 @@ def test_a_note_mark_after_the_last_full_stop_at_a_pages_foot_ends_the_statement
     small raised figure set apart after the full stop: the indented paragraph that opens the next page is
     the text's, as after "… is monotone." (the mark is the note's, not the sentence's); a line that runs
     on mid-sentence at the next page's top is the statement's."""
-    def read(last: str, mark: bool) -> str:
+    def read(last: str, mark: bool | str) -> str:
         tail = words(last, top=640)
         if mark:
-            tail.append(Word("4", tail[-1].x1 + 0.5, tail[-1].x1 + 4, 636, 642, 7, False, False, False, "Body", 640))
+            sign = "4" if mark is True else mark
+            tail.append(Word(sign, tail[-1].x1 + 0.5, tail[-1].x1 + 4, 636, 642, 7, False, False, False, "Body", 640))
         first = [
             line(words("Some words of the running text before the definition.", top=604)),
             line(words("Definition 1.9.", bold=True, top=622), words("A sequence is monotone when it only", x0=160, top=622)),
@@ -347,6 +348,8 @@ def test_a_note_mark_after_the_last_full_stop_at_a_pages_foot_ends_the_statement
         return {(c.kind, c.number): c.content for c in builder.out.chunks}[("definition", "1.9")]
     assert "For example" not in read("rises or only falls: the sequence is monotone.", mark=True)
     assert "For example" not in read("rises or only falls: the sequence is monotone.", mark=False)
+    for sign in ("∗", "†", "‡‡", "*"):     # a note's mark of \\fnsymbol's symbols, or an asterisk
+        assert "For example" not in read("rises or only falls: the sequence is monotone.", mark=sign), sign
     assert "For example" in read("rises or only falls, as the sequence of their", mark=False)
 
 
