@@ -1126,6 +1126,9 @@ def _words(nodes: list[Node]) -> list[Node]:
         if prev is not None and 0 <= w.adv0 - prev.adv1 < w.size * 0.45 and not _between(nodes, prev, w):
             name = prev.ch + w.ch
             # (an operator's name, two-word ones too, never runs on into the word after it: arg max UCB)
+            if name in TWO_WORD_OPERATORS and _limits_under_second(prev, w, nodes):
+                joined.append(w)
+                continue
             if name in TWO_WORD_OPERATORS or (prev.role != "op" and w.ch not in OPERATOR_NAMES):
                 spaced = name not in TWO_WORD_OPERATORS
                 prev.ch = prev.ch + (" " if spaced else "") + w.ch
@@ -1142,6 +1145,37 @@ def _words(nodes: list[Node]) -> list[Node]:
         if w.role == "op" and w.ch in OPERATOR_NAMES and _without_operand(w, rest, _size(rest or nodes)):
             w.role, w.parts["word"] = "ord", True
     return rest + joined + abbreviations
+
+
+def _limits_under_second(first: Node, second: Node, nodes: list[Node]) -> bool:
+    """Whether the limits under two operator names a thin space apart are centred under the second
+    alone: TeX centres a display operator's limits under its own name, so `\\lim\\sup_{n}` (two
+    operators, the limits the second's) sets them under "sup", and `\\limsup_{n}` (one name) under
+    both words."""
+    below = sorted((n for n in nodes if n.size < second.size * 0.85 and n.top >= second.base - second.size * 0.1
+                    and n.top - second.bottom < second.size * LIMIT_REACH_NAME), key=lambda n: n.x0)
+    # the limits are the run of small glyphs under the names, as far as it runs on unbroken (a limit
+    # wider than the names reaches past them; the next operator's limits stand apart)
+    run = [n for n in below if first.x0 <= n.cx <= second.x1]
+    if not run:
+        return False
+    x0, x1 = min(n.x0 for n in run), max(n.x1 for n in run)
+    for n in below:
+        if n.x0 >= x0 and x1 - n.size * 0.1 <= n.x0 <= x1 + n.size * LIMIT_RUN_GAP:
+            x1 = max(x1, n.x1)
+    for n in reversed(below):
+        if n.x1 <= x1 and x0 - n.size * LIMIT_RUN_GAP <= n.x1 <= x0 + n.size * 0.1:
+            x0 = min(x0, n.x0)
+    centre = (x0 + x1) / 2
+    own, both = (second.x0 + second.x1) / 2, (first.x0 + second.x1) / 2
+    # (limits that reach under the first name as well are not told apart by their centre: a wide
+    # limit under both names, \operatorname*{arg\,max}_{\alpha > 0, \beta > 0}, is the usual case)
+    return x0 >= first.x1 - second.size * 0.1 and abs(centre - own) < second.size * 0.2 and \
+        abs(centre - both) > second.size * 0.4
+
+
+LIMIT_REACH_NAME = 0.8   # em: an operator's limit under its name stands this close below it
+LIMIT_RUN_GAP = 0.5      # of a script glyph's size: the glyphs of one limit stand closer than this
 
 
 def _bold_phrases(nodes: list[Node]) -> tuple[list[Node], list[Node]]:
@@ -3063,14 +3097,15 @@ def _delimiter_pairs(tall: list[Node], size: float, nodes: list[Node] = ()) -> d
             if r.role == "open":
                 inside.append(r)
             elif r in closes:
-                if not inside:
+                if not inside and not (r.role == "fence" and _brackets_across(left, r, nodes)):
                     partner = r
                     break
                 if r.role == "close" and PAIRS.get(inside.pop().ch) == r.ch:
                     taken.add(id(r))
         # an opener inside that nothing closes (a cases brace) leaves the depth unbalanced: the first closer
         # that no opener inside matched (`\bigg|_{x} = [ … ]`: the bracket's closer is the bracket's own)
-        partner = partner or next((r for r in closes if id(r) not in taken), None)
+        partner = partner or next((r for r in closes if id(r) not in taken
+                                   and not (r.role == "fence" and _brackets_across(left, r, nodes))), None)
         if partner is not None and left.role == partner.role == "fence" and nodes and \
                 _carries_limits(left, nodes, dropped=True) and _carries_limits(partner, nodes, dropped=True):
             continue      # two evaluations' bars, each carrying its limits
@@ -3078,6 +3113,23 @@ def _delimiter_pairs(tall: list[Node], size: float, nodes: list[Node] = ()) -> d
             pairs[id(left)] = partner
             claimed.add(id(partner))
     return pairs
+
+
+def _brackets_across(left: Node, bar: Node, nodes: list[Node]) -> bool:
+    """Whether a bracket of any size on the row between a bar and a later one is left unbalanced
+    there: TeX nests what it sets, so two bars with a bracket opened between them and not closed, or
+    closed and not opened (an evaluation inside parentheses, `( … \\frac{a}{b} \\bigg\\rvert_{x = 0} )`,
+    beside the bars of an absolute value round them), are no pair."""
+    depth = 0
+    for n in sorted((n for n in nodes if n.kind == "sym" and left.x1 <= n.cx <= bar.x0
+                     and left.top <= n.cy <= left.bottom and (n.ch in OPENERS or n.ch in CLOSERS)), key=lambda n: n.x0):
+        if n.role == "open":
+            depth += 1
+        elif n.role == "close":
+            if depth == 0:
+                return True
+            depth -= 1
+    return depth > 0
 
 
 def _inner_first(tall: list[Node], pairs: dict[int, Node]) -> list[Node]:
@@ -3318,22 +3370,24 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
                 opened.pop()
         elif n.kind == "sym" and (n.role == "rel" or n.ch == "," and k + 1 < len(level)
                                   and level[k + 1].x0 - n.x1 >= n.size * LIST_GAP):
-            starts.append((depth, n.x1))
+            starts.append((depth, n))
         elif n.kind == "sym" and n.role == "bin":
             signs.append((depth, n))
-    starts = [x for d, x in starts if d == depth]
+    starts = [n for d, n in starts if d == depth]
     # (a bar inside a bracket opened before it, E[… \Big|_{a = μ(s)}], opens nothing outside it)
-    at = max(starts) + 0.01 if starts else opened[-1] + 0.01 if depth > 0 and opened else level[0].x0 - 0.01
+    after = max(starts, key=lambda n: n.x1) if starts else None
+    at = after.x1 + 0.01 if after else opened[-1] + 0.01 if depth > 0 and opened else level[0].x0 - 0.01
     # ... or later, after a + or − of that level, where what follows still holds what the bar was
     # grown to cover (f(x_0) + \left.\frac{\partial f}{\partial x}\right|_{x_0}: the bar measures the
     # fraction alone); where only a short term follows the sign, the bar covers more than it
     # (a sign right after the relation is its term's own: "= -\left.\frac{1}{x}" opens nothing later)
-    later = [sign.x1 + 0.01 for d, sign in signs if d == depth and sign.x0 > at
+    later = [sign for d, sign in signs if d == depth and sign.x0 > at
              and any(at <= m.cx < sign.x0 for m in level)]
-    for x in sorted(later, reverse=True):
-        after = [n for n in nodes if n is not bar and x <= n.cx < bar.x0 and bar.top <= n.cy <= bar.bottom]
-        if after and max(n.height for n in after) >= bar.height * EVALUATED_SHARE:
-            at = x
+    for sign in sorted(later, key=lambda n: n.x1, reverse=True):
+        x = sign.x1 + 0.01
+        covered = [n for n in nodes if n is not bar and x <= n.cx < bar.x0 and bar.top <= n.cy <= bar.bottom]
+        if covered and max(n.height for n in covered) >= bar.height * EVALUATED_SHARE:
+            at, after = x, sign
             break
     # \right| grows to cover what \left. opened (TeX: at least 0.901 of twice the content's reach from
     # the axis, and no more than 5pt short of it); a bar shorter than that is a fixed size, \Big|.  The
@@ -3349,8 +3403,31 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
     if abs(middle - bar.cy) < max(bar.height * AXIS_SLACK, bar.size * AXIS_SLACK_EM) and \
             (bar.height < required - 0.5 or bar.height > max(required, bar.size) * FIXED_SIZE_EXCESS):
         return []
+    if after is not None and not _null_delimiter_after(after, [n for n in level if n.x0 >= at]):
+        return []       # a bar of the size \right would take, set by hand: \frac{U}{I}\bigg\rvert_{a = b}
     bar.tex, bar.role = r"\right" + FENCES[bar.ch], "close"
     return [Node("sym", at, at, bar.cy, bar.cy, bar.base, bar.size, tex=r"\left.", role="open", adv0=at, adv1=at)]
+
+
+def _null_delimiter_after(sign: Node, group: list[Node]) -> bool:
+    """Whether the group after a relation or a binary sign opens with TeX's \\nulldelimiterspace, the
+    1.2 pt that an invisible `\\left.` leaves: the first glyph stands that much further than the sign's
+    own space (5mu after a relation, 4mu after a binary sign), measured between advance boxes.  A
+    fraction opens with a null delimiter of its own, read up to half of one short at its rule, so a
+    second is told from it by a whole one more.  Where the PDF gives no advance boxes, it is taken
+    as there (the bar closes a \\left. group, as before)."""
+    first = min(group, key=lambda n: n.x0, default=None)
+    if first is None or sign.adv1 <= sign.adv0:
+        return True
+    start = first.x0 if first.kind == "frac" else _edge_advances(first)[0]
+    if start is None:
+        return True
+    space = (THICK_SPACE if sign.role == "rel" else MEDIUM_SPACE) * sign.size
+    extra = start - sign.adv1 - space
+    return extra >= NULL_DELIMITER * (1.0 if first.kind == "frac" else 0.5)
+
+
+MEDIUM_SPACE = 4 / 18   # em: TeX's \medmuskip, round a binary sign
 
 
 # A rule-less fraction's parts stand the font's numerator and denominator shifts apart: 1.36 em in the
@@ -3707,6 +3784,8 @@ def _relation_bars(row: list[Node]) -> list[Node]:
             size = next((name for least, name in BIG_SIZES if n.height >= n.size * least), None)
             gaps = (left - ordered[k - 1].x1, ordered[k + 1].x0 - right)
             if size and n.size * BIG_RELATION_GAP <= min(gaps) and max(gaps) < n.size * LIST_GAP:
+                if not _relation_spaced(n, [before, after]):
+                    continue   # (a tall bracket's bearing is no space: `\right) \bigg\rvert =` closes a group)
                 n.tex = size + "m" + n.tex     # a bar of a fixed big size spaced as a relation: \bigm| (\Bigm\|)
             else:
                 n.tex = r"\mid" if n.tex == "|" else r"\parallel"

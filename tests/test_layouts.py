@@ -2491,6 +2491,27 @@ def test_notes_under_braces_and_bars_between_sized_brackets(tmp_path_factory):
     assert r"g_{k+1}\Bigm|s_{0} = s\Bigr]" in formulas["3"].split(r"\quad")[1], formulas
 
 
+def test_evaluation_bars_sized_by_hand_and_two_operator_names(tmp_path_factory):
+    """evalbars.pdf (pdfLaTeX, article at 10 pt, newpxtext and newpxmath): (1) an evaluation bar sized
+    by hand, `\\frac{V^2(q)}{J(b)}\\bigg\\rvert_{b = c}`, as tall as \\right would have grown it, was
+    served `\\left. … \\right|`; only the invisible `\\left.` tells them apart, by the 1.2 pt of
+    \\nulldelimiterspace it leaves after the relation's space, and (2) writes it.  (3) the same after a
+    binary sign and a letter.  (4) bars of an absolute value round an evaluation in parentheses: the
+    first bar was paired with the evaluation's, inside the parentheses, which became `\\left|`, and
+    the closing one `\\middle|`.  (5) `\\lim\\sup_{k}`, two operators with the limits centred under the second, was
+    served `\\limsup`, whose limits stand under both names; (6) `\\arg\\max_{b}` likewise."""
+    _, db, _ = build("evalbars", tmp_path_factory)
+    formulas = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+    assert sorted(formulas) == ["1", "2", "3", "4", "5", "6"], formulas
+    assert formulas["1"] == r"T(q) = \frac{V^{2}(q)}{J(b)}|_{b = c}", formulas
+    assert formulas["2"] == r"T(q) = \left.\frac{V^{2}(q)}{J(b)}\right|_{b = c}", formulas
+    assert r"\left." not in formulas["3"] and r"\frac{\partial m}{\partial b}|_{b = c}+E" in formulas["3"], formulas
+    assert formulas["4"].startswith("|m(c+") and r"|_{b = c})" in formulas["4"], formulas
+    assert r"\left|" not in formulas["4"] and r"\middle" not in formulas["4"], formulas
+    assert r"\lim\sup_{k \to \infty}d_{k} \leq \limsup_{k \to \infty}e_{k}" in formulas["5"], formulas
+    assert formulas["6"] == r"b^{*} = \arg\max_{b \in B}m(b)", formulas
+
+
 def test_size_variants_the_map_leaves_out_read_by_their_drawing(tmp_path_factory):
     """asana-boxes.pdf (LuaLaTeX, unicode-math, Asana Math's OpenType file): LuaLaTeX's ToUnicode map
     gives the display-size variants of Asana's big operators and delimiters no character at all (PDFium
