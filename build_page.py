@@ -81,6 +81,7 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
     (bars: each page's thin rules, for roots and fractions in a line; goes_on: the text before the
     first line ended inside a formula, on its sign, with `opened` brackets of it open)."""
     out = ""
+    compound = False     # the line before ended on a hyphen set in another face than the glyph before it
     for line in lines:
         # (a formula broken after its relation sign at the line's end goes on at the next line's start)
         goes_on = maths and (goes_on if not out else left_open(out))
@@ -95,10 +96,23 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
             # TeX breaks a word that holds a hyphen only at that hyphen ("order-" / "up-to level"): the one
             # at the line's end is the word's own then, and stays
             keep = out.endswith("-") and "-" in text.split(" ", 1)[0].rstrip("-")
+            # ... and so is one set in another face than the glyph before it, a formula's ("$K$-" / "convex"):
+            # TeX hyphenates a word of one font, with that font's hyphen
+            keep = keep or compound or (maths and out[:-1].endswith("$"))
             out = (out if keep else out[:-1]) + text
         else:
             out = f"{out} {text}" if out else text
+        compound = bool(line.words) and _hyphen_of_another_face(line.words[-1])
     return out
+
+
+def _hyphen_of_another_face(word: Word) -> bool:
+    """Whether a word ends on a hyphen set in another face than the glyph before it (a compound's after a
+    formula or an emphasised word, "$K$-convex"): no hyphen TeX's hyphenation puts in, which is the
+    broken word's own font's (only the hyphen-minus TeX sets: an HTML engine may take its U+2010 from a
+    fallback font for any word it breaks)."""
+    spans = word.spans or []
+    return len(spans) >= 2 and spans[-1].text == "-" and spans[-1].font.name != spans[-2].font.name
 
 
 def code_text(lines: list[Line], left: float) -> str:
