@@ -601,7 +601,7 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
         starts_note = starts_note or (re.fullmatch(r"\d+", line.text) is not None and after is not None
                                       and after.top < line.bottom and line.size < after.size
                                       and line.words[0].x0 <= left + after.size)
-        if not blocks or _margin_caption(line, layout) or starts_note or \
+        if not blocks or (_margin_caption(line, layout) and not _caption_runs_on(blocks[-1], line)) or starts_note or \
                 line.top - blocks[-1][-1].bottom > line.size * MARGIN_BLOCK_GAP:
             blocks.append([line])
         else:
@@ -643,6 +643,29 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
         else:
             notes.append(Item(block[0].top, "note", text=join_lines(block)))
     return captions, notes
+
+
+LINE_PITCH_SAME = 0.5         # pt: the lines of one paragraph stand this evenly apart, baseline to baseline
+
+
+def _caption_runs_on(block: list[Line], line: Line) -> bool:
+    """Whether a margin line that opens like a caption's head ("Algorithm 2.2.") is the running text of
+    the block above it, a reference TeX carried over to a new line: its first word in the face and size
+    of the last word above, at the block's own baseline pitch, after a line not ended on a sentence's mark
+    that stopped short because that first word did not fit in the column (the widest line of the
+    block and this one).  A caption of its own would stand in a face of its own, or after a last line
+    ended, or start where the line above left room for its first word."""
+    last, first = block[-1], line.words[0]
+    end = last.words[-1]
+    if len(block) < 2 or first.font != end.font or abs(first.size - end.size) > 0.1 or \
+            last.text.rstrip()[-1:] in SENTENCE_ENDS:
+        return False
+    pitch = block[-1].baseline - block[-2].baseline
+    if abs(line.baseline - last.baseline - pitch) > LINE_PITCH_SAME:
+        return False
+    right = max(l.x1 for l in block + [line])
+    space = min((b.x0 - a.x1 for a, b in zip(last.words, last.words[1:])), default=0.0)
+    return end.x1 + space + (first.x1 - first.x0) > right
 
 
 def _drawn_lines(block: list[Line], shapes: list[tuple], pad: float) -> list[Line]:
