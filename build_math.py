@@ -1489,6 +1489,10 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         elif glued is not None:
             tail = "".join(sp.text for sp in spans[glued:])
             run = run[:-1] + [_word_of_spans(last, spans[:glued])]
+        elif end == n and _hyphen_ending_line(spans):
+            # (... and so is the hyphen of such a word where TeX broke the line after it: "$K$-" / "convex")
+            tail = spans[-1].text
+            run = run[:-1] + [_without_last_span(last)]
         # the text face's closing bracket that closes no bracket of the formula, where the line's prose
         # opened one, is the sentence's (and so is the mark after it): "($\\alpha = 0.05$):" where the figures are the maths' and the bracket the text's
         elif spans and not on_dots and prose_open > 0 and _sentence_close(last) and \
@@ -1696,6 +1700,18 @@ def _glued_word(spans: list) -> int | None:
                                                      spans[i].baseline <= spans[i - 1].baseline + spans[i].size * 0.1)
                  and not any(is_math_font(sp.font.name) for sp in spans[i:])
                  and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
+
+
+LINE_END_HYPHEN_TOUCH = 0.1   # em: the text's hyphen after a formula touches its last glyph, closer than this
+
+
+def _hyphen_ending_line(spans: list) -> bool:
+    """Whether a word's last run, at the line's end, is the text face's hyphen touching the formula's last
+    glyph: a compound's hyphen after a formula ("$K$-convex") broken after it, not the maths' minus, which
+    TeX sets from a maths font (U+2212) a medium space (4/18 em) after the glyph before it, a binary sign."""
+    if len(spans) < 2 or spans[-1].text not in ("-", "\u2010") or is_math_font(spans[-1].font.name):
+        return False
+    return spans[-1].x0 - spans[-2].x1 < spans[-1].size * LINE_END_HYPHEN_TOUCH
 
 
 _GLUED_WORD = re.compile(r"(?:[-’'][^\W\d_]+)+[.,;:]?|[’”]+[.,;:]?|(?:th|st|nd|rd)[.,;:]?")

@@ -81,6 +81,7 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
     (bars: each page's thin rules, for roots and fractions in a line; goes_on: the text before the
     first line ended inside a formula, on its sign, with `opened` brackets of it open)."""
     out = ""
+    compound = False     # the line before ended on a hyphen set in another face than the glyph before it
     for line in lines:
         # (a formula broken after its relation sign at the line's end goes on at the next line's start)
         goes_on = maths and (goes_on if not out else left_open(out))
@@ -95,10 +96,23 @@ def join_lines(lines: Iterable[Line], maths: bool = False, bars: dict | None = N
             # TeX breaks a word that holds a hyphen only at that hyphen ("order-" / "up-to level"): the one
             # at the line's end is the word's own then, and stays
             keep = out.endswith("-") and "-" in text.split(" ", 1)[0].rstrip("-")
+            # ... and so is one set in another face than the glyph before it, a formula's ("$K$-" / "convex"):
+            # TeX hyphenates a word of one font, with that font's hyphen
+            keep = keep or compound or (maths and out[:-1].endswith("$"))
             out = (out if keep else out[:-1]) + text
         else:
             out = f"{out} {text}" if out else text
+        compound = bool(line.words) and _hyphen_of_another_face(line.words[-1])
     return out
+
+
+def _hyphen_of_another_face(word: Word) -> bool:
+    """Whether a word ends on a hyphen set in another face than the glyph before it (a compound's after a
+    formula or an emphasised word, "$K$-convex"): no hyphen TeX's hyphenation puts in, which is the
+    broken word's own font's (only the hyphen-minus TeX sets: an HTML engine may take its U+2010 from a
+    fallback font for any word it breaks)."""
+    spans = word.spans or []
+    return len(spans) >= 2 and spans[-1].text == "-" and spans[-1].font.name != spans[-2].font.name
 
 
 def code_text(lines: list[Line], left: float) -> str:
@@ -587,7 +601,7 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
         starts_note = starts_note or (re.fullmatch(r"\d+", line.text) is not None and after is not None
                                       and after.top < line.bottom and line.size < after.size
                                       and line.words[0].x0 <= left + after.size)
-        if not blocks or _margin_caption(line, layout) or starts_note or \
+        if not blocks or (_margin_caption(line, layout) and not _caption_runs_on(blocks[-1], line)) or starts_note or \
                 line.top - blocks[-1][-1].bottom > line.size * MARGIN_BLOCK_GAP:
             blocks.append([line])
         else:
@@ -629,6 +643,29 @@ def _margin_blocks(margin: list[Line], page: Page, layout: Layout) -> tuple[list
         else:
             notes.append(Item(block[0].top, "note", text=join_lines(block)))
     return captions, notes
+
+
+LINE_PITCH_SAME = 0.5         # pt: the lines of one paragraph stand this evenly apart, baseline to baseline
+
+
+def _caption_runs_on(block: list[Line], line: Line) -> bool:
+    """Whether a margin line that opens like a caption's head ("Algorithm 2.2.") is the running text of
+    the block above it, a reference TeX carried over to a new line: its first word in the face and size
+    of the last word above, at the block's own baseline pitch, after a line not ended on a sentence's mark
+    that stopped short because that first word did not fit in the column (the widest line of the
+    block and this one).  A caption of its own would stand in a face of its own, or after a last line
+    ended, or start where the line above left room for its first word."""
+    last, first = block[-1], line.words[0]
+    end = last.words[-1]
+    if len(block) < 2 or first.font != end.font or abs(first.size - end.size) > 0.1 or \
+            last.text.rstrip()[-1:] in SENTENCE_ENDS:
+        return False
+    pitch = block[-1].baseline - block[-2].baseline
+    if abs(line.baseline - last.baseline - pitch) > LINE_PITCH_SAME:
+        return False
+    right = max(l.x1 for l in block + [line])
+    space = min((b.x0 - a.x1 for a, b in zip(last.words, last.words[1:])), default=0.0)
+    return end.x1 + space + (first.x1 - first.x0) > right
 
 
 def _drawn_lines(block: list[Line], shapes: list[tuple], pad: float) -> list[Line]:

@@ -258,3 +258,23 @@ def test_vector_cache_embeds_each_text_once_and_gives_the_models_vectors(tmp_pat
     kept = VectorCache(blocked / "vectors", Embedder(ROOT / "models", session=False))
     kept.put("a text", np.ones(kept.dim, dtype=np.float32))
     assert kept.get("a text") is None
+
+
+def test_a_reference_carried_to_a_margin_captions_next_line_is_the_captions_text(tmp_path):
+    """The sample book's margin caption of Algorithm 2.3 wraps before "Algorithm 2.2.", a reference in its
+    running text (same face and size, at the caption's pitch, the line above stopped short of it): the
+    caption's words, not the head of a second Algorithm 2.2, which the build would report repeated."""
+    from pypdf import PdfReader, PdfWriter
+
+    reader, writer = PdfReader(str(BOOK_PDF)), PdfWriter()
+    for page in reader.pages[23:25]:     # Algorithm 2.2 (pdf page 24), then Algorithm 2.3 with its caption
+        writer.add_page(page)
+    pdf, out = tmp_path / "two.pdf", tmp_path / "two.sqlite"
+    with open(pdf, "wb") as f:
+        writer.write(f)
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(pdf), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "repeated heads" not in proc.stdout + proc.stderr
+    (title,) = next(apsw.Connection(str(out)).execute("SELECT title FROM chunks WHERE id = 'algorithm_2_3'"))
+    assert title.endswith("Uses Algorithm 2.1 and Algorithm 2.2.")

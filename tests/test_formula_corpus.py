@@ -3293,3 +3293,12 @@ def test_inline_maths_in_running_text_an_eighth_round(corpus):
     # a colon standing apart from the formula before it (a relation's space, or `\colon`'s) is the formula's
     assert r"$\mathcal{P}(j) = \{i:(i, j) \in \mathcal{A}\}$ and its" in _prose(corpus["cairo-ch"])
     assert r"A function $g:\mathbb{R} \to \mathbb{R}$ is" in _prose(corpus["mathabx-cf"])
+
+
+def test_a_hyphen_after_inline_maths_at_a_lines_end_is_the_compounds(corpus):
+    """A compound's hyphen right after a formula ("$K$-convex"), where TeX broke the line after it: the
+    text face's hyphen touching the formula's last glyph is no minus of the maths (a maths font's, a
+    binary sign's space before it), and no word is split there, so it stays when the lines are joined."""
+    assert r"every stage’s cost-to-go is $K$-convex, and" in _prose(corpus["tufte-s"])
+    assert r"the sum of a $K$-convex and" in _prose(corpus["multicol-s"])
+    assert r"The $\epsilon$-constraint" in _prose(corpus["dejavu-j"])
