@@ -306,8 +306,25 @@ def pdf_page_count(source: Path) -> int:
 
 
 def _read_book(source: str, model_dir: str, workers: int, count_tokens=None) -> Reading:
-    """read_book with the model's token counter (`count_tokens`, else the tokenizer loaded here)."""
-    return read_book(Path(source), count_tokens or Embedder(model_dir, session=False).count_tokens, workers)
+    """read_book with the model's token counter (`count_tokens`, else the tokenizer loaded here once
+    the pages are read)."""
+    return read_book(Path(source), count_tokens or TokenCounter(model_dir), workers)
+
+
+class TokenCounter:
+    """The model's token count of a text, the tokenizer loaded on the first count.  The reading
+    processes are forked from the process that reads the book, and a fork's resident pages count
+    for it too: the tokenizer (some 16 MB) loaded only when the structure stage counts its first
+    chunk is not carried by them."""
+
+    def __init__(self, model_dir: str):
+        self.model_dir = model_dir
+        self._embedder: Embedder | None = None
+
+    def __call__(self, text: str) -> int:
+        if self._embedder is None:
+            self._embedder = Embedder(self.model_dir, session=False)
+        return self._embedder.count_tokens(text)
 
 
 def build_workers() -> int:
