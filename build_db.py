@@ -306,8 +306,25 @@ def pdf_page_count(source: Path) -> int:
 
 
 def _read_book(source: str, model_dir: str, workers: int, count_tokens=None) -> Reading:
-    """read_book with the model's token counter (`count_tokens`, else the tokenizer loaded here)."""
-    return read_book(Path(source), count_tokens or Embedder(model_dir, session=False).count_tokens, workers)
+    """read_book with the model's token counter (`count_tokens`, else the tokenizer loaded here once
+    the pages are read)."""
+    return read_book(Path(source), count_tokens or TokenCounter(model_dir), workers)
+
+
+class TokenCounter:
+    """The model's token count of a text, the tokenizer loaded on the first count.  The reading
+    processes are forked from the process that reads the book, and a fork's resident pages count
+    for it too: the tokenizer (some 16 MB) loaded only when the structure stage counts its first
+    chunk is not carried by them."""
+
+    def __init__(self, model_dir: str):
+        self.model_dir = model_dir
+        self._embedder: Embedder | None = None
+
+    def __call__(self, text: str) -> int:
+        if self._embedder is None:
+            self._embedder = Embedder(self.model_dir, session=False)
+        return self._embedder.count_tokens(text)
 
 
 def build_workers() -> int:
@@ -392,22 +409,24 @@ def vector_cache_dir(option: Path | None = None) -> Path | None:
 
 
 def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progress: bool = True,
-                 leads: dict[str, str] | None = None, cache: VectorCache | None = None):
+                 leads: dict[str, str] | None = None, cache: VectorCache | None = None,
+                 embedder: Embedder | None = None):
     """Every chunk's vector, each text alone through the model (so a text's vector never depends on
-    its neighbours), spread over worker processes with one model and one thread each: the int8
-    model gains little from a second thread on its small inputs, but two processes embed twice as fast.
-    Texts the cache holds are taken from it; the rest are embedded and added to it."""
+    its neighbours), spread over processes with one model and one thread each, this one among them
+    (with `embedder`, whose model the tags stage then uses): the int8 model gains little from a
+    second thread on its small inputs, but two processes embed twice as fast.  Texts the cache holds
+    are taken from it; the rest are embedded and added to it."""
     import numpy as np
 
     texts = [embedding_text(c, (leads or {}).get(c.id, "")) for c in chunks]
     if cache is None:
-        return _embed_texts(texts, model_dir, workers, progress)
+        return _embed_texts(texts, model_dir, workers, progress, embedder)
     vectors: list = [cache.get(t) for t in texts]
     missing = sorted({t for t, v in zip(texts, vectors) if v is None})
     if progress and texts:
         print(f"  vector cache {cache.folder}: {len(texts) - sum(v is None for v in vectors)} of {len(texts)} "
               "chunks found", file=sys.stderr)
-    fresh = dict(zip(missing, _embed_texts(missing, model_dir, workers, progress))) if missing else {}
+    fresh = dict(zip(missing, _embed_texts(missing, model_dir, workers, progress, embedder))) if missing else {}
     cache.embedded += len(fresh)
     for text, vector in fresh.items():
         cache.put(text, vector)
@@ -416,8 +435,9 @@ def embed_chunks(chunks: list[Chunk], model_dir: Path, workers: int = 1, progres
     return np.vstack([v if v is not None else fresh[t] for t, v in zip(texts, vectors)]).astype(np.float32)
 
 
-def _embed_texts(texts: list[str], model_dir: Path, workers: int, progress: bool):
-    """The model's vector of each text, one text per model run, over `workers` processes."""
+def _embed_texts(texts: list[str], model_dir: Path, workers: int, progress: bool, embedder: Embedder | None = None):
+    """The model's vector of each text, one text per model run, over `workers` processes, this one
+    with `embedder` (one thread; else one made here) among them."""
     import numpy as np
 
     total = len(texts)
@@ -433,19 +453,23 @@ def _embed_texts(texts: list[str], model_dir: Path, workers: int, progress: bool
             print(f"\r  embedding [{bar:<30}] {done}/{total} chunks ({rate:.0f}/s)", end=end, file=sys.stderr)
 
     slices = [texts[i:i + EMBED_SLICE] for i in range(0, total, EMBED_SLICE)]
+    here = embedder or Embedder(model_dir, threads=1)
     parts = []
     if workers <= 1 or len(slices) < 2:
-        _embed_worker_start(str(model_dir))
         for piece in slices:
-            parts.append(_embed_slice(piece))
+            parts.append(np.vstack([here.embed([t]) for t in piece]))
             done += len(piece)
             report()
     else:
         import multiprocessing
 
         # Fresh processes (not forks): each loads its own model session and holds none of the pages.
-        with multiprocessing.get_context("spawn").Pool(workers, _embed_worker_start, (str(model_dir),)) as pool:
-            for part in pool.imap(_embed_slice, slices):
+        # This process embeds every `workers`-th slice itself, with the session the tags stage uses
+        # after it, while workers - 1 others embed the rest: one process and one session fewer.
+        with multiprocessing.get_context("spawn").Pool(workers - 1, _embed_worker_start, (str(model_dir),)) as pool:
+            there = pool.imap(_embed_slice, [piece for k, piece in enumerate(slices) if k % workers])
+            for k, piece in enumerate(slices):
+                part = np.vstack([here.embed([t]) for t in piece]) if k % workers == 0 else next(there)
                 parts.append(part)
                 done += len(part)
                 report()
@@ -699,7 +723,8 @@ def build(sources: list[Path], output: Path, model_dir: Path = DEFAULT_MODEL_DIR
     leads = lead_ins(chunks)
     cache_dir = vector_cache_dir(vector_cache)
     cache = VectorCache(cache_dir, embedder) if cache_dir is not None else None
-    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress, leads=leads, cache=cache)
+    vectors = embed_chunks(chunks, model_dir, workers=build_workers(), progress=progress, leads=leads, cache=cache,
+                           embedder=embedder)
     stage("related")
     edges |= related_edges(chunks, vectors)
     stage("tags")

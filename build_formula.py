@@ -21,10 +21,13 @@ rows and scripts, writing, entry points.
 from __future__ import annotations
 
 import copy
+import hashlib
 import heapq
+import marshal
 import math
 import re
 import unicodedata
+from collections import OrderedDict
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -5347,14 +5350,23 @@ FLUSH_EDGE = 0.1   # em: rows set flush on one edge end (or start) this close (a
 _READINGS: ContextVar[dict | None] = ContextVar("_READINGS", default=None)
 
 
+# A display's structure (its glyphs built into rows) is read again only while its block is read
+# (display_latex, _own_row, numbered_rows), and those readings are remembered whole: the last few
+# structures are kept, not every one (a mathematical book's took some 40 MB).
+_STRUCTURES: ContextVar[OrderedDict | None] = ContextVar("_STRUCTURES", default=None)
+STRUCTURES_KEPT = 64
+
+
 @contextmanager
 def remembered_readings():
     """Within it, a formula read once is not read again; the memo lives only as long as the block, so
     no reading carries from one book to another."""
     token = _READINGS.set({})
+    structures = _STRUCTURES.set(OrderedDict())
     try:
         yield
     finally:
+        _STRUCTURES.reset(structures)
         _READINGS.reset(token)
 
 
@@ -5371,11 +5383,26 @@ def _glyph_key(words) -> tuple:
     return tuple(key)
 
 
+def _memo_key(key: tuple):
+    """The memo's key for a reading's inputs: a digest of their bytes (marshal's version 2 writes
+    equal strings, numbers and tuples as equal bytes, and shares nothing by identity).  The inputs
+    themselves hold every glyph's boxes again, more than the readings: a mathematical book's memo
+    held some 60 MB of them.  Inputs marshal cannot write are their own key."""
+    try:
+        return hashlib.blake2b(marshal.dumps(key, 2), digest_size=16).digest()
+    except ValueError:
+        return key
+
+
+def _reading_key(kind: str, words, bars, args: tuple):
+    return _memo_key((kind, _glyph_key(words), tuple(tuple(b) for b in bars), args))
+
+
 def _remembered(kind: str, words, bars, args: tuple, read_now):
     memo = _READINGS.get()
     if memo is None:
         return read_now()
-    key = (kind, _glyph_key(words), tuple(tuple(b) for b in bars), args)
+    key = _reading_key(kind, words, bars, args)
     if key not in memo:
         memo[key] = read_now()
     return memo[key]
@@ -5391,9 +5418,17 @@ def _display_structure(words, bars, leading: float, fresh: bool = True) -> tuple
         nodes = glyphs_of(words)
         return _structure_of(nodes, _rules_within(bars, *_set_box(nodes), nodes)) if nodes else None
 
-    if _READINGS.get() is None:
+    structures = _STRUCTURES.get()
+    if structures is None:
         return shape()
-    shaped = _remembered("structure", words, bars, (leading,), shape)
+    key = _reading_key("structure", words, bars, (leading,))
+    if key in structures:
+        structures.move_to_end(key)
+        shaped = structures[key]
+    else:
+        shaped = structures[key] = shape()
+        if len(structures) > STRUCTURES_KEPT:
+            structures.popitem(last=False)
     if shaped is None or not fresh:
         return shaped
     copies: dict[int, object] = {}

@@ -278,3 +278,20 @@ def test_a_reference_carried_to_a_margin_captions_next_line_is_the_captions_text
     assert "repeated heads" not in proc.stdout + proc.stderr
     (title,) = next(apsw.Connection(str(out)).execute("SELECT title FROM chunks WHERE id = 'algorithm_2_3'"))
     assert title.endswith("Uses Algorithm 2.1 and Algorithm 2.2.")
+
+
+def test_a_formulas_memo_key_is_a_digest_of_its_glyphs_values():
+    """The structuring walks a book two or three times and reads each formula once (build_formula's
+    memo): a reading's key is a short digest of its glyphs' values, not the glyphs' boxes held again
+    (a mathematical book's memo held some 60 MB of them), so the same page read again (new objects,
+    equal values) finds its formulas' readings, and other lines do not."""
+    import build_glyphs
+    from build_formula import _reading_key
+
+    first, again = (build_glyphs.read_pages(str(BOOK_PDF), [34], True)[0] for _ in range(2))
+    assert first.lines[0].words[0] is not again.lines[0].words[0]
+    keys = [_reading_key("display", line.words, first.bars, (12.0,)) for line in first.lines]
+    assert keys == [_reading_key("display", line.words, again.bars, (12.0,)) for line in again.lines]
+    assert len(set(keys)) == len(keys) > 10
+    assert all(isinstance(key, bytes) and len(key) == 16 for key in keys)
+    assert _reading_key("inline", first.lines[0].words, first.bars, (12.0,)) != keys[0]
