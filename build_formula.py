@@ -877,7 +877,9 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
     dots = sorted((n for n in nodes if n.role == "dot" and n.height < n.size * 0.3), key=lambda n: (n.x0, n.top))
     if len(dots) < 3:
         return nodes
-    used: set[int] = set()
+    size = _size(nodes)
+    used: set[int] = set()      # dots of a run found
+    merged: set[int] = set()    # ... and of an ellipsis made of them
     made: list[Node] = []
     for a in dots:
         if id(a) in used:
@@ -909,6 +911,9 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
             if len(chain) == 3:
                 for c in chain:
                     used.add(id(c))
+                if kind == "h" and _periods_typed(chain, size):
+                    break     # three full stops as the source typed them, "...": no ellipsis
+                merged.update(id(c) for c in chain)
                 x0, x1 = min(c.x0 for c in chain), max(c.x1 for c in chain)
                 top, bottom = min(c.top for c in chain), max(c.bottom for c in chain)
                 if kind == "h":
@@ -920,7 +925,22 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
                 made.append(Node("sym", x0, x1, top, bottom, base, a.size, ch=ch, tex=tex, style="up", role="ord",
                                  font=a.font, adv0=x0, adv1=x1))
                 break
-    return [n for n in nodes if id(n) not in used] + made
+    return [n for n in nodes if id(n) not in merged] + made
+
+
+TYPED_PERIODS = 0.04   # em: full stops typed one after another stand no further apart than this, box to box
+
+
+def _periods_typed(chain: list[Node], size: float) -> bool:
+    """Whether three full stops on the baseline are the source's "..." rather than \\dots: TeX sets
+    \\ldots (and \\dots between commas) as three \\ldotp, punctuation atoms, a thin space (3mu, a
+    sixth of an em) after each in the text and display styles, while typed full stops are ordinary
+    atoms set box against box.  Measured between advance boxes, at the formula's own size only: in a
+    script TeX puts no thin space after punctuation, and the two print alike."""
+    if any(c.ch != "." or c.adv1 <= c.adv0 or c.size < size * 0.95 for c in chain):
+        return False
+    ordered = sorted(chain, key=lambda c: c.x0)
+    return all(abs(b.adv0 - a.adv1) <= a.size * TYPED_PERIODS for a, b in zip(ordered, ordered[1:]))
 
 
 def _joined_arrows(nodes: list[Node]) -> list[Node]:
