@@ -1494,9 +1494,10 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         x0, x1 = min(t[0] for t in run), max(t[1] for t in run)
         top, bottom = min(t[2] for t in run), max(t[3] for t in run)
         # an OpenType maths font sets a short brace as one glyph (a size variant); TeX's extension
-        # font builds every brace of pieces, and a piece alone is no brace
+        # font builds every brace of pieces, and a piece alone is no brace; two ends and a middle are
+        # one however short (a brace under a single barred letter, \underbrace{\bar L}_{\tilde B})
         whole = len(run) == 1 and tips and not tips[0].parts.get("ext")
-        if not tips or (x1 - x0 < text and not whole):
+        if not tips or (x1 - x0 < text and not whole and len(tips) < 3):
             continue
         pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
         # (by its middle, within a point of the brace's ends; but a glyph whose ink ends before the brace
