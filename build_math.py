@@ -2543,6 +2543,7 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 EMPTY_ROW_GAP = 1.5   # of the line pitch: an empty row of an aligned block (`\\ \hfill \\`) widens a row's gap by one pitch
 CENTRED_NUMBER = 0.25   # em: a number this close to the middle of its rows' ink (on the maths axis) is centred on them
 OFF_CENTRE = 0.5        # em: ... and one further from it than this is centred on rows the walk has not reached
+FLUSH_AGAINST_COLUMN = 0.5   # em: a first column's row ends this close before the relation column (a thick space)
 
 
 def _across_empty_rows(lines: list, block: list[int], label_of, body: float, gap: float, pitch: float,
@@ -2574,6 +2575,17 @@ def _across_empty_rows(lines: list, block: list[int], label_of, body: float, gap
 
     if off(block) <= body * OFF_CENTRE:
         return block
+    # (the block's relation column: rows past an empty row are set on it, or end just before it, a row
+    # with no alignment point in the first column, which amsmath sets flush right against it)
+    column = [w.x0 for k in block for w in lines[k].words if w.text[:1] in _RELATIONS]
+
+    def of_the_block(run: list[int]) -> bool:
+        """Rows of maths set on the block's relation column: no heading or running head under a
+        display that happens to centre its number."""
+        words = [w for k in run for w in lines[k].words]
+        return any(is_math_word(w) for w in words) and any(
+            abs(w.x0 - x) <= body * ALIGNED_COLUMN for w in words if w.text[:1] in _RELATIONS for x in column) or any(
+            0 <= x - lines[k].x1 <= body * FLUSH_AGAINST_COLUMN for k in run for x in column)
 
     def runs(step: int) -> list[list[int]]:
         """The ways the block may grow in one direction: each ends where a row's gap or more parts the
@@ -2591,11 +2603,13 @@ def _across_empty_rows(lines: list, block: list[int], label_of, body: float, gap
             if apart >= gap + pitch * EMPTY_ROW_GAP:
                 break
             if apart >= gap and taken:
+                if not of_the_block(taken[len(ends[-1]):]):
+                    break
                 ends.append(list(taken))
             taken.append(j)
             edge = (min(edge[0], top), max(edge[1], bottom))
             j += step
-        if taken and taken != ends[-1]:
+        if taken and taken != ends[-1] and of_the_block(taken[len(ends[-1]):]):
             ends.append(list(taken))
         return ends
 
