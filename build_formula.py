@@ -5117,6 +5117,19 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
                     out[number] = texts[pair]
                     carried.setdefault(pair, number)
                     continue
+                run = _centred_run(rows, baseline, size, {i for i in range(len(rows)) if texts[i] and
+                                                          i not in level.values() and i not in carried})
+                if run is not None:
+                    # a number centred on three rows or more that start at one x, no number level with any:
+                    # an aligned block that is one of several equations set one under another (the class's
+                    # short skip sets the next display as close as rows), its number on the block's middle
+                    first, last = run
+                    texts[first] = _aligned_rows(rows[first:last + 1], size)
+                    for i in range(first + 1, last + 1):
+                        texts[i] = ""
+                    out[number] = texts[first]
+                    carried.setdefault(first, number)
+                    continue
                 # a number amsmath dropped to the line below its row (the row left it no room): the
                 # nearest row above it that no number stands level with, the pitch counted from the
                 # row's foot (the limits under a \prod reach below its baseline)
@@ -5213,6 +5226,35 @@ def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, s
                 (_aligned_pair(rows[i], rows[i + 1], size) or _flush_right_pair(rows[i], rows[i + 1], size)):
             return i
     return None
+
+
+CENTRED_RUN = 0.25   # em: a number's maths axis this close to the middle of a run of rows' ink is centred on them
+
+
+def _centred_run(rows: list[list[Node]], baseline: float, size: float, free: set[int]) -> tuple[int, int] | None:
+    """The first and last of the longest run of three rows or more, all `free` (no number level with
+    them or taken), that start at one x (an `aligned` block's left column) and on the middle of whose
+    ink a number's maths axis stands, as amsmath centres an equation's number on the block it holds;
+    None when no run is so centred."""
+    axis = baseline - size * FRACTION_AXIS
+    best = None
+    for i in range(len(rows)):
+        if i not in free:
+            continue
+        low = high = min(n.x0 for n in rows[i])
+        top, bottom = min(n.top for n in rows[i]), max(n.bottom for n in rows[i])
+        for j in range(i + 1, len(rows)):
+            if j not in free:
+                break
+            start = min(n.x0 for n in rows[j])
+            low, high = min(low, start), max(high, start)
+            if high - low > size * PAIR_START:
+                break
+            top, bottom = min(top, min(n.top for n in rows[j])), max(bottom, max(n.bottom for n in rows[j]))
+            if j - i >= 2 and abs((top + bottom) / 2 - axis) <= size * CENTRED_RUN and \
+                    (best is None or j - i > best[1] - best[0]):
+                best = (i, j)
+    return best
 
 
 def _flush_right_pair(upper: list[Node], lower: list[Node], size: float) -> bool:
