@@ -980,3 +980,18 @@ def test_empty_rows_typed_full_stops_and_a_short_brace(tmp_path):
         formulas["1.4"]
     assert formulas["1.5"] == r"p = h_{1}h_{2}...h_{n}", formulas["1.5"]
     assert r"\underbrace{\bar{k}}_{\tilde{b}}y(t)" in formulas["1.6"] and "⏟" not in formulas["1.6"], formulas["1.6"]
+
+
+def test_an_aligned_block_set_right_under_another_equation_keeps_all_its_rows(tmp_path):
+    """tests/layouts/shortskip.pdf (our own LaTeX in the user's class, LuaLaTeX): (1.1), two aligned
+    rows, and (1.2), five rows of an `aligned` block opening at one column, with no sentence between;
+    the class sets the second with the short skip above it (and the document no skip below the first),
+    so both read as one block of seven rows with two numbers, and (1.2), level with no row, was given
+    the one row just above it.  amsmath centres an equation's number on the block it holds: a number
+    whose maths axis stands on the middle of three rows or more that start at one x, no number level
+    with any of them, takes them all."""
+    formulas = _layout_formulas("shortskip", tmp_path)
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"].count(r" \\ ") == 1 and r"\tilde{b} > 0\end{aligned}" in formulas["1.1"], formulas["1.1"]
+    assert formulas["1.2"].startswith(r"\begin{aligned}\tilde{a}-\frac{\tilde{s}^{2}m^{2}}{\tilde{b}} & = 0") and \
+        formulas["1.2"].count(r" \\ ") == 4 and formulas["1.2"].endswith(r"z(t)\end{aligned}"), formulas["1.2"]
