@@ -2573,8 +2573,8 @@ def _across_empty_rows(lines: list, block: list[int], label_of, body: float, gap
         span = ink(ks)
         return abs((span[0] + span[1]) / 2 - axis) if span else float("inf")
 
-    if off(block) <= body * OFF_CENTRE:
-        return block
+    if ink(block) is None or off(block) <= body * OFF_CENTRE:
+        return block      # (a number alone, no maths gathered round it: nothing to centre it on)
     # (the block's relation column: rows past an empty row are set on it, or end just before it, a row
     # with no alignment point in the first column, which amsmath sets flush right against it)
     column = [w.x0 for k in block for w in lines[k].words if w.text[:1] in _RELATIONS]
