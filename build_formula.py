@@ -880,7 +880,9 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
     dots = sorted((n for n in nodes if n.role == "dot" and n.height < n.size * 0.3), key=lambda n: (n.x0, n.top))
     if len(dots) < 3:
         return nodes
-    used: set[int] = set()
+    size = _size(nodes)
+    used: set[int] = set()      # dots of a run found
+    merged: set[int] = set()    # ... and of an ellipsis made of them
     made: list[Node] = []
     for a in dots:
         if id(a) in used:
@@ -912,6 +914,9 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
             if len(chain) == 3:
                 for c in chain:
                     used.add(id(c))
+                if kind == "h" and _periods_typed(chain, size):
+                    break     # three full stops as the source typed them, "...": no ellipsis
+                merged.update(id(c) for c in chain)
                 x0, x1 = min(c.x0 for c in chain), max(c.x1 for c in chain)
                 top, bottom = min(c.top for c in chain), max(c.bottom for c in chain)
                 if kind == "h":
@@ -923,7 +928,22 @@ def _dot_runs(nodes: list[Node]) -> list[Node]:
                 made.append(Node("sym", x0, x1, top, bottom, base, a.size, ch=ch, tex=tex, style="up", role="ord",
                                  font=a.font, adv0=x0, adv1=x1))
                 break
-    return [n for n in nodes if id(n) not in used] + made
+    return [n for n in nodes if id(n) not in merged] + made
+
+
+TYPED_PERIODS = 0.04   # em: full stops typed one after another stand no further apart than this, box to box
+
+
+def _periods_typed(chain: list[Node], size: float) -> bool:
+    """Whether three full stops on the baseline are the source's "..." rather than \\dots: TeX sets
+    \\ldots (and \\dots between commas) as three \\ldotp, punctuation atoms, a thin space (3mu, a
+    sixth of an em) after each in the text and display styles, while typed full stops are ordinary
+    atoms set box against box.  Measured between advance boxes, at the formula's own size only: in a
+    script TeX puts no thin space after punctuation, and the two print alike."""
+    if any(c.ch != "." or c.adv1 <= c.adv0 or c.size < size * 0.95 for c in chain):
+        return False
+    ordered = sorted(chain, key=lambda c: c.x0)
+    return all(abs(b.adv0 - a.adv1) <= a.size * TYPED_PERIODS for a, b in zip(ordered, ordered[1:]))
 
 
 def _joined_arrows(nodes: list[Node]) -> list[Node]:
@@ -1477,9 +1497,10 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         x0, x1 = min(t[0] for t in run), max(t[1] for t in run)
         top, bottom = min(t[2] for t in run), max(t[3] for t in run)
         # an OpenType maths font sets a short brace as one glyph (a size variant); TeX's extension
-        # font builds every brace of pieces, and a piece alone is no brace
+        # font builds every brace of pieces, and a piece alone is no brace; two ends and a middle are
+        # one however short (a brace under a single barred letter, \underbrace{\bar L}_{\tilde B})
         whole = len(run) == 1 and tips and not tips[0].parts.get("ext")
-        if not tips or (x1 - x0 < text and not whole):
+        if not tips or (x1 - x0 < text and not whole and len(tips) < 3):
             continue
         pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
         # (by its middle, within a point of the brace's ends; but a glyph whose ink ends before the brace
@@ -5099,6 +5120,19 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
                     out[number] = texts[pair]
                     carried.setdefault(pair, number)
                     continue
+                run = _centred_run(rows, baseline, size, {i for i in range(len(rows)) if texts[i] and
+                                                          i not in level.values() and i not in carried})
+                if run is not None:
+                    # a number centred on three rows or more that start at one x, no number level with any:
+                    # an aligned block that is one of several equations set one under another (the class's
+                    # short skip sets the next display as close as rows), its number on the block's middle
+                    first, last = run
+                    texts[first] = _aligned_rows(rows[first:last + 1], size)
+                    for i in range(first + 1, last + 1):
+                        texts[i] = ""
+                    out[number] = texts[first]
+                    carried.setdefault(first, number)
+                    continue
                 # a number amsmath dropped to the line below its row (the row left it no room): the
                 # nearest row above it that no number stands level with, the pitch counted from the
                 # row's foot (the limits under a \prod reach below its baseline)
@@ -5195,6 +5229,35 @@ def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, s
                 (_aligned_pair(rows[i], rows[i + 1], size) or _flush_right_pair(rows[i], rows[i + 1], size)):
             return i
     return None
+
+
+CENTRED_RUN = 0.25   # em: a number's maths axis this close to the middle of a run of rows' ink is centred on them
+
+
+def _centred_run(rows: list[list[Node]], baseline: float, size: float, free: set[int]) -> tuple[int, int] | None:
+    """The first and last of the longest run of three rows or more, all `free` (no number level with
+    them or taken), that start at one x (an `aligned` block's left column) and on the middle of whose
+    ink a number's maths axis stands, as amsmath centres an equation's number on the block it holds;
+    None when no run is so centred."""
+    axis = baseline - size * FRACTION_AXIS
+    best = None
+    for i in range(len(rows)):
+        if i not in free:
+            continue
+        low = high = min(n.x0 for n in rows[i])
+        top, bottom = min(n.top for n in rows[i]), max(n.bottom for n in rows[i])
+        for j in range(i + 1, len(rows)):
+            if j not in free:
+                break
+            start = min(n.x0 for n in rows[j])
+            low, high = min(low, start), max(high, start)
+            if high - low > size * PAIR_START:
+                break
+            top, bottom = min(top, min(n.top for n in rows[j])), max(bottom, max(n.bottom for n in rows[j]))
+            if j - i >= 2 and abs((top + bottom) / 2 - axis) <= size * CENTRED_RUN and \
+                    (best is None or j - i > best[1] - best[0]):
+                best = (i, j)
+    return best
 
 
 def _flush_right_pair(upper: list[Node], lower: list[Node], size: float) -> bool:

@@ -2534,7 +2534,94 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
         bottom = max(bottom, ink_extent(lines[j])[1])
         x0, x1 = min(x0, (across(lines[j]) or (x0, x1))[0]), max(x1, (across(lines[j]) or (x0, x1))[1])
         j += 1
+    if label_of is not None:
+        block = _across_empty_rows(lines, block, label_of, body, gap, leading or body * NORMAL_LEADING,
+                                   lambda k: fits(k) and beside(k))
     return block
+
+
+EMPTY_ROW_GAP = 1.5   # of the line pitch: an empty row of an aligned block (`\\ \hfill \\`) widens a row's gap by one pitch
+CENTRED_NUMBER = 0.25   # em: a number this close to the middle of its rows' ink (on the maths axis) is centred on them
+OFF_CENTRE = 0.5        # em: ... and one further from it than this is centred on rows the walk has not reached
+FLUSH_AGAINST_COLUMN = 0.5   # em: a first column's row ends this close before the relation column (a thick space)
+
+
+def _across_empty_rows(lines: list, block: list[int], label_of, body: float, gap: float, pitch: float,
+                       display_row) -> list[int]:
+    """The block with the rows an empty row parts from it (`\\\\ \\hfill \\\\` inside an `aligned` block,
+    a `\\\\[1em]`), which the walk by gaps stops at.  amsmath sets an `equation`'s number on the
+    maths axis of the block it holds, the middle of all its rows: a lone number well off the middle
+    of the rows gathered, whose middle it becomes when display rows one empty row away above or below
+    (runs of rows no number of their own) are counted in, is theirs too.  A block centred on its
+    number already (any single equation, an aligned block with no empty row), or with numbers of
+    several rows, is left as it is; so is one no such rows centre (a number amsmath dropped below a
+    row, multline's on its last row)."""
+    page = lines[block[0]].page
+    if sum(label_of(lines[k]) is not None for k in block) != 1:
+        return block
+    anchor = next(lines[k] for k in block if label_of(lines[k]) is not None)
+    number = [w for w in anchor.words if equation_number(w.text) is not None]
+    if not number:
+        return block
+    axis = number[-1].baseline - body * MATHS_AXIS
+
+    def ink(ks) -> tuple[float, float] | None:
+        spans = [word_ink(w) or (w.top, w.bottom) for k in ks for w in lines[k].words if w not in number]
+        return (min(t for t, _ in spans), max(b for _, b in spans)) if spans else None
+
+    def off(ks) -> float:
+        span = ink(ks)
+        return abs((span[0] + span[1]) / 2 - axis) if span else float("inf")
+
+    if ink(block) is None or off(block) <= body * OFF_CENTRE:
+        return block      # (a number alone, no maths gathered round it: nothing to centre it on)
+    # (the block's relation column: rows past an empty row are set on it, or end just before it, a row
+    # with no alignment point in the first column, which amsmath sets flush right against it)
+    column = [w.x0 for k in block for w in lines[k].words if w.text[:1] in _RELATIONS]
+
+    def of_the_block(run: list[int]) -> bool:
+        """Rows of maths set on the block's relation column: no heading or running head under a
+        display that happens to centre its number."""
+        words = [w for k in run for w in lines[k].words]
+        return any(is_math_word(w) for w in words) and any(
+            abs(w.x0 - x) <= body * ALIGNED_COLUMN for w in words if w.text[:1] in _RELATIONS for x in column) or any(
+            0 <= x - lines[k].x1 <= body * FLUSH_AGAINST_COLUMN for k in run for x in column)
+
+    def runs(step: int) -> list[list[int]]:
+        """The ways the block may grow in one direction: each ends where a row's gap or more parts the
+        next line (a whole run of rows, never a fraction's numerator without its bar), crossing gaps
+        no wider than an empty row's, over display rows with no number of their own."""
+        taken, ends = [], [[]]
+        edge = ink(block)
+        j = (block[0] if step < 0 else block[-1]) + step
+        while 0 <= j < len(lines) and abs(j - block[0 if step < 0 else -1]) <= DISPLAY_REACH:
+            line = lines[j]
+            if line.page != page or label_of(line) is not None or not line.words or not display_row(j):
+                break
+            top, bottom = ink([j])
+            apart = edge[0] - bottom if step < 0 else top - edge[1]
+            if apart >= gap + pitch * EMPTY_ROW_GAP:
+                break
+            if apart >= gap and taken:
+                if not of_the_block(taken[len(ends[-1]):]):
+                    break
+                ends.append(list(taken))
+            taken.append(j)
+            edge = (min(edge[0], top), max(edge[1], bottom))
+            j += step
+        if taken and taken != ends[-1] and of_the_block(taken[len(ends[-1]):]):
+            ends.append(list(taken))
+        return ends
+
+    best, best_off = block, off(block)
+    for above in runs(-1):
+        for below in runs(1):
+            if not above and not below:
+                continue
+            grown = sorted(block + above + below)
+            if off(grown) <= body * CENTRED_NUMBER and off(grown) < best_off:
+                best, best_off = grown, off(grown)
+    return best
 
 
 VDOTS_KERN = 6.0       # pt: plain TeX's \vdots kerns its box's top this far above its first dot

@@ -942,3 +942,56 @@ def test_a_script_past_the_column_edge_over_an_overfull_row_is_the_rows():
     block = display_block(lines, 2, (36.0, 386.0), 10.0, label_of=lambda line: "1.17" if line is lines[2] else None,
                           leading=13.95)
     assert block == [0, 1, 2], block
+
+
+def _layout_formulas(name: str, tmp_path) -> dict[str, str]:
+    """The formulas build_db.py serves for tests/layouts/NAME.pdf, built for real: number → LaTeX."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    out = tmp_path / f"{name}.sqlite"
+    proc = subprocess.run([sys.executable, str(ROOT / "build_db.py"), str(ROOT / "tests" / "layouts" / f"{name}.pdf"),
+                           "-o", str(out), "--quiet"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    with sqlite3.connect(out) as con:
+        return dict(con.execute("SELECT number, content FROM chunks WHERE kind = 'formula'"))
+
+
+def test_empty_rows_typed_full_stops_and_a_short_brace(tmp_path):
+    """tests/layouts/emptyrows.pdf (our own LaTeX: pdfLaTeX, scrreprt at 11 pt, Libertinus and
+    libertinust1math).  (1) an `aligned` block whose last row stands after an empty row (`\\\\ \\hfill
+    \\\\`): the walk by gaps stopped at the empty row and the display lost its root; (2) three groups of
+    rows parted by empty rows, the number by the middle one: only the middle group was served.  amsmath
+    centres an equation's number on all its rows: rows an empty row away that make the lone number the
+    middle of the block are its own.  (3) a numbered equation with an unnumbered display right under it
+    keeps its one row (its number is already centred on it).  (4, 5) full stops typed "..." set box
+    against box were served `\\dots`, whose \\ldotp sets a thin space after each; the maths font's
+    ellipsis beside them stays `\\dots`.  (6) an underbrace under one barred letter, two ends and a
+    middle narrower than an em, was no brace: its pieces were served as characters."""
+    formulas = _layout_formulas("emptyrows", tmp_path)
+    assert sorted(formulas) == ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6"], formulas
+    assert formulas["1.1"].startswith(r"\begin{aligned}2cg-\frac{g^{2}}{w}+1") and \
+        formulas["1.1"].endswith(r"\sqrt{(cw)^{2}+w}\end{aligned}"), formulas["1.1"]
+    assert formulas["1.2"].startswith(r"\begin{aligned}\dot{\hat{h}}(t) & = ") and \
+        formulas["1.2"].count(r" \\ ") == 4 and formulas["1.2"].endswith(r"\bar{d}(t)\end{aligned}"), formulas["1.2"]
+    assert formulas["1.3"] == r"\dot{h}(t) = -ch(t)+u(t)", formulas["1.3"]
+    assert r"(h_{1}, h_{2}, ..., h_{n})" in formulas["1.4"] and r"(y_{1}, y_{2}, \dots, y_{n})" in formulas["1.4"], \
+        formulas["1.4"]
+    assert formulas["1.5"] == r"p = h_{1}h_{2}...h_{n}", formulas["1.5"]
+    assert r"\underbrace{\bar{k}}_{\tilde{b}}y(t)" in formulas["1.6"] and "⏟" not in formulas["1.6"], formulas["1.6"]
+
+
+def test_an_aligned_block_set_right_under_another_equation_keeps_all_its_rows(tmp_path):
+    """tests/layouts/shortskip.pdf (our own LaTeX in the user's class, LuaLaTeX): (1.1), two aligned
+    rows, and (1.2), five rows of an `aligned` block opening at one column, with no sentence between;
+    the class sets the second with the short skip above it (and the document no skip below the first),
+    so both read as one block of seven rows with two numbers, and (1.2), level with no row, was given
+    the one row just above it.  amsmath centres an equation's number on the block it holds: a number
+    whose maths axis stands on the middle of three rows or more that start at one x, no number level
+    with any of them, takes them all."""
+    formulas = _layout_formulas("shortskip", tmp_path)
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"].count(r" \\ ") == 1 and r"\tilde{b} > 0\end{aligned}" in formulas["1.1"], formulas["1.1"]
+    assert formulas["1.2"].startswith(r"\begin{aligned}\tilde{a}-\frac{\tilde{s}^{2}m^{2}}{\tilde{b}} & = 0") and \
+        formulas["1.2"].count(r" \\ ") == 4 and formulas["1.2"].endswith(r"z(t)\end{aligned}"), formulas["1.2"]
