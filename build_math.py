@@ -693,15 +693,21 @@ def _in_ellipsis(words: list[Word], k: int) -> bool:
     after it ("$u_1, \\ldots, u_m$" whose dots a font sets as periods of the text's shape)."""
     n = len(words)
     if words[k].text == ",":
-        return _dot_group(words, k - 3) and k + 1 < n and is_math_word(words[k + 1])
+        return _dot_group(words, k - 3) and k + 1 < n and _term_after_dots(words[k + 1])
     if words[k].text != ".":
         return False
     for s in (k - 2, k - 1, k):
         if _dot_group(words, s):
             after = s + 3
             return after < n and (is_math_word(words[after]) or _bridges(words[after]) or (
-                words[after].text == "," and after + 1 < n and is_math_word(words[after + 1])))
+                words[after].text == "," and after + 1 < n and _term_after_dots(words[after + 1])))
     return False
+
+
+def _term_after_dots(w: Word) -> bool:
+    """A word that may be an ellipsis's last term: maths, or a term closing on a maths font's brace
+    ("n}," of `$N = \\{1, \\dots, n\\}$`, whose n is the text's italic and the brace the symbol font's)."""
+    return is_math_word(w) or _brace_depth(w) < 0
 
 
 def _closing_ellipsis(words: list[Word], start: int, end: int) -> bool:
@@ -783,6 +789,13 @@ def _right_side(words: list[Word], end: int) -> bool:
     while k >= 0 and words[k].stacked:
         k -= 1
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
+
+
+def _operand_after(words: list[Word], i: int) -> bool:
+    """words[i] goes on the formula a sign or a name before it leaves open, inside the brackets the
+    formula opened: an argument in the text's bold or italic ("n)."), or a sign or a number (the
+    exponent's figure after "log2" in `$n^{\\log_{2} 7}$`)."""
+    return i < len(words) and (_bracketed_operand(words[i]) or _bridges(words[i]))
 
 
 def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
@@ -1414,6 +1427,9 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                                                and not _sentence_comma(words[start - 1], words[start], word_gap)
                                                and not (figures_apart and _prose_figures(words[start - 1])))
                                               or _left_side(words, start)
+                                              # (an ellipsis between the formula's terms, the first of them before
+                                              # it: "$1, \\dots, j$" whose figure, comma and dots are the text's)
+                                              or _in_ellipsis(words, start - 1)
                                               or _script_base(words, start)
                                               or _maths_name(words[start - 1])) \
                 and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
@@ -1434,25 +1450,31 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # (and so does a word space between two ordinary glyphs, which TeX's maths never sets: "$G$ $K$-convex")
         while end < n and not _note_mark(words[end], words[end - 1]) and _glued_word(words[end - 1].spans or []) is None and \
                 not _formulas_apart(words, end, word_gap) and \
-                not (depth - sentence_open <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
+                not (depth + braces - sentence_open <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
                      # (a list of numbers in one face, the text's, goes on past its commas: `$k = 0, 1, 2,
                      # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
                      and not _closing_dots(words, end)
                      and (bool(words[end - 1].spans) or _FIGURES.fullmatch(words[end].text) is None)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
+                # (an operator's name inside them, an operand or its scripts after it: "$\\Theta(n \\log n)$",
+                # whose log is the text face's roman and n the text's italic)
+                or (depth > 0 and _bridges(words[end]) and _operand_after(words, end + 1))
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
                 or (depth > 0 and _bracketed_operand(words[end]))
                 # (the maths' figures closing the sentence's bracket its prose opened: "$h_{2} = 10$),")
                 or (depth - sentence_open <= 0 < prose_open + sentence_open and _figures_closing(words, end))
                 # (a name closing them on the maths' own bracket: "(low, low)")
                 or ((depth > 0 or braces > 0) and _maths_closing(words[end]))
+                # (... and a term closing the maths' own brace, TeX's `\}` from its symbol font: "n},")
+                or (braces > 0 and _brace_depth(words[end]) < 0)
                 # (... or one a thin space after the maths' comma, whatever face its bracket: "(small, large)")
                 or (depth > 0 and _name_after_maths_comma(words, end))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1]) or _bracketed_operand(words[end + 1])))
                 or _in_ellipsis(words, end)
+                or (words[end].text == "," and end + 1 < n and _in_ellipsis(words, end + 1))    # (the comma before it)
                 or _closing_ellipsis(words, start, end)
                 or _touching_bracket(words, end)
                 or _right_side(words, end)
