@@ -895,6 +895,17 @@ def _formulas_apart(words: list[Word], end: int, word_gap: float) -> bool:
     return before.size * APART_SPACE < gap < before.size * QUAD_GAP and gap >= word_gap * LINE_SPACE_SHARE
 
 
+def _figures_apart_before(before: Word, first: Word) -> bool:
+    """A number of the text face standing a space wider than a thin one before a formula's first word that
+    opens on a letter or an opening bracket: the sentence's ("stage 2 ($T_{2} = 2$, …)").  TeX's maths
+    sets no space between a figure and an ordinary atom or an opening bracket (`$2(T + 1)$`, `$2x$`), and
+    `\\,` at most."""
+    glyph = first.spans[0] if first.spans else first
+    if _FIGURES.fullmatch(before.text) is None or any(is_math_font(sp.font.name) for sp in before.spans) or \
+            not (glyph.text[:1].isalpha() or glyph.text[:1] in "(["):
+        return False
+    return before.size * APART_SPACE < first.x0 - before.x1 < before.size * QUAD_GAP   # (a word space, no column's)
+
 APART_SPACE = 0.25   # em: wider than the thin spaces `\,` the corpus sets (0.23 em at most, elegantbook's)
 
 
@@ -1317,6 +1328,15 @@ def _sentence_close(w: Word) -> bool:
         is_text_face(spans[-1].font.name) and not any(is_text_face(sp.font.name) for sp in spans[:-1])
 
 
+def _closes_sentence_bracket(w: Word) -> bool:
+    """A formula's last word ending on closing brackets of the text face (and the sentence's mark) that
+    may close the sentence's bracket: its other glyphs in other faces (_sentence_close), or its bracket a
+    run of its own after glyphs of the text face, "$h_{1} = 4$)" where the maths' figures are the text's
+    (newpx); the caller asks that the formula opened no bracket for it to close."""
+    spans = w.spans or ()
+    return _sentence_close(w) or len(spans) > 1 and _SENTENCE_CLOSE.fullmatch(spans[-1].text) is not None and \
+        is_text_face(spans[-1].font.name) and not any(c in "([])" for sp in spans[:-1] for c in sp.text)
+
 # closing brackets and perhaps the sentence's mark after them: "):", ")."
 _SENTENCE_CLOSE = re.compile(r"[)\]]+[.,;:?!]?$")
 
@@ -1394,10 +1414,59 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
     closes on this line (`$\\mathcal{N}(d \\mid mt + c, \\sigma^{2})$` broken after the plus)."""
     token = LINE_PROSE_FACES.set(_line_prose_faces(words))
     try:
-        return _prose_with_math(words, bars, goes_on, opened)
+        return _prose_with_math(_prose_words_apart(words), bars, goes_on, opened)
     finally:
         LINE_PROSE_FACES.reset(token)
 
+
+def _end_mark(words: list[Word], k: int) -> bool:
+    """words[k] is the mark ending a proof or an example (END_MARK_RE), the line's last word, a quad or more
+    after the word before: amsthm sets `\\qed` after `\\hfill\\quad`, where a formula's symbol
+    (`$\\Box \\phi$`) stands a space from its neighbours at most; the sentence's, not the formula's it
+    follows."""
+    return k == len(words) - 1 and k > 0 and END_MARK_RE.fullmatch(words[k].text) is not None and \
+        words[k].x0 - words[k - 1].x1 >= words[k].size * END_MARK_QUAD
+
+
+END_MARK_QUAD = 0.9   # em: the \quad amsthm sets before the end mark at least (its side bearings apart)
+
+def _prose_words_apart(words: list[Word]) -> list[Word]:
+    """The line's words, each word of prose the text layer glued to the formula after it given its own
+    (_prose_word_glued)."""
+    out = []
+    for w in words:
+        at = _prose_word_glued(w)
+        out += [w] if at is None else [_word_of_spans(w, w.spans[:at]), _word_of_spans(w, w.spans[at:])]
+    return out
+
+
+def _prose_word_glued(w: Word) -> int | None:
+    """Where a word of prose ends among a word's runs, the text layer having glued it to the formula's
+    first letter after it across a space ("first" and the maths italic's d of "the first $d$ terms",
+    0.1 em apart where the line's word spaces are 0.17 em): two letters or more of a face of prose
+    (_prose_face, no operator's name) and then, on their baseline and at their size, a space after them,
+    a letter of a maths font or a lone letter of the text's italic after upright letters ("in place of
+    $c$" where the maths italic is the text's).  TeX's maths sets a name of the text's roman against its
+    argument either with no space (`\\mathrm{d}x`) or a thin one, which the text layer keeps apart.  None:
+    no such place."""
+    spans = w.spans or []
+    if len(spans) < 2:
+        return None
+    word, after = spans[0], spans[1]
+    if _PROSE_LETTERS.fullmatch(word.text) is None or word.text in OPERATOR_NAMES or is_math_font(word.font.name) \
+            or not _prose_face(word.font.name) or not after.text[:1].isalpha():
+        return None
+    if abs(after.size - word.size) > word.size * (1 - SCRIPT_SIZE) or \
+            abs(after.baseline - word.baseline) > word.size * SCRIPT_SHIFT or \
+            after.x0 - word.x1 < word.size * GLUED_WORD_SPACE:
+        return None
+    letter = is_math_font(after.font.name) or (
+        after.font.italic and not word.font.italic and len(after.text) == 1 and _in_text_family(after.font.name))
+    return 1 if letter else None
+
+
+_PROSE_LETTERS = re.compile(r"[^\W\d_]{2,}")
+GLUED_WORD_SPACE = 0.01   # em: a space the text layer glued across; a name set against its argument stands at 0
 
 def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str:
     """prose_with_math's reading, with the line's faces of prose known (LINE_PROSE_FACES)."""
@@ -1409,6 +1478,10 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
     prose_open = 0     # brackets the line's prose opened and left open so far ("(stage 1, … $h_1 = 4$)")
     while k < n:
         w = words[k]
+        if _end_mark(words, k):
+            out.append(w.text)
+            k += 1
+            continue
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
                 not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
                 not _upright_subscript(w) and not _glued_script(words, k + 1) and not _maths_bracket(w) and \
@@ -1425,7 +1498,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # = \\mathbf{e}$" where \\mathbf is the text face's bold)
         while start > 0 and len(out) > 0 and ((_bridges(words[start - 1])
                                                and not _sentence_comma(words[start - 1], words[start], word_gap)
-                                               and not (figures_apart and _prose_figures(words[start - 1])))
+                                               and not (figures_apart and _prose_figures(words[start - 1]))
+                                               and not _figures_apart_before(words[start - 1], words[start]))
                                               or _left_side(words, start)
                                               # (an ellipsis between the formula's terms, the first of them before
                                               # it: "$1, \\dots, j$" whose figure, comma and dots are the text's)
@@ -1446,11 +1520,15 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # (the sentence's bracket the run opens on, where the maths sets its brackets and figures in a face
         # of its own: its commas are the sentence's then, "($T_{2} = 2$, $h_{2} = 10$)")
         sentence_open = 1 if figures_apart and not lead and _sentence_opening(words[start]) else 0
+        # (... and where its figures are the text's, a bracket of a face of prose the run opens on is the
+        # sentence's once the sentence's comma stands inside it: "($T_{2} = 2$, $h_{2} = 10$)" in newpx)
+        bracket_open = not sentence_open and not lead and _sentence_opening(words[start])
         # (a word of the text glued to the formula's last glyphs ends it: "$K$-convex $g$")
         # (and so does a word space between two ordinary glyphs, which TeX's maths never sets: "$G$ $K$-convex")
-        while end < n and not _note_mark(words[end], words[end - 1]) and _glued_word(words[end - 1].spans or []) is None and \
+        while end < n and not _note_mark(words[end], words[end - 1]) and not _end_mark(words, end) and _glued_word(words[end - 1].spans or []) is None and \
                 not _formulas_apart(words, end, word_gap) and \
-                not (depth + braces - sentence_open <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
+                not (depth + braces - sentence_open - bracket_open <= 0
+                     and _sentence_comma(words[end - 1], words[end], word_gap)
                      # (a list of numbers in one face, the text's, goes on past its commas: `$k = 0, 1, 2,
                      # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
                      and not _closing_dots(words, end)
@@ -1487,6 +1565,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
             depth += _bracket_depth(words[end].text)
             braces += _brace_depth(words[end])
             end += 1
+        if bracket_open and depth + braces == 1 and end < n and _sentence_comma(words[end - 1], words[end], word_gap):
+            sentence_open = 1
         run = words[start:end]
         if lead:
             run = [_word_of_spans(run[0], run[0].spans[lead:])] + run[1:]
@@ -1517,7 +1597,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
             run = run[:-1] + [_without_last_span(last)]
         # the text face's closing bracket that closes no bracket of the formula, where the line's prose
         # opened one, is the sentence's (and so is the mark after it): "($\\alpha = 0.05$):" where the figures are the maths' and the bracket the text's
-        elif spans and not on_dots and prose_open > 0 and _sentence_close(last) and \
+        elif spans and not on_dots and prose_open > 0 and _closes_sentence_bracket(last) and \
                 sum(_bracket_depth(x.text) for x in run[:-1]) + _bracket_depth(last.text[:-len(spans[-1].text)]) + \
                 (opened if start == 0 and goes_on else 0) == 0:
             tail = spans[-1].text
