@@ -1067,6 +1067,18 @@ def _maths_figures(w: Word) -> bool:
                                  for sp in figures)
 
 
+def _italic_mark_after_figure(w: Word) -> bool:
+    """A word of figures (no word of prose) with a comma or a slash of an italic face glued after an
+    upright figure at its size: "(4," and "[3/2," where the maths italic is the text's (Iwona, Kurier).
+    TeX's maths takes its comma and slash from the maths italic, prose sets the comma after a figure in
+    the figure's face; the word is a formula's."""
+    spans = w.spans or []
+    if _PROSE_RUN.search(w.text) is not None:
+        return False
+    return any(mark.text[:1] in (",", "/") and mark.font.italic and not figure.font.italic and figure.text[-1:].isdigit()
+               and mark.size >= figure.size * SCRIPT_SIZE and mark.x0 - figure.x1 < figure.size * TOUCH_GAP
+               for figure, mark in zip(spans, spans[1:]))
+
 def _sentence_opening(w: Word) -> bool:
     """A word opening on a round or square bracket of a face of prose (_prose_face), more glyphs after it,
     where the book's maths takes its brackets from a face of its own (MATHS_SIGNS_APART): the sentence's
@@ -1091,10 +1103,23 @@ def _figures_closing(words: list[Word], end: int) -> bool:
     figures, and the bracket the sentence's ("$h_{2} = 10$),")."""
     w = words[end]
     spans = w.spans or []
+    if not spans:
+        # (the figures and the bracket one run of the text face, "$\\alpha = 0.05$):" in mathpple)
+        figures = _figures_before_bracket(w)
+        return figures is not None and is_text_face(w.font) and words[end - 1].text in _RELATIONS
     if len(spans) < 2 or _SENTENCE_CLOSE.fullmatch(spans[-1].text) is None or not _prose_face(spans[-1].font.name):
         return False
     return _closing_figures(w) or _FIGURES.fullmatch(w.text[:-len(spans[-1].text)]) is not None and \
         words[end - 1].text in _RELATIONS
+
+
+def _figures_before_bracket(w: Word) -> str | None:
+    """A word's number where the word is a number and then closing brackets (and the sentence's mark),
+    "0.05):"; None where it is not."""
+    close = _SENTENCE_CLOSE.search(w.text)
+    if close is None or close.start() == 0 or _FIGURES.fullmatch(w.text[:close.start()]) is None:
+        return None
+    return w.text[:close.start()]
 
 
 def _closing_figures(w: Word) -> bool:
@@ -1486,6 +1511,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
                 not _upright_subscript(w) and not _glued_script(words, k + 1) and not _maths_bracket(w) and \
                 not _maths_figures(w) and not _maths_name(w) and not _opened_figures(w) and \
+                not _italic_mark_after_figure(w) and \
                 not (prose_open > 0 and _closing_figures(w)):
             out.append(w.text)
             prose_open = max(0, prose_open + _bracket_depth(w.text))
@@ -1561,7 +1587,8 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _maths_punctuation(words, end)
                 or _relation_colon(words, end)
                 or _maths_dots(words, end)
-                or _maths_name(words[end])):
+                or _maths_name(words[end])
+                or _italic_mark_after_figure(words[end])):
             depth += _bracket_depth(words[end].text)
             braces += _brace_depth(words[end])
             end += 1
@@ -1609,6 +1636,13 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 and not _factorial(spans[-1]):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
+        elif not spans and not on_dots and prose_open > 0 and _figures_before_bracket(last) is not None and \
+                sum(_bracket_depth(x.text) for x in run[:-1]) + (opened if start == 0 and goes_on else 0) == 0:
+            # (... one run of the text face with the figures before it: "($\\alpha = 0.05$):")
+            figures = _figures_before_bracket(last)
+            tail = last.text[len(figures):]
+            run = run[:-1] + [_word_like(last, figures)]
+            prose_open -= 1
         elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last) and \
                 not (end == n and last.text == ":" and _maths_roman(last)):     # (the maths' colon, broken after)
             tail = last.text[-1]
