@@ -1606,6 +1606,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # its possessive ("$i$'s": the text face's apostrophe, where TeX's maths sets a prime from its
         # symbol font), a closing quotation mark and an ordinal's letters ("$i$th")
         glued = _glued_word(spans)
+        bridge = _hyphenated_between(spans)
         if on_dots and len(last.text) == 2:
             # (the sentence's mark glued to the ellipsis's last period)
             tail = last.text[1]
@@ -1618,6 +1619,11 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         elif glued is not None:
             tail = "".join(sp.text for sp in spans[glued:])
             run = run[:-1] + [_word_of_spans(last, spans[:glued])]
+        elif bridge is not None:
+            # (... and one joining two formulas, "$k$-out-of-$n$": the second is served after it)
+            second = inline_latex([_word_of_spans(last, spans[bridge + 1:])], bars)
+            tail = spans[bridge].text + (f"${second}$" if second else "")
+            run = run[:-1] + [_word_of_spans(last, spans[:bridge])]
         elif end == n and _hyphen_ending_line(spans):
             # (... and so is the hyphen of such a word where TeX broke the line after it: "$K$-" / "convex")
             tail = spans[-1].text
@@ -1837,6 +1843,24 @@ def _glued_word(spans: list) -> int | None:
                  and not any(is_math_font(sp.font.name) for sp in spans[i:])
                  and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
 
+
+def _hyphenated_between(spans: list) -> int | None:
+    """Which of a word's runs is a compound's words of prose between two formulas, glued to both by its
+    hyphens ("$k$-out-of-$n$", "$n$-by-$n$"): letters of a face of prose opening and closing on a hyphen,
+    after a maths font's glyph and before a last run of a maths font's letter.  TeX's minus is the maths
+    symbol font's, never a face of prose's hyphen.  None: no such run."""
+    if len(spans) < 3:
+        return None
+    i = len(spans) - 2
+    middle, first, last = spans[i], spans[i - 1], spans[-1]
+    if _HYPHENATED_WORDS.fullmatch(middle.text) is None or is_math_font(middle.font.name) or \
+            not _prose_face(middle.font.name) or not is_math_font(first.font.name) or \
+            not is_math_font(last.font.name) or not last.text[:1].isalpha():
+        return None
+    return i
+
+
+_HYPHENATED_WORDS = re.compile(r"-(?:[^\W\d_]+-)+")
 
 LINE_END_HYPHEN_TOUCH = 0.1   # em: the text's hyphen after a formula touches its last glyph, closer than this
 
