@@ -791,6 +791,12 @@ def _right_side(words: list[Word], end: int) -> bool:
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
 
 
+def _closing_glued(words: list[Word], end: int) -> bool:
+    """words[end] opens on a closing bracket touching the formula's last glyph (TeX's maths sets no space
+    before a closing bracket), no word of prose in it."""
+    w = words[end]
+    return w.text[:1] in ")]" and w.x0 - words[end - 1].x1 < w.size * TOUCH_GAP and _PROSE_RUN.search(w.text) is None
+
 def _operand_after(words: list[Word], i: int) -> bool:
     """words[i] goes on the formula a sign or a name before it leaves open, inside the brackets the
     formula opened: an argument in the text's bold or italic ("n)."), or a sign or a number (the
@@ -1561,6 +1567,9 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                      and (bool(words[end - 1].spans) or _FIGURES.fullmatch(words[end].text) is None)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
                 end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
+                # (... or a word opening on the bracket that closes them, set against the formula's last
+                # glyph: "$(TV')(\\mathbf{s})$." whose brackets are the text's roman and s its bold)
+                or (depth > 0 and _closing_glued(words, end))
                 # (an operator's name inside them, an operand or its scripts after it: "$\\Theta(n \\log n)$",
                 # whose log is the text face's roman and n the text's italic)
                 or (depth > 0 and _bridges(words[end]) and _operand_after(words, end + 1))
