@@ -1279,7 +1279,18 @@ def _left_side(words: list[Word], start: int) -> bool:
     one that ends a clause."""
     if words[start].text not in _RELATIONS:
         return False
-    return _letter_operand(words[start - 1], words[start - 1].text)
+    return _letter_operand(words[start - 1], words[start - 1].text) or _scripted_letter(words[start - 1])
+
+
+def _scripted_letter(w: Word) -> bool:
+    """A letter with its superscript glued to it, set smaller and raised, in one word, no word of prose:
+    `$\\mathrm{e}^{0.6}$` in the text's roman, before the relation a formula opens on."""
+    spans = w.spans or []
+    if len(spans) < 2 or len(spans[0].text) != 1 or not spans[0].text.isalpha():
+        return False
+    base = spans[0]
+    return _PROSE_RUN.search(w.text) is None and all(
+        sp.size < base.size * SCRIPT_SIZE and base.baseline - sp.baseline > base.size * SCRIPT_SHIFT for sp in spans[1:])
 
 
 # a few letters and figures, perhaps with an argument in brackets, or between bars: "Ax", "VSS", "P(0)",
