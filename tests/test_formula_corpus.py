@@ -3331,3 +3331,7 @@ def test_inline_maths_in_running_text_a_ninth_round(corpus):
     assert r"The map $x \mapsto 1+1/x$ is a contraction on $[3/2, 2]$ with" in _prose(corpus["iwona-ah"])
     # a compound's words hyphenated between two formulas stay prose between them
     assert r"of a $k$-out-of-$n$ arrangement" in _prose(corpus["kplight-bi"])
+    # inside the brackets the formula opened, a closing bracket set against its last glyph is its own
+    assert r"the minimum in $(TV')(\mathbf{s})$. Then" in _prose(corpus["lmart-bj"])
+    # a letter with its raised script in one word is the left side of the relation the formula opens on
+    assert r"in $w$ is $\mathrm{e}^{0.6} \approx 1.822$, so" in _prose(corpus["fourierps-bz"])
