@@ -3323,7 +3323,7 @@ def test_inline_maths_in_running_text_a_ninth_round(corpus):
     assert "with equality for $S = N$. □" in _prose(corpus["elegant-br"])
     # where the maths' figures and the sentence's brackets are one face, the text's: the bracket the
     # sentence opened and its commas are the sentence's
-    assert r"at stage 2 ($T_{2} = 2$, $h_{2} = 10$), quoted" in _prose(corpus["cairo-ch"])
+    assert r"stage 2 ($T_{2} = 2$, $h_{2} = 10$), quoted" in _prose(corpus["cairo-ch"])
     assert r"days, $h_{1} = 4$) goes" in _prose(corpus["cairo-ch"])
     assert r"normal (1.96 for $\alpha = 0.05$):" in _prose(corpus["mathpple-co"])
     # a comma or slash of the maths italic (the text's italic) after an upright figure is a formula's
