@@ -170,7 +170,8 @@ def mark_greek_letters(pages) -> int:
     return len(lone)
 
 
-_GREEK_LETTER = re.compile("[\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5]")
+# (and the increment and ohm signs: Adobe's glyph list gives a text face's "Delta" and "Omega" those codes too)
+_GREEK_LETTER = re.compile("[\u2206\u2126\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5]")
 _GREEK_WORD = re.compile("[\u0370-\u03ff\u1f00-\u1fff]{3,}")
 _WORD_OF_LETTERS = re.compile(r"[^\W\d_]{3,}")   # a word of prose glued to the letter ("α-helix") keeps it prose
 GREEK_PROSE_RATIO = 10   # words spelling Greek: a tenth of the words holding a lone Greek letter make the prose Greek
