@@ -484,12 +484,7 @@ def is_math_word(w) -> bool:
                 any(s.size < first.size * 0.85 and abs(s.baseline - first.baseline) > first.size * 0.1
                     for s in w.spans[1:]):
             return True
-        # ... or applied to an argument in brackets of an upright face ("F(t)", "p(z)", "C(j,": the
-        # maths italic a text family's, its brackets the roman's): prose emphasises whole words, and a
-        # letter of the text's italic glued to an upright bracket is a function's name
-        if (first.font.italic or first.font.bold) and len(first.text) == 1 and first.text.isalpha() and \
-                len(w.spans) >= 3 and w.spans[1].text == "(" and \
-                not (w.spans[1].font.italic or w.spans[1].font.bold) and _APPLIED.fullmatch(w.text):
+        if _applied_letter(w):
             return True
         # ... or a number carrying an italic one ($2^m$): an ordinal's raised letters are upright
         if first.text.isdigit() and any(s.font.italic and s.size < first.size * 0.85 and
@@ -499,13 +494,25 @@ def is_math_word(w) -> bool:
             _LONE_LETTER.fullmatch(w.text.rstrip(".,;:")) is not None
     text = [s for s in w.spans if not is_math_font(s.font.name)]
     if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT for s in math):
-        return not any(any(c.isalpha() for c in s.text) for s in text)
+        return not any(any(c.isalpha() for c in s.text) for s in text) or _applied_letter(w)
     if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT | _TEXT_ANGLES for s in math):
         return not any(_TEXT_WORD.search(s.text) for s in text)
     return True
 
 
-_APPLIED = re.compile(r"[A-Za-z]\([A-Za-z0-9]{1,3}(?:,|\)[.,;:]?)?")   # a letter and its argument: "F(t)", "C(j,"
+def _applied_letter(w: Word) -> bool:
+    """A letter of the text's italic or bold applied to an argument in brackets of an upright face ("F(t)",
+    "p(z)", "C(j,", "v({1})" with the symbol font's braces): the maths italic a text family's, its
+    brackets the roman's.  Prose emphasises whole words, and a letter of the text's italic glued to an
+    upright bracket is a function's name."""
+    first = w.spans[0]
+    return (first.font.italic or first.font.bold) and len(first.text) == 1 and first.text.isalpha() and \
+        len(w.spans) >= 3 and w.spans[1].text == "(" and not (w.spans[1].font.italic or w.spans[1].font.bold) and \
+        _APPLIED.fullmatch(w.text) is not None
+
+
+# a letter and its argument, perhaps in braces: "F(t)", "C(j,", "v({1})"
+_APPLIED = re.compile(r"[A-Za-z]\(\{?[A-Za-z0-9]{1,3}(?:,|\}?\)[.,;:]?)?")
 
 
 def math_share(words: list[Word]) -> float:

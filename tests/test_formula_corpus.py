@@ -3319,6 +3319,8 @@ def test_inline_maths_in_running_text_a_ninth_round(corpus):
     assert r"over a lead time $T$ is" in _prose(corpus["octavo-bt"])
     assert r"and let $V$ be a continuously" in _prose(corpus["garamond-ae"])
     assert r"in place of $c$, and" in _prose(corpus["ebgaramond-cg"])
+    # a letter of the text's italic applied to an argument in upright brackets, the symbol font's braces inside
+    assert r"earn $v(\{1\}) = 8$, $v(\{2\}) = 10$," in _prose(corpus["ebgaramond-cg"])
     # the mark ending a proof, a quad or more after the formula, is not the formula's
     assert "with equality for $S = N$. □" in _prose(corpus["elegant-br"])
     # where the maths' figures and the sentence's brackets are one face, the text's: the bracket the
