@@ -1284,10 +1284,18 @@ def _left_side(words: list[Word], start: int) -> bool:
     that relation's left side (`$\\mathbf{A}\\mathbf{x} \\leq \\mathbf{b}$`, `$\\mathit{VSS} = 3$`, where
     \\mathbf and \\mathit are the text face's), as `_right_side` takes its right: a formula never opens on
     a relation with the sentence before it.  Not a word of prose (three lower-case letters in a row), nor
-    one that ends a clause."""
+    one that ends a clause.  Before a binary sign, such letters after an opening bracket: the sign's left
+    operand inside the bracket ("(n" of `$(n - 1)/n$`; a sentence's bracket stands a space from its word)."""
+    before = words[start - 1]
+    if words[start].text in _BINARY and before.text[:1] in "([" and _OPEN_OPERAND.fullmatch(before.text):
+        # (a binary sign's left operand in the bracket it opens: "$(n - 1)/n$", the text's bracket and italic)
+        return _letter_operand(_word_of_spans(before, before.spans[1:]) if before.spans else before, before.text[1:])
     if words[start].text not in _RELATIONS:
         return False
-    return _letter_operand(words[start - 1], words[start - 1].text) or _scripted_letter(words[start - 1])
+    return _letter_operand(before, before.text) or _scripted_letter(before)
+
+
+_OPEN_OPERAND = re.compile(r"[(\[][A-Za-z]")
 
 
 def _scripted_letter(w: Word) -> bool:

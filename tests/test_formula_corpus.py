@@ -3337,6 +3337,9 @@ def test_inline_maths_in_running_text_a_ninth_round(corpus):
     assert r"the minimum in $(TV')(\mathbf{s})$. Then" in _prose(corpus["lmart-bj"])
     # a letter with its raised script in one word is the left side of the relation the formula opens on
     assert r"in $w$ is $\mathrm{e}^{0.6} \approx 1.822$, so" in _prose(corpus["fourierps-bz"])
+    # a binary sign's left operand inside the bracket it opens, the text's bracket and italic or bold letter
+    assert r"short by the factor $(n-1)/n$ on average" in _prose(corpus["gfsdidot-bh"])
+    assert r"demand $\mathbf{d}$ is $(\mathbf{I}-\mathbf{R})^{-1}\mathbf{d}$." in _prose(corpus["amsproc-bd"])
     # the text face's upright Delta coded as the increment sign is a Greek letter of the maths, as Δ is
     assert r"84 for $\Delta = 4$, in place" in _prose(corpus["lmart-bj"])
     assert r"sampled every $\Delta$ seconds" in _prose(corpus["txfonts-q"])
