@@ -1592,7 +1592,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                      # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
                      and not _closing_dots(words, end)
                      and (bool(words[end - 1].spans) or _FIGURES.fullmatch(words[end].text) is None)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
-                end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
+                end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"/?[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
                 # (... or a word opening on the bracket that closes them, set against the formula's last
                 # glyph: "$(TV')(\\mathbf{s})$." whose brackets are the text's roman and s its bold)

@@ -3339,6 +3339,7 @@ def test_inline_maths_in_running_text_a_ninth_round(corpus):
     assert r"in $w$ is $\mathrm{e}^{0.6} \approx 1.822$, so" in _prose(corpus["fourierps-bz"])
     # a binary sign's left operand inside the bracket it opens, the text's bracket and italic or bold letter
     assert r"short by the factor $(n-1)/n$ on average" in _prose(corpus["gfsdidot-bh"])
+    assert r"more than the $(a-w)^{2}/9$ of the" in _prose(corpus["ebgaramond-cg"])
     assert r"demand $\mathbf{d}$ is $(\mathbf{I}-\mathbf{R})^{-1}\mathbf{d}$." in _prose(corpus["amsproc-bd"])
     # the text face's upright Delta coded as the increment sign is a Greek letter of the maths, as Δ is
     assert r"84 for $\Delta = 4$, in place" in _prose(corpus["lmart-bj"])
