@@ -170,7 +170,8 @@ def mark_greek_letters(pages) -> int:
     return len(lone)
 
 
-_GREEK_LETTER = re.compile("[\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5]")
+# (and the increment and ohm signs: Adobe's glyph list gives a text face's "Delta" and "Omega" those codes too)
+_GREEK_LETTER = re.compile("[\u2206\u2126\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03d6\u03f0\u03f1\u03f5]")
 _GREEK_WORD = re.compile("[\u0370-\u03ff\u1f00-\u1fff]{3,}")
 _WORD_OF_LETTERS = re.compile(r"[^\W\d_]{3,}")   # a word of prose glued to the letter ("α-helix") keeps it prose
 GREEK_PROSE_RATIO = 10   # words spelling Greek: a tenth of the words holding a lone Greek letter make the prose Greek
@@ -483,12 +484,7 @@ def is_math_word(w) -> bool:
                 any(s.size < first.size * 0.85 and abs(s.baseline - first.baseline) > first.size * 0.1
                     for s in w.spans[1:]):
             return True
-        # ... or applied to an argument in brackets of an upright face ("F(t)", "p(z)", "C(j,": the
-        # maths italic a text family's, its brackets the roman's): prose emphasises whole words, and a
-        # letter of the text's italic glued to an upright bracket is a function's name
-        if (first.font.italic or first.font.bold) and len(first.text) == 1 and first.text.isalpha() and \
-                len(w.spans) >= 3 and w.spans[1].text == "(" and \
-                not (w.spans[1].font.italic or w.spans[1].font.bold) and _APPLIED.fullmatch(w.text):
+        if _applied_letter(w):
             return True
         # ... or a number carrying an italic one ($2^m$): an ordinal's raised letters are upright
         if first.text.isdigit() and any(s.font.italic and s.size < first.size * 0.85 and
@@ -498,13 +494,25 @@ def is_math_word(w) -> bool:
             _LONE_LETTER.fullmatch(w.text.rstrip(".,;:")) is not None
     text = [s for s in w.spans if not is_math_font(s.font.name)]
     if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT for s in math):
-        return not any(any(c.isalpha() for c in s.text) for s in text)
+        return not any(any(c.isalpha() for c in s.text) for s in text) or _applied_letter(w)
     if all(set(s.text) <= _TEXT_FROM_SYMBOL_FONT | _TEXT_ANGLES for s in math):
         return not any(_TEXT_WORD.search(s.text) for s in text)
     return True
 
 
-_APPLIED = re.compile(r"[A-Za-z]\([A-Za-z0-9]{1,3}(?:,|\)[.,;:]?)?")   # a letter and its argument: "F(t)", "C(j,"
+def _applied_letter(w: Word) -> bool:
+    """A letter of the text's italic or bold applied to an argument in brackets of an upright face ("F(t)",
+    "p(z)", "C(j,", "v({1})" with the symbol font's braces): the maths italic a text family's, its
+    brackets the roman's.  Prose emphasises whole words, and a letter of the text's italic glued to an
+    upright bracket is a function's name."""
+    first = w.spans[0]
+    return (first.font.italic or first.font.bold) and len(first.text) == 1 and first.text.isalpha() and \
+        len(w.spans) >= 3 and w.spans[1].text == "(" and not (w.spans[1].font.italic or w.spans[1].font.bold) and \
+        _APPLIED.fullmatch(w.text) is not None
+
+
+# a letter and its argument, perhaps in braces: "F(t)", "C(j,", "v({1})"
+_APPLIED = re.compile(r"[A-Za-z]\(\{?[A-Za-z0-9]{1,3}(?:,|\}?\)[.,;:]?)?")
 
 
 def math_share(words: list[Word]) -> float:
@@ -693,15 +701,21 @@ def _in_ellipsis(words: list[Word], k: int) -> bool:
     after it ("$u_1, \\ldots, u_m$" whose dots a font sets as periods of the text's shape)."""
     n = len(words)
     if words[k].text == ",":
-        return _dot_group(words, k - 3) and k + 1 < n and is_math_word(words[k + 1])
+        return _dot_group(words, k - 3) and k + 1 < n and _term_after_dots(words[k + 1])
     if words[k].text != ".":
         return False
     for s in (k - 2, k - 1, k):
         if _dot_group(words, s):
             after = s + 3
             return after < n and (is_math_word(words[after]) or _bridges(words[after]) or (
-                words[after].text == "," and after + 1 < n and is_math_word(words[after + 1])))
+                words[after].text == "," and after + 1 < n and _term_after_dots(words[after + 1])))
     return False
+
+
+def _term_after_dots(w: Word) -> bool:
+    """A word that may be an ellipsis's last term: maths, or a term closing on a maths font's brace
+    ("n}," of `$N = \\{1, \\dots, n\\}$`, whose n is the text's italic and the brace the symbol font's)."""
+    return is_math_word(w) or _brace_depth(w) < 0
 
 
 def _closing_ellipsis(words: list[Word], start: int, end: int) -> bool:
@@ -783,6 +797,19 @@ def _right_side(words: list[Word], end: int) -> bool:
     while k >= 0 and words[k].stacked:
         k -= 1
     return k < end - 1 and k >= 0 and words[k].text[:1] in _BIG_OPERATORS
+
+
+def _closing_glued(words: list[Word], end: int) -> bool:
+    """words[end] opens on a closing bracket touching the formula's last glyph (TeX's maths sets no space
+    before a closing bracket), no word of prose in it."""
+    w = words[end]
+    return w.text[:1] in ")]" and w.x0 - words[end - 1].x1 < w.size * TOUCH_GAP and _PROSE_RUN.search(w.text) is None
+
+def _operand_after(words: list[Word], i: int) -> bool:
+    """words[i] goes on the formula a sign or a name before it leaves open, inside the brackets the
+    formula opened: an argument in the text's bold or italic ("n)."), or a sign or a number (the
+    exponent's figure after "log2" in `$n^{\\log_{2} 7}$`)."""
+    return i < len(words) and (_bracketed_operand(words[i]) or _bridges(words[i]))
 
 
 def _sentence_comma(before: Word, after: Word, word_gap: float = 0.0) -> bool:
@@ -881,6 +908,17 @@ def _formulas_apart(words: list[Word], end: int, word_gap: float) -> bool:
     gap = after.x0 - before.x1
     return before.size * APART_SPACE < gap < before.size * QUAD_GAP and gap >= word_gap * LINE_SPACE_SHARE
 
+
+def _figures_apart_before(before: Word, first: Word) -> bool:
+    """A number of the text face standing a space wider than a thin one before a formula's first word that
+    opens on a letter or an opening bracket: the sentence's ("stage 2 ($T_{2} = 2$, …)").  TeX's maths
+    sets no space between a figure and an ordinary atom or an opening bracket (`$2(T + 1)$`, `$2x$`), and
+    `\\,` at most."""
+    glyph = first.spans[0] if first.spans else first
+    if _FIGURES.fullmatch(before.text) is None or any(is_math_font(sp.font.name) for sp in before.spans) or \
+            not (glyph.text[:1].isalpha() or glyph.text[:1] in "(["):
+        return False
+    return before.size * APART_SPACE < first.x0 - before.x1 < before.size * QUAD_GAP   # (a word space, no column's)
 
 APART_SPACE = 0.25   # em: wider than the thin spaces `\,` the corpus sets (0.23 em at most, elegantbook's)
 
@@ -1043,6 +1081,18 @@ def _maths_figures(w: Word) -> bool:
                                  for sp in figures)
 
 
+def _italic_mark_after_figure(w: Word) -> bool:
+    """A word of figures (no word of prose) with a comma or a slash of an italic face glued after an
+    upright figure at its size: "(4," and "[3/2," where the maths italic is the text's (Iwona, Kurier).
+    TeX's maths takes its comma and slash from the maths italic, prose sets the comma after a figure in
+    the figure's face; the word is a formula's."""
+    spans = w.spans or []
+    if _PROSE_RUN.search(w.text) is not None:
+        return False
+    return any(mark.text[:1] in (",", "/") and mark.font.italic and not figure.font.italic and figure.text[-1:].isdigit()
+               and mark.size >= figure.size * SCRIPT_SIZE and mark.x0 - figure.x1 < figure.size * TOUCH_GAP
+               for figure, mark in zip(spans, spans[1:]))
+
 def _sentence_opening(w: Word) -> bool:
     """A word opening on a round or square bracket of a face of prose (_prose_face), more glyphs after it,
     where the book's maths takes its brackets from a face of its own (MATHS_SIGNS_APART): the sentence's
@@ -1067,10 +1117,23 @@ def _figures_closing(words: list[Word], end: int) -> bool:
     figures, and the bracket the sentence's ("$h_{2} = 10$),")."""
     w = words[end]
     spans = w.spans or []
+    if not spans:
+        # (the figures and the bracket one run of the text face, "$\\alpha = 0.05$):" in mathpple)
+        figures = _figures_before_bracket(w)
+        return figures is not None and is_text_face(w.font) and words[end - 1].text in _RELATIONS
     if len(spans) < 2 or _SENTENCE_CLOSE.fullmatch(spans[-1].text) is None or not _prose_face(spans[-1].font.name):
         return False
     return _closing_figures(w) or _FIGURES.fullmatch(w.text[:-len(spans[-1].text)]) is not None and \
         words[end - 1].text in _RELATIONS
+
+
+def _figures_before_bracket(w: Word) -> str | None:
+    """A word's number where the word is a number and then closing brackets (and the sentence's mark),
+    "0.05):"; None where it is not."""
+    close = _SENTENCE_CLOSE.search(w.text)
+    if close is None or close.start() == 0 or _FIGURES.fullmatch(w.text[:close.start()]) is None:
+        return None
+    return w.text[:close.start()]
 
 
 def _closing_figures(w: Word) -> bool:
@@ -1221,10 +1284,29 @@ def _left_side(words: list[Word], start: int) -> bool:
     that relation's left side (`$\\mathbf{A}\\mathbf{x} \\leq \\mathbf{b}$`, `$\\mathit{VSS} = 3$`, where
     \\mathbf and \\mathit are the text face's), as `_right_side` takes its right: a formula never opens on
     a relation with the sentence before it.  Not a word of prose (three lower-case letters in a row), nor
-    one that ends a clause."""
+    one that ends a clause.  Before a binary sign, such letters after an opening bracket: the sign's left
+    operand inside the bracket ("(n" of `$(n - 1)/n$`; a sentence's bracket stands a space from its word)."""
+    before = words[start - 1]
+    if words[start].text in _BINARY and before.text[:1] in "([" and _OPEN_OPERAND.fullmatch(before.text):
+        # (a binary sign's left operand in the bracket it opens: "$(n - 1)/n$", the text's bracket and italic)
+        return _letter_operand(_word_of_spans(before, before.spans[1:]) if before.spans else before, before.text[1:])
     if words[start].text not in _RELATIONS:
         return False
-    return _letter_operand(words[start - 1], words[start - 1].text)
+    return _letter_operand(before, before.text) or _scripted_letter(before)
+
+
+_OPEN_OPERAND = re.compile(r"[(\[][A-Za-z]")
+
+
+def _scripted_letter(w: Word) -> bool:
+    """A letter with its superscript glued to it, set smaller and raised, in one word, no word of prose:
+    `$\\mathrm{e}^{0.6}$` in the text's roman, before the relation a formula opens on."""
+    spans = w.spans or []
+    if len(spans) < 2 or len(spans[0].text) != 1 or not spans[0].text.isalpha():
+        return False
+    base = spans[0]
+    return _PROSE_RUN.search(w.text) is None and all(
+        sp.size < base.size * SCRIPT_SIZE and base.baseline - sp.baseline > base.size * SCRIPT_SHIFT for sp in spans[1:])
 
 
 # a few letters and figures, perhaps with an argument in brackets, or between bars: "Ax", "VSS", "P(0)",
@@ -1304,6 +1386,15 @@ def _sentence_close(w: Word) -> bool:
         is_text_face(spans[-1].font.name) and not any(is_text_face(sp.font.name) for sp in spans[:-1])
 
 
+def _closes_sentence_bracket(w: Word) -> bool:
+    """A formula's last word ending on closing brackets of the text face (and the sentence's mark) that
+    may close the sentence's bracket: its other glyphs in other faces (_sentence_close), or its bracket a
+    run of its own after glyphs of the text face, "$h_{1} = 4$)" where the maths' figures are the text's
+    (newpx); the caller asks that the formula opened no bracket for it to close."""
+    spans = w.spans or ()
+    return _sentence_close(w) or len(spans) > 1 and _SENTENCE_CLOSE.fullmatch(spans[-1].text) is not None and \
+        is_text_face(spans[-1].font.name) and not any(c in "([])" for sp in spans[:-1] for c in sp.text)
+
 # closing brackets and perhaps the sentence's mark after them: "):", ")."
 _SENTENCE_CLOSE = re.compile(r"[)\]]+[.,;:?!]?$")
 
@@ -1381,10 +1472,59 @@ def prose_with_math(words: list[Word], bars=(), goes_on: bool = False, opened: i
     closes on this line (`$\\mathcal{N}(d \\mid mt + c, \\sigma^{2})$` broken after the plus)."""
     token = LINE_PROSE_FACES.set(_line_prose_faces(words))
     try:
-        return _prose_with_math(words, bars, goes_on, opened)
+        return _prose_with_math(_prose_words_apart(words), bars, goes_on, opened)
     finally:
         LINE_PROSE_FACES.reset(token)
 
+
+def _end_mark(words: list[Word], k: int) -> bool:
+    """words[k] is the mark ending a proof or an example (END_MARK_RE), the line's last word, a quad or more
+    after the word before: amsthm sets `\\qed` after `\\hfill\\quad`, where a formula's symbol
+    (`$\\Box \\phi$`) stands a space from its neighbours at most; the sentence's, not the formula's it
+    follows."""
+    return k == len(words) - 1 and k > 0 and END_MARK_RE.fullmatch(words[k].text) is not None and \
+        words[k].x0 - words[k - 1].x1 >= words[k].size * END_MARK_QUAD
+
+
+END_MARK_QUAD = 0.9   # em: the \quad amsthm sets before the end mark at least (its side bearings apart)
+
+def _prose_words_apart(words: list[Word]) -> list[Word]:
+    """The line's words, each word of prose the text layer glued to the formula after it given its own
+    (_prose_word_glued)."""
+    out = []
+    for w in words:
+        at = _prose_word_glued(w)
+        out += [w] if at is None else [_word_of_spans(w, w.spans[:at]), _word_of_spans(w, w.spans[at:])]
+    return out
+
+
+def _prose_word_glued(w: Word) -> int | None:
+    """Where a word of prose ends among a word's runs, the text layer having glued it to the formula's
+    first letter after it across a space ("first" and the maths italic's d of "the first $d$ terms",
+    0.1 em apart where the line's word spaces are 0.17 em): two letters or more of a face of prose
+    (_prose_face, no operator's name) and then, on their baseline and at their size, a space after them,
+    a letter of a maths font or a lone letter of the text's italic after upright letters ("in place of
+    $c$" where the maths italic is the text's).  TeX's maths sets a name of the text's roman against its
+    argument either with no space (`\\mathrm{d}x`) or a thin one, which the text layer keeps apart.  None:
+    no such place."""
+    spans = w.spans or []
+    if len(spans) < 2:
+        return None
+    word, after = spans[0], spans[1]
+    if _PROSE_LETTERS.fullmatch(word.text) is None or word.text in OPERATOR_NAMES or is_math_font(word.font.name) \
+            or not _prose_face(word.font.name) or not after.text[:1].isalpha():
+        return None
+    if abs(after.size - word.size) > word.size * (1 - SCRIPT_SIZE) or \
+            abs(after.baseline - word.baseline) > word.size * SCRIPT_SHIFT or \
+            after.x0 - word.x1 < word.size * GLUED_WORD_SPACE:
+        return None
+    letter = is_math_font(after.font.name) or (
+        after.font.italic and not word.font.italic and len(after.text) == 1 and _in_text_family(after.font.name))
+    return 1 if letter else None
+
+
+_PROSE_LETTERS = re.compile(r"[^\W\d_]{2,}")
+GLUED_WORD_SPACE = 0.01   # em: a space the text layer glued across; a name set against its argument stands at 0
 
 def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str:
     """prose_with_math's reading, with the line's faces of prose known (LINE_PROSE_FACES)."""
@@ -1396,10 +1536,15 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
     prose_open = 0     # brackets the line's prose opened and left open so far ("(stage 1, … $h_1 = 4$)")
     while k < n:
         w = words[k]
+        if _end_mark(words, k):
+            out.append(w.text)
+            k += 1
+            continue
         if not is_math_word(w) and not (_accents(w, words[k + 1] if k + 1 < n else None)) and \
                 not (k == 0 and goes_on and (italic_operand(w) or _text_operand(w))) and \
                 not _upright_subscript(w) and not _glued_script(words, k + 1) and not _maths_bracket(w) and \
                 not _maths_figures(w) and not _maths_name(w) and not _opened_figures(w) and \
+                not _italic_mark_after_figure(w) and \
                 not (prose_open > 0 and _closing_figures(w)):
             out.append(w.text)
             prose_open = max(0, prose_open + _bracket_depth(w.text))
@@ -1412,8 +1557,12 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # = \\mathbf{e}$" where \\mathbf is the text face's bold)
         while start > 0 and len(out) > 0 and ((_bridges(words[start - 1])
                                                and not _sentence_comma(words[start - 1], words[start], word_gap)
-                                               and not (figures_apart and _prose_figures(words[start - 1])))
+                                               and not (figures_apart and _prose_figures(words[start - 1]))
+                                               and not _figures_apart_before(words[start - 1], words[start]))
                                               or _left_side(words, start)
+                                              # (an ellipsis between the formula's terms, the first of them before
+                                              # it: "$1, \\dots, j$" whose figure, comma and dots are the text's)
+                                              or _in_ellipsis(words, start - 1)
                                               or _script_base(words, start)
                                               or _maths_name(words[start - 1])) \
                 and out[-1] == words[start - 1].text and not (start == 1 and re.fullmatch(r"\d+:", words[0].text)):
@@ -1430,29 +1579,42 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # (the sentence's bracket the run opens on, where the maths sets its brackets and figures in a face
         # of its own: its commas are the sentence's then, "($T_{2} = 2$, $h_{2} = 10$)")
         sentence_open = 1 if figures_apart and not lead and _sentence_opening(words[start]) else 0
+        # (... and where its figures are the text's, a bracket of a face of prose the run opens on is the
+        # sentence's once the sentence's comma stands inside it: "($T_{2} = 2$, $h_{2} = 10$)" in newpx)
+        bracket_open = not sentence_open and not lead and _sentence_opening(words[start])
         # (a word of the text glued to the formula's last glyphs ends it: "$K$-convex $g$")
         # (and so does a word space between two ordinary glyphs, which TeX's maths never sets: "$G$ $K$-convex")
-        while end < n and not _note_mark(words[end], words[end - 1]) and _glued_word(words[end - 1].spans or []) is None and \
+        while end < n and not _note_mark(words[end], words[end - 1]) and not _end_mark(words, end) and _glued_word(words[end - 1].spans or []) is None and \
                 not _formulas_apart(words, end, word_gap) and \
-                not (depth - sentence_open <= 0 and _sentence_comma(words[end - 1], words[end], word_gap)
+                not (depth + braces - sentence_open - bracket_open <= 0
+                     and _sentence_comma(words[end - 1], words[end], word_gap)
                      # (a list of numbers in one face, the text's, goes on past its commas: `$k = 0, 1, 2,
                      # \dots$`; where the figures are the maths' and the comma the text's, "$3$, $4$")
                      and not _closing_dots(words, end)
                      and (bool(words[end - 1].spans) or _FIGURES.fullmatch(words[end].text) is None)) and (is_math_word(words[end]) or _accents(words[end], words[end - 1]) or (_bridges(words[end]) and (
-                end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
+                end + 1 < n and is_math_word(words[end + 1]) or re.fullmatch(r"/?[\d.,]+[.,;:]?|[=<>+−×·]", words[end].text)))
                 or (depth > 0 and _bridges(words[end]) and _bracket_depth(words[end].text) < 0)
+                # (... or a word opening on the bracket that closes them, set against the formula's last
+                # glyph: "$(TV')(\\mathbf{s})$." whose brackets are the text's roman and s its bold)
+                or (depth > 0 and _closing_glued(words, end))
+                # (an operator's name inside them, an operand or its scripts after it: "$\\Theta(n \\log n)$",
+                # whose log is the text face's roman and n the text's italic)
+                or (depth > 0 and _bridges(words[end]) and _operand_after(words, end + 1))
                 # (an argument in the text's bold or italic inside the brackets the run opened: "(x, p)")
                 or (depth > 0 and _bracketed_operand(words[end]))
                 # (the maths' figures closing the sentence's bracket its prose opened: "$h_{2} = 10$),")
                 or (depth - sentence_open <= 0 < prose_open + sentence_open and _figures_closing(words, end))
                 # (a name closing them on the maths' own bracket: "(low, low)")
                 or ((depth > 0 or braces > 0) and _maths_closing(words[end]))
+                # (... and a term closing the maths' own brace, TeX's `\}` from its symbol font: "n},")
+                or (braces > 0 and _brace_depth(words[end]) < 0)
                 # (... or one a thin space after the maths' comma, whatever face its bracket: "(small, large)")
                 or (depth > 0 and _name_after_maths_comma(words, end))
                 # (a comma standing alone inside the brackets the run opened, between its arguments: "(s′ , r)")
                 or (depth > 0 and words[end].text == "," and end + 1 < n
                     and (is_math_word(words[end + 1]) or _bridges(words[end + 1]) or _bracketed_operand(words[end + 1])))
                 or _in_ellipsis(words, end)
+                or (words[end].text == "," and end + 1 < n and _in_ellipsis(words, end + 1))    # (the comma before it)
                 or _closing_ellipsis(words, start, end)
                 or _touching_bracket(words, end)
                 or _right_side(words, end)
@@ -1461,10 +1623,13 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _maths_punctuation(words, end)
                 or _relation_colon(words, end)
                 or _maths_dots(words, end)
-                or _maths_name(words[end])):
+                or _maths_name(words[end])
+                or _italic_mark_after_figure(words[end])):
             depth += _bracket_depth(words[end].text)
             braces += _brace_depth(words[end])
             end += 1
+        if bracket_open and depth + braces == 1 and end < n and _sentence_comma(words[end - 1], words[end], word_gap):
+            sentence_open = 1
         run = words[start:end]
         if lead:
             run = [_word_of_spans(run[0], run[0].spans[lead:])] + run[1:]
@@ -1477,6 +1642,7 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         # its possessive ("$i$'s": the text face's apostrophe, where TeX's maths sets a prime from its
         # symbol font), a closing quotation mark and an ordinal's letters ("$i$th")
         glued = _glued_word(spans)
+        bridge = _hyphenated_between(spans)
         if on_dots and len(last.text) == 2:
             # (the sentence's mark glued to the ellipsis's last period)
             tail = last.text[1]
@@ -1489,13 +1655,18 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
         elif glued is not None:
             tail = "".join(sp.text for sp in spans[glued:])
             run = run[:-1] + [_word_of_spans(last, spans[:glued])]
+        elif bridge is not None:
+            # (... and one joining two formulas, "$k$-out-of-$n$": the second is served after it)
+            second = inline_latex([_word_of_spans(last, spans[bridge + 1:])], bars)
+            tail = spans[bridge].text + (f"${second}$" if second else "")
+            run = run[:-1] + [_word_of_spans(last, spans[:bridge])]
         elif end == n and _hyphen_ending_line(spans):
             # (... and so is the hyphen of such a word where TeX broke the line after it: "$K$-" / "convex")
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
         # the text face's closing bracket that closes no bracket of the formula, where the line's prose
         # opened one, is the sentence's (and so is the mark after it): "($\\alpha = 0.05$):" where the figures are the maths' and the bracket the text's
-        elif spans and not on_dots and prose_open > 0 and _sentence_close(last) and \
+        elif spans and not on_dots and prose_open > 0 and _closes_sentence_bracket(last) and \
                 sum(_bracket_depth(x.text) for x in run[:-1]) + _bracket_depth(last.text[:-len(spans[-1].text)]) + \
                 (opened if start == 0 and goes_on else 0) == 0:
             tail = spans[-1].text
@@ -1507,6 +1678,13 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 and not _factorial(spans[-1]):
             tail = spans[-1].text
             run = run[:-1] + [_without_last_span(last)]
+        elif not spans and not on_dots and prose_open > 0 and _figures_before_bracket(last) is not None and \
+                sum(_bracket_depth(x.text) for x in run[:-1]) + (opened if start == 0 and goes_on else 0) == 0:
+            # (... one run of the text face with the figures before it: "($\\alpha = 0.05$):")
+            figures = _figures_before_bracket(last)
+            tail = last.text[len(figures):]
+            run = run[:-1] + [_word_like(last, figures)]
+            prose_open -= 1
         elif not spans and not on_dots and re.search(r"[.,;:]$", last.text) and not is_math_word(last) and \
                 not (end == n and last.text == ":" and _maths_roman(last)):     # (the maths' colon, broken after)
             tail = last.text[-1]
@@ -1701,6 +1879,24 @@ def _glued_word(spans: list) -> int | None:
                  and not any(is_math_font(sp.font.name) for sp in spans[i:])
                  and _GLUED_WORD.fullmatch("".join(sp.text for sp in spans[i:]))), None)
 
+
+def _hyphenated_between(spans: list) -> int | None:
+    """Which of a word's runs is a compound's words of prose between two formulas, glued to both by its
+    hyphens ("$k$-out-of-$n$", "$n$-by-$n$"): letters of a face of prose opening and closing on a hyphen,
+    after a maths font's glyph and before a last run of a maths font's letter.  TeX's minus is the maths
+    symbol font's, never a face of prose's hyphen.  None: no such run."""
+    if len(spans) < 3:
+        return None
+    i = len(spans) - 2
+    middle, first, last = spans[i], spans[i - 1], spans[-1]
+    if _HYPHENATED_WORDS.fullmatch(middle.text) is None or is_math_font(middle.font.name) or \
+            not _prose_face(middle.font.name) or not is_math_font(first.font.name) or \
+            not is_math_font(last.font.name) or not last.text[:1].isalpha():
+        return None
+    return i
+
+
+_HYPHENATED_WORDS = re.compile(r"-(?:[^\W\d_]+-)+")
 
 LINE_END_HYPHEN_TOUCH = 0.1   # em: the text's hyphen after a formula touches its last glyph, closer than this
 

@@ -3302,3 +3302,45 @@ def test_a_hyphen_after_inline_maths_at_a_lines_end_is_the_compounds(corpus):
     assert r"every stage’s cost-to-go is $K$-convex, and" in _prose(corpus["tufte-s"])
     assert r"the sum of a $K$-convex and" in _prose(corpus["multicol-s"])
     assert r"The $\epsilon$-constraint" in _prose(corpus["dejavu-j"])
+
+
+def test_inline_maths_in_running_text_a_ninth_round(corpus):
+    """A ninth round: where a formula's start and end stand, told by the faces of its commas, slashes and
+    brackets, the spaces beside its figures and names, and the ellipsis between its terms."""
+    # an operator's name inside the brackets the formula opened, in the text's roman, is the formula's
+    assert r"so that $T(n) = \Theta(n\log n)$. The same" in _prose(corpus["classicthesis-aj"])
+    # an ellipsis between a formula's terms: the comma before it, a first term of the text's figures and a
+    # last one closing the maths' brace are the formula's
+    assert r"a set of players $N = \{1, \dots, n\}$, a set" in _prose(corpus["ebgaramond-cg"])
+    assert r"revenue from classes $1, \dots, j$ when" in _prose(corpus["dvipsgs-bp"])
+    assert r"independent copies $X_{1}, \dots, X_{n}$ of the" in _prose(corpus["mdutopia-bx"])
+    # a word of prose the text layer glued across a space to the formula's first letter is the sentence's
+    assert r"and the first $d$ terms of" in _prose(corpus["libertinetx-cb"])
+    assert r"over a lead time $T$ is" in _prose(corpus["octavo-bt"])
+    assert r"and let $V$ be a continuously" in _prose(corpus["garamond-ae"])
+    assert r"in place of $c$, and" in _prose(corpus["ebgaramond-cg"])
+    # a letter of the text's italic applied to an argument in upright brackets, the symbol font's braces inside
+    assert r"earn $v(\{1\}) = 8$, $v(\{2\}) = 10$," in _prose(corpus["ebgaramond-cg"])
+    # the mark ending a proof, a quad or more after the formula, is not the formula's
+    assert "with equality for $S = N$. □" in _prose(corpus["elegant-br"])
+    # where the maths' figures and the sentence's brackets are one face, the text's: the bracket the
+    # sentence opened and its commas are the sentence's
+    assert r"stage 2 ($T_{2} = 2$, $h_{2} = 10$), quoted" in _prose(corpus["cairo-ch"])
+    assert r"days, $h_{1} = 4$) goes" in _prose(corpus["cairo-ch"])
+    assert r"normal (1.96 for $\alpha = 0.05$):" in _prose(corpus["mathpple-co"])
+    # a comma or slash of the maths italic (the text's italic) after an upright figure is a formula's
+    assert r"water pumps, $(4, 7)$ and $(6, 4)$, are" in _prose(corpus["iwona-ah"])
+    assert r"The map $x \mapsto 1+1/x$ is a contraction on $[3/2, 2]$ with" in _prose(corpus["iwona-ah"])
+    # a compound's words hyphenated between two formulas stay prose between them
+    assert r"of a $k$-out-of-$n$ arrangement" in _prose(corpus["kplight-bi"])
+    # inside the brackets the formula opened, a closing bracket set against its last glyph is its own
+    assert r"the minimum in $(TV')(\mathbf{s})$. Then" in _prose(corpus["lmart-bj"])
+    # a letter with its raised script in one word is the left side of the relation the formula opens on
+    assert r"in $w$ is $\mathrm{e}^{0.6} \approx 1.822$, so" in _prose(corpus["fourierps-bz"])
+    # a binary sign's left operand inside the bracket it opens, the text's bracket and italic or bold letter
+    assert r"short by the factor $(n-1)/n$ on average" in _prose(corpus["gfsdidot-bh"])
+    assert r"more than the $(a-w)^{2}/9$ of the" in _prose(corpus["ebgaramond-cg"])
+    assert r"demand $\mathbf{d}$ is $(\mathbf{I}-\mathbf{R})^{-1}\mathbf{d}$." in _prose(corpus["amsproc-bd"])
+    # the text face's upright Delta coded as the increment sign is a Greek letter of the maths, as Δ is
+    assert r"84 for $\Delta = 4$, in place" in _prose(corpus["lmart-bj"])
+    assert r"sampled every $\Delta$ seconds" in _prose(corpus["txfonts-q"])
