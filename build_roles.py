@@ -900,8 +900,9 @@ def phrase_run_in_head(line: Line, ctx: LineContext) -> Role | None:
 
 def nameless_head(line: Line, ctx: LineContext) -> Role | None:
     """A head that prints its number alone ("1.1.3. When λ ≠ δ, …", build_heads.number_alone_head),
-    read as a statement's where the page shows one: the number continues the open section's (or
-    subsection's) sequence, its first or the next after one met (1.1.1, 1.1.2, …), at the column's edge
+    read as a statement's where the page shows one: the number continues the open chapter's, section's
+    or subsection's sequence, its first or the next after one met (1.1.1, 1.1.2, …; "2.3." in section
+    2.2 where the book numbers them by chapter), at the column's edge
     or a paragraph's indent, and the text after it is set in a face other than the running text's (a
     theorem's slanted or italic body).  A numbered paragraph in upright running text stays prose."""
     head = number_alone_head(line)
@@ -912,7 +913,8 @@ def nameless_head(line: Line, ctx: LineContext) -> Role | None:
     # (equations keep a counter of their own: "(1.1.1)" is no statement's number; the statement still
     # open is not yet among those taken)
     statements = {number for kind, number in ctx.taken if kind != "formula"} | {ctx.last_statement}
-    if within not in (ctx.section, ctx.subsection) or not last.isdigit() or head.number in statements:
+    if within not in (ctx.chapter, ctx.section, ctx.subsection) or not last.isdigit() or \
+            head.number in statements:
         return None
     if int(last) != 1 and f"{within}.{int(last) - 1}" not in statements:
         return None

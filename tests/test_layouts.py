@@ -826,6 +826,24 @@ def test_a_head_printing_its_number_alone_and_sections_in_small_capitals(tmp_pat
     assert where == {"1.1.1": "1.1", "1.1.2": "1.1", "1.1.3": "1.1", "1.2.1": "1.2", "1.2.2": "1.2"}, where
 
 
+def test_a_head_printing_its_number_alone_numbered_within_the_chapter(tmp_path_factory):
+    """chapnameless.pdf: exercises on a theorem with an empty name numbered within the chapter
+    (\\newtheorem{exer}{}[chapter], amsthm's plain style): the head is the bold number alone, "2.3.",
+    the body italic, and exercise 2.3 stands in section 2.2.  The number was asked to continue the open
+    section's sequence, so none was read; a paragraph of upright text opening with a bold "2.4." just
+    before exercise 2.4 stays prose."""
+    path, db, _ = build("chapnameless", tmp_path_factory)
+    result = score(LAYOUTS / "chapnameless-labels.txt", path)
+    total = result["_all"]
+    assert total["found"] == total["expected"] == 5, table("chapnameless", result)
+    exercises = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'exercise'").fetchall())
+    assert set(exercises) == {"2.1", "2.2", "2.3", "2.4", "2.5"}, sorted(exercises)
+    assert exercises["2.4"].startswith("Show that two tanks"), exercises["2.4"]
+    assert "keeps a note of the level" not in " ".join(exercises.values()), exercises
+    where = dict(db.execute("SELECT number, section FROM chunks WHERE kind = 'exercise'").fetchall())
+    assert where == {"2.1": "2.1", "2.2": "2.1", "2.3": "2.2", "2.4": "2.2", "2.5": "2.2"}, where
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 
