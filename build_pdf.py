@@ -647,8 +647,9 @@ class OpenBlock:
             # (reading up the page again: the statement's last column ended, and the next one begins)
             if line.page == last.page and line.baseline > last.top:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
-                # next to a display does not end it.
-                step = line.baseline - last.baseline
+                # next to a display does not end it.  (Lines whose contents would touch at the leading, an
+                # inline fraction on either, TeX sets \lineskip apart: that part of the step is no glue.)
+                step = line.baseline - last.baseline - _lineskip_excess(last, line, leading)
                 if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn:
                     return False
                 # The space TeX sets after an environment is the space it set before its head (a theorem's
@@ -695,6 +696,15 @@ class OpenBlock:
 
 
 INDENT_MATCH = 1.0     # pt: two lines start at one indent
+LINESKIP = 1.0         # pt: TeX's \lineskip, the space it sets between lines whose contents would touch
+
+
+def _lineskip_excess(above: Line, below: Line, leading: float) -> float:
+    """How much farther apart TeX set two lines of a paragraph than the leading because their contents
+    (an inline fraction, a tall sum) would touch at it: the depth of the one above and the height of the
+    one below, \lineskip between them.  0 for lines of ordinary height."""
+    return max(0.0, (above.bottom - above.baseline) + (below.baseline - below.top) + LINESKIP - leading)
+
 OVERRUN = 1.0          # em: a line that runs this far past the column's edge, mostly maths, is a display
 SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its environment off
 SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
