@@ -844,6 +844,20 @@ def test_a_head_printing_its_number_alone_numbered_within_the_chapter(tmp_path_f
     assert where == {"2.1": "2.1", "2.2": "2.1", "2.3": "2.2", "2.4": "2.2", "2.5": "2.2"}, where
 
 
+def test_a_statements_paragraph_under_a_line_holding_a_tall_inline_formula(tmp_path_factory):
+    """amsartfrac.pdf: an amsart article of ours, examples upright with no end mark.  Example 1.2's first
+    paragraph is one line holding $\\bigl\\{\\frac{1}{\\sqrt{n}}\\bigr\\}_{n=1}^{\\infty}$ and its second paragraph
+    opens with another fraction: TeX sets the two lines \\lineskip apart, 3.7 pt farther than the leading, as
+    far as an environment's space after it, and the example ended after its first line.  Example 1.3 is
+    followed by a paragraph that opens with fractions too, one environment's space below: that one ends it."""
+    _, db, _ = build("amsartfrac", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"definition 1.1", "example 1.2", "example 1.3", "definition 1.4"}, sorted(chunks)
+    assert chunks["example 1.2"].endswith("for each new guest instead."), chunks["example 1.2"]
+    assert chunks["example 1.3"].endswith("of guests who take them."), chunks["example 1.3"]
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 
