@@ -650,7 +650,8 @@ class OpenBlock:
                 # next to a display does not end it.  (Lines whose contents would touch at the leading, an
                 # inline fraction on either, TeX sets \lineskip apart: that part of the step is no glue.)
                 step = line.baseline - last.baseline - _lineskip_excess(last, line, leading)
-                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn:
+                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn \
+                        and not _list_space_after(lines, line, layout):
                     return False
                 # The space TeX sets after an environment is the space it set before its head (a theorem's
                 # \topsep): a step as much wider than the leading as the one above the head, to an indented
@@ -785,6 +786,22 @@ def _bold_lead_follows(lines: list[Line], line: Line) -> bool:
 def _holds_list(lines: list[Line]) -> bool:
     """Whether a statement's lines (its head's line aside) hold a list: a line opening with a list's mark."""
     return any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:])
+
+
+def _list_space_after(lines: list[Line], line: Line, layout: Layout) -> bool:
+    """Whether the step from a statement's last line, in a list it holds that no sentence has closed, to a
+    line after it is the list's own space: TeX sets a list's \\topsep above its first item and again after its
+    last, so the step equals the one to that first item (both on one page).  A statement that ends with its
+    list ends with its last item's sentence, or with a wider step (the environment's own space after it);
+    the list's own space after an open item says the text goes on ("… choices" / "1. …" / "3. Record the sum
+    of the two numbers" / "In the first case …")."""
+    first = next((i for i in range(len(lines) - 1, 0, -1) if _list_label(lines[i], layout)
+                  and not _list_label(lines[i - 1], layout) and lines[i - 1].x0 < lines[i].x0 - INDENT_MATCH), None)
+    if first is None or lines[first - 1].page != lines[first].page or lines[-1].page != line.page or \
+            lines[-1].x0 < lines[first].x0 - INDENT_MATCH or _ends_sentence(lines[-1]):
+        return False
+    above_list = lines[first].baseline - lines[first - 1].baseline
+    return abs(line.baseline - lines[-1].baseline - above_list) <= SKIP_MATCH
 
 
 def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:

@@ -208,9 +208,27 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
             return True
         if not (words[k].bold == first.bold and words[k].font == first.font):
             return False
+        if first.bold and k + 1 < len(words) and not words[k + 1].bold and _set_off_by_a_fixed_space(words, k):
+            return True
     # (or a head alone on its line, its text under it: ntheorem's break style sets "Proof" so, in bold and
     # with no stop; every word of the line is the head's, and there are no more than a head's words)
     return first.bold and len(words) <= UNNUMBERED_HEAD_WORDS
+
+
+def _set_off_by_a_fixed_space(words: list, k: int) -> bool:
+    """Whether the space after words[k] is wider than the line's word spaces by more than their stretch: a
+    list's label ("**Solution**  The sample …", a trivlist's \\labelsep) or a head's own space.  TeX stretches
+    every word space of a justified line alike, so the gaps between the line's words that no stop or comma
+    ends (a sentence's end takes more) and no maths touches are its word space."""
+    spaces = sorted(b.x0 - a.x1 for a, b in zip(words[k + 1:], words[k + 2:])
+                    if a.text[-1:].isalnum() and not is_math_word(a) and not is_math_word(b))
+    if len(spaces) < FIXED_SPACE_EVIDENCE:
+        return False
+    return words[k + 1].x0 - words[k].x1 >= spaces[len(spaces) // 2] * FIXED_SPACE_WIDER
+
+
+FIXED_SPACE_EVIDENCE = 4    # word spaces on the line at least, to tell its word space by
+FIXED_SPACE_WIDER = 1.35    # times the line's word space: a head's fixed space stands out of the line's
 
 
 def is_prose_reference(line: Line, layout: Layout) -> bool:
