@@ -668,7 +668,7 @@ class OpenBlock:
                     _ends_sentence(last)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not last_apart and not drawn and \
-                        not _holds_list(lines):
+                        not _list_open(lines, layout):
                     return False
                 # A paragraph set flush (\noindent, or a book that indents none) tells its start only by the
                 # space above it: where the statement's last paragraph ended (a sentence, short of the
@@ -680,7 +680,7 @@ class OpenBlock:
                 if exact and abs(line.x0 - layout.left) <= INDENT_MATCH and len(line.words) >= PARAGRAPH_WORDS \
                         and _ends_sentence(last) and last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT \
                         and not set_apart(line) and not last_apart and not drawn and \
-                        not _holds_list(lines):
+                        not _list_open(lines, layout):
                     return False
                 # After a display no extra space tells (TeX takes the larger of the display's skip and
                 # the environment's), but a display that closes a sentence and an indented paragraph
@@ -802,6 +802,15 @@ def _list_space_after(lines: list[Line], line: Line, layout: Layout) -> bool:
         return False
     above_list = lines[first].baseline - lines[first - 1].baseline
     return abs(line.baseline - lines[-1].baseline - above_list) <= SKIP_MATCH
+
+
+def _list_open(lines: list[Line], layout: Layout) -> bool:
+    """Whether a statement's lines hold a list its text has not yet left: no line after the last item's label
+    is back at the column's edge (an item's lines hang at its text's indent; the statement's paragraph after
+    the list runs to the edge)."""
+    last = next((i for i in range(len(lines) - 1, 0, -1) if lines[i].words and
+                 LIST_MARK_RE.fullmatch(lines[i].words[0].text)), None)
+    return last is not None and not any(l.x0 <= layout.left + INDENT_MATCH for l in lines[last + 1:])
 
 
 def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:

@@ -208,7 +208,8 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
             return True
         if not (words[k].bold == first.bold and words[k].font == first.font):
             return False
-        if first.bold and k + 1 < len(words) and not words[k + 1].bold and _set_off_by_a_fixed_space(words, k):
+        # (or a label of one word in bold, "Solution", parted from its text by more than a word space)
+        if k == 0 and first.bold and len(words) > 1 and not words[1].bold and _set_off_by_a_fixed_space(words, 0):
             return True
     # (or a head alone on its line, its text under it: ntheorem's break style sets "Proof" so, in bold and
     # with no stop; every word of the line is the head's, and there are no more than a head's words)

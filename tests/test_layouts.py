@@ -858,6 +858,23 @@ def test_a_statements_paragraph_under_a_line_holding_a_tall_inline_formula(tmp_p
     assert chunks["example 1.3"].endswith("of guests who take them."), chunks["example 1.3"]
 
 
+def test_examples_set_by_hand_a_list_inside_and_a_footnote_opening_with_a_quote(tmp_path_factory):
+    """trivsolution.pdf: examples on a counter of the chapter's printed alone ("Example 2. Two draws", bold,
+    the body upright, a \\medskip on either side), solutions in a trivlist after them, lists set off by a
+    12 pt \\topsep.  Example 2's list closes no sentence and an indented paragraph follows it at the list's own
+    space, as far below as the list's first item is below the lead-in: it ended after the list.  Example 1's
+    footnote opens with a quotation mark ("1“What is left” …"), so its mark was not read and the note went
+    to the statement open at the page's foot, Example 3."""
+    _, db, _ = build("trivsolution", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"example 1", "example 2", "example 3", "example 4", "theorem 3.1"}, sorted(chunks)
+    assert "“What is left” means" in chunks["example 1"], chunks["example 1"]
+    assert "What is left” means" not in chunks["example 3"], chunks["example 3"]
+    assert chunks["example 2"].endswith("though the draws are the same."), chunks["example 2"]
+    assert "Solution" not in chunks["example 3"] and "Solution" not in chunks["example 4"], chunks
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 
