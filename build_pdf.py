@@ -793,15 +793,20 @@ def _list_space_after(lines: list[Line], line: Line, layout: Layout) -> bool:
     line after it is the list's own space: TeX sets a list's \\topsep above its first item and again after its
     last, so the step equals the one to that first item (both on one page).  A statement that ends with its
     list ends with its last item's sentence, or with a wider step (the environment's own space after it);
-    the list's own space after an open item says the text goes on ("… choices" / "1. …" / "3. Record the sum
-    of the two numbers" / "In the first case …")."""
+    the list's own space after an item of words that its sentence leaves open says the text goes on ("…
+    choices" / "1. …" / "3. Record the sum of the two numbers" / "In the first case …"); items of maths
+    alone ("(d) C \\ A") say nothing."""
     first = next((i for i in range(len(lines) - 1, 0, -1) if _list_label(lines[i], layout)
                   and not _list_label(lines[i - 1], layout) and lines[i - 1].x0 < lines[i].x0 - INDENT_MATCH), None)
     if first is None or lines[first - 1].page != lines[first].page or lines[-1].page != line.page or \
-            lines[-1].x0 < lines[first].x0 - INDENT_MATCH or _ends_sentence(lines[-1]):
+            lines[-1].x0 < lines[first].x0 - INDENT_MATCH or not _runs_on(lines[-1]) or \
+            sum(1 for w in lines[-1].words if _TEXT_WORD_RE.fullmatch(w.text) and not is_math_font(w.font)) < LIST_PROSE_WORDS:
         return False
     above_list = lines[first].baseline - lines[first - 1].baseline
     return abs(line.baseline - lines[-1].baseline - above_list) <= SKIP_MATCH
+
+
+LIST_PROSE_WORDS = 3    # running words on an item's line at least, for it to be read as prose left open
 
 
 def _list_open(lines: list[Line], layout: Layout) -> bool:
