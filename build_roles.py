@@ -189,8 +189,9 @@ def prose_pair(words: list[Word]) -> bool:
     return any(prose(a) and prose(b) for a, b in zip(words, words[1:]))
 
 
-def unnumbered_head(line: Line, layout: Layout) -> bool:
-    """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution."."""
+def unnumbered_head(line: Line, layout: Layout, below: Line | None = None) -> bool:
+    """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution.".
+    `below`: the line under it on its page, where known (a description list's item hangs its lines)."""
     first = line.words[0]
     if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text) \
             or not first.text[0].isupper():
@@ -208,8 +209,11 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
             return True
         if not (words[k].bold == first.bold and words[k].font == first.font):
             return False
-        # (or a label of one word in bold, "Solution", parted from its text by more than a word space)
-        if k == 0 and first.bold and len(words) > 1 and not words[1].bold and _set_off_by_a_fixed_space(words, 0):
+        # (or a label of one word in bold, "Solution", parted from its text by more than a word space: a
+        # trivlist's, whose lines under it run back to the column's edge, not a description list's item,
+        # whose lines hang under its text)
+        if k == 0 and first.bold and len(words) > 1 and not words[1].bold and _set_off_by_a_fixed_space(words, 0) \
+                and (below is None or below.page != line.page or below.x0 <= line.x0 + layout.body_size * LABEL_HANG):
             return True
     # (or a head alone on its line, its text under it: ntheorem's break style sets "Proof" so, in bold and
     # with no stop; every word of the line is the head's, and there are no more than a head's words)
@@ -229,6 +233,7 @@ def _set_off_by_a_fixed_space(words: list, k: int) -> bool:
 
 
 FIXED_SPACE_EVIDENCE = 4    # word spaces on the line at least, to tell its word space by
+LABEL_HANG = 1.0            # em: a description item's lines hang at least this far in from its label
 FIXED_SPACE_WIDER = 1.35    # times the line's word space: a head's fixed space stands out of the line's
 
 
@@ -991,7 +996,7 @@ def ends_statement(line: Line, ctx: LineContext) -> Role | None:
     if last is not None and last.page == line.page and last.text.rstrip().endswith("-"):
         return None     # the line goes on with a word broken at the end of the last ("Well-" "Ordering.")
     if ctx.block_kind is not None and ctx.block_kind not in ("exercise", "problem") and \
-            unnumbered_head(line, ctx.layout):
+            unnumbered_head(line, ctx.layout, ctx.next_line):
         return EndsStatement()
     return None
 
