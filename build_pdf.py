@@ -648,8 +648,12 @@ class OpenBlock:
             if line.page == last.page and line.baseline > last.top:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
                 # next to a display does not end it.  (Lines whose contents would touch at the leading, an
-                # inline fraction on either, TeX sets \lineskip apart: that part of the step is no glue.)
-                step = line.baseline - last.baseline - _lineskip_excess(last, line, leading)
+                # inline fraction on either, TeX sets \lineskip apart: that part of the step is no glue; but a
+                # step that is the very space measured above the head on this page is that glue, whatever the
+                # lines hold, the more so as a radical's or a delimiter's box stands higher than its ink.)
+                step = line.baseline - last.baseline
+                if not (self.skip_here and self.skip_above is not None and abs(step - self.skip_above) <= SKIP_MATCH):
+                    step -= _lineskip_excess(last, line, leading)
                 if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn \
                         and not _list_space_after(lines, line, layout):
                     return False
