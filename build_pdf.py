@@ -707,8 +707,14 @@ LINESKIP = 1.0         # pt: TeX's \lineskip, the space it sets between lines wh
 def _lineskip_excess(above: Line, below: Line, leading: float) -> float:
     """How much farther apart TeX set two lines of a paragraph than the leading because their contents
     (an inline fraction, a tall sum) would touch at it: the depth of the one above and the height of the
-    one below, \lineskip between them.  0 for lines of ordinary height."""
-    return max(0.0, (above.bottom - above.baseline) + (below.baseline - below.top) + LINESKIP - leading)
+    one below, \lineskip between them.  0 for lines of ordinary height.  A radical sign's box is its
+    font's, far higher than its ink and than the radicand under it: left out, its radicand stands for it."""
+    depth = max((w.bottom - above.baseline for w in above.words if w.text not in RADICALS), default=0.0)
+    height = max((below.baseline - w.top for w in below.words if w.text not in RADICALS), default=0.0)
+    return max(0.0, depth + height + LINESKIP - leading)
+
+
+RADICALS = frozenset("√∛∜⎷")
 
 OVERRUN = 1.0          # em: a line that runs this far past the column's edge, mostly maths, is a display
 SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its environment off
