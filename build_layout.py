@@ -323,7 +323,8 @@ def _in_text_flow(line: Line, page: Page, body: float) -> bool:
 FLOW_STEP = 1.5   # em: a body line's baseline step to the next (its leading) is at most this
 
 
-FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+)(?=[^\W\d_]|$)")   # a note's mark, alone or glued to its first word
+# a note's mark, alone or glued to its first word (or to the quote or bracket that opens it, "4“This …")
+FOOTNOTE_MARK_RE = re.compile(r"^(?:\d{1,3}|[*†‡§¶‖]+)(?=[^\W\d_]|[“‘«\"'(\[]|$)")
 
 
 def opens_with_mark(line: Line) -> bool:

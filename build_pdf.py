@@ -647,9 +647,15 @@ class OpenBlock:
             # (reading up the page again: the statement's last column ended, and the next one begins)
             if line.page == last.page and line.baseline > last.top:
                 # An environment is set off by extra space after it; displays inside it are too, so a gap
-                # next to a display does not end it.
+                # next to a display does not end it.  (Lines whose contents would touch at the leading, an
+                # inline fraction on either, TeX sets \lineskip apart: that part of the step is no glue; but a
+                # step that is the very space measured above the head on this page is that glue, whatever the
+                # lines hold, the more so as a radical's or a delimiter's box stands higher than its ink.)
                 step = line.baseline - last.baseline
-                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn:
+                if not (self.skip_here and self.skip_above is not None and abs(step - self.skip_above) <= SKIP_MATCH):
+                    step -= _lineskip_excess(last, line, leading)
+                if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn \
+                        and not _list_space_after(lines, line, layout):
                     return False
                 # The space TeX sets after an environment is the space it set before its head (a theorem's
                 # \topsep): a step as much wider than the leading as the one above the head, to an indented
@@ -666,7 +672,7 @@ class OpenBlock:
                     _ends_sentence(last)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not last_apart and not drawn and \
-                        not _holds_list(lines):
+                        not _list_open(lines, layout):
                     return False
                 # A paragraph set flush (\noindent, or a book that indents none) tells its start only by the
                 # space above it: where the statement's last paragraph ended (a sentence, short of the
@@ -678,7 +684,7 @@ class OpenBlock:
                 if exact and abs(line.x0 - layout.left) <= INDENT_MATCH and len(line.words) >= PARAGRAPH_WORDS \
                         and _ends_sentence(last) and last.x1 < layout.right - layout.body_size * PARAGRAPH_END_SHORT \
                         and not set_apart(line) and not last_apart and not drawn and \
-                        not _holds_list(lines):
+                        not _list_open(lines, layout):
                     return False
                 # After a display no extra space tells (TeX takes the larger of the display's skip and
                 # the environment's), but a display that closes a sentence and an indented paragraph
@@ -695,6 +701,21 @@ class OpenBlock:
 
 
 INDENT_MATCH = 1.0     # pt: two lines start at one indent
+LINESKIP = 1.0         # pt: TeX's \lineskip, the space it sets between lines whose contents would touch
+
+
+def _lineskip_excess(above: Line, below: Line, leading: float) -> float:
+    """How much farther apart TeX set two lines of a paragraph than the leading because their contents
+    (an inline fraction, a tall sum) would touch at it: the depth of the one above and the height of the
+    one below, \lineskip between them.  0 for lines of ordinary height.  A radical sign's box is its
+    font's, far higher than its ink and than the radicand under it: left out, its radicand stands for it."""
+    depth = max((w.bottom - above.baseline for w in above.words if w.text not in RADICALS), default=0.0)
+    height = max((below.baseline - w.top for w in below.words if w.text not in RADICALS), default=0.0)
+    return max(0.0, depth + height + LINESKIP - leading)
+
+
+RADICALS = frozenset("√∛∜⎷")
+
 OVERRUN = 1.0          # em: a line that runs this far past the column's edge, mostly maths, is a display
 SKIP_EXTRA = 0.25      # leadings: the extra space above a head that sets its environment off
 SKIP_EXTRA_EM = 0.3    # em: ... or this, where the lines are spread (a quarter of a 1.2 em leading)
@@ -775,6 +796,36 @@ def _bold_lead_follows(lines: list[Line], line: Line) -> bool:
 def _holds_list(lines: list[Line]) -> bool:
     """Whether a statement's lines (its head's line aside) hold a list: a line opening with a list's mark."""
     return any(l.words and LIST_MARK_RE.fullmatch(l.words[0].text) for l in lines[1:])
+
+
+def _list_space_after(lines: list[Line], line: Line, layout: Layout) -> bool:
+    """Whether the step from a statement's last line, in a list it holds that no sentence has closed, to a
+    line after it is the list's own space: TeX sets a list's \\topsep above its first item and again after its
+    last, so the step equals the one to that first item (both on one page).  A statement that ends with its
+    list ends with its last item's sentence, or with a wider step (the environment's own space after it);
+    the list's own space after an item of words that its sentence leaves open says the text goes on ("…
+    choices" / "1. …" / "3. Record the sum of the two numbers" / "In the first case …"); items of maths
+    alone ("(d) C \\ A") say nothing."""
+    first = next((i for i in range(len(lines) - 1, 0, -1) if _list_label(lines[i], layout)
+                  and not _list_label(lines[i - 1], layout) and lines[i - 1].x0 < lines[i].x0 - INDENT_MATCH), None)
+    if first is None or lines[first - 1].page != lines[first].page or lines[-1].page != line.page or \
+            lines[-1].x0 < lines[first].x0 - INDENT_MATCH or not _runs_on(lines[-1]) or \
+            sum(1 for w in lines[-1].words if _TEXT_WORD_RE.fullmatch(w.text) and not is_math_font(w.font)) < LIST_PROSE_WORDS:
+        return False
+    above_list = lines[first].baseline - lines[first - 1].baseline
+    return abs(line.baseline - lines[-1].baseline - above_list) <= SKIP_MATCH
+
+
+LIST_PROSE_WORDS = 3    # running words on an item's line at least, for it to be read as prose left open
+
+
+def _list_open(lines: list[Line], layout: Layout) -> bool:
+    """Whether a statement's lines hold a list its text has not yet left: no line after the last item's label
+    is back at the column's edge (an item's lines hang at its text's indent; the statement's paragraph after
+    the list runs to the edge)."""
+    last = next((i for i in range(len(lines) - 1, 0, -1) if lines[i].words and
+                 LIST_MARK_RE.fullmatch(lines[i].words[0].text)), None)
+    return last is not None and not any(l.x0 <= layout.left + INDENT_MATCH for l in lines[last + 1:])
 
 
 def _first_list_item(lines: list[Line], line: Line, layout: Layout) -> bool:

@@ -189,8 +189,9 @@ def prose_pair(words: list[Word]) -> bool:
     return any(prose(a) and prose(b) for a, b in zip(words, words[1:]))
 
 
-def unnumbered_head(line: Line, layout: Layout) -> bool:
-    """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution."."""
+def unnumbered_head(line: Line, layout: Layout, below: Line | None = None) -> bool:
+    """A run-in head with no number in a face of its own at the column's edge: "Proof.", "Solution.".
+    `below`: the line under it on its page, where known (a description list's item hangs its lines)."""
     first = line.words[0]
     if line.x0 > layout.left + layout.body_size * RUN_IN_INDENT or not UNNUMBERED_HEAD_RE.fullmatch(first.text) \
             or not first.text[0].isupper():
@@ -208,9 +209,32 @@ def unnumbered_head(line: Line, layout: Layout) -> bool:
             return True
         if not (words[k].bold == first.bold and words[k].font == first.font):
             return False
+        # (or a label of one word in bold, "Solution", parted from its text by more than a word space: a
+        # trivlist's, whose lines under it run back to the column's edge, not a description list's item,
+        # whose lines hang under its text)
+        if k == 0 and first.bold and len(words) > 1 and not words[1].bold and _set_off_by_a_fixed_space(words, 0) \
+                and (below is None or below.page != line.page or below.x0 <= line.x0 + layout.body_size * LABEL_HANG):
+            return True
     # (or a head alone on its line, its text under it: ntheorem's break style sets "Proof" so, in bold and
     # with no stop; every word of the line is the head's, and there are no more than a head's words)
     return first.bold and len(words) <= UNNUMBERED_HEAD_WORDS
+
+
+def _set_off_by_a_fixed_space(words: list, k: int) -> bool:
+    """Whether the space after words[k] is wider than the line's word spaces by more than their stretch: a
+    list's label ("**Solution**  The sample …", a trivlist's \\labelsep) or a head's own space.  TeX stretches
+    every word space of a justified line alike, so the gaps between the line's words that no stop or comma
+    ends (a sentence's end takes more) and no maths touches are its word space."""
+    spaces = sorted(b.x0 - a.x1 for a, b in zip(words[k + 1:], words[k + 2:])
+                    if a.text[-1:].isalnum() and not is_math_word(a) and not is_math_word(b))
+    if len(spaces) < FIXED_SPACE_EVIDENCE:
+        return False
+    return words[k + 1].x0 - words[k].x1 >= spaces[len(spaces) // 2] * FIXED_SPACE_WIDER
+
+
+FIXED_SPACE_EVIDENCE = 4    # word spaces on the line at least, to tell its word space by
+LABEL_HANG = 1.0            # em: a description item's lines hang at least this far in from its label
+FIXED_SPACE_WIDER = 1.35    # times the line's word space: a head's fixed space stands out of the line's
 
 
 def is_prose_reference(line: Line, layout: Layout) -> bool:
@@ -900,8 +924,9 @@ def phrase_run_in_head(line: Line, ctx: LineContext) -> Role | None:
 
 def nameless_head(line: Line, ctx: LineContext) -> Role | None:
     """A head that prints its number alone ("1.1.3. When λ ≠ δ, …", build_heads.number_alone_head),
-    read as a statement's where the page shows one: the number continues the open section's (or
-    subsection's) sequence, its first or the next after one met (1.1.1, 1.1.2, …), at the column's edge
+    read as a statement's where the page shows one: the number continues the open chapter's, section's
+    or subsection's sequence, its first or the next after one met (1.1.1, 1.1.2, …; "2.3." in section
+    2.2 where the book numbers them by chapter), at the column's edge
     or a paragraph's indent, and the text after it is set in a face other than the running text's (a
     theorem's slanted or italic body).  A numbered paragraph in upright running text stays prose."""
     head = number_alone_head(line)
@@ -912,7 +937,8 @@ def nameless_head(line: Line, ctx: LineContext) -> Role | None:
     # (equations keep a counter of their own: "(1.1.1)" is no statement's number; the statement still
     # open is not yet among those taken)
     statements = {number for kind, number in ctx.taken if kind != "formula"} | {ctx.last_statement}
-    if within not in (ctx.section, ctx.subsection) or not last.isdigit() or head.number in statements:
+    if within not in (ctx.chapter, ctx.section, ctx.subsection) or not last.isdigit() or \
+            head.number in statements:
         return None
     if int(last) != 1 and f"{within}.{int(last) - 1}" not in statements:
         return None
@@ -970,7 +996,7 @@ def ends_statement(line: Line, ctx: LineContext) -> Role | None:
     if last is not None and last.page == line.page and last.text.rstrip().endswith("-"):
         return None     # the line goes on with a word broken at the end of the last ("Well-" "Ordering.")
     if ctx.block_kind is not None and ctx.block_kind not in ("exercise", "problem") and \
-            unnumbered_head(line, ctx.layout):
+            unnumbered_head(line, ctx.layout, ctx.next_line):
         return EndsStatement()
     return None
 

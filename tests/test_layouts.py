@@ -826,6 +826,55 @@ def test_a_head_printing_its_number_alone_and_sections_in_small_capitals(tmp_pat
     assert where == {"1.1.1": "1.1", "1.1.2": "1.1", "1.1.3": "1.1", "1.2.1": "1.2", "1.2.2": "1.2"}, where
 
 
+def test_a_head_printing_its_number_alone_numbered_within_the_chapter(tmp_path_factory):
+    """chapnameless.pdf: exercises on a theorem with an empty name numbered within the chapter
+    (\\newtheorem{exer}{}[chapter], amsthm's plain style): the head is the bold number alone, "2.3.",
+    the body italic, and exercise 2.3 stands in section 2.2.  The number was asked to continue the open
+    section's sequence, so none was read; a paragraph of upright text opening with a bold "2.4." just
+    before exercise 2.4 stays prose."""
+    path, db, _ = build("chapnameless", tmp_path_factory)
+    result = score(LAYOUTS / "chapnameless-labels.txt", path)
+    total = result["_all"]
+    assert total["found"] == total["expected"] == 5, table("chapnameless", result)
+    exercises = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'exercise'").fetchall())
+    assert set(exercises) == {"2.1", "2.2", "2.3", "2.4", "2.5"}, sorted(exercises)
+    assert exercises["2.4"].startswith("Show that two tanks"), exercises["2.4"]
+    assert "keeps a note of the level" not in " ".join(exercises.values()), exercises
+    where = dict(db.execute("SELECT number, section FROM chunks WHERE kind = 'exercise'").fetchall())
+    assert where == {"2.1": "2.1", "2.2": "2.1", "2.3": "2.2", "2.4": "2.2", "2.5": "2.2"}, where
+
+
+def test_a_statements_paragraph_under_a_line_holding_a_tall_inline_formula(tmp_path_factory):
+    """amsartfrac.pdf: an amsart article of ours, examples upright with no end mark.  Example 1.2's first
+    paragraph is one line holding $\\bigl\\{\\frac{1}{\\sqrt{n}}\\bigr\\}_{n=1}^{\\infty}$ and its second paragraph
+    opens with another fraction: TeX sets the two lines \\lineskip apart, 3.7 pt farther than the leading, as
+    far as an environment's space after it, and the example ended after its first line.  Example 1.3 is
+    followed by a paragraph that opens with fractions too, one environment's space below: that one ends it."""
+    _, db, _ = build("amsartfrac", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"definition 1.1", "example 1.2", "example 1.3", "definition 1.4"}, sorted(chunks)
+    assert chunks["example 1.2"].endswith("for each new guest instead."), chunks["example 1.2"]
+    assert chunks["example 1.3"].endswith("of guests who take them."), chunks["example 1.3"]
+
+
+def test_examples_set_by_hand_a_list_inside_and_a_footnote_opening_with_a_quote(tmp_path_factory):
+    """trivsolution.pdf: examples on a counter of the chapter's printed alone ("Example 2. Two draws", bold,
+    the body upright, a \\medskip on either side), solutions in a trivlist after them, lists set off by a
+    12 pt \\topsep.  Example 2's list closes no sentence and an indented paragraph follows it at the list's own
+    space, as far below as the list's first item is below the lead-in: it ended after the list.  Example 1's
+    footnote opens with a quotation mark ("1“What is left” …"), so its mark was not read and the note went
+    to the statement open at the page's foot, Example 3."""
+    _, db, _ = build("trivsolution", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"example 1", "example 2", "example 3", "example 4", "theorem 3.1"}, sorted(chunks)
+    assert "“What is left” means" in chunks["example 1"], chunks["example 1"]
+    assert "What is left” means" not in chunks["example 3"], chunks["example 3"]
+    assert chunks["example 2"].endswith("though the draws are the same."), chunks["example 2"]
+    assert "Solution" not in chunks["example 3"] and "Solution" not in chunks["example 4"], chunks
+
+
 FAR_LINES_MEMORY = 2 << 30     # bytes of address space the build may take: it needs a tenth of this; the
                                # builder that filed each rule by every grid cell it ran through took 4.7 GB
 

@@ -206,6 +206,27 @@ def test_proof_ends_a_statement_but_not_an_exercise():
     assert roles(proof) == (Prose(),)
 
 
+def test_a_bold_head_with_no_stop_set_off_by_a_fixed_space_ends_a_statement():
+    """ "**Solution**  Of the thirty-six pairs …": a trivlist's label in bold with no stop, parted from its text by
+    the list's \\labelsep, wider than the line's word spaces (TeX stretches those alike on a justified line, and
+    a sentence's end takes more).  The same word at an ordinary word space is a term in bold opening a
+    sentence, as is one whose line gives too few word spaces to compare, and a description list's item,
+    whose next lines hang under its text."""
+    label = words("Solution", bold=True)
+    rest = "Of the thirty-six pairs of marbles, fifteen have numbers more than three apart"
+    solution = line(label, words(rest, x0=label[-1].x1 + 2 * SPACE))
+    assert roles(solution, block_kind="example") == (EndsStatement(), Prose())
+    term = line(label, words(rest, x0=label[-1].x1 + SPACE))
+    assert roles(term, block_kind="example") == (Prose(),)
+    short = line(label, words("Of the pairs", x0=label[-1].x1 + 2 * SPACE))
+    assert roles(short, block_kind="example") == (Prose(),)
+    # the solution's next line runs back to the column's edge; a description list's item hangs its lines
+    back = line(words("so the chance is fifteen in thirty-six.", top=112))
+    assert roles(solution, block_kind="example", next_line=back) == (EndsStatement(), Prose())
+    hanging = line(words("so the chance is fifteen in thirty-six.", x0=97, top=112))
+    assert roles(solution, block_kind="example", next_line=hanging) == (Prose(),)
+
+
 # --------------------------------------------------------------------------- equation labels
 
 def test_equation_number_at_the_right_edge():
