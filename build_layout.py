@@ -686,6 +686,8 @@ class Layout:
     faceless: bool = False     # the text layer names one font for all its text (a scan's OCR layer): no face sets a head apart
     margin_left: float = 0.0   # words ending left of this are an outer margin's text (a two-sided book's
                                # even pages with their notes on the left); 0 when the pages have none
+    turned: frozenset = frozenset()   # the pages of the other sheet parity that stand on this block
+                                      # (`_turned`: a chapter restarting its count on an even sheet)
 
 
 def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
@@ -705,15 +707,18 @@ def detect_layout(pages: list[Page]) -> dict[tuple[int, int], Layout]:
         turned = {p.number for p in framed if _turned(p, found[p.number % 2], found[1 - p.number % 2], body)}
         if turned:
             # pages set on the other parity's block (a chapter restarting its count on an even sheet):
-            # each parity's block read again from the pages that stand on it
+            # each parity's block read again from the pages that stand on it, and each page read
+            # against the block it stands on (`layout_of`), as judged here, once
             found = _parity_layouts(framed, body, lambda p: (p.number + (p.number in turned)) % 2)
+            for parity, layout in found.items():
+                layout.turned = frozenset(n for n in turned if n % 2 != parity)
         for parity, layout in found.items():
             layouts[(parity, column)] = layout
     for parity in (0, 1):
         left, right = layouts.get((parity, 1)), layouts.get((parity, 2))
         if left and right:   # a page in two columns: what runs across both spans the two
             layouts[(parity, 0)] = replace(left, right=right.right, margin_x=right.margin_x,
-                                           label_right=right.label_right)
+                                           label_right=right.label_right, turned=left.turned & right.turned)
     for layout in layouts.values():
         layout.body_font, layout.faceless = body_font, faceless
     return layouts
@@ -872,10 +877,10 @@ def _left_margin(pages: list[Page], layout: Layout) -> float:
 
 def layout_of(layouts: dict[tuple[int, int], Layout], page: Page) -> Layout:
     """The text block a page (or one column of it) is read against: its sheet parity's, or the other
-    parity's where the page's lines stand on that block (`_turned`)."""
+    parity's where detect_layout found the page's lines standing on that block (`_turned`)."""
     parity = page.number % 2
     own, other = layouts.get((parity, page.column)), layouts.get((1 - parity, page.column))
-    if own and other and _turned(page, own, other, own.body_size):
+    if own and other and page.number in other.turned:
         return other
     return own or layouts[(parity, 0)]
 

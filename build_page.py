@@ -19,8 +19,8 @@ from typing import Iterable
 
 from build_common import Chunk
 from build_glyphs import Line, Page, RuledFrame, Word
-from build_heads import (CAPTION_DASHES, FLOAT_KINDS, HEAD_RE, Head, equation_number, is_head_like, match_head,
-                         reached_by_its_kind)
+from build_heads import (CAPTION_DASHES, FLOAT_KINDS, HEAD_RE, PHRASE_NUMBER_RE, Head, equation_number, is_head_like,
+                         match_head, reached_by_its_kind)
 from build_layout import FOOTNOTE_MARK_RE, FULL_LINE_WORDS, Layout, opens_with_mark
 from build_math import (goes_on_with, left_open, open_brackets, algorithm_text, display_latex, is_math_word, list_item_opening, math_share,
                         numbered_display, plain_reading, prose_with_math, table_markdown)
@@ -1178,21 +1178,35 @@ def _split_side_by_side(main: list[Line], page: Page, layout: Layout) -> list[Li
 
 NOTE_SIZE = 0.8          # of a caption's size: a margin note on its baseline is set this small or smaller
 NOTE_GAP = 1.0           # em: ... and stands this far or further left of the caption's first word
+NUMBER_APART = 3.0       # em: a paragraph's number stands this far or further left of a centred caption
 
 
 def _notes_off_captions(main: list[Line], layout: Layout) -> list[Line]:
-    """A margin note set on a caption's baseline, in the margin left of the text block (a version
-    mark "v3.06" beside "Table 15.2.: Options …", as KOMA-Script's manuals set a feature's version
-    beside the first line that names it): the glyphs share a baseline and were read as one line,
-    the note's words first, and the caption was not seen.  Words that end left of the text block,
-    set smaller than the caption's, an em or more before it, are the note, a line of its own."""
+    """Words set apart on a caption's baseline, left of it: the glyphs share a baseline and were read
+    as one line, those words first, which no caption opens with, and the caption was not seen.  Two
+    kinds stand there, each made a line of its own:
+
+    - a margin note, in the margin left of the text block (a version mark "v3.06" beside "Table
+      15.2.: Options …", as KOMA-Script's manuals set a feature's version beside the first line that
+      names it): words that end left of the block, set smaller than the caption's, an em or more
+      before it;
+    - a paragraph's number, where a document numbers every paragraph at the block's edge and a
+      float's caption, a paragraph too, gets one ("1.21" then "Table 1: Virtual Indexes" under the
+      table): a lone number, then a caption standing several ems clear of it and of the block's
+      right edge (centred on the room the number leaves), which a sentence running on from the
+      number, a table's row reaching across or a contents entry ending at its page number is not."""
     out: list[Line] = []
     for line in main:
         words = line.words
         k = next((k for k, w in enumerate(words) if w.x1 > layout.left), len(words))
         rest = words[k:]
-        if 0 < k and len(rest) >= 2 and rest[0].x0 - words[k - 1].x1 >= layout.body_size * NOTE_GAP and \
-                all(w.size <= rest[0].size * NOTE_SIZE for w in words[:k]):
+        noted = 0 < k and len(rest) >= 2 and rest[0].x0 - words[k - 1].x1 >= layout.body_size * NOTE_GAP and \
+            all(w.size <= rest[0].size * NOTE_SIZE for w in words[:k])
+        apart = layout.body_size * NUMBER_APART
+        if not noted and len(words) >= 3 and PHRASE_NUMBER_RE.fullmatch(words[0].text) and \
+                words[1].x0 - words[0].x1 >= apart and words[-1].x1 <= layout.right - apart:
+            k, rest, noted = 1, words[1:], True
+        if noted:
             head = match_head(Line(rest, line.page), layout.body_font)
             if head is not None and (head.sep or head.kind in FLOAT_KINDS):
                 out.extend([Line(words[:k], line.page), Line(rest, line.page)])
@@ -1386,6 +1400,12 @@ def _ruled_body(page: Page, main: list[Line], cap: list[Line], used: set[int], l
     if not below_only:
         above = [r for r in page.rules if r[0] < layout.margin_x and r[3] <= cap_top + 2
                  and cap_top - r[3] < RULES_ABOVE_CAPTION]
+        # the table's own rules: those as wide as the one right above the caption (its rules start and
+        # end together, as below a caption), not a drawing's or another float's higher up the page
+        last = max(above, key=lambda r: r[3], default=None)
+        own = [r for r in above if abs(r[0] - last[0]) < RULE_EDGE_SLACK and abs(r[2] - last[2]) < RULE_EDGE_SLACK]
+        if len(own) >= 2:
+            above = own
         if len(above) >= 2:
             top = min(r[1] for r in above)
             return [l for l in main if id(l) not in used and top - 2 <= (l.top + l.bottom) / 2 <= cap_top]

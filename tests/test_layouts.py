@@ -2778,6 +2778,23 @@ def test_a_sample_glossary_page_is_no_contents_page(tmp_path_factory):
     assert "a bench clamp with two jaws" in text, text
 
 
+def test_a_paragraphs_number_on_a_captions_baseline(tmp_path_factory):
+    """numberedparas.pdf: a rowing club's rulebook of ours numbering every paragraph at the text
+    block's edge ("1.3"), the macro numbering each float's caption line too: "1.3", then "Table 1:
+    Fees by membership" centred on the same baseline, several ems away.  The glyphs made one line
+    opening with the number, which no caption opens with, and none of the three floats was found (as
+    on TeX Live's oscola manual, tables 1 and 2 after "1.21").  A lone number, then a caption standing
+    several ems clear of it and of the block's right edge, are two lines.  Table 2, captioned below its
+    rows with a drawing's rule higher up, takes its own rules' rows (of one width), not the paragraph
+    and the figure above it."""
+    db = every_label_found("numberedparas", 3, tmp_path_factory)
+    contents = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE kind != 'text'"))
+    assert "| eight | eight rowers | two seasons |" in contents["table 2"], contents["table 2"]
+    assert "sunrise" not in contents["table 2"] and "2.2" not in contents["table 2"], contents["table 2"]
+    text = " ".join(content for (content,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "2.3 A boat may be taken out between sunrise and sunset only" in text, text
+
+
 def test_a_year_or_a_code_after_a_word_numbers_nothing(tmp_path_factory):
     """yearheads.pdf: a harbour guide of ours with two tables, its two ISBNs each on a centred line in
     the body face ("ISBN 978-0-9876543-2-1. Print edition."), and references in the author-date style
