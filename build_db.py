@@ -457,7 +457,7 @@ def _embed_texts(texts: list[str], model_dir: Path, workers: int, progress: bool
     parts = []
     if workers <= 1 or len(slices) < 2:
         for piece in slices:
-            parts.append(np.vstack([here.embed([t]) for t in piece]))
+            parts.append(_embed_each(here, piece))
             done += len(piece)
             report()
     else:
@@ -469,7 +469,7 @@ def _embed_texts(texts: list[str], model_dir: Path, workers: int, progress: bool
         with multiprocessing.get_context("spawn").Pool(workers - 1, _embed_worker_start, (str(model_dir),)) as pool:
             there = pool.imap(_embed_slice, [piece for k, piece in enumerate(slices) if k % workers])
             for k, piece in enumerate(slices):
-                part = np.vstack([here.embed([t]) for t in piece]) if k % workers == 0 else next(there)
+                part = _embed_each(here, piece) if k % workers == 0 else next(there)
                 parts.append(part)
                 done += len(part)
                 report()
@@ -486,9 +486,14 @@ def _embed_worker_start(model_dir: str) -> None:
 
 
 def _embed_slice(texts: list[str]):
+    return _embed_each(_worker_embedder, texts)
+
+
+def _embed_each(embedder: Embedder, texts: list[str]):
+    """Each text's vector, one text per model run (a text's vector never depends on its neighbours)."""
     import numpy as np
 
-    return np.vstack([_worker_embedder.embed([t]) for t in texts])
+    return np.vstack([embedder.embed([t]) for t in texts])
 
 
 # --------------------------------------------------------------------------- write

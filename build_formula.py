@@ -5231,7 +5231,8 @@ def _centred_pair(rows: list[list[Node]], bases: list[float], baseline: float, s
     return None
 
 
-CENTRED_RUN = 0.25   # em: a number's maths axis this close to the middle of a run of rows' ink is centred on them
+CENTRED_NUMBER = 0.25   # em: a number's maths axis this close to the middle of its rows' ink is centred on them
+                        # (amsmath centres an equation's number on the block it holds; build_math reads it too)
 
 
 def _centred_run(rows: list[list[Node]], baseline: float, size: float, free: set[int]) -> tuple[int, int] | None:
@@ -5254,7 +5255,7 @@ def _centred_run(rows: list[list[Node]], baseline: float, size: float, free: set
             if high - low > size * PAIR_START:
                 break
             top, bottom = min(top, min(n.top for n in rows[j])), max(bottom, max(n.bottom for n in rows[j]))
-            if j - i >= 2 and abs((top + bottom) / 2 - axis) <= size * CENTRED_RUN and \
+            if j - i >= 2 and abs((top + bottom) / 2 - axis) <= size * CENTRED_NUMBER and \
                     (best is None or j - i > best[1] - best[0]):
                 best = (i, j)
     return best

@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 from typing import NamedTuple
 
-from build_formula import (BODY_FACE, FORMAL_SCRIPT, OPERATOR_NAMES, TEXT_FACE, display_latex, face_family, font_alphabet,
+from build_formula import (BODY_FACE, CENTRED_NUMBER, FORMAL_SCRIPT, OPERATOR_NAMES, TEXT_FACE, display_latex, face_family, font_alphabet,
                            column_gaps, inline_latex, is_maths_font, is_script_capital, is_text_face, numbered_rows,
                            plain_reading, same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
@@ -2737,8 +2737,8 @@ def display_block(lines: list, at: int, column: tuple[float, float], body: float
 
 
 EMPTY_ROW_GAP = 1.5   # of the line pitch: an empty row of an aligned block (`\\ \hfill \\`) widens a row's gap by one pitch
-CENTRED_NUMBER = 0.25   # em: a number this close to the middle of its rows' ink (on the maths axis) is centred on them
-OFF_CENTRE = 0.5        # em: ... and one further from it than this is centred on rows the walk has not reached
+OFF_CENTRE = 0.5        # em: a number further than this from the middle of the rows gathered is centred on rows
+                        # the walk has not reached (one within CENTRED_NUMBER of it is centred on them)
 FLUSH_AGAINST_COLUMN = 0.5   # em: a first column's row ends this close before the relation column (a thick space)
 
 
