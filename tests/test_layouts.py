@@ -2362,6 +2362,23 @@ def test_a_chapter_restarting_the_count_on_an_even_sheet_keeps_its_sections(tmp_
     assert not any(t in text for t in ("Gears", "Cranks", "Cleaning the frame", "[Side note]")), text[:300]
 
 
+def test_a_long_running_head_set_larger_than_the_entries_gives_the_folios(tmp_path_factory):
+    """erratalist.pdf: a list of corrections of ours, 7 pages, no page labels, its entries in \\small
+    (9 pt, the commonest size) under a running head in 10 pt that runs to thirteen words and ends on
+    the folio ("Corrections to The Orchard Keeper's Handbook, Third Edition (from 2019/03/01 to
+    2024-06-30) 2"), just below the top tenth of the A4 sheet, as the LaTeX Companion's errata lists
+    set theirs.  Larger than the text and longer than a head, it stood in no band: no folio was read
+    and the head was kept in the text six times.  A page's first line above the text whose words
+    recur, digits aside, at one height is a running head whatever its length and size."""
+    pages, labels = _printed_pages("erratalist", 7, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 7, pages
+    assert labels == [str(n) for n in range(1, 8)], labels
+    _, db, _ = build("erratalist", tmp_path_factory)
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    assert "Third Edition" not in text, text[:400]
+    assert text.count("The grafting wax is warmed") == 42, text.count("The grafting wax is warmed")
+
+
 def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory):
     """shortchapters.pdf: a bakery handbook of ours, 22 pages, no page labels, folios "3-2" in the foot
     (the counter restarts with every chapter), with a chapter of two pages ("3-1", "3-2") and one of a
