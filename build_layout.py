@@ -789,6 +789,8 @@ def _parity_layouts(pages: list[Page], body: float, side: Callable[[Page], int])
             found = _shifted_by_numbers(pages, side, parity, read[1 - parity])
         if found is None and read[1 - parity] is not None:
             found = _shifted_by_sentences(pages, side, parity, read[1 - parity], body)
+        if found is None and read[1 - parity] is not None:
+            found = _shifted_by_edges(pages, side, parity, read[1 - parity], body)
         if found is None:   # a copy each: the fields set below are the parity's own
             found = replace(every) if every else _sparse_layout([p for p in pages if not p.rotated] or pages, body)
         layouts[parity] = found
@@ -862,6 +864,34 @@ def _shifted_by_sentences(pages: list[Page], side: Callable[[Page], int], parity
     shift = edge - other.left
     if abs(shift) <= SAME_WIDTH or any(line.x1 > other.right + shift + 1 for line in sentences) or \
             any(other.right + shift > page.width for page in own):
+        return None
+    return _moved(other, shift)
+
+
+EDGE_PAIR = 2   # lines starting (or ending) at one x, to a point: enough to show an edge both sides confirm
+
+
+def _shifted_by_edges(pages: list[Page], side: Callable[[Page], int], parity: int, other: Layout,
+                      body: float) -> Layout | None:
+    """The text block of a parity whose pages hold too little to place it by any one kind of line (the
+    only even page of a short two-sided document: a section's head, two short sentences, two numbered
+    displays), from the other parity's: a two-sided layout shifts the block, never its width.  Where
+    the lines in the body's type start no further left than one x that two or more of them start at
+    (a head, a sentence after a display) and end no further right than one x that two or more end at
+    (equation numbers, a paragraph's full lines), and those two edges lie the other block's width apart,
+    they are the block's edges: both sides confirm the shift.  (Read against the other parity's block,
+    the page's equation numbers stood an inch outside its edge and were read as a margin's notes.)
+    None where the edges do not show it."""
+    lines = [line for page in pages if side(page) == parity and not page.rotated for line in page.lines
+             if line.words and min(w.size for w in line.words) >= SMALLER_TYPE * body]
+    if not lines:
+        return None
+    left, right = min(line.x0 for line in lines), max(line.x1 for line in lines)
+    if sum(1 for line in lines if line.x0 - left <= 1) < EDGE_PAIR or \
+            sum(1 for line in lines if right - line.x1 <= 1) < EDGE_PAIR:
+        return None
+    shift = left - other.left
+    if abs(shift) <= SAME_WIDTH or abs((right - left) - (other.right - other.left)) > SAME_WIDTH:
         return None
     return _moved(other, shift)
 

@@ -2379,6 +2379,22 @@ def test_a_long_running_head_set_larger_than_the_entries_gives_the_folios(tmp_pa
     assert text.count("The grafting wax is warmed") == 42, text.count("The grafting wax is warmed")
 
 
+def test_the_only_even_page_of_a_short_two_sided_note_stands_on_its_own_block(tmp_path_factory):
+    """shortpair.pdf: a two-sided note of ours, two pages, the inner margin the wider, so that the even
+    page's text block stands 113 pt left of the odd page's; the even page holds a section's head, two
+    short sentences and two numbered displays, too few lines of any one kind to place its block.  It
+    was read against the odd page's block, and its equation numbers, an inch inside that block's edge,
+    were read into their displays: no formula was found.  Its lines start at one x and end at another
+    the odd block's width apart, and the block is the odd one moved there."""
+    _, db, _ = build("shortpair", tmp_path_factory)
+    formulas = [tuple(r) for r in db.execute("SELECT number, pdf_page, content FROM chunks WHERE kind = 'formula' "
+                                             "ORDER BY ord")]
+    assert [(n, p) for n, p, _ in formulas] == [("1", 2), ("2", 2)], formulas
+    assert formulas[0][2].startswith("T = \\sum_{k = 1}^{n}d_{k}") and "\\frac{T}{n}" in formulas[1][2], formulas
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "\\quad(1)" not in text and "(1)" in text, text
+
+
 def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory):
     """shortchapters.pdf: a bakery handbook of ours, 22 pages, no page labels, folios "3-2" in the foot
     (the counter restarts with every chapter), with a chapter of two pages ("3-1", "3-2") and one of a
