@@ -2395,6 +2395,22 @@ def test_the_only_even_page_of_a_short_two_sided_note_stands_on_its_own_block(tm
     assert "\\quad(1)" not in text and "(1)" in text, text
 
 
+def test_statements_typeset_in_a_frame_beside_their_input(tmp_path_factory):
+    """framedresults.pdf: a guide of ours to numbered statements, each example's input on the left in
+    typewriter type and its typeset result on the right in a framed box, the two top-aligned, as
+    package manuals set examples (lshort's laws).  The first lines of both shared a baseline and were
+    read as one line ("\\newtheorem{tenet}{Tenet} Tenet 1. Water the roots"), and a head opening a
+    line in the frame stood far right of the text block's edge: of six statements only the one in the
+    running text was found.  A frame with lines of words beside it is cut from them at its edge, and a
+    head at the frame's own left edge opens a statement: all six, each on its page."""
+    _, db, _ = build("framedresults", tmp_path_factory)
+    found = [tuple(r) for r in db.execute("SELECT kind, number, pdf_page FROM chunks WHERE kind != 'text' ORDER BY ord")]
+    assert found == [("tenet", "1", 1), ("maxim", "2", 1), ("tenet", "3", 1), ("habit", "2.1", 2),
+                     ("habit", "2.2", 2), ("tenet", "4", 2)], found
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    assert "{Tenet} Tenet 1" not in text and "[Of the gardener] Maxim 2" not in text, text[:500]
+
+
 def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory):
     """shortchapters.pdf: a bakery handbook of ours, 22 pages, no page labels, folios "3-2" in the foot
     (the counter restarts with every chapter), with a chapter of two pages ("3-1", "3-2") and one of a
