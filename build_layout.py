@@ -278,22 +278,28 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
         return bool(slot) and bisect.bisect_right(found, slot[2] + SLOT_SLACK) - \
             bisect.bisect_left(found, slot[2] - SLOT_SLACK) >= threshold
     # a running head whatever its length and size: a page's first line above the text whose words recur,
-    # digits aside, at one height on many pages ("Errata for The LaTeX Companion, Second Edition
-    # (between 2004/04/22 and 2022-01-03) 2": fourteen words in 10 pt over 9-pt entries, just below the
-    # top tenth of an A4 sheet, stood in no band and no folio was read)
+    # digits aside, at one height on many pages, with a number that changes from page to page
+    # ("Errata for The LaTeX Companion, Second Edition (between 2004/04/22 and 2022-01-03) 2": fourteen
+    # words in 10 pt over 9-pt entries, just below the top tenth of an A4 sheet, stood in no band and no
+    # folio was read); a long table's column heads repeated on every page, or a section's title repeated
+    # over its pages, carry no such number and stay in the text
     high_tops: dict[str, list[float]] = {}
+    high_numbers: dict[str, set] = {}
     for page in pages:
         if _above_text(page, body, text_top):
-            high_tops.setdefault(_shape(page.lines[0].text), []).append(page.lines[0].top)
+            shape = _shape(page.lines[0].text)
+            high_tops.setdefault(shape, []).append(page.lines[0].top)
+            high_numbers.setdefault(shape, set()).add(tuple(folio_candidates(page.lines[0])))
     for found in high_tops.values():
         found.sort()
 
     def recurring_head(page: Page) -> bool:
-        if not _above_text(page, body, text_top):
+        if not _above_text(page, body, text_top) or not folio_candidates(page.lines[0]):
             return False
         first = page.lines[0]
-        found = high_tops.get(_shape(first.text), [])
-        return bisect.bisect_right(found, first.top + body * SAME_PLACE) - \
+        shape = _shape(first.text)
+        found = high_tops.get(shape, [])
+        return len(high_numbers[shape]) > 1 and bisect.bisect_right(found, first.top + body * SAME_PLACE) - \
             bisect.bisect_left(found, first.top - body * SAME_PLACE) >= threshold
     for page in pages:
         kept = []
