@@ -191,17 +191,24 @@ CHAPTER_TITLE_SIZE = 1.15   # of the body: a chapter's title is set larger than 
 LABEL_WORDS = 3             # a division's label is a word and its number ("SECTION 1", "Lecture 3", "Teil II")
 
 
-def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
-    """A page's first line as a running head's place: (face, size, height), when it is short, above
-    the text block's top and set off from the next line by more than a line's space, within a
+def _above_text(page: Page, body: float, text_top: float) -> bool:
+    """Whether a page's first line stands where the output routine sets a running head: within a
     folio's head band (the top 15 %: on A4 paper the standard classes set the head about 11 % down,
-    below the top tenth that a head recurring in its words is looked for in); None otherwise."""
+    below the top tenth), above the text block's top and set off from the next line by more than a
+    line's space."""
     if len(page.lines) < 2 or not page.lines[0].words:
-        return None
+        return False
     first, second = page.lines[0], page.lines[1]
-    if first.top >= page.height * HEAD_FOLIO_BAND or len(first.words) > FURNITURE_WORDS or \
-            second.top - first.bottom < body * HEAD_SEPARATION or first.top > text_top - body * HEAD_SEPARATION:
+    return first.top < page.height * HEAD_FOLIO_BAND and second.top - first.bottom >= body * HEAD_SEPARATION \
+        and first.top <= text_top - body * HEAD_SEPARATION
+
+
+def _head_slot(page: Page, body: float, text_top: float) -> tuple | None:
+    """A page's first line as a running head's place: (face, size, height), when it is short and stands
+    above the text (`_above_text`); None otherwise."""
+    if not _above_text(page, body, text_top) or len(page.lines[0].words) > FURNITURE_WORDS:
         return None
+    first = page.lines[0]
     return first.words[0].font, round(first.size, 1), first.top
 
 
@@ -270,14 +277,39 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
         found = slots.get(slot[:2], []) if slot else []
         return bool(slot) and bisect.bisect_right(found, slot[2] + SLOT_SLACK) - \
             bisect.bisect_left(found, slot[2] - SLOT_SLACK) >= threshold
+    # a running head whatever its length and size: a page's first line above the text whose words recur,
+    # digits aside, at one height on many pages, with a number that changes from page to page
+    # ("Errata for The LaTeX Companion, Second Edition (between 2004/04/22 and 2022-01-03) 2": fourteen
+    # words in 10 pt over 9-pt entries, just below the top tenth of an A4 sheet, stood in no band and no
+    # folio was read); a long table's column heads repeated on every page, or a section's title repeated
+    # over its pages, carry no such number and stay in the text
+    high_tops: dict[str, list[float]] = {}
+    high_numbers: dict[str, set] = {}
+    for page in pages:
+        if _above_text(page, body, text_top):
+            shape = _shape(page.lines[0].text)
+            high_tops.setdefault(shape, []).append(page.lines[0].top)
+            high_numbers.setdefault(shape, set()).add(tuple(folio_candidates(page.lines[0])))
+    for found in high_tops.values():
+        found.sort()
+
+    def recurring_head(page: Page) -> bool:
+        if not _above_text(page, body, text_top) or not folio_candidates(page.lines[0]):
+            return False
+        first = page.lines[0]
+        shape = _shape(first.text)
+        found = high_tops.get(shape, [])
+        return len(high_numbers[shape]) > 1 and bisect.bisect_right(found, first.top + body * SAME_PLACE) - \
+            bisect.bisect_left(found, first.top - body * SAME_PLACE) >= threshold
     for page in pages:
         kept = []
         for line in page.lines:
-            if _in_band(line, page, text_size):
+            if _in_band(line, page, text_size) or line is page.lines[0] and recurring_head(page):
                 found = folio_candidates(line)
                 # a number alone, arabic or roman (digits and letters mixed, "2l" = a denominator's 2ℓ, are no folio)
                 alone = _lone_number(line, body) and not _variable(line)
-                if (alone or (line is page.lines[0] and slotted(page) or repeats(line) >= threshold
+                if (alone or (line is page.lines[0] and (slotted(page) or recurring_head(page))
+                              or repeats(line) >= threshold
                               and not _under_head_at_text_top(line, page, text_top))
                         and not _in_text_flow(line, page, body) and not _division_label(line, page, body)
                         and not opens_with_mark(line)) and not _within_other_line(line, page):
@@ -763,6 +795,8 @@ def _parity_layouts(pages: list[Page], body: float, side: Callable[[Page], int])
             found = _shifted_by_numbers(pages, side, parity, read[1 - parity])
         if found is None and read[1 - parity] is not None:
             found = _shifted_by_sentences(pages, side, parity, read[1 - parity], body)
+        if found is None and read[1 - parity] is not None:
+            found = _shifted_by_edges(pages, side, parity, read[1 - parity], body)
         if found is None:   # a copy each: the fields set below are the parity's own
             found = replace(every) if every else _sparse_layout([p for p in pages if not p.rotated] or pages, body)
         layouts[parity] = found
@@ -836,6 +870,34 @@ def _shifted_by_sentences(pages: list[Page], side: Callable[[Page], int], parity
     shift = edge - other.left
     if abs(shift) <= SAME_WIDTH or any(line.x1 > other.right + shift + 1 for line in sentences) or \
             any(other.right + shift > page.width for page in own):
+        return None
+    return _moved(other, shift)
+
+
+EDGE_PAIR = 2   # lines starting (or ending) at one x, to a point: enough to show an edge both sides confirm
+
+
+def _shifted_by_edges(pages: list[Page], side: Callable[[Page], int], parity: int, other: Layout,
+                      body: float) -> Layout | None:
+    """The text block of a parity whose pages hold too little to place it by any one kind of line (the
+    only even page of a short two-sided document: a section's head, two short sentences, two numbered
+    displays), from the other parity's: a two-sided layout shifts the block, never its width.  Where
+    the lines in the body's type start no further left than one x that two or more of them start at
+    (a head, a sentence after a display) and end no further right than one x that two or more end at
+    (equation numbers, a paragraph's full lines), and those two edges lie the other block's width apart,
+    they are the block's edges: both sides confirm the shift.  (Read against the other parity's block,
+    the page's equation numbers stood an inch outside its edge and were read as a margin's notes.)
+    None where the edges do not show it."""
+    lines = [line for page in pages if side(page) == parity and not page.rotated for line in page.lines
+             if line.words and min(w.size for w in line.words) >= SMALLER_TYPE * body]
+    if not lines:
+        return None
+    left, right = min(line.x0 for line in lines), max(line.x1 for line in lines)
+    if sum(1 for line in lines if line.x0 - left <= 1) < EDGE_PAIR or \
+            sum(1 for line in lines if right - line.x1 <= 1) < EDGE_PAIR:
+        return None
+    shift = left - other.left
+    if abs(shift) <= SAME_WIDTH or abs((right - left) - (other.right - other.left)) > SAME_WIDTH:
         return None
     return _moved(other, shift)
 

@@ -1127,7 +1127,43 @@ def side_gutters(page: Page) -> list[tuple[float, float, float]]:
                     and min(left[3], right[3]) > max(left[1], right[1]):
                 cuts.append(((left[2] + right[0]) / 2, min(left[1], right[1]) - SIDE_FLOAT_REACH,
                              max(left[3], right[3])))
+    cuts.extend(_frames_beside_text(page, frames))
     return cuts
+
+
+BESIDE_LINES = 2      # lines of words outside a frame, within its height: a column of text beside it
+WORD_RE = re.compile(r"[^\W\d_]{2,}")   # two letters or more: a word, not a listing's line number
+
+
+def _frames_beside_text(page: Page, frames: list[tuple]) -> list[tuple[float, float, float]]:
+    """Cuts at the edges of frames set beside a column of text: a package manual shows an example's
+    input on the left and what it typesets on the right in a frame, both top-aligned, so that their
+    lines share baselines and the glyphs make one line of the two ("\\begin{law} Law 1. Don't hide
+    …").  A frame holding two lines or more, with two or more lines of words outside it on one side,
+    within its height, none of them reaching into it, is cut at that edge over its height.  (A light
+    box behind a phrase holds one line; a listing's line numbers outside its frame are no words; text
+    set across a frame's edge is not beside it.)"""
+    cuts = []
+    for box in frames:
+        rows = [line for line in page.lines if box[1] <= (line.top + line.bottom) / 2 <= box[3]]
+        held = sum(1 for line in rows if any(box[0] <= w.x0 and w.x1 <= box[2] for w in line.words))
+        if held < BESIDE_LINES:
+            continue
+        for edge, outside in ((box[0], lambda w: w.x1 <= box[0]), (box[2], lambda w: w.x0 >= box[2])):
+            if any(w.x0 < edge < w.x1 for line in rows for w in line.words):
+                continue
+            beside = sum(1 for line in rows
+                         if any(outside(w) and WORD_RE.search(w.text) and not _in_another(w, box, page.boxes)
+                                for w in line.words))
+            if beside >= BESIDE_LINES:
+                cuts.append((edge, box[1], box[3]))
+    return cuts
+
+
+def _in_another(word: Word, box: tuple, boxes: list[tuple]) -> bool:
+    """Whether a word stands in a box other than `box` (a second frame beside the first: that pair is
+    cut by the frames' own rule)."""
+    return any(b is not box and b[0] <= word.x0 and word.x1 <= b[2] and b[1] <= word.top <= b[3] for b in boxes)
 
 
 def _box_apart(group: list[tuple], box: tuple, page: Page) -> bool:

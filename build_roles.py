@@ -843,10 +843,12 @@ def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
     layout = ctx.layout
     # a text layer with one font (a scan's) shows no faces: a head there need only open a paragraph;
     # a list's label set apart by a tab needs no face of its own either
-    if not (head.distinct or layout.faceless or label_hangs(line, head, layout)) or \
-            line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
+    if not (head.distinct or layout.faceless or label_hangs(line, head, layout)):
         return False
-    if line.bold:
+    frame = frame_edge_of(line, ctx)
+    if frame is None and line.x0 > layout.left + layout.body_size * RUN_IN_INDENT:
+        return False
+    if line.bold or frame is not None and line.top - frame[1] <= layout.body_size * FRAME_FIRST_LINE:
         return True
     prev = ctx.previous_line
     if prev is None or prev.page != line.page:
@@ -859,6 +861,20 @@ def starts_statement(line: Line, head: Head, ctx: LineContext) -> bool:
     # (an end-of-proof mark ends its paragraph, whatever its last sentence ends with)
     return bool(SENTENCE_END_RE.search(prev.text) or END_MARK_RE.search(prev.text)) or \
         line.top - prev.bottom > line.size * SPACE_ABOVE_HEAD
+
+
+FRAME_FIRST_LINE = 2.5   # em: a frame's first line stands this close under its top rule (its padding)
+
+
+def frame_edge_of(line: Line, ctx: LineContext) -> tuple | None:
+    """The frame a line is set in, when it starts at the frame's left edge: a frame's own edges are
+    the column its lines are set in.  A package manual shows an example's typeset result in a frame
+    beside its input ("Law 1. Don't hide …" right of the code that makes it), and a head there stands
+    far right of the text block's edge; at the frame's edge it opens a statement as a head at the
+    block's edge does (bold, or the frame's first line, or after a sentence's end)."""
+    body = ctx.layout.body_size
+    return next((b for b in ctx.boxes if inside(line, b, pad=FRAME_PAD) and line.x0 - b[0] <= body * RUN_IN_INDENT),
+                None)
 
 
 def label_tab(words: list[Word], body: float) -> int | None:

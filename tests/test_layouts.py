@@ -2362,6 +2362,55 @@ def test_a_chapter_restarting_the_count_on_an_even_sheet_keeps_its_sections(tmp_
     assert not any(t in text for t in ("Gears", "Cranks", "Cleaning the frame", "[Side note]")), text[:300]
 
 
+def test_a_long_running_head_set_larger_than_the_entries_gives_the_folios(tmp_path_factory):
+    """erratalist.pdf: a list of corrections of ours, 7 pages, no page labels, its entries in \\small
+    (9 pt, the commonest size) under a running head in 10 pt that runs to thirteen words and ends on
+    the folio ("Corrections to The Orchard Keeper's Handbook, Third Edition (from 2019/03/01 to
+    2024-06-30) 2"), just below the top tenth of the A4 sheet, as the LaTeX Companion's errata lists
+    set theirs.  Larger than the text and longer than a head, it stood in no band: no folio was read
+    and the head was kept in the text six times.  A page's first line above the text whose words
+    recur, digits aside, at one height is a running head whatever its length and size."""
+    pages, labels = _printed_pages("erratalist", 7, tmp_path_factory)
+    assert pages["source"] == "folios" and pages["read"] == 7, pages
+    assert labels == [str(n) for n in range(1, 8)], labels
+    _, db, _ = build("erratalist", tmp_path_factory)
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    assert "Third Edition" not in text, text[:400]
+    assert text.count("The grafting wax is warmed") == 42, text.count("The grafting wax is warmed")
+
+
+def test_the_only_even_page_of_a_short_two_sided_note_stands_on_its_own_block(tmp_path_factory):
+    """shortpair.pdf: a two-sided note of ours, two pages, the inner margin the wider, so that the even
+    page's text block stands 113 pt left of the odd page's; the even page holds a section's head, two
+    short sentences and two numbered displays, too few lines of any one kind to place its block.  It
+    was read against the odd page's block, and its equation numbers, an inch inside that block's edge,
+    were read into their displays: no formula was found.  Its lines start at one x and end at another
+    the odd block's width apart, and the block is the odd one moved there."""
+    _, db, _ = build("shortpair", tmp_path_factory)
+    formulas = [tuple(r) for r in db.execute("SELECT number, pdf_page, content FROM chunks WHERE kind = 'formula' "
+                                             "ORDER BY ord")]
+    assert [(n, p) for n, p, _ in formulas] == [("1", 2), ("2", 2)], formulas
+    assert formulas[0][2].startswith("T = \\sum_{k = 1}^{n}d_{k}") and "\\frac{T}{n}" in formulas[1][2], formulas
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks WHERE kind = 'text'"))
+    assert "\\quad(1)" not in text and "(1)" in text, text
+
+
+def test_statements_typeset_in_a_frame_beside_their_input(tmp_path_factory):
+    """framedresults.pdf: a guide of ours to numbered statements, each example's input on the left in
+    typewriter type and its typeset result on the right in a framed box, the two top-aligned, as
+    package manuals set examples (lshort's laws).  The first lines of both shared a baseline and were
+    read as one line ("\\newtheorem{tenet}{Tenet} Tenet 1. Water the roots"), and a head opening a
+    line in the frame stood far right of the text block's edge: of six statements only the one in the
+    running text was found.  A frame with lines of words beside it is cut from them at its edge, and a
+    head at the frame's own left edge opens a statement: all six, each on its page."""
+    _, db, _ = build("framedresults", tmp_path_factory)
+    found = [tuple(r) for r in db.execute("SELECT kind, number, pdf_page FROM chunks WHERE kind != 'text' ORDER BY ord")]
+    assert found == [("tenet", "1", 1), ("maxim", "2", 1), ("tenet", "3", 1), ("habit", "2.1", 2),
+                     ("habit", "2.2", 2), ("tenet", "4", 2)], found
+    text = "\n".join(c for (c,) in db.execute("SELECT content FROM chunks"))
+    assert "{Tenet} Tenet 1" not in text and "[Of the gardener] Maxim 2" not in text, text[:500]
+
+
 def test_a_short_chapters_folios_read_along_the_books_sequence(tmp_path_factory):
     """shortchapters.pdf: a bakery handbook of ours, 22 pages, no page labels, folios "3-2" in the foot
     (the counter restarts with every chapter), with a chapter of two pages ("3-1", "3-2") and one of a
