@@ -1435,10 +1435,102 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
         del line.x0_min, line.x1_max
     lines = _take_in_stacked(lines)
     lines = _take_in_small_fractions(lines)
+    lines = _take_in_display_fractions(lines)
+    lines = _take_in_hanging_signs(lines)
+    lines = _take_in_limits(lines)
     for line in lines:
         _mark_stacked_pairs(line)
     lines.sort(key=lambda l: (round(l.baseline), l.x0))
     return lines
+
+
+def _take_in_hanging_signs(lines: list[Line]) -> list[Line]:
+    """A radical sign or a big operator of an inline formula that founded a line of its own, alone or with
+    the glyphs glued to it and the scripts standing under them, joins the prose line it stands in, its
+    words marked stacked (off that line's baseline).  Some fonts hang these signs from an origin off the
+    baseline they stand on: MathDesign's text-style radical some 0.7 em above it (`$1/\\sqrt{n}$`),
+    Kurier's summation sign from its extension font 0.25 em (`$\\sum_{k=s}^{t-1} h_{k}$`), and a radicand
+    with a subscript sets the sign lower (`$z\\sigma_{j}\\sqrt{\\tau_{j}}$`).  The host's baseline crosses
+    the sign's ink in its lower part (the sign reaches below it by a script's depth at most), one of its
+    words stands against the sign (the radicand or the operand after it, or the formula's word before
+    it), and it holds words of prose (a display's line is left as it is).  Linear in the lines, times the
+    few lone signs."""
+    lone = [l for l in lines if l.words[0].text[:1] in HANGING_SIGNS and
+            all(l.words[0].x0 <= w.x0 <= l.words[0].x1 for w in l.words[1:]) and
+            not any(_prose_word(w) for w in l.words)]
+    if not lone:
+        return lines
+    taken: set[int] = set()
+    for line in lone:
+        sign = line.words[0]
+        for host in lines:
+            if host is line or id(host) in taken or not sign.top < host.baseline <= sign.bottom or \
+                    sign.bottom - host.baseline >= sign.size * SIGN_DEPTH or \
+                    sum(1 for w in host.words if _prose_word(w)) < PROSE_BESIDE:
+                continue
+            if any(abs(w.x0 - sign.x1) < sign.size * SIGN_GAP or abs(sign.x0 - w.x1) < sign.size * SIGN_GAP
+                   for w in host.words):
+                for w in line.words:
+                    w.stacked = True
+                host.words = sorted(host.words + line.words, key=lambda w: w.x0)
+                taken.add(id(line))
+                break
+    return [line for line in lines if id(line) not in taken] if taken else lines
+
+
+HANGING_SIGNS = frozenset("\u221a") | _TEXT_STYLE_OPERATORS
+SIGN_DEPTH = 0.5   # em: a text-style radical sign or big operator reaches no further below its line's baseline
+SIGN_GAP = 0.3     # em: the radicand or the operand starts this close to the sign's right edge (the word
+                   # before it, to its left)
+
+
+def _take_in_limits(lines: list[Line]) -> list[Line]:
+    """The limits of a big operator of an inline formula set above and below it (`$\\sum\\limits_{i=1}^{m}
+    w^{(i)} = 1$` in running text, or a display-style sum inside a line) found lines of their own: a
+    line of a script's size and no prose, centred on a lone big operator of a prose line (within
+    LIMIT_CENTRED), standing just over the operator's ink or just under it (its middle beyond the
+    operator's edge, within LIMIT_REACH of it), is that operator's limit and joins its line, its words
+    marked stacked.  So are the scripts TeX sets beside a text-style operator where they founded lines of
+    their own (an operator opening its line: `$\\sum_{j=1}^{n} q_{j}$`): starting at its right edge, their
+    middle within its height and LIMIT_REACH more.  A display's line is left as it is.  Linear in the lines, times the few operators."""
+    operators = [(line, w) for line in lines for w in line.words if len(w.text) == 1 and w.text in _TEXT_STYLE_OPERATORS]
+    if not any(_prose_line(host) for host, _ in operators):
+        return lines
+    taken: set[int] = set()
+    for line in lines:
+        if len(line.words) > LIMIT_WORDS or any(_prose_word(w) for w in line.words):
+            continue
+        # (a line under one operator and over another, the rows of an aligned display, is left alone)
+        near = [(host, op) for host, op in operators if host is not line and _limit_of(line, op)]
+        if len(near) != 1 or id(near[0][0]) in taken or not _prose_line(near[0][0]):
+            continue
+        host = near[0][0]
+        for w in line.words:
+            w.stacked = True
+        host.words = sorted(host.words + line.words, key=lambda w: w.x0)
+        taken.add(id(line))
+    return [line for line in lines if id(line) not in taken] if taken else lines
+
+
+def _prose_line(line: Line) -> bool:
+    return sum(1 for w in line.words if _prose_word(w)) >= PROSE_BESIDE
+
+
+def _limit_of(line: Line, op: Word) -> bool:
+    """Whether a line stands where a limit or a script of a big operator stands (_take_in_limits)."""
+    if line.size >= op.size * SCRIPT_SIZE:
+        return False
+    height = (line.top + line.bottom) / 2
+    if abs(line.x0 - op.x1) < op.size * LIMIT_BESIDE:
+        return op.top - op.size * LIMIT_REACH < height < op.bottom + op.size * LIMIT_REACH
+    return abs((line.x0 + line.x1) / 2 - (op.x0 + op.x1) / 2) <= op.size * LIMIT_CENTRED and (
+        op.top - op.size * LIMIT_REACH < height < op.top or op.bottom < height < op.bottom + op.size * LIMIT_REACH)
+
+
+LIMIT_WORDS = 3       # a limit is a few words at most ("i = 1", "k ≥ 0")
+LIMIT_CENTRED = 0.3   # em (of the operator): a limit is centred on its operator within this
+LIMIT_REACH = 0.8     # em: ... and its middle stands this close over or under the operator's ink
+LIMIT_BESIDE = 0.3    # em: a script set beside the operator (text style) starts this close to its right edge
 
 
 def _mark_stacked_pairs(line: Line) -> None:
@@ -1479,7 +1571,8 @@ def _take_in_small_fractions(lines: list[Line]) -> list[Line]:
         return lines
     sizes = sorted(l.size for l in lines)
     body = sizes[len(sizes) // 2]
-    small = [l for l in lines if all(w.size == l.words[0].size < body * SCRIPT_SIZE for w in l.words)]
+    # (a part's size is its largest glyph's: a numerator may carry its own scripts, `(n - 1) q^{C}`)
+    small = [l for l in lines if max(w.size for w in l.words) < body * SCRIPT_SIZE]
     if len(small) < 2:
         return lines
     by_base = sorted(lines, key=lambda l: l.baseline)
@@ -1487,8 +1580,8 @@ def _take_in_small_fractions(lines: list[Line]) -> list[Line]:
     small.sort(key=lambda l: l.top)
     taken: set[int] = set()
     for upper, lower in zip(small, small[1:]):
-        size = upper.words[0].size
-        if id(upper) in taken or lower.words[0].size != size or lower.top - upper.bottom > size or \
+        size = max(w.size for w in upper.words)
+        if id(upper) in taken or max(w.size for w in lower.words) != size or lower.top - upper.bottom > size or \
                 abs(upper.x0 + upper.x1 - lower.x0 - lower.x1) / 2 > size * FRACTION_CENTRED or \
                 any(_prose_word(w) for w in upper.words + lower.words):
             continue
@@ -1506,6 +1599,54 @@ def _take_in_small_fractions(lines: list[Line]) -> list[Line]:
             taken.update((id(upper), id(lower)))
             break
     return [line for line in lines if id(line) not in taken] if taken else lines
+
+
+def _take_in_display_fractions(lines: list[Line]) -> list[Line]:
+    """A display-style fraction inside a line of prose (`$\\dfrac{W_{h} S_{h}}{\\sum_{g} W_{g} S_{g}}$`, or a
+    sum's `\\dfrac{1}{n}` set so by a book's choice of style) sets its numerator and denominator at the text's
+    size a full line's height apart, so each found a line of its own: two lines of a few words and no
+    prose, centred one over the other, close above one another, astride a prose line's baseline and
+    both standing in one gap between two of its words (a word space could not hold them), are that
+    line's, their words marked stacked.  A display's parts stand in no line's gap.  Hosts are found by
+    baseline (bisect): linear in the lines, times the few lines between a pair's baselines."""
+    if len(lines) < 3:
+        return lines
+    parts = sorted((l for l in lines if len(l.words) <= FRACTION_PART_WORDS and not any(_plain_prose_word(w) for w in l.words)),
+                   key=lambda l: l.top)
+    if len(parts) < 2:
+        return lines
+    by_base = sorted(lines, key=lambda l: l.baseline)
+    bases = [l.baseline for l in by_base]
+    taken: set[int] = set()
+    for upper, lower in zip(parts, parts[1:]):
+        size = max(w.size for w in upper.words + lower.words)
+        left, right = min(upper.x0, lower.x0), max(upper.x1, lower.x1)
+        if id(upper) in taken or lower.top - upper.bottom > size or \
+                abs(upper.x0 + upper.x1 - lower.x0 - lower.x1) / 2 > size * FRACTION_CENTRED:
+            continue
+        for host in by_base[bisect.bisect_right(bases, upper.baseline):bisect.bisect_left(bases, lower.baseline)]:
+            if host is upper or host is lower or id(host) in taken or \
+                    sum(1 for w in host.words if _prose_word(w)) < PROSE_BESIDE:
+                continue
+            before = [w for w in host.words if w.x1 <= left + STACKED_MARGIN]
+            after = [w for w in host.words if w.x0 >= right - STACKED_MARGIN]
+            if not before or not after or len(before) + len(after) != len(host.words):
+                continue
+            for w in upper.words + lower.words:
+                w.stacked = True
+            host.words = sorted(host.words + upper.words + lower.words, key=lambda w: w.x0)
+            taken.update((id(upper), id(lower)))
+            break
+    return [line for line in lines if id(line) not in taken] if taken else lines
+
+
+def _plain_prose_word(w: Word) -> bool:
+    """A word of running text (_prose_word) in the text's faces: no maths letter of Unicode's (𝑊ℎ𝑆ℎ),
+    no glyph of a maths font."""
+    return _prose_word(w) and not _maths_letter(w) and all(sp.font.plain for sp in w.spans)
+
+
+FRACTION_PART_WORDS = 4   # words: a numerator or a denominator inside a line of prose is a few words at most
 
 
 STACK_BESIDE = 1.0     # em: a fraction's parts stand this close beside their line's words

@@ -17,7 +17,7 @@ from contextvars import ContextVar
 from dataclasses import replace
 from typing import NamedTuple
 
-from build_formula import (BODY_FACE, CENTRED_NUMBER, FORMAL_SCRIPT, OPERATOR_NAMES, TEXT_FACE, display_latex, face_family, font_alphabet,
+from build_formula import (BODY_FACE, CENTRED_NUMBER, FORMAL_SCRIPT, LIMIT_NAMES, OPERATOR_NAMES, TEXT_FACE, display_latex, face_family, font_alphabet,
                            column_gaps, inline_latex, is_maths_font, is_script_capital, is_text_face, numbered_rows,
                            plain_reading, same_columns, upright)
 from build_glyphs import ACCENT_MARKS, Line, Word, is_accent
@@ -766,8 +766,12 @@ def _accents(w: Word, other: Word | None) -> bool:
         is_accent(w.spans[0].text) and not any(c.isalpha() for c in rest))) else w
     # TeX sets the accent on the letter's own baseline when the letter is no taller than the x-height
     # (its ink high in its box), raised when it is taller: never below the letter's baseline
-    return is_accent(acc.text) and is_math_word(other) and \
-        acc.x0 < other.x1 and other.x0 < acc.x1 and (acc.bottom <= other.baseline or acc.baseline <= other.baseline + 0.5)
+    # (over a script, on the script's baseline: `$T_{\\tilde{\\mu}}$`, the tilde read after the word)
+    under = [sp for sp in (other.spans or [other]) if acc.x0 < sp.x1 and sp.x0 < acc.x1]
+    # (a Greek letter under it is maths whatever its word: "Var[μ" of `\\operatorname{Var}[\\hat{\\mu}_{n}]`)
+    return is_accent(acc.text) and (is_math_word(other) or any(_GREEK_LETTER.fullmatch(sp.text) for sp in under)) and \
+        bool(under) and any(acc.bottom <= sp.baseline or acc.baseline <= sp.baseline + 0.5 for sp in under)
+
 
 
 def _note_mark(w: Word, before: Word) -> bool:
@@ -989,6 +993,12 @@ def _glued_script(words: list[Word], i: int) -> bool:
     if not 1 <= i < len(words):
         return False
     w, base = words[i], words[i - 1]
+    # (a script stacked over the base's other script, both starting at one place: `$u_{i}^{\\text{open}}$`,
+    # whose subscript the text layer reads first; a note's mark never stands over a subscript)
+    over_script = i >= 2 and abs(w.x0 - base.x0) < base.size * TOUCH_GAP and base.size < words[i - 2].size * SCRIPT_SIZE \
+        and base.baseline - words[i - 2].baseline > words[i - 2].size * SCRIPT_SHIFT
+    if over_script:
+        base = words[i - 2]
     size, baseline, text = _script_part(w)    # (the sentence's mark glued after it left out)
     if not (w.x0 - base.x1 < base.size * TOUCH_GAP and size < base.size * SCRIPT_SIZE):
         return False
@@ -997,14 +1007,48 @@ def _glued_script(words: list[Word], i: int) -> bool:
     shift = baseline - base.baseline
     if shift > base.size * SCRIPT_SHIFT:
         return True
-    return shift < -base.size * SCRIPT_SHIFT and (text[:1] in "([" or (
+    return shift < -base.size * SCRIPT_SHIFT and (text[:1] in "([" or over_script or (
         len(base.text) == 1 and (base.bold or any(sp.font.bold for sp in base.spans))) or (
-        (len(base.text) == 1 or is_math_word(base)) and _SCRIPT_BASE.fullmatch(text) is not None and _maths_roman(w)))
+        (len(base.text) == 1 or is_math_word(base)) and _SCRIPT_BASE.fullmatch(text) is not None and _maths_roman(w)) or (
+        # (upright capitals over a lone letter of the maths: `$V^{\\mathrm{PI}}$`, `$q^{\\mathrm{S}}$` in the text's
+        # roman; a note's mark is a figure, a symbol or a lower-case letter)
+        len(base.text) == 1 and is_math_word(base) and _CAPITALS.fullmatch(text) is not None))
+
+
+def _operator_script(words: list[Word], i: int) -> bool:
+    """words[i] is a script of a big operator before it (`$\\sum_{k=1}^{\\infty}$` in text style, whose
+    "k=1" the text layer gives as a word of the text's italic where the maths italic is the text's): set
+    small against the operator's right edge, no space between, off its baseline.  Prose sets no glyph
+    against a summation sign."""
+    if not 1 <= i < len(words):
+        return False
+    w = words[i]
+    for before in words[max(0, i - 2):i]:
+        for op in (before.spans or [before]):
+            if op.text not in _BIG_OPERATORS:
+                continue
+            if abs(w.x0 - op.x1) < op.size * TOUCH_GAP and w.size < op.size * SCRIPT_SIZE and \
+                    abs(w.baseline - op.baseline) > op.size * SCRIPT_SHIFT:
+                return True
+    return False
+
+
+def _name_over_limit(words: list[Word], i: int) -> bool:
+    """words[i] is an operator's name that takes limits (`\\lim`, `\\max`, `\\sup`, …) with a script set
+    under it, a word beside it in reading order (`$\\lim\\limits_{n \\to \\infty} \\operatorname{Var}[\\hat{\\mu}_{n}]
+    = 0$` in running text, the name in the text's roman): the formula's operator.  Prose sets no glyph
+    under a word."""
+    if not 0 <= i < len(words) or words[i].text not in LIMIT_NAMES:
+        return False
+    w = words[i]
+    return any(o is not w and o.size < w.size * SCRIPT_SIZE and o.x0 < w.x1 and w.x0 < o.x1 and
+               o.baseline - w.baseline > w.size * SCRIPT_SHIFT for o in words[max(0, i - 2):i + 3])
 
 
 SCRIPT_SIZE = 0.85    # of its base's size: a script is set smaller than this (TeX's 7 on 10 pt)
 SCRIPT_SHIFT = 0.1    # em: ... and off its base's baseline by more than this
 _SCRIPT_BASE = re.compile(r"[A-Za-z]{1,4}")
+_CAPITALS = re.compile(r"[A-Z]{1,4}")
 
 
 def _maths_bracket(w: Word) -> bool:
@@ -1620,6 +1664,10 @@ def _prose_with_math(words: list[Word], bars, goes_on: bool, opened: int) -> str
                 or _right_side(words, end)
                 or _raised_sign(words, end)
                 or _glued_script(words, end)
+                or _operator_script(words, end)
+                or _name_over_limit(words, end)
+                # (... and the operand after it, no word of prose: "Var[μ" of `\\operatorname{Var}[\\hat{\\mu}_{n}]`)
+                or (_name_over_limit(words, end - 1) and _PROSE_RUN.search(words[end].text) is None)
                 or _maths_punctuation(words, end)
                 or _relation_colon(words, end)
                 or _maths_dots(words, end)

@@ -3344,3 +3344,33 @@ def test_inline_maths_in_running_text_a_ninth_round(corpus):
     # the text face's upright Delta coded as the increment sign is a Greek letter of the maths, as Δ is
     assert r"84 for $\Delta = 4$, in place" in _prose(corpus["lmart-bj"])
     assert r"sampled every $\Delta$ seconds" in _prose(corpus["txfonts-q"])
+
+
+def test_inline_maths_in_running_text_a_tenth_round(corpus):
+    """A tenth round: an inline formula's two-dimensional parts (a big operator's limits and scripts, a root's
+    sign, a display-style fraction's numerator and denominator, an accent over a script, a script over a
+    script) kept on the line they belong to and written from the glyphs' geometry."""
+    # a big operator's limits set over and under it, and its scripts beside it, that founded lines of their own
+    assert r"whose weights satisfy $\sum_{i = 1}^{m}w^{(i)} = 1$. A sighting" in _prose(corpus["tufte-ar"])
+    assert r"that is when $\sum_{k}\alpha_{k}$ diverges" in _prose(corpus["pxfonts-m"])
+    assert r"with $\sum_{j = 1}^{n}q_{j} \leq w$. The day" in _prose(corpus["tufte-y"])
+    # ... a script of the text's italic set against a summation sign, the operator's
+    assert r"satisfy $\sum_{k = 1}^{\infty}\alpha_{k} = \infty$ and" in _prose(corpus["classicthesis-aj"])
+    # ... and a name that takes limits with its limit under it, and its operand
+    assert r"As $\lim_{n \to \infty}\operatorname{Var}[\hat{\mu}_{n}] = 0$, the estimate" in _prose(corpus["pxfonts-m"])
+    # a radical sign or a summation sign a font hangs off the line's baseline joins the line
+    assert r"shrinks as $1/\sqrt{n}$, so halving" in _prose(corpus["mdutopia-bx"])
+    assert r"the cost $\sum_{j}h_{j}z\sigma_{j}\sqrt{\tau_{j}}$ decides how" in _prose(corpus["cairo-ch"])
+    assert r"$-(c_{t}-c_{s}-\sum_{k = s}^{t-1}h_{k})x_{t} < 0$" in _prose(corpus["kurierext-cc"])
+    # a display-style fraction's numerator and denominator in a gap of a line of prose, and a text-style
+    # fraction whose numerator carries its own script
+    assert r"receives the share $\frac{W_{h}S_{h}}{\sum_{g}W_{g}S_{g}}$ of the" in _prose(corpus["kpotf-o"])
+    assert r"the running average $\frac{1}{n}\sum_{j = 1}^{n}u_{j}$" in _prose(corpus["concrete-m"])
+    assert r"and $q^{C} = \frac{\alpha-w-(n-1)q^{C}}{2}$ gives" in _prose(corpus["sansmath-bg"])
+    # an accent over a script, on the script's baseline, and over a Greek letter glued to a name
+    assert r"the fixed points of $T_{\tilde{\mu}}$ and $T$" in _prose(corpus["lmart-bj"])
+    assert r"\delta_{\hat{d}_{i}}$ of the past" in _prose(corpus["notofleqn-cd"])
+    # a script over a subscript, and upright capitals raised over a lone letter of the maths
+    assert r"$u_{i}^{\operatorname{open}}$ on day" in _prose(corpus["acmart-ak"])
+    assert r"because $V^{\operatorname{PI}}$ is concave" in _prose(corpus["dvipsgs-bp"])
+    assert r"than ordering $q^{\mathrm{S}}$" in _prose(corpus["notofleqn-cd"])
