@@ -1430,8 +1430,11 @@ def _cell_bars(nodes: list[Node], columns: list[tuple]) -> tuple[list[Node], lis
     bars, kept = [], []
     for r in columns:
         x = (r[0] + r[2]) / 2
+        # (end to end: pdfTeX and LuaTeX draw each row's piece of an array's column rule a little
+        # into the next row's, where a row's strut meets the next)
         stacked = any(c is not r and abs((c[0] + c[2]) / 2 - x) < 1.0 and
-                      (abs(c[1] - r[3]) < 1.0 or abs(c[3] - r[1]) < 1.0) for c in columns)
+                      (abs(c[1] - r[3]) < 1.0 or abs(c[3] - r[1]) < 1.0 or
+                       r[1] < c[1] < r[3] < c[3] or c[1] < r[1] < c[3] < r[3]) for c in columns)
         # (between a tall opening delimiter and a tall closing one that cover it, clear of their middle:
         # the row's strut may reach a little past the delimiters' ink)
         reach = size * CELL_BAR_REACH
@@ -1479,7 +1482,7 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         # their pieces interleaved from left to right)
         last = next((run for run in reversed(runs) if item[2] < max(t[3] for t in run) + 1
                      and item[3] > min(t[2] for t in run) - 1), None)
-        if last is not None:
+        if last is not None and not _closed_brace(last):
             reach = max(t[1] for t in last)
             before = max(last, key=lambda t: t[1])
             if item[0] - reach <= 1.0 or isinstance(item[4], Node) and isinstance(before[4], Node) and \
@@ -1505,8 +1508,10 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
         # (by its middle, within a point of the brace's ends; but a glyph whose ink ends before the brace
         # starts or starts after it ends is the row's, however narrow: the bracket of `E[\underbrace{…}]`,
-        # its ink a quarter of a point clear of the brace, its middle within the point)
-        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1 and n.x1 > x0 and n.x0 < x1]
+        # its ink a quarter of a point clear of the brace, its middle within the point; so is one whose ink
+        # starts within half a point of its end, where an end piece drawn a little past the body's box
+        # reaches over the comma set after it, `\underbrace{… u_i}_{l(…)},`)
+        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1 and n.x1 > x0 + BRACE_CLEAR and n.x0 < x1 - BRACE_CLEAR]
         below = [n for n in inside if n.size >= text * 0.8 and n.top >= bottom - 0.5 and n.top - bottom < text]
         above = [n for n in inside if n.size >= text * 0.8 and n.bottom <= top + 0.5 and top - n.bottom < text]
         if not below and not above:
@@ -1589,6 +1594,27 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     if not made:
         return nodes, rules
     return [n for n in nodes if id(n) not in gone] + made, [r for r in rules if r not in used_rules]
+
+
+BRACE_CLEAR = 0.5   # pt: a glyph of the brace's body reaches further in from its ends than this
+
+
+def _closed_brace(run: list[tuple]) -> bool:
+    """Whether a run of brace pieces is a whole brace already: an end, a middle standing out past the
+    ends toward the note, and an end of the first one's character and extent after it.  Two braces side
+    by side (`\\underbrace{\\mu^\\top}_{…}\\underbrace{g(x)}_{…}`) meet end to end, the second's first end
+    touching the first's last.  (A font may print the middle with the ends' character, and the flat
+    runs between with a glyph of their own: the middle's extent, not its character, tells it.)"""
+    tips = sorted((t[4] for t in run if isinstance(t[4], Node)), key=lambda n: n.x0)
+    if len(tips) < 3:
+        return False
+    first, last = tips[0], tips[-1]
+    if last.ch != first.ch or abs(last.top - first.top) > BRACE_SAME or abs(last.bottom - first.bottom) > BRACE_SAME:
+        return False
+    return any(n.bottom > first.bottom + BRACE_SAME or n.top < first.top - BRACE_SAME for n in tips[1:-1])
+
+
+BRACE_SAME = 0.3   # pt: two pieces of one extent (a brace's two ends)
 
 
 def _brace_tip(tips: list[Node]) -> bool | None:
@@ -1998,6 +2024,9 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         if min(nx0, dx0) - x0 > size * 1.2 and x1 - max(nx1, dx1) > size * 1.2:
             left.append(rule)
             continue
+        if _column_rule(rule, reach, size):
+            left.append(rule)
+            continue
         # the rules within a part's own height (a nested fraction's; above a numerator, an overline's
         # clearance), not another fraction's below it (a matrix of fractions, a radical's beneath)
         inner = [r for r in rules if r is not rule and x0 - 1 <= r[0] and r[2] <= x1 + 1]
@@ -2016,6 +2045,25 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         nodes = [n for n in nodes if n not in num and n not in den] + [node]
     _continued_fractions(nodes)
     return nodes, left
+
+
+def _column_rule(rule: tuple, near: list[Node], size: float) -> bool:
+    """Whether a rule with glyphs on it and under it runs past everything near it by an array's
+    padding at both ends: an `\\hline` between two rows of a one-column array (a stacked vector
+    parted into blocks, `\\left[\\begin{array}{c} … \\\\ \\hline … \\end{array}\\right]`), which TeX draws
+    across the column and its \\arraycolsep on each side.  A fraction's bar runs past its wider part's
+    box by \\nulldelimiterspace only (1.2 pt), whichever glyphs stand on it."""
+    x0, _, x1, _ = rule
+    boxed = [n for n in near if n.kind != "space"]
+    if not boxed:
+        return False
+    first = min(min(n.x0, n.adv0) if n.adv1 > n.adv0 else n.x0 for n in boxed)
+    last = max(max(n.x1, n.adv1) if n.adv1 > n.adv0 else n.x1 for n in boxed)
+    return first - x0 > size * HLINE_OVERHANG and x1 - last > size * HLINE_OVERHANG
+
+
+HLINE_OVERHANG = 0.3   # em: an \hline runs \arraycolsep (5 pt, 0.45 to 0.5 em) past a column's widest cell;
+                       # a fraction's bar \nulldelimiterspace (1.2 pt, 0.12 em) past its wider part
 
 
 CONTINUED_CHAIN = 3   # fractions, each in the denominator of the one before at its size: a continued fraction
@@ -2881,6 +2929,10 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         if partner is not None:
             between += _operator_scripts(between, [n for n in nodes if id(n) not in used and n.cx > left.x1
                                                    and n.cx < partner.x0 and n not in between], size)
+            # (a binomial already read inside the pair is one of its glyphs: `\left[\frac{1}{n!}\sum
+            # \binom{n}{j} … \right]`; left out, its gap would part the row into a matrix's cells)
+            between += [n for n in made if id(n) not in used and n.kind == "binom" and left.x1 < n.cx < partner.x0
+                        and left.top < n.cy < left.bottom]
         if partner is None:
             if left.role == "fence" and left.kind == "sym":
                 made.extend(_evaluation_bar(left, nodes, tall))
@@ -2972,10 +3024,14 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             if spec is None and min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE \
                     and partner.x0 - max(n.x1 for n in between) >= size * ARRAY_EDGE:
                 spec = _array_spec(cells, "clr")     # \left( \begin{array}{cc}: its \arraycolsep at both ends
-            # (TeX draws an \hline at the row's strut depth: a subscript's ink may reach it)
+            # (TeX draws an \hline at the row's strut depth: a subscript's ink may reach it; with no
+            # upright rule to cross it, it runs past every cell by the array's padding, _column_rule)
+            bx0, bx1, _, _ = _box(between)
+            across = list(hlines) + [r for r in rules if r not in hlines and bx0 - r[0] > size * HLINE_OVERHANG
+                                     and r[2] - bx1 > size * HLINE_OVERHANG]
             ruled = {k for k in range(len(rows) - 1) if spec and any(
                 left.x1 <= r[0] + 1 and r[2] <= partner.x0 + 1 and _main_base(rows[k]) < r[1] <= min(n.top for n in rows[k + 1]) + 1
-                for r in hlines)}
+                for r in across)}
             node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
                               right=partner.ch, spec=spec, hlines=ruled)
         used.update(id(n) for n in [left, partner] + between)
@@ -5141,7 +5197,8 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
                          and i not in level.values()]
                 k = max(above, key=lambda i: bases[i]) if above else None
                 if k is None:
-                    k = _dropped_in_gap(rows, bases, baseline, size, set(level.values()))
+                    k = _dropped_in_gap(rows, bases, baseline, size, set(level.values()),
+                                        [other for name, other in labels if name != number and name not in level])
                 if k is not None and k > 0 and k - 1 not in level.values() and k - 1 not in carried and \
                         _aligned_pair(rows[k - 1], rows[k], size):
                     # the number of an aligned block dropped below its last row: the block's
@@ -5191,7 +5248,7 @@ def _numbered_cases(rows: list[list[Node]], labels: list[tuple[str, float]], siz
 
 
 def _dropped_in_gap(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
-                    taken: set[int]) -> int | None:
+                    taken: set[int], dropped: list[float] = ()) -> int | None:
     """The row a number was dropped below when it stands further under that row's foot than a line's
     pitch, but within DROPPED_REACH and clear of the next row's ink (the limits over the next row's
     sums): in the gap between the two rows, no number level with either, it is the upper row's."""
@@ -5203,9 +5260,22 @@ def _dropped_in_gap(rows: list[list[Node]], bases: list[float], baseline: float,
     below = [i for i in range(len(rows)) if bases[i] > baseline]
     if below:
         nxt = min(below, key=lambda i: bases[i])
-        if baseline > min(n.top for n in rows[nxt]):
+        # (beside the next row's ink is still the gap when that row has a number of its own, level with
+        # it or dropped below it, too long for it: wide rows in turn, each number on a line of its own,
+        # the next row's fractions reaching up beside the number above; _dropped_below)
+        if baseline > min(n.top for n in rows[nxt]) and nxt not in taken and \
+                not _dropped_below(rows, bases, nxt, size, dropped):
             return None
     return k if 0 < baseline - foot <= size * DROPPED_REACH else None
+
+
+def _dropped_below(rows: list[list[Node]], bases: list[float], k: int, size: float, dropped: list[float]) -> bool:
+    """Whether another number level with no row stands in the gap under row `k`, above the row after it
+    (or under the block's last row): that row's own number, dropped below it."""
+    foot = max(bases[k], max(n.bottom for n in rows[k]))
+    after = [bases[i] for i in range(len(rows)) if bases[i] > bases[k]]
+    limit = min(after) if after else foot + size * DROPPED_REACH
+    return any(foot < b <= foot + size * DROPPED_REACH and b < limit - size * LEVEL_ROW for b in dropped)
 
 
 DROPPED_REACH = 2.5   # em: the furthest a dropped number stands under its row's foot, above the next row
