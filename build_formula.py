@@ -3120,8 +3120,11 @@ def _past_delimiter_end(n: Node, delimiter: Node, size: float) -> bool:
 def _operator_scripts(between: list[Node], others: list[Node], size: float) -> list[Node]:
     """The scripts of a big operator between a pair of delimiters that stick out above or below the
     pair (a display integral taller than the \\Bigl[ around it carries its limits beside it, past
-    the bracket's ends): glyphs of a script's size set right beside the operator, level with its ink."""
-    ops = [m for m in between if m.kind == "sym" and m.role == "op" and m.height > size * 1.2]
+    the bracket's ends), and those of a tall closing delimiter inside the pair (`\\Bigl( … \\Bigl[ …
+    \\Bigr]^\\top x \\Bigr)`: the inner bracket as tall as the pair, its script raised to its top): glyphs
+    of a script's size set right beside the operator or the delimiter, level with its ink."""
+    ops = [m for m in between if m.kind == "sym" and m.height > size * 1.2 and (
+        m.role == "op" or m.role in ("close", "fence") and m.x1 > min(n.x0 for n in between) + size)]
     return [n for n in others if n.size < size * SCRIPT_SIZE and any(
         m.x0 < n.x1 and n.x0 <= m.x1 + size * 0.3 and n.cx > m.cx and n.bottom > m.top and n.top < m.bottom
         for m in ops)]
@@ -3484,12 +3487,19 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
             (bar.height < required - 0.5 or bar.height > max(required, bar.size) * FIXED_SIZE_EXCESS):
         return []
     if after is not None and not _null_delimiter_after(after, [n for n in level if n.x0 >= at]):
-        return []       # a bar of the size \right would take, set by hand: \frac{U}{I}\bigg\rvert_{a = b}
+        # (a unary sign opening the group, `= -\left.\frac{…}{…}\right|`: TeX sets it as an ordinary
+        # symbol, no space after it, and the null delimiter after that)
+        group = sorted((n for n in level if n.x0 >= at), key=lambda n: n.x0)
+        unary = group[0] if group and group[0].kind == "sym" and group[0].role == "bin" and \
+            group[0].ch in UNARY_SIGNS else None
+        if unary is None or len(group) < 2 or not _null_delimiter_after(unary, group[1:], unary=True):
+            return []   # a bar of the size \right would take, set by hand: \frac{U}{I}\bigg\rvert_{a = b}
+        at = unary.x1 + 0.01
     bar.tex, bar.role = r"\right" + FENCES[bar.ch], "close"
     return [Node("sym", at, at, bar.cy, bar.cy, bar.base, bar.size, tex=r"\left.", role="open", adv0=at, adv1=at)]
 
 
-def _null_delimiter_after(sign: Node, group: list[Node]) -> bool:
+def _null_delimiter_after(sign: Node, group: list[Node], unary: bool = False) -> bool:
     """Whether the group after a relation or a binary sign opens with TeX's \\nulldelimiterspace, the
     1.2 pt that an invisible `\\left.` leaves: the first glyph stands that much further than the sign's
     own space (5mu after a relation, 4mu after a binary sign), measured between advance boxes.  A
@@ -3502,12 +3512,13 @@ def _null_delimiter_after(sign: Node, group: list[Node]) -> bool:
     start = first.x0 if first.kind == "frac" else _edge_advances(first)[0]
     if start is None:
         return True
-    space = (THICK_SPACE if sign.role == "rel" else MEDIUM_SPACE) * sign.size
+    space = 0.0 if unary else (THICK_SPACE if sign.role == "rel" else MEDIUM_SPACE) * sign.size
     extra = start - sign.adv1 - space
     return extra >= NULL_DELIMITER * (1.0 if first.kind == "frac" else 0.5)
 
 
 MEDIUM_SPACE = 4 / 18   # em: TeX's \medmuskip, round a binary sign
+UNARY_SIGNS = "-−+"     # a sign that opens a group is unary: an ordinary symbol, no space after it
 
 
 # A rule-less fraction's parts stand the font's numerator and denominator shifts apart: 1.36 em in the
