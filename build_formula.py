@@ -2913,8 +2913,8 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
     (`rules`: the formula's other horizontal rules)."""
     size = _size(nodes)
     nodes = _small_binomials(nodes, size, rules)
-    tall = sorted((n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6),
-                  key=lambda n: n.x0)
+    tall = sorted([n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6]
+                  + _ruled_brackets(nodes, columns, size), key=lambda n: n.x0)
     if not tall:
         return nodes
     used: set[int] = set()
@@ -2965,7 +2965,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         if len(rows) == 1 and (left.ch, partner.ch) in (("(", ")"), ("[", "]")) and _row_vector(rows[0], between, size):
             cells = [[_scripts(c) for c in _cells(rows[0], between, size)]]
             made.append(_composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
-                                   right=partner.ch, spec=None))
+                                   right=partner.ch, spec=_column_spec(cells, columns, left, partner)))
             used.update(id(n) for n in [left, partner] + between)
             continue
         if len(rows) < 2 and (left.ch, partner.ch) == ("[", "]") and between and \
@@ -3053,6 +3053,27 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                                spec=_array_spec(cells, "lcr") if padded else None))
         used.update(id(n) for n in [right] + between)
     return [n for n in nodes if id(n) not in used] + [n for n in made if id(n) not in used]
+
+
+def _ruled_brackets(nodes: list[Node], columns: list[tuple], size: float) -> list[Node]:
+    """Brackets or parentheses of a row's size around an upright rule on their level: a one-row array
+    with a column rule (`\\left[\\begin{array}{cc|cc} … \\end{array}\\right]`), which \\left sizes to
+    the row's strut, no taller than the text's own brackets.  Read with the tall delimiters, they hold
+    a row vector whose column specification the rule gives (_column_spec)."""
+    out: list[Node] = []
+    for rule in columns:
+        mid, cy = (rule[0] + rule[2]) / 2, (rule[1] + rule[3]) / 2
+        level = [n for n in nodes if n.kind == "sym" and n.ch in "[]()" and n.height <= size * 1.6
+                 and n.top - RULED_REACH * size <= rule[1] and rule[3] <= n.bottom + RULED_REACH * size
+                 and abs(n.cy - cy) < n.height * 0.3]
+        left = max((n for n in level if n.role == "open" and n.x1 <= mid), key=lambda n: n.x1, default=None)
+        right = min((n for n in level if n.role == "close" and n.x0 >= mid), key=lambda n: n.x0, default=None)
+        if left is not None and right is not None and (left.ch, right.ch) in (("(", ")"), ("[", "]")):
+            out += [n for n in (left, right) if n not in out]
+    return out
+
+
+RULED_REACH = 0.3   # em: a row's column rule, as tall as its strut, reaches this far past the brackets \left sized to it
 
 
 # An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it

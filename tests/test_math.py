@@ -1008,9 +1008,12 @@ def test_rules_in_arrays_braces_side_by_side_and_a_binomial_in_brackets(tmp_path
     brace's body.  (5) a `\\binom` inside `\\left[ … \\right]`: left out of the brackets' row, its gap
     parted the row into a matrix's two cells, and it was served after the closing bracket.  (6) an
     evaluation bar closing `\\left.` after a unary minus, `= -\\left.\\frac{…}{…}\\right|_{u = 0}`: the minus,
-    an ordinary symbol set with no space after it, hid the null delimiter, and the bar was served bare."""
+    an ordinary symbol set with no space after it, hid the null delimiter, and the bar was served bare.
+    (7) a one-row array with a column rule, `\\left[\\begin{array}{cc|cc} … \\end{array}\\right]^\\top`: its
+    brackets, sized to the row's strut, are no taller than the text's, and only tall delimiters were
+    read as a matrix's; the rule was lost and the cells served a \\quad apart."""
     formulas = _layout_formulas("blockrules", tmp_path)
-    assert sorted(formulas) == ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6"], formulas
+    assert sorted(formulas) == ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"], formulas
     assert formulas["1.1"] == (r"\bm{z} = \left[\begin{array}{c}\bm{p}_{1} \\ \bm{p}_{2} \\ \hline\bm{v}_{1} \\ "
                                r"\bm{v}_{2}\end{array}\right]"), formulas["1.1"]
     assert formulas["1.2"].startswith(r"\bm{H} = \left[\begin{array}{cc|cc}\bm{W} & & & \\ ") and \
@@ -1020,6 +1023,8 @@ def test_rules_in_arrays_braces_side_by_side_and_a_binomial_in_brackets(tmp_path
     assert formulas["1.5"] == r"G = [\frac{1}{m!}\sum_{i = 0}^{m}\binom{m}{i}p^{i}q^{m-i}g(i)]", formulas["1.5"]
     assert formulas["1.6"].startswith(r"\bar{n} = -\left.\frac{d") and formulas["1.6"].endswith(r"\right|_{u = 0}"), \
         formulas["1.6"]
+    assert formulas["1.7"] == (r"\bm{z} = \left[\begin{array}{cc|cc}\bm{p}_{1}^{\top} & \bm{p}_{2}^{\top} & "
+                               r"\bm{v}_{1}^{\top} & \bm{v}_{2}^{\top}\end{array}\right]^{\top}"), formulas["1.7"]
 
 
 def test_a_display_row_ending_on_a_subscript_digit_at_a_page_foot_is_no_folio(tmp_path):
