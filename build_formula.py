@@ -3063,13 +3063,23 @@ def _ruled_brackets(nodes: list[Node], columns: list[tuple], size: float) -> lis
     out: list[Node] = []
     for rule in columns:
         mid, cy = (rule[0] + rule[2]) / 2, (rule[1] + rule[3]) / 2
+        # (a table's column rule, drawn row by row, has pieces above or below it: not one row's)
+        if any(c is not rule and abs((c[0] + c[2]) / 2 - mid) < 1.0 and c[1] <= rule[3] + 1.0 and c[3] >= rule[1] - 1.0
+               for c in columns):
+            continue
         level = [n for n in nodes if n.kind == "sym" and n.ch in "[]()" and n.height <= size * 1.6
                  and n.top - RULED_REACH * size <= rule[1] and rule[3] <= n.bottom + RULED_REACH * size
                  and abs(n.cy - cy) < n.height * 0.3]
         left = max((n for n in level if n.role == "open" and n.x1 <= mid), key=lambda n: n.x1, default=None)
         right = min((n for n in level if n.role == "close" and n.x0 >= mid), key=lambda n: n.x0, default=None)
-        if left is not None and right is not None and (left.ch, right.ch) in (("(", ")"), ("[", "]")):
-            out += [n for n in (left, right) if n not in out]
+        if left is None or right is None or (left.ch, right.ch) not in (("(", ")"), ("[", "]")):
+            continue
+        # (the pair encloses the rule: no bracket of the row closes between the opening one and the rule,
+        # nor opens between the rule and the closing one, `(s, a) | …` in a table's cell)
+        if any(n.role == "close" and left.x1 <= n.x0 < mid or n.role == "open" and mid < n.x1 <= right.x0
+               for n in nodes if n.kind == "sym" and n.ch in "[]()"):
+            continue
+        out += [n for n in (left, right) if n not in out]
     return out
 
 
