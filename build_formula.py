@@ -1430,8 +1430,11 @@ def _cell_bars(nodes: list[Node], columns: list[tuple]) -> tuple[list[Node], lis
     bars, kept = [], []
     for r in columns:
         x = (r[0] + r[2]) / 2
+        # (end to end: pdfTeX and LuaTeX draw each row's piece of an array's column rule a little
+        # into the next row's, where a row's strut meets the next)
         stacked = any(c is not r and abs((c[0] + c[2]) / 2 - x) < 1.0 and
-                      (abs(c[1] - r[3]) < 1.0 or abs(c[3] - r[1]) < 1.0) for c in columns)
+                      (abs(c[1] - r[3]) < 1.0 or abs(c[3] - r[1]) < 1.0 or
+                       r[1] < c[1] < r[3] < c[3] or c[1] < r[1] < c[3] < r[3]) for c in columns)
         # (between a tall opening delimiter and a tall closing one that cover it, clear of their middle:
         # the row's strut may reach a little past the delimiters' ink)
         reach = size * CELL_BAR_REACH
@@ -1479,7 +1482,7 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         # their pieces interleaved from left to right)
         last = next((run for run in reversed(runs) if item[2] < max(t[3] for t in run) + 1
                      and item[3] > min(t[2] for t in run) - 1), None)
-        if last is not None:
+        if last is not None and not _closed_brace(last):
             reach = max(t[1] for t in last)
             before = max(last, key=lambda t: t[1])
             if item[0] - reach <= 1.0 or isinstance(item[4], Node) and isinstance(before[4], Node) and \
@@ -1505,8 +1508,10 @@ def _braces(nodes: list[Node], rules: list[tuple]):
         pool = [n for n in nodes + made if id(n) not in gone and n.ch not in BRACE_PIECES]
         # (by its middle, within a point of the brace's ends; but a glyph whose ink ends before the brace
         # starts or starts after it ends is the row's, however narrow: the bracket of `E[\underbrace{…}]`,
-        # its ink a quarter of a point clear of the brace, its middle within the point)
-        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1 and n.x1 > x0 and n.x0 < x1]
+        # its ink a quarter of a point clear of the brace, its middle within the point; so is one whose ink
+        # starts within half a point of its end, where an end piece drawn a little past the body's box
+        # reaches over the comma set after it, `\underbrace{… u_i}_{l(…)},`)
+        inside = [n for n in pool if x0 - 1 <= n.cx <= x1 + 1 and n.x1 > x0 + BRACE_CLEAR and n.x0 < x1 - BRACE_CLEAR]
         below = [n for n in inside if n.size >= text * 0.8 and n.top >= bottom - 0.5 and n.top - bottom < text]
         above = [n for n in inside if n.size >= text * 0.8 and n.bottom <= top + 0.5 and top - n.bottom < text]
         if not below and not above:
@@ -1589,6 +1594,27 @@ def _braces(nodes: list[Node], rules: list[tuple]):
     if not made:
         return nodes, rules
     return [n for n in nodes if id(n) not in gone] + made, [r for r in rules if r not in used_rules]
+
+
+BRACE_CLEAR = 0.5   # pt: a glyph of the brace's body reaches further in from its ends than this
+
+
+def _closed_brace(run: list[tuple]) -> bool:
+    """Whether a run of brace pieces is a whole brace already: an end, a middle standing out past the
+    ends toward the note, and an end of the first one's character and extent after it.  Two braces side
+    by side (`\\underbrace{\\mu^\\top}_{…}\\underbrace{g(x)}_{…}`) meet end to end, the second's first end
+    touching the first's last.  (A font may print the middle with the ends' character, and the flat
+    runs between with a glyph of their own: the middle's extent, not its character, tells it.)"""
+    tips = sorted((t[4] for t in run if isinstance(t[4], Node)), key=lambda n: n.x0)
+    if len(tips) < 3:
+        return False
+    first, last = tips[0], tips[-1]
+    if last.ch != first.ch or abs(last.top - first.top) > BRACE_SAME or abs(last.bottom - first.bottom) > BRACE_SAME:
+        return False
+    return any(n.bottom > first.bottom + BRACE_SAME or n.top < first.top - BRACE_SAME for n in tips[1:-1])
+
+
+BRACE_SAME = 0.3   # pt: two pieces of one extent (a brace's two ends)
 
 
 def _brace_tip(tips: list[Node]) -> bool | None:
@@ -1998,6 +2024,9 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         if min(nx0, dx0) - x0 > size * 1.2 and x1 - max(nx1, dx1) > size * 1.2:
             left.append(rule)
             continue
+        if _column_rule(rule, reach, size):
+            left.append(rule)
+            continue
         # the rules within a part's own height (a nested fraction's; above a numerator, an overline's
         # clearance), not another fraction's below it (a matrix of fractions, a radical's beneath)
         inner = [r for r in rules if r is not rule and x0 - 1 <= r[0] and r[2] <= x1 + 1]
@@ -2016,6 +2045,25 @@ def _fractions(nodes: list[Node], rules: list[tuple]):
         nodes = [n for n in nodes if n not in num and n not in den] + [node]
     _continued_fractions(nodes)
     return nodes, left
+
+
+def _column_rule(rule: tuple, near: list[Node], size: float) -> bool:
+    """Whether a rule with glyphs on it and under it runs past everything near it by an array's
+    padding at both ends: an `\\hline` between two rows of a one-column array (a stacked vector
+    parted into blocks, `\\left[\\begin{array}{c} … \\\\ \\hline … \\end{array}\\right]`), which TeX draws
+    across the column and its \\arraycolsep on each side.  A fraction's bar runs past its wider part's
+    box by \\nulldelimiterspace only (1.2 pt), whichever glyphs stand on it."""
+    x0, _, x1, _ = rule
+    boxed = [n for n in near if n.kind != "space"]
+    if not boxed:
+        return False
+    first = min(min(n.x0, n.adv0) if n.adv1 > n.adv0 else n.x0 for n in boxed)
+    last = max(max(n.x1, n.adv1) if n.adv1 > n.adv0 else n.x1 for n in boxed)
+    return first - x0 > size * HLINE_OVERHANG and x1 - last > size * HLINE_OVERHANG
+
+
+HLINE_OVERHANG = 0.3   # em: an \hline runs \arraycolsep (5 pt, 0.45 to 0.5 em) past a column's widest cell;
+                       # a fraction's bar \nulldelimiterspace (1.2 pt, 0.12 em) past its wider part
 
 
 CONTINUED_CHAIN = 3   # fractions, each in the denominator of the one before at its size: a continued fraction
@@ -2865,8 +2913,8 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
     (`rules`: the formula's other horizontal rules)."""
     size = _size(nodes)
     nodes = _small_binomials(nodes, size, rules)
-    tall = sorted((n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6),
-                  key=lambda n: n.x0)
+    tall = sorted([n for n in nodes if n.role in ("open", "fence", "close") and n.height > size * 1.6]
+                  + _ruled_brackets(nodes, columns, size), key=lambda n: n.x0)
     if not tall:
         return nodes
     used: set[int] = set()
@@ -2881,6 +2929,10 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         if partner is not None:
             between += _operator_scripts(between, [n for n in nodes if id(n) not in used and n.cx > left.x1
                                                    and n.cx < partner.x0 and n not in between], size)
+            # (a binomial already read inside the pair is one of its glyphs: `\left[\frac{1}{n!}\sum
+            # \binom{n}{j} … \right]`; left out, its gap would part the row into a matrix's cells)
+            between += [n for n in made if id(n) not in used and n.kind == "binom" and left.x1 < n.cx < partner.x0
+                        and left.top < n.cy < left.bottom]
         if partner is None:
             if left.role == "fence" and left.kind == "sym":
                 made.extend(_evaluation_bar(left, nodes, tall))
@@ -2913,7 +2965,7 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
         if len(rows) == 1 and (left.ch, partner.ch) in (("(", ")"), ("[", "]")) and _row_vector(rows[0], between, size):
             cells = [[_scripts(c) for c in _cells(rows[0], between, size)]]
             made.append(_composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
-                                   right=partner.ch, spec=None))
+                                   right=partner.ch, spec=_column_spec(cells, columns, left, partner)))
             used.update(id(n) for n in [left, partner] + between)
             continue
         if len(rows) < 2 and (left.ch, partner.ch) == ("[", "]") and between and \
@@ -2972,10 +3024,14 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
             if spec is None and min(n.x0 for n in between) - left.x1 >= size * ARRAY_EDGE \
                     and partner.x0 - max(n.x1 for n in between) >= size * ARRAY_EDGE:
                 spec = _array_spec(cells, "clr")     # \left( \begin{array}{cc}: its \arraycolsep at both ends
-            # (TeX draws an \hline at the row's strut depth: a subscript's ink may reach it)
+            # (TeX draws an \hline at the row's strut depth: a subscript's ink may reach it; with no
+            # upright rule to cross it, it runs past every cell by the array's padding, _column_rule)
+            bx0, bx1, _, _ = _box(between)
+            across = list(hlines) + [r for r in rules if r not in hlines and bx0 - r[0] > size * HLINE_OVERHANG
+                                     and r[2] - bx1 > size * HLINE_OVERHANG]
             ruled = {k for k in range(len(rows) - 1) if spec and any(
                 left.x1 <= r[0] + 1 and r[2] <= partner.x0 + 1 and _main_base(rows[k]) < r[1] <= min(n.top for n in rows[k + 1]) + 1
-                for r in hlines)}
+                for r in across)}
             node = _composite("matrix", [left, partner] + between, left.base, size, rows=cells, left=left.ch,
                               right=partner.ch, spec=spec, hlines=ruled)
         used.update(id(n) for n in [left, partner] + between)
@@ -2997,6 +3053,37 @@ def _delimited(nodes: list[Node], columns: list[tuple] = (), rules: list[tuple] 
                                spec=_array_spec(cells, "lcr") if padded else None))
         used.update(id(n) for n in [right] + between)
     return [n for n in nodes if id(n) not in used] + [n for n in made if id(n) not in used]
+
+
+def _ruled_brackets(nodes: list[Node], columns: list[tuple], size: float) -> list[Node]:
+    """Brackets or parentheses of a row's size around an upright rule on their level: a one-row array
+    with a column rule (`\\left[\\begin{array}{cc|cc} … \\end{array}\\right]`), which \\left sizes to
+    the row's strut, no taller than the text's own brackets.  Read with the tall delimiters, they hold
+    a row vector whose column specification the rule gives (_column_spec)."""
+    out: list[Node] = []
+    for rule in columns:
+        mid, cy = (rule[0] + rule[2]) / 2, (rule[1] + rule[3]) / 2
+        # (a table's column rule, drawn row by row, has pieces above or below it: not one row's)
+        if any(c is not rule and abs((c[0] + c[2]) / 2 - mid) < 1.0 and c[1] <= rule[3] + 1.0 and c[3] >= rule[1] - 1.0
+               for c in columns):
+            continue
+        level = [n for n in nodes if n.kind == "sym" and n.ch in "[]()" and n.height <= size * 1.6
+                 and n.top - RULED_REACH * size <= rule[1] and rule[3] <= n.bottom + RULED_REACH * size
+                 and abs(n.cy - cy) < n.height * 0.3]
+        left = max((n for n in level if n.role == "open" and n.x1 <= mid), key=lambda n: n.x1, default=None)
+        right = min((n for n in level if n.role == "close" and n.x0 >= mid), key=lambda n: n.x0, default=None)
+        if left is None or right is None or (left.ch, right.ch) not in (("(", ")"), ("[", "]")):
+            continue
+        # (the pair encloses the rule: no bracket of the row closes between the opening one and the rule,
+        # nor opens between the rule and the closing one, `(s, a) | …` in a table's cell)
+        if any(n.role == "close" and left.x1 <= n.x0 < mid or n.role == "open" and mid < n.x1 <= right.x0
+               for n in nodes if n.kind == "sym" and n.ch in "[]()"):
+            continue
+        out += [n for n in (left, right) if n not in out]
+    return out
+
+
+RULED_REACH = 0.3   # em: a row's column rule, as tall as its strut, reaches this far past the brackets \left sized to it
 
 
 # An array keeps its \arraycolsep (5 pt) at its outer edges; amsmath's matrices and `cases` take it
@@ -3064,8 +3151,11 @@ def _past_delimiter_end(n: Node, delimiter: Node, size: float) -> bool:
 def _operator_scripts(between: list[Node], others: list[Node], size: float) -> list[Node]:
     """The scripts of a big operator between a pair of delimiters that stick out above or below the
     pair (a display integral taller than the \\Bigl[ around it carries its limits beside it, past
-    the bracket's ends): glyphs of a script's size set right beside the operator, level with its ink."""
-    ops = [m for m in between if m.kind == "sym" and m.role == "op" and m.height > size * 1.2]
+    the bracket's ends), and those of a tall closing delimiter inside the pair (`\\Bigl( … \\Bigl[ …
+    \\Bigr]^\\top x \\Bigr)`: the inner bracket as tall as the pair, its script raised to its top): glyphs
+    of a script's size set right beside the operator or the delimiter, level with its ink."""
+    ops = [m for m in between if m.kind == "sym" and m.height > size * 1.2 and (
+        m.role == "op" or m.role in ("close", "fence") and m.x1 > min(n.x0 for n in between) + size)]
     return [n for n in others if n.size < size * SCRIPT_SIZE and any(
         m.x0 < n.x1 and n.x0 <= m.x1 + size * 0.3 and n.cx > m.cx and n.bottom > m.top and n.top < m.bottom
         for m in ops)]
@@ -3428,12 +3518,19 @@ def _evaluation_bar(bar: Node, nodes: list[Node], tall: list[Node]) -> list[Node
             (bar.height < required - 0.5 or bar.height > max(required, bar.size) * FIXED_SIZE_EXCESS):
         return []
     if after is not None and not _null_delimiter_after(after, [n for n in level if n.x0 >= at]):
-        return []       # a bar of the size \right would take, set by hand: \frac{U}{I}\bigg\rvert_{a = b}
+        # (a unary sign opening the group, `= -\left.\frac{…}{…}\right|`: TeX sets it as an ordinary
+        # symbol, no space after it, and the null delimiter after that)
+        group = sorted((n for n in level if n.x0 >= at), key=lambda n: n.x0)
+        unary = group[0] if group and group[0].kind == "sym" and group[0].role == "bin" and \
+            group[0].ch in UNARY_SIGNS else None
+        if unary is None or len(group) < 2 or not _null_delimiter_after(unary, group[1:], unary=True):
+            return []   # a bar of the size \right would take, set by hand: \frac{U}{I}\bigg\rvert_{a = b}
+        at = unary.x1 + 0.01
     bar.tex, bar.role = r"\right" + FENCES[bar.ch], "close"
     return [Node("sym", at, at, bar.cy, bar.cy, bar.base, bar.size, tex=r"\left.", role="open", adv0=at, adv1=at)]
 
 
-def _null_delimiter_after(sign: Node, group: list[Node]) -> bool:
+def _null_delimiter_after(sign: Node, group: list[Node], unary: bool = False) -> bool:
     """Whether the group after a relation or a binary sign opens with TeX's \\nulldelimiterspace, the
     1.2 pt that an invisible `\\left.` leaves: the first glyph stands that much further than the sign's
     own space (5mu after a relation, 4mu after a binary sign), measured between advance boxes.  A
@@ -3446,12 +3543,13 @@ def _null_delimiter_after(sign: Node, group: list[Node]) -> bool:
     start = first.x0 if first.kind == "frac" else _edge_advances(first)[0]
     if start is None:
         return True
-    space = (THICK_SPACE if sign.role == "rel" else MEDIUM_SPACE) * sign.size
+    space = 0.0 if unary else (THICK_SPACE if sign.role == "rel" else MEDIUM_SPACE) * sign.size
     extra = start - sign.adv1 - space
     return extra >= NULL_DELIMITER * (1.0 if first.kind == "frac" else 0.5)
 
 
 MEDIUM_SPACE = 4 / 18   # em: TeX's \medmuskip, round a binary sign
+UNARY_SIGNS = "-−+"     # a sign that opens a group is unary: an ordinary symbol, no space after it
 
 
 # A rule-less fraction's parts stand the font's numerator and denominator shifts apart: 1.36 em in the
@@ -5141,7 +5239,8 @@ def _numbered_rows(words, bars, labels: list[tuple[str, float]], leading: float,
                          and i not in level.values()]
                 k = max(above, key=lambda i: bases[i]) if above else None
                 if k is None:
-                    k = _dropped_in_gap(rows, bases, baseline, size, set(level.values()))
+                    k = _dropped_in_gap(rows, bases, baseline, size, set(level.values()),
+                                        [other for name, other in labels if name != number and name not in level])
                 if k is not None and k > 0 and k - 1 not in level.values() and k - 1 not in carried and \
                         _aligned_pair(rows[k - 1], rows[k], size):
                     # the number of an aligned block dropped below its last row: the block's
@@ -5191,7 +5290,7 @@ def _numbered_cases(rows: list[list[Node]], labels: list[tuple[str, float]], siz
 
 
 def _dropped_in_gap(rows: list[list[Node]], bases: list[float], baseline: float, size: float,
-                    taken: set[int]) -> int | None:
+                    taken: set[int], dropped: list[float] = ()) -> int | None:
     """The row a number was dropped below when it stands further under that row's foot than a line's
     pitch, but within DROPPED_REACH and clear of the next row's ink (the limits over the next row's
     sums): in the gap between the two rows, no number level with either, it is the upper row's."""
@@ -5203,9 +5302,22 @@ def _dropped_in_gap(rows: list[list[Node]], bases: list[float], baseline: float,
     below = [i for i in range(len(rows)) if bases[i] > baseline]
     if below:
         nxt = min(below, key=lambda i: bases[i])
-        if baseline > min(n.top for n in rows[nxt]):
+        # (beside the next row's ink is still the gap when that row has a number of its own, level with
+        # it or dropped below it, too long for it: wide rows in turn, each number on a line of its own,
+        # the next row's fractions reaching up beside the number above; _dropped_below)
+        if baseline > min(n.top for n in rows[nxt]) and nxt not in taken and \
+                not _dropped_below(rows, bases, nxt, size, dropped):
             return None
     return k if 0 < baseline - foot <= size * DROPPED_REACH else None
+
+
+def _dropped_below(rows: list[list[Node]], bases: list[float], k: int, size: float, dropped: list[float]) -> bool:
+    """Whether another number level with no row stands in the gap under row `k`, above the row after it
+    (or under the block's last row): that row's own number, dropped below it."""
+    foot = max(bases[k], max(n.bottom for n in rows[k]))
+    after = [bases[i] for i in range(len(rows)) if bases[i] > bases[k]]
+    limit = min(after) if after else foot + size * DROPPED_REACH
+    return any(foot < b <= foot + size * DROPPED_REACH and b < limit - size * LEVEL_ROW for b in dropped)
 
 
 DROPPED_REACH = 2.5   # em: the furthest a dropped number stands under its row's foot, above the next row

@@ -71,7 +71,8 @@ def _lone_number(line: Line, body: float) -> bool:
 # a roman numeral in one case, as \roman or \Roman print one ("xii", "XII"; not "Xii")
 _ROMAN_RE = re.compile(r"^(?:[ivxlcdm]+|[IVXLCDM]+)$")
 SCRIPT_SIZE = 0.85       # of a word's size: a run set smaller than this is a script or a mark
-_PUNCTUATION = ".,:;"    # a run of these beside a word's script digits ends a clause, it is no part of a number
+_PUNCTUATION = ".,:;()[]" # a run of these beside a word's script digits ends a clause or closes a bracket ("hk1)" at
+                          # a display row's end, its 1 a subscript), it is no part of a number
 # digits glued to a word ("REWARD234"), never to a relation or operator sign ("i=1" at a page's foot
 # is a sum's lower limit) nor to a point or comma: "1.5b" and "2.12" are an equation's or a section's
 # number, not a folio
@@ -80,7 +81,7 @@ _GLUED_FOLIO_RE = re.compile(r"^(\d{1,4})(?=[^\d=<>+−.,])|(?<=[^\d=<>+−.,])(
 
 def _script_digits(word) -> bool:
     """A word that starts or ends with digits set smaller than the rest of it (a mark, an exponent),
-    punctuation after or before them aside: "y1," at a display's edge ends on a subscript and its
+    punctuation or brackets after or before them aside: "y1," at a display's edge ends on a subscript and its
     comma, not on a folio, which is set in its line's own size."""
     spans = list(word.spans)
     while len(spans) > 1 and not spans[-1].text.strip(_PUNCTUATION):

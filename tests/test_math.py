@@ -995,3 +995,50 @@ def test_an_aligned_block_set_right_under_another_equation_keeps_all_its_rows(tm
     assert formulas["1.1"].count(r" \\ ") == 1 and r"\tilde{b} > 0\end{aligned}" in formulas["1.1"], formulas["1.1"]
     assert formulas["1.2"].startswith(r"\begin{aligned}\tilde{a}-\frac{\tilde{s}^{2}m^{2}}{\tilde{b}} & = 0") and \
         formulas["1.2"].count(r" \\ ") == 4 and formulas["1.2"].endswith(r"z(t)\end{aligned}"), formulas["1.2"]
+
+
+def test_rules_in_arrays_braces_side_by_side_and_a_binomial_in_brackets(tmp_path):
+    """tests/layouts/blockrules.pdf (our own LaTeX: pdfLaTeX, scrbook at 11 pt, mathdesign's Charter, bm).
+    (1) a stacked vector, a one-column array parted by an `\\hline`: the rule, with a letter on it and
+    one under it, was read as a fraction's bar; it runs past them by the array's padding, a bar by
+    \\nulldelimiterspace only.  (2) a block matrix `{cc|cc}` whose column rule pdfTeX draws row by row,
+    each piece reaching a little into the next: the pieces were read as `\\vline`s in cells.  (3) two
+    underbraces side by side, the second's first end touching the first's last: one brace with both
+    notes.  (4) a comma after an underbrace whose end piece reaches over it: the comma went into the
+    brace's body.  (5) a `\\binom` inside `\\left[ … \\right]`: left out of the brackets' row, its gap
+    parted the row into a matrix's two cells, and it was served after the closing bracket.  (6) an
+    evaluation bar closing `\\left.` after a unary minus, `= -\\left.\\frac{…}{…}\\right|_{u = 0}`: the minus,
+    an ordinary symbol set with no space after it, hid the null delimiter, and the bar was served bare.
+    (7) a one-row array with a column rule, `\\left[\\begin{array}{cc|cc} … \\end{array}\\right]^\\top`: its
+    brackets, sized to the row's strut, are no taller than the text's, and only tall delimiters were
+    read as a matrix's; the rule was lost and the cells served a \\quad apart."""
+    formulas = _layout_formulas("blockrules", tmp_path)
+    assert sorted(formulas) == ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"], formulas
+    assert formulas["1.1"] == (r"\bm{z} = \left[\begin{array}{c}\bm{p}_{1} \\ \bm{p}_{2} \\ \hline\bm{v}_{1} \\ "
+                               r"\bm{v}_{2}\end{array}\right]"), formulas["1.1"]
+    assert formulas["1.2"].startswith(r"\bm{H} = \left[\begin{array}{cc|cc}\bm{W} & & & \\ ") and \
+        r"\vline" not in formulas["1.2"] and formulas["1.2"].count(r"\hline") == 1, formulas["1.2"]
+    assert r"\underbrace{\bm{\nu}^{\top}}_{\geq 0}\underbrace{r(\bm{y})}_{\leq 0}" in formulas["1.3"], formulas["1.3"]
+    assert r"\bm{S}\bm{v}_{k}}_{q(\bm{y}_{k}, \bm{v}_{k})}, \quad" in formulas["1.4"], formulas["1.4"]
+    assert formulas["1.5"] == r"G = [\frac{1}{m!}\sum_{i = 0}^{m}\binom{m}{i}p^{i}q^{m-i}g(i)]", formulas["1.5"]
+    assert formulas["1.6"].startswith(r"\bar{n} = -\left.\frac{d") and formulas["1.6"].endswith(r"\right|_{u = 0}"), \
+        formulas["1.6"]
+    assert formulas["1.7"] == (r"\bm{z} = \left[\begin{array}{cc|cc}\bm{p}_{1}^{\top} & \bm{p}_{2}^{\top} & "
+                               r"\bm{v}_{1}^{\top} & \bm{v}_{2}^{\top}\end{array}\right]^{\top}"), formulas["1.7"]
+
+
+def test_a_display_row_ending_on_a_subscript_digit_at_a_page_foot_is_no_folio(tmp_path):
+    """tests/layouts/footrow.pdf (our own LaTeX in the user's class, LuaLaTeX).  (1) a transposed bracket
+    as tall as the parentheses round it, `\\Bigl(1 - y_i(\\Bigl[…\\Bigr]^\\top x_i + b)\\Bigr)`: its script,
+    raised past the parentheses' top, was left out of what they hold, and the gap it left parted the
+    row into a matrix's cells with the script on the closing parenthesis.  (2) a `cases` display whose
+    last row, `k_2 = f(t + h, s + h k_1)`, is the last line of the chapter's first page, which prints no
+    folio.  The line's last word ends on the page's number "1" before a closing parenthesis; a subscript
+    set smaller, but the parenthesis hid that from the test for script digits, and the row was dropped
+    as the page's folio line."""
+    formulas = _layout_formulas("footrow", tmp_path)
+    assert sorted(formulas) == ["1.1", "1.2"], formulas
+    assert formulas["1.1"] == (r"P = \sum_{i = 1}^{N}a_{i}(1-y_{i}([\sum_{j = 1}^{N}a_{j}\mathbf{x}_{j}]^{\top}"
+                               r"\mathbf{x}_{i}+b))"), formulas["1.1"]
+    assert formulas["1.2"].count(r" \\ ") == 2 and formulas["1.2"].endswith(r"k_{2} = f(t+h, s+hk_{1})\end{cases}"), \
+        formulas["1.2"]
