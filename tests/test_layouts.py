@@ -858,6 +858,23 @@ def test_a_statements_paragraph_under_a_line_holding_a_tall_inline_formula(tmp_p
     assert chunks["example 1.3"].endswith("of guests who take them."), chunks["example 1.3"]
 
 
+def test_notes_set_close_with_marks_a_size_under_theirs(tmp_path_factory):
+    """amsnotes.pdf: amsart sets a page's footnotes one under the other with no space between them, each
+    mark in 8 pt beside the note's 9 pt and raised: too close in size for a mark set smaller, so the
+    three notes were read as one, attached by the first mark to Definition 1.1.  The second mark is
+    raised so high that it reads as a line of its own over its note's first line; the third is glued
+    to its note's first word ("3Some")."""
+    _, db, _ = build("amsnotes", tmp_path_factory)
+    chunks = [c for (c,) in db.execute("SELECT content FROM chunks ORDER BY rowid")]
+    notes = [line for c in chunks for line in c.splitlines() if "[Footnote]" in line]
+    assert len(notes) == 3, notes
+    definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition' AND number = '1.1'").fetchone()[0]
+    assert "[Footnote] 1 It is common" in definition and "[Footnote] 2 In a table" in definition, definition
+    assert "Some timetables write" not in definition, definition
+    third = next(c for c in chunks if "Some timetables write" in c)
+    assert "It is common" not in third and "In a table" not in third, third
+
+
 def test_examples_set_by_hand_a_list_inside_and_a_footnote_opening_with_a_quote(tmp_path_factory):
     """trivsolution.pdf: examples on a counter of the chapter's printed alone ("Example 2. Two draws", bold,
     the body upright, a \\medskip on either side), solutions in a trivlist after them, lists set off by a
