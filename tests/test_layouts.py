@@ -875,6 +875,23 @@ def test_notes_set_close_with_marks_a_size_under_theirs(tmp_path_factory):
     assert "It is common" not in third and "In a table" not in third, third
 
 
+def test_a_statements_paragraph_under_a_display_set_with_the_short_skip(tmp_path_factory):
+    """amsshortskip.pdf: amsart, definitions in amsthm's definition style.  Definition 1.1 ends where the
+    text's indented paragraph follows a \\topsep below, as far as the space above its head.  Definition
+    1.2 sets a display after a short line, so amsmath puts its short skip under it, narrower than
+    \\topsep, and goes on with an indented paragraph of its own: it ended at the display.  Definition 1.3
+    ends with a display of one row and the text's indented paragraph follows a \\topsep below (TeX takes
+    the larger of the display's skip and the environment's): that paragraph stays the text's."""
+    _, db, _ = build("amsshortskip", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"definition 1.1", "definition 1.2", "definition 1.3"}, sorted(chunks)
+    assert chunks["definition 1.1"].endswith("before any farmer has taken a share."), chunks["definition 1.1"]
+    assert chunks["definition 1.2"].endswith("for the farmers further down."), chunks["definition 1.2"]
+    assert "Shares are fixed" not in chunks["definition 1.2"], chunks["definition 1.2"]
+    assert "A reserve is kept" not in chunks["definition 1.3"], chunks["definition 1.3"]
+
+
 def test_examples_set_by_hand_a_list_inside_and_a_footnote_opening_with_a_quote(tmp_path_factory):
     """trivsolution.pdf: examples on a counter of the chapter's printed alone ("Example 2. Two draws", bold,
     the body upright, a \\medskip on either side), solutions in a trivlist after them, lists set off by a
