@@ -892,6 +892,22 @@ def test_a_statements_paragraph_under_a_display_set_with_the_short_skip(tmp_path
     assert "A reserve is kept" not in chunks["definition 1.3"], chunks["definition 1.3"]
 
 
+def test_heads_whose_point_follows_their_title(tmp_path_factory):
+    """sctitled.pdf: memoir, thmtools styles with the name in small capitals and amsthm's remark style
+    (italic name).  A statement with a title prints its point after it, "Definition 1.1.1 (Arrival
+    rate).", the number in the text's face with no point of its own: the head was not told from a line
+    of running text, and the titled definition and remark ran into the text before them."""
+    _, db, _ = build("sctitled", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"definition 1.1.1", "theorem 1.1.2", "remark 1.1.3", "theorem 1.1.4"}, sorted(chunks)
+    titles = dict(db.execute("SELECT kind || ' ' || number, title FROM entities WHERE kind != 'formula'").fetchall())
+    assert titles.get("definition 1.1.1") == "Arrival rate" and titles.get("remark 1.1.3") == "Counting at the door", \
+        titles
+    assert chunks["definition 1.1.1"].endswith("counted over a morning."), chunks["definition 1.1.1"]
+    assert chunks["remark 1.1.3"].startswith("A manager who counts"), chunks["remark 1.1.3"]
+
+
 def test_examples_set_by_hand_a_list_inside_and_a_footnote_opening_with_a_quote(tmp_path_factory):
     """trivsolution.pdf: examples on a counter of the chapter's printed alone ("Example 2. Two draws", bold,
     the body upright, a \\medskip on either side), solutions in a trivlist after them, lists set off by a
