@@ -657,8 +657,9 @@ class OpenBlock:
                 # step that is the very space measured above the head on this page is that glue, whatever the
                 # lines hold, the more so as a radical's or a delimiter's box stands higher than its ink.)
                 step = line.baseline - last.baseline
+                excess = _lineskip_excess(last, line, leading)
                 if not (self.skip_here and self.skip_above is not None and abs(step - self.skip_above) <= SKIP_MATCH):
-                    step -= _lineskip_excess(last, line, leading)
+                    step -= excess
                 # TeX sets at least the space it set above the head after the environment (\addvspace takes the
                 # larger of a display's skip and the environment's): where the book's statements of this kind
                 # were seen to end at a step as wide as their head's, a step after a display narrower than the
@@ -689,7 +690,11 @@ class OpenBlock:
                 # environment before it, and a remark's style sets half a theorem's space round it)
                 # (lines spread wider than TeX's own leading, double spacing, leave \topsep as it was: a third
                 # of an em of extra space tells then, though less than a quarter of that leading)
-                after_sentence = step - leading > min(leading * SKIP_EXTRA, layout.body_size * SKIP_EXTRA_EM) and \
+                # (the step less its \lineskip part: matching the step above a head is no evidence where that
+                # step itself is too small to be an environment's, a remark's half space above a head's line
+                # holding a tall fraction, widened by \lineskip as much as the line under it)
+                glue = line.baseline - last.baseline - excess
+                after_sentence = glue - leading > min(leading * SKIP_EXTRA, layout.body_size * SKIP_EXTRA_EM) and \
                     _ends_sentence(last)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not last_apart and not drawn and \

@@ -908,6 +908,18 @@ def test_heads_whose_point_follows_their_title(tmp_path_factory):
     assert chunks["remark 1.1.3"].startswith("A manager who counts"), chunks["remark 1.1.3"]
 
 
+def test_a_remarks_paragraph_under_a_head_line_holding_a_tall_fraction(tmp_path_factory):
+    """remarkfrac.pdf: octavo, examples in amsthm's remark style (half the usual space above them).
+    Example 1.1.2's head line holds {1/sqrt(n)}, so TeX sets it \\lineskip under the line before, and the
+    indented line under it holds a fraction too and stands as far below: the same step, but only
+    \\lineskip, no glue.  Read as the space after a sentence, it ended the example after its first line."""
+    _, db, _ = build("remarkfrac", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert {"example 1.1.1", "example 1.1.2", "example 1.1.3"} <= set(chunks), sorted(chunks)
+    assert chunks["example 1.1.2"].endswith("since two parts already exceed the whole."), chunks["example 1.1.2"]
+
+
 def test_examples_set_by_hand_a_list_inside_and_a_footnote_opening_with_a_quote(tmp_path_factory):
     """trivsolution.pdf: examples on a counter of the chapter's printed alone ("Example 2. Two draws", bold,
     the body upright, a \\medskip on either side), solutions in a trivlist after them, lists set off by a
