@@ -412,8 +412,11 @@ def _footnotes(main: list[Line], page: Page, layout: Layout) -> tuple[list[Line]
     if not below or any(l.size >= layout.body_size * FOOTNOTE_SIZE for l in below):
         return main, []
     blocks: list[list[Line]] = []
-    for line in below:
-        if not blocks or opens_with_mark(line) or _opens_with_superior(line):
+    left = min(l.x0 for l in below)
+    for k, line in enumerate(below):
+        after = below[k + 1] if k + 1 < len(below) else None
+        if not blocks or opens_with_mark(line) or _opens_with_superior(line) or _opens_with_raised_mark(line) or \
+                _raised_mark_alone(line, after, left):
             blocks.append([line])
         else:
             blocks[-1].append(line)
@@ -438,6 +441,40 @@ def _opens_with_superior(line: Line) -> bool:
     spans = line.words[0].spans if line.words else []
     return len(spans) > 1 and spans[0].text.strip().isdigit() and bool(FOOTNOTE_MARK_RE.match(line.words[0].text)) \
         and _superior(spans[0])
+
+
+def _opens_with_raised_mark(line: Line) -> bool:
+    """A line that opens with a note's mark of figures set a little smaller than its words and raised
+    above their baseline, alone or glued to the first word ("2Some"): amsart sets its marks a size
+    under the note's (8 pt beside 9), too close in size for opens_with_mark, and its notes close, one
+    under the other, so the raise is what tells a new note from the line before it."""
+    if not line.words:
+        return False
+    first = line.words[0]
+    if len(first.spans) > 1:
+        mark, rest = first.spans[0], first.spans[1]
+    elif len(line.words) > 1:
+        mark, rest = first, line.words[1]
+    else:
+        return False
+    return mark.text.strip().isdigit() and bool(FOOTNOTE_MARK_RE.match(first.text if len(first.spans) > 1 else
+                                                                         f"{mark.text}{rest.text}")) \
+        and mark.size < rest.size * RAISED_MARK_SIZE and mark.baseline < rest.baseline - rest.size * MARK_RISE
+
+
+def _raised_mark_alone(line: Line, after: Line | None, left: float) -> bool:
+    """A note's mark raised so high above a note's first line that it reads as a line of its own ("3"
+    over "In text, …"): figures alone, smaller than the line after it, which it overlaps and which
+    goes on at its right, and at a paragraph's indent from the notes' left edge (a script of a display
+    in a note stands further in)."""
+    return after is not None and len(line.words) == 1 and line.words[0].text.isdigit() \
+        and after.top < line.bottom and line.size < after.size * RAISED_MARK_SIZE \
+        and line.x1 <= after.x0 + 1 and line.x0 <= left + after.size * MARK_INDENT
+
+
+RAISED_MARK_SIZE = 0.95   # of the note's size: a mark is set smaller than the note's words ...
+MARK_RISE = 0.2           # em: ... and raised above their baseline by this much at least
+MARK_INDENT = 2.5         # ems: a mark stands at most a paragraph's indent in from the notes' left edge
 
 
 def read_note(block: list[Line], layout: Layout, page: Page, top: float, context: str, mark: str,

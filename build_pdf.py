@@ -485,6 +485,9 @@ class OpenBlock:
     drawing: tuple | None = None                      # (page, bottom) of the last drawing it holds
     skip_above: float | None = None   # the baseline step from the line before its head to the head
     skip_here: bool = False           # ... measured on its head's page (else the last measured in the book)
+    skip_after_text: bool = False     # ... from a line of running text (a display's own skip may be wider)
+    spaced_alike: bool = False        # a statement of its kind met before ended at a step as wide as its head's
+    ended_spaced_alike: bool = False  # it ended so itself
     italic_words: int = 0             # the words of prose its italic was told by
     head_mixed: bool = False          # ... some of them upright (an emphasised term, in either face)
     head_x0: float | None = None      # where its head line starts (a box's inset, where its lines start)
@@ -506,6 +509,8 @@ class OpenBlock:
     def takes(self, line: Line, layout: Layout, boxes=()) -> bool:
         """Whether a line continues the statement (and, when it does, where its text stands)."""
         taken = self._takes(line, layout, boxes)
+        if taken:
+            self.ended_spaced_alike = False   # (told only by the line that ends it)
         # the rows of a display under a lead-in, and the rows of maths right under them, are set apart
         # wherever they start: the space after them is the display's
         if taken and self.lines and (_display_after_lead_in(self.lines[-1], line, layout) or any(
@@ -652,8 +657,25 @@ class OpenBlock:
                 # step that is the very space measured above the head on this page is that glue, whatever the
                 # lines hold, the more so as a radical's or a delimiter's box stands higher than its ink.)
                 step = line.baseline - last.baseline
+                excess = _lineskip_excess(last, line, leading)
                 if not (self.skip_here and self.skip_above is not None and abs(step - self.skip_above) <= SKIP_MATCH):
-                    step -= _lineskip_excess(last, line, leading)
+                    step -= excess
+                # TeX sets at least the space it set above the head after the environment (\addvspace takes the
+                # larger of a display's skip and the environment's): where the book's statements of this kind
+                # were seen to end at a step as wide as their head's, a step after a display narrower than the
+                # one above the head on this page (from a line of text) is the display's own skip, and the
+                # indented paragraph under it is the statement's (amsart's short skip under a display).  Only
+                # under a display of one row: the step is measured from its baseline, and a fraction's
+                # denominator or a lower row stands below the baseline TeX's skip is set from.
+                if after_display and opens_paragraph and self.spaced_alike and self.skip_here and \
+                        len(_trailing_display(lines, layout, boxes)) == 1 and \
+                        self.skip_after_text and line.page == self.page and self.skip_above is not None and \
+                        step < self.skip_above - SKIP_MATCH and not set_apart(line):
+                    return len(lines) < STATEMENT_MAX_LINES
+                # (a statement of running text ended by a paragraph one step as wide as its head's on this page)
+                self.ended_spaced_alike = not after_display and indented and self.skip_here and \
+                    line.page == self.page and self.skip_above is not None and \
+                    self.skip_above - leading > leading * SKIP_EXTRA and abs(step - self.skip_above) <= SKIP_MATCH
                 if step > leading * ENVIRONMENT_SKIP and not set_apart(line) and not last_set_apart and not drawn \
                         and not _list_space_after(lines, line, layout):
                     return False
@@ -668,7 +690,11 @@ class OpenBlock:
                 # environment before it, and a remark's style sets half a theorem's space round it)
                 # (lines spread wider than TeX's own leading, double spacing, leave \topsep as it was: a third
                 # of an em of extra space tells then, though less than a quarter of that leading)
-                after_sentence = step - leading > min(leading * SKIP_EXTRA, layout.body_size * SKIP_EXTRA_EM) and \
+                # (the step less its \lineskip part: matching the step above a head is no evidence where that
+                # step itself is too small to be an environment's, a remark's half space above a head's line
+                # holding a tall fraction, widened by \lineskip as much as the line under it)
+                glue = line.baseline - last.baseline - excess
+                after_sentence = glue - leading > min(leading * SKIP_EXTRA, layout.body_size * SKIP_EXTRA_EM) and \
                     _ends_sentence(last)
                 if (as_above or after_sentence) and indented and not set_apart(line) \
                         and not last_apart and not drawn and \
@@ -1539,6 +1565,9 @@ class ChunkBuilder:
         self.kind_upright: Counter = Counter()
         self.kind_italic: Counter = Counter()
         self.cut_upright: Counter = Counter()
+        # the kinds whose statements were seen to end at a step as wide as the one above their head (the
+        # space after the environment is the space before it, as amsthm's styles set it)
+        self.spaced_alike: set[str] = set()
         self.exercises: ExerciseList | None = None
         self.carry: FloatCarry | None = None    # a float broken at the page's foot, to go on overleaf
         self.maths = DisplayMaths()
@@ -1703,7 +1732,8 @@ class ChunkBuilder:
         rest = Line(first_words, line.page) if first_words else None
         self.block = OpenBlock(kind, number, title, line.page, printed, False, box, [rest] if rest else [],
                                head_x0=line.x0, inset=line.x0 - self.layout.left,
-                               inset_lines=1 if rest is not None else 0, to_mark=kind in self.marked)
+                               inset_lines=1 if rest is not None else 0, to_mark=kind in self.marked,
+                               spaced_alike=kind in self.spaced_alike)
         # (a head alone on its line, its body under it, leaves the face to the first line it takes)
         if first_words:
             self._tell_face(self.block, first_words)
@@ -1718,6 +1748,7 @@ class ChunkBuilder:
             if step - leading > leading * SKIP_EXTRA:
                 self.head_skip = step
             self.block.skip_above, self.block.skip_here = step, True
+            self.block.skip_after_text = not is_display(before, self.layout)
         else:
             self.block.skip_above = self.head_skip
         if rest is not None and END_MARK_RE.search(rest.text):
@@ -1773,6 +1804,8 @@ class ChunkBuilder:
             self.cut_before_mark[block.kind] += 1
         if block.cut_upright:
             self.cut_upright[block.kind] += 1
+        if block.ended_spaced_alike:
+            self.spaced_alike.add(block.kind)
         plain = join_lines(block.lines)
         # its maths as LaTeX, as in running text: inline $…$, displays $$…$$ on their own
         paragraphs = OpenText()

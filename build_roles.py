@@ -914,12 +914,28 @@ def run_in_head(line: Line, ctx: LineContext) -> Role | None:
     its kind leads up to, a year's or a code's, heads nothing ("Knuth 1984 ibid.", reached_by_its_kind)."""
     layout = ctx.layout
     head = match_head(line, layout.body_font)
+    if head is not None and not head.distinct and _pointed_after_title(line, head, layout):
+        head = replace(head, distinct=True)
     if head and head.kind not in FLOAT_KINDS and not _section_set_as_head(line, head, layout) and \
             reached_by_its_kind(head.kind, head.number, ctx.taken) and (
             starts_statement(line, head, ctx) or (
             _missed(ctx, head.kind, head.number, line) and line.x0 <= layout.left + layout.body_size * RUN_IN_INDENT)):
         return RunInHead(head, _frame_of_head(line, ctx))
     return None
+
+
+def _pointed_after_title(line: Line, head: Head, layout: Layout) -> bool:
+    """A head in small capitals or italic whose number is in the text's face and whose point follows its
+    title in parentheses, "Theorem 1.1.10 (Monotone convergence theorem). A monotone …": amsthm and
+    thmtools set the head's punctuation after the note, so the number has none of its own, and the
+    point closing the title parts the head from the text as a point after the number does (a title
+    cited in prose closes no sentence with its bracket)."""
+    first = line.words[0]
+    if not head.title or head.head_words < 3 or head.head_words > len(line.words) or \
+            first.font == layout.body_font or not first.font:
+        return False
+    caps = bool(CAPS_FONT_RE.search(first.font)) or (first.text.isupper() and len(first.text) > 3)
+    return (caps or first.italic) and line.words[head.head_words - 1].text.endswith(").")
 
 
 def phrase_run_in_head(line: Line, ctx: LineContext) -> Role | None:

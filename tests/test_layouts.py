@@ -858,6 +858,68 @@ def test_a_statements_paragraph_under_a_line_holding_a_tall_inline_formula(tmp_p
     assert chunks["example 1.3"].endswith("of guests who take them."), chunks["example 1.3"]
 
 
+def test_notes_set_close_with_marks_a_size_under_theirs(tmp_path_factory):
+    """amsnotes.pdf: amsart sets a page's footnotes one under the other with no space between them, each
+    mark in 8 pt beside the note's 9 pt and raised: too close in size for a mark set smaller, so the
+    three notes were read as one, attached by the first mark to Definition 1.1.  The second mark is
+    raised so high that it reads as a line of its own over its note's first line; the third is glued
+    to its note's first word ("3Some")."""
+    _, db, _ = build("amsnotes", tmp_path_factory)
+    chunks = [c for (c,) in db.execute("SELECT content FROM chunks ORDER BY rowid")]
+    notes = [line for c in chunks for line in c.splitlines() if "[Footnote]" in line]
+    assert len(notes) == 3, notes
+    definition = db.execute("SELECT content FROM chunks WHERE kind = 'definition' AND number = '1.1'").fetchone()[0]
+    assert "[Footnote] 1 It is common" in definition and "[Footnote] 2 In a table" in definition, definition
+    assert "Some timetables write" not in definition, definition
+    third = next(c for c in chunks if "Some timetables write" in c)
+    assert "It is common" not in third and "In a table" not in third, third
+
+
+def test_a_statements_paragraph_under_a_display_set_with_the_short_skip(tmp_path_factory):
+    """amsshortskip.pdf: amsart, definitions in amsthm's definition style.  Definition 1.1 ends where the
+    text's indented paragraph follows a \\topsep below, as far as the space above its head.  Definition
+    1.2 sets a display after a short line, so amsmath puts its short skip under it, narrower than
+    \\topsep, and goes on with an indented paragraph of its own: it ended at the display.  Definition 1.3
+    ends with a display of one row and the text's indented paragraph follows a \\topsep below (TeX takes
+    the larger of the display's skip and the environment's): that paragraph stays the text's."""
+    _, db, _ = build("amsshortskip", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"definition 1.1", "definition 1.2", "definition 1.3"}, sorted(chunks)
+    assert chunks["definition 1.1"].endswith("before any farmer has taken a share."), chunks["definition 1.1"]
+    assert chunks["definition 1.2"].endswith("for the farmers further down."), chunks["definition 1.2"]
+    assert "Shares are fixed" not in chunks["definition 1.2"], chunks["definition 1.2"]
+    assert "A reserve is kept" not in chunks["definition 1.3"], chunks["definition 1.3"]
+
+
+def test_heads_whose_point_follows_their_title(tmp_path_factory):
+    """sctitled.pdf: memoir, thmtools styles with the name in small capitals and amsthm's remark style
+    (italic name).  A statement with a title prints its point after it, "Definition 1.1.1 (Arrival
+    rate).", the number in the text's face with no point of its own: the head was not told from a line
+    of running text, and the titled definition and remark ran into the text before them."""
+    _, db, _ = build("sctitled", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert set(chunks) == {"definition 1.1.1", "theorem 1.1.2", "remark 1.1.3", "theorem 1.1.4"}, sorted(chunks)
+    titles = dict(db.execute("SELECT kind || ' ' || number, title FROM entities WHERE kind != 'formula'").fetchall())
+    assert titles.get("definition 1.1.1") == "Arrival rate" and titles.get("remark 1.1.3") == "Counting at the door", \
+        titles
+    assert chunks["definition 1.1.1"].endswith("counted over a morning."), chunks["definition 1.1.1"]
+    assert chunks["remark 1.1.3"].startswith("A manager who counts"), chunks["remark 1.1.3"]
+
+
+def test_a_remarks_paragraph_under_a_head_line_holding_a_tall_fraction(tmp_path_factory):
+    """remarkfrac.pdf: octavo, examples in amsthm's remark style (half the usual space above them).
+    Example 1.1.2's head line holds {1/sqrt(n)}, so TeX sets it \\lineskip under the line before, and the
+    indented line under it holds a fraction too and stands as far below: the same step, but only
+    \\lineskip, no glue.  Read as the space after a sentence, it ended the example after its first line."""
+    _, db, _ = build("remarkfrac", tmp_path_factory)
+    chunks = dict(db.execute("SELECT kind || ' ' || number, content FROM chunks WHERE number IS NOT NULL "
+                             "AND kind != 'formula'").fetchall())
+    assert {"example 1.1.1", "example 1.1.2", "example 1.1.3"} <= set(chunks), sorted(chunks)
+    assert chunks["example 1.1.2"].endswith("since two parts already exceed the whole."), chunks["example 1.1.2"]
+
+
 def test_examples_set_by_hand_a_list_inside_and_a_footnote_opening_with_a_quote(tmp_path_factory):
     """trivsolution.pdf: examples on a counter of the chapter's printed alone ("Example 2. Two draws", bold,
     the body upright, a \\medskip on either side), solutions in a trivlist after them, lists set off by a

@@ -652,3 +652,23 @@ def test_short_lines_broken_inside_an_item_at_its_text_indent_are_the_items_text
     ]
     content = _statement(rows, "problem", "4.31")
     assert "He must either win" in content and "Therefore Euathlus must pay me." in content, content
+
+
+def test_a_head_in_small_capitals_with_its_point_after_its_title():
+    """thmtools and amsthm set a head's point after its title, "Theorem 1.10 (Monotone limits).", the
+    number in the text's face with no point of its own: the name in small capitals (or italic, a
+    remark's) and the closing bracket's point tell the head.  With no title the number's own point is
+    asked for, and the same words in the text's face are prose."""
+    name = words("Theorem", font="Body-SC")
+    number = words("1.10", x0=name[-1].x1 + SPACE)
+    title = words("(Monotone limits). A monotone sequence is bounded", x0=number[-1].x1 + SPACE)
+    head = roles(line(name, number, title))[-1]
+    assert isinstance(head, RunInHead) and head.head.number == "1.10" and head.head.title == "Monotone limits", head
+    remark = words("Remark", italic=True, font="Body-Italic")
+    number = words("2.3", x0=remark[-1].x1 + SPACE)
+    titled = words("(On limits). The limit is unique", x0=number[-1].x1 + SPACE)
+    assert isinstance(roles(line(remark, number, titled))[-1], RunInHead)
+    # no point after the title: a title cited in running words
+    cited = words("(Monotone limits) says that a bounded sequence", x0=number[-1].x1 + SPACE)
+    assert not isinstance(roles(line(name, words("1.10", x0=name[-1].x1 + SPACE), cited))[-1], RunInHead)
+    assert not isinstance(roles(line(words("Theorem 1.10 (Monotone limits). A monotone sequence")))[-1], RunInHead)
