@@ -313,7 +313,8 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
                               or repeats(line) >= threshold
                               and not _under_head_at_text_top(line, page, text_top))
                         and not _in_text_flow(line, page, body) and not _division_label(line, page, body)
-                        and not opens_with_mark(line)) and not _within_other_line(line, page):
+                        and not opens_with_mark(line)) and not _within_other_line(line, page) \
+                        and not _opens_frame(line, page):
                     # (a number alone on its line comes first: where no other page can judge, a one-page
                     # note's foot "1" is its folio, not the "1995" or "CTAN06" its head or first line ends on)
                     found = found + point_folios(line)
@@ -327,6 +328,28 @@ def drop_running_lines(pages: list[Page]) -> tuple[dict[int, list[str]], dict[in
             kept.append(line)
         page.lines = kept
     return candidates, removed
+
+
+def _opens_frame(line: Line, page: Page) -> bool:
+    """Whether a line is the first of a drawn frame that goes on under it: a framed statement's title
+    bar at the top of a page ("Example 1.3" on the bar of a tcolorbox that opens three pages of an A5
+    book, one face and height on each, its number changing like a folio's).  The output routine sets a
+    running head outside the text block, and a band drawn behind it holds that line alone; a frame
+    that opens at the line (its top no more than the line's own height above it: not a page's
+    background or a border drawn round the page) and also holds the next line, and not every line of
+    the page, holds text that goes on under its first line."""
+    following = [other for other in page.lines if other.top > line.bottom]
+    if not following:
+        return False
+    below = min(following, key=lambda other: other.top)
+
+    def holds(frame, other) -> bool:
+        x0, top, x1, bottom = frame
+        return x0 - SLOT_SLACK <= other.x0 and other.x1 <= x1 + SLOT_SLACK and \
+            top - SLOT_SLACK <= other.top and other.bottom <= bottom + SLOT_SLACK
+    return any(holds(frame, line) and line.top - frame[1] <= line.bottom - line.top and holds(frame, below)
+               and not all(holds(frame, other) for other in following)
+               for frame in (*page.graphics, *page.boxes))
 
 
 def _under_head_at_text_top(line: Line, page: Page, text_top: float) -> bool:

@@ -2984,3 +2984,18 @@ def test_two_captions_side_by_side_in_another_language(tmp_path_factory):
     titles = dict(db.execute("SELECT number, title FROM chunks WHERE kind = 'abbildung'").fetchall())
     assert titles["1"].endswith("von außen nach innen umgesetzt.") and "Behälter" not in titles["1"], titles
     assert titles["2"].startswith("Der geschlossene Behälter"), titles
+
+
+def test_title_bars_at_the_top_of_pages_are_no_running_heads(tmp_path_factory):
+    """titlebars.pdf: A5, examples in tcolorbox frames with their head on a dark title bar.  Examples
+    1.2, 1.3 and 1.4 open a page each, so their bars stand at the top of three pages in one face and at
+    one height, with a number that changes from page to page: they were dropped as running heads, and
+    the three examples with them.  A frame that opens at a line and holds the line under it holds text
+    that goes on, which no running head does."""
+    _, db, _ = build("titlebars", tmp_path_factory)
+    chunks = dict(db.execute("SELECT number, content FROM chunks WHERE kind = 'example'").fetchall())
+    assert set(chunks) == {"1.1", "1.2", "1.3", "1.4"}, sorted(chunks)
+    assert chunks["1.2"].startswith("A hardware store sells twelve boxes"), chunks["1.2"]
+    assert "most of the time it is never touched" in chunks["1.2"], chunks["1.2"]
+    pages = dict(db.execute("SELECT number, page FROM chunks WHERE kind = 'example'").fetchall())
+    assert [pages[n] for n in ("1.1", "1.2", "1.3", "1.4")] == [1, 2, 3, 4], pages
