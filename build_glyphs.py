@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import ctypes
 import math
+import mmap
 import os
 import re
 import unicodedata
@@ -3810,9 +3811,8 @@ def read_anchors(doc, path: str) -> tuple[list[Anchor], int]:
     from build_objects import named_destinations
 
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        found, pages = named_destinations(data, MAX_ANCHORS)
+        with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            found, pages = named_destinations(data, MAX_ANCHORS)
         if pages != len(doc):
             raise ValueError("the page tree holds another number of pages than PDFium counts")
     except Exception:

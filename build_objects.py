@@ -235,7 +235,8 @@ MAX_SECTIONS = 10_000     # cross-reference sections followed back through /Prev
 class PdfFile:
     """A PDF's objects by number, each parsed when first asked for."""
 
-    def __init__(self, data: bytes):
+    def __init__(self, data):
+        """`data`: the file's bytes, or a memory map of it (only slices, find and regular expressions are used)."""
         self.data = data
         head = data.find(b"%PDF-", 0, 1024)
         if head < 0:
@@ -269,7 +270,7 @@ class PdfFile:
         """One section's entries (older sections never override newer ones); its trailer."""
         data = self.data
         at = skip_space(data, pos)
-        if data.startswith(b"xref", at):
+        if data[at:at + 4] == b"xref":
             rows, trailer = self._xref_table(at + 4)
             used = [(num, entry) for num, entry in rows if entry[0] != "free"]
             for num, entry in used:
@@ -293,7 +294,7 @@ class PdfFile:
         rows = []
         while True:
             at = skip_space(data, pos)
-            if data.startswith(b"trailer", at):
+            if data[at:at + 7] == b"trailer":
                 trailer, _ = parse_object(data, at + 7)
                 if not isinstance(trailer, dict):
                     raise Unsure("a trailer that is no dictionary")
@@ -354,9 +355,9 @@ class PdfFile:
         body = None
         if isinstance(value, dict):
             at = skip_space(self.data, at)
-            if self.data.startswith(b"stream", at):
+            if self.data[at:at + 6] == b"stream":
                 at += 6
-                if self.data.startswith(b"\r\n", at):
+                if self.data[at:at + 2] == b"\r\n":
                     at += 2
                 elif self.data[at:at + 1] in (b"\n", b"\r"):
                     at += 1
@@ -528,7 +529,7 @@ def page_numbers(pdf: PdfFile, root: dict) -> dict[int, int]:
     return out
 
 
-def named_destinations(data: bytes, limit: int) -> tuple[list[Destination], int]:
+def named_destinations(data, limit: int) -> tuple[list[Destination], int]:
     """What PDFium's FPDF_GetNamedDest gives for indexes 0 to limit - 1, in that order: the catalog's
     /Names /Dests tree depth first, then the old /Dests dictionary by its keys' bytes.  An entry that is
     no destination (a value neither an array nor a dictionary with an array /D) takes its index but
@@ -623,33 +624,27 @@ def _destination(pdf: PdfFile, value, numbers: dict[int, int], name: str) -> Des
 """Text: a PDF text string as PDFium decodes it (UTF-16 with a byte order mark, UTF-8 with one, else
 PDFDocEncoding), then as read_anchors reads PDFium's UTF-16 (trailing NULs dropped)."""
 
-# PDFDocEncoding where it differs from Latin-1 (the PDF reference's table D.2)
+# PDFDocEncoding where it differs from Latin-1 (the PDF reference's table D.2; what PDFium gives for
+# the bytes the table leaves undefined was read off PDFium: tests/test_anchors.py checks all 256)
 _DOC_ENCODING = {
     0x18: 0x02D8, 0x19: 0x02C7, 0x1A: 0x02C6, 0x1B: 0x02D9, 0x1C: 0x02DD, 0x1D: 0x02DB, 0x1E: 0x02DA, 0x1F: 0x02DC,
     0x80: 0x2022, 0x81: 0x2020, 0x82: 0x2021, 0x83: 0x2026, 0x84: 0x2014, 0x85: 0x2013, 0x86: 0x0192, 0x87: 0x2044,
     0x88: 0x2039, 0x89: 0x203A, 0x8A: 0x2212, 0x8B: 0x2030, 0x8C: 0x201E, 0x8D: 0x201C, 0x8E: 0x201D, 0x8F: 0x2018,
     0x90: 0x2019, 0x91: 0x201A, 0x92: 0x2122, 0x93: 0xFB01, 0x94: 0xFB02, 0x95: 0x0141, 0x96: 0x0152, 0x97: 0x0160,
     0x98: 0x0178, 0x99: 0x017D, 0x9A: 0x0131, 0x9B: 0x0142, 0x9C: 0x0153, 0x9D: 0x0161, 0x9E: 0x017E, 0xA0: 0x20AC,
-    0x9F: 0x0000, 0xAD: 0x0000,     # undefined in the table: PDFium gives NUL (seen on TeX Live's manuals)
+    0x7F: 0x0000, 0x9F: 0x0000, 0xAD: 0x0000,     # undefined in the table: PDFium gives NUL
 }
-# bytes the table leaves undefined whose reading by PDFium no file here has shown
-_DOC_UNSURE = frozenset(set(range(0x18)) - {0x09, 0x0A, 0x0D} | {0x7F})
 
 
 def pdf_text(raw: bytes) -> str:
     if raw[:2] in (b"\xfe\xff", b"\xff\xfe"):
         order = "utf-16-be" if raw[:2] == b"\xfe\xff" else "utf-16-le"
-        body = raw[2:len(raw) - (len(raw) % 2)]
-        if b"\x1b" in body:
+        text = raw[2:len(raw) - (len(raw) % 2)].decode(order, "surrogatepass")
+        if "\x1b" in text:
             raise Unsure("a UTF-16 string with a language escape")
-        text = body.decode(order, "surrogatepass")
     elif raw[:3] == b"\xef\xbb\xbf":
         text = raw[3:].decode("utf-8", "replace")
-    elif any(b in _DOC_UNSURE for b in raw):
-        raise Unsure("a name with a byte PDFDocEncoding leaves undefined")
-    elif raw.isascii():
-        text = raw.decode("ascii")
     else:
-        text = "".join(chr(_DOC_ENCODING.get(b, b)) for b in raw)
+        text = raw.decode("latin-1").translate(_DOC_ENCODING)
     # PDFium hands the name over as UTF-16LE, which read_anchors decodes and strips of trailing NULs
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").rstrip("\x00")

@@ -237,3 +237,16 @@ def test_a_broken_cross_reference_falls_back_to_pdfium(tmp_path):
     finally:
         doc.close()
     assert [a.name for a in some] == [f"n{k:03d}" for k in range(15)] and unread == 25
+
+
+def test_every_byte_of_a_name_decodes_as_pdfium_decodes_it(tmp_path):
+    """PDFDocEncoding, byte by byte (names 'A', the byte, 'B'), and strings with byte order marks."""
+    objects = dict(PAGES)
+    entries = [b"<41%02X42> [3 0 R /XYZ 0 %d 0]" % (b, b) for b in range(256)]
+    entries += [b"<EFBBBF63C3A9> [4 0 R /Fit]", b"<FFFE6300E900> [4 0 R /Fit]", b"<FEFF4E1B0041> [4 0 R /Fit]",
+                b"<FEFFD800> [4 0 R /Fit]", b"(a\\000) [4 0 R /Fit]", b"<FEFF00410042004> [4 0 R /Fit]"]
+    objects.update({1: b"<< /Type /Catalog /Pages 2 0 R /Names << /Dests 6 0 R >> >>",
+                    6: b"<< /Names [" + b" ".join(entries) + b"] >>"})
+    path = tmp_path / "bytes.pdf"
+    write_pdf(path, objects)
+    assert_read_from_file(path, 262)
