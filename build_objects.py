@@ -81,12 +81,43 @@ _TOKEN = re.compile(rb"[\x00\t\n\x0c\r ]*(?:/([^\x00\t\n\x0c\r ()<>\[\]{}/%]*)|\
                     rb"|(<<|>>|[\[\]()<%])|([^\x00\t\n\x0c\r ()<>\[\]{}/%]+))")
 _NAME, _PLAIN_STRING, _PLAIN_HEX, _MARK, _WORD = 1, 2, 3, 4, 5
 _KEYWORDS = {b"true": True, b"false": False, b"null": None}
+# The shape nearly every destination has, "[12 0 R /XYZ 72 720 null]", bare or as "<< /D [...] >>",
+# read in one match (most of the objects a name tree points to, and a token at a time costs): its
+# parameters are checked below, and anything else is left to the token reader.  The parameters'
+# white space, numbers and nulls share no character, so the match never backtracks far.
+_FLAT_DEST = re.compile(rb"[\x00\t\n\x0c\r ]*(<<[\x00\t\n\x0c\r ]*/D[\x00\t\n\x0c\r ]*)?\[[\x00\t\n\x0c\r ]*([0-9]+)"
+                        rb"[\x00\t\n\x0c\r ]+([0-9]+)[\x00\t\n\x0c\r ]+R[\x00\t\n\x0c\r ]*/([A-Za-z]+)"
+                        rb"((?:[\x00\t\n\x0c\r ]+(?:[-+.0-9]+|null))*)[\x00\t\n\x0c\r ]*\]")
+_DICT_END = re.compile(rb"[\x00\t\n\x0c\r ]*>>")
+
+
+def _flat_destination(data, match):
+    """(object, offset after it) for a _FLAT_DEST match, or None where the token reader must decide."""
+    items = [Ref(int(match.group(2)), int(match.group(3))), Name(match.group(4).decode("latin-1"))]
+    for word in match.group(5).split():
+        if word == b"null":
+            items.append(None)
+        elif _INTEGER.fullmatch(word):
+            items.append(int(word))
+        elif _REAL.fullmatch(word):
+            items.append(Real(float(word)))
+        else:
+            return None
+    if match.group(1) is None:
+        return items, match.end()
+    end = _DICT_END.match(data, match.end())
+    return ({Name("D"): items}, end.end()) if end else None
 
 
 def parse_object(data: bytes, pos: int):
     """(object, offset after it) for the object that starts at or after pos.  Arrays and dictionaries
     are built on a stack of open containers (each a list; a dictionary's keys and values alternate),
     "n g R" becomes a Ref when its R is read."""
+    flat = _FLAT_DEST.match(data, pos)
+    if flat:
+        read = _flat_destination(data, flat)
+        if read is not None:
+            return read
     open_items: list[tuple[bool, list]] = []          # (is a dictionary, items so far)
     while True:
         # tokens in one scan, until a string or comment the scanner leaves to code below
