@@ -358,6 +358,8 @@ class PdfFile:
         if not isinstance(index, list) or len(index) % 2 or not all(isinstance(v, int) for v in index):
             raise Unsure("a cross-reference stream's /Index")
         row_size = sum(widths)
+        if row_size == 0 or sum(index[1::2]) * row_size > len(data) or min(index, default=0) < 0:
+            raise Unsure("a cross-reference stream shorter than its /Index says")
         rows, at = [], 0
         w0, w1, w2 = widths
         for first, count in zip(index[0::2], index[1::2]):
