@@ -75,10 +75,11 @@ def skip_space(data: bytes, pos: int) -> int:
 
 # One token: white space skipped, then a name, a literal string without parentheses or escapes, a
 # hexadecimal string without white space, a delimiter (the other strings start at theirs), or a run of
-# regular characters (a number or a keyword).  The branches open with different characters but for the
+# regular characters (a number or a keyword).  A byte above 0x7F outside a string matches nothing, so
+# the reader declines: PDFium was seen to read such a name otherwise (an array cut short there).  The branches open with different characters but for the
 # strings, whose bodies exclude what ends them, so a token is scanned at most twice: linear.
-_TOKEN = re.compile(rb"[\x00\t\n\x0c\r ]*(?:/([^\x00\t\n\x0c\r ()<>\[\]{}/%]*)|\(([^()\\]*)\)|<([0-9A-Fa-f]*)>"
-                    rb"|(<<|>>|[\[\]()<%])|([^\x00\t\n\x0c\r ()<>\[\]{}/%]+))")
+_TOKEN = re.compile(rb"[\x00\t\n\x0c\r ]*(?:/([^\x00\t\n\x0c\r ()<>\[\]{}/%\x80-\xff]*)|\(([^()\\]*)\)|<([0-9A-Fa-f]*)>"
+                    rb"|(<<|>>|[\[\]()<%])|([^\x00\t\n\x0c\r ()<>\[\]{}/%\x80-\xff]+))")
 _NAME, _PLAIN_STRING, _PLAIN_HEX, _MARK, _WORD = 1, 2, 3, 4, 5
 _KEYWORDS = {b"true": True, b"false": False, b"null": None}
 # The shape nearly every destination has, "[12 0 R /XYZ 72 720 null]", bare or as "<< /D [...] >>",
@@ -676,7 +677,10 @@ def pdf_text(raw: bytes) -> str:
         if "\x1b" in text:
             raise Unsure("a UTF-16 string with a language escape")
     elif raw[:3] == b"\xef\xbb\xbf":
-        text = raw[3:].decode("utf-8", "replace")
+        try:
+            text = raw[3:].decode("utf-8")
+        except UnicodeDecodeError:
+            raise Unsure("a UTF-8 string that is not UTF-8 (PDFium drops what Python would replace)") from None
     else:
         text = raw.decode("latin-1").translate(_DOC_ENCODING)
     # PDFium hands the name over as UTF-16LE, which read_anchors decodes and strips of trailing NULs
