@@ -12,7 +12,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     RAG_MODEL_DIR=/app/models
 
 WORKDIR /app
-COPY pyproject.toml README.md rag.py rag_core.py rag_store.py rag_text.py rag_rest.py rag_mcp.py rag_answers.py rag_budget.py rag_outline.py rag_reading.py rag_quotes.py rag_formulas.py rag_notation.py rag_export.py rag_navigation.py build_db.py build_tags.py build_glyphs.py build_pdf.py build_layout.py build_heads.py build_page.py build_roles.py build_markdown.py build_common.py build_math.py build_formula.py ./
+COPY pyproject.toml README.md rag.py rag_core.py rag_store.py rag_text.py rag_rest.py rag_mcp.py rag_answers.py rag_budget.py rag_outline.py rag_reading.py rag_quotes.py rag_formulas.py rag_notation.py rag_export.py rag_navigation.py build_db.py build_tags.py build_glyphs.py build_objects.py build_pdf.py build_layout.py build_heads.py build_page.py build_roles.py build_markdown.py build_common.py build_math.py build_formula.py ./
 RUN pip install . && useradd --uid 10001 --no-create-home --shell /usr/sbin/nologin rag
 COPY models/ ./models/
 COPY knowledge.sqlite ./

@@ -1,7 +1,7 @@
 # Convenience targets; each is a plain command a user can run by hand too.
 PY ?= .venv/bin/python
 
-.PHONY: venv serve test book formulas knowledge eval bench
+.PHONY: venv serve test book formulas anchors knowledge eval bench
 
 venv:
 	python3 -m venv .venv && .venv/bin/pip install -q -e '.[build,test]'
@@ -24,6 +24,11 @@ book:
 # tufte set-up needs the class of the user's book: TUFTE_CLASS_DIR=/path/to/a/clone (see its Makefile).
 formulas:
 	$(MAKE) -C tests/formulas
+
+# A document of some 2,800 named destinations (tests/test_anchors.py), committed with its source.
+anchors:
+	cd tests/layouts && SOURCE_DATE_EPOCH=1767225600 FORCE_SOURCE_DATE=1 pdflatex -interaction=nonstopmode -halt-on-error manytargets.tex
+	cd tests/layouts && rm -f manytargets.aux manytargets.log manytargets.out
 
 knowledge:
 	$(PY) build_db.py book/book.pdf --output knowledge.sqlite

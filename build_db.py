@@ -887,8 +887,11 @@ def build_checks(chunks: list[Chunk], reading: Reading | None, unresolved: list[
                  "rejected": printed.rejected}
         if printed.note:
             pages["note"] = printed.note
-    return {"kinds": kinds, "pages": pages, "unresolved_references": {k: v[:20] for k, v in dangling.items()},
-            "unresolved_count": len(unresolved)}
+    checks = {"kinds": kinds, "pages": pages, "unresolved_references": {k: v[:20] for k, v in dangling.items()},
+              "unresolved_count": len(unresolved)}
+    if reading is not None and reading.anchors_unread:
+        checks["anchors_unread"] = reading.anchors_unread
+    return checks
 
 
 def print_checks(checks: dict, out=sys.stdout) -> None:
@@ -915,6 +918,9 @@ def print_checks(checks: dict, out=sys.stdout) -> None:
     if checks["unresolved_references"]:
         what = "; ".join(f"{kind} {', '.join(nums[:8])}" for kind, nums in checks["unresolved_references"].items())
         print(f"  references to nothing the book defines ({checks['unresolved_count']}): {what}", file=out)
+    if checks.get("anchors_unread"):
+        print(f"  named destinations: {checks['anchors_unread']} not read (the file's own reading was unsure "
+              "and PDFium's, one index at a time, would take too long)", file=out)
 
 
 def print_report(report: dict) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import ctypes
 import math
+import mmap
 import os
 import re
 import unicodedata
@@ -27,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from build_common import OPERATOR_NAMES, BuildError
+from build_objects import named_destinations
 from rag_core import usable_cpus
 
 
@@ -3884,6 +3886,7 @@ class Document:
     outline: list[OutlineEntry]
     anchors: list[Anchor]
     labelled: bool         # the PDF defines page labels
+    anchors_unread: int = 0    # named destinations left unread (read_anchors' bounded fallback)
 
 
 def _open(path: Path):
@@ -3930,17 +3933,58 @@ def read_outline(doc) -> list[OutlineEntry]:
     return out
 
 
-def read_anchors(doc) -> list[Anchor]:
-    """Named destinations with their page and height (hyperref writes one per numbered thing)."""
+# Named destinations: the cap on how many are read, and how many PDFium is asked for one index at a
+# time where the file's own reading is unsure.  PDFium walks its name tree from the start for every
+# index, so that reading costs time quadratic in the count: 5,000 take some 1.5 s of CPU (a TeX
+# manual's tree), 49,345 took nine minutes.
+MAX_ANCHORS = 200_000
+ANCHORS_BY_INDEX = 5_000
+
+
+def read_anchors(doc, path: str) -> tuple[list[Anchor], int]:
+    """Named destinations with their page and height (hyperref writes one per numbered thing), in
+    PDFium's order; and how many were left unread (0 but where the fallback below stops short).
+
+    The name tree is read from the file itself (build_objects), in one pass; the page heights come
+    from PDFium.  Where that reading is unsure of reading as PDFium does (an encrypted file, a broken
+    cross-reference, a filter it does not know), PDFium lists the destinations itself, at most
+    ANCHORS_BY_INDEX of them, since its reading is quadratic."""
+    import pypdfium2.raw as c
+
+    try:
+        with open(path, "rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            found, pages = named_destinations(data, MAX_ANCHORS)
+        if pages != len(doc):
+            raise ValueError("the page tree holds another number of pages than PDFium counts")
+    except Exception:
+        # build_objects.Unsure, and whatever a damaged file makes the reader stumble on: PDFium,
+        # which repairs what it can, reads them instead
+        return _anchors_by_index(doc, ANCHORS_BY_INDEX)
+    heights: dict[int, float] = {}
+    out = []
+    for dest in found:
+        if dest.page < 0:
+            continue
+        if dest.page not in heights:
+            heights[dest.page] = page_height(c, doc.raw, dest.page)
+        height = heights[dest.page]
+        # as _dest_top computes it from PDFium's /XYZ reading
+        out.append(Anchor(dest.name, dest.page + 1, height - dest.y if height and dest.y is not None else None))
+    return out, 0
+
+
+def _anchors_by_index(doc, limit: int) -> tuple[list[Anchor], int]:
+    """PDFium's own listing of the named destinations, index by index, of the first `limit`; and how
+    many of its count that leaves unread."""
     import pypdfium2.raw as c
 
     out = []
     count = c.FPDF_CountNamedDests(doc.raw)
     if count <= 0:
-        return out
+        return out, 0
     heights: dict[int, float] = {}
     size = ctypes.c_long()
-    for i in range(min(count, 200_000)):
+    for i in range(min(count, limit)):
         size.value = 0
         c.FPDF_GetNamedDest(doc.raw, i, None, size)
         if size.value <= 0:
@@ -3956,7 +4000,7 @@ def read_anchors(doc) -> list[Anchor]:
         if page not in heights:
             heights[page] = page_height(c, doc.raw, page)
         out.append(Anchor(name, page + 1, _dest_top(c, dest, heights[page])))
-    return out
+    return out, max(0, count - limit)
 
 
 def _read_chunk(args) -> list[Page]:
@@ -3970,8 +4014,12 @@ def read_document(path: Path, workers: int | None = None) -> Document:
         total = len(doc)
         if total == 0:
             raise BuildError(f"{path} has no pages")
+        # the anchors first: asking the heights of their pages has PDFium walk its page tree once, in
+        # order, noting each page's object number; the outline's lookups of a page by its object then
+        # find it noted, where each new page would walk the tree anew (pages squared: 0.4 s of a
+        # 1,600-page manual's outline)
+        anchors, anchors_unread = read_anchors(doc, str(path))
         outline = read_outline(doc)
-        anchors = read_anchors(doc)
         labelled = has_page_labels(doc)
     finally:
         doc.close()
@@ -3994,4 +4042,4 @@ def read_document(path: Path, workers: int | None = None) -> Document:
             read_here = [read_pages(*job) for job in jobs[::workers]]
             slices = [read_here[k // workers] if k % workers == 0 else next(read_there) for k in range(len(jobs))]
         pages = [p for chunk in slices for p in chunk]
-    return Document(str(path), pages, outline, anchors, labelled)
+    return Document(str(path), pages, outline, anchors, labelled, anchors_unread)

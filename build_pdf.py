@@ -206,6 +206,7 @@ class Reading:
     layout: Layout
     pages: int = 0
     seconds: dict = field(default_factory=dict)  # {"read": s, "structure": s}
+    anchors_unread: int = 0     # named destinations the reader left unread (build_glyphs.read_anchors)
 
 
 def read_book(path: Path, count_tokens, workers: int | None = None) -> Reading:
@@ -217,6 +218,7 @@ def read_book(path: Path, count_tokens, workers: int | None = None) -> Reading:
     read = time.perf_counter()
     reading = structure(document, count_tokens, path.name)
     reading.pages = len(document.pages)
+    reading.anchors_unread = document.anchors_unread
     reading.seconds = {"read": round(read - started, 3), "structure": round(time.perf_counter() - read, 3)}
     return reading
 

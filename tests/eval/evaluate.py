@@ -39,7 +39,7 @@ CORPORA = Path(os.environ.get("BOOKRAG_SHARED") or ROOT.parent / "shared") / "co
 # Question sets we wrote for corpus books that came without reader questions (the sample's shape).
 OWN_SETS = {"stopt": ("stopt-manual.pdf", ROOT / "tests" / "eval" / "stopt_questions.json")}
 BUILDER_FILES = ("build_db.py", "build_common.py", "build_pdf.py", "build_layout.py", "build_heads.py", "build_page.py",
-                 "build_roles.py", "build_glyphs.py", "build_math.py", "build_formula.py", "build_markdown.py", "build_tags.py")
+                 "build_roles.py", "build_glyphs.py", "build_objects.py", "build_math.py", "build_formula.py", "build_markdown.py", "build_tags.py")
 
 
 # ---- question sets
