@@ -1446,6 +1446,16 @@ def group_lines(words: list[Word], page: int) -> list[Line]:
     return lines
 
 
+def _stack_into(host: Line, parts: list[Line], taken: set[int]) -> None:
+    """Join lines set above or below a line of prose (limits, a hanging sign, a fraction's parts) to it:
+    their words marked stacked, the host's words kept in x order, the parts noted as taken."""
+    for part in parts:
+        for w in part.words:
+            w.stacked = True
+        taken.add(id(part))
+    host.words = sorted(host.words + [w for part in parts for w in part.words], key=lambda w: w.x0)
+
+
 def _take_in_hanging_signs(lines: list[Line]) -> list[Line]:
     """A radical sign or a big operator of an inline formula that founded a line of its own, alone or with
     the glyphs glued to it and the scripts standing under them, joins the prose line it stands in, its
@@ -1472,10 +1482,7 @@ def _take_in_hanging_signs(lines: list[Line]) -> list[Line]:
                 continue
             if any(abs(w.x0 - sign.x1) < sign.size * SIGN_GAP or abs(sign.x0 - w.x1) < sign.size * SIGN_GAP
                    for w in host.words):
-                for w in line.words:
-                    w.stacked = True
-                host.words = sorted(host.words + line.words, key=lambda w: w.x0)
-                taken.add(id(line))
+                _stack_into(host, [line], taken)
                 break
     return [line for line in lines if id(line) not in taken] if taken else lines
 
@@ -1507,10 +1514,7 @@ def _take_in_limits(lines: list[Line]) -> list[Line]:
         if len(near) != 1 or id(near[0][0]) in taken or not _prose_line(near[0][0]):
             continue
         host = near[0][0]
-        for w in line.words:
-            w.stacked = True
-        host.words = sorted(host.words + line.words, key=lambda w: w.x0)
-        taken.add(id(line))
+        _stack_into(host, [line], taken)
     return [line for line in lines if id(line) not in taken] if taken else lines
 
 
@@ -1595,10 +1599,7 @@ def _take_in_small_fractions(lines: list[Line]) -> list[Line]:
                     max(host.x0 - max(upper.x1, lower.x1), min(upper.x0, lower.x0) - host.x1) > big * STACK_BESIDE or \
                     not any(w.size >= big * 0.9 and _prose_word(w) for w in host.words):
                 continue
-            for w in upper.words + lower.words:
-                w.stacked = True
-            host.words = sorted(host.words + upper.words + lower.words, key=lambda w: w.x0)
-            taken.update((id(upper), id(lower)))
+            _stack_into(host, [upper, lower], taken)
             break
     return [line for line in lines if id(line) not in taken] if taken else lines
 
@@ -1634,10 +1635,7 @@ def _take_in_display_fractions(lines: list[Line]) -> list[Line]:
             after = [w for w in host.words if w.x0 >= right - STACKED_MARGIN]
             if not before or not after or len(before) + len(after) != len(host.words):
                 continue
-            for w in upper.words + lower.words:
-                w.stacked = True
-            host.words = sorted(host.words + upper.words + lower.words, key=lambda w: w.x0)
-            taken.update((id(upper), id(lower)))
+            _stack_into(host, [upper, lower], taken)
             break
     return [line for line in lines if id(line) not in taken] if taken else lines
 
@@ -1707,10 +1705,7 @@ def _take_in_stacked(lines: list[Line]) -> list[Line]:
                 continue
             if all(top <= (w.top + w.bottom) / 2 <= bottom and w.x0 >= a.x0 - STACKED_MARGIN and
                    (w.x1 <= b.x0 + STACKED_MARGIN or w.x0 <= b.x1 + b.size * CLOSER_SCRIPT) for w in line.words):
-                for w in line.words:
-                    w.stacked = True
-                host.words = sorted(host.words + line.words, key=lambda w: w.x0)
-                taken.add(id(line))
+                _stack_into(host, [line], taken)
     return [line for line in lines if id(line) not in taken]
 
 
@@ -3978,29 +3973,34 @@ def _anchors_by_index(doc, limit: int) -> tuple[list[Anchor], int]:
     many of its count that leaves unread."""
     import pypdfium2.raw as c
 
-    out = []
     count = c.FPDF_CountNamedDests(doc.raw)
     if count <= 0:
-        return out, 0
+        return [], 0
     heights: dict[int, float] = {}
-    size = ctypes.c_long()
-    for i in range(min(count, limit)):
-        size.value = 0
-        c.FPDF_GetNamedDest(doc.raw, i, None, size)
-        if size.value <= 0:
-            continue
-        buf = ctypes.create_string_buffer(size.value)
-        dest = c.FPDF_GetNamedDest(doc.raw, i, buf, size)
-        if not dest:
-            continue
-        name = buf.raw[:size.value].decode("utf-16-le", "replace").rstrip("\x00")
-        page = c.FPDFDest_GetDestPageIndex(doc.raw, dest)
-        if page < 0:
-            continue
-        if page not in heights:
-            heights[page] = page_height(c, doc.raw, page)
-        out.append(Anchor(name, page + 1, _dest_top(c, dest, heights[page])))
-    return out, max(0, count - limit)
+    found = (anchor_by_index(doc, i, heights) for i in range(min(count, limit)))
+    return [anchor for anchor in found if anchor], max(0, count - limit)
+
+
+def anchor_by_index(doc, index: int, heights: dict[int, float]) -> Anchor | None:
+    """PDFium's named destination at one index (None when it has no page); `heights` keeps the page
+    heights already asked.  PDFium walks its name tree from the start to find an index."""
+    import pypdfium2.raw as c
+
+    size = ctypes.c_long(0)
+    c.FPDF_GetNamedDest(doc.raw, index, None, size)
+    if size.value <= 0:
+        return None
+    buf = ctypes.create_string_buffer(size.value)
+    dest = c.FPDF_GetNamedDest(doc.raw, index, buf, size)
+    if not dest:
+        return None
+    page = c.FPDFDest_GetDestPageIndex(doc.raw, dest)
+    if page < 0:
+        return None
+    if page not in heights:
+        heights[page] = page_height(c, doc.raw, page)
+    name = buf.raw[:size.value].decode("utf-16-le", "replace").rstrip("\x00")
+    return Anchor(name, page + 1, _dest_top(c, dest, heights[page]))
 
 
 def _read_chunk(args) -> list[Page]:

@@ -54,26 +54,11 @@ def _alarm(signum, frame):
 
 def _sampled_by_index(doc, count: int, samples: int) -> list:
     """PDFium's anchors at `samples` indexes spread evenly over 0 .. count - 1 (and the first and last)."""
-    import ctypes
+    from build_glyphs import anchor_by_index
 
-    import pypdfium2.raw as c
-
-    from build_glyphs import Anchor, _dest_top, page_height
-
-    out = []
-    size = ctypes.c_long()
-    for i in sorted({0, count - 1} | {k * count // samples for k in range(samples)}):
-        size.value = 0
-        c.FPDF_GetNamedDest(doc.raw, i, None, size)
-        if size.value <= 0:
-            continue
-        buf = ctypes.create_string_buffer(size.value)
-        dest = c.FPDF_GetNamedDest(doc.raw, i, buf, size)
-        page = c.FPDFDest_GetDestPageIndex(doc.raw, dest) if dest else -1
-        if page >= 0:
-            name = buf.raw[:size.value].decode("utf-16-le", "replace").rstrip("\x00")
-            out.append(Anchor(name, page + 1, _dest_top(c, dest, page_height(c, doc.raw, page))))
-    return out
+    heights: dict[int, float] = {}
+    found = (anchor_by_index(doc, i, heights) for i in sorted({0, count - 1} | {k * count // samples for k in range(samples)}))
+    return [anchor for anchor in found if anchor]
 
 
 def compare(path: Path, by_index_limit: int, seconds: int, verbose: bool, samples: int) -> str:
